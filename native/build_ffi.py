@@ -1,0 +1,53 @@
+"""cffi builder for the sandbox's C core (out-of-line API mode).
+
+The cdef is the block of native/include/sbx.h between SBX_CDEF_BEGIN and
+SBX_CDEF_END, so the C sources and cffi read one and the same header.
+setup.py wires this in with cffi_modules=["native/build_ffi.py:ffibuilder"].
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+
+from cffi import FFI
+
+HERE = pathlib.Path(__file__).resolve().parent
+HEADER = HERE / "include" / "sbx.h"
+SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").rglob("*.c"))
+
+
+def read_cdef() -> str:
+    text = HEADER.read_text()
+    match = re.search(r"/\* SBX_CDEF_BEGIN \*/(.*)/\* SBX_CDEF_END \*/", text, re.S)
+    if match is None:
+        raise RuntimeError(f"{HEADER}: SBX_CDEF_BEGIN/END markers not found")
+    return match.group(1)
+
+
+# -O3 comes after Python's own flags, so it wins. -ffp-contract=off keeps
+# floating point exactly as written (no fused multiply-add), which the
+# pure-Python reference and bit-identical replays rely on. SBX_SANITIZE=1
+# builds with AddressSanitizer/UBSan for the memory-safety check.
+COMPILE_ARGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fvisibility=hidden",
+                "-Wall", "-Wextra", "-Wno-unused-parameter"]
+LINK_ARGS: list[str] = ["-pthread"]
+if os.environ.get("SBX_SANITIZE"):
+    COMPILE_ARGS += ["-fsanitize=address,undefined", "-fno-wrapv", "-g", "-O1",
+                     "-fno-omit-frame-pointer"]
+    LINK_ARGS += ["-fsanitize=address,undefined"]
+
+ffibuilder = FFI()
+ffibuilder.cdef(read_cdef())
+ffibuilder.set_source(
+    "sandbox.native._sbx",
+    '#include "sbx.h"',
+    sources=SOURCES,
+    include_dirs=[str(HERE / "include")],
+    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    extra_compile_args=COMPILE_ARGS,
+    extra_link_args=LINK_ARGS,
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

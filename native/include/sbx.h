@@ -1,0 +1,322 @@
+/*
+ * sbx.h — the one public header of the sandbox's C search core.
+ *
+ * The block between SBX_CDEF_BEGIN and SBX_CDEF_END is read verbatim by
+ * cffi's cdef() (native/build_ffi.py) and by the C compiler, so it holds only
+ * plain declarations: integer #defines, enums, structs and prototypes. No
+ * expression macros, no includes, no inline code in that block.
+ *
+ * Conventions
+ *   - Symbols are sbx_<object>_<verb>; constants SBX_UPPER; handles opaque.
+ *   - Functions that can fail return int: SBX_OK (0) or a negative SBX_ERR_*.
+ *     The message of the last failure on the calling OS thread is returned by
+ *     sbx_last_error(). Bad input never aborts or crashes.
+ *   - Thread-safety is stated per section. In short: one object is used by one
+ *     thread at a time, except sbx_search_set_params() and sbx_search_stop(),
+ *     which may be called from any thread while sbx_search_run() is running.
+ *   - Every object takes an explicit seed; there is no global RNG. With an
+ *     iteration budget the same inputs give bit-identical trees and moves.
+ */
+#ifndef SBX_H
+#define SBX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SBX_CDEF_BEGIN */
+
+/* ---------------------------------------------------------------- limits -- */
+#define SBX_MAX_AGENTS 8        /* agents per game (snakes: 1..8)             */
+#define SBX_MAX_MOVES 16        /* distinct moves per agent                   */
+#define SBX_MAX_DEPTH 64        /* search depth limit                         */
+#define SBX_MOVE_NONE 255       /* "no action" (dead agent, pass node)        */
+#define SBX_EXPORT_MAX 16384    /* int32 words an export can need (any game) */
+
+/* ---------------------------------------------------------------- status -- */
+#define SBX_OK 0
+#define SBX_ERR_ARGUMENT -1     /* bad argument or parameter value            */
+#define SBX_ERR_STATE -2        /* call not valid in the object's state       */
+#define SBX_ERR_MEMORY -3       /* allocation failed                          */
+#define SBX_ERR_INTERNAL -4     /* invariant broken (a bug: please report)    */
+
+/* Message of the last failed call on this OS thread ("" if none). The string
+ * stays valid until the next failing call on the same thread. */
+const char *sbx_last_error(void);
+
+/* Version of the core, e.g. "0.1.0"; changes when behaviour changes. */
+const char *sbx_version(void);
+
+/* ============================================================== 1. Games ==
+ * Implemented in src/games/game.c (registry, checks) and one file per game.
+ * A game object owns one state. Not thread-safe: one thread per object.
+ */
+typedef struct sbx_game sbx_game;
+
+/* Registered game kinds, in registration order; NULL past the end. */
+const char *sbx_game_kind_name(int index);
+/* Human-readable parameter list with defaults and ranges for a kind. */
+const char *sbx_game_kind_params_doc(const char *kind);
+
+/* params: "key=value" pairs separated by spaces, commas or semicolons, e.g.
+ * "width=11 height=11 snakes=4". Unknown keys and out-of-range values fail
+ * with a message naming the key. */
+int sbx_game_new(const char *kind, const char *params, uint64_t seed,
+                 sbx_game **out);
+int sbx_game_clone(const sbx_game *game, sbx_game **out);
+void sbx_game_free(sbx_game *game);                /* NULL is fine */
+/* Copy src's state into dst (same kind and parameters). */
+int sbx_game_copy_state(sbx_game *dst, const sbx_game *src);
+
+const char *sbx_game_kind(const sbx_game *game);
+int sbx_game_num_agents(const sbx_game *game);
+int sbx_game_turn(const sbx_game *game);
+/* Writes up to cap legal move ids of agent into out; *n_out gets the count
+ * (0 for an eliminated agent). Move ids are small integers, see move_name. */
+int sbx_game_legal_moves(const sbx_game *game, int agent, int32_t *out,
+                         int cap, int *n_out);
+/* One simultaneous turn. joint_moves has num_agents entries; entries of
+ * eliminated agents are ignored. rewards_out (may be NULL) gets one reward
+ * per agent for this step. Fails on a terminal state or an illegal move. */
+int sbx_game_step(sbx_game *game, const int32_t *joint_moves,
+                  double *rewards_out);
+int sbx_game_is_terminal(const sbx_game *game);
+int sbx_game_is_alive(const sbx_game *game, int agent);
+/* Per-agent evaluation (the search's leaf score), one double per agent. */
+int sbx_game_evaluate(const sbx_game *game, double *scores_out);
+/* Final ranking, 0 = best, equal ranks for ties (valid at any time: it
+ * ranks the current standings). */
+int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
+uint64_t sbx_game_hash(const sbx_game *game);
+/* Flat int32 export of the state (layout documented per game, see
+ * SBX_SNAKES_* below); *len_out gets the number of words written. */
+int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
+/* Set the state from an export; validated, the state is unchanged on error. */
+int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
+/* Name of a move id for an agent ("up", "left", ...); "?" if unknown. */
+const char *sbx_game_move_name(const sbx_game *game, int agent, int move);
+/* Replace the state's own RNG stream (chance events such as food spawns). */
+int sbx_game_reseed(sbx_game *game, uint64_t seed);
+/* Plays uniformly random legal moves from the current state (mutating it)
+ * until terminal or max_steps; *steps_out gets the turns played. Used for
+ * playouts and by the benchmark to time the engine without Python. */
+int sbx_game_playout(sbx_game *game, int64_t max_steps, uint64_t seed,
+                     int64_t *steps_out);
+/* Effective parameters as a "key=value ..." string (for replays). */
+const char *sbx_game_params(const sbx_game *game);
+
+/* Snakes export layout (int32 words), version SBX_SNAKES_EXPORT_VERSION:
+ *   [0] version  [1] width  [2] height  [3] snakes  [4] turn  [5] food count F
+ *   then F pairs (x, y) of food, in increasing cell order (cell = y*width+x)
+ *   then per snake, in agent order, the record
+ *     alive, health, length L, death_turn (-1 if alive), death_cause,
+ *     L pairs (x, y), head first
+ *   A dead snake keeps the body it had when it died; its head may lie off
+ *   the board (out of bounds). death_cause is one of SBX_SNAKES_CAUSE_*.
+ *   The RNG stream is not exported; import keeps the game's current one. */
+#define SBX_SNAKES_EXPORT_VERSION 1
+#define SBX_SNAKES_CAUSE_NONE 0
+#define SBX_SNAKES_CAUSE_STARVED 1
+#define SBX_SNAKES_CAUSE_OUT_OF_BOUNDS 2
+#define SBX_SNAKES_CAUSE_SELF_COLLISION 3
+#define SBX_SNAKES_CAUSE_BODY_COLLISION 4
+#define SBX_SNAKES_CAUSE_HEAD_TO_HEAD 5
+#define SBX_SNAKES_MOVE_UP 0
+#define SBX_SNAKES_MOVE_DOWN 1
+#define SBX_SNAKES_MOVE_LEFT 2
+#define SBX_SNAKES_MOVE_RIGHT 3
+
+/* ===================================================== 2. Search params ==
+ * One flat struct; every knob of every algorithm lives here. Ranges and
+ * defaults are declared once (src/search/params.c) and listed through
+ * sbx_search_param_info, which the Python mirror is tested against.
+ */
+#define SBX_ELIM_PASS 0         /* dead agent descends through pass nodes    */
+#define SBX_ELIM_FREEZE 1       /* dead agent's tree stops at its death      */
+
+typedef struct sbx_search_params {
+    double c;                   /* UCB1 exploration constant                 */
+    double gamma;               /* discount per step from leaf toward root   */
+    double death_penalty_value; /* subtracted from a doomed child's UCB      */
+    int32_t max_depth;          /* simulated turns per iteration             */
+    int32_t random_threshold;   /* parent visits below which pick at random  */
+    int32_t depth_normalize;    /* 1: leaf score / depth reached             */
+    int32_t elimination;        /* SBX_ELIM_PASS or SBX_ELIM_FREEZE          */
+    int32_t death_penalty;      /* 1: penalise children of certain death     */
+    int32_t death_min_visits;   /* visits, all fatal, before "certain death" */
+    int32_t rollout;            /* 1: one new node per tree per iteration,
+                                      uniformly random moves below it        */
+    int32_t tree_reuse;         /* 1: keep the played subtree between turns  */
+    int32_t node_cap;           /* nodes per agent tree (arena size)         */
+    int32_t time_check_interval;/* iterations between clock reads            */
+} sbx_search_params;
+
+#define SBX_PARAM_FLOAT 0
+#define SBX_PARAM_INT 1
+#define SBX_PARAM_BOOL 2
+#define SBX_PARAM_CHOICE 3
+
+typedef struct sbx_param_info {
+    const char *name;           /* field name in sbx_search_params           */
+    int32_t type;               /* SBX_PARAM_*                               */
+    double min_value;           /* inclusive                                 */
+    double max_value;           /* inclusive                                 */
+    double default_value;
+    const char *doc;            /* one line                                  */
+} sbx_param_info;
+
+void sbx_search_params_default(sbx_search_params *out);
+/* 0 if every field is in range, else SBX_ERR_ARGUMENT naming the field. */
+int sbx_search_params_validate(const sbx_search_params *params);
+int sbx_search_param_count(void);
+int sbx_search_param_info(int index, sbx_param_info *out);
+
+/* ==================================================== 3. Search: lifecycle
+ * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and
+ * src/search/smitsimax.c (the algorithm). A search owns a copy of its root
+ * state and one node arena per agent; it never mallocs per node.
+ * Thread-safety: one thread drives a search (run, step_traced, advance,
+ * inspect). set_params and stop may be called from any other thread.
+ */
+typedef struct sbx_search sbx_search;
+
+int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
+                   uint64_t seed, sbx_search **out);
+void sbx_search_free(sbx_search *search);          /* NULL is fine */
+/* Validated, then applied from the next iteration, even if a run is in
+ * progress on another thread (hot-swap). */
+int sbx_search_set_params(sbx_search *search, const sbx_search_params *params);
+/* The parameters in force now (pending ones are applied first). */
+int sbx_search_get_params(sbx_search *search, sbx_search_params *out);
+/* Ask a running sbx_search_run to return after its current iteration. */
+void sbx_search_stop(sbx_search *search);
+/* Tree reuse: the real game took joint_moves. Each tree's root becomes the
+ * child matching its agent's move (or a fresh root if there is none or
+ * reuse is off). The root state becomes new_root's state, or, if new_root is
+ * NULL, the old root stepped with joint_moves using the search's RNG. */
+int sbx_search_advance(sbx_search *search, const int32_t *joint_moves,
+                       const sbx_game *new_root);
+/* Drop all trees and take root's state (same kind and parameters). */
+int sbx_search_reset(sbx_search *search, const sbx_game *root);
+/* Copy the search's root state into game (same kind and parameters). */
+int sbx_search_root_state(const sbx_search *search, sbx_game *game);
+
+/* =========================================================== 4. Search: run */
+#define SBX_STOP_NONE 0
+#define SBX_STOP_ITERATIONS 1   /* iteration budget used                     */
+#define SBX_STOP_TIME 2         /* time budget used                          */
+#define SBX_STOP_NODE_CAP 3     /* an agent's arena cannot hold an iteration */
+#define SBX_STOP_TERMINAL 4     /* the root state is terminal                */
+#define SBX_STOP_REQUESTED 5    /* sbx_search_stop was called                */
+
+typedef struct sbx_run_result {
+    int64_t iterations;         /* iterations done in this call              */
+    int64_t sim_turns;          /* simulated game turns in this call         */
+    double elapsed_ms;
+    int32_t stop_reason;        /* SBX_STOP_*                                */
+    int32_t nodes_added;        /* over all trees, in this call              */
+} sbx_run_result;
+
+/* Runs until max_iterations (0: no limit) or max_ms (0: no limit) is used;
+ * at least one must be positive. The clock is read every
+ * time_check_interval iterations. Blocks; cffi releases the GIL. */
+int sbx_search_run(sbx_search *search, int64_t max_iterations, double max_ms,
+                   sbx_run_result *out);
+
+/* One iteration, traced for the step-by-step view. Per agent: the tree path
+ * (node ids from the root), the move chosen at each depth, how it was chosen
+ * and whether the node was expanded there; the joint action per depth; the
+ * leaf scores. Replaying joint[] on the root state reseeded with sim_seed
+ * reproduces the simulated states exactly. */
+#define SBX_PICK_NONE 0         /* agent was outside its tree at this depth  */
+#define SBX_PICK_RANDOM 1       /* below random_threshold                    */
+#define SBX_PICK_UCB 2
+#define SBX_PICK_PASS 3         /* eliminated agent: pass node               */
+#define SBX_PICK_ROLLOUT 4      /* below the tree: uniform random move       */
+
+typedef struct sbx_trace {
+    int32_t num_agents;
+    int32_t depth;                                  /* turns simulated       */
+    int32_t terminal;                               /* sim ended terminal    */
+    int32_t path_len[SBX_MAX_AGENTS];               /* nodes incl. root      */
+    int32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];/* node ids              */
+    int32_t moves[SBX_MAX_AGENTS][SBX_MAX_DEPTH];   /* joint action per depth*/
+    int8_t pick[SBX_MAX_AGENTS][SBX_MAX_DEPTH];     /* SBX_PICK_*            */
+    int8_t expanded[SBX_MAX_AGENTS][SBX_MAX_DEPTH]; /* node expanded here    */
+    int8_t alive_after[SBX_MAX_AGENTS][SBX_MAX_DEPTH];
+    double score[SBX_MAX_AGENTS];                   /* leaf score backed up  */
+    double norm_min[SBX_MAX_AGENTS];                /* bounds after update   */
+    double norm_max[SBX_MAX_AGENTS];
+    uint64_t sim_seed;
+    int32_t stop_reason;        /* SBX_STOP_NONE if the iteration ran        */
+} sbx_trace;
+
+int sbx_search_step_traced(sbx_search *search, sbx_trace *out);
+
+/* ======================================================= 5. Search: inspect
+ * Between run slices only (same thread as run).
+ */
+typedef struct sbx_move_stat {
+    int32_t move;
+    int32_t visits;
+    double mean;                /* mean backed-up score                      */
+    double prob;                /* share of visits (policy probability)      */
+} sbx_move_stat;
+
+typedef struct sbx_search_stats {
+    int64_t iterations;         /* since creation                            */
+    int64_t sim_turns;          /* since creation                            */
+    int64_t iterations_root;    /* since the last advance/reset              */
+    int32_t num_agents;
+    int32_t node_cap;           /* per tree                                  */
+    int32_t cap_reached;        /* the last run stopped on SBX_STOP_NODE_CAP */
+    int32_t node_bytes;         /* sizeof one tree node                      */
+    int32_t nodes[SBX_MAX_AGENTS];
+    int32_t root_visits[SBX_MAX_AGENTS];
+    int32_t max_depth_reached[SBX_MAX_AGENTS];
+    double norm_min[SBX_MAX_AGENTS];
+    double norm_max[SBX_MAX_AGENTS];
+} sbx_search_stats;
+
+/* Most-visited root child per agent (ties: higher mean, then lower move);
+ * SBX_MOVE_NONE for an agent without legal moves. */
+int sbx_search_best_moves(sbx_search *search, int32_t *moves_out);
+int sbx_search_root_stats(sbx_search *search, int agent, sbx_move_stat *out,
+                          int cap, int *n_out);
+int sbx_search_stats_get(sbx_search *search, sbx_search_stats *out);
+
+/* One row of a tree snapshot; rows come parents-first (breadth-first, siblings
+ * in move order), row 0 is the root (parent -1). */
+typedef struct sbx_snapshot_node {
+    int32_t node;               /* stable id inside this tree until advance  */
+    int32_t parent;             /* row of the parent, -1 for the root        */
+    int32_t visits;
+    float mean;                 /* mean backed-up score                      */
+    float prob;                 /* share of the parent's child visits        */
+    int16_t depth;
+    uint8_t move;               /* SBX_MOVE_NONE for the root and pass nodes */
+    uint8_t flags;              /* SBX_NODE_* bits                           */
+} sbx_snapshot_node;
+
+#define SBX_NODE_PASS 1         /* pass node of an eliminated agent          */
+#define SBX_NODE_DIED 2         /* the agent died on this node's move        */
+#define SBX_NODE_SURVIVED 4     /* the agent survived this node's move       */
+#define SBX_NODE_DOOMED 8       /* certain death (all children fatal)        */
+#define SBX_NODE_TRUNCATED 16   /* has children not in the snapshot          */
+
+/* The top of agent's tree: the (at most) max_nodes most-visited nodes with
+ * visits >= min_visits, which always form a connected tree under the root.
+ * *n_out gets the rows written. */
+int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
+                        int min_visits, sbx_snapshot_node *out, int *n_out);
+
+/* SBX_CDEF_END */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SBX_H */

@@ -1,0 +1,275 @@
+/* game.c — registry of games and the checked public game API (sbx.h §1). */
+#include "game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+
+static const sbx_game_vt *const registry[] = {
+    &sbx_snakes_vt,
+};
+#define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
+
+const char *sbx_game_kind_name(int index) {
+    return (index >= 0 && index < NUM_GAMES) ? registry[index]->name : NULL;
+}
+
+static const sbx_game_vt *find_kind(const char *kind) {
+    if (kind == NULL) return NULL;
+    for (int i = 0; i < NUM_GAMES; i++) {
+        if (strcmp(registry[i]->name, kind) == 0) return registry[i];
+    }
+    return NULL;
+}
+
+const char *sbx_game_kind_params_doc(const char *kind) {
+    const sbx_game_vt *vt = find_kind(kind);
+    return vt ? vt->params_doc : NULL;
+}
+
+static sbx_game *alloc_game(const sbx_game_vt *vt, const void *cfg) {
+    sbx_game *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->vt = vt;
+    g->cfg = malloc(vt->cfg_size);
+    if (g->cfg) {
+        if (cfg) memcpy(g->cfg, cfg, vt->cfg_size);
+        g->state_size = cfg ? vt->state_size(cfg) : 0;
+    }
+    if (!g->cfg) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+int sbx_game_new(const char *kind, const char *params, uint64_t seed,
+                 sbx_game **out) {
+    if (out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "out is NULL");
+    *out = NULL;
+    const sbx_game_vt *vt = find_kind(kind);
+    if (vt == NULL) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "unknown game kind '%s'",
+                        kind ? kind : "(null)");
+    }
+    sbx_game *g = alloc_game(vt, NULL);
+    if (!g) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a game");
+    int rc = vt->configure(g->cfg, params);
+    if (rc != SBX_OK) {
+        sbx_game_free(g);
+        return rc;
+    }
+    g->state_size = vt->state_size(g->cfg);
+    g->state = calloc(1, g->state_size);
+    if (!g->state) {
+        sbx_game_free(g);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a game state");
+    }
+    rc = vt->init(g->cfg, g->state, seed);
+    if (rc != SBX_OK) {
+        sbx_game_free(g);
+        return rc;
+    }
+    vt->describe(g->cfg, g->params, sizeof g->params);
+    *out = g;
+    return SBX_OK;
+}
+
+int sbx_game_clone(const sbx_game *game, sbx_game **out) {
+    if (game == NULL || out == NULL) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "game or out is NULL");
+    }
+    *out = NULL;
+    sbx_game *g = alloc_game(game->vt, game->cfg);
+    if (!g) return sbx_fail(SBX_ERR_MEMORY, "out of memory cloning a game");
+    g->state = malloc(game->state_size);
+    if (!g->state) {
+        sbx_game_free(g);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory cloning a game");
+    }
+    memcpy(g->state, game->state, game->state_size);
+    memcpy(g->params, game->params, sizeof g->params);
+    *out = g;
+    return SBX_OK;
+}
+
+void sbx_game_free(sbx_game *game) {
+    if (game == NULL) return;
+    free(game->state);
+    free(game->cfg);
+    free(game);
+}
+
+int sbx_game_copy_state(sbx_game *dst, const sbx_game *src) {
+    if (!dst || !src) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    if (dst->vt != src->vt || dst->state_size != src->state_size ||
+        memcmp(dst->cfg, src->cfg, dst->vt->cfg_size) != 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "games differ in kind or parameters");
+    }
+    memcpy(dst->state, src->state, src->state_size);
+    return SBX_OK;
+}
+
+const char *sbx_game_kind(const sbx_game *game) {
+    return game ? game->vt->name : "";
+}
+
+const char *sbx_game_params(const sbx_game *game) {
+    return game ? game->params : "";
+}
+
+int sbx_game_num_agents(const sbx_game *game) {
+    return game ? game->vt->num_agents(game->cfg) : 0;
+}
+
+int sbx_game_turn(const sbx_game *game) {
+    return game ? game->vt->turn(game->state) : 0;
+}
+
+static int check_agent(const sbx_game *game, int agent) {
+    if (game == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    int n = game->vt->num_agents(game->cfg);
+    if (agent < 0 || agent >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "agent %d out of range 0..%d", agent,
+                        n - 1);
+    }
+    return SBX_OK;
+}
+
+int sbx_game_legal_moves(const sbx_game *game, int agent, int32_t *out,
+                         int cap, int *n_out) {
+    int rc = check_agent(game, agent);
+    if (rc) return rc;
+    if (n_out == NULL || (out == NULL && cap > 0) || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "bad output buffer");
+    }
+    uint8_t moves[SBX_MAX_MOVES];
+    int n = game->vt->legal_moves(game->cfg, game->state, agent, moves);
+    if (n > cap) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d moves, %d needed",
+                        cap, n);
+    }
+    for (int i = 0; i < n; i++) out[i] = moves[i];
+    *n_out = n;
+    return SBX_OK;
+}
+
+int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,
+                         const void *state, const int32_t *joint,
+                         uint8_t *joint8_out) {
+    if (joint == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "joint moves is NULL");
+    int n = vt->num_agents(cfg);
+    for (int a = 0; a < n; a++) {
+        uint8_t moves[SBX_MAX_MOVES];
+        int k = vt->legal_moves(cfg, state, a, moves);
+        if (k == 0) {
+            joint8_out[a] = SBX_MOVE_NONE;
+            continue;
+        }
+        int ok = 0;
+        for (int i = 0; i < k; i++) ok |= (joint[a] == (int32_t)moves[i]);
+        if (!ok) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "agent %d: move %d is not legal in this state", a,
+                            (int)joint[a]);
+        }
+        joint8_out[a] = (uint8_t)joint[a];
+    }
+    return SBX_OK;
+}
+
+int sbx_game_step(sbx_game *game, const int32_t *joint_moves,
+                  double *rewards_out) {
+    if (game == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    if (game->vt->is_terminal(game->cfg, game->state)) {
+        return sbx_fail(SBX_ERR_STATE, "the game is over (terminal state)");
+    }
+    uint8_t joint[SBX_MAX_AGENTS];
+    int rc = sbx_game_check_joint(game->vt, game->cfg, game->state,
+                                  joint_moves, joint);
+    if (rc) return rc;
+    game->vt->step(game->cfg, game->state, joint, rewards_out);
+    return SBX_OK;
+}
+
+int sbx_game_is_terminal(const sbx_game *game) {
+    return game ? game->vt->is_terminal(game->cfg, game->state) : 1;
+}
+
+int sbx_game_is_alive(const sbx_game *game, int agent) {
+    if (check_agent(game, agent)) return 0;
+    return game->vt->is_alive(game->cfg, game->state, agent);
+}
+
+int sbx_game_evaluate(const sbx_game *game, double *scores_out) {
+    if (!game || !scores_out) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    game->vt->evaluate(game->cfg, game->state, scores_out);
+    return SBX_OK;
+}
+
+int sbx_game_ranking(const sbx_game *game, int32_t *rank_out) {
+    if (!game || !rank_out) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    game->vt->ranking(game->cfg, game->state, rank_out);
+    return SBX_OK;
+}
+
+uint64_t sbx_game_hash(const sbx_game *game) {
+    return game ? game->vt->hash(game->cfg, game->state) : 0;
+}
+
+int sbx_game_export(const sbx_game *game, int32_t *buf, int cap,
+                    int *len_out) {
+    if (!game || !buf || !len_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument or negative capacity");
+    }
+    int n = game->vt->export_state(game->cfg, game->state, buf, cap);
+    if (n < 0) return n;
+    *len_out = n;
+    return SBX_OK;
+}
+
+int sbx_game_import(sbx_game *game, const int32_t *buf, int len) {
+    if (!game || (!buf && len > 0) || len < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "NULL buffer or negative length");
+    }
+    return game->vt->import_state(game->cfg, game->state, buf, len);
+}
+
+const char *sbx_game_move_name(const sbx_game *game, int agent, int move) {
+    if (game == NULL) return "?";
+    int n = game->vt->num_agents(game->cfg);
+    if (agent < 0 || agent >= n) return "?";
+    return game->vt->move_name(game->cfg, agent, move);
+}
+
+int sbx_game_reseed(sbx_game *game, uint64_t seed) {
+    if (!game) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    game->vt->reseed(game->state, seed);
+    return SBX_OK;
+}
+
+int sbx_game_playout(sbx_game *game, int64_t max_steps, uint64_t seed,
+                     int64_t *steps_out) {
+    if (!game || !steps_out || max_steps < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument or negative max_steps");
+    }
+    const sbx_game_vt *vt = game->vt;
+    int n = vt->num_agents(game->cfg);
+    uint64_t rng = seed;
+    uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    int64_t steps = 0;
+    while (steps < max_steps && !vt->is_terminal(game->cfg, game->state)) {
+        for (int a = 0; a < n; a++) {
+            int k = vt->legal_moves(game->cfg, game->state, a, moves);
+            joint[a] = k ? moves[sbx_rng_below(&rng, (uint32_t)k)]
+                         : SBX_MOVE_NONE;
+        }
+        vt->step(game->cfg, game->state, joint, NULL);
+        steps++;
+    }
+    *steps_out = steps;
+    return SBX_OK;
+}

@@ -1,0 +1,92 @@
+/*
+ * game.h — the contract between games and search algorithms.
+ *
+ * A game is a small vtable over two plain blobs:
+ *   cfg   — immutable parameters (parsed once, copied by value, cfg_size);
+ *   state — a fixed-size plain struct whose size depends only on cfg, so a
+ *           clone is one memcpy of state_size bytes.
+ * Algorithms see only this interface. The hot-path entries (legal_moves,
+ * step, is_alive, is_terminal, evaluate) do no validation; the public API in
+ * game.c checks every argument before calling them.
+ *
+ * Registering a game: implement a vtable in its own file and add it to the
+ * registry table in game.c.
+ */
+#ifndef SBX_GAME_H
+#define SBX_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbx.h"
+
+typedef struct sbx_game_vt {
+    const char *name;
+    const char *params_doc;
+    size_t cfg_size;
+
+    /* Fill cfg with defaults, then apply params (may be NULL). On failure
+     * call sbx_fail with a message naming the key. */
+    int (*configure)(void *cfg, const char *params);
+    /* Effective parameters as "key=value ..." into buf. */
+    void (*describe)(const void *cfg, char *buf, size_t cap);
+    size_t (*state_size)(const void *cfg);
+    int (*num_agents)(const void *cfg);
+    int (*max_moves)(const void *cfg);
+
+    /* Initial state for a seed (layout, initial chance events). */
+    int (*init)(const void *cfg, void *state, uint64_t seed);
+    void (*reseed)(void *state, uint64_t seed);
+    int (*turn)(const void *state);
+
+    /* Hot path. legal_moves writes move ids, returns the count (0 if dead).
+     * step takes one move per agent (ignored for dead agents), assumes they
+     * are legal, and writes per-agent rewards if rewards != NULL. */
+    int (*legal_moves)(const void *cfg, const void *state, int agent,
+                       uint8_t *out);
+    void (*step)(const void *cfg, void *state, const uint8_t *joint,
+                 double *rewards);
+    int (*is_terminal)(const void *cfg, const void *state);
+    int (*is_alive)(const void *cfg, const void *state, int agent);
+    void (*evaluate)(const void *cfg, const void *state, double *scores);
+
+    void (*ranking)(const void *cfg, const void *state, int32_t *rank);
+    uint64_t (*hash)(const void *cfg, const void *state);
+    /* Returns words written, or a negative status (buffer too small). */
+    int (*export_state)(const void *cfg, const void *state, int32_t *buf,
+                        int cap);
+    /* Validates fully; writes state only on success. */
+    int (*import_state)(const void *cfg, void *state, const int32_t *buf,
+                        int len);
+    const char *(*move_name)(const void *cfg, int agent, int move);
+} sbx_game_vt;
+
+struct sbx_game {
+    const sbx_game_vt *vt;
+    void *cfg;
+    void *state;
+    size_t state_size;
+    char params[512];
+};
+
+/* Registered games. */
+extern const sbx_game_vt sbx_snakes_vt;
+
+/* Shared by game.c and the search: is every live agent's move legal? */
+int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,
+                         const void *state, const int32_t *joint,
+                         uint8_t *joint8_out);
+
+/* State hashes: FNV-1a over the exported 32-bit words, finished with the
+ * splitmix64 mixer (mirrored in sandbox/reference/rng.py). */
+#define SBX_HASH_INIT 0xCBF29CE484222325ULL
+static inline uint64_t sbx_hash_word(uint64_t h, int32_t w) {
+    return (h ^ (uint32_t)w) * 0x100000001B3ULL;
+}
+static inline uint64_t sbx_hash_finish(uint64_t h) {
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+
+#endif

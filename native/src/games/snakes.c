@@ -1,0 +1,844 @@
+/*
+ * snakes.c — the `snakes` game, ruleset `standard` (RULES.md §1, modelled on
+ * the Battlesnake standard ruleset).
+ *
+ * State storage (one contiguous blob; clone = memcpy of state_size bytes):
+ *
+ *   +------------------------+  snakes_state: rng, turn, counters,
+ *   | header                 |  one `snake` record per agent (fixed 8)
+ *   +------------------------+
+ *   | cells[ncells]  uint8   |  bit 7: food; bits 0-6: number of NON-head
+ *   |                        |  segments of live snakes on the cell
+ *   +------------------------+
+ *   | food[ncells]   uint16  |  list of food cells (order: insertion)
+ *   +------------------------+
+ *   | ring[snakes][ring_cap] |  body cells per snake, a ring buffer indexed
+ *   |                uint16  |  from `head`; ring_cap is a power of two
+ *   +------------------------+
+ *
+ * Counting only non-head segments in `cells` makes the two collision rules
+ * one test: a head on a cell with a non-zero count hit a body (its own or
+ * another's); head-to-head is decided by comparing the (at most 8) heads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+#include "game.h"
+
+#define FOOD_BIT 0x80u
+#define BODY_MASK 0x7Fu
+#define OFF_BOARD 0xFFFFu
+#define MAX_SIDE 25
+
+typedef struct snakes_cfg {
+    int width, height, snakes;
+    int food_spawn_chance; /* percent */
+    int minimum_food;
+    int initial_food;      /* 1: RULES.md initial food; 0: none (goldens) */
+    int max_turns;         /* 0: no limit */
+    int max_health;
+    double w_alive, w_dead, w_outlived, w_length, w_health, w_food, w_space;
+    /* derived */
+    int ncells, ring_cap;
+    size_t off_cells, off_food, off_ring, size;
+} snakes_cfg;
+
+typedef struct snake {
+    int32_t death_turn;  /* -1 while alive */
+    int16_t health;
+    uint16_t head;       /* ring index of the head */
+    uint16_t length;
+    int8_t hx, hy;       /* head coordinates; off the board after OOB death */
+    uint8_t alive;
+    uint8_t cause;       /* SBX_SNAKES_CAUSE_* */
+    uint8_t pad[2];
+} snake;
+
+typedef struct snakes_state {
+    uint64_t rng;
+    int32_t turn;
+    int16_t food_count;
+    int16_t alive_count;
+    snake s[SBX_MAX_AGENTS];
+} snakes_state;
+
+static const int DX[4] = {0, 0, -1, 1};
+static const int DY[4] = {1, -1, 0, 0};
+static const char *const MOVE_NAMES[4] = {"up", "down", "left", "right"};
+
+#define CELLS(cfg, st) ((uint8_t *)(st) + (cfg)->off_cells)
+#define FOODL(cfg, st) ((uint16_t *)((uint8_t *)(st) + (cfg)->off_food))
+#define RING(cfg, st, i) \
+    ((uint16_t *)((uint8_t *)(st) + (cfg)->off_ring) + (size_t)(i) * (cfg)->ring_cap)
+
+/* ------------------------------------------------------------ parameters */
+
+static const char PARAMS_DOC[] =
+    "ruleset=standard          only 'standard' so far\n"
+    "width=11 height=11        board size, 5..25\n"
+    "snakes=4                  1..8\n"
+    "food_spawn_chance=15      percent per turn, 0..100\n"
+    "minimum_food=1            food kept on the board, 0..100\n"
+    "initial_food=1            1: RULES.md start food; 0: none\n"
+    "max_turns=0               turn limit, 0 = none, 0..100000\n"
+    "max_health=100            1..1000\n"
+    "w_alive=1 w_dead=-1 w_outlived=0.5 w_length=0.01 w_health=0.1\n"
+    "w_food=0.3 w_space=0.5    evaluation weights, each -1000..1000\n"
+    "Evaluation of snake i (the search's leaf score):\n"
+    "  alive: w_alive + w_length*length + w_health*health/max_health\n"
+    "         + w_outlived*(other snakes dead)\n"
+    "         + w_food*(1-health/max_health)*(1-d/(width+height))  [d: nearest food]\n"
+    "         + w_space*(cells it reaches first)/(width*height)\n"
+    "  dead:  w_dead + w_outlived*(other snakes that died on an earlier turn)\n";
+
+static int set_param(void *ctx, const char *key, const char *value) {
+    snakes_cfg *c = ctx;
+    struct {
+        const char *name;
+        int *ip;
+        double *dp;
+        long lo, hi;
+    } table[] = {
+        {"width", &c->width, NULL, 5, MAX_SIDE},
+        {"height", &c->height, NULL, 5, MAX_SIDE},
+        {"snakes", &c->snakes, NULL, 1, SBX_MAX_AGENTS},
+        {"food_spawn_chance", &c->food_spawn_chance, NULL, 0, 100},
+        {"minimum_food", &c->minimum_food, NULL, 0, 100},
+        {"initial_food", &c->initial_food, NULL, 0, 1},
+        {"max_turns", &c->max_turns, NULL, 0, 100000},
+        {"max_health", &c->max_health, NULL, 1, 1000},
+        {"w_alive", NULL, &c->w_alive, -1000, 1000},
+        {"w_dead", NULL, &c->w_dead, -1000, 1000},
+        {"w_outlived", NULL, &c->w_outlived, -1000, 1000},
+        {"w_length", NULL, &c->w_length, -1000, 1000},
+        {"w_health", NULL, &c->w_health, -1000, 1000},
+        {"w_food", NULL, &c->w_food, -1000, 1000},
+        {"w_space", NULL, &c->w_space, -1000, 1000},
+    };
+    if (strcmp(key, "ruleset") == 0) {
+        if (strcmp(value, "standard") == 0) return SBX_OK;
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "ruleset: '%s' is not available (have: standard)",
+                        value);
+    }
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(key, table[i].name) != 0) continue;
+        if (table[i].ip) {
+            return sbx_kv_int(key, value, table[i].lo, table[i].hi, table[i].ip);
+        }
+        return sbx_kv_double(key, value, (double)table[i].lo,
+                             (double)table[i].hi, table[i].dp);
+    }
+    return sbx_fail(SBX_ERR_ARGUMENT, "unknown snakes parameter '%s'", key);
+}
+
+static int snakes_configure(void *cfgv, const char *params) {
+    snakes_cfg *c = cfgv;
+    memset(c, 0, sizeof *c); /* padding too: configs are compared bytewise */
+    c->width = 11;
+    c->height = 11;
+    c->snakes = 4;
+    c->food_spawn_chance = 15;
+    c->minimum_food = 1;
+    c->initial_food = 1;
+    c->max_turns = 0;
+    c->max_health = 100;
+    c->w_alive = 1.0;
+    c->w_dead = -1.0;
+    c->w_outlived = 0.5;
+    c->w_length = 0.01;
+    c->w_health = 0.1;
+    c->w_food = 0.3;
+    c->w_space = 0.5;
+    int rc = sbx_parse_kv(params, set_param, c);
+    if (rc != SBX_OK) return rc;
+    c->ncells = c->width * c->height;
+    c->ring_cap = 1;
+    while (c->ring_cap < c->ncells + 4) c->ring_cap <<= 1;
+    c->off_cells = sizeof(snakes_state);
+    c->off_food = (c->off_cells + (size_t)c->ncells + 1) & ~(size_t)1;
+    c->off_ring = c->off_food + (size_t)c->ncells * 2;
+    c->size = c->off_ring + (size_t)c->snakes * c->ring_cap * 2;
+    c->size = (c->size + 7) & ~(size_t)7;
+    return SBX_OK;
+}
+
+static void snakes_describe(const void *cfgv, char *buf, size_t cap) {
+    const snakes_cfg *c = cfgv;
+    snprintf(buf, cap,
+             "ruleset=standard width=%d height=%d snakes=%d "
+             "food_spawn_chance=%d minimum_food=%d initial_food=%d "
+             "max_turns=%d max_health=%d w_alive=%.17g w_dead=%.17g "
+             "w_outlived=%.17g w_length=%.17g w_health=%.17g w_food=%.17g "
+             "w_space=%.17g",
+             c->width, c->height, c->snakes, c->food_spawn_chance,
+             c->minimum_food, c->initial_food, c->max_turns, c->max_health,
+             c->w_alive, c->w_dead, c->w_outlived, c->w_length, c->w_health,
+             c->w_food, c->w_space);
+}
+
+static size_t snakes_state_size(const void *cfgv) {
+    return ((const snakes_cfg *)cfgv)->size;
+}
+static int snakes_num_agents(const void *cfgv) {
+    return ((const snakes_cfg *)cfgv)->snakes;
+}
+static int snakes_max_moves(const void *cfgv) {
+    (void)cfgv;
+    return 4;
+}
+
+/* ------------------------------------------------------------ food */
+
+static void food_add(const snakes_cfg *cfg, snakes_state *st, int cell) {
+    CELLS(cfg, st)[cell] |= FOOD_BIT;
+    FOODL(cfg, st)[st->food_count++] = (uint16_t)cell;
+}
+
+static void food_remove(const snakes_cfg *cfg, snakes_state *st, int cell) {
+    CELLS(cfg, st)[cell] &= (uint8_t)~FOOD_BIT;
+    uint16_t *fl = FOODL(cfg, st);
+    for (int k = 0; k < st->food_count; k++) {
+        if (fl[k] == cell) {
+            fl[k] = fl[--st->food_count];
+            return;
+        }
+    }
+}
+
+/* Empty (no food, no body, no head) and not next to any live head. */
+static int spawn_ok(const snakes_cfg *cfg, const snakes_state *st, int cell) {
+    const uint8_t *cells = CELLS(cfg, st);
+    if (cells[cell]) return 0;
+    int x = cell % cfg->width, y = cell / cfg->width;
+    for (int i = 0; i < cfg->snakes; i++) {
+        const snake *s = &st->s[i];
+        if (!s->alive) continue;
+        int d = abs(s->hx - x) + abs(s->hy - y);
+        if (d <= 1) return 0;
+    }
+    return 1;
+}
+
+/* Uniform over eligible cells: a few rejection-sampling tries (cheap when
+ * the board is open), then an exact scan. Returns 1 if food was placed. */
+static int spawn_one(const snakes_cfg *cfg, snakes_state *st) {
+    uint32_t n = (uint32_t)cfg->ncells;
+    for (int t = 0; t < 16; t++) {
+        int c = (int)sbx_rng_below(&st->rng, n);
+        if (spawn_ok(cfg, st, c)) {
+            food_add(cfg, st, c);
+            return 1;
+        }
+    }
+    uint32_t count = 0;
+    for (int c = 0; c < cfg->ncells; c++) count += (uint32_t)spawn_ok(cfg, st, c);
+    if (count == 0) return 0;
+    uint32_t k = sbx_rng_below(&st->rng, count);
+    for (int c = 0; c < cfg->ncells; c++) {
+        if (spawn_ok(cfg, st, c) && k-- == 0) {
+            food_add(cfg, st, c);
+            return 1;
+        }
+    }
+    return 0; /* unreachable */
+}
+
+static void spawn_food(const snakes_cfg *cfg, snakes_state *st) {
+    if (st->food_count < cfg->minimum_food) {
+        int missing = cfg->minimum_food - st->food_count;
+        for (int k = 0; k < missing; k++) spawn_one(cfg, st);
+    } else if (cfg->food_spawn_chance > 0 &&
+               (int)sbx_rng_below(&st->rng, 100) < cfg->food_spawn_chance) {
+        spawn_one(cfg, st);
+    }
+}
+
+/* ------------------------------------------------------------ init */
+
+static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
+    const snakes_cfg *cfg = cfgv;
+    snakes_state *st = stv;
+    memset(st, 0, cfg->size);
+    st->rng = seed;
+    int W = cfg->width, H = cfg->height;
+    int lo = 1, hx = W - 2, hy = H - 2, mx = (W - 1) / 2, my = (H - 1) / 2;
+    int corners[4][2] = {{lo, lo}, {lo, hy}, {hx, lo}, {hx, hy}};
+    int mids[4][2] = {{lo, my}, {mx, lo}, {mx, hy}, {hx, my}};
+    for (int g = 0; g < 2; g++) {
+        int(*grp)[2] = g == 0 ? corners : mids;
+        for (int i = 3; i > 0; i--) {
+            int j = (int)sbx_rng_below(&st->rng, (uint32_t)(i + 1));
+            int t0 = grp[i][0], t1 = grp[i][1];
+            grp[i][0] = grp[j][0];
+            grp[i][1] = grp[j][1];
+            grp[j][0] = t0;
+            grp[j][1] = t1;
+        }
+    }
+    int corners_first = sbx_rng_below(&st->rng, 2) == 0;
+    uint8_t *cells = CELLS(cfg, st);
+    for (int i = 0; i < cfg->snakes; i++) {
+        int k = i % 4;
+        int use_corners = (i < 4) == corners_first;
+        int x = use_corners ? corners[k][0] : mids[k][0];
+        int y = use_corners ? corners[k][1] : mids[k][1];
+        snake *s = &st->s[i];
+        uint16_t *ring = RING(cfg, st, i);
+        s->head = 0;
+        s->length = 3;
+        s->health = (int16_t)cfg->max_health;
+        s->hx = (int8_t)x;
+        s->hy = (int8_t)y;
+        s->alive = 1;
+        s->death_turn = -1;
+        for (int j = 0; j < 3; j++) ring[j] = (uint16_t)(y * W + x);
+        cells[y * W + x] += 2; /* the two non-head segments */
+    }
+    st->alive_count = (int16_t)cfg->snakes;
+    if (!cfg->initial_food) return SBX_OK;
+
+    /* One food diagonal to each head, away from the centre, then the centre. */
+    int cx = mx, cy = my;
+    for (int i = 0; i < cfg->snakes; i++) {
+        const snake *s = &st->s[i];
+        int cand[4], nc = 0;
+        static const int DD[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+        for (int d = 0; d < 4; d++) {
+            int x = s->hx + DD[d][0], y = s->hy + DD[d][1];
+            if (x < 0 || y < 0 || x >= W || y >= H) continue;
+            int c = y * W + x;
+            if (cells[c]) continue; /* body or food */
+            int head_here = 0;
+            for (int j = 0; j < cfg->snakes; j++) {
+                head_here |= (st->s[j].hx == x && st->s[j].hy == y);
+            }
+            if (head_here) continue;
+            if (x == cx && y == cy) continue;
+            if ((x == 0 || x == W - 1) && (y == 0 || y == H - 1)) continue;
+            int away = (x < s->hx && s->hx < cx) || (cx < s->hx && s->hx < x) ||
+                       (y < s->hy && s->hy < cy) || (cy < s->hy && s->hy < y);
+            if (!away) continue;
+            cand[nc++] = c;
+        }
+        if (nc > 0) food_add(cfg, st, cand[sbx_rng_below(&st->rng, (uint32_t)nc)]);
+    }
+    int cc = cy * W + cx, centre_taken = (cells[cc] != 0);
+    for (int j = 0; j < cfg->snakes; j++) {
+        centre_taken |= (st->s[j].hx == cx && st->s[j].hy == cy);
+    }
+    if (!centre_taken) food_add(cfg, st, cc);
+    return SBX_OK;
+}
+
+static void snakes_reseed(void *stv, uint64_t seed) {
+    ((snakes_state *)stv)->rng = seed;
+}
+static int snakes_turn(const void *stv) {
+    return ((const snakes_state *)stv)->turn;
+}
+
+/* ------------------------------------------------------------ step */
+
+static int snakes_legal_moves(const void *cfgv, const void *stv, int agent,
+                              uint8_t *out) {
+    (void)cfgv;
+    const snakes_state *st = stv;
+    if (!st->s[agent].alive) return 0;
+    out[0] = 0;
+    out[1] = 1;
+    out[2] = 2;
+    out[3] = 3;
+    return 4;
+}
+
+static int snakes_is_terminal(const void *cfgv, const void *stv) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
+    if (cfg->max_turns > 0 && st->turn >= cfg->max_turns) return 1;
+    return cfg->snakes >= 2 ? st->alive_count <= 1 : st->alive_count == 0;
+}
+
+static int snakes_is_alive(const void *cfgv, const void *stv, int agent) {
+    (void)cfgv;
+    return ((const snakes_state *)stv)->s[agent].alive;
+}
+
+/* Removes a snake's non-head segments from the board counts. */
+static void kill_snake(const snakes_cfg *cfg, snakes_state *st, int i,
+                       int cause, int turn) {
+    snake *s = &st->s[i];
+    uint8_t *cells = CELLS(cfg, st);
+    const uint16_t *ring = RING(cfg, st, i);
+    unsigned mask = (unsigned)cfg->ring_cap - 1;
+    for (unsigned k = 1; k < s->length; k++) cells[ring[(s->head + k) & mask]]--;
+    s->alive = 0;
+    s->cause = (uint8_t)cause;
+    s->death_turn = turn;
+    st->alive_count--;
+}
+
+static int on_own_body(const snakes_cfg *cfg, const snakes_state *st, int i,
+                       int cell) {
+    const snake *s = &st->s[i];
+    const uint16_t *ring = RING(cfg, st, i);
+    unsigned mask = (unsigned)cfg->ring_cap - 1;
+    for (unsigned k = 1; k < s->length; k++) {
+        if (ring[(s->head + k) & mask] == cell) return 1;
+    }
+    return 0;
+}
+
+static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
+                        double *rewards) {
+    const snakes_cfg *cfg = cfgv;
+    snakes_state *st = stv;
+    const int n = cfg->snakes, W = cfg->width, H = cfg->height;
+    const unsigned mask = (unsigned)cfg->ring_cap - 1;
+    uint8_t *cells = CELLS(cfg, st);
+    uint8_t was_alive[SBX_MAX_AGENTS];
+    const int turn = st->turn + 1; /* the turn being produced */
+
+    /* 1. move: new head, last segment removed (its cell frees this turn) */
+    for (int i = 0; i < n; i++) {
+        snake *s = &st->s[i];
+        was_alive[i] = s->alive;
+        if (!s->alive) continue;
+        uint16_t *ring = RING(cfg, st, i);
+        int mv = joint[i] & 3;
+        int nx = s->hx + DX[mv], ny = s->hy + DY[mv];
+        cells[ring[s->head]]++;                              /* old head -> body */
+        cells[ring[(s->head + s->length - 1) & mask]]--;     /* tail leaves */
+        s->head = (uint16_t)((s->head - 1) & mask);
+        int inside = nx >= 0 && ny >= 0 && nx < W && ny < H;
+        ring[s->head] = inside ? (uint16_t)(ny * W + nx) : (uint16_t)OFF_BOARD;
+        s->hx = (int8_t)nx;
+        s->hy = (int8_t)ny;
+        /* 2. health */
+        s->health--;
+    }
+
+    /* 3. feeding, before eliminations: every head on a food eats it */
+    int eaten[SBX_MAX_AGENTS], neaten = 0;
+    for (int i = 0; i < n; i++) {
+        snake *s = &st->s[i];
+        if (!s->alive) continue;
+        uint16_t *ring = RING(cfg, st, i);
+        uint16_t c = ring[s->head];
+        if (c == OFF_BOARD || !(cells[c] & FOOD_BIT)) continue;
+        s->health = (int16_t)cfg->max_health;
+        uint16_t tail = ring[(s->head + s->length - 1) & mask];
+        ring[(s->head + s->length) & mask] = tail; /* duplicate last segment */
+        s->length++;
+        cells[tail]++;
+        eaten[neaten++] = c;
+    }
+    for (int k = 0; k < neaten; k++) {
+        if (cells[eaten[k]] & FOOD_BIT) food_remove(cfg, st, eaten[k]);
+    }
+
+    /* 4a. out of health, out of bounds: decided together, applied at once */
+    int cause[SBX_MAX_AGENTS] = {0};
+    for (int i = 0; i < n; i++) {
+        const snake *s = &st->s[i];
+        if (!s->alive) continue;
+        if (s->health <= 0) cause[i] = SBX_SNAKES_CAUSE_STARVED;
+        else if (RING(cfg, st, i)[s->head] == OFF_BOARD)
+            cause[i] = SBX_SNAKES_CAUSE_OUT_OF_BOUNDS;
+    }
+    for (int i = 0; i < n; i++) {
+        if (cause[i]) kill_snake(cfg, st, i, cause[i], turn);
+    }
+
+    /* 4b. collisions among the snakes still alive, applied at once */
+    for (int i = 0; i < n; i++) {
+        const snake *s = &st->s[i];
+        if (!s->alive) continue;
+        uint16_t c = RING(cfg, st, i)[s->head];
+        if (cells[c] & BODY_MASK) {
+            cause[i] = on_own_body(cfg, st, i, c) ? SBX_SNAKES_CAUSE_SELF_COLLISION
+                                                   : SBX_SNAKES_CAUSE_BODY_COLLISION;
+            continue;
+        }
+        for (int j = 0; j < n; j++) {
+            const snake *o = &st->s[j];
+            if (j == i || !o->alive) continue;
+            if (o->hx == s->hx && o->hy == s->hy && o->length >= s->length) {
+                cause[i] = SBX_SNAKES_CAUSE_HEAD_TO_HEAD;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (cause[i] && st->s[i].alive) kill_snake(cfg, st, i, cause[i], turn);
+    }
+
+    /* 5. food spawn */
+    spawn_food(cfg, st);
+    st->turn = turn;
+
+    if (rewards) {
+        int over = snakes_is_terminal(cfg, st);
+        for (int i = 0; i < n; i++) {
+            rewards[i] = (was_alive[i] && !st->s[i].alive) ? -1.0
+                         : (over && st->s[i].alive)        ? 1.0
+                                                           : 0.0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ evaluate */
+
+/* Multi-source BFS from the live heads over cells free of bodies; a cell
+ * reached first by one snake is its territory, a cell reached at the same
+ * distance by two snakes is contested (nobody's, and not expanded). */
+static void territory(const snakes_cfg *cfg, const snakes_state *st,
+                      int *count) {
+    enum { UNREACHED = 0xFF, CONTESTED = 0xFE };
+    const int W = cfg->width, H = cfg->height;
+    const uint8_t *cells = CELLS(cfg, st);
+    uint8_t owner[MAX_SIDE * MAX_SIDE];
+    uint16_t level_of[MAX_SIDE * MAX_SIDE];
+    uint16_t queue[MAX_SIDE * MAX_SIDE];
+    memset(owner, UNREACHED, (size_t)cfg->ncells);
+    int qh = 0, qt = 0;
+    for (int i = 0; i < cfg->snakes; i++) {
+        count[i] = 0;
+        const snake *s = &st->s[i];
+        if (!s->alive) continue;
+        int c = s->hy * W + s->hx;
+        owner[c] = (uint8_t)i;
+        level_of[c] = 0;
+        queue[qt++] = (uint16_t)c;
+    }
+    while (qh < qt) {
+        int c = queue[qh++];
+        uint8_t o = owner[c];
+        if (o == CONTESTED) continue;
+        int x = c % W, y = c / W;
+        uint16_t lv = (uint16_t)(level_of[c] + 1);
+        for (int d = 0; d < 4; d++) {
+            int nx = x + DX[d], ny = y + DY[d];
+            if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
+            int nb = ny * W + nx;
+            if (cells[nb] & BODY_MASK) continue;
+            if (owner[nb] == UNREACHED) {
+                owner[nb] = o;
+                level_of[nb] = lv;
+                queue[qt++] = (uint16_t)nb;
+            } else if (level_of[nb] == lv && owner[nb] != o &&
+                       owner[nb] != CONTESTED) {
+                owner[nb] = CONTESTED;
+            }
+        }
+    }
+    for (int k = 0; k < qt; k++) {
+        int c = queue[k];
+        if (level_of[c] > 0 && owner[c] < SBX_MAX_AGENTS) count[owner[c]]++;
+    }
+}
+
+static void snakes_evaluate(const void *cfgv, const void *stv, double *out) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
+    const int n = cfg->snakes;
+    int terr[SBX_MAX_AGENTS] = {0};
+    if (cfg->w_space != 0.0) territory(cfg, st, terr);
+    const int dead_total = n - st->alive_count;
+    const uint16_t *fl = FOODL(cfg, st);
+    for (int i = 0; i < n; i++) {
+        const snake *s = &st->s[i];
+        double v;
+        if (s->alive) {
+            v = cfg->w_alive;
+            v += cfg->w_length * (double)s->length;
+            v += cfg->w_health * ((double)s->health / (double)cfg->max_health);
+            v += cfg->w_outlived * (double)dead_total;
+            if (cfg->w_food != 0.0 && st->food_count > 0) {
+                int best = 1 << 30;
+                for (int k = 0; k < st->food_count; k++) {
+                    int fx = fl[k] % cfg->width, fy = fl[k] / cfg->width;
+                    int d = abs(fx - s->hx) + abs(fy - s->hy);
+                    if (d < best) best = d;
+                }
+                double hunger = 1.0 - (double)s->health / (double)cfg->max_health;
+                v += cfg->w_food * hunger *
+                     (1.0 - (double)best / (double)(cfg->width + cfg->height));
+            }
+            if (cfg->w_space != 0.0) {
+                v += cfg->w_space * ((double)terr[i] / (double)cfg->ncells);
+            }
+        } else {
+            int before = 0;
+            for (int j = 0; j < n; j++) {
+                const snake *o = &st->s[j];
+                before += (j != i && !o->alive && o->death_turn < s->death_turn);
+            }
+            v = cfg->w_dead + cfg->w_outlived * (double)before;
+        }
+        out[i] = v;
+    }
+}
+
+/* Rank = number of snakes strictly better placed: survivors share rank 0,
+ * a dead snake is behind every snake that lived longer. */
+static void snakes_ranking(const void *cfgv, const void *stv, int32_t *rank) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
+    for (int i = 0; i < cfg->snakes; i++) {
+        const snake *s = &st->s[i];
+        int r = 0;
+        for (int j = 0; j < cfg->snakes && !s->alive; j++) {
+            const snake *o = &st->s[j];
+            r += o->alive || o->death_turn > s->death_turn;
+        }
+        rank[i] = r;
+    }
+}
+
+/* ------------------------------------------------------------ export */
+
+/* Export writes through an emitter that either fills a buffer or only
+ * hashes the words (so hashing needs no buffer). */
+typedef struct emitter {
+    int32_t *buf;
+    int cap, n;
+    uint64_t h;
+} emitter;
+
+static void emit(emitter *e, int32_t w) {
+    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
+    e->n++;
+    e->h = sbx_hash_word(e->h, w);
+}
+
+static int cell_x(const snakes_cfg *cfg, const snake *s, const uint16_t *ring,
+                  unsigned k, int *y) {
+    uint16_t c = ring[(s->head + k) & ((unsigned)cfg->ring_cap - 1)];
+    if (c == OFF_BOARD) {
+        *y = s->hy;
+        return s->hx;
+    }
+    *y = c / cfg->width;
+    return c % cfg->width;
+}
+
+static void write_export(const snakes_cfg *cfg, const snakes_state *st,
+                         emitter *e) {
+    const uint8_t *cells = CELLS(cfg, st);
+    emit(e, SBX_SNAKES_EXPORT_VERSION);
+    emit(e, cfg->width);
+    emit(e, cfg->height);
+    emit(e, cfg->snakes);
+    emit(e, st->turn);
+    emit(e, st->food_count);
+    for (int c = 0; c < cfg->ncells; c++) {
+        if (cells[c] & FOOD_BIT) {
+            emit(e, c % cfg->width);
+            emit(e, c / cfg->width);
+        }
+    }
+    for (int i = 0; i < cfg->snakes; i++) {
+        const snake *s = &st->s[i];
+        const uint16_t *ring = RING(cfg, st, i);
+        emit(e, s->alive);
+        emit(e, s->health);
+        emit(e, s->length);
+        emit(e, s->death_turn);
+        emit(e, s->cause);
+        for (unsigned k = 0; k < s->length; k++) {
+            int y, x = cell_x(cfg, s, ring, k, &y);
+            emit(e, x);
+            emit(e, y);
+        }
+    }
+}
+
+static int snakes_export(const void *cfgv, const void *stv, int32_t *buf,
+                         int cap) {
+    emitter e = {buf, cap, 0, SBX_HASH_INIT};
+    write_export(cfgv, stv, &e);
+    if (e.n > cap) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "export needs %d words, buffer has %d",
+                        e.n, cap);
+    }
+    return e.n;
+}
+
+static uint64_t snakes_hash(const void *cfgv, const void *stv) {
+    emitter e = {NULL, 0, 0, SBX_HASH_INIT};
+    write_export(cfgv, stv, &e);
+    return sbx_hash_finish(e.h);
+}
+
+/* Validates buf completely while building the state into nst (zeroed). */
+static int import_into(const snakes_cfg *cfg, snakes_state *nst,
+                       const int32_t *buf, int len) {
+    const int W = cfg->width, H = cfg->height;
+    int p = 0;
+#define NEED(k)                                                              \
+    do {                                                                     \
+        if (p + (k) > len)                                                   \
+            return sbx_fail(SBX_ERR_ARGUMENT,                                \
+                            "import: data ends early at word %d", p);        \
+    } while (0)
+    NEED(6);
+    if (buf[0] != SBX_SNAKES_EXPORT_VERSION) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: unknown export version %d",
+                        (int)buf[0]);
+    }
+    if (buf[1] != W || buf[2] != H || buf[3] != cfg->snakes) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: board %dx%d with %d snakes does not match the "
+                        "game's %dx%d with %d",
+                        (int)buf[1], (int)buf[2], (int)buf[3], W, H, cfg->snakes);
+    }
+    int turn = buf[4], nfood = buf[5];
+    if (turn < 0 || turn > 1000000) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: turn %d out of range", turn);
+    }
+    if (nfood < 0 || nfood > cfg->ncells) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: food count %d out of range",
+                        nfood);
+    }
+    p = 6;
+    nst->turn = turn;
+    uint8_t *cells = CELLS(cfg, nst);
+    NEED(2 * nfood);
+    for (int k = 0; k < nfood; k++) {
+        int x = buf[p++], y = buf[p++];
+        if (x < 0 || y < 0 || x >= W || y >= H) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: food (%d,%d) off the board",
+                            x, y);
+        }
+        if (cells[y * W + x] & FOOD_BIT) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: food (%d,%d) listed twice",
+                            x, y);
+        }
+        food_add(cfg, nst, y * W + x);
+    }
+    int alive_count = 0;
+    for (int i = 0; i < cfg->snakes; i++) {
+        NEED(5);
+        int alive = buf[p], health = buf[p + 1], length = buf[p + 2];
+        int death_turn = buf[p + 3], cause = buf[p + 4];
+        p += 5;
+        if (alive != 0 && alive != 1) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: snake %d alive flag %d",
+                            i, alive);
+        }
+        if (health > cfg->max_health || health < (alive ? 1 : -1000)) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: snake %d health %d", i,
+                            health);
+        }
+        if (length < 1 || length > cfg->ring_cap - 4) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: snake %d length %d", i,
+                            length);
+        }
+        if (alive ? (death_turn != -1 || cause != 0)
+                  : (death_turn < 0 || death_turn > turn || cause < 1 ||
+                     cause > SBX_SNAKES_CAUSE_HEAD_TO_HEAD)) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: snake %d death turn %d / cause %d "
+                            "inconsistent", i, death_turn, cause);
+        }
+        NEED(2 * length);
+        snake *s = &nst->s[i];
+        uint16_t *ring = RING(cfg, nst, i);
+        s->alive = (uint8_t)alive;
+        s->health = (int16_t)health;
+        s->length = (uint16_t)length;
+        s->death_turn = death_turn;
+        s->cause = (uint8_t)cause;
+        s->head = 0;
+        int px = 0, py = 0;
+        for (int k = 0; k < length; k++) {
+            int x = buf[p++], y = buf[p++];
+            int inside = x >= 0 && y >= 0 && x < W && y < H;
+            int oob_head = (k == 0 && !alive &&
+                            cause == SBX_SNAKES_CAUSE_OUT_OF_BOUNDS &&
+                            x >= -1 && y >= -1 && x <= W && y <= H);
+            if (!inside && !oob_head) {
+                return sbx_fail(SBX_ERR_ARGUMENT,
+                                "import: snake %d segment %d (%d,%d) off the board",
+                                i, k, x, y);
+            }
+            if (k > 0 && abs(x - px) + abs(y - py) > 1) {
+                return sbx_fail(SBX_ERR_ARGUMENT,
+                                "import: snake %d segments %d and %d not adjacent",
+                                i, k - 1, k);
+            }
+            ring[k] = inside ? (uint16_t)(y * W + x) : (uint16_t)OFF_BOARD;
+            if (k == 0) {
+                s->hx = (int8_t)x;
+                s->hy = (int8_t)y;
+            } else if (alive) {
+                /* 7 bits count segments; real play stacks at most a few */
+                if ((cells[y * W + x] & BODY_MASK) >= 100) {
+                    return sbx_fail(SBX_ERR_ARGUMENT,
+                                    "import: too many segments on (%d,%d)", x, y);
+                }
+                cells[y * W + x]++;
+            }
+            px = x;
+            py = y;
+        }
+        alive_count += alive;
+    }
+    if (p != len) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: %d words expected, got %d", p,
+                        len);
+    }
+    nst->alive_count = (int16_t)alive_count;
+    return SBX_OK;
+#undef NEED
+}
+
+static int snakes_import(const void *cfgv, void *stv, const int32_t *buf,
+                         int len) {
+    const snakes_cfg *cfg = cfgv;
+    /* Build into a scratch state so the game is unchanged on error. */
+    snakes_state *st = stv;
+    size_t size = cfg->size;
+    snakes_state *nst = calloc(1, size);
+    if (!nst) return sbx_fail(SBX_ERR_MEMORY, "import: out of memory");
+    int rc = import_into(cfg, nst, buf, len);
+    if (rc == SBX_OK) {
+        nst->rng = st->rng;
+        memcpy(stv, nst, size);
+    }
+    free(nst);
+    return rc;
+}
+
+static const char *snakes_move_name(const void *cfgv, int agent, int move) {
+    (void)cfgv;
+    (void)agent;
+    return (move >= 0 && move < 4) ? MOVE_NAMES[move] : "?";
+}
+
+const sbx_game_vt sbx_snakes_vt = {
+    .name = "snakes",
+    .params_doc = PARAMS_DOC,
+    .cfg_size = sizeof(snakes_cfg),
+    .configure = snakes_configure,
+    .describe = snakes_describe,
+    .state_size = snakes_state_size,
+    .num_agents = snakes_num_agents,
+    .max_moves = snakes_max_moves,
+    .init = snakes_init,
+    .reseed = snakes_reseed,
+    .turn = snakes_turn,
+    .legal_moves = snakes_legal_moves,
+    .step = snakes_step,
+    .is_terminal = snakes_is_terminal,
+    .is_alive = snakes_is_alive,
+    .evaluate = snakes_evaluate,
+    .ranking = snakes_ranking,
+    .hash = snakes_hash,
+    .export_state = snakes_export,
+    .import_state = snakes_import,
+    .move_name = snakes_move_name,
+};

@@ -1,0 +1,100 @@
+/*
+ * params.c — every search knob declared once: name, type, range, default and
+ * a one-line doc. sbx_search_params_default/validate and the Python mirror
+ * (sandbox/native/params.py, tested against sbx_search_param_info) all read
+ * this table.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "../core/common.h"
+
+typedef struct param_def {
+    sbx_param_info info;
+    size_t offset;
+} param_def;
+
+#define DEF(field, type, lo, hi, dflt, doc) \
+    {{#field, type, lo, hi, dflt, doc}, offsetof(sbx_search_params, field)}
+
+static const param_def DEFS[] = {
+    DEF(c, SBX_PARAM_FLOAT, 0.0, 10.0, 0.7,
+        "UCB1 exploration constant C"),
+    DEF(gamma, SBX_PARAM_FLOAT, 0.01, 1.0, 0.97,
+        "discount per step from the leaf toward the root (1 = none)"),
+    DEF(death_penalty_value, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
+        "amount taken off a doomed child's UCB value (normalised units)"),
+    DEF(max_depth, SBX_PARAM_INT, 1, SBX_MAX_DEPTH, 10,
+        "simulated turns per iteration"),
+    DEF(random_threshold, SBX_PARAM_INT, 0, 1000000, 10,
+        "parent visits below which a child is picked uniformly at random"),
+    DEF(depth_normalize, SBX_PARAM_BOOL, 0, 1, 0,
+        "divide the leaf score by the depth reached (score per turn)"),
+    DEF(elimination, SBX_PARAM_CHOICE, SBX_ELIM_PASS, SBX_ELIM_FREEZE,
+        SBX_ELIM_PASS,
+        "eliminated agent: 0 pass-through nodes, 1 freeze its tree"),
+    DEF(death_penalty, SBX_PARAM_BOOL, 0, 1, 0,
+        "penalise children whose every visit was fatal (certain death)"),
+    DEF(death_min_visits, SBX_PARAM_INT, 1, 1000000, 3,
+        "visits, all fatal, before a child counts as certain death"),
+    DEF(rollout, SBX_PARAM_BOOL, 0, 1, 0,
+        "grow each tree by one node per iteration, random moves below it"),
+    DEF(tree_reuse, SBX_PARAM_BOOL, 0, 1, 1,
+        "keep the subtree of the move played between turns"),
+    DEF(node_cap, SBX_PARAM_INT, 1024, 1 << 26, 1 << 21,
+        "nodes per agent tree (32 bytes each); the search stops when full"),
+    DEF(time_check_interval, SBX_PARAM_INT, 1, 1 << 20, 32,
+        "iterations between clock reads under a time budget"),
+};
+#define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
+
+int sbx_search_param_count(void) { return NUM_DEFS; }
+
+int sbx_search_param_info(int index, sbx_param_info *out) {
+    if (index < 0 || index >= NUM_DEFS || out == NULL) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "param index %d out of range", index);
+    }
+    *out = DEFS[index].info;
+    return SBX_OK;
+}
+
+static double get(const sbx_search_params *p, const param_def *d) {
+    const char *base = (const char *)p + d->offset;
+    if (d->info.type == SBX_PARAM_FLOAT) {
+        double v;
+        memcpy(&v, base, sizeof v);
+        return v;
+    }
+    int32_t v;
+    memcpy(&v, base, sizeof v);
+    return (double)v;
+}
+
+void sbx_search_params_default(sbx_search_params *out) {
+    if (out == NULL) return;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < NUM_DEFS; i++) {
+        char *base = (char *)out + DEFS[i].offset;
+        if (DEFS[i].info.type == SBX_PARAM_FLOAT) {
+            double v = DEFS[i].info.default_value;
+            memcpy(base, &v, sizeof v);
+        } else {
+            int32_t v = (int32_t)DEFS[i].info.default_value;
+            memcpy(base, &v, sizeof v);
+        }
+    }
+}
+
+int sbx_search_params_validate(const sbx_search_params *p) {
+    if (p == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "params is NULL");
+    for (int i = 0; i < NUM_DEFS; i++) {
+        const sbx_param_info *in = &DEFS[i].info;
+        double v = get(p, &DEFS[i]);
+        if (!isfinite(v) || v < in->min_value || v > in->max_value) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "%s: must be in %g..%g (got %g)",
+                            in->name, in->min_value, in->max_value, v);
+        }
+    }
+    return SBX_OK;
+}

@@ -1,0 +1,300 @@
+/*
+ * search.c — search lifecycle, budgets, hot-swap and the checked public API
+ * (sbx.h §3–§5). The algorithm itself lives behind sbx_algo_vt.
+ */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+
+void *sbx_search_scratch(sbx_search *s, size_t bytes) {
+    if (bytes > s->scratch_cap) {
+        void *p = realloc(s->scratch, bytes);
+        if (!p) return NULL;
+        s->scratch = p;
+        s->scratch_cap = bytes;
+    }
+    return s->scratch;
+}
+
+static int same_game(const sbx_search *s, const sbx_game *g) {
+    return g && g->vt == s->vt && g->state_size == s->state_size &&
+           memcmp(g->cfg, s->cfg, s->vt->cfg_size) == 0;
+}
+
+int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
+                   uint64_t seed, sbx_search **out) {
+    if (out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (root == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "root game is NULL");
+    sbx_search_params p;
+    if (params) {
+        int rc = sbx_search_params_validate(params);
+        if (rc) return rc;
+        p = *params;
+    } else {
+        sbx_search_params_default(&p);
+    }
+    sbx_search *s = calloc(1, sizeof *s);
+    if (!s) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
+    s->vt = root->vt;
+    s->state_size = root->state_size;
+    s->num_agents = root->vt->num_agents(root->cfg);
+    s->max_moves = root->vt->max_moves(root->cfg);
+    s->algo_vt = &sbx_smitsimax_vt;
+    s->p = p;
+    pthread_mutex_init(&s->lock, NULL);
+    s->lock_ready = 1;
+    s->rng = seed;
+    s->cfg = malloc(root->vt->cfg_size);
+    s->root = malloc(s->state_size);
+    s->sim = malloc(s->state_size);
+    if (!s->cfg || !s->root || !s->sim) {
+        sbx_search_free(s);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
+    }
+    memcpy(s->cfg, root->cfg, root->vt->cfg_size);
+    memcpy(s->root, root->state, s->state_size);
+    atomic_init(&s->has_pending, 0);
+    atomic_init(&s->stop_flag, 0);
+    int rc = s->algo_vt->create(s); /* cleans up after itself on failure */
+    if (rc) {
+        sbx_search_free(s);
+        return rc;
+    }
+    *out = s;
+    return SBX_OK;
+}
+
+void sbx_search_free(sbx_search *s) {
+    if (s == NULL) return;
+    if (s->algo) s->algo_vt->destroy(s);
+    if (s->lock_ready) pthread_mutex_destroy(&s->lock);
+    free(s->scratch);
+    free(s->sim);
+    free(s->root);
+    free(s->cfg);
+    free(s);
+}
+
+/* Called by the driving thread between iterations. */
+static int apply_pending(sbx_search *s) {
+    if (!atomic_load_explicit(&s->has_pending, memory_order_acquire)) {
+        return SBX_OK;
+    }
+    pthread_mutex_lock(&s->lock);
+    sbx_search_params old = s->p;
+    s->p = s->pending;
+    atomic_store_explicit(&s->has_pending, 0, memory_order_release);
+    pthread_mutex_unlock(&s->lock);
+    return s->algo_vt->params_changed(s, &old);
+}
+
+int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    int rc = sbx_search_params_validate(params);
+    if (rc) return rc;
+    pthread_mutex_lock(&s->lock);
+    s->pending = *params;
+    atomic_store_explicit(&s->has_pending, 1, memory_order_release);
+    pthread_mutex_unlock(&s->lock);
+    return SBX_OK;
+}
+
+int sbx_search_get_params(sbx_search *s, sbx_search_params *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    int rc = apply_pending(s);
+    *out = s->p;
+    return rc;
+}
+
+void sbx_search_stop(sbx_search *s) {
+    if (s) atomic_store_explicit(&s->stop_flag, 1, memory_order_release);
+}
+
+int sbx_search_run(sbx_search *s, int64_t max_iterations, double max_ms,
+                   sbx_run_result *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    memset(out, 0, sizeof *out);
+    if (max_iterations < 0 || !(max_ms >= 0.0) || !isfinite(max_ms)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "budget must be >= 0 (iterations %lld, ms %g)",
+                        (long long)max_iterations, max_ms);
+    }
+    if (max_iterations == 0 && max_ms == 0.0) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "give an iteration budget, a time budget, or both");
+    }
+    /* A stop requested before this run began is not for this run. */
+    atomic_store_explicit(&s->stop_flag, 0, memory_order_relaxed);
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    const double t0 = sbx_now_ms();
+    const int64_t nodes0 = s->algo_vt->node_count(s);
+    int64_t it = 0, turns = 0;
+    int reason = SBX_STOP_NONE;
+    if (s->vt->is_terminal(s->cfg, s->root)) reason = SBX_STOP_TERMINAL;
+    while (reason == SBX_STOP_NONE) {
+        if (max_iterations > 0 && it >= max_iterations) {
+            reason = SBX_STOP_ITERATIONS;
+            break;
+        }
+        if (max_ms > 0.0 && it % s->p.time_check_interval == 0 &&
+            sbx_now_ms() - t0 >= max_ms) {
+            reason = SBX_STOP_TIME;
+            break;
+        }
+        if (atomic_load_explicit(&s->stop_flag, memory_order_relaxed)) {
+            reason = SBX_STOP_REQUESTED;
+            break;
+        }
+        if ((rc = apply_pending(s)) != SBX_OK) break;
+        int r = s->algo_vt->iterate(s, &turns);
+        if (r != SBX_STOP_NONE) {
+            reason = r;
+            break;
+        }
+        it++;
+    }
+    s->iterations += it;
+    s->iterations_root += it;
+    s->sim_turns += turns;
+    s->last_stop = reason;
+    out->iterations = it;
+    out->sim_turns = turns;
+    out->elapsed_ms = sbx_now_ms() - t0;
+    out->stop_reason = reason;
+    out->nodes_added = (int32_t)(s->algo_vt->node_count(s) - nodes0);
+    return rc;
+}
+
+int sbx_search_step_traced(sbx_search *s, sbx_trace *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    memset(out, 0, sizeof *out);
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    out->num_agents = s->num_agents;
+    if (s->vt->is_terminal(s->cfg, s->root)) {
+        out->stop_reason = SBX_STOP_TERMINAL;
+        return SBX_OK;
+    }
+    int64_t turns = 0;
+    int r = s->algo_vt->iterate_traced(s, &turns, out);
+    out->stop_reason = r;
+    s->last_stop = r;
+    if (r == SBX_STOP_NONE) {
+        s->iterations++;
+        s->iterations_root++;
+        s->sim_turns += turns;
+    }
+    return SBX_OK;
+}
+
+int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
+                       const sbx_game *new_root) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (new_root && !same_game(s, new_root)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "new root is a different game or has other parameters");
+    }
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    if (s->vt->is_terminal(s->cfg, s->root)) {
+        return sbx_fail(SBX_ERR_STATE, "the search's root state is terminal");
+    }
+    uint8_t joint[SBX_MAX_AGENTS];
+    rc = sbx_game_check_joint(s->vt, s->cfg, s->root, joint_moves, joint);
+    if (rc) return rc;
+    s->algo_vt->advance(s, joint);
+    if (new_root) {
+        memcpy(s->root, new_root->state, s->state_size);
+    } else {
+        s->vt->reseed(s->root, sbx_rng_next(&s->rng));
+        s->vt->step(s->cfg, s->root, joint, NULL);
+    }
+    s->iterations_root = 0;
+    s->last_stop = SBX_STOP_NONE;
+    return SBX_OK;
+}
+
+int sbx_search_reset(sbx_search *s, const sbx_game *root) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (!same_game(s, root)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "root is a different game or has other parameters");
+    }
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    memcpy(s->root, root->state, s->state_size);
+    s->algo_vt->reset_all(s);
+    s->iterations_root = 0;
+    s->last_stop = SBX_STOP_NONE;
+    return SBX_OK;
+}
+
+int sbx_search_root_state(const sbx_search *s, sbx_game *game) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (!same_game(s, game)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "game is a different game or has other parameters");
+    }
+    memcpy(game->state, s->root, s->state_size);
+    return SBX_OK;
+}
+
+int sbx_search_best_moves(sbx_search *s, int32_t *moves_out) {
+    if (s == NULL || moves_out == NULL) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    }
+    s->algo_vt->best_moves(s, moves_out);
+    return SBX_OK;
+}
+
+static int check_agent(const sbx_search *s, int agent) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (agent < 0 || agent >= s->num_agents) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "agent %d out of range 0..%d", agent,
+                        s->num_agents - 1);
+    }
+    return SBX_OK;
+}
+
+int sbx_search_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
+                          int cap, int *n_out) {
+    int rc = check_agent(s, agent);
+    if (rc) return rc;
+    if (n_out == NULL || cap < 0 || (out == NULL && cap > 0)) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "bad output buffer");
+    }
+    return s->algo_vt->root_stats(s, agent, out, cap, n_out);
+}
+
+int sbx_search_stats_get(sbx_search *s, sbx_search_stats *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    memset(out, 0, sizeof *out);
+    out->iterations = s->iterations;
+    out->sim_turns = s->sim_turns;
+    out->iterations_root = s->iterations_root;
+    out->num_agents = s->num_agents;
+    out->node_cap = s->p.node_cap;
+    out->cap_reached = s->last_stop == SBX_STOP_NODE_CAP;
+    s->algo_vt->fill_stats(s, out);
+    return SBX_OK;
+}
+
+int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
+                        int min_visits, sbx_snapshot_node *out, int *n_out) {
+    int rc = check_agent(s, agent);
+    if (rc) return rc;
+    if (out == NULL || n_out == NULL || max_nodes < 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "snapshot needs an output buffer of at least one row");
+    }
+    if (min_visits < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "min_visits must be >= 0");
+    }
+    return s->algo_vt->snapshot(s, agent, max_nodes, min_visits, out, n_out);
+}

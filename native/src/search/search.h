@@ -1,0 +1,83 @@
+/*
+ * search.h — the search object shared by search.c (lifecycle, budgets,
+ * hot-swap, checked public API) and the algorithms (smitsimax.c; later
+ * mcgs.c, parallel variants). An algorithm implements sbx_algo_vt and keeps
+ * its trees in s->algo.
+ *
+ * Fields are grouped by who writes them:
+ *   constant for the search's life ........ vt, cfg, sizes, counts
+ *   written by the driving thread only ..... everything else but:
+ *   written by any thread .................. pending/has_pending (under
+ *                                            lock), stop_flag (atomic)
+ */
+#ifndef SBX_SEARCH_H
+#define SBX_SEARCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../games/game.h"
+#include "sbx.h"
+
+typedef struct sbx_algo_vt sbx_algo_vt;
+
+struct sbx_search {
+    /* constant */
+    const sbx_game_vt *vt;
+    void *cfg;
+    size_t state_size;
+    int num_agents;
+    int max_moves;
+    const sbx_algo_vt *algo_vt;
+
+    /* driving thread */
+    void *root;                 /* root state                               */
+    void *sim;                  /* scratch state for one iteration          */
+    sbx_search_params p;        /* in force                                 */
+    uint64_t rng;
+    int64_t iterations, sim_turns, iterations_root;
+    int32_t last_stop;
+    void *algo;                 /* algorithm data (trees); NULL until made  */
+    void *scratch;              /* reusable buffer (snapshot heap, ...)     */
+    size_t scratch_cap;
+
+    /* any thread */
+    pthread_mutex_t lock;
+    int lock_ready;
+    sbx_search_params pending;
+    atomic_int has_pending;
+    atomic_int stop_flag;
+};
+
+struct sbx_algo_vt {
+    const char *name;
+    int (*create)(sbx_search *s);
+    void (*destroy)(sbx_search *s);
+    /* New params are in s->p; old ones given (e.g. node_cap changed). */
+    int (*params_changed)(sbx_search *s, const sbx_search_params *old);
+    /* One iteration; returns SBX_STOP_NONE, or the reason it could not run
+     * (SBX_STOP_NODE_CAP). Adds the simulated turns to *turns. trace may be
+     * NULL (the hot path). */
+    int (*iterate)(sbx_search *s, int64_t *turns);
+    int (*iterate_traced)(sbx_search *s, int64_t *turns, sbx_trace *trace);
+    /* Re-root every tree after the real joint action (SBX_MOVE_NONE for
+     * agents without moves); reset_all drops every tree. */
+    void (*advance)(sbx_search *s, const uint8_t *joint);
+    void (*reset_all)(sbx_search *s);
+    void (*best_moves)(sbx_search *s, int32_t *out);
+    int (*root_stats)(sbx_search *s, int agent, sbx_move_stat *out, int cap,
+                      int *n_out);
+    int (*snapshot)(sbx_search *s, int agent, int max_nodes, int min_visits,
+                    sbx_snapshot_node *out, int *n_out);
+    void (*fill_stats)(sbx_search *s, sbx_search_stats *out);
+    int64_t (*node_count)(sbx_search *s); /* over all trees */
+};
+
+extern const sbx_algo_vt sbx_smitsimax_vt;
+
+/* A scratch buffer of at least `bytes`, reused between calls. */
+void *sbx_search_scratch(sbx_search *s, size_t bytes);
+
+#endif

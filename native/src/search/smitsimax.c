@@ -1,0 +1,696 @@
+/*
+ * smitsimax.c — Smitsimax: one decoupled tree per agent
+ * (smitsimax-tutorial.txt §5–§7, §12–§13).
+ *
+ * Each iteration: clone the root state (fresh chance seed), then for every
+ * depth up to max_depth every agent descends its OWN tree (expanding a node
+ * the first time it is reached, picking uniformly at random while the parent
+ * has fewer than random_threshold visits, UCB1 on normalised scores after);
+ * the picks form the joint action that steps the shared state. At the end
+ * (max depth or terminal) each agent's score is backed up its own path,
+ * multiplied by gamma per step toward the root. Eliminated agents descend
+ * through pass nodes (default) or have their tree frozen at their death.
+ *
+ * Node storage — one arena per agent, nodes addressed by 32-bit index:
+ *
+ *   index:  0      1  2  3  4     5        6  7  8  9    ...
+ *          [root][ c0 c1 c2 c3 ][ pass ][ d0 d1 d2 d3 ] ...
+ *                  ^ root.first_child = 1, nchildren = 4
+ *                                 ^ some node's pass_child (single node)
+ *
+ *   - children of a node are contiguous, in legal-move order;
+ *   - every node is stored after its parent (allocation order), which lets
+ *     tree reuse compact the kept subtree in place (see reroot());
+ *   - index 0 is always the root and never a child, so 0 means "none".
+ *   No malloc per node: an iteration first checks that each arena can hold
+ *   its worst case (max_depth * (moves + 1) nodes) and otherwise stops the
+ *   search with SBX_STOP_NODE_CAP.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+#include "search.h"
+
+typedef struct smx_node {
+    double total;          /* sum of backed-up (discounted) scores            */
+    uint32_t visits;       /* incremented when selected, as in tutorial §7    */
+    uint32_t first_child;  /* 0: not expanded                                 */
+    uint32_t pass_child;   /* 0: none                                         */
+    float policy[2];       /* per-child state for the Exp3 / regret-matching
+                              selection policies to come; zero under UCB1     */
+    uint8_t move;          /* SBX_MOVE_NONE for root and pass nodes           */
+    uint8_t nchildren;
+    uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED | _DOOMED     */
+    uint8_t depth;         /* distance from the current root                  */
+} smx_node;
+
+_Static_assert(sizeof(smx_node) == 32, "tree nodes must stay 32 bytes");
+
+typedef struct smx_tree {
+    smx_node *nodes;
+    uint32_t used, cap;
+    uint64_t *mark;        /* one bit per node: reroot and snapshot marks     */
+    uint32_t *rank;        /* per 64-node word: marked nodes before it        */
+    double smin, smax;     /* running bounds of backed-up leaf scores         */
+    int32_t depth_reached; /* deepest node since the last re-root             */
+} smx_tree;
+
+typedef struct smx {
+    smx_tree t[SBX_MAX_AGENTS];
+} smx;
+
+#define FORCE_INLINE static inline __attribute__((always_inline))
+
+/* ------------------------------------------------------------ arenas */
+
+static void tree_clear(smx_tree *t) {
+    t->used = 1;
+    memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+    t->nodes[0].move = SBX_MOVE_NONE;
+    t->smin = INFINITY;
+    t->smax = -INFINITY;
+    t->depth_reached = 0;
+}
+
+static int tree_alloc(smx_tree *t, uint32_t cap) {
+    size_t words = ((size_t)cap + 63) / 64;
+    /* malloc, not calloc-and-touch: pages are only committed when nodes are
+     * written, so a large cap costs address space, not memory. */
+    smx_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
+    if (!nodes) return SBX_ERR_MEMORY;
+    t->nodes = nodes;
+    uint64_t *mark = realloc(t->mark, words * sizeof *mark);
+    if (!mark) return SBX_ERR_MEMORY;
+    t->mark = mark;
+    memset(t->mark, 0, words * sizeof *mark);
+    uint32_t *rank = realloc(t->rank, words * sizeof *rank);
+    if (!rank) return SBX_ERR_MEMORY;
+    t->rank = rank;
+    t->cap = cap;
+    return SBX_OK;
+}
+
+static void tree_free(smx_tree *t) {
+    free(t->nodes);
+    free(t->mark);
+    free(t->rank);
+    memset(t, 0, sizeof *t);
+}
+
+static void smx_destroy(sbx_search *s) {
+    smx *x = s->algo;
+    if (!x) return;
+    for (int a = 0; a < SBX_MAX_AGENTS; a++) tree_free(&x->t[a]);
+    free(x);
+    s->algo = NULL;
+}
+
+static int smx_create(sbx_search *s) {
+    smx *x = calloc(1, sizeof *x);
+    if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating trees");
+    s->algo = x;
+    for (int a = 0; a < s->num_agents; a++) {
+        if (tree_alloc(&x->t[a], (uint32_t)s->p.node_cap) != SBX_OK) {
+            smx_destroy(s);
+            return sbx_fail(SBX_ERR_MEMORY,
+                            "out of memory allocating a %d-node tree arena",
+                            s->p.node_cap);
+        }
+        tree_clear(&x->t[a]);
+    }
+    return SBX_OK;
+}
+
+static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
+    if (s->p.node_cap == old->node_cap) return SBX_OK;
+    smx *x = s->algo;
+    for (int a = 0; a < s->num_agents; a++) {
+        smx_tree *t = &x->t[a];
+        if (t->used > (uint32_t)s->p.node_cap) tree_clear(t);
+        if (tree_alloc(t, (uint32_t)s->p.node_cap) != SBX_OK) {
+            /* Keep whatever arena we still have and the old cap. */
+            s->p.node_cap = (int32_t)t->cap;
+            return sbx_fail(SBX_ERR_MEMORY,
+                            "out of memory resizing tree arenas; node_cap "
+                            "stays %d", old->node_cap);
+        }
+    }
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ selection */
+
+FORCE_INLINE int is_doomed(const smx_node *c, int min_visits) {
+    return (c->flags & SBX_NODE_DOOMED) ||
+           ((c->flags & (SBX_NODE_DIED | SBX_NODE_SURVIVED)) == SBX_NODE_DIED &&
+            c->visits >= (uint32_t)min_visits);
+}
+
+FORCE_INLINE void expand(smx_tree *t, uint32_t idx, const uint8_t *moves,
+                         int k) {
+    uint32_t first = t->used;
+    t->used += (uint32_t)k;
+    uint8_t depth = (uint8_t)(t->nodes[idx].depth + 1);
+    smx_node *ch = &t->nodes[first];
+    for (int i = 0; i < k; i++) {
+        memset(&ch[i], 0, sizeof ch[i]);
+        ch[i].move = moves[i];
+        ch[i].depth = depth;
+    }
+    t->nodes[idx].first_child = first;
+    t->nodes[idx].nchildren = (uint8_t)k;
+}
+
+FORCE_INLINE uint32_t pass_child(smx_tree *t, uint32_t idx) {
+    uint32_t c = t->nodes[idx].pass_child;
+    if (c) return c;
+    c = t->used++;
+    smx_node *n = &t->nodes[c];
+    memset(n, 0, sizeof *n);
+    n->move = SBX_MOVE_NONE;
+    n->flags = SBX_NODE_PASS;
+    n->depth = (uint8_t)(t->nodes[idx].depth + 1);
+    t->nodes[idx].pass_child = c;
+    return c;
+}
+
+/* Tutorial §7 selectChild: uniform while the parent is young, then UCB1 on
+ * the normalised mean, (mean - smin) / (smax - smin), plus C*sqrt(ln N / n).
+ * (Subtracting smin shifts every child equally, so the pick is the
+ * tutorial's; it keeps the value in [0, 1] for display and the penalty.) */
+FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
+                                   const sbx_search_params *p, uint64_t *rng,
+                                   int *pick) {
+    const uint32_t first = node->first_child;
+    const int k = node->nchildren;
+    const smx_node *ch = &t->nodes[first];
+    if (node->visits < (uint32_t)p->random_threshold) {
+        *pick = SBX_PICK_RANDOM;
+        if (p->death_penalty) {
+            int ok[SBX_MAX_MOVES], m = 0;
+            for (int i = 0; i < k; i++) {
+                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;
+            }
+            if (m > 0 && m < k) return first + (uint32_t)ok[sbx_rng_below(rng, (uint32_t)m)];
+        }
+        return first + sbx_rng_below(rng, (uint32_t)k);
+    }
+    *pick = SBX_PICK_UCB;
+    double lo = t->smin, scale = t->smax - t->smin;
+    if (!(scale > 0.0)) {
+        scale = 1.0;
+        if (!(t->smin <= t->smax)) lo = 0.0; /* no score seen yet */
+    }
+    const double log_n = log((double)node->visits);
+    uint32_t best = first;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        const smx_node *c = &ch[i];
+        if (c->visits == 0) return first + (uint32_t)i;
+        double v = (c->total / (double)c->visits - lo) / scale +
+                   p->c * sqrt(log_n / (double)c->visits);
+        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
+            v -= p->death_penalty_value;
+        }
+        if (v > best_v) {
+            best_v = v;
+            best = first + (uint32_t)i;
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ iteration */
+
+FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
+                                  sbx_trace *tr) {
+    smx *x = s->algo;
+    const sbx_search_params *p = &s->p;
+    const sbx_game_vt *vt = s->vt;
+    const void *cfg = s->cfg;
+    const int n = s->num_agents;
+    const uint32_t need =
+        (uint32_t)p->max_depth * (uint32_t)(s->max_moves + 1) + 1;
+    for (int a = 0; a < n; a++) {
+        if (x->t[a].cap - x->t[a].used < need) return SBX_STOP_NODE_CAP;
+    }
+
+    void *sim = s->sim;
+    memcpy(sim, s->root, s->state_size);
+    const uint64_t sim_seed = sbx_rng_next(&s->rng);
+    vt->reseed(sim, sim_seed); /* chance events differ between iterations */
+
+    uint32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];
+    int plen[SBX_MAX_AGENTS], leaf_depth[SBX_MAX_AGENTS];
+    uint8_t in_tree[SBX_MAX_AGENTS], alive[SBX_MAX_AGENTS],
+        frozen[SBX_MAX_AGENTS];
+    uint32_t step_node[SBX_MAX_AGENTS];
+    double score[SBX_MAX_AGENTS];
+    uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    const int freeze = p->elimination == SBX_ELIM_FREEZE;
+
+    for (int a = 0; a < n; a++) {
+        x->t[a].nodes[0].visits++;
+        path[a][0] = 0;
+        plen[a] = 1;
+        alive[a] = (uint8_t)vt->is_alive(cfg, sim, a);
+        in_tree[a] = (uint8_t)(alive[a] || !freeze);
+        frozen[a] = 0;
+    }
+
+    int depth = 0, terminal = 0;
+    for (int d = 0; d < p->max_depth; d++) {
+        for (int a = 0; a < n; a++) {
+            smx_tree *t = &x->t[a];
+            int pick = SBX_PICK_NONE, expanded = 0;
+            step_node[a] = 0;
+            int k = alive[a] ? vt->legal_moves(cfg, sim, a, moves) : 0;
+            if (k == 0) {
+                joint[a] = SBX_MOVE_NONE;
+                if (in_tree[a]) { /* eliminated: descend through a pass node */
+                    uint32_t c = pass_child(t, path[a][plen[a] - 1]);
+                    t->nodes[c].visits++;
+                    path[a][plen[a]++] = c;
+                    pick = SBX_PICK_PASS;
+                }
+            } else if (in_tree[a]) {
+                uint32_t cur = path[a][plen[a] - 1];
+                if (t->nodes[cur].first_child == 0) {
+                    expand(t, cur, moves, k);
+                    expanded = 1;
+                }
+                uint32_t c = select_child(t, &t->nodes[cur], p, &s->rng, &pick);
+                t->nodes[c].visits++;
+                joint[a] = t->nodes[c].move;
+                path[a][plen[a]++] = c;
+                step_node[a] = c;
+                if (p->rollout && expanded) in_tree[a] = 0;
+            } else {
+                joint[a] = moves[sbx_rng_below(&s->rng, (uint32_t)k)];
+                pick = SBX_PICK_ROLLOUT;
+            }
+            if (tr) {
+                tr->moves[a][d] = joint[a] == SBX_MOVE_NONE ? -1 : joint[a];
+                tr->pick[a][d] = (int8_t)pick;
+                tr->expanded[a][d] = (int8_t)expanded;
+            }
+        }
+        vt->step(cfg, sim, joint, NULL);
+        depth = d + 1;
+        int newly_frozen = 0;
+        for (int a = 0; a < n; a++) {
+            if (!alive[a]) {
+                if (tr) tr->alive_after[a][d] = 0;
+                continue;
+            }
+            int now = vt->is_alive(cfg, sim, a);
+            if (step_node[a]) {
+                x->t[a].nodes[step_node[a]].flags |=
+                    now ? SBX_NODE_SURVIVED : SBX_NODE_DIED;
+            }
+            if (tr) tr->alive_after[a][d] = (int8_t)now;
+            if (!now) {
+                alive[a] = 0;
+                if (freeze) {
+                    frozen[a] = 1;
+                    in_tree[a] = 0;
+                    leaf_depth[a] = depth;
+                    newly_frozen = 1;
+                }
+            }
+        }
+        if (newly_frozen) {
+            /* A frozen tree learns nothing after its death: its score is the
+             * evaluation at the moment it died. */
+            double at_death[SBX_MAX_AGENTS];
+            vt->evaluate(cfg, sim, at_death);
+            for (int a = 0; a < n; a++) {
+                if (frozen[a] == 1) {
+                    score[a] = at_death[a];
+                    frozen[a] = 2;
+                }
+            }
+        }
+        if (vt->is_terminal(cfg, sim)) {
+            terminal = 1;
+            break;
+        }
+    }
+    *turns += depth;
+
+    double final_scores[SBX_MAX_AGENTS];
+    vt->evaluate(cfg, sim, final_scores);
+    const double gamma = p->gamma;
+    for (int a = 0; a < n; a++) {
+        smx_tree *t = &x->t[a];
+        if (!frozen[a]) {
+            score[a] = final_scores[a];
+            leaf_depth[a] = depth;
+        }
+        if (p->depth_normalize) {
+            score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
+        }
+        if (score[a] < t->smin) t->smin = score[a];
+        if (score[a] > t->smax) t->smax = score[a];
+
+        /* Discounted backpropagation (tutorial §13): the leaf gets the full
+         * score, each step toward the root multiplies it by gamma. */
+        double v = score[a];
+        for (int k = plen[a] - 1; k >= 0; k--) {
+            t->nodes[path[a][k]].total += v;
+            v *= gamma;
+        }
+        /* Certain death propagates up: a node all of whose children are
+         * certain death is itself doomed (re-judged on every visit). */
+        for (int k = plen[a] - 2; k >= 0; k--) {
+            smx_node *nd = &t->nodes[path[a][k]];
+            const smx_node *onpath = &t->nodes[path[a][k + 1]];
+            int all = nd->nchildren > 0 &&
+                      ((onpath->flags & SBX_NODE_PASS) ||
+                       is_doomed(onpath, p->death_min_visits));
+            for (int i = 0; all && i < nd->nchildren; i++) {
+                all = is_doomed(&t->nodes[nd->first_child + i],
+                                p->death_min_visits);
+            }
+            if (all) nd->flags |= SBX_NODE_DOOMED;
+            else nd->flags &= (uint8_t)~SBX_NODE_DOOMED;
+        }
+        int leaf = t->nodes[path[a][plen[a] - 1]].depth;
+        if (leaf > t->depth_reached) t->depth_reached = leaf;
+    }
+
+    if (tr) {
+        tr->depth = depth;
+        tr->terminal = terminal;
+        tr->sim_seed = sim_seed;
+        for (int a = 0; a < n; a++) {
+            tr->path_len[a] = plen[a];
+            for (int k = 0; k < plen[a]; k++) tr->path[a][k] = (int32_t)path[a][k];
+            tr->score[a] = score[a];
+            tr->norm_min[a] = x->t[a].smin;
+            tr->norm_max[a] = x->t[a].smax;
+        }
+    }
+    return SBX_STOP_NONE;
+}
+
+static int smx_iterate(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL);
+}
+
+static int smx_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
+    return smx_iterate_impl(s, turns, tr);
+}
+
+/* ------------------------------------------------------------ tree reuse */
+
+static inline int bit_get(const uint64_t *m, uint32_t i) {
+    return (int)((m[i >> 6] >> (i & 63)) & 1u);
+}
+static inline void bit_set(uint64_t *m, uint32_t i) {
+    m[i >> 6] |= 1ULL << (i & 63);
+}
+static inline void bit_clear(uint64_t *m, uint32_t i) {
+    m[i >> 6] &= ~(1ULL << (i & 63));
+}
+
+/* Keeps the subtree under new_root and slides it, in index order, to the
+ * front of the arena. Because every node sits after its parent, the kept
+ * nodes are found in one forward pass, and a node's new index (its rank
+ * among kept nodes) is never above its old one, so moving in index order
+ * never overwrites a kept node not yet moved. Children blocks are kept or
+ * dropped whole, so they stay contiguous. */
+static void reroot(smx_tree *t, uint32_t new_root) {
+    const uint32_t used = t->used;
+    const size_t words = ((size_t)used + 63) / 64;
+    memset(t->mark, 0, words * sizeof *t->mark);
+    bit_set(t->mark, new_root);
+    for (uint32_t i = new_root; i < used; i++) {
+        if ((i & 63) == 0 && t->mark[i >> 6] == 0) { /* nothing marked here */
+            i += 63;
+            continue;
+        }
+        if (!bit_get(t->mark, i)) continue;
+        const smx_node *nd = &t->nodes[i];
+        for (uint32_t c = 0; c < nd->nchildren; c++) bit_set(t->mark, nd->first_child + c);
+        if (nd->pass_child) bit_set(t->mark, nd->pass_child);
+    }
+    uint32_t kept = 0;
+    for (size_t w = 0; w < words; w++) {
+        t->rank[w] = kept;
+        kept += (uint32_t)__builtin_popcountll(t->mark[w]);
+    }
+#define RANK(i) \
+    (t->rank[(i) >> 6] + \
+     (uint32_t)__builtin_popcountll(t->mark[(i) >> 6] & ((1ULL << ((i) & 63)) - 1)))
+    for (uint32_t i = new_root; i < used; i++) {
+        if (!bit_get(t->mark, i)) continue;
+        smx_node nd = t->nodes[i];
+        if (nd.first_child) nd.first_child = RANK(nd.first_child);
+        if (nd.pass_child) nd.pass_child = RANK(nd.pass_child);
+        nd.depth = (uint8_t)(nd.depth - 1);
+        t->nodes[RANK(i)] = nd;
+    }
+#undef RANK
+    memset(t->mark, 0, words * sizeof *t->mark);
+    t->used = kept;
+    t->nodes[0].move = SBX_MOVE_NONE; /* a root is nobody's move */
+    t->nodes[0].flags = 0;
+    t->depth_reached = 0;
+}
+
+static void smx_advance(sbx_search *s, const uint8_t *joint) {
+    smx *x = s->algo;
+    for (int a = 0; a < s->num_agents; a++) {
+        smx_tree *t = &x->t[a];
+        const smx_node *root = &t->nodes[0];
+        uint32_t target = 0;
+        if (s->p.tree_reuse) {
+            if (joint[a] == SBX_MOVE_NONE) {
+                target = root->pass_child;
+            } else {
+                for (uint32_t c = 0; c < root->nchildren; c++) {
+                    if (t->nodes[root->first_child + c].move == joint[a]) {
+                        target = root->first_child + c;
+                    }
+                }
+            }
+        }
+        if (target) {
+            reroot(t, target);
+        } else {
+            double lo = t->smin, hi = t->smax;
+            tree_clear(t);
+            if (s->p.tree_reuse) { /* the bounds describe the same game */
+                t->smin = lo;
+                t->smax = hi;
+            }
+        }
+    }
+}
+
+static void smx_reset_all(sbx_search *s) {
+    smx *x = s->algo;
+    for (int a = 0; a < s->num_agents; a++) tree_clear(&x->t[a]);
+}
+
+/* ------------------------------------------------------------ inspection */
+
+static void smx_best_moves(sbx_search *s, int32_t *out) {
+    smx *x = s->algo;
+    uint8_t moves[SBX_MAX_MOVES];
+    for (int a = 0; a < s->num_agents; a++) {
+        const smx_tree *t = &x->t[a];
+        const smx_node *root = &t->nodes[0];
+        int k = s->vt->legal_moves(s->cfg, s->root, a, moves);
+        if (k == 0) {
+            out[a] = SBX_MOVE_NONE;
+            continue;
+        }
+        out[a] = moves[0]; /* no visits yet: first legal move */
+        const smx_node *best = NULL;
+        for (uint32_t c = 0; c < root->nchildren; c++) {
+            const smx_node *ch = &t->nodes[root->first_child + c];
+            if (ch->visits == 0) continue;
+            if (!best || ch->visits > best->visits ||
+                (ch->visits == best->visits &&
+                 ch->total / ch->visits > best->total / best->visits)) {
+                best = ch;
+            }
+        }
+        if (best) out[a] = best->move;
+    }
+}
+
+static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
+                          int cap, int *n_out) {
+    smx *x = s->algo;
+    const smx_tree *t = &x->t[agent];
+    const smx_node *root = &t->nodes[0];
+    int k = root->nchildren + (root->pass_child ? 1 : 0);
+    if (k > cap) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap,
+                        k);
+    }
+    double sum = 0;
+    for (uint32_t c = 0; c < root->nchildren; c++) sum += t->nodes[root->first_child + c].visits;
+    if (root->pass_child) sum += t->nodes[root->pass_child].visits;
+    for (int i = 0; i < k; i++) {
+        uint32_t idx = i < root->nchildren ? root->first_child + (uint32_t)i
+                                           : root->pass_child;
+        const smx_node *c = &t->nodes[idx];
+        out[i].move = c->move == SBX_MOVE_NONE ? -1 : c->move;
+        out[i].visits = (int32_t)c->visits;
+        out[i].mean = c->visits ? c->total / c->visits : 0.0;
+        out[i].prob = sum > 0 ? c->visits / sum : 0.0;
+    }
+    *n_out = k;
+    return SBX_OK;
+}
+
+static void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
+    smx *x = s->algo;
+    out->node_bytes = (int32_t)sizeof(smx_node);
+    for (int a = 0; a < s->num_agents; a++) {
+        const smx_tree *t = &x->t[a];
+        out->nodes[a] = (int32_t)t->used;
+        out->root_visits[a] = (int32_t)t->nodes[0].visits;
+        out->max_depth_reached[a] = t->depth_reached;
+        out->norm_min[a] = t->smin <= t->smax ? t->smin : 0.0;
+        out->norm_max[a] = t->smin <= t->smax ? t->smax : 0.0;
+    }
+}
+
+/* Snapshot: best-first by visits from the root (a max-heap), so the rows are
+ * the most-visited nodes and always a connected tree (a child never has more
+ * visits than its parent); then a breadth-first pass writes them parents
+ * first with siblings in move order. */
+typedef struct heap_item {
+    uint32_t visits, node;
+} heap_item;
+
+static inline int heap_before(heap_item a, heap_item b) {
+    return a.visits > b.visits || (a.visits == b.visits && a.node < b.node);
+}
+
+static void heap_push(heap_item *h, int *n, heap_item it) {
+    int i = (*n)++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!heap_before(it, h[parent])) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = it;
+}
+
+static heap_item heap_pop(heap_item *h, int *n) {
+    heap_item top = h[0], last = h[--(*n)];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        heap_item best = last;
+        if (l < *n && heap_before(h[l], best)) {
+            m = l;
+            best = h[l];
+        }
+        if (r < *n && heap_before(h[r], best)) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n > 0) h[i] = last;
+    return top;
+}
+
+static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
+                        sbx_snapshot_node *out, int *n_out) {
+    smx *x = s->algo;
+    smx_tree *t = &x->t[agent];
+    if ((uint32_t)max_nodes > t->used) max_nodes = (int)t->used;
+    size_t heap_cap = (size_t)max_nodes * (size_t)(s->max_moves + 1) + 1;
+    heap_item *heap = sbx_search_scratch(s, heap_cap * sizeof *heap);
+    if (!heap) return sbx_fail(SBX_ERR_MEMORY, "out of memory for a snapshot");
+    const uint32_t floor = (uint32_t)(min_visits > 0 ? min_visits : 0);
+
+    int hn = 0, count = 0;
+    heap_push(heap, &hn, (heap_item){t->nodes[0].visits, 0});
+    while (hn > 0 && count < max_nodes) {
+        heap_item it = heap_pop(heap, &hn);
+        if (it.node != 0 && it.visits < floor) break;
+        bit_set(t->mark, it.node);
+        count++;
+        const smx_node *nd = &t->nodes[it.node];
+        for (uint32_t c = 0; c < nd->nchildren; c++) {
+            uint32_t ci = nd->first_child + c;
+            if (t->nodes[ci].visits >= floor && (t->nodes[ci].visits > 0 || floor == 0))
+                heap_push(heap, &hn, (heap_item){t->nodes[ci].visits, ci});
+        }
+        if (nd->pass_child) {
+            uint32_t ci = nd->pass_child;
+            if (t->nodes[ci].visits >= floor && (t->nodes[ci].visits > 0 || floor == 0))
+                heap_push(heap, &hn, (heap_item){t->nodes[ci].visits, ci});
+        }
+    }
+
+    /* Breadth-first write-out; `out` doubles as the queue. */
+    int rows = 0;
+    const smx_node *root = &t->nodes[0];
+    out[rows++] = (sbx_snapshot_node){0, -1, (int32_t)root->visits,
+                                      root->visits ? (float)(root->total / root->visits) : 0.0f,
+                                      1.0f, 0, SBX_MOVE_NONE, 0};
+    bit_clear(t->mark, 0);
+    for (int head = 0; head < rows; head++) {
+        const smx_node *nd = &t->nodes[out[head].node];
+        double sum = 0;
+        for (uint32_t c = 0; c < nd->nchildren; c++) sum += t->nodes[nd->first_child + c].visits;
+        if (nd->pass_child) sum += t->nodes[nd->pass_child].visits;
+        int total_children = nd->nchildren + (nd->pass_child ? 1 : 0);
+        for (int c = 0; c < total_children; c++) {
+            uint32_t ci = c < nd->nchildren ? nd->first_child + (uint32_t)c
+                                            : nd->pass_child;
+            const smx_node *ch = &t->nodes[ci];
+            if (!bit_get(t->mark, ci)) {
+                if (ch->visits > 0) out[head].flags |= SBX_NODE_TRUNCATED;
+                continue;
+            }
+            bit_clear(t->mark, ci);
+            out[rows++] = (sbx_snapshot_node){
+                (int32_t)ci,
+                head,
+                (int32_t)ch->visits,
+                ch->visits ? (float)(ch->total / ch->visits) : 0.0f,
+                sum > 0 ? (float)(ch->visits / sum) : 0.0f,
+                (int16_t)ch->depth,
+                ch->move,
+                (uint8_t)(ch->flags & 0x0F)};
+        }
+    }
+    *n_out = rows;
+    return SBX_OK;
+}
+
+static int64_t smx_node_count(sbx_search *s) {
+    smx *x = s->algo;
+    int64_t n = 0;
+    for (int a = 0; a < s->num_agents; a++) n += x->t[a].used;
+    return n;
+}
+
+const sbx_algo_vt sbx_smitsimax_vt = {
+    .name = "smitsimax",
+    .create = smx_create,
+    .destroy = smx_destroy,
+    .params_changed = smx_params_changed,
+    .iterate = smx_iterate,
+    .iterate_traced = smx_iterate_traced,
+    .advance = smx_advance,
+    .reset_all = smx_reset_all,
+    .best_moves = smx_best_moves,
+    .root_stats = smx_root_stats,
+    .snapshot = smx_snapshot,
+    .fill_stats = smx_fill_stats,
+    .node_count = smx_node_count,
+};

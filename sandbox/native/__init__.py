@@ -1,0 +1,24 @@
+"""sandbox.native — the Python face of the C search core.
+
+This package is the only importer of the cffi extension: everything above it
+sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
+"""
+from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
+                     SandboxError)
+from .game import Game, kinds, params_doc
+from .params import SearchParams, c_default_params, c_param_table
+from .search import MoveStat, RunResult, Search, SearchStats, Trace
+from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
+
+
+def core_version() -> str:
+    from ._lib import lib, pystr
+    return pystr(lib.sbx_version())
+
+
+__all__ = [
+    "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
+    "OutOfMemory", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
+    "SearchStats", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
+    "core_version", "kinds", "params_doc",
+]

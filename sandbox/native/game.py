@@ -1,0 +1,204 @@
+"""Game: a C game state (snakes, ...) owned by Python."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._handle import Handle
+from ._lib import check, cstr, ffi, lib, pystr
+from .errors import InvalidArgument
+
+EXPORT_MAX = lib.SBX_EXPORT_MAX
+MOVE_NONE = lib.SBX_MOVE_NONE
+
+
+def kinds() -> list[str]:
+    """Names of the registered game kinds."""
+    names, i = [], 0
+    while (p := lib.sbx_game_kind_name(i)) != ffi.NULL:
+        names.append(pystr(p))
+        i += 1
+    return names
+
+
+def params_doc(kind: str) -> str:
+    p = lib.sbx_game_kind_params_doc(cstr(kind))
+    if p == ffi.NULL:
+        raise InvalidArgument(f"unknown game kind '{kind}'")
+    return pystr(p)
+
+
+def format_params(params: Mapping[str, Any] | str | None) -> str:
+    """{"width": 11, "initial_food": False} -> "width=11 initial_food=0"."""
+    if params is None:
+        return ""
+    if isinstance(params, str):
+        return params
+    parts = []
+    for key, value in params.items():
+        if isinstance(value, bool):
+            value = int(value)
+        elif isinstance(value, float):
+            value = repr(value)
+        parts.append(f"{key}={value}")
+    return " ".join(parts)
+
+
+class Game:
+    """One game state. Not shared between threads while one of them steps it
+    (calls are serialised, but the state is a single value)."""
+
+    def __init__(self, kind: str = "snakes", params: Mapping[str, Any] | str | None = None,
+                 seed: int = 0) -> None:
+        if not 0 <= int(seed) < 2**64:
+            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        out = ffi.new("sbx_game **")
+        check(lib.sbx_game_new(cstr(kind), cstr(format_params(params)), int(seed), out))
+        self._h = Handle(out[0], lib.sbx_game_free, "game")
+        self._init_meta()
+
+    @classmethod
+    def _wrap(cls, ptr) -> "Game":
+        g = cls.__new__(cls)
+        g._h = Handle(ptr, lib.sbx_game_free, "game")
+        g._init_meta()
+        return g
+
+    def _init_meta(self) -> None:
+        with self._h.lock:
+            p = self._h.get()
+            self.kind: str = pystr(lib.sbx_game_kind(p))
+            self.params: str = pystr(lib.sbx_game_params(p))
+            self.num_agents: int = lib.sbx_game_num_agents(p)
+        self._joint = ffi.new("int32_t[]", max(self.num_agents, 1))
+        self._rewards = ffi.new("double[]", max(self.num_agents, 1))
+
+    # -- lifetime -------------------------------------------------------------
+    def close(self) -> None:
+        self._h.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._h.closed
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def clone(self) -> "Game":
+        out = ffi.new("sbx_game **")
+        with self._h.lock:
+            check(lib.sbx_game_clone(self._h.get(), out))
+        return Game._wrap(out[0])
+
+    def copy_from(self, other: "Game") -> None:
+        with self._h.lock, other._h.lock:
+            check(lib.sbx_game_copy_state(self._h.get(), other._h.get()))
+
+    def _ptr(self):
+        """For sandbox.native only: the pointer, caller holds self._h.lock."""
+        return self._h.get()
+
+    # -- rules ----------------------------------------------------------------
+    def _agent(self, agent: int) -> int:
+        if not 0 <= agent < self.num_agents:
+            raise InvalidArgument(f"agent {agent} out of range 0..{self.num_agents - 1}")
+        return agent
+
+    @property
+    def turn(self) -> int:
+        with self._h.lock:
+            return lib.sbx_game_turn(self._h.get())
+
+    def legal_moves(self, agent: int) -> list[int]:
+        buf = ffi.new("int32_t[]", lib.SBX_MAX_MOVES)
+        n = ffi.new("int *")
+        with self._h.lock:
+            check(lib.sbx_game_legal_moves(self._h.get(), self._agent(agent), buf,
+                                           lib.SBX_MAX_MOVES, n))
+        return list(buf[0:n[0]])
+
+    def step(self, joint: Sequence[int]) -> np.ndarray:
+        """One simultaneous turn; returns the per-agent rewards of the step."""
+        if len(joint) != self.num_agents:
+            raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        with self._h.lock:
+            for i, m in enumerate(joint):
+                m = MOVE_NONE if m is None else int(m)
+                if not -2**31 <= m < 2**31:
+                    raise InvalidArgument(f"agent {i}: move {m} out of range")
+                self._joint[i] = m
+            check(lib.sbx_game_step(self._h.get(), self._joint, self._rewards))
+            return np.frombuffer(ffi.buffer(self._rewards, 8 * self.num_agents),
+                                 dtype=np.float64).copy()
+
+    @property
+    def is_terminal(self) -> bool:
+        with self._h.lock:
+            return bool(lib.sbx_game_is_terminal(self._h.get()))
+
+    def is_alive(self, agent: int) -> bool:
+        with self._h.lock:
+            return bool(lib.sbx_game_is_alive(self._h.get(), self._agent(agent)))
+
+    @property
+    def alive(self) -> list[bool]:
+        return [self.is_alive(a) for a in range(self.num_agents)]
+
+    def evaluate(self) -> np.ndarray:
+        out = np.zeros(self.num_agents, dtype=np.float64)
+        with self._h.lock:
+            check(lib.sbx_game_evaluate(self._h.get(), ffi.from_buffer("double[]", out)))
+        return out
+
+    def ranking(self) -> list[int]:
+        out = ffi.new("int32_t[]", self.num_agents)
+        with self._h.lock:
+            check(lib.sbx_game_ranking(self._h.get(), out))
+        return list(out)
+
+    def state_hash(self) -> int:
+        with self._h.lock:
+            return int(lib.sbx_game_hash(self._h.get()))
+
+    def export(self) -> np.ndarray:
+        """The flat int32 state (layout in sbx.h, decoded by sandbox.games)."""
+        buf = np.zeros(EXPORT_MAX, dtype=np.int32)
+        n = ffi.new("int *")
+        with self._h.lock:
+            check(lib.sbx_game_export(self._h.get(), ffi.from_buffer("int32_t[]", buf),
+                                      EXPORT_MAX, n))
+        return buf[: n[0]].copy()
+
+    def import_state(self, words: Sequence[int] | np.ndarray) -> None:
+        arr = np.ascontiguousarray(np.asarray(words, dtype=np.int64))
+        if arr.ndim != 1:
+            raise InvalidArgument("state must be a flat list of integers")
+        if arr.size and (arr.min() < -2**31 or arr.max() >= 2**31):
+            raise InvalidArgument("state words must fit in 32 bits")
+        arr32 = arr.astype(np.int32)
+        with self._h.lock:
+            check(lib.sbx_game_import(self._h.get(), ffi.from_buffer("int32_t[]", arr32),
+                                      int(arr32.size)))
+
+    def move_name(self, agent: int, move: int) -> str:
+        with self._h.lock:
+            return pystr(lib.sbx_game_move_name(self._h.get(), agent, int(move)))
+
+    def reseed(self, seed: int) -> None:
+        with self._h.lock:
+            check(lib.sbx_game_reseed(self._h.get(), int(seed) % 2**64))
+
+    def playout(self, max_steps: int, seed: int) -> int:
+        """Random legal moves until terminal or max_steps; returns turns played."""
+        out = ffi.new("int64_t *")
+        with self._h.lock:
+            check(lib.sbx_game_playout(self._h.get(), int(max_steps), int(seed) % 2**64, out))
+        return int(out[0])
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"turn {self.turn}"
+        return f"<Game {self.kind} {state}>"

@@ -1,0 +1,104 @@
+"""SearchParams: the pydantic mirror of C's flat `sbx_search_params`.
+
+Ranges and defaults are declared once in C (native/src/search/params.c); this
+model repeats them so that scenario files and the UI get validation and
+documentation without a C call, and tests/native/test_params.py checks that
+the two agree field by field.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ._lib import check, ffi, lib, pystr
+
+ELIMINATION = {"pass": 0, "freeze": 1}
+ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
+
+
+class SearchParams(BaseModel):
+    """Every Smitsimax knob. Immutable: change with `model_copy(update=...)`
+    or `params.replace(c=1.2)`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    c: float = Field(0.7, ge=0.0, le=10.0, description="UCB1 exploration constant C")
+    gamma: float = Field(0.97, ge=0.01, le=1.0,
+                         description="discount per step from the leaf toward the root (1 = none)")
+    death_penalty_value: float = Field(1.0, ge=0.0, le=100.0,
+                                       description="amount taken off a doomed child's UCB value")
+    max_depth: int = Field(10, ge=1, le=64, description="simulated turns per iteration")
+    random_threshold: int = Field(10, ge=0, le=1_000_000,
+                                  description="parent visits below which a child is picked at random")
+    depth_normalize: bool = Field(False, description="divide the leaf score by the depth reached")
+    elimination: Literal["pass", "freeze"] = Field(
+        "pass", description="eliminated agent: pass-through nodes or frozen tree")
+    death_penalty: bool = Field(False, description="penalise children of certain death")
+    death_min_visits: int = Field(3, ge=1, le=1_000_000,
+                                  description="visits, all fatal, before a child counts as certain death")
+    rollout: bool = Field(False, description="one new node per tree per iteration, random moves below")
+    tree_reuse: bool = Field(True, description="keep the played subtree between turns")
+    node_cap: int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
+    time_check_interval: int = Field(32, ge=1, le=1 << 20,
+                                     description="iterations between clock reads")
+
+    def replace(self, **changes: Any) -> "SearchParams":
+        """A validated copy with some fields changed."""
+        return SearchParams.model_validate({**self.model_dump(), **changes})
+
+    # -- C conversion -------------------------------------------------------
+    def to_c(self, out=None):
+        p = out if out is not None else ffi.new("sbx_search_params *")
+        for name, value in self.model_dump().items():
+            if name == "elimination":
+                value = ELIMINATION[value]
+            elif isinstance(value, bool):
+                value = int(value)
+            setattr(p, name, value)
+        return p
+
+    @classmethod
+    def from_c(cls, p) -> "SearchParams":
+        values: dict[str, Any] = {}
+        for name, field in cls.model_fields.items():
+            raw = getattr(p, name)
+            if name == "elimination":
+                values[name] = ELIMINATION_NAMES[raw]
+            elif field.annotation is bool:
+                values[name] = bool(raw)
+            else:
+                values[name] = raw
+        return cls.model_validate(values)
+
+    @classmethod
+    def coerce(cls, value: "SearchParams | dict[str, Any] | None") -> "SearchParams":
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        return cls.model_validate(value)
+
+
+def c_param_table() -> list[dict[str, Any]]:
+    """The C core's declaration of every search parameter (for tests and docs)."""
+    info = ffi.new("sbx_param_info *")
+    kinds = {0: "float", 1: "int", 2: "bool", 3: "choice"}
+    rows = []
+    for i in range(lib.sbx_search_param_count()):
+        check(lib.sbx_search_param_info(i, info))
+        rows.append({
+            "name": pystr(info.name),
+            "type": kinds[info.type],
+            "min": info.min_value,
+            "max": info.max_value,
+            "default": info.default_value,
+            "doc": pystr(info.doc),
+        })
+    return rows
+
+
+def c_default_params() -> SearchParams:
+    p = ffi.new("sbx_search_params *")
+    lib.sbx_search_params_default(p)
+    return SearchParams.from_c(p)

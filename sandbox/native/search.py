@@ -1,0 +1,274 @@
+"""Search: a C Smitsimax search owned by Python.
+
+Threading: one thread drives a search (run, step_traced, advance, inspect);
+`set_params` and `stop` may be called from any other thread meanwhile — the
+C core applies new parameters from its next iteration.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._handle import Handle
+from ._lib import check, ffi, lib
+from .errors import InvalidArgument
+from .game import MOVE_NONE, Game
+from .params import SearchParams
+from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
+
+STOP_REASONS = {
+    lib.SBX_STOP_NONE: "none",
+    lib.SBX_STOP_ITERATIONS: "iterations",
+    lib.SBX_STOP_TIME: "time",
+    lib.SBX_STOP_NODE_CAP: "node_cap",
+    lib.SBX_STOP_TERMINAL: "terminal",
+    lib.SBX_STOP_REQUESTED: "requested",
+}
+PICKS = {
+    lib.SBX_PICK_NONE: "none",
+    lib.SBX_PICK_RANDOM: "random",
+    lib.SBX_PICK_UCB: "ucb",
+    lib.SBX_PICK_PASS: "pass",
+    lib.SBX_PICK_ROLLOUT: "rollout",
+}
+
+
+@dataclass(frozen=True)
+class RunResult:
+    iterations: int
+    sim_turns: int
+    elapsed_ms: float
+    stop_reason: str
+    nodes_added: int
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    move: int          # -1 for a pass node
+    visits: int
+    mean: float
+    prob: float
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    iterations: int
+    sim_turns: int
+    iterations_root: int
+    node_cap: int
+    cap_reached: bool
+    node_bytes: int
+    nodes: tuple[int, ...]
+    root_visits: tuple[int, ...]
+    max_depth_reached: tuple[int, ...]
+    norm_min: tuple[float, ...]
+    norm_max: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One traced iteration (see sbx_trace in sbx.h)."""
+    stop_reason: str
+    depth: int
+    terminal: bool
+    sim_seed: int
+    paths: tuple[tuple[int, ...], ...]    # per agent: node ids from the root
+    moves: np.ndarray                     # [agents, depth], -1 = no action
+    picks: tuple[tuple[str, ...], ...]    # per agent, per depth
+    expanded: np.ndarray                  # [agents, depth] bool
+    alive_after: np.ndarray               # [agents, depth] bool
+    scores: np.ndarray                    # per agent, the backed-up leaf score
+    norm_min: np.ndarray
+    norm_max: np.ndarray
+
+
+class Search:
+    def __init__(self, game: Game, params: SearchParams | Mapping[str, Any] | None = None,
+                 seed: int = 0) -> None:
+        if not 0 <= int(seed) < 2**64:
+            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        self._params = SearchParams.coerce(params)
+        self.num_agents = game.num_agents
+        self.kind = game.kind
+        self.game_params = game.params
+        out = ffi.new("sbx_search **")
+        with game._h.lock:
+            check(lib.sbx_search_new(game._ptr(), self._params.to_c(), int(seed), out))
+        self._h = Handle(out[0], lib.sbx_search_free, "search")
+        self._result = ffi.new("sbx_run_result *")
+        self._joint = ffi.new("int32_t[]", self.num_agents)
+        self._stats = ffi.new("sbx_search_stats *")
+        self._moves = ffi.new("sbx_move_stat[]", lib.SBX_MAX_MOVES + 1)
+
+    # -- lifetime -------------------------------------------------------------
+    def close(self) -> None:
+        """Free the trees now. A run in progress on another thread is asked to
+        stop and is waited for."""
+        self.stop()
+        self._h.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._h.closed
+
+    def __enter__(self) -> "Search":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- parameters (any thread) ----------------------------------------------
+    @property
+    def params(self) -> SearchParams:
+        """The parameters most recently set (applied from the next iteration)."""
+        return self._params
+
+    def set_params(self, params: SearchParams | Mapping[str, Any]) -> None:
+        new = SearchParams.coerce(params)
+        c = new.to_c()
+        with self._h.guard:
+            check(lib.sbx_search_set_params(self._h.get(), c))
+        self._params = new
+
+    def update_params(self, **changes: Any) -> SearchParams:
+        new = self._params.replace(**changes)
+        self.set_params(new)
+        return new
+
+    def stop(self) -> None:
+        """Ask a run in progress (on another thread) to return soon."""
+        with self._h.guard:
+            if not self._h.closed:
+                lib.sbx_search_stop(self._h.get())
+
+    def c_params(self) -> SearchParams:
+        """The parameters as the C core holds them (pending ones applied)."""
+        p = ffi.new("sbx_search_params *")
+        with self._h.lock:
+            check(lib.sbx_search_get_params(self._h.get(), p))
+        return SearchParams.from_c(p)
+
+    # -- running --------------------------------------------------------------
+    def run(self, iterations: int | None = None, ms: float | None = None) -> RunResult:
+        """Search until the iteration and/or time budget is used (at least one
+        must be given). Releases the GIL while C runs."""
+        it = int(iterations or 0)
+        t = float(ms or 0.0)
+        if it < 0 or t < 0:
+            raise InvalidArgument("budgets must be >= 0")
+        if it == 0 and t == 0.0:
+            raise InvalidArgument("give iterations=, ms=, or both")
+        r = self._result
+        with self._h.lock:
+            check(lib.sbx_search_run(self._h.get(), it, t, r))
+            return RunResult(int(r.iterations), int(r.sim_turns), float(r.elapsed_ms),
+                             STOP_REASONS.get(r.stop_reason, "?"), int(r.nodes_added))
+
+    def step_traced(self) -> Trace:
+        t = ffi.new("sbx_trace *")
+        with self._h.lock:
+            check(lib.sbx_search_step_traced(self._h.get(), t))
+        n, d = self.num_agents, t.depth
+        moves = np.array([[t.moves[a][k] for k in range(d)] for a in range(n)], dtype=np.int32)
+        return Trace(
+            stop_reason=STOP_REASONS.get(t.stop_reason, "?"),
+            depth=d,
+            terminal=bool(t.terminal),
+            sim_seed=int(t.sim_seed),
+            paths=tuple(tuple(t.path[a][0:t.path_len[a]]) for a in range(n)),
+            moves=moves.reshape(n, d),
+            picks=tuple(tuple(PICKS.get(t.pick[a][k], "?") for k in range(d)) for a in range(n)),
+            expanded=np.array([[bool(t.expanded[a][k]) for k in range(d)] for a in range(n)],
+                              dtype=bool).reshape(n, d),
+            alive_after=np.array([[bool(t.alive_after[a][k]) for k in range(d)]
+                                  for a in range(n)], dtype=bool).reshape(n, d),
+            scores=np.array([t.score[a] for a in range(n)]),
+            norm_min=np.array([t.norm_min[a] for a in range(n)]),
+            norm_max=np.array([t.norm_max[a] for a in range(n)]),
+        )
+
+    def _fill_joint(self, joint: Sequence[int | None]) -> None:
+        if len(joint) != self.num_agents:
+            raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        for i, m in enumerate(joint):
+            m = MOVE_NONE if m is None or m < 0 else int(m)
+            if m >= 2**31:
+                raise InvalidArgument(f"agent {i}: move {m} out of range")
+            self._joint[i] = m
+
+    def advance(self, joint: Sequence[int | None], new_root: Game | None = None) -> None:
+        """The real game played `joint`: keep each tree's matching subtree
+        (tree reuse) and move the root to `new_root`'s state (or, without it,
+        step the old root with the search's own chance seed)."""
+        with self._h.lock:
+            self._fill_joint(joint)
+            if new_root is None:
+                check(lib.sbx_search_advance(self._h.get(), self._joint, ffi.NULL))
+            else:
+                with new_root._h.lock:
+                    check(lib.sbx_search_advance(self._h.get(), self._joint, new_root._ptr()))
+
+    def reset(self, root: Game) -> None:
+        with self._h.lock, root._h.lock:
+            check(lib.sbx_search_reset(self._h.get(), root._ptr()))
+
+    def root_game(self) -> Game:
+        """A new Game holding a copy of the search's root state."""
+        g = Game(self.kind, self.game_params, seed=0)
+        with self._h.lock, g._h.lock:
+            check(lib.sbx_search_root_state(self._h.get(), g._ptr()))
+        return g
+
+    # -- inspecting -----------------------------------------------------------
+    def best_moves(self) -> list[int | None]:
+        """Most-visited root move per agent (None for an agent without moves)."""
+        out = ffi.new("int32_t[]", self.num_agents)
+        with self._h.lock:
+            check(lib.sbx_search_best_moves(self._h.get(), out))
+        return [None if m == MOVE_NONE else int(m) for m in out]
+
+    def root_stats(self, agent: int) -> list[MoveStat]:
+        n = ffi.new("int *")
+        ms = self._moves
+        with self._h.lock:
+            check(lib.sbx_search_root_stats(self._h.get(), int(agent), ms, len(ms), n))
+            return [MoveStat(int(ms[i].move), int(ms[i].visits), float(ms[i].mean),
+                             float(ms[i].prob)) for i in range(n[0])]
+
+    def stats(self) -> SearchStats:
+        s = self._stats
+        with self._h.lock:
+            check(lib.sbx_search_stats_get(self._h.get(), s))
+            k = self.num_agents
+            return SearchStats(
+                iterations=int(s.iterations), sim_turns=int(s.sim_turns),
+                iterations_root=int(s.iterations_root), node_cap=int(s.node_cap),
+                cap_reached=bool(s.cap_reached), node_bytes=int(s.node_bytes),
+                nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
+                max_depth_reached=tuple(s.max_depth_reached[0:k]),
+                norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]))
+
+    def snapshot(self, agent: int, max_nodes: int = 4000, min_visits: int = 1,
+                 out: np.ndarray | None = None) -> TreeSnapshot:
+        """The top of `agent`'s tree (at most max_nodes most-visited nodes).
+        `out` may be a reusable SNAPSHOT_DTYPE array of >= max_nodes rows; the
+        returned snapshot then views it."""
+        if max_nodes < 1:
+            raise InvalidArgument("max_nodes must be >= 1")
+        if out is None:
+            out = np.zeros(max_nodes, dtype=SNAPSHOT_DTYPE)
+        elif out.dtype != SNAPSHOT_DTYPE or len(out) < max_nodes or not out.flags.c_contiguous:
+            raise InvalidArgument("out must be a contiguous SNAPSHOT_DTYPE array of >= max_nodes rows")
+        n = ffi.new("int *")
+        s = self._stats
+        with self._h.lock:
+            check(lib.sbx_search_snapshot(
+                self._h.get(), int(agent), int(max_nodes), int(min_visits),
+                ffi.from_buffer("sbx_snapshot_node[]", out, require_writable=True), n))
+            check(lib.sbx_search_stats_get(self._h.get(), s))
+            rows = out[: n[0]]
+            rows.flags.writeable = False
+            return TreeSnapshot(agent=int(agent), rows=rows, norm_min=float(s.norm_min[agent]),
+                                norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]))
