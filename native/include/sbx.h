@@ -105,6 +105,11 @@ int sbx_game_reseed(sbx_game *game, uint64_t seed);
  * playouts and by the benchmark to time the engine without Python. */
 int sbx_game_playout(sbx_game *game, int64_t max_steps, uint64_t seed,
                      int64_t *steps_out);
+/* Runs n_playouts random playouts (as sbx_game_playout) from the current
+ * state, restoring it after each, so the game is unchanged; *steps_out gets
+ * the total turns played. One C loop: the engine benchmark. */
+int sbx_game_playouts(sbx_game *game, int64_t n_playouts, int64_t max_steps,
+                      uint64_t seed, int64_t *steps_out);
 /* Effective parameters as a "key=value ..." string (for replays). */
 const char *sbx_game_params(const sbx_game *game);
 
@@ -281,7 +286,8 @@ typedef struct sbx_search_stats {
     double norm_max[SBX_MAX_AGENTS];
 } sbx_search_stats;
 
-/* Most-visited root child per agent (ties: higher mean, then lower move);
+/* Most-visited root child per agent (ties: higher mean, then the earlier
+ * child in legal-move order);
  * SBX_MOVE_NONE for an agent without legal moves. */
 int sbx_search_best_moves(sbx_search *search, int32_t *moves_out);
 int sbx_search_root_stats(sbx_search *search, int agent, sbx_move_stat *out,

@@ -251,25 +251,47 @@ int sbx_game_reseed(sbx_game *game, uint64_t seed) {
     return SBX_OK;
 }
 
+static int64_t random_playout(const sbx_game_vt *vt, const void *cfg,
+                              void *state, int64_t max_steps, uint64_t *rng) {
+    int n = vt->num_agents(cfg);
+    uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    int64_t steps = 0;
+    while (steps < max_steps && !vt->is_terminal(cfg, state)) {
+        for (int a = 0; a < n; a++) {
+            int k = vt->legal_moves(cfg, state, a, moves);
+            joint[a] = k ? moves[sbx_rng_below(rng, (uint32_t)k)] : SBX_MOVE_NONE;
+        }
+        vt->step(cfg, state, joint, NULL);
+        steps++;
+    }
+    return steps;
+}
+
 int sbx_game_playout(sbx_game *game, int64_t max_steps, uint64_t seed,
                      int64_t *steps_out) {
     if (!game || !steps_out || max_steps < 0) {
         return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument or negative max_steps");
     }
-    const sbx_game_vt *vt = game->vt;
-    int n = vt->num_agents(game->cfg);
     uint64_t rng = seed;
-    uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
-    int64_t steps = 0;
-    while (steps < max_steps && !vt->is_terminal(game->cfg, game->state)) {
-        for (int a = 0; a < n; a++) {
-            int k = vt->legal_moves(game->cfg, game->state, a, moves);
-            joint[a] = k ? moves[sbx_rng_below(&rng, (uint32_t)k)]
-                         : SBX_MOVE_NONE;
-        }
-        vt->step(game->cfg, game->state, joint, NULL);
-        steps++;
+    *steps_out = random_playout(game->vt, game->cfg, game->state, max_steps, &rng);
+    return SBX_OK;
+}
+
+int sbx_game_playouts(sbx_game *game, int64_t n_playouts, int64_t max_steps,
+                      uint64_t seed, int64_t *steps_out) {
+    if (!game || !steps_out || max_steps < 0 || n_playouts < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument or negative count");
     }
-    *steps_out = steps;
+    void *work = malloc(game->state_size);
+    if (!work) return sbx_fail(SBX_ERR_MEMORY, "out of memory for a playout");
+    uint64_t rng = seed;
+    int64_t total = 0;
+    for (int64_t i = 0; i < n_playouts; i++) {
+        memcpy(work, game->state, game->state_size);
+        game->vt->reseed(work, sbx_rng_next(&rng));
+        total += random_playout(game->vt, game->cfg, work, max_steps, &rng);
+    }
+    free(work);
+    *steps_out = total;
     return SBX_OK;
 }

@@ -76,17 +76,22 @@ static void tree_clear(smx_tree *t) {
 
 static int tree_alloc(smx_tree *t, uint32_t cap) {
     size_t words = ((size_t)cap + 63) / 64;
-    /* malloc, not calloc-and-touch: pages are only committed when nodes are
-     * written, so a large cap costs address space, not memory. */
+    /* Nothing here is touched up front: malloc'd nodes and calloc'd bitmaps
+     * are only committed by the OS as the tree actually grows, so a large
+     * cap costs address space, not memory. */
     smx_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return SBX_ERR_MEMORY;
     t->nodes = nodes;
-    uint64_t *mark = realloc(t->mark, words * sizeof *mark);
-    if (!mark) return SBX_ERR_MEMORY;
+    uint64_t *mark = calloc(words, sizeof *mark);
+    uint32_t *rank = calloc(words, sizeof *rank);
+    if (!mark || !rank) {
+        free(mark);
+        free(rank);
+        return SBX_ERR_MEMORY;
+    }
+    free(t->mark);
+    free(t->rank);
     t->mark = mark;
-    memset(t->mark, 0, words * sizeof *mark);
-    uint32_t *rank = realloc(t->rank, words * sizeof *rank);
-    if (!rank) return SBX_ERR_MEMORY;
     t->rank = rank;
     t->cap = cap;
     return SBX_OK;

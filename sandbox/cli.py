@@ -1,0 +1,187 @@
+"""Command line: `python main.py` (the app, or headless play) and
+`python -m sandbox <command>` (play, bench, info, replay ...).
+
+Every failure the user can cause ends as one line `error: ...` on stderr and
+a non-zero exit status, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Sequence
+
+from .native import SandboxError
+
+EXIT_USAGE = 2
+EXIT_ERROR = 1
+
+
+class CliError(SandboxError):
+    """A user error detected by the CLI itself."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line instead of usage + error
+        raise CliError(f"{self.prog}: {message} (see --help)")
+
+
+def display_available() -> tuple[bool, str]:
+    """Can pygame open a window here? (A dummy/offscreen driver set on
+    purpose counts: it renders without a screen, for screenshots.)"""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return True, ""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
+                                                os.environ.get("WAYLAND_DISPLAY")):
+        return False, "no display available (DISPLAY is not set)"
+    return True, ""
+
+
+# ----------------------------------------------------------------- play args
+def add_play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", nargs="?", default=None,
+                   help="scenario name in scenarios/ or a path to a .toml (default: snakes_standard_4p)")
+    p.add_argument("--turns", type=int, default=None, metavar="N",
+                   help="stop after N turns (default: the scenario's max_turns, 0 = until the game ends)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="match seed (default: the scenario's)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=int, default=None, metavar="K",
+                        help="search iterations per player per turn (reproducible)")
+    budget.add_argument("--ms", type=float, default=None, metavar="T",
+                        help="search milliseconds per player per turn")
+    p.add_argument("--quiet", action="store_true", help="print only the result line")
+
+
+def _budget_from(args: argparse.Namespace):
+    from .config import Budget
+    if args.iterations is not None:
+        if args.iterations < 1:
+            raise CliError("--iterations must be >= 1")
+        return Budget(iterations=args.iterations, ms=0)
+    if args.ms is not None:
+        if not args.ms > 0:
+            raise CliError("--ms must be > 0")
+        return Budget(ms=args.ms)
+    return None
+
+
+def _check_common(args: argparse.Namespace) -> None:
+    if args.turns is not None and args.turns < 0:
+        raise CliError("--turns must be >= 0")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise CliError("--seed must be in 0..2^63-1")
+
+
+def run_headless(args: argparse.Namespace, out=None) -> int:
+    from .config import load_scenario
+    from .sim import Match
+    from .sim.match import joint_names
+
+    out = out or sys.stdout
+    _check_common(args)
+    scenario = load_scenario(args.scenario)
+    if any(p.controller == "human" for p in scenario.players):
+        raise CliError("this scenario has human players; headless play needs the app")
+    budget = _budget_from(args)
+    with Match(scenario, seed=args.seed, budget=budget, max_turns=args.turns) as match:
+        if not args.quiet:
+            b = budget or scenario.budget
+            what = f"{b.iterations} iterations" if b.iterations else f"{b.ms:g} ms"
+            print(f"{scenario.name}: {match.world.num_agents} agents, seed {match.seed}, "
+                  f"{what} per player per turn", file=out)
+
+        def progress(rec) -> None:
+            if args.quiet:
+                return
+            if rec.eliminated or rec.turn % 10 == 0 or match.over:
+                its = "/".join(str(p.iterations) for p in rec.players)
+                msg = (f"turn {rec.turn:4d}: {' '.join(joint_names(match.world, rec.joint))}"
+                       f"  alive {sum(rec.alive)}  iterations {its}")
+                if rec.eliminated:
+                    msg += "  eliminated " + ",".join(match.names[a] for a in rec.eliminated)
+                print(msg, file=out, flush=True)
+
+        result = match.play(progress)
+        print(result.line(), file=out, flush=True)
+    return 0
+
+
+# --------------------------------------------------------------- main.py entry
+def app_main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="main.py", description="The simultaneous-move search sandbox.")
+    add_play_args(parser)
+    parser.add_argument("--headless", action="store_true", help="play without a window")
+    return _guard(lambda: _app(parser.parse_args(argv)))
+
+
+def _app(args: argparse.Namespace) -> int:
+    if args.headless:
+        return run_headless(args)
+    from .config import load_scenario
+    load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    ok, why = display_available()
+    if not ok:
+        print(f"note: {why}; playing headless (use --headless to silence this)", file=sys.stderr)
+        return run_headless(args)
+    try:
+        from .app import run_app
+    except ImportError:  # the desktop app is not part of this build yet
+        print("note: the desktop app is not available in this build; playing headless",
+              file=sys.stderr)
+        return run_headless(args)
+    return run_app(args)
+
+
+# ------------------------------------------------------------ python -m sandbox
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="python -m sandbox", description="The simultaneous-move search sandbox.")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+    play = sub.add_parser("play", help="play a scenario headless")
+    add_play_args(play)
+    bench = sub.add_parser("bench", help="measure engine and search speed")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
+    sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    for p in sub.choices.values():
+        p.error = parser.error  # type: ignore[method-assign]
+    args = parser.parse_args(argv) if argv is None or len(argv) else parser.parse_args(["--help"])
+
+    def dispatch() -> int:
+        if args.command == "play":
+            return run_headless(args)
+        if args.command == "bench":
+            from .bench import run_bench
+            return run_bench(json_out=args.json, quick=args.quick)
+        if args.command == "info":
+            return _info()
+        parser.print_help()
+        return EXIT_USAGE
+
+    return _guard(dispatch)
+
+
+def _info() -> int:
+    from .config import list_scenarios
+    from .native import core_version, kinds, params_doc
+    print(f"core {core_version()}")
+    for k in kinds():
+        print(f"\ngame '{k}' parameters:\n" + params_doc(k))
+    print("scenarios: " + ", ".join(p.stem for p in list_scenarios()))
+    return 0
+
+
+def _guard(fn) -> int:
+    try:
+        return fn()
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except SandboxError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

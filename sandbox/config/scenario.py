@@ -1,0 +1,152 @@
+"""Scenario files: what is played, by whom, with which search settings.
+
+A scenario is a TOML file in scenarios/ validated by the models below
+(unknown keys are errors). Errors become ScenarioError with one line naming
+the field, e.g. `players.1.search.gamma: Input should be less than or equal
+to 1 (got 1.5)`.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..native import Game, SandboxError, SearchParams
+from .errors import one_line
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO_DIR = ROOT / "scenarios"
+DEFAULT_SCENARIO = "snakes_standard_4p"
+
+GameParam = int | float | bool | str
+
+
+class ScenarioError(SandboxError, ValueError):
+    """A scenario file that cannot be read or does not validate."""
+
+
+class Budget(BaseModel):
+    """Thinking budget per player per turn. With iterations only, a match is
+    reproducible move for move; with ms, it depends on machine speed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ms: float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
+    iterations: int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
+    slice_ms: float = Field(5.0, gt=0.0, le=10_000.0,
+                            description="search slice between snapshots (time budgets)")
+    slice_iterations: int = Field(2000, ge=1, le=100_000_000,
+                                  description="search slice between snapshots (iteration budgets)")
+
+    @model_validator(mode="after")
+    def _some_budget(self) -> "Budget":
+        if self.ms == 0 and self.iterations == 0:
+            raise ValueError("give ms > 0, iterations > 0, or both")
+        return self
+
+
+class PlayerConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field("", max_length=40)
+    agents: list[int] | None = Field(None, description="agents this player moves (default: its index)")
+    controller: Literal["smitsimax", "random", "human"] = "smitsimax"
+    search: SearchParams = SearchParams()
+    budget: Budget | None = Field(None, description="overrides the scenario budget")
+    color: tuple[int, int, int] | None = None
+    seed: int | None = Field(None, ge=0, lt=2**63)
+
+    @model_validator(mode="after")
+    def _check_color(self) -> "PlayerConfig":
+        if self.color is not None and any(not 0 <= c <= 255 for c in self.color):
+            raise ValueError("color: each channel must be in 0..255")
+        return self
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field("unnamed scenario", max_length=80)
+    description: str = ""
+    game: Literal["snakes"] = "snakes"
+    game_params: dict[str, GameParam] = Field(default_factory=dict)
+    seed: int = Field(1, ge=0, lt=2**63)
+    max_turns: int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
+    budget: Budget = Budget()
+    players: list[PlayerConfig] = Field(min_length=1, max_length=8)
+
+    @model_validator(mode="after")
+    def _check_against_game(self) -> "Scenario":
+        # The C core owns the game parameter ranges: ask it.
+        try:
+            with Game(self.game, self.game_params, seed=0) as g:
+                n = g.num_agents
+        except SandboxError as exc:
+            msg = str(exc)  # the C message starts with the parameter's name
+            key = msg.split(":", 1)[0]
+            raise ValueError(f"game_params.{msg}" if key in self.game_params
+                             else f"game_params: {msg}") from None
+        owned: list[int] = []
+        for i, p in enumerate(self.players):
+            agents = p.agents if p.agents is not None else [i]
+            for a in agents:
+                if not 0 <= a < n:
+                    raise ValueError(f"players.{i}.agents: agent {a} does not exist "
+                                     f"(the game has {n})")
+            owned += agents
+        if sorted(owned) != list(range(n)):
+            raise ValueError(f"players must move each of the game's {n} agents exactly "
+                             f"once (they move {sorted(owned)})")
+        return self
+
+    def player_agents(self, i: int) -> list[int]:
+        p = self.players[i]
+        return list(p.agents) if p.agents is not None else [i]
+
+    def player_budget(self, i: int) -> Budget:
+        return self.players[i].budget or self.budget
+
+    def player_seed(self, i: int, match_seed: int) -> int:
+        p = self.players[i]
+        return p.seed if p.seed is not None else (match_seed * 1_000_003 + 7919 * (i + 1)) % 2**63
+
+    def with_overrides(self, **changes: Any) -> "Scenario":
+        return scenario_from_dict({**self.model_dump(), **changes}, source="(overrides)")
+
+
+def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)") -> Scenario:
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(f"{source}: {one_line(exc)}") from None
+
+
+def find_scenario(name_or_path: str | Path | None) -> Path:
+    """A path, or a scenario name looked up in scenarios/ (".toml" optional)."""
+    if name_or_path is None:
+        name_or_path = DEFAULT_SCENARIO
+    p = Path(name_or_path)
+    if p.suffix == ".toml" and p.exists():
+        return p
+    candidate = SCENARIO_DIR / (p.name if p.suffix == ".toml" else f"{p.name}.toml")
+    if candidate.exists():
+        return candidate
+    known = ", ".join(s.stem for s in list_scenarios()) or "none"
+    raise ScenarioError(f"scenario '{name_or_path}' not found (known: {known})")
+
+
+def list_scenarios() -> list[Path]:
+    return sorted(SCENARIO_DIR.glob("*.toml"))
+
+
+def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
+    path = find_scenario(name_or_path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path.name}: TOML syntax error: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc}") from None
+    return scenario_from_dict(data, source=path.name)

@@ -1,0 +1,575 @@
+"""Smitsimax in plain Python: one decoupled tree per agent.
+
+A slow, readable mirror of native/src/search/smitsimax.c and search.c
+(smitsimax-tutorial.txt §5–§7, §12–§13). Given the same game state, search
+seed and SearchParams, it builds the same trees as the C core: the same node
+ids, visits, totals (bit for bit), flags and score bounds, and it draws the
+search's random numbers in the same order.
+
+One iteration:
+  1. copy the root state, reseed its chance events with the search RNG;
+  2. for each depth up to max_depth, every agent (in agent order) descends
+     its OWN tree: expand the node the first time it is reached (children in
+     legal-move order), pick a child uniformly at random while the node has
+     fewer than random_threshold visits, by UCB1 on normalised scores after;
+     the picks form the joint action that steps the shared state;
+  3. an eliminated agent walks through pass nodes (elimination="pass") or
+     has its tree frozen with the score it had when it died ("freeze");
+  4. at the end (max depth or terminal) each agent's score is backed up its
+     own path, multiplied by gamma per step toward the root.
+
+Nodes live in one list per agent, addressed by index like C's arena: index 0
+is the root, children of a node are contiguous, and every node comes after
+its parent. The node_cap check is kept so that a search that fills its C
+arena stops at the same iteration here.
+
+The search works with any object offering the reference game interface:
+num_agents, max_moves, kind, params, clone(), reseed(seed), legal_moves(a),
+step(joint), is_alive(a), is_terminal (property), evaluate().
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sandbox.native.errors import InvalidArgument, InvalidState
+from sandbox.native.params import SearchParams
+from sandbox.native.search import MoveStat, RunResult, SearchStats, Trace
+
+from .rng import SplitMix64
+
+MOVE_NONE = 255  # SBX_MOVE_NONE: root and pass nodes, dead agents' action
+
+# Node flags (SBX_NODE_*).
+FLAG_PASS = 1       # pass node of an eliminated agent
+FLAG_DIED = 2       # the agent died on this node's move (at least once)
+FLAG_SURVIVED = 4   # the agent survived this node's move (at least once)
+FLAG_DOOMED = 8     # certain death: every child is certain death
+
+# How a move was chosen, as in sbx_trace.pick (names of sandbox.native).
+PICK_NONE, PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT = (
+    "none", "random", "ucb", "pass", "rollout")
+
+# Why a run stopped (SBX_STOP_*).
+STOP_NONE, STOP_ITERATIONS, STOP_NODE_CAP, STOP_TERMINAL = (
+    "none", "iterations", "node_cap", "terminal")
+
+
+@dataclass
+class Node:
+    move: int                # MOVE_NONE for the root and pass nodes
+    depth: int               # distance from the current root
+    visits: int = 0          # incremented when selected (tutorial §7)
+    total: float = 0.0       # sum of backed-up, discounted scores
+    first_child: int = 0     # 0: not expanded (index 0 is never a child)
+    nchildren: int = 0
+    pass_child: int = 0      # 0: none
+    flags: int = 0
+
+    def children(self) -> range:
+        return range(self.first_child, self.first_child + self.nchildren)
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Tree:
+    """One agent's tree plus its running bounds of backed-up leaf scores."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.nodes: list[Node] = [Node(move=MOVE_NONE, depth=0)]
+        self.smin = math.inf
+        self.smax = -math.inf
+        self.depth_reached = 0
+
+    @property
+    def used(self) -> int:
+        return len(self.nodes)
+
+    def expand(self, idx: int, moves: Sequence[int]) -> None:
+        """Append one child per legal move, in move order."""
+        parent = self.nodes[idx]
+        parent.first_child = len(self.nodes)
+        parent.nchildren = len(moves)
+        for m in moves:
+            self.nodes.append(Node(move=m, depth=parent.depth + 1))
+
+    def pass_child(self, idx: int) -> int:
+        """The node's pass child, created on first use."""
+        parent = self.nodes[idx]
+        if parent.pass_child == 0:
+            parent.pass_child = len(self.nodes)
+            self.nodes.append(Node(move=MOVE_NONE, depth=parent.depth + 1, flags=FLAG_PASS))
+        return parent.pass_child
+
+    def reroot(self, new_root: int) -> None:
+        """Keep only the subtree under new_root. Kept nodes keep their order,
+        so a node's new index is its rank among the kept ones (as C's
+        in-place compaction gives)."""
+        keep = {new_root}
+        for i in range(new_root, len(self.nodes)):  # parents come before children
+            if i in keep:
+                nd = self.nodes[i]
+                keep.update(nd.children())
+                if nd.pass_child:
+                    keep.add(nd.pass_child)
+        kept = sorted(keep)
+        new_index = {old: new for new, old in enumerate(kept)}
+        nodes = []
+        for old in kept:
+            nd = self.nodes[old]
+            nodes.append(Node(
+                move=nd.move, depth=nd.depth - 1, visits=nd.visits, total=nd.total,
+                first_child=new_index[nd.first_child] if nd.first_child else 0,
+                nchildren=nd.nchildren,
+                pass_child=new_index[nd.pass_child] if nd.pass_child else 0,
+                flags=nd.flags))
+        nodes[0].move = MOVE_NONE  # a root is nobody's move
+        nodes[0].flags = 0
+        self.nodes = nodes
+        self.depth_reached = 0
+
+
+class Smitsimax:
+    """A Smitsimax search over a copy of `game`'s state (sandbox.native.Search
+    in slow motion: run, step_traced, advance, best_moves, root_stats,
+    stats)."""
+
+    def __init__(self, game: Any, params: SearchParams | Mapping[str, Any] | None = None,
+                 seed: int = 0) -> None:
+        if not 0 <= int(seed) < 2**64:
+            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        self.params = SearchParams.coerce(params)
+        self.root = game.clone()
+        self.num_agents: int = game.num_agents
+        self.rng = SplitMix64(int(seed))
+        self.trees = [Tree() for _ in range(self.num_agents)]
+        self.iterations = 0
+        self.sim_turns = 0
+        self.iterations_root = 0
+        self.last_stop = STOP_NONE
+
+    # -- parameters -----------------------------------------------------------
+    def set_params(self, params: SearchParams | Mapping[str, Any]) -> None:
+        """Applied at once (C applies them from its next iteration, which is
+        the same thing for a single-threaded caller). A smaller node_cap that
+        a tree no longer fits in clears that tree."""
+        new = SearchParams.coerce(params)
+        if new.node_cap != self.params.node_cap:
+            for t in self.trees:
+                if t.used > new.node_cap:
+                    t.clear()
+        self.params = new
+
+    def update_params(self, **changes: Any) -> SearchParams:
+        self.set_params(self.params.replace(**changes))
+        return self.params
+
+    # -- selection --------------------------------------------------------------
+    def _is_doomed(self, node: Node) -> bool:
+        """Certain death: marked doomed, or every visit so far was fatal and
+        there were at least death_min_visits of them."""
+        if node.flags & FLAG_DOOMED:
+            return True
+        died_only = (node.flags & (FLAG_DIED | FLAG_SURVIVED)) == FLAG_DIED
+        return died_only and node.visits >= self.params.death_min_visits
+
+    def _select_child(self, tree: Tree, node: Node) -> tuple[int, str]:
+        """Tutorial §7 selectChild. `node.visits` already counts this visit."""
+        p = self.params
+        children = list(node.children())
+        if node.visits < p.random_threshold:
+            if p.death_penalty:
+                ok = [c for c in children if not self._is_doomed(tree.nodes[c])]
+                if 0 < len(ok) < len(children):
+                    return ok[self.rng.below(len(ok))], PICK_RANDOM
+            return children[self.rng.below(len(children))], PICK_RANDOM
+
+        # UCB1 on the normalised mean (mean - smin) / (smax - smin).
+        lo, scale = tree.smin, tree.smax - tree.smin
+        if not scale > 0.0:
+            scale = 1.0
+            if not tree.smin <= tree.smax:
+                lo = 0.0  # no score seen yet
+        log_n = math.log(node.visits)
+        best, best_v = children[0], -math.inf
+        for c in children:
+            child = tree.nodes[c]
+            if child.visits == 0:
+                return c, PICK_UCB  # the first unvisited child wins
+            v = ((child.total / child.visits - lo) / scale
+                 + p.c * math.sqrt(log_n / child.visits))
+            if p.death_penalty and self._is_doomed(child):
+                v -= p.death_penalty_value
+            if v > best_v:  # strict: ties keep the earlier child
+                best, best_v = c, v
+        return best, PICK_UCB
+
+    # -- one iteration ----------------------------------------------------------
+    def _iterate(self, trace: dict | None = None) -> tuple[str, int]:
+        """One iteration; returns (stop reason, simulated turns)."""
+        p = self.params
+        n = self.num_agents
+        trees = self.trees
+        need = p.max_depth * (self.root.max_moves + 1) + 1
+        if any(p.node_cap - t.used < need for t in trees):
+            return STOP_NODE_CAP, 0
+
+        sim = self.root.clone()
+        sim_seed = self.rng.next()
+        sim.reseed(sim_seed)  # chance events differ between iterations
+        freeze = p.elimination == "freeze"
+
+        paths = [[0] for _ in range(n)]
+        alive = [sim.is_alive(a) for a in range(n)]
+        in_tree = [alive[a] or not freeze for a in range(n)]
+        frozen = [False] * n          # tree frozen at its agent's death
+        score = [0.0] * n
+        leaf_depth = [0] * n
+        for t in trees:
+            t.nodes[0].visits += 1
+        rec_moves = [[] for _ in range(n)]
+        rec_pick = [[] for _ in range(n)]
+        rec_expanded = [[] for _ in range(n)]
+        rec_alive = [[] for _ in range(n)]
+
+        depth, terminal = 0, False
+        for d in range(p.max_depth):
+            joint = []
+            step_node = [0] * n       # the child picked in the tree, 0: none
+            for a in range(n):
+                tree = trees[a]
+                pick, expanded = PICK_NONE, False
+                moves = sim.legal_moves(a) if alive[a] else []
+                if not moves:
+                    move = MOVE_NONE
+                    if in_tree[a]:  # eliminated: descend through a pass node
+                        c = tree.pass_child(paths[a][-1])
+                        tree.nodes[c].visits += 1
+                        paths[a].append(c)
+                        pick = PICK_PASS
+                elif in_tree[a]:
+                    cur = paths[a][-1]
+                    if tree.nodes[cur].first_child == 0:
+                        tree.expand(cur, moves)
+                        expanded = True
+                    c, pick = self._select_child(tree, tree.nodes[cur])
+                    tree.nodes[c].visits += 1
+                    move = tree.nodes[c].move
+                    paths[a].append(c)
+                    step_node[a] = c
+                    if p.rollout and expanded:
+                        in_tree[a] = False  # one new node per iteration
+                else:  # rollout below the tree
+                    move = moves[self.rng.below(len(moves))]
+                    pick = PICK_ROLLOUT
+                joint.append(move)
+                rec_moves[a].append(-1 if move == MOVE_NONE else move)
+                rec_pick[a].append(pick)
+                rec_expanded[a].append(expanded)
+
+            sim.step(joint)
+            depth = d + 1
+            newly_frozen = []
+            for a in range(n):
+                if not alive[a]:
+                    rec_alive[a].append(False)
+                    continue
+                now = sim.is_alive(a)
+                if step_node[a]:
+                    trees[a].nodes[step_node[a]].flags |= FLAG_SURVIVED if now else FLAG_DIED
+                rec_alive[a].append(now)
+                if not now:
+                    alive[a] = False
+                    if freeze:
+                        frozen[a] = True
+                        in_tree[a] = False
+                        leaf_depth[a] = depth
+                        newly_frozen.append(a)
+            if newly_frozen:
+                # A frozen tree learns nothing after its death: its score is
+                # the evaluation at the moment it died.
+                at_death = sim.evaluate()
+                for a in newly_frozen:
+                    score[a] = at_death[a]
+            if sim.is_terminal:
+                terminal = True
+                break
+
+        final_scores = sim.evaluate()
+        for a in range(n):
+            tree = trees[a]
+            path = paths[a]
+            if not frozen[a]:
+                score[a] = final_scores[a]
+                leaf_depth[a] = depth
+            if p.depth_normalize:
+                score[a] /= float(max(leaf_depth[a], 1))
+            if score[a] < tree.smin:
+                tree.smin = score[a]
+            if score[a] > tree.smax:
+                tree.smax = score[a]
+
+            # Discounted backpropagation (tutorial §13): the leaf gets the
+            # full score, each step toward the root multiplies it by gamma.
+            v = score[a]
+            for idx in reversed(path):
+                tree.nodes[idx].total += v
+                v *= p.gamma
+
+            # Certain death propagates up: a node all of whose children are
+            # certain death is itself doomed (re-judged on every visit).
+            for k in range(len(path) - 2, -1, -1):
+                node = tree.nodes[path[k]]
+                on_path = tree.nodes[path[k + 1]]
+                doomed = node.nchildren > 0 and (
+                    bool(on_path.flags & FLAG_PASS) or self._is_doomed(on_path))
+                if doomed:
+                    doomed = all(self._is_doomed(tree.nodes[c]) for c in node.children())
+                if doomed:
+                    node.flags |= FLAG_DOOMED
+                else:
+                    node.flags &= ~FLAG_DOOMED
+
+            leaf = tree.nodes[path[-1]].depth
+            tree.depth_reached = max(tree.depth_reached, leaf)
+
+        if trace is not None:
+            trace.update(
+                depth=depth, terminal=terminal, sim_seed=sim_seed,
+                paths=tuple(tuple(path) for path in paths),
+                moves=np.array(rec_moves, dtype=np.int32).reshape(n, depth),
+                picks=tuple(tuple(row) for row in rec_pick),
+                expanded=np.array(rec_expanded, dtype=bool).reshape(n, depth),
+                alive_after=np.array(rec_alive, dtype=bool).reshape(n, depth),
+                scores=np.array(score, dtype=np.float64),
+                norm_min=np.array([t.smin for t in trees], dtype=np.float64),
+                norm_max=np.array([t.smax for t in trees], dtype=np.float64))
+        return STOP_NONE, depth
+
+    # -- running ----------------------------------------------------------------
+    def run(self, iterations: int) -> RunResult:
+        """Iterate `iterations` times, or until a tree is full or the root is
+        terminal (sbx_search_run with an iteration budget)."""
+        if int(iterations) <= 0:
+            raise InvalidArgument("give iterations= (a positive iteration budget)")
+        t0 = time.perf_counter()
+        nodes0 = self.node_count()
+        it = turns = 0
+        reason = STOP_TERMINAL if self.root.is_terminal else STOP_NONE
+        while reason == STOP_NONE:
+            if it >= iterations:
+                reason = STOP_ITERATIONS
+                break
+            r, t = self._iterate()
+            if r != STOP_NONE:
+                reason = r
+                break
+            turns += t
+            it += 1
+        self.iterations += it
+        self.iterations_root += it
+        self.sim_turns += turns
+        self.last_stop = reason
+        return RunResult(iterations=it, sim_turns=turns,
+                         elapsed_ms=(time.perf_counter() - t0) * 1e3,
+                         stop_reason=reason, nodes_added=self.node_count() - nodes0)
+
+    def step_traced(self) -> Trace:
+        """One iteration, traced like sbx_search_step_traced."""
+        n = self.num_agents
+        empty = dict(depth=0, terminal=False, sim_seed=0, paths=tuple(() for _ in range(n)),
+                     moves=np.zeros((n, 0), dtype=np.int32),
+                     picks=tuple(() for _ in range(n)),
+                     expanded=np.zeros((n, 0), dtype=bool),
+                     alive_after=np.zeros((n, 0), dtype=bool),
+                     scores=np.zeros(n), norm_min=np.zeros(n), norm_max=np.zeros(n))
+        if self.root.is_terminal:
+            return Trace(stop_reason=STOP_TERMINAL, **empty)
+        trace: dict = {}
+        r, turns = self._iterate(trace)
+        self.last_stop = r
+        if r != STOP_NONE:
+            return Trace(stop_reason=r, **empty)
+        self.iterations += 1
+        self.iterations_root += 1
+        self.sim_turns += turns
+        return Trace(stop_reason=r, **trace)
+
+    def _check_joint(self, joint: Sequence[int | None]) -> list[int]:
+        """Every live agent's move must be legal at the root; agents without
+        moves get MOVE_NONE."""
+        if len(joint) != self.num_agents:
+            raise InvalidArgument(
+                f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        out = []
+        for a, m in enumerate(joint):
+            m = MOVE_NONE if m is None or m < 0 else int(m)
+            legal = self.root.legal_moves(a)
+            if not legal:
+                out.append(MOVE_NONE)
+            elif m in legal:
+                out.append(m)
+            else:
+                raise InvalidArgument(f"agent {a}: move {m} is not legal in this state")
+        return out
+
+    def _same_game(self, game: Any) -> bool:
+        return (type(game) is type(self.root) and game.kind == self.root.kind
+                and game.params == self.root.params)
+
+    def advance(self, joint: Sequence[int | None], new_root: Any = None) -> None:
+        """The real game played `joint`. Tree reuse: each tree re-roots on the
+        child of its agent's move (the pass child for an agent without moves);
+        without such a child, or with tree_reuse off, the tree starts afresh
+        (keeping its score bounds when tree_reuse is on: same game). The root
+        becomes new_root's state, or the old root stepped with a chance seed
+        drawn from the search's RNG."""
+        if new_root is not None and not self._same_game(new_root):
+            raise InvalidArgument("new root is a different game or has other parameters")
+        if self.root.is_terminal:
+            raise InvalidState("the search's root state is terminal")
+        joint8 = self._check_joint(joint)
+        reuse = self.params.tree_reuse
+        for a, tree in enumerate(self.trees):
+            root = tree.nodes[0]
+            target = 0
+            if reuse:
+                if joint8[a] == MOVE_NONE:
+                    target = root.pass_child
+                else:
+                    for c in root.children():
+                        if tree.nodes[c].move == joint8[a]:
+                            target = c
+            if target:
+                tree.reroot(target)
+            else:
+                lo, hi = tree.smin, tree.smax
+                tree.clear()
+                if reuse:  # the bounds describe the same game
+                    tree.smin, tree.smax = lo, hi
+        if new_root is not None:
+            self.root = new_root.clone()
+        else:
+            self.root.reseed(self.rng.next())
+            self.root.step(joint8)
+        self.iterations_root = 0
+        self.last_stop = STOP_NONE
+
+    def reset(self, root: Any) -> None:
+        """Drop every tree and take root's state."""
+        if not self._same_game(root):
+            raise InvalidArgument("root is a different game or has other parameters")
+        self.root = root.clone()
+        for t in self.trees:
+            t.clear()
+        self.iterations_root = 0
+        self.last_stop = STOP_NONE
+
+    def root_game(self) -> Any:
+        return self.root.clone()
+
+    # -- inspecting ---------------------------------------------------------------
+    def best_moves(self) -> list[int | None]:
+        """Per agent the most-visited root child (ties: the higher mean, then
+        the earlier child); the first legal move if no child has a visit;
+        None for an agent without moves."""
+        out: list[int | None] = []
+        for a, tree in enumerate(self.trees):
+            legal = self.root.legal_moves(a)
+            if not legal:
+                out.append(None)
+                continue
+            root = tree.nodes[0]
+            best = None
+            for c in root.children():
+                ch = tree.nodes[c]
+                if ch.visits == 0:
+                    continue
+                if (best is None or ch.visits > best.visits
+                        or (ch.visits == best.visits
+                            and ch.total / ch.visits > best.total / best.visits)):
+                    best = ch
+            out.append(best.move if best is not None else legal[0])
+        return out
+
+    def root_stats(self, agent: int) -> list[MoveStat]:
+        """The root's children in move order, then its pass child; prob is
+        the share of the root's child visits."""
+        if not 0 <= agent < self.num_agents:
+            raise InvalidArgument(f"agent {agent} out of range 0..{self.num_agents - 1}")
+        tree = self.trees[agent]
+        root = tree.nodes[0]
+        rows = list(root.children()) + ([root.pass_child] if root.pass_child else [])
+        total = 0.0
+        for idx in rows:
+            total += tree.nodes[idx].visits
+        out = []
+        for idx in rows:
+            c = tree.nodes[idx]
+            out.append(MoveStat(move=-1 if c.move == MOVE_NONE else c.move,
+                                visits=c.visits, mean=c.mean(),
+                                prob=c.visits / total if total > 0 else 0.0))
+        return out
+
+    def node_count(self) -> int:
+        return sum(t.used for t in self.trees)
+
+    def stats(self) -> SearchStats:
+        trees = self.trees
+        return SearchStats(
+            iterations=self.iterations, sim_turns=self.sim_turns,
+            iterations_root=self.iterations_root, node_cap=self.params.node_cap,
+            cap_reached=self.last_stop == STOP_NODE_CAP,
+            node_bytes=0,  # no arena here; C reports sizeof(smx_node)
+            nodes=tuple(t.used for t in trees),
+            root_visits=tuple(t.nodes[0].visits for t in trees),
+            max_depth_reached=tuple(t.depth_reached for t in trees),
+            norm_min=tuple(t.smin if t.smin <= t.smax else 0.0 for t in trees),
+            norm_max=tuple(t.smax if t.smin <= t.smax else 0.0 for t in trees))
+
+
+# ---------------------------------------------------------------- benchmark
+
+def reference_match(game_params: Mapping[str, Any] | str | None, params: SearchParams,
+                    iterations: int, turns: int, seed: int = 1) -> dict[str, Any]:
+    """A short snakes match of one reference search against itself, as
+    sandbox/bench.py plays it with the C search: search, play the best joint
+    move on a copy of the root, re-root (tree reuse), repeat. Returns totals;
+    the iterations, simulated turns and nodes equal those of the C match."""
+    from .snakes import SnakesGame
+
+    game = SnakesGame(game_params, seed=seed)
+    search = Smitsimax(game, params, seed=seed)
+    total: dict[str, Any] = {"iterations": 0, "sim_turns": 0, "ms": 0.0, "nodes_added": 0,
+                             "turns": 0}
+    for _ in range(turns):
+        r = search.run(iterations)
+        total["iterations"] += r.iterations
+        total["sim_turns"] += r.sim_turns
+        total["ms"] += r.elapsed_ms
+        total["nodes_added"] += r.nodes_added
+        total["turns"] += 1
+        joint = search.best_moves()
+        root = search.root_game()
+        if root.is_terminal:
+            break
+        root.step(joint)
+        search.advance(joint, new_root=root)
+        if root.is_terminal:
+            break
+    return total
+
+
+def bench_reference(game_params: Mapping[str, Any] | str | None, params: SearchParams,
+                    iterations: int, turns: int, seed: int = 1) -> float:
+    """Simulated turns per second of the reference over reference_match()."""
+    total = reference_match(game_params, params, iterations, turns, seed)
+    return total["sim_turns"] / max(total["ms"] / 1000.0, 1e-9)

@@ -1,0 +1,807 @@
+"""The `snakes` game, ruleset `standard` (RULES.md §1), in plain Python.
+
+A slow, readable mirror of native/src/games/snakes.c. Everything observable
+must match the C engine exactly: the export words, the state hash, the
+evaluation (bit for bit), the ranking, the rewards, and the order in which
+the game's RNG is consumed (start layout, initial food, food spawns).
+
+The C engine keeps bodies in ring buffers and a per-cell count of non-head
+segments; here a snake is a plain list of (x, y) cells, head first, and the
+per-cell counts are recomputed from the bodies whenever a rule needs them
+(`_body_counts`). Food is a set of cells: C keeps an insertion-ordered list,
+but nothing observable depends on that order (export scans the board, and
+the evaluation only takes a minimum distance).
+
+Coordinates: (0, 0) is bottom-left, "up" is y + 1. A cell index, where one
+is needed (export order, spawn draws), is y * width + x.
+"""
+from __future__ import annotations
+
+import math
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sandbox.native.errors import InvalidArgument, InvalidState
+
+from .rng import SplitMix64, hash_words
+
+# Moves, in move-id order (SBX_SNAKES_MOVE_*); DX/DY as in snakes.c.
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+MOVE_NAMES = ("up", "down", "left", "right")
+DX = (0, 0, -1, 1)
+DY = (1, -1, 0, 0)
+MOVE_NONE = 255  # "no action" for an eliminated agent (SBX_MOVE_NONE)
+
+EXPORT_VERSION = 1  # SBX_SNAKES_EXPORT_VERSION
+
+# Death causes (SBX_SNAKES_CAUSE_*).
+CAUSE_NONE = 0
+CAUSE_STARVED = 1
+CAUSE_OUT_OF_BOUNDS = 2
+CAUSE_SELF_COLLISION = 3
+CAUSE_BODY_COLLISION = 4
+CAUSE_HEAD_TO_HEAD = 5
+
+MAX_AGENTS = 8  # SBX_MAX_AGENTS
+MAX_SIDE = 25
+
+# The four diagonal neighbours tried for each snake's initial food, in order.
+FOOD_DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+# Rejection-sampling tries before a food spawn falls back to an exact scan.
+SPAWN_TRIES = 16
+
+Cell = tuple[int, int]
+
+
+# ---------------------------------------------------------------- parameters
+
+# (name, type, lo, hi): the table of snakes.c set_param().
+PARAM_TABLE: tuple[tuple[str, type, int, int], ...] = (
+    ("width", int, 5, MAX_SIDE),
+    ("height", int, 5, MAX_SIDE),
+    ("snakes", int, 1, MAX_AGENTS),
+    ("food_spawn_chance", int, 0, 100),
+    ("minimum_food", int, 0, 100),
+    ("initial_food", int, 0, 1),
+    ("max_turns", int, 0, 100000),
+    ("max_health", int, 1, 1000),
+    ("w_alive", float, -1000, 1000),
+    ("w_dead", float, -1000, 1000),
+    ("w_outlived", float, -1000, 1000),
+    ("w_length", float, -1000, 1000),
+    ("w_health", float, -1000, 1000),
+    ("w_food", float, -1000, 1000),
+    ("w_space", float, -1000, 1000),
+)
+
+_SEPARATORS = " ,;\t\n\r"
+_C_SPACE = " \t\n\v\f\r"
+_INT_RE = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+_DEC_FLOAT_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)(\.?)([0-9]*)([eE][+-]?[0-9]+)?")
+_HEX_FLOAT_RE = re.compile(
+    r"[ \t\n\v\f\r]*[+-]?0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)([pP][+-]?[0-9]+)?")
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _format_value(value: Any) -> str:
+    """A Python value as the wrapper writes it into the C parameter string."""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(value)
+    return f"{value}"
+
+
+def _parse_kv(text: str) -> list[tuple[str, str]]:
+    """sbx_parse_kv: "key=value" pairs separated by spaces, commas or
+    semicolons, with the same failures and messages."""
+    pairs = []
+    p, n = 0, len(text)
+    while True:
+        while p < n and text[p] in _SEPARATORS:
+            p += 1
+        if p >= n:
+            return pairs
+        k0 = p
+        while p < n and text[p] != "=" and text[p] not in _SEPARATORS:
+            p += 1
+        key = text[k0:p]
+        if p >= n or text[p] != "=":
+            raise InvalidArgument(f"parameter '{key[:60]}': expected key=value")
+        if len(key) == 0 or len(key) >= 64:
+            raise InvalidArgument("parameter name empty or too long")
+        p += 1
+        v0 = p
+        while p < n and text[p] not in _SEPARATORS:
+            p += 1
+        value = text[v0:p]
+        if len(value) == 0 or len(value) >= 128:
+            raise InvalidArgument(f"{key}: value empty or too long")
+        pairs.append((key, value))
+
+
+def _strtol(key: str, value: str, lo: int, hi: int) -> int:
+    """sbx_kv_int: the whole value must be a base-10 long within [lo, hi]."""
+    if not _INT_RE.fullmatch(value) or not LONG_MIN <= int(value) <= LONG_MAX:
+        raise InvalidArgument(f"{key}: expected an integer (got '{value}')")
+    v = int(value)
+    if v < lo or v > hi:
+        raise InvalidArgument(f"{key}: must be in {lo}..{hi} (got {v})")
+    return v
+
+
+def _strtod_number(value: str) -> float | None:
+    """strtod over the whole string, None where C would reject it (no
+    number, trailing characters, out of range, not finite)."""
+    m = _DEC_FLOAT_RE.fullmatch(value)
+    if m and (m.group(2) or m.group(4)):
+        v = float(value.strip(_C_SPACE))
+        mantissa_nonzero = any(ch in "123456789" for ch in m.group(2) + m.group(4))
+        underflow = (v == 0.0 and mantissa_nonzero) or 0.0 < abs(v) < sys.float_info.min
+        if math.isinf(v) or underflow:
+            return None  # glibc sets ERANGE: overflow, or a zero/subnormal result
+        return v
+    m = _HEX_FLOAT_RE.fullmatch(value)
+    if m and m.group(1).strip("."):
+        text = value.strip(_C_SPACE)
+        if not m.group(2):
+            text += "p0"
+        try:
+            v = float.fromhex(text)
+        except OverflowError:
+            return None
+        return v
+    return None  # inf, nan and anything else: not a finite number
+
+
+def _strtod(key: str, value: str, lo: float, hi: float) -> float:
+    """sbx_kv_double: a finite number within [lo, hi]."""
+    v = _strtod_number(value)
+    if v is None:
+        raise InvalidArgument(f"{key}: expected a number (got '{value}')")
+    if v < lo or v > hi:
+        raise InvalidArgument(f"{key}: must be in {'%g' % lo}..{'%g' % hi} (got {'%g' % v})")
+    return v
+
+
+@dataclass(frozen=True)
+class SnakesParams:
+    """The game's parameters, defaults and ranges as in snakes.c."""
+
+    width: int = 11
+    height: int = 11
+    snakes: int = 4
+    food_spawn_chance: int = 15   # percent per turn
+    minimum_food: int = 1
+    initial_food: int = 1         # 1: RULES.md start food; 0: none
+    max_turns: int = 0            # 0: no limit
+    max_health: int = 100
+    w_alive: float = 1.0
+    w_dead: float = -1.0
+    w_outlived: float = 0.5
+    w_length: float = 0.01
+    w_health: float = 0.1
+    w_food: float = 0.3
+    w_space: float = 0.5
+
+    @classmethod
+    def parse(cls, params: Mapping[str, Any] | str | None = None) -> "SnakesParams":
+        """From a dict ({"width": 7}) or a C-style string ("width=7 snakes=2").
+        A dict goes through the same text form the wrapper sends to C, so both
+        accept and reject exactly the same values, with the same messages."""
+        if params is None:
+            text = ""
+        elif isinstance(params, str):
+            text = params
+        else:
+            text = " ".join(f"{k}={_format_value(v)}" for k, v in params.items())
+        values: dict[str, Any] = {}
+        table = {name: (kind, lo, hi) for name, kind, lo, hi in PARAM_TABLE}
+        for key, value in _parse_kv(text):
+            if key == "ruleset":
+                if value != "standard":
+                    raise InvalidArgument(
+                        f"ruleset: '{value}' is not available (have: standard)")
+                continue
+            if key not in table:
+                raise InvalidArgument(f"unknown snakes parameter '{key}'")
+            kind, lo, hi = table[key]
+            if kind is int:
+                values[key] = _strtol(key, value, lo, hi)
+            else:
+                values[key] = _strtod(key, value, float(lo), float(hi))
+        return cls(**values)
+
+    @property
+    def ncells(self) -> int:
+        return self.width * self.height
+
+    @property
+    def ring_cap(self) -> int:
+        """C's ring-buffer size (a power of two >= ncells + 4); it bounds the
+        length import accepts."""
+        cap = 1
+        while cap < self.ncells + 4:
+            cap <<= 1
+        return cap
+
+    def describe(self) -> str:
+        """The effective parameters as C's snakes_describe writes them."""
+        ints = ("width", "height", "snakes", "food_spawn_chance", "minimum_food",
+                "initial_food", "max_turns", "max_health")
+        parts = ["ruleset=standard"]
+        for f in fields(self):
+            v = getattr(self, f.name)
+            parts.append(f"{f.name}={v}" if f.name in ints else f"{f.name}={'%.17g' % v}")
+        return " ".join(parts)
+
+
+# ---------------------------------------------------------------- state
+
+@dataclass
+class Snake:
+    body: list[Cell]              # head first; stacked segments repeat a cell
+    health: int
+    alive: bool = True
+    death_turn: int = -1
+    cause: int = CAUSE_NONE
+
+    @property
+    def head(self) -> Cell:
+        """After an out-of-bounds death this lies off the board."""
+        return self.body[0]
+
+    @property
+    def length(self) -> int:
+        return len(self.body)
+
+    def copy(self) -> "Snake":
+        return Snake(list(self.body), self.health, self.alive, self.death_turn, self.cause)
+
+
+def _manhattan(a: Cell, b: Cell) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+class SnakesGame:
+    """One `snakes` state with the reference game interface (the methods the
+    reference search uses: num_agents, max_moves, clone, reseed, legal_moves,
+    step, is_alive, is_terminal, evaluate)."""
+
+    kind = "snakes"
+    max_moves = 4
+
+    def __init__(self, params: Mapping[str, Any] | str | SnakesParams | None = None,
+                 seed: int = 0) -> None:
+        if not 0 <= int(seed) < 2**64:
+            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        self.p = params if isinstance(params, SnakesParams) else SnakesParams.parse(params)
+        self.num_agents = self.p.snakes
+        self.rng = SplitMix64(0)
+        self.turn = 0
+        self.food: set[Cell] = set()
+        self.snakes: list[Snake] = []
+        self.init(int(seed))
+
+    @property
+    def params(self) -> str:
+        return self.p.describe()
+
+    # -- helpers ---------------------------------------------------------------
+    def on_board(self, cell: Cell) -> bool:
+        x, y = cell
+        return 0 <= x < self.p.width and 0 <= y < self.p.height
+
+    def cell_index(self, cell: Cell) -> int:
+        return cell[1] * self.p.width + cell[0]
+
+    def cell_at(self, index: int) -> Cell:
+        return (index % self.p.width, index // self.p.width)
+
+    def _body_counts(self) -> Counter:
+        """Per cell, the number of NON-head segments of live snakes on it (C's
+        `cells & BODY_MASK`): a head on a counted cell has hit a body."""
+        counts: Counter = Counter()
+        for s in self.snakes:
+            if s.alive:
+                counts.update(s.body[1:])
+        return counts
+
+    def _live_heads(self) -> list[Cell]:
+        return [s.head for s in self.snakes if s.alive]
+
+    @property
+    def alive_count(self) -> int:
+        return sum(1 for s in self.snakes if s.alive)
+
+    # -- init ------------------------------------------------------------------
+    def init(self, seed: int) -> None:
+        """The start position for a seed (snakes_init): shuffle the corners,
+        shuffle the edge midpoints, toss the coin, place the snakes, then the
+        initial food. The RNG is consumed in exactly that order."""
+        p = self.p
+        W, H = p.width, p.height
+        self.rng = SplitMix64(seed)
+        self.turn = 0
+        self.food = set()
+        lo, hx, hy, mx, my = 1, W - 2, H - 2, (W - 1) // 2, (H - 1) // 2
+        corners = [(lo, lo), (lo, hy), (hx, lo), (hx, hy)]
+        mids = [(lo, my), (mx, lo), (mx, hy), (hx, my)]
+        for group in (corners, mids):  # Fisher-Yates, from the back
+            for i in range(3, 0, -1):
+                j = self.rng.below(i + 1)
+                group[i], group[j] = group[j], group[i]
+        corners_first = self.rng.below(2) == 0
+        self.snakes = []
+        for i in range(p.snakes):
+            use_corners = (i < 4) == corners_first
+            start = corners[i % 4] if use_corners else mids[i % 4]
+            self.snakes.append(Snake(body=[start] * 3, health=p.max_health))
+        if not p.initial_food:
+            return
+
+        # One food diagonal to each head, away from the centre; then the centre.
+        centre = (mx, my)
+        counts = self._body_counts()
+        heads = [s.head for s in self.snakes]
+        for s in self.snakes:
+            sx, sy = s.head
+            candidates = []
+            for dx, dy in FOOD_DIAGONALS:
+                cell = (sx + dx, sy + dy)
+                x, y = cell
+                if not self.on_board(cell):
+                    continue
+                if counts[cell] or cell in self.food:   # body or food
+                    continue
+                if cell in heads or cell == centre:
+                    continue
+                if x in (0, W - 1) and y in (0, H - 1):  # a corner
+                    continue
+                away = (x < sx < mx) or (mx < sx < x) or (y < sy < my) or (my < sy < y)
+                if not away:
+                    continue
+                candidates.append(cell)
+            if candidates:
+                self.food.add(candidates[self.rng.below(len(candidates))])
+        centre_taken = counts[centre] > 0 or centre in self.food or centre in heads
+        if not centre_taken:
+            self.food.add(centre)
+
+    def reseed(self, seed: int) -> None:
+        """Replace the RNG stream of chance events (food spawns)."""
+        self.rng = SplitMix64(int(seed))
+
+    def clone(self) -> "SnakesGame":
+        g = SnakesGame.__new__(SnakesGame)
+        g.p = self.p
+        g.num_agents = self.num_agents
+        g.rng = self.rng.copy()
+        g.turn = self.turn
+        g.food = set(self.food)
+        g.snakes = [s.copy() for s in self.snakes]
+        return g
+
+    # -- rules -----------------------------------------------------------------
+    def legal_moves(self, agent: int) -> list[int]:
+        """All four moves for a live snake (moving into the neck is legal and
+        fatal), none for a dead one."""
+        self._check_agent(agent)
+        return [UP, DOWN, LEFT, RIGHT] if self.snakes[agent].alive else []
+
+    def is_alive(self, agent: int) -> bool:
+        self._check_agent(agent)
+        return self.snakes[agent].alive
+
+    @property
+    def alive(self) -> list[bool]:
+        return [s.alive for s in self.snakes]
+
+    @property
+    def is_terminal(self) -> bool:
+        """Turn limit reached, or at most one snake alive (solo: none)."""
+        if self.p.max_turns > 0 and self.turn >= self.p.max_turns:
+            return True
+        if self.p.snakes >= 2:
+            return self.alive_count <= 1
+        return self.alive_count == 0
+
+    def _check_agent(self, agent: int) -> None:
+        if not 0 <= agent < self.num_agents:
+            raise InvalidArgument(f"agent {agent} out of range 0..{self.num_agents - 1}")
+
+    def _check_joint(self, joint: Sequence[int | None]) -> list[int]:
+        """sbx_game_check_joint: every live agent's move must be legal; dead
+        agents get MOVE_NONE whatever was passed."""
+        if len(joint) != self.num_agents:
+            raise InvalidArgument(
+                f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        moves = []
+        for a in range(self.num_agents):
+            legal = self.legal_moves(a)
+            m = MOVE_NONE if joint[a] is None else int(joint[a])
+            if not legal:
+                moves.append(MOVE_NONE)
+            elif m in legal:
+                moves.append(m)
+            else:
+                raise InvalidArgument(f"agent {a}: move {m} is not legal in this state")
+        return moves
+
+    def step(self, joint: Sequence[int | None]) -> list[float]:
+        """One simultaneous turn; returns each agent's reward for it: -1 for
+        a snake that died this turn, +1 for a survivor when the game just
+        ended, 0 otherwise."""
+        if self.is_terminal:
+            raise InvalidState("the game is over (terminal state)")
+        moves = self._check_joint(joint)
+        p = self.p
+        turn = self.turn + 1  # the turn being produced
+        was_alive = [s.alive for s in self.snakes]
+        live = [s for s in self.snakes if s.alive]
+
+        # 1. move: new head, last segment removed (its cell frees this turn);
+        # 2. every live snake loses one health.
+        for i, s in enumerate(self.snakes):
+            if not s.alive:
+                continue
+            move = moves[i] & 3
+            x, y = s.head
+            s.body.insert(0, (x + DX[move], y + DY[move]))
+            s.body.pop()
+            s.health -= 1
+
+        # 3. feeding, before eliminations: every head on a food eats it (two
+        # heads on one food both eat); the eater grows by duplicating its tail.
+        eaten = []
+        for s in live:
+            if s.head in self.food:   # never true off the board
+                s.health = p.max_health
+                s.body.append(s.body[-1])
+                eaten.append(s.head)
+        for cell in eaten:
+            self.food.discard(cell)
+
+        # 4a. out of health, out of bounds: decided together, applied at once.
+        cause = [CAUSE_NONE] * self.num_agents
+        for i, s in enumerate(self.snakes):
+            if not s.alive:
+                continue
+            if s.health <= 0:
+                cause[i] = CAUSE_STARVED
+            elif not self.on_board(s.head):
+                cause[i] = CAUSE_OUT_OF_BOUNDS
+        for i, s in enumerate(self.snakes):
+            if cause[i]:
+                self._kill(s, cause[i], turn)
+
+        # 4b. collisions among the snakes still alive, applied at once. The
+        # bodies of snakes eliminated in 4a are no longer obstacles.
+        counts = self._body_counts()
+        for i, s in enumerate(self.snakes):
+            if not s.alive:
+                continue
+            if counts[s.head]:
+                own = s.head in s.body[1:]
+                cause[i] = CAUSE_SELF_COLLISION if own else CAUSE_BODY_COLLISION
+                continue
+            for j, o in enumerate(self.snakes):
+                if j != i and o.alive and o.head == s.head and o.length >= s.length:
+                    cause[i] = CAUSE_HEAD_TO_HEAD
+                    break
+        for i, s in enumerate(self.snakes):
+            if cause[i] and s.alive:
+                self._kill(s, cause[i], turn)
+
+        # 5. food spawn.
+        self._spawn_food()
+        self.turn = turn
+
+        over = self.is_terminal
+        rewards = []
+        for i, s in enumerate(self.snakes):
+            if was_alive[i] and not s.alive:
+                rewards.append(-1.0)
+            elif over and s.alive:
+                rewards.append(1.0)
+            else:
+                rewards.append(0.0)
+        return rewards
+
+    @staticmethod
+    def _kill(s: Snake, cause: int, turn: int) -> None:
+        """A dead snake keeps its body (for export) but stops being an
+        obstacle."""
+        s.alive = False
+        s.cause = cause
+        s.death_turn = turn
+
+    # -- food spawn ------------------------------------------------------------
+    def _spawn_food(self) -> None:
+        """Refill up to minimum_food, else one food with food_spawn_chance%."""
+        counts = self._body_counts()
+        if len(self.food) < self.p.minimum_food:
+            for _ in range(self.p.minimum_food - len(self.food)):
+                self._spawn_one(counts)
+        elif self.p.food_spawn_chance > 0 and self.rng.below(100) < self.p.food_spawn_chance:
+            self._spawn_one(counts)
+
+    def _spawn_ok(self, cell: Cell, counts: Counter) -> bool:
+        """Empty (no food, no body, no head) and not next to any live head."""
+        if cell in self.food or counts[cell]:
+            return False
+        return all(_manhattan(head, cell) > 1 for head in self._live_heads())
+
+    def _spawn_one(self, counts: Counter) -> bool:
+        """Uniform over eligible cells: SPAWN_TRIES random draws, then an exact
+        scan in cell-index order. Returns whether a food was placed."""
+        n = self.p.ncells
+        for _ in range(SPAWN_TRIES):
+            cell = self.cell_at(self.rng.below(n))
+            if self._spawn_ok(cell, counts):
+                self.food.add(cell)
+                return True
+        eligible = [self.cell_at(c) for c in range(n) if self._spawn_ok(self.cell_at(c), counts)]
+        if not eligible:
+            return False
+        self.food.add(eligible[self.rng.below(len(eligible))])
+        return True
+
+    # -- evaluation ------------------------------------------------------------
+    def territory(self) -> list[int]:
+        """Cells each live snake reaches strictly first (its head excluded).
+
+        A level-synchronous multi-source BFS from the live heads, in agent
+        order, over cells free of live bodies, neighbours in DX/DY order. A
+        cell reached at the same distance by two snakes is contested: it is
+        nobody's and it is not expanded."""
+        W, H = self.p.width, self.p.height
+        CONTESTED = -1
+        counts = self._body_counts()
+        owner: dict[Cell, int] = {}
+        level: dict[Cell, int] = {}
+        queue: list[Cell] = []
+        for i, s in enumerate(self.snakes):
+            if s.alive:
+                owner[s.head] = i
+                level[s.head] = 0
+                queue.append(s.head)
+        head = 0
+        while head < len(queue):
+            cell = queue[head]
+            head += 1
+            o = owner[cell]
+            if o == CONTESTED:
+                continue
+            x, y = cell
+            next_level = level[cell] + 1
+            for d in range(4):
+                nb = (x + DX[d], y + DY[d])
+                if not (0 <= nb[0] < W and 0 <= nb[1] < H):
+                    continue
+                if counts[nb]:
+                    continue
+                if nb not in owner:
+                    owner[nb] = o
+                    level[nb] = next_level
+                    queue.append(nb)
+                elif level[nb] == next_level and owner[nb] != o and owner[nb] != CONTESTED:
+                    owner[nb] = CONTESTED
+        count = [0] * self.num_agents
+        for cell in queue:
+            if level[cell] > 0 and owner[cell] != CONTESTED:
+                count[owner[cell]] += 1
+        return count
+
+    def evaluate(self) -> list[float]:
+        """Per-snake leaf score; the floating-point operations are those of
+        snakes_evaluate, in the same order, so the doubles are identical.
+
+        alive: w_alive + w_length*length + w_health*health/max_health
+               + w_outlived*(snakes dead) + w_food*hunger*(1 - d/(W+H))
+               + w_space*territory/(W*H)
+        dead:  w_dead + w_outlived*(snakes that died on an earlier turn)"""
+        p = self.p
+        n = self.num_agents
+        terr = self.territory() if p.w_space != 0.0 else [0] * n
+        dead_total = n - self.alive_count
+        out = []
+        for i, s in enumerate(self.snakes):
+            if s.alive:
+                v = p.w_alive
+                v += p.w_length * float(s.length)
+                v += p.w_health * (s.health / p.max_health)
+                v += p.w_outlived * float(dead_total)
+                if p.w_food != 0.0 and self.food:
+                    best = min(_manhattan(f, s.head) for f in self.food)
+                    hunger = 1.0 - s.health / p.max_health
+                    v += p.w_food * hunger * (1.0 - best / (p.width + p.height))
+                if p.w_space != 0.0:
+                    v += p.w_space * (terr[i] / p.ncells)
+            else:
+                before = sum(1 for j, o in enumerate(self.snakes)
+                             if j != i and not o.alive and o.death_turn < s.death_turn)
+                v = p.w_dead + p.w_outlived * float(before)
+            out.append(v)
+        return out
+
+    def ranking(self) -> list[int]:
+        """Rank = number of snakes strictly better placed: survivors share
+        rank 0; a dead snake is behind every snake that lived longer."""
+        ranks = []
+        for s in self.snakes:
+            if s.alive:
+                ranks.append(0)
+            else:
+                ranks.append(sum(1 for o in self.snakes
+                                 if o.alive or o.death_turn > s.death_turn))
+        return ranks
+
+    def move_name(self, agent: int, move: int) -> str:
+        return MOVE_NAMES[move] if 0 <= move < 4 else "?"
+
+    # -- export / import / hash -------------------------------------------------
+    def export(self) -> list[int]:
+        """The flat int32 layout of sbx.h: header, food pairs in increasing
+        cell order, then per snake alive, health, length, death_turn, cause
+        and its body pairs head first."""
+        p = self.p
+        words = [EXPORT_VERSION, p.width, p.height, p.snakes, self.turn, len(self.food)]
+        for x, y in sorted(self.food, key=self.cell_index):
+            words += [x, y]
+        for s in self.snakes:
+            words += [int(s.alive), s.health, s.length, s.death_turn, s.cause]
+            for x, y in s.body:
+                words += [x, y]
+        return words
+
+    def state_hash(self) -> int:
+        return hash_words(self.export())
+
+    def import_state(self, words: Sequence[int]) -> None:
+        """Set the state from an export, validated exactly as snakes_import
+        (same checks, same order, same messages). On error nothing changes.
+        The RNG stream is not part of an export and is kept."""
+        # The wrapper's checks (sandbox.native.Game.import_state) come first.
+        try:
+            arr = np.asarray(words, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise InvalidArgument("state must be a flat list of integers") from exc
+        if arr.ndim != 1:
+            raise InvalidArgument("state must be a flat list of integers")
+        words = [int(w) for w in arr]
+        if any(w < -2**31 or w >= 2**31 for w in words):
+            raise InvalidArgument("state words must fit in 32 bits")
+        turn, food, snakes = self._parse_import(words)
+        self.turn, self.food, self.snakes = turn, food, snakes
+
+    def _parse_import(self, buf: list[int]) -> tuple[int, set[Cell], list[Snake]]:
+        p = self.p
+        W, H = p.width, p.height
+        pos = 0
+
+        def need(k: int) -> None:
+            if pos + k > len(buf):
+                raise InvalidArgument(f"import: data ends early at word {pos}")
+
+        need(6)
+        if buf[0] != EXPORT_VERSION:
+            raise InvalidArgument(f"import: unknown export version {buf[0]}")
+        if buf[1] != W or buf[2] != H or buf[3] != p.snakes:
+            raise InvalidArgument(
+                f"import: board {buf[1]}x{buf[2]} with {buf[3]} snakes does not match the "
+                f"game's {W}x{H} with {p.snakes}")
+        turn, nfood = buf[4], buf[5]
+        if turn < 0 or turn > 1000000:
+            raise InvalidArgument(f"import: turn {turn} out of range")
+        if nfood < 0 or nfood > p.ncells:
+            raise InvalidArgument(f"import: food count {nfood} out of range")
+        pos = 6
+        need(2 * nfood)
+        food: set[Cell] = set()
+        for _ in range(nfood):
+            x, y = buf[pos], buf[pos + 1]
+            pos += 2
+            if not self.on_board((x, y)):
+                raise InvalidArgument(f"import: food ({x},{y}) off the board")
+            if (x, y) in food:
+                raise InvalidArgument(f"import: food ({x},{y}) listed twice")
+            food.add((x, y))
+
+        snakes: list[Snake] = []
+        counts: Counter = Counter()   # non-head segments of live snakes so far
+        for i in range(p.snakes):
+            need(5)
+            alive, health, length, death_turn, cause = buf[pos:pos + 5]
+            pos += 5
+            if alive not in (0, 1):
+                raise InvalidArgument(f"import: snake {i} alive flag {alive}")
+            if health > p.max_health or health < (1 if alive else -1000):
+                raise InvalidArgument(f"import: snake {i} health {health}")
+            if length < 1 or length > p.ring_cap - 4:
+                raise InvalidArgument(f"import: snake {i} length {length}")
+            if alive:
+                consistent = death_turn == -1 and cause == 0
+            else:
+                consistent = (0 <= death_turn <= turn
+                              and CAUSE_STARVED <= cause <= CAUSE_HEAD_TO_HEAD)
+            if not consistent:
+                raise InvalidArgument(
+                    f"import: snake {i} death turn {death_turn} / cause {cause} inconsistent")
+            need(2 * length)
+            body: list[Cell] = []
+            for k in range(length):
+                x, y = buf[pos], buf[pos + 1]
+                pos += 2
+                inside = self.on_board((x, y))
+                # A snake that died out of bounds keeps its head just off the board.
+                oob_head = (k == 0 and not alive and cause == CAUSE_OUT_OF_BOUNDS
+                            and -1 <= x <= W and -1 <= y <= H)
+                if not inside and not oob_head:
+                    raise InvalidArgument(
+                        f"import: snake {i} segment {k} ({x},{y}) off the board")
+                if k > 0 and _manhattan((x, y), body[-1]) > 1:
+                    raise InvalidArgument(
+                        f"import: snake {i} segments {k - 1} and {k} not adjacent")
+                if k > 0 and alive:
+                    if counts[(x, y)] >= 100:   # C counts them in 7 bits
+                        raise InvalidArgument(f"import: too many segments on ({x},{y})")
+                    counts[(x, y)] += 1
+                body.append((x, y))
+            snakes.append(Snake(body, health, bool(alive), death_turn, cause))
+        if pos != len(buf):
+            raise InvalidArgument(f"import: {pos} words expected, got {len(buf)}")
+        return turn, food, snakes
+
+    def __repr__(self) -> str:
+        return f"<reference SnakesGame turn {self.turn} alive {self.alive}>"
+
+
+# ---------------------------------------------------------------- export words
+
+@dataclass
+class ExportedState:
+    """An export decoded into readable parts."""
+    width: int
+    height: int
+    turn: int
+    food: list[Cell]
+    snakes: list[Snake] = field(default_factory=list)
+
+
+def build_export(width: int, height: int, snakes: Sequence[Snake],
+                 food: Sequence[Cell] = (), turn: int = 0) -> list[int]:
+    """Export words for a hand-made position (for import_state), e.g.
+    build_export(7, 7, [Snake([(3, 3), (3, 2), (3, 1)], health=1)], food=[(3, 4)]).
+    Food is written in increasing cell order, as the engine exports it."""
+    words = [EXPORT_VERSION, width, height, len(snakes), turn, len(food)]
+    for x, y in sorted(food, key=lambda c: c[1] * width + c[0]):
+        words += [x, y]
+    for s in snakes:
+        words += [int(s.alive), s.health, len(s.body), s.death_turn, s.cause]
+        for x, y in s.body:
+            words += [x, y]
+    return words
+
+
+def decode_export(words: Sequence[int]) -> ExportedState:
+    """The inverse of build_export (no validation: use import_state for that)."""
+    w = [int(v) for v in words]
+    width, height, nsnakes, turn, nfood = w[1], w[2], w[3], w[4], w[5]
+    pos = 6
+    food = [(w[pos + 2 * k], w[pos + 2 * k + 1]) for k in range(nfood)]
+    pos += 2 * nfood
+    snakes = []
+    for _ in range(nsnakes):
+        alive, health, length, death_turn, cause = w[pos:pos + 5]
+        pos += 5
+        body = [(w[pos + 2 * k], w[pos + 2 * k + 1]) for k in range(length)]
+        pos += 2 * length
+        snakes.append(Snake(body, health, bool(alive), death_turn, cause))
+    return ExportedState(width, height, turn, food, snakes)

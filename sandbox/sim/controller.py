@@ -1,0 +1,378 @@
+"""Controllers: who decides each player's moves.
+
+A SearchController owns one C Search and runs it on its own worker thread in
+slices (a few ms, or a few thousand iterations, each). Between slices it
+  - applies settings changed from any thread (hot-swap at slice boundaries),
+  - publishes an immutable ControllerSnapshot (root stats, counters and, when
+    a view asked for them, tree snapshots) that UI code reads at frame rate.
+The C trees are only ever touched by the worker thread while it thinks, and
+by the match thread between turns (finish), never by both at once.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..config import Budget
+from ..native import Game, InvalidState, MoveStat, Search, SearchParams, Trace, TreeSnapshot
+
+
+@dataclass(frozen=True)
+class TreeRequest:
+    """What a tree view wants published, and how often."""
+    max_nodes: int = 4000
+    min_visits: int = 1
+    every_ms: float = 50.0
+    agents: tuple[int, ...] | None = None   # None: every agent's tree
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    turn: int
+    player: int
+    changes: dict[str, tuple[Any, Any]]     # field -> (old, new)
+    iteration: int                          # iterations into the turn when applied
+
+
+@dataclass(frozen=True)
+class ControllerSnapshot:
+    player: int
+    agents: tuple[int, ...]
+    turn: int
+    thinking: bool
+    iterations: int             # this turn
+    sim_turns: int              # this turn
+    search_ms: float            # time inside C this turn
+    wall_ms: float              # wall time since the turn's thinking began
+    iterations_per_s: float     # over this turn's search time
+    sim_turns_per_s: float
+    root_stats: tuple[tuple[MoveStat, ...], ...]   # per agent of the game
+    best_moves: tuple[int | None, ...]
+    tree_nodes: tuple[int, ...]
+    node_cap: int
+    cap_reached: bool
+    stop_reason: str
+    params: SearchParams
+    norm_min: tuple[float, ...]
+    norm_max: tuple[float, ...]
+    trees: Mapping[int, TreeSnapshot] = field(default_factory=dict)
+    published_at: float = 0.0   # time.perf_counter()
+
+
+class Controller:
+    """Base: a player that produces moves for its agents each turn."""
+
+    kind = "base"
+
+    def __init__(self, player: int, agents: Sequence[int], name: str = "") -> None:
+        self.player = player
+        self.agents = tuple(agents)
+        self.name = name or f"P{player}"
+        self._moves: dict[int, int | None] = {}
+        self._done = threading.Event()
+        self._done.set()
+        self._changes: list[SettingsChange] = []
+        self._changes_lock = threading.Lock()
+
+    # turn protocol ----------------------------------------------------------
+    def start(self, turn: int, game: Game, budget: Budget) -> None:
+        """Begin deciding for `turn`; `game` is the real state (read only)."""
+        self._done.clear()
+        self._moves = self._decide(turn, game)
+        self._done.set()
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        raise NotImplementedError
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._done.wait(timeout)
+
+    def moves(self) -> dict[int, int | None]:
+        if not self.done:
+            raise InvalidState(f"{self.name} is still thinking")
+        return dict(self._moves)
+
+    def finish(self, joint: Sequence[int | None], game: Game) -> None:
+        """The turn was played: `joint` moved the world to `game`."""
+
+    def interrupt(self) -> None:
+        """Stop thinking early and move with what is known now."""
+
+    # settings -----------------------------------------------------------------
+    @property
+    def settings(self) -> SearchParams | None:
+        return None
+
+    def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
+        raise InvalidState(f"{self.kind} players have no search settings")
+
+    def drain_changes(self) -> list[SettingsChange]:
+        with self._changes_lock:
+            out, self._changes = self._changes, []
+        return out
+
+    @property
+    def latest(self) -> ControllerSnapshot | None:
+        return None
+
+    tree_request: TreeRequest | None = None
+
+    def close(self) -> None:
+        pass
+
+
+class RandomController(Controller):
+    """Uniformly random legal moves (seeded): a baseline and a test double."""
+
+    kind = "random"
+
+    def __init__(self, player: int, agents: Sequence[int], seed: int, name: str = "") -> None:
+        super().__init__(player, agents, name)
+        self._rng = np.random.default_rng(seed)
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+        for a in self.agents:
+            legal = game.legal_moves(a)
+            out[a] = int(legal[self._rng.integers(len(legal))]) if legal else None
+        return out
+
+
+class HumanController(Controller):
+    """Moves chosen by a person (arrow keys in the app). Until a key is
+    pressed, a snake keeps going the way it went (or `default_move`)."""
+
+    kind = "human"
+
+    def __init__(self, player: int, agents: Sequence[int], name: str = "",
+                 default_move: int = 0) -> None:
+        super().__init__(player, agents, name)
+        self._chosen: dict[int, int] = {}
+        self._last: dict[int, int] = {a: default_move for a in agents}
+        self._lock = threading.Lock()
+
+    def choose(self, move: int, agent: int | None = None) -> None:
+        with self._lock:
+            self._chosen[self.agents[0] if agent is None else agent] = int(move)
+
+    def chosen(self, agent: int | None = None) -> int | None:
+        with self._lock:
+            a = self.agents[0] if agent is None else agent
+            return self._chosen.get(a, self._last.get(a))
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+        with self._lock:
+            for a in self.agents:
+                legal = game.legal_moves(a)
+                move = self._chosen.pop(a, self._last.get(a, 0))
+                if not legal:
+                    out[a] = None
+                    continue
+                out[a] = move if move in legal else legal[0]
+                self._last[a] = out[a]
+        return out
+
+
+class SearchController(Controller):
+    """A Smitsimax player searching on its own worker thread."""
+
+    kind = "smitsimax"
+
+    def __init__(self, player: int, agents: Sequence[int], game: Game,
+                 params: SearchParams | Mapping[str, Any] | None, seed: int,
+                 name: str = "") -> None:
+        super().__init__(player, agents, name)
+        self.search = Search(game, params, seed=seed)
+        self.num_agents = game.num_agents
+        self._settings = self.search.params
+        self._pending: SearchParams | None = None
+        self._pending_turn = -1
+        self._cv = threading.Condition()
+        self._job: tuple[int, Budget] | None = None
+        self._cancel = False
+        self._closing = False
+        self._latest: ControllerSnapshot | None = None
+        self._last_trees: Mapping[int, TreeSnapshot] = {}
+        self._last_tree_time = 0.0
+        self.tree_request: TreeRequest | None = None
+        self._error: Exception | None = None
+        self._thread = threading.Thread(target=self._worker, name=f"search-{player}", daemon=True)
+        self._thread.start()
+
+    # settings (any thread) -----------------------------------------------------
+    @property
+    def settings(self) -> SearchParams:
+        """The newest settings asked for (applied at the next slice)."""
+        with self._cv:
+            return self._pending or self._settings
+
+    def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
+        base = self.settings
+        new = params if isinstance(params, SearchParams) else base.replace(**dict(params))
+        with self._cv:
+            self._pending = new
+            self._pending_turn = turn
+        if self.done:  # not thinking: apply now so the next search uses them
+            self._apply_pending(turn if turn >= 0 else -1, 0)
+
+    def _apply_pending(self, turn: int, iteration: int) -> None:
+        with self._cv:
+            new, self._pending = self._pending, None
+            asked_turn = self._pending_turn
+        if new is None or new == self._settings:
+            return
+        old = self._settings
+        self.search.set_params(new)
+        self._settings = new
+        diff = {k: (getattr(old, k), getattr(new, k)) for k in type(new).model_fields
+                if getattr(old, k) != getattr(new, k)}
+        with self._changes_lock:
+            self._changes.append(SettingsChange(turn if turn >= 0 else asked_turn,
+                                                self.player, diff, iteration))
+
+    # turn protocol ----------------------------------------------------------------
+    def start(self, turn: int, game: Game, budget: Budget) -> None:
+        with self._cv:
+            if not self._done.is_set():
+                raise InvalidState(f"{self.name} is already thinking")
+            if self._closing:
+                raise InvalidState(f"{self.name} is closed")
+            self._done.clear()
+            self._cancel = False
+            self._job = (turn, budget)
+            self._cv.notify_all()
+
+    def interrupt(self) -> None:
+        with self._cv:
+            self._cancel = True
+        self.search.stop()
+
+    def finish(self, joint: Sequence[int | None], game: Game) -> None:
+        if not self.done:
+            raise InvalidState(f"{self.name} is still thinking")
+        self.search.advance(joint, new_root=game)
+
+    def reset(self, game: Game) -> None:
+        """A new match on the same game: drop the trees, take `game`'s state."""
+        if not self.done:
+            raise InvalidState(f"{self.name} is still thinking")
+        self.search.reset(game)
+
+    def step_traced(self) -> Trace:
+        """One traced iteration between turns (the step-by-step view)."""
+        if not self.done:
+            raise InvalidState(f"{self.name} is thinking")
+        self._apply_pending(-1, 0)
+        trace = self.search.step_traced()
+        return trace
+
+    def _worker(self) -> None:
+        while True:
+            with self._cv:
+                while self._job is None and not self._closing:
+                    self._cv.wait()
+                if self._closing:
+                    self._done.set()
+                    return
+                turn, budget = self._job
+                self._job = None
+            try:
+                self._moves = self._think(turn, budget)
+            except Exception as exc:  # surfaced to the match thread
+                self._moves = {a: None for a in self.agents}
+                self._error = exc
+            self._done.set()
+
+    def raise_if_failed(self) -> None:
+        if self._error is not None:
+            exc, self._error = self._error, None
+            raise exc
+
+    def _think(self, turn: int, budget: Budget) -> dict[int, int | None]:
+        t0 = time.perf_counter()
+        iterations = turns = 0
+        search_ms = 0.0
+        reason = "none"
+        while True:
+            self._apply_pending(turn, iterations)
+            wall_ms = (time.perf_counter() - t0) * 1000.0
+            if self._cancel or self._closing:
+                reason = "interrupted"
+                break
+            it_left = budget.iterations - iterations if budget.iterations else 0
+            ms_left = budget.ms - wall_ms if budget.ms else 0.0
+            if budget.iterations and it_left <= 0:
+                reason = "iterations"
+                break
+            if budget.ms and ms_left <= 0:
+                reason = "time"
+                break
+            r = self.search.run(
+                iterations=min(budget.slice_iterations, it_left) if budget.iterations else None,
+                ms=min(budget.slice_ms, ms_left) if budget.ms else None)
+            iterations += r.iterations
+            turns += r.sim_turns
+            search_ms += r.elapsed_ms
+            if r.stop_reason in ("node_cap", "terminal"):
+                reason = r.stop_reason
+                break
+            self._publish(turn, True, iterations, turns, search_ms, t0, r.stop_reason)
+        self._publish(turn, False, iterations, turns, search_ms, t0, reason)
+        best = self.search.best_moves()
+        return {a: best[a] for a in self.agents}
+
+    def _publish(self, turn: int, thinking: bool, iterations: int, turns: int,
+                 search_ms: float, t0: float, reason: str) -> None:
+        now = time.perf_counter()
+        st = self.search.stats()
+        req = self.tree_request
+        trees = self._last_trees
+        if req is not None and (not thinking or (now - self._last_tree_time) * 1000 >= req.every_ms):
+            agents = req.agents if req.agents is not None else range(self.num_agents)
+            trees = {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
+            self._last_trees = trees
+            self._last_tree_time = now
+        secs = search_ms / 1000.0
+        self._latest = ControllerSnapshot(
+            player=self.player, agents=self.agents, turn=turn, thinking=thinking,
+            iterations=iterations, sim_turns=turns, search_ms=search_ms,
+            wall_ms=(now - t0) * 1000.0,
+            iterations_per_s=iterations / secs if secs > 0 else 0.0,
+            sim_turns_per_s=turns / secs if secs > 0 else 0.0,
+            root_stats=tuple(tuple(self.search.root_stats(a)) for a in range(self.num_agents)),
+            best_moves=tuple(self.search.best_moves()),
+            tree_nodes=st.nodes, node_cap=st.node_cap, cap_reached=st.cap_reached,
+            stop_reason=reason, params=self._settings, norm_min=st.norm_min,
+            norm_max=st.norm_max, trees=trees, published_at=now)
+
+    @property
+    def latest(self) -> ControllerSnapshot | None:
+        return self._latest
+
+    def publish_now(self, turn: int) -> ControllerSnapshot | None:
+        """Refresh the snapshot between turns (e.g. after a traced step)."""
+        if not self.done:
+            return self._latest
+        st = self.search.stats()
+        self._last_tree_time = 0.0
+        self._publish(turn, False, st.iterations_root, 0, 0.0, time.perf_counter(), "none")
+        return self._latest
+
+    def close(self) -> None:
+        with self._cv:
+            self._closing = True
+            self._cancel = True
+            self._cv.notify_all()
+        if not self.search.closed:
+            self.search.stop()
+        self._thread.join(timeout=10)
+        self.search.close()

@@ -1,0 +1,194 @@
+"""Match: the turn loop. Every controller decides (concurrently, each on its
+own budget), the world steps with the joint action, every search re-roots on
+the move actually played, and a TurnRecord is appended (and handed to the
+recorder, if any)."""
+from __future__ import annotations
+
+from typing import Callable, Protocol, Sequence
+
+from ..config import Budget, Scenario
+from ..native import InvalidState
+from .controller import (Controller, HumanController, RandomController, SearchController,
+                         TreeRequest)
+from .records import MatchResult, PlayerTurn, TurnRecord
+from .world import World
+
+
+class RecorderLike(Protocol):
+    def begin(self, match: "Match") -> None: ...
+    def append(self, record: TurnRecord) -> None: ...
+    def end(self, result: MatchResult) -> None: ...
+
+
+def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -> Controller:
+    p = scenario.players[i]
+    agents = scenario.player_agents(i)
+    seed = scenario.player_seed(i, match_seed)
+    name = p.name or f"P{i}"
+    if p.controller == "smitsimax":
+        return SearchController(i, agents, world.game, p.search, seed, name)
+    if p.controller == "random":
+        return RandomController(i, agents, seed, name)
+    return HumanController(i, agents, name)
+
+
+class Match:
+    def __init__(self, scenario: Scenario, seed: int | None = None,
+                 budget: Budget | None = None, max_turns: int | None = None,
+                 recorder: RecorderLike | None = None) -> None:
+        self.scenario = scenario
+        self.seed = scenario.seed if seed is None else int(seed)
+        self.budget_override = budget
+        self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
+        self.world = World(scenario.game, scenario.game_params, self.seed)
+        self.controllers: list[Controller] = []
+        try:
+            for i in range(len(scenario.players)):
+                self.controllers.append(make_controller(scenario, i, self.world, self.seed))
+        except BaseException:
+            self.close()
+            raise
+        n = self.world.num_agents
+        self.owner = [0] * n                      # agent -> player
+        for c in self.controllers:
+            for a in c.agents:
+                self.owner[a] = c.player
+        self.names = tuple(self.controllers[self.owner[a]].name for a in range(n))
+        self.history: list[TurnRecord] = []
+        self.recorder = recorder
+        self._thinking = False
+        self._closed = False
+        if recorder is not None:
+            recorder.begin(self)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def over(self) -> bool:
+        return self.world.is_terminal or (self.max_turns > 0 and self.turn >= self.max_turns)
+
+    @property
+    def thinking(self) -> bool:
+        return self._thinking
+
+    def budget_for(self, player: int) -> Budget:
+        return self.budget_override or self.scenario.player_budget(player)
+
+    def set_tree_request(self, request: TreeRequest | None) -> None:
+        for c in self.controllers:
+            c.tree_request = request
+
+    # ------------------------------------------------------------------ turns
+    def start_turn(self) -> None:
+        """Every controller starts deciding (non-blocking for search players)."""
+        if self._closed:
+            raise InvalidState("the match is closed")
+        if self._thinking:
+            raise InvalidState("a turn is already in progress")
+        if self.over:
+            raise InvalidState("the match is over")
+        self._thinking = True
+        for c in self.controllers:
+            c.start(self.turn, self.world.game, self.budget_for(c.player))
+
+    def turn_ready(self) -> bool:
+        return self._thinking and all(c.done for c in self.controllers)
+
+    def interrupt(self) -> None:
+        """Make every thinking controller move now with what it knows."""
+        for c in self.controllers:
+            c.interrupt()
+
+    def complete_turn(self, overrides: dict[int, int] | None = None) -> TurnRecord:
+        """Wait for every decision, play the joint action, re-root searches.
+        `overrides` (agent -> move) replaces decisions, e.g. a human's key."""
+        if not self._thinking:
+            raise InvalidState("no turn in progress")
+        for c in self.controllers:
+            c.wait()
+        for c in self.controllers:
+            if isinstance(c, SearchController):
+                c.raise_if_failed()
+        n = self.world.num_agents
+        joint: list[int | None] = [None] * n
+        for c in self.controllers:
+            for a, m in c.moves().items():
+                joint[a] = m
+        for a, m in (overrides or {}).items():
+            joint[a] = m
+        turn = self.turn
+        alive_before = self.world.game.alive
+        players = tuple(self._player_turn(c, turn) for c in self.controllers)
+        rewards = self.world.step(joint)
+        for c in self.controllers:
+            c.finish(joint, self.world.game)
+        self._thinking = False
+        game = self.world.game
+        alive = tuple(game.alive)
+        record = TurnRecord(
+            turn=turn, joint=tuple(joint), players=players, state_hash=game.state_hash(),
+            scores=tuple(float(x) for x in game.evaluate()), alive=alive,
+            eliminated=tuple(a for a in range(n) if alive_before[a] and not alive[a]),
+            rewards=tuple(float(x) for x in rewards))
+        self.history.append(record)
+        if self.recorder is not None:
+            self.recorder.append(record)
+            if self.over:
+                self.recorder.end(self.result())
+        return record
+
+    def _player_turn(self, c: Controller, turn: int) -> PlayerTurn:
+        snap = c.latest
+        mine = snap is not None and snap.turn == turn
+        return PlayerTurn(
+            player=c.player, controller=c.kind, moves=c.moves(),
+            iterations=snap.iterations if mine else 0,
+            sim_turns=snap.sim_turns if mine else 0,
+            search_ms=snap.search_ms if mine else 0.0,
+            wall_ms=snap.wall_ms if mine else 0.0,
+            stop_reason=snap.stop_reason if mine else "none",
+            root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
+            tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
+            changes=tuple(c.drain_changes()))
+
+    def play_turn(self) -> TurnRecord:
+        self.start_turn()
+        return self.complete_turn()
+
+    def play(self, on_turn: Callable[[TurnRecord], None] | None = None) -> MatchResult:
+        while not self.over:
+            record = self.play_turn()
+            if on_turn is not None:
+                on_turn(record)
+        return self.result()
+
+    def result(self) -> MatchResult:
+        game = self.world.game
+        ranking = tuple(game.ranking())
+        best = [a for a, r in enumerate(ranking) if r == 0]
+        return MatchResult(turns=self.turn, ranking=ranking,
+                           winner=best[0] if len(best) == 1 else None,
+                           final_hash=game.state_hash(), terminal=game.is_terminal,
+                           names=self.names)
+
+    # --------------------------------------------------------------- lifetime
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for c in self.controllers:
+            c.close()
+        self.world.close()
+
+    def __enter__(self) -> "Match":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def joint_names(world: World, joint: Sequence[int | None]) -> list[str]:
+    return ["-" if m is None else world.game.move_name(a, m) for a, m in enumerate(joint)]

@@ -1,0 +1,58 @@
+"""Immutable records of what happened in a match, turn by turn."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..native import MoveStat
+from .controller import SettingsChange
+
+
+@dataclass(frozen=True)
+class PlayerTurn:
+    player: int
+    controller: str
+    moves: dict[int, int | None]              # agent -> move
+    iterations: int
+    sim_turns: int
+    search_ms: float
+    wall_ms: float
+    stop_reason: str
+    root_stats: dict[int, tuple[MoveStat, ...]]  # own agents' root children
+    tree_nodes: dict[int, int]
+    changes: tuple[SettingsChange, ...]
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    turn: int                       # the turn the decision was made in
+    joint: tuple[int | None, ...]
+    players: tuple[PlayerTurn, ...]
+    state_hash: int                 # after the step
+    scores: tuple[float, ...]       # evaluation after the step
+    alive: tuple[bool, ...]
+    eliminated: tuple[int, ...]     # agents eliminated by this step
+    rewards: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    turns: int
+    ranking: tuple[int, ...]        # per agent, 0 = best
+    winner: int | None              # the single best agent, if there is one
+    final_hash: int
+    terminal: bool                  # the game ended (vs. a turn limit)
+    names: tuple[str, ...]          # per agent
+
+    def placement(self) -> str:
+        """Agents best first, '=' between ties: '2>0>1=3'."""
+        order = sorted(range(len(self.ranking)), key=lambda a: (self.ranking[a], a))
+        out = str(order[0])
+        for prev, a in zip(order, order[1:]):
+            out += ("=" if self.ranking[a] == self.ranking[prev] else ">") + str(a)
+        return out
+
+    def line(self) -> str:
+        win = (f"winner={self.winner}({self.names[self.winner]})" if self.winner is not None
+               else "winner=none")
+        return (f"result: {win} ranking={self.placement()} turns={self.turns} "
+                f"final_hash={self.final_hash:016x}")

@@ -1,0 +1,398 @@
+"""The C Smitsimax and the pure-Python reference, on the same inputs.
+
+Same game state, same search seed, same SearchParams: the trees must be the
+same. Means are compared with exact float equality: the reference performs
+the same IEEE operations in the same order (the C core is built with
+-ffp-contract=off, and both call the same libm log), so there is no
+floating-point reason for them to differ.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sandbox.native import Game, Search, SearchParams
+from sandbox.reference import Smitsimax, Snake, SnakesGame, build_export, decode_export
+from sandbox.reference.snakes import CAUSE_STARVED, DX, DY
+
+BASE = SearchParams(max_depth=6)
+VARIANTS = {
+    "defaults": SearchParams(),
+    "gamma_1": BASE.replace(gamma=1.0),
+    "depth_normalize": BASE.replace(depth_normalize=True),
+    "freeze": BASE.replace(elimination="freeze"),
+    "freeze_normalized": BASE.replace(elimination="freeze", depth_normalize=True),
+    "death_penalty": BASE.replace(death_penalty=True, death_min_visits=1),
+    "death_penalty_3": BASE.replace(death_penalty=True, death_min_visits=3,
+                                    death_penalty_value=0.3, random_threshold=30),
+    "rollout": BASE.replace(rollout=True, max_depth=8),
+    "rollout_freeze": BASE.replace(rollout=True, elimination="freeze"),
+    "always_ucb": BASE.replace(random_threshold=0),
+    "always_random": BASE.replace(random_threshold=1000),
+    "c_0": BASE.replace(c=0.0),
+    "c_3": BASE.replace(c=3.0, max_depth=3),
+}
+GAMES = {
+    "duel_7x7": {"snakes": 2, "width": 7, "height": 7},
+    "four_11x11": {"snakes": 4},
+}
+
+
+def pair(params: dict, seed: int):
+    return Game("snakes", params, seed=seed), SnakesGame(params, seed=seed)
+
+
+def reference_rows(x: Smitsimax, agent: int) -> dict:
+    """Every node of a reference tree as the C snapshot describes it:
+    id -> (parent id, visits, mean, prob, depth, move, flags)."""
+    nodes = x.trees[agent].nodes
+    rows = {0: (-1, nodes[0].visits, np.float32(nodes[0].mean()), np.float32(1.0), 0, 255, 0)}
+    for idx, nd in enumerate(nodes):
+        kids = list(nd.children()) + ([nd.pass_child] if nd.pass_child else [])
+        total = float(sum(nodes[k].visits for k in kids))
+        for k in kids:
+            c = nodes[k]
+            prob = np.float32(c.visits / total if total > 0 else 0.0)
+            rows[k] = (idx, c.visits, np.float32(c.mean()), prob, c.depth, c.move, c.flags)
+    assert len(rows) == len(nodes)
+    return rows
+
+
+def c_rows(s: Search, agent: int) -> dict:
+    snap = s.snapshot(agent, max_nodes=s.stats().nodes[agent], min_visits=0)
+    ids = snap.node.tolist()
+    return {int(r["node"]): (ids[r["parent"]] if r["parent"] >= 0 else -1, int(r["visits"]),
+                             r["mean"], r["prob"], int(r["depth"]), int(r["move"]),
+                             int(r["flags"]))
+            for r in snap.rows}
+
+
+def assert_same_search(s: Search, x: Smitsimax) -> None:
+    n = s.num_agents
+    for a in range(n):
+        # The whole tree: ids, parents, visits, means, flags (DIED, SURVIVED,
+        # DOOMED, PASS), as far as the C snapshot shows them.
+        assert reference_rows(x, a) == c_rows(s, a)
+    for a in range(n):
+        assert x.root_stats(a) == s.root_stats(a)  # moves, visits, means, probs: exact
+    assert x.best_moves() == s.best_moves()
+    cs, rs = s.stats(), x.stats()
+    assert rs.nodes == cs.nodes
+    assert rs.root_visits == cs.root_visits
+    assert rs.max_depth_reached == cs.max_depth_reached
+    assert rs.norm_min == cs.norm_min and rs.norm_max == cs.norm_max
+    assert (rs.iterations, rs.sim_turns, rs.iterations_root) == (
+        cs.iterations, cs.sim_turns, cs.iterations_root)
+
+
+def run_both(s: Search, x: Smitsimax, iterations: int) -> None:
+    c = s.run(iterations=iterations)
+    r = x.run(iterations)
+    assert (r.iterations, r.sim_turns, r.stop_reason, r.nodes_added) == (
+        c.iterations, c.sim_turns, c.stop_reason, c.nodes_added)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_one_search(variant, game):
+    params = VARIANTS[variant]
+    iterations = 300 if game == "duel_7x7" else 200
+    for seed in (1, 2):
+        g, r = pair(GAMES[game], seed)
+        s, x = Search(g, params, seed=seed * 31), Smitsimax(r, params, seed=seed * 31)
+        run_both(s, x, iterations)
+        assert_same_search(s, x)
+        assert sum(st.visits for st in s.root_stats(0)) == iterations
+
+
+def play_turns(params: SearchParams, game: dict, seed: int, turns: int, iterations: int,
+               start=None, with_new_root=True) -> int:
+    """Search, play the best joint move on both sides, advance both searches
+    (tree reuse), search again, and compare after every step."""
+    g, r = pair(game, seed)
+    if start is not None:
+        g.import_state(start)
+        r.import_state(start)
+    s, x = Search(g, params, seed=seed), Smitsimax(r, params, seed=seed)
+    reused = 0
+    for _ in range(turns):
+        run_both(s, x, iterations)
+        assert_same_search(s, x)
+        if g.is_terminal:
+            break
+        joint = s.best_moves()
+        g.step([0 if m is None else m for m in joint])
+        r.step(joint)
+        # The reference root comes from the C state (export/import), its RNG
+        # stream from playing the same chance events.
+        r.import_state(g.export().tolist())
+        assert r.export() == g.export().tolist()
+        if with_new_root:
+            s.advance(joint, g)
+            x.advance(joint, r)
+        else:
+            s.advance(joint)
+            x.advance(joint)
+            assert x.root.export() == s.root_game().export().tolist()
+        assert x.stats().nodes == s.stats().nodes
+        reused += sum(n > 1 for n in s.stats().nodes)
+        assert_same_search(s, x)
+    return reused
+
+
+@pytest.mark.parametrize("variant", ["defaults", "freeze", "death_penalty", "rollout"])
+def test_across_turns_with_tree_reuse(variant):
+    reused = play_turns(VARIANTS[variant].replace(max_depth=5), GAMES["four_11x11"],
+                        seed=7, turns=4, iterations=150)
+    assert reused > 0  # kept subtrees were really compared
+
+
+def test_across_turns_stepping_the_root_with_the_search_rng():
+    play_turns(BASE, GAMES["duel_7x7"], seed=3, turns=4, iterations=200, with_new_root=False)
+
+
+def test_across_turns_without_tree_reuse():
+    reused = play_turns(BASE.replace(tree_reuse=False), GAMES["duel_7x7"], seed=4, turns=3,
+                        iterations=200)
+    assert reused == 0
+
+
+def doomed_start(width=11, height=11) -> list[int]:
+    """Snake 3 has one health point and no food in reach: it dies on the
+    first turn whatever it does, so the next advance re-roots its tree on a
+    pass node."""
+    snakes = [Snake([(1, 1), (1, 0), (0, 0)], 90), Snake([(9, 9), (9, 10), (10, 10)], 90),
+              Snake([(1, 9), (1, 10), (0, 10)], 90), Snake([(9, 1), (9, 0), (10, 0)], 1),
+              ]
+    return build_export(width, height, snakes, food=[(5, 5), (3, 3)], turn=12)
+
+
+@pytest.mark.parametrize("elimination", ["pass", "freeze"])
+def test_advance_past_an_elimination(elimination):
+    params = BASE.replace(elimination=elimination, max_depth=4)
+    play_turns(params, GAMES["four_11x11"], seed=5, turns=3, iterations=150,
+               start=doomed_start())
+
+
+def test_a_dead_agent_at_the_root():
+    words = doomed_start()
+    words[-2 * 3 - 5:-2 * 3] = [0, 0, 3, 12, CAUSE_STARVED]  # snake 3 died on turn 12
+    for elimination in ("pass", "freeze"):
+        params = BASE.replace(elimination=elimination, max_depth=4)
+        g, r = pair(GAMES["four_11x11"], 8)
+        g.import_state(words)
+        r.import_state(words)
+        s, x = Search(g, params, seed=8), Smitsimax(r, params, seed=8)
+        run_both(s, x, 120)
+        assert_same_search(s, x)
+        assert s.best_moves()[3] is None
+        stats3 = s.root_stats(3)
+        if elimination == "pass":
+            assert [st.move for st in stats3] == [-1] and stats3[0].visits == 120
+        else:
+            assert stats3 == []
+
+
+def test_node_cap_stops_both_at_the_same_iteration():
+    params = SearchParams(max_depth=8, node_cap=1024, random_threshold=2)
+    g, r = pair(GAMES["four_11x11"], 6)
+    s, x = Search(g, params, seed=6), Smitsimax(r, params, seed=6)
+    c = s.run(iterations=5000)
+    ref = x.run(5000)
+    assert c.stop_reason == ref.stop_reason == "node_cap"
+    assert c.iterations == ref.iterations
+    assert s.stats().cap_reached and x.stats().cap_reached
+    assert_same_search(s, x)
+
+
+def test_params_changed_between_runs():
+    g, r = pair(GAMES["duel_7x7"], 9)
+    s, x = Search(g, BASE, seed=9), Smitsimax(r, BASE, seed=9)
+    run_both(s, x, 100)
+    for changes in ({"c": 2.0, "max_depth": 3}, {"random_threshold": 0, "gamma": 0.5},
+                    {"death_penalty": True, "elimination": "freeze"}):
+        s.update_params(**changes)
+        x.update_params(**changes)
+        run_both(s, x, 100)
+        assert_same_search(s, x)
+
+
+def assert_same_trace(c, r) -> None:
+    assert r.stop_reason == c.stop_reason
+    assert (r.depth, r.terminal, r.sim_seed) == (c.depth, c.terminal, c.sim_seed)
+    assert r.paths == c.paths
+    np.testing.assert_array_equal(r.moves, c.moves)
+    assert r.picks == c.picks
+    np.testing.assert_array_equal(r.expanded, c.expanded)
+    np.testing.assert_array_equal(r.alive_after, c.alive_after)
+    assert r.scores.tolist() == c.scores.tolist()
+    assert r.norm_min.tolist() == c.norm_min.tolist()
+    assert r.norm_max.tolist() == c.norm_max.tolist()
+
+
+@pytest.mark.parametrize("variant", ["defaults", "freeze", "rollout", "always_ucb"])
+def test_step_traced(variant):
+    params = VARIANTS[variant].replace(max_depth=5)
+    g, r = pair(GAMES["four_11x11"], 12)
+    s, x = Search(g, params, seed=12), Smitsimax(r, params, seed=12)
+    picks = set()
+    for k in range(25):
+        if k % 5 == 4:
+            run_both(s, x, 20)
+        ct, rt = s.step_traced(), x.step_traced()
+        assert_same_trace(ct, rt)
+        picks |= {p for row in ct.picks for p in row}
+    assert_same_search(s, x)
+    if variant == "rollout":
+        assert "rollout" in picks
+
+
+def test_trace_replays_on_the_root_state():
+    """sbx.h: replaying the traced joint actions on the root state reseeded
+    with sim_seed reproduces the simulation; with no discount tricks the leaf
+    score is the final evaluation."""
+    g, r = pair(GAMES["four_11x11"], 13)
+    params = BASE.replace(max_depth=5)
+    s, x = Search(g, params, seed=13), Smitsimax(r, params, seed=13)
+    for _ in range(10):
+        t = s.step_traced()
+        assert_same_trace(t, x.step_traced())
+        sim = s.root_game()
+        sim.reseed(t.sim_seed)
+        for d in range(t.depth):
+            sim.step([int(m) if m >= 0 else None for m in t.moves[:, d]])
+            assert sim.alive == t.alive_after[:, d].tolist()
+        assert sim.is_terminal == t.terminal
+        assert sim.evaluate().tolist() == t.scores.tolist()
+
+
+def test_terminal_root():
+    words = doomed_start()
+    for i in range(1, 4):  # only snake 0 alive: the game is over
+        start = 6 + 2 * 2 + i * (5 + 6)
+        words[start:start + 5] = [0, 0, 3, 12, CAUSE_STARVED]
+    g, r = pair(GAMES["four_11x11"], 2)
+    g.import_state(words)
+    r.import_state(words)
+    assert g.is_terminal and r.is_terminal
+    s, x = Search(g, BASE, seed=1), Smitsimax(r, BASE, seed=1)
+    run_both(s, x, 50)
+    assert s.step_traced().stop_reason == x.step_traced().stop_reason == "terminal"
+    assert_same_search(s, x)
+
+
+def careful_joint(g: Game, rng: np.random.Generator) -> list[int]:
+    """Random moves that avoid walls and bodies when they can."""
+    st = decode_export(g.export())
+    occupied = {c for s in st.snakes if s.alive for c in s.body[:-1]}
+    joint = []
+    for s in st.snakes:
+        x, y = s.body[0]
+        safe = [m for m in range(4) if 0 <= x + DX[m] < st.width
+                and 0 <= y + DY[m] < st.height and (x + DX[m], y + DY[m]) not in occupied]
+        joint.append(int(rng.choice(safe)) if safe else 0)
+    return joint
+
+
+def crowded_position(seed: int, turns: int = 14) -> list[int]:
+    """A 7x7 midgame with long snakes: deaths at every depth, decided by the
+    other agents' moves, so nodes get DIED, SURVIVED, DOOMED and pass
+    children all at once."""
+    rng = np.random.default_rng(seed)
+    params = {"snakes": 4, "width": 7, "height": 7, "minimum_food": 3}
+    while True:
+        g = Game("snakes", params, seed=seed)
+        while not g.is_terminal and g.turn < turns:
+            g.step(careful_joint(g, rng))
+        if not g.is_terminal and sum(g.alive) >= 3:
+            return g.export().tolist()
+        seed += 1000
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_crowded_positions(seed):
+    words = crowded_position(seed)
+    game = {"snakes": 4, "width": 7, "height": 7, "minimum_food": 3}
+    for params in (BASE.replace(death_penalty=True, death_min_visits=1, random_threshold=4),
+                   BASE.replace(death_min_visits=2, c=1.5, max_depth=8)):
+        g, r = pair(game, seed)
+        g.import_state(words)
+        r.import_state(words)
+        s, x = Search(g, params, seed=seed), Smitsimax(r, params, seed=seed)
+        run_both(s, x, 300)
+        assert_same_search(s, x)
+
+
+@pytest.mark.parametrize("death_penalty", [False, True])
+def test_a_trap_with_a_pass_child(death_penalty):
+    """Snake A's move down into the corner X = (0, 0) is a dead end: every
+    move from X is fatal (walls, its neck, B's body). When B moves into X
+    too, A loses the head-on there and descends through X's pass child; the
+    doom of X is then judged from its (expanded) children."""
+    game = {"snakes": 3, "width": 7, "height": 7, **{"food_spawn_chance": 0,
+                                                     "minimum_food": 0}}
+    words = build_export(7, 7, [Snake([(0, 1), (0, 2), (0, 3), (0, 4)], 90),
+                                Snake([(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)], 90),
+                                Snake([(4, 4), (4, 5), (4, 6)], 90)])
+    params = BASE.replace(death_penalty=death_penalty, death_min_visits=1, max_depth=4)
+    g, r = pair(game, 0)
+    g.import_state(words)
+    r.import_state(words)
+    s, x = Search(g, params, seed=3), Smitsimax(r, params, seed=3)
+    for k in range(160):  # X's doom is re-judged on every visit: compare often
+        run_both(s, x, 1 if k < 120 else 10)
+        assert_same_search(s, x)
+    if death_penalty:
+        return  # the penalty steers A away before X's children are all tried
+    rows = c_rows(s, 0)
+    corner = next(k for k, row in rows.items() if row[0] == 0 and row[5] == 1)  # A: down
+    parent, visits, _, _, _, _, flags = rows[corner]
+    assert flags & 2 and flags & 4           # A both died and survived there
+    assert any(row[0] == corner and row[6] & 1 for row in rows.values())  # a pass child
+    assert flags & 8                         # and X is certain death
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_certain_death_is_lifted_when_a_child_survives(seed):
+    """From the corner X = (0, 0) snake A has one way out, right to (1, 0),
+    which the longer B can contest head-on. A first fatal visit there makes
+    every child of X look fatal (death_min_visits=1) and X doomed; a later
+    survival must lift the doom again."""
+    game = {"snakes": 3, "width": 7, "height": 7, "food_spawn_chance": 0, "minimum_food": 0}
+    words = build_export(7, 7, [Snake([(0, 1), (0, 2), (0, 3), (0, 4)], 90),
+                                Snake([(2, 1), (2, 2), (2, 3), (3, 3), (4, 3), (5, 3)], 90),
+                                Snake([(5, 6), (6, 6), (6, 5)], 90)])
+    params = BASE.replace(death_min_visits=1, max_depth=4, random_threshold=3)
+    g, r = pair(game, 0)
+    g.import_state(words)
+    r.import_state(words)
+    s, x = Search(g, params, seed=seed), Smitsimax(r, params, seed=seed)
+    for k in range(60):
+        run_both(s, x, 1 if k < 40 else 10)
+        assert_same_search(s, x)
+
+
+def test_benchmark_match_is_the_c_match():
+    """sandbox/bench.py times the reference on the match it plays with C: the
+    same iterations, simulated turns and nodes."""
+    from sandbox.reference.smitsimax import bench_reference, reference_match
+
+    params = SearchParams(max_depth=6)
+    game = {"snakes": 4}
+    ref = reference_match(game, params, iterations=60, turns=3, seed=1)
+    g = Game("snakes", game, seed=1)
+    s = Search(g, params, seed=1)
+    totals = [0, 0, 0]
+    for _ in range(3):
+        r = s.run(iterations=60)
+        totals = [totals[0] + r.iterations, totals[1] + r.sim_turns, totals[2] + r.nodes_added]
+        joint = s.best_moves()
+        root = s.root_game()
+        if root.is_terminal:
+            break
+        root.step(joint)
+        s.advance(joint, new_root=root)
+        if root.is_terminal:
+            break
+    assert [ref["iterations"], ref["sim_turns"], ref["nodes_added"]] == totals
+    assert bench_reference(game, params, iterations=20, turns=1) > 0
