@@ -198,14 +198,17 @@ class Smitsimax:
             scale = 1.0
             if not tree.smin <= tree.smax:
                 lo = 0.0  # no score seen yet
-        log_n = math.log(node.visits)
+        # C*sqrt(ln N / n) written as (C*sqrt(ln N)) * (1/sqrt(n)), in this
+        # order of operations, exactly as the C core computes it.
+        inv_scale = 1.0 / scale
+        explore = p.c * math.sqrt(math.log(node.visits))
         best, best_v = children[0], -math.inf
         for c in children:
             child = tree.nodes[c]
             if child.visits == 0:
                 return c, PICK_UCB  # the first unvisited child wins
-            v = ((child.total / child.visits - lo) / scale
-                 + p.c * math.sqrt(log_n / child.visits))
+            v = ((child.total / child.visits - lo) * inv_scale
+                 + explore * (1.0 / math.sqrt(child.visits)))
             if p.death_penalty and self._is_doomed(child):
                 v -= p.death_penalty_value
             if v > best_v:  # strict: ties keep the earlier child

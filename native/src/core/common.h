@@ -31,6 +31,15 @@ static inline uint32_t sbx_rng_below(uint64_t *state, uint32_t n) {
     return (uint32_t)(((sbx_rng_next(state) >> 32) * (uint64_t)n) >> 32);
 }
 
+/* Population count without relying on a popcnt instruction (the default
+ * x86-64 target lacks it and __builtin_popcountll becomes a libgcc call). */
+static inline int sbx_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* Monotonic clock in milliseconds. */
 double sbx_now_ms(void);
 

@@ -33,6 +33,9 @@ typedef struct sbx_game_vt {
     size_t (*state_size)(const void *cfg);
     int (*num_agents)(const void *cfg);
     int (*max_moves)(const void *cfg);
+    /* 1 if an alive agent's legal moves are always 0..max_moves-1 and a dead
+     * agent has none, so searches may skip legal_moves (snakes, pods). */
+    int fixed_moves;
 
     /* Initial state for a seed (layout, initial chance events). */
     int (*init)(const void *cfg, void *state, uint64_t seed);
@@ -48,6 +51,8 @@ typedef struct sbx_game_vt {
                  double *rewards);
     int (*is_terminal)(const void *cfg, const void *state);
     int (*is_alive)(const void *cfg, const void *state, int agent);
+    /* Bit a set for every alive agent a (one call instead of n). */
+    uint32_t (*alive_mask)(const void *cfg, const void *state);
     void (*evaluate)(const void *cfg, const void *state, double *scores);
 
     void (*ranking)(const void *cfg, const void *state, int32_t *rank);

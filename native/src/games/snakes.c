@@ -5,7 +5,8 @@
  * State storage (one contiguous blob; clone = memcpy of state_size bytes):
  *
  *   +------------------------+  snakes_state: rng, turn, counters,
- *   | header                 |  one `snake` record per agent (fixed 8)
+ *   | header                 |  one `snake` record per agent (fixed 8),
+ *   |                        |  body_bb: bitboard of cells holding a body
  *   +------------------------+
  *   | cells[ncells]  uint8   |  bit 7: food; bits 0-6: number of NON-head
  *   |                        |  segments of live snakes on the cell
@@ -19,6 +20,8 @@
  * Counting only non-head segments in `cells` makes the two collision rules
  * one test: a head on a cell with a non-zero count hit a body (its own or
  * another's); head-to-head is decided by comparing the (at most 8) heads.
+ * body_bb mirrors "count != 0" as bits so the evaluation's territory flood
+ * fill runs on whole 64-cell words (see territory()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@
 #define BODY_MASK 0x7Fu
 #define OFF_BOARD 0xFFFFu
 #define MAX_SIDE 25
+#define BB_WORDS 10 /* 625 cells of a 25x25 board, one bit each */
 
 typedef struct snakes_cfg {
     int width, height, snakes;
@@ -41,8 +45,11 @@ typedef struct snakes_cfg {
     int max_health;
     double w_alive, w_dead, w_outlived, w_length, w_health, w_food, w_space;
     /* derived */
-    int ncells, ring_cap;
+    int ncells, ring_cap, bb_words;
     size_t off_cells, off_food, off_ring, size;
+    uint64_t bb_board[BB_WORDS];    /* every cell of the board   */
+    uint64_t bb_not_left[BB_WORDS]; /* cells with x > 0          */
+    uint64_t bb_not_right[BB_WORDS];/* cells with x < width - 1  */
 } snakes_cfg;
 
 typedef struct snake {
@@ -62,6 +69,7 @@ typedef struct snakes_state {
     int16_t food_count;
     int16_t alive_count;
     snake s[SBX_MAX_AGENTS];
+    uint64_t body_bb[BB_WORDS]; /* cells whose body count is non-zero */
 } snakes_state;
 
 static const int DX[4] = {0, 0, -1, 1};
@@ -72,6 +80,14 @@ static const char *const MOVE_NAMES[4] = {"up", "down", "left", "right"};
 #define FOODL(cfg, st) ((uint16_t *)((uint8_t *)(st) + (cfg)->off_food))
 #define RING(cfg, st, i) \
     ((uint16_t *)((uint8_t *)(st) + (cfg)->off_ring) + (size_t)(i) * (cfg)->ring_cap)
+
+/* Every change of a body count goes through these two, keeping body_bb. */
+static inline void body_inc(uint8_t *cells, snakes_state *st, int c) {
+    if (!(cells[c]++ & BODY_MASK)) st->body_bb[c >> 6] |= 1ULL << (c & 63);
+}
+static inline void body_dec(uint8_t *cells, snakes_state *st, int c) {
+    if (!(--cells[c] & BODY_MASK)) st->body_bb[c >> 6] &= ~(1ULL << (c & 63));
+}
 
 /* ------------------------------------------------------------ parameters */
 
@@ -155,6 +171,14 @@ static int snakes_configure(void *cfgv, const char *params) {
     int rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
     c->ncells = c->width * c->height;
+    c->bb_words = (c->ncells + 63) / 64;
+    for (int cell = 0; cell < c->ncells; cell++) {
+        uint64_t bit = 1ULL << (cell & 63);
+        int x = cell % c->width;
+        c->bb_board[cell >> 6] |= bit;
+        if (x > 0) c->bb_not_left[cell >> 6] |= bit;
+        if (x < c->width - 1) c->bb_not_right[cell >> 6] |= bit;
+    }
     c->ring_cap = 1;
     while (c->ring_cap < c->ncells + 4) c->ring_cap <<= 1;
     c->off_cells = sizeof(snakes_state);
@@ -295,7 +319,8 @@ static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
         s->alive = 1;
         s->death_turn = -1;
         for (int j = 0; j < 3; j++) ring[j] = (uint16_t)(y * W + x);
-        cells[y * W + x] += 2; /* the two non-head segments */
+        body_inc(cells, st, y * W + x); /* the two non-head segments */
+        body_inc(cells, st, y * W + x);
     }
     st->alive_count = (int16_t)cfg->snakes;
     if (!cfg->initial_food) return SBX_OK;
@@ -366,6 +391,14 @@ static int snakes_is_alive(const void *cfgv, const void *stv, int agent) {
     return ((const snakes_state *)stv)->s[agent].alive;
 }
 
+static uint32_t snakes_alive_mask(const void *cfgv, const void *stv) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
+    uint32_t m = 0;
+    for (int i = 0; i < cfg->snakes; i++) m |= (uint32_t)st->s[i].alive << i;
+    return m;
+}
+
 /* Removes a snake's non-head segments from the board counts. */
 static void kill_snake(const snakes_cfg *cfg, snakes_state *st, int i,
                        int cause, int turn) {
@@ -373,7 +406,7 @@ static void kill_snake(const snakes_cfg *cfg, snakes_state *st, int i,
     uint8_t *cells = CELLS(cfg, st);
     const uint16_t *ring = RING(cfg, st, i);
     unsigned mask = (unsigned)cfg->ring_cap - 1;
-    for (unsigned k = 1; k < s->length; k++) cells[ring[(s->head + k) & mask]]--;
+    for (unsigned k = 1; k < s->length; k++) body_dec(cells, st, ring[(s->head + k) & mask]);
     s->alive = 0;
     s->cause = (uint8_t)cause;
     s->death_turn = turn;
@@ -409,8 +442,8 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         uint16_t *ring = RING(cfg, st, i);
         int mv = joint[i] & 3;
         int nx = s->hx + DX[mv], ny = s->hy + DY[mv];
-        cells[ring[s->head]]++;                              /* old head -> body */
-        cells[ring[(s->head + s->length - 1) & mask]]--;     /* tail leaves */
+        body_inc(cells, st, ring[s->head]);                       /* old head -> body */
+        body_dec(cells, st, ring[(s->head + s->length - 1) & mask]); /* tail leaves */
         s->head = (uint16_t)((s->head - 1) & mask);
         int inside = nx >= 0 && ny >= 0 && nx < W && ny < H;
         ring[s->head] = inside ? (uint16_t)(ny * W + nx) : (uint16_t)OFF_BOARD;
@@ -432,7 +465,7 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         uint16_t tail = ring[(s->head + s->length - 1) & mask];
         ring[(s->head + s->length) & mask] = tail; /* duplicate last segment */
         s->length++;
-        cells[tail]++;
+        body_inc(cells, st, tail);
         eaten[neaten++] = c;
     }
     for (int k = 0; k < neaten; k++) {
@@ -491,52 +524,115 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
 
 /* ------------------------------------------------------------ evaluate */
 
-/* Multi-source BFS from the live heads over cells free of bodies; a cell
- * reached first by one snake is its territory, a cell reached at the same
- * distance by two snakes is contested (nobody's, and not expanded). */
-static void territory(const snakes_cfg *cfg, const snakes_state *st,
-                      int *count) {
-    enum { UNREACHED = 0xFF, CONTESTED = 0xFE };
-    const int W = cfg->width, H = cfg->height;
-    const uint8_t *cells = CELLS(cfg, st);
-    uint8_t owner[MAX_SIDE * MAX_SIDE];
-    uint16_t level_of[MAX_SIDE * MAX_SIDE];
-    uint16_t queue[MAX_SIDE * MAX_SIDE];
-    memset(owner, UNREACHED, (size_t)cfg->ncells);
-    int qh = 0, qt = 0;
+/* Territory: a multi-source breadth-first flood fill from the live heads
+ * over cells free of bodies, one level at a time. A cell first reached by
+ * exactly one snake is that snake's; a cell reached at the same level by two
+ * or more is contested (nobody's, and the fill does not continue through
+ * it). Done on bitboards: each level dilates every snake's frontier by one
+ * step with word shifts, so a level costs a few instructions per 64 cells. */
+static inline void bb_dilate(const snakes_cfg *cfg, const uint64_t *f,
+                             uint64_t *out) {
+    const int nw = cfg->bb_words, W = cfg->width;
+    for (int i = 0; i < nw; i++) {
+        uint64_t up = f[i] << W, down = f[i] >> W;
+        uint64_t fl = f[i] & cfg->bb_not_left[i], fr = f[i] & cfg->bb_not_right[i];
+        uint64_t left = fl >> 1, right = fr << 1;
+        if (i > 0) {
+            up |= f[i - 1] >> (64 - W);
+            right |= (f[i - 1] & cfg->bb_not_right[i - 1]) >> 63;
+        }
+        if (i + 1 < nw) {
+            down |= f[i + 1] << (64 - W);
+            left |= (f[i + 1] & cfg->bb_not_left[i + 1]) << 63;
+        }
+        out[i] = (up | down | left | right) & cfg->bb_board[i];
+    }
+}
+
+/* The same fill on one 128-bit word, for boards of up to 128 cells (the
+ * standard 11x11 board): no word loops, shifts carry across by themselves. */
+typedef unsigned __int128 u128;
+
+static void territory128(const snakes_cfg *cfg, const snakes_state *st,
+                         int *count) {
+    const int W = cfg->width;
+#define U128(words) ((u128)(words)[0] | ((u128)(words)[1] << 64))
+    const u128 board = U128(cfg->bb_board);
+    const u128 not_left = U128(cfg->bb_not_left), not_right = U128(cfg->bb_not_right);
+    const u128 open = board & ~U128(st->body_bb);
+#undef U128
+    u128 claimed = 0, front[SBX_MAX_AGENTS], grow[SBX_MAX_AGENTS];
+    int live[SBX_MAX_AGENTS], nl = 0;
     for (int i = 0; i < cfg->snakes; i++) {
         count[i] = 0;
         const snake *s = &st->s[i];
         if (!s->alive) continue;
-        int c = s->hy * W + s->hx;
-        owner[c] = (uint8_t)i;
-        level_of[c] = 0;
-        queue[qt++] = (uint16_t)c;
+        u128 bit = (u128)1 << (s->hy * W + s->hx);
+        front[nl] = bit;
+        claimed |= bit;
+        live[nl++] = i;
     }
-    while (qh < qt) {
-        int c = queue[qh++];
-        uint8_t o = owner[c];
-        if (o == CONTESTED) continue;
-        int x = c % W, y = c / W;
-        uint16_t lv = (uint16_t)(level_of[c] + 1);
-        for (int d = 0; d < 4; d++) {
-            int nx = x + DX[d], ny = y + DY[d];
-            if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
-            int nb = ny * W + nx;
-            if (cells[nb] & BODY_MASK) continue;
-            if (owner[nb] == UNREACHED) {
-                owner[nb] = o;
-                level_of[nb] = lv;
-                queue[qt++] = (uint16_t)nb;
-            } else if (level_of[nb] == lv && owner[nb] != o &&
-                       owner[nb] != CONTESTED) {
-                owner[nb] = CONTESTED;
-            }
+    for (;;) {
+        u128 once = 0, twice = 0;
+        for (int k = 0; k < nl; k++) {
+            u128 f = front[k];
+            u128 g = (f << W) | (f >> W) | ((f & not_left) >> 1) | ((f & not_right) << 1);
+            g &= open & ~claimed;
+            twice |= once & g;
+            once |= g;
+            grow[k] = g;
+        }
+        if (!once) break;
+        claimed |= once;
+        for (int k = 0; k < nl; k++) {
+            front[k] = grow[k] & ~twice;
+            count[live[k]] += sbx_popcount64((uint64_t)front[k]) +
+                              sbx_popcount64((uint64_t)(front[k] >> 64));
         }
     }
-    for (int k = 0; k < qt; k++) {
-        int c = queue[k];
-        if (level_of[c] > 0 && owner[c] < SBX_MAX_AGENTS) count[owner[c]]++;
+}
+
+static void territory(const snakes_cfg *cfg, const snakes_state *st,
+                      int *count) {
+    const int nw = cfg->bb_words;
+    uint64_t open[BB_WORDS], claimed[BB_WORDS] = {0};
+    uint64_t front[SBX_MAX_AGENTS][BB_WORDS] = {{0}};
+    uint64_t grow[SBX_MAX_AGENTS][BB_WORDS];
+    int live[SBX_MAX_AGENTS], nl = 0;
+    for (int i = 0; i < nw; i++) open[i] = cfg->bb_board[i] & ~st->body_bb[i];
+    for (int i = 0; i < cfg->snakes; i++) {
+        count[i] = 0;
+        const snake *s = &st->s[i];
+        if (!s->alive) continue;
+        int c = s->hy * cfg->width + s->hx;
+        front[nl][c >> 6] |= 1ULL << (c & 63);
+        claimed[c >> 6] |= 1ULL << (c & 63);
+        live[nl++] = i;
+    }
+    for (;;) {
+        uint64_t once[BB_WORDS] = {0}, twice[BB_WORDS] = {0};
+        uint64_t any = 0;
+        for (int k = 0; k < nl; k++) {
+            bb_dilate(cfg, front[k], grow[k]);
+            for (int i = 0; i < nw; i++) {
+                grow[k][i] &= open[i] & ~claimed[i];
+                twice[i] |= once[i] & grow[k][i];
+                once[i] |= grow[k][i];
+            }
+        }
+        for (int i = 0; i < nw; i++) {
+            claimed[i] |= once[i];
+            any |= once[i];
+        }
+        if (!any) break;
+        for (int k = 0; k < nl; k++) {
+            int n = 0;
+            for (int i = 0; i < nw; i++) {
+                front[k][i] = grow[k][i] & ~twice[i];
+                n += sbx_popcount64(front[k][i]);
+            }
+            count[live[k]] += n;
+        }
     }
 }
 
@@ -545,7 +641,10 @@ static void snakes_evaluate(const void *cfgv, const void *stv, double *out) {
     const snakes_state *st = stv;
     const int n = cfg->snakes;
     int terr[SBX_MAX_AGENTS] = {0};
-    if (cfg->w_space != 0.0) territory(cfg, st, terr);
+    if (cfg->w_space != 0.0) {
+        if (cfg->bb_words <= 2) territory128(cfg, st, terr);
+        else territory(cfg, st, terr);
+    }
     const int dead_total = n - st->alive_count;
     const uint16_t *fl = FOODL(cfg, st);
     for (int i = 0; i < n; i++) {
@@ -780,7 +879,7 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
                     return sbx_fail(SBX_ERR_ARGUMENT,
                                     "import: too many segments on (%d,%d)", x, y);
                 }
-                cells[y * W + x]++;
+                body_inc(cells, nst, y * W + x);
             }
             px = x;
             py = y;
@@ -828,6 +927,7 @@ const sbx_game_vt sbx_snakes_vt = {
     .state_size = snakes_state_size,
     .num_agents = snakes_num_agents,
     .max_moves = snakes_max_moves,
+    .fixed_moves = 1,
     .init = snakes_init,
     .reseed = snakes_reseed,
     .turn = snakes_turn,
@@ -835,6 +935,7 @@ const sbx_game_vt sbx_snakes_vt = {
     .step = snakes_step,
     .is_terminal = snakes_is_terminal,
     .is_alive = snakes_is_alive,
+    .alive_mask = snakes_alive_mask,
     .evaluate = snakes_evaluate,
     .ranking = snakes_ranking,
     .hash = snakes_hash,

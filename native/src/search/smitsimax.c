@@ -27,6 +27,7 @@
  *   search with SBX_STOP_NODE_CAP.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,28 @@ typedef struct smx {
 } smx;
 
 #define FORCE_INLINE static inline __attribute__((always_inline))
+
+/* sqrt(ln n) and 1/sqrt(n) for the small visit counts that dominate selection.
+ * Past the table the same expressions are computed directly, so a value
+ * never depends on which path produced it (the Python reference computes
+ * them directly throughout). */
+#define SMALL_N 2048
+static double sqrt_ln_table[SMALL_N], rsqrt_table[SMALL_N];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_tables(void) {
+    for (int n = 1; n < SMALL_N; n++) {
+        sqrt_ln_table[n] = sqrt(log((double)n));
+        rsqrt_table[n] = 1.0 / sqrt((double)n);
+    }
+}
+
+static inline double sqrt_ln_n(uint32_t n) {
+    return n < SMALL_N ? sqrt_ln_table[n] : sqrt(log((double)n));
+}
+static inline double rsqrt_n(uint32_t n) {
+    return n < SMALL_N ? rsqrt_table[n] : 1.0 / sqrt((double)n);
+}
 
 /* ------------------------------------------------------------ arenas */
 
@@ -113,6 +136,7 @@ static void smx_destroy(sbx_search *s) {
 }
 
 static int smx_create(sbx_search *s) {
+    pthread_once(&tables_once, fill_tables);
     smx *x = calloc(1, sizeof *x);
     if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating trees");
     s->algo = x;
@@ -146,6 +170,7 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
 }
 
 /* ------------------------------------------------------------ selection */
+
 
 FORCE_INLINE int is_doomed(const smx_node *c, int min_visits) {
     return (c->flags & SBX_NODE_DOOMED) ||
@@ -208,14 +233,17 @@ FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
         scale = 1.0;
         if (!(t->smin <= t->smax)) lo = 0.0; /* no score seen yet */
     }
-    const double log_n = log((double)node->visits);
+    /* C*sqrt(ln N / n) as (C*sqrt(ln N)) * (1/sqrt(n)): one sqrt per parent
+     * instead of a divide and a sqrt per child. */
+    const double inv_scale = 1.0 / scale;
+    const double explore = p->c * sqrt_ln_n(node->visits);
     uint32_t best = first;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const smx_node *c = &ch[i];
         if (c->visits == 0) return first + (uint32_t)i;
-        double v = (c->total / (double)c->visits - lo) / scale +
-                   p->c * sqrt(log_n / (double)c->visits);
+        double v = (c->total / (double)c->visits - lo) * inv_scale +
+                   explore * rsqrt_n(c->visits);
         if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
@@ -255,12 +283,15 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     double score[SBX_MAX_AGENTS];
     uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
+    if (vt->fixed_moves) {
+        for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
+    }
 
     for (int a = 0; a < n; a++) {
         x->t[a].nodes[0].visits++;
         path[a][0] = 0;
         plen[a] = 1;
-        alive[a] = (uint8_t)vt->is_alive(cfg, sim, a);
+        alive[a] = (uint8_t)((vt->alive_mask(cfg, sim) >> a) & 1u);
         in_tree[a] = (uint8_t)(alive[a] || !freeze);
         frozen[a] = 0;
     }
@@ -271,7 +302,9 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
             smx_tree *t = &x->t[a];
             int pick = SBX_PICK_NONE, expanded = 0;
             step_node[a] = 0;
-            int k = alive[a] ? vt->legal_moves(cfg, sim, a, moves) : 0;
+            int k = !alive[a]         ? 0
+                    : vt->fixed_moves ? s->max_moves
+                                      : vt->legal_moves(cfg, sim, a, moves);
             if (k == 0) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) { /* eliminated: descend through a pass node */
@@ -305,12 +338,13 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         vt->step(cfg, sim, joint, NULL);
         depth = d + 1;
         int newly_frozen = 0;
+        const uint32_t alive_now = vt->alive_mask(cfg, sim);
         for (int a = 0; a < n; a++) {
             if (!alive[a]) {
                 if (tr) tr->alive_after[a][d] = 0;
                 continue;
             }
-            int now = vt->is_alive(cfg, sim, a);
+            int now = (int)((alive_now >> a) & 1u);
             if (step_node[a]) {
                 x->t[a].nodes[step_node[a]].flags |=
                     now ? SBX_NODE_SURVIVED : SBX_NODE_DIED;
@@ -445,11 +479,11 @@ static void reroot(smx_tree *t, uint32_t new_root) {
     uint32_t kept = 0;
     for (size_t w = 0; w < words; w++) {
         t->rank[w] = kept;
-        kept += (uint32_t)__builtin_popcountll(t->mark[w]);
+        kept += (uint32_t)sbx_popcount64(t->mark[w]);
     }
 #define RANK(i) \
     (t->rank[(i) >> 6] + \
-     (uint32_t)__builtin_popcountll(t->mark[(i) >> 6] & ((1ULL << ((i) & 63)) - 1)))
+     (uint32_t)sbx_popcount64(t->mark[(i) >> 6] & ((1ULL << ((i) & 63)) - 1)))
     for (uint32_t i = new_root; i < used; i++) {
         if (!bit_get(t->mark, i)) continue;
         smx_node nd = t->nodes[i];
