@@ -50,7 +50,12 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
                         help="search iterations per player per turn (reproducible)")
     budget.add_argument("--ms", type=float, default=None, metavar="T",
                         help="search milliseconds per player per turn")
-    p.add_argument("--quiet", action="store_true", help="print only the result line")
+    p.add_argument("--quiet", action="store_true",
+                   help="print only the replay and result lines")
+    p.add_argument("--no-record", action="store_true",
+                   help="do not write a replay file (recording is on by default)")
+    p.add_argument("--replay-dir", default=None, metavar="DIR",
+                   help="folder for replay files (default: the scenario's record.dir, replays/)")
 
 
 def _budget_from(args: argparse.Namespace):
@@ -73,10 +78,20 @@ def _check_common(args: argparse.Namespace) -> None:
         raise CliError("--seed must be in 0..2^63-1")
 
 
+def make_recorder(args: argparse.Namespace, scenario, on_error=None):
+    """The match's Recorder as the scenario and --no-record/--replay-dir say
+    (None when recording is off). Write failures go to `on_error` (default:
+    one warning line on stderr) and never stop the match."""
+    from .replay import recorder_for
+
+    if on_error is None:
+        def on_error(exc) -> None:
+            print(f"warning: {exc}", file=sys.stderr, flush=True)
+    return recorder_for(scenario, args, on_error=on_error)
+
+
 def run_headless(args: argparse.Namespace, out=None) -> int:
     from .config import load_scenario
-    from .sim import Match
-    from .sim.match import joint_names
 
     out = out or sys.stdout
     _check_common(args)
@@ -84,7 +99,20 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
     if any(p.controller == "human" for p in scenario.players):
         raise CliError("this scenario has human players; headless play needs the app")
     budget = _budget_from(args)
-    with Match(scenario, seed=args.seed, budget=budget, max_turns=args.turns) as match:
+    recorder = make_recorder(args, scenario)
+    try:
+        return _play_headless(args, out, scenario, budget, recorder)
+    finally:
+        if recorder is not None:
+            recorder.close()
+
+
+def _play_headless(args, out, scenario, budget, recorder) -> int:
+    from .sim import Match
+    from .sim.match import joint_names
+
+    with Match(scenario, seed=args.seed, budget=budget, max_turns=args.turns,
+               recorder=recorder) as match:
         if not args.quiet:
             b = budget or scenario.budget
             what = f"{b.iterations} iterations" if b.iterations else f"{b.ms:g} ms"
@@ -103,6 +131,11 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
                 print(msg, file=out, flush=True)
 
         result = match.play(progress)
+        if recorder is not None:
+            recorder.close()
+            if recorder.path is not None:
+                note = " (incomplete: recording stopped)" if recorder.failed else ""
+                print(f"replay: {recorder.path}{note}", file=out)
         print(result.line(), file=out, flush=True)
     return 0
 
@@ -143,11 +176,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
+    add_replay_args(replay)
     for p in sub.choices.values():
         p.error = parser.error  # type: ignore[method-assign]
-    args = parser.parse_args(argv) if argv is None or len(argv) else parser.parse_args(["--help"])
 
     def dispatch() -> int:
+        # parsed inside _guard: a usage error is one `error:` line too
+        args = parser.parse_args(argv) if argv is None or len(argv) else parser.parse_args(
+            ["--help"])
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
@@ -155,10 +192,85 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bench(json_out=args.json, quick=args.quick)
         if args.command == "info":
             return _info()
+        if args.command == "replay":
+            if args.action is None:
+                replay.print_help()
+                return EXIT_USAGE
+            return run_replay(args)
         parser.print_help()
         return EXIT_USAGE
 
     return _guard(dispatch)
+
+
+# ------------------------------------------------------------------- replay
+def add_replay_args(p: argparse.ArgumentParser) -> None:
+    actions = p.add_subparsers(dest="action", metavar="action")
+    p._replay_actions = actions  # type: ignore[attr-defined]
+    v = actions.add_parser("verify", help="re-simulate and check every state hash")
+    v.add_argument("file", help="a replay file (.jsonl)")
+    st = actions.add_parser("stats", help="winner, turns and per-agent search figures")
+    st.add_argument("file", help="a replay file (.jsonl)")
+    st.add_argument("--json", action="store_true", help="print one JSON object")
+    ex = actions.add_parser("export", help="one CSV row per turn and agent")
+    ex.add_argument("file", help="a replay file (.jsonl)")
+    ex.add_argument("--csv", required=True, metavar="OUT", help="the CSV file to write")
+    pl = actions.add_parser("plot", help="the replay charts as a PNG (no display needed)")
+    pl.add_argument("file", help="a replay file (.jsonl)")
+    pl.add_argument("--png", required=True, metavar="OUT", help="the PNG file to write")
+    pl.add_argument("--size", default="1200x900", metavar="WxH",
+                    help="image size in pixels (default 1200x900)")
+
+
+def run_replay(args: argparse.Namespace, out=None) -> int:
+    import json
+
+    from .replay import ReplayError, compute_stats, read_replay, to_csv, verify
+
+    out = out or sys.stdout
+    if args.action == "plot":
+        size = _parse_size(args.size)
+    replay = read_replay(args.file)
+    try:
+        if replay.dropped:
+            print(f"warning: {args.file}: {replay.dropped_summary()}", file=sys.stderr,
+                  flush=True)
+        if args.action == "verify":
+            report = verify(replay)
+            if not report.ok:
+                raise ReplayError(f"{args.file}: {report.message}")
+            print(f"ok: {args.file}: {report.message}", file=out)
+            return 0
+        if args.action == "stats":
+            stats = compute_stats(replay)
+            if args.json:
+                print(json.dumps(stats.to_dict(), allow_nan=False), file=out)
+            else:
+                print(stats.text(), file=out)
+            return 0
+        if args.action == "export":
+            try:
+                rows = to_csv(replay, args.csv)
+            except OSError as exc:
+                raise ReplayError(f"{args.csv}: cannot write: {exc.strerror or exc}") from None
+            print(f"wrote {rows} rows to {args.csv}", file=out)
+            return 0
+        if args.action == "plot":
+            from .replay.plot import plot_png
+            path = plot_png(replay, args.png, size)
+            print(f"wrote {path} ({size[0]}x{size[1]})", file=out)
+            return 0
+        raise CliError(f"unknown replay action {args.action!r}")
+    finally:
+        replay.close()
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise CliError(f"--size must look like 1200x900 (got {text!r})") from None
+    return w, h
 
 
 def _info() -> int:

@@ -47,6 +47,20 @@ class Budget(BaseModel):
         return self
 
 
+class RecordConfig(BaseModel):
+    """Replay recording (sandbox.replay). On by default; the CLI's --no-record
+    and --replay-dir override `enabled` and `dir`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(True, description="write a replay of every match")
+    dir: str = Field("replays", min_length=1, description="folder for replay files")
+    record_trees: bool = Field(False, description="also store each agent's top-of-tree per turn")
+    tree_nodes: int = Field(200, ge=1, le=5000, description="nodes per stored tree")
+    fsync_every: int = Field(0, ge=0, le=1_000_000,
+                             description="fsync every N turns (0: only when the match ends)")
+
+
 class PlayerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -76,6 +90,7 @@ class Scenario(BaseModel):
     max_turns: int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
     budget: Budget = Budget()
     players: list[PlayerConfig] = Field(min_length=1, max_length=8)
+    record: RecordConfig = RecordConfig()
 
     @model_validator(mode="after")
     def _check_against_game(self) -> "Scenario":

@@ -16,13 +16,14 @@ from .errors import ClosedError
 
 
 class Handle:
-    __slots__ = ("_ptr", "_lock", "_guard", "_what")
+    __slots__ = ("_ptr", "_lock", "_guard", "_what", "closing")
 
     def __init__(self, ptr: Any, destructor: Callable[[Any], None], what: str) -> None:
         self._ptr = ffi.gc(ptr, destructor)
         self._lock = threading.RLock()
         self._guard = threading.Lock()
         self._what = what
+        self.closing = False  # set before close() waits: calls queued behind it give up
 
     @property
     def closed(self) -> bool:
@@ -35,6 +36,14 @@ class Handle:
             raise ClosedError(f"{self._what} is closed")
         return ptr
 
+    def get_unless_closing(self) -> Any:
+        """Like get(), but also refuses once close() has begun: a long call
+        that was queued behind the lock must not start then."""
+        ptr = self.get()
+        if self.closing:
+            raise ClosedError(f"{self._what} is being closed")
+        return ptr
+
     @property
     def lock(self) -> threading.RLock:
         return self._lock
@@ -44,6 +53,7 @@ class Handle:
         return self._guard
 
     def close(self) -> None:
+        self.closing = True
         with self._guard, self._lock:
             ptr, self._ptr = self._ptr, None
             if ptr is not None:

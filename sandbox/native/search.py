@@ -162,7 +162,7 @@ class Search:
             raise InvalidArgument("give iterations=, ms=, or both")
         r = self._result
         with self._h.lock:
-            check(lib.sbx_search_run(self._h.get(), it, t, r))
+            check(lib.sbx_search_run(self._h.get_unless_closing(), it, t, r))
             return RunResult(int(r.iterations), int(r.sim_turns), float(r.elapsed_ms),
                              STOP_REASONS.get(r.stop_reason, "?"), int(r.nodes_added))
 

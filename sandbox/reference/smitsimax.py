@@ -109,10 +109,26 @@ class Tree:
             self.nodes.append(Node(move=MOVE_NONE, depth=parent.depth + 1, flags=FLAG_PASS))
         return parent.pass_child
 
-    def reroot(self, new_root: int) -> None:
+    def reroot(self, new_root: int, alive: bool, gamma: float) -> None:
         """Keep only the subtree under new_root. Kept nodes keep their order,
         so a node's new index is its rank among the kept ones (as C's
-        in-place compaction gives)."""
+        in-place compaction gives). First the branch the real game ruled out
+        is dropped: the pass child if the agent is alive at the new root, the
+        move children if it is dead (their visits and discounted totals are
+        taken out of the new root)."""
+        nr = self.nodes[new_root]
+        if alive and nr.pass_child:
+            pc = self.nodes[nr.pass_child]
+            nr.visits -= pc.visits
+            nr.total -= gamma * pc.total
+            nr.pass_child = 0
+        elif not alive and nr.nchildren:
+            for c in nr.children():
+                ch = self.nodes[c]
+                nr.visits -= ch.visits
+                nr.total -= gamma * ch.total
+            nr.first_child = 0
+            nr.nchildren = 0
         keep = {new_root}
         for i in range(new_root, len(self.nodes)):  # parents come before children
             if i in keep:
@@ -440,6 +456,11 @@ class Smitsimax:
         if self.root.is_terminal:
             raise InvalidState("the search's root state is terminal")
         joint8 = self._check_joint(joint)
+        if new_root is not None:
+            self.root = new_root.clone()
+        else:
+            self.root.reseed(self.rng.next())
+            self.root.step(joint8)
         reuse = self.params.tree_reuse
         for a, tree in enumerate(self.trees):
             root = tree.nodes[0]
@@ -452,17 +473,12 @@ class Smitsimax:
                         if tree.nodes[c].move == joint8[a]:
                             target = c
             if target:
-                tree.reroot(target)
+                tree.reroot(target, self.root.is_alive(a), self.params.gamma)
             else:
                 lo, hi = tree.smin, tree.smax
                 tree.clear()
                 if reuse:  # the bounds describe the same game
                     tree.smin, tree.smax = lo, hi
-        if new_root is not None:
-            self.root = new_root.clone()
-        else:
-            self.root.reseed(self.rng.next())
-            self.root.step(joint8)
         self.iterations_root = 0
         self.last_stop = STOP_NONE
 

@@ -194,6 +194,7 @@ class SearchController(Controller):
         self.search = Search(game, params, seed=seed)
         self.num_agents = game.num_agents
         self._settings = self.search.params
+        self.c_confirmed: SearchParams = self.search.c_params()
         self._pending: SearchParams | None = None
         self._pending_turn = -1
         self._cv = threading.Condition()
@@ -233,6 +234,8 @@ class SearchController(Controller):
         old = self._settings
         self.search.set_params(new)
         self._settings = new
+        # Read back from C: proof the search itself received the change.
+        self.c_confirmed = self.search.c_params()
         diff = {k: (getattr(old, k), getattr(new, k)) for k in type(new).model_fields
                 if getattr(old, k) != getattr(new, k)}
         with self._changes_lock:

@@ -35,10 +35,11 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
 class Match:
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  budget: Budget | None = None, max_turns: int | None = None,
-                 recorder: RecorderLike | None = None) -> None:
+                 recorder: RecorderLike | None = None, record_trees: int = 0) -> None:
         self.scenario = scenario
         self.seed = scenario.seed if seed is None else int(seed)
         self.budget_override = budget
+        self.player_budgets: dict[int, Budget] = {}
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
         self.world = World(scenario.game, scenario.game_params, self.seed)
         self.controllers: list[Controller] = []
@@ -56,10 +57,18 @@ class Match:
         self.names = tuple(self.controllers[self.owner[a]].name for a in range(n))
         self.history: list[TurnRecord] = []
         self.recorder = recorder
+        # > 0: each PlayerTurn keeps its search's own trees (at most this many
+        # nodes each), taken before the searches re-root. A recorder may set it
+        # in begin().
+        self.record_trees = int(record_trees)
         self._thinking = False
         self._closed = False
         if recorder is not None:
-            recorder.begin(self)
+            try:
+                recorder.begin(self)
+            except BaseException:
+                self.close()
+                raise
 
     # ------------------------------------------------------------------ state
     @property
@@ -75,7 +84,14 @@ class Match:
         return self._thinking
 
     def budget_for(self, player: int) -> Budget:
-        return self.budget_override or self.scenario.player_budget(player)
+        """A budget set live for this player, else the match-wide override,
+        else the scenario's."""
+        return (self.player_budgets.get(player) or self.budget_override
+                or self.scenario.player_budget(player))
+
+    def set_player_budget(self, player: int, budget: Budget) -> None:
+        """Takes effect from the next turn's thinking."""
+        self.player_budgets[player] = budget
 
     def set_tree_request(self, request: TreeRequest | None) -> None:
         for c in self.controllers:
@@ -143,6 +159,9 @@ class Match:
     def _player_turn(self, c: Controller, turn: int) -> PlayerTurn:
         snap = c.latest
         mine = snap is not None and snap.turn == turn
+        trees = {}
+        if self.record_trees > 0 and mine and isinstance(c, SearchController):
+            trees = {a: c.search.snapshot(a, self.record_trees) for a in c.agents}
         return PlayerTurn(
             player=c.player, controller=c.kind, moves=c.moves(),
             iterations=snap.iterations if mine else 0,
@@ -152,7 +171,7 @@ class Match:
             stop_reason=snap.stop_reason if mine else "none",
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
-            changes=tuple(c.drain_changes()))
+            changes=tuple(c.drain_changes()), trees=trees)
 
     def play_turn(self) -> TurnRecord:
         self.start_turn()

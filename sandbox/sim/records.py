@@ -1,9 +1,10 @@
 """Immutable records of what happened in a match, turn by turn."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Mapping
 
-from ..native import MoveStat
+from ..native import MoveStat, TreeSnapshot
 from .controller import SettingsChange
 
 
@@ -20,6 +21,8 @@ class PlayerTurn:
     root_stats: dict[int, tuple[MoveStat, ...]]  # own agents' root children
     tree_nodes: dict[int, int]
     changes: tuple[SettingsChange, ...]
+    # own agents' top-of-tree when the thinking ended (Match(record_trees=N) only)
+    trees: Mapping[int, TreeSnapshot] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

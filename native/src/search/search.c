@@ -208,13 +208,13 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
     uint8_t joint[SBX_MAX_AGENTS];
     rc = sbx_game_check_joint(s->vt, s->cfg, s->root, joint_moves, joint);
     if (rc) return rc;
-    s->algo_vt->advance(s, joint);
     if (new_root) {
         memcpy(s->root, new_root->state, s->state_size);
     } else {
         s->vt->reseed(s->root, sbx_rng_next(&s->rng));
         s->vt->step(s->cfg, s->root, joint, NULL);
     }
+    s->algo_vt->advance(s, joint); /* sees the new root state */
     s->iterations_root = 0;
     s->last_stop = SBX_STOP_NONE;
     return SBX_OK;

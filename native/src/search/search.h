@@ -63,7 +63,8 @@ struct sbx_algo_vt {
     int (*iterate)(sbx_search *s, int64_t *turns);
     int (*iterate_traced)(sbx_search *s, int64_t *turns, sbx_trace *trace);
     /* Re-root every tree after the real joint action (SBX_MOVE_NONE for
-     * agents without moves); reset_all drops every tree. */
+     * agents without moves); s->root already holds the new state.
+     * reset_all drops every tree. */
     void (*advance)(sbx_search *s, const uint8_t *joint);
     void (*reset_all)(sbx_search *s);
     void (*best_moves)(sbx_search *s, int32_t *out);

@@ -461,7 +461,27 @@ static inline void bit_clear(uint64_t *m, uint32_t i) {
  * among kept nodes) is never above its old one, so moving in index order
  * never overwrites a kept node not yet moved. Children blocks are kept or
  * dropped whole, so they stay contiguous. */
-static void reroot(smx_tree *t, uint32_t new_root) {
+static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma) {
+    /* The real game has settled what was uncertain when these statistics
+     * were gathered: an agent alive at the new root will not descend its
+     * pass node, a dead one will not pick moves. Drop the branch that can no
+     * longer be reached, taking its visits and (discounted) score out of the
+     * new root so UCB's ln N counts only reachable play. */
+    smx_node *nr = &t->nodes[new_root];
+    if (alive && nr->pass_child) {
+        const smx_node *pc = &t->nodes[nr->pass_child];
+        nr->visits -= pc->visits;
+        nr->total -= gamma * pc->total;
+        nr->pass_child = 0;
+    } else if (!alive && nr->nchildren) {
+        for (uint32_t c = 0; c < nr->nchildren; c++) {
+            const smx_node *ch = &t->nodes[nr->first_child + c];
+            nr->visits -= ch->visits;
+            nr->total -= gamma * ch->total;
+        }
+        nr->first_child = 0;
+        nr->nchildren = 0;
+    }
     const uint32_t used = t->used;
     const size_t words = ((size_t)used + 63) / 64;
     memset(t->mark, 0, words * sizeof *t->mark);
@@ -502,6 +522,7 @@ static void reroot(smx_tree *t, uint32_t new_root) {
 
 static void smx_advance(sbx_search *s, const uint8_t *joint) {
     smx *x = s->algo;
+    const uint32_t alive = s->vt->alive_mask(s->cfg, s->root); /* the new root */
     for (int a = 0; a < s->num_agents; a++) {
         smx_tree *t = &x->t[a];
         const smx_node *root = &t->nodes[0];
@@ -518,7 +539,7 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
             }
         }
         if (target) {
-            reroot(t, target);
+            reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma);
         } else {
             double lo = t->smin, hi = t->smax;
             tree_clear(t);

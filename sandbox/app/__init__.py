@@ -1,0 +1,115 @@
+"""sandbox.app — the pygame desktop application (scenes over the sim layer).
+
+run_app(args) is called by main.py when a display is available (or a dummy
+video driver was asked for): it opens the arena on the chosen scenario, with
+the start menu underneath (Esc goes back to it).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ..config import Budget, Scenario, load_scenario
+from .shell import App
+
+
+def _recorder_factory(app: App, args: argparse.Namespace):
+    """A factory making a replay recorder per match, or None if recording is
+    off (scenario or --no-record)."""
+    def factory_for(scenario: Scenario):
+        try:
+            from ..replay.recorder import recorder_for
+        except ImportError:
+            return None
+        return recorder_for(scenario, args)
+    return factory_for
+
+
+def run_app(args: argparse.Namespace) -> int:
+    from .arena import ArenaScene
+    from .menu import MenuScene
+
+    scenario = load_scenario(args.scenario)
+    budget = None
+    if getattr(args, "iterations", None):
+        budget = Budget(iterations=args.iterations, ms=0)
+    elif getattr(args, "ms", None):
+        budget = Budget(ms=args.ms)
+    app = App(state_file=getattr(args, "state_file", None))
+    make_recorder = _recorder_factory(app, args)
+    app.recorder_factory = lambda scn: (lambda: make_recorder(scn))  # type: ignore[attr-defined]
+    app.push(MenuScene(app))
+    arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
+                       recorder_factory=app.recorder_factory(scenario))
+    app.push(arena)
+
+    profile = getattr(args, "profile_frames", None)
+    shot = getattr(args, "screenshot", None)
+    if profile:
+        return _profile(app, arena, profile, scenario, budget)
+    if shot:
+        return _screenshot(app, arena, shot, args.turns or 20)
+    if args.turns:
+        arena.live.match.max_turns = args.turns
+    return app.run()
+
+
+def _screenshot(app: App, arena, path: str, turns: int) -> int:
+    """Play `turns` turns as fast as the search allows, then save the window."""
+    arena.live.set_speed(None)
+    app.running = True
+    frames = 0
+    while arena.live.match.turn < turns and not arena.live.over and frames < 100_000:
+        app.run(max_frames=app.frame + 1)
+        frames += 1
+    for _ in range(3):  # let the views catch up with the last turn
+        app.run(max_frames=app.frame + 1)
+        time.sleep(0.05)
+    out = app.screenshot(path)
+    print(f"screenshot: {out} (turn {arena.live.match.turn})")
+    _close(app)
+    return 0
+
+
+def _profile(app: App, arena, frames: int, scenario: Scenario, budget: Budget | None) -> int:
+    """Run `frames` frames with every tree view open; report frame times and
+    the search's speed with the UI, then the same settings headless."""
+    arena.live.set_speed(None)  # keep the searches busy: worst case for the UI
+    app.run(max_frames=frames)
+    ui_its = _search_rate(arena)
+    turns = arena.live.match.turn
+    print(app.frame_report())
+    print(f"fps={app.achieved_fps():.1f} frames={len(app.frame_ms)} turns={turns}")
+    _close(app)
+    headless = _headless_rate(scenario, budget, max(3, turns), arena.live.match.seed)
+    ratio = ui_its / headless if headless else 0.0
+    print(f"search_iterations_per_s ui={ui_its:,.0f} headless={headless:,.0f} ratio={ratio:.2f}")
+    sys.stdout.flush()
+    return 0
+
+
+def _search_rate(arena) -> float:
+    """Iterations per second of search time, summed over players, over the
+    turns played (from the match's records)."""
+    hist = arena.live.match.history
+    its = sum(p.iterations for r in hist for p in r.players)
+    wall = sum(p.wall_ms for r in hist for p in r.players) / 1000.0
+    return its / wall if wall > 0 else 0.0
+
+
+def _headless_rate(scenario: Scenario, budget: Budget | None, turns: int, seed: int) -> float:
+    from ..sim import Match
+    with Match(scenario, seed=seed, budget=budget, max_turns=turns) as m:
+        m.play()
+        its = sum(p.iterations for r in m.history for p in r.players)
+        wall = sum(p.wall_ms for r in m.history for p in r.players) / 1000.0
+    return its / wall if wall > 0 else 0.0
+
+
+def _close(app: App) -> None:
+    while app.scenes:
+        app.scenes.pop().exit()
+
+
+__all__ = ["App", "run_app"]

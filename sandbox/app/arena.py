@@ -1,0 +1,698 @@
+"""Arena scene: a live match with its board, per-player controls, meters and
+every agent's search tree.
+
+The scene owns a LiveMatch (sandbox.sim.live) and turns UI events into its
+commands; everything it draws is read from the match's views and the
+controllers' published snapshots. Layout (1280x800 default, resizable):
+
+  +-------------------------------------------------------------------------+
+  | transport: play/pause step speed restart scenario   turn  fps  REC      |
+  +------------------+----------------------+-------------------------------+
+  |                  | player tabs          | scoreboard                    |
+  |     board        | sliders / pickers    | meters per player             |
+  |                  | of the chosen player | settings-change log           |
+  +------------------+----------------------+-------------------------------+
+  | tree of agent 0  |  tree of agent 1  |  tree of agent 2  | tree of 3    |
+  |  (root bars)     |  (root bars)      |  (root bars)      |              |
+  +-------------------------------------------------------------------------+
+       the walls between the panels: no tree sees another's selection
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from ..config import Budget, Scenario, list_scenarios, load_scenario
+from ..games.snakes import MOVE_NAMES
+from ..native import SandboxError
+from ..render import palette as pal
+from ..render.board import SnakesBoardRenderer, draw_scoreboard
+from ..render.fonts import text
+from ..render.root_bars import draw_root_bars
+from ..render.step_view import StepAnimation
+from ..render.tree_view import TreeView
+from ..sim import SearchController, TreeRequest
+from ..sim.live import SPEEDS, LiveMatch
+from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
+from .shell import App, Scene
+
+ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}
+SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
+TREE_NODES = 4000          # rows per published tree snapshot
+TREE_EVERY_MS = 100.0      # how often a thinking controller publishes trees
+SCREENSHOT_DIR = Path("screenshots")
+
+HELP = [
+    ("Space", "play / pause"),
+    ("N", "play one turn (pauses)"),
+    ("+ / -", "faster / slower"),
+    ("F", "as fast as the search allows"),
+    ("R", "restart with a new seed"),
+    ("I", "one traced search iteration (paused, step-by-step view)"),
+    ("1-8, Tab", "choose a player's panel / move keyboard focus"),
+    ("H", "take over the chosen player's snake; arrows steer"),
+    ("T", "tree layout: auto / icicle / node-link"),
+    ("V", "trees shown: each agent's own / one player's whole search"),
+    ("P or F12", "screenshot to screenshots/"),
+    ("Esc", "close this help / clear focus / back to the menu"),
+    ("?", "this help"),
+]
+
+
+class ArenaScene(Scene):
+    name = "arena"
+
+    def __init__(self, app: App, scenario: Scenario, seed: int | None = None,
+                 budget: Budget | None = None, recorder_factory=None,
+                 paused: bool = False) -> None:
+        super().__init__(app)
+        self.live = LiveMatch(scenario, seed=seed, budget=budget,
+                              recorder_factory=recorder_factory, paused=paused)
+        self.selected = 0            # player whose panel is shown
+        self.tree_source: int | None = None   # None: each agent's own tree
+        self.tree_mode = "auto"
+        self.show_help = False
+        self.hover_info = None
+        self.hover_pos = (0, 0)
+        self.animation: StepAnimation | None = None
+        self.message = ""
+        self.message_until = 0.0
+        self.change_log: list[str] = []
+        self.live.on_turn.append(self._on_turn)
+        self._build_match_views()
+        self.layout = {}
+        self.widgets = WidgetGroup()
+
+    # ------------------------------------------------------------ setup
+    @property
+    def match(self):
+        return self.live.match
+
+    def _agent_colors(self) -> list[tuple[int, int, int]]:
+        m = self.match
+        cols = []
+        for a in range(m.world.num_agents):
+            p = m.scenario.players[m.owner[a]]
+            cols.append(pal.agent_color(a, p.color))
+        return cols
+
+    def _build_match_views(self) -> None:
+        m = self.match
+        self.colors = self._agent_colors()
+        self.board = SnakesBoardRenderer(self.colors, list(m.names))
+        self.trees = [TreeView(a, self.colors[a], self._move_name, mode=self.tree_mode)
+                      for a in range(m.world.num_agents)]
+        self._apply_tree_requests()
+        self.animation = None
+
+    @staticmethod
+    def _move_name(move: int) -> str:
+        return MOVE_NAMES[move] if 0 <= move < len(MOVE_NAMES) else "pass"
+
+    def _apply_tree_requests(self) -> None:
+        """Each search publishes the trees the views show: its own agents'
+        trees, or every tree of the player whose whole search is shown."""
+        for c in self.match.controllers:
+            if not isinstance(c, SearchController):
+                continue
+            agents = None if self.tree_source == c.player else c.agents
+            c.tree_request = TreeRequest(max_nodes=TREE_NODES, min_visits=1,
+                                         every_ms=TREE_EVERY_MS, agents=agents)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        top = pygame.Rect(0, 0, w, 40)
+        tree_h = max(200, int(h * 0.37))
+        main_h = h - top.h - tree_h
+        side = max(120, min(main_h - 16, int(w * 0.40)))
+        board = pygame.Rect(10, top.bottom + 8, side, side)
+        controls = pygame.Rect(board.right + 14, top.bottom + 8, 300, main_h - 16)
+        right = pygame.Rect(controls.right + 14, top.bottom + 8,
+                            max(150, w - controls.right - 24), main_h - 16)
+        trees = pygame.Rect(0, h - tree_h, w, tree_h)
+        n = max(1, len(self.trees))
+        pw = trees.w // n
+        panels = [pygame.Rect(trees.x + i * pw, trees.y, pw if i < n - 1 else trees.w - i * pw,
+                              trees.h) for i in range(n)]
+        self.layout = {"top": top, "board": board, "controls": controls, "right": right,
+                       "trees": trees, "panels": panels}
+        self._build_widgets()
+
+    def _build_widgets(self) -> None:
+        L = self.layout
+        g = WidgetGroup()
+        x, y = 8, 7
+        g.add(Button("play", (x, y, 70, 26), "Pause" if not self.live.paused else "Play",
+                     "play / pause (Space)"))
+        g.add(Button("step", (x + 76, y, 64, 26), "Step", "play one turn (N)"))
+        g.add(Picker("speed", (x + 146, y, 120, 26), "speed",
+                     [(s, SPEED_NAMES[s]) for s in SPEEDS], self.live.speed))
+        g.add(Button("restart", (x + 274, y, 76, 26), "Restart", "new match, new seed (R)"))
+        scen = [(p.stem, p.stem) for p in list_scenarios()] or [("-", "-")]
+        current = self._scenario_stem()
+        g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
+        g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
+        g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
+
+        c = L["controls"]
+        players = self.match.controllers
+        tab_w = max(30, min(72, (c.w - 4) // max(1, len(players))))
+        for i, ctl in enumerate(players):
+            b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24), ctl.name[:8],
+                             f"show {ctl.name}'s settings ({i + 1})"))
+            b.toggled = i == self.selected
+        ctl = players[self.selected] if self.selected < len(players) else None
+        yy = c.y + 34
+        if isinstance(ctl, SearchController):
+            p = ctl.settings
+            budget = self.match.budget_for(ctl.player)
+            sw = c.w
+            g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, 3.0, p.c, step=0.05,
+                         tooltip="UCB1 exploration constant")); yy += 36
+            g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, 40, p.max_depth, step=1,
+                         integer=True, fmt="{}", tooltip="simulated turns per iteration")); yy += 36
+            g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", 0.80, 1.00, p.gamma, step=0.005,
+                         fmt="{:.3f}", tooltip="discount per step toward the root")); yy += 36
+            g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0, 100,
+                         p.random_threshold, step=1, integer=True, fmt="{}",
+                         tooltip="uniform random selection below this many parent visits")); yy += 36
+            ms = budget.ms if budget.ms else 50.0
+            g.add(Slider("budget_ms", (c.x, yy, sw, 30), "budget ms/turn", 1, 1000, ms, log=True,
+                         fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 38
+            g.add(Picker("elimination", (c.x, yy, sw, 24), "eliminated:",
+                         [("pass", "pass-through nodes"), ("freeze", "freeze tree")],
+                         p.elimination)); yy += 30
+            g.add(Toggle("death_penalty", (c.x, yy, sw // 2, 22), "death penalty", p.death_penalty,
+                         "penalise children of certain death"))
+            g.add(Toggle("rollout", (c.x + sw // 2, yy, sw // 2, 22), "rollouts", p.rollout,
+                         "one node per iteration, random below")); yy += 26
+            g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "tree reuse", p.tree_reuse,
+                         "keep the played subtree between turns"))
+            g.add(Toggle("depth_normalize", (c.x + sw // 2, yy, sw // 2, 22), "depth-normalise",
+                         p.depth_normalize, "leaf score / depth reached")); yy += 26
+        if ctl is not None and len(ctl.agents) == 1:
+            g.add(Toggle("human", (c.x, yy, c.w, 22), "you play this snake (arrows)",
+                         ctl.agents[0] in self.live.human_agents, "take over (H)"))
+            yy += 28
+        src = [(None, "trees: each agent's own")] + [
+            (k.player, f"trees: {k.name}'s search") for k in players if isinstance(k, SearchController)]
+        g.add(Picker("tree_source", (c.x, yy, c.w, 24), "", src, self.tree_source)); yy += 30
+        g.add(Picker("tree_mode", (c.x, yy, c.w, 24), "", [("auto", "layout: auto"),
+                                                           ("icicle", "layout: icicle"),
+                                                           ("nodelink", "layout: node-link")],
+                     self.tree_mode))
+        self.widgets = g
+
+    def _scenario_stem(self) -> str:
+        name = self.match.scenario.name
+        for p in list_scenarios():
+            try:
+                if load_scenario(p).name == name:
+                    return p.stem
+            except SandboxError:
+                continue
+        return "-"
+
+    # ------------------------------------------------------------ events
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if is_ui(event):
+            self._on_ui(event)
+            return True
+        if event.type == pygame.KEYDOWN and self.show_help:
+            if event.key in (pygame.K_ESCAPE, pygame.K_QUESTION, pygame.K_F1) or event.unicode == "?":
+                self.show_help = False
+                return True
+        if event.type == pygame.KEYDOWN and event.key in ARROWS and self._human_agent() is not None \
+                and not self._slider_focused():
+            self.live.choose(self._human_agent(), ARROWS[event.key])
+            return True
+        if self.widgets.process_event(event):
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover_pos = event.pos
+            self.hover_info = self._tree_at(event.pos, hover=True)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.widgets.clear_focus()
+            if self._tree_at(event.pos, click=True) is not None:
+                return True
+        elif event.type == pygame.KEYDOWN:
+            return self._on_key(event)
+        return False
+
+    def _slider_focused(self) -> bool:
+        return any(w.focused and isinstance(w, Slider) for w in self.widgets.widgets)
+
+    def _human_agent(self) -> int | None:
+        ctl = self.match.controllers[self.selected]
+        mine = [a for a in ctl.agents if a in self.live.human_agents]
+        if mine:
+            return mine[0]
+        return min(self.live.human_agents) if self.live.human_agents else None
+
+    def _on_key(self, event: pygame.event.Event) -> bool:
+        k, ch = event.key, event.unicode
+        if ch == "?" or k == pygame.K_F1:
+            self.show_help = not self.show_help
+        elif k == pygame.K_SPACE:
+            self._toggle_pause()
+        elif k in (pygame.K_n, pygame.K_PERIOD):
+            self.live.step()
+            self._sync_play_button()
+        elif ch in ("+", "=") or k == pygame.K_KP_PLUS:
+            self._shift_speed(+1)
+        elif ch == "-" or k == pygame.K_KP_MINUS:
+            self._shift_speed(-1)
+        elif k == pygame.K_f:
+            self._set_speed(None if self.live.speed is not None else 1.0)
+        elif k == pygame.K_r:
+            self.restart()
+        elif k == pygame.K_i:
+            self.traced_step()
+        elif k == pygame.K_h:
+            self._toggle_human()
+        elif k == pygame.K_t:
+            modes = ["auto", "icicle", "nodelink"]
+            self._set_tree_mode(modes[(modes.index(self.tree_mode) + 1) % 3])
+        elif k == pygame.K_v:
+            sources = [None] + [c.player for c in self.match.controllers
+                                if isinstance(c, SearchController)]
+            self._set_tree_source(sources[(sources.index(self.tree_source) + 1) % len(sources)])
+        elif k in (pygame.K_p, pygame.K_F12):
+            self.take_screenshot()
+        elif k == pygame.K_ESCAPE:
+            if any(w.focused for w in self.widgets.widgets):
+                self.widgets.clear_focus()
+            else:
+                self.app.pop()
+        elif pygame.K_1 <= k <= pygame.K_8:
+            self._select_player(k - pygame.K_1)
+        else:
+            return False
+        return True
+
+    def _on_ui(self, event: pygame.event.Event) -> None:
+        wid, value = event.id, event.value
+        if event.kind == "click":
+            if wid == "play":
+                self._toggle_pause()
+            elif wid == "step":
+                self.live.step()
+                self._sync_play_button()
+            elif wid == "restart":
+                self.restart()
+            elif wid == "help":
+                self.show_help = not self.show_help
+            elif wid == "shot":
+                self.take_screenshot()
+            elif wid.startswith("tab"):
+                self._select_player(int(wid[3:]))
+            return
+        if wid == "speed":
+            self._set_speed(value)
+        elif wid == "scenario":
+            self._change_scenario(value)
+        elif wid == "tree_source":
+            self._set_tree_source(value)
+        elif wid == "tree_mode":
+            self._set_tree_mode(value)
+        elif wid == "human":
+            self._toggle_human(value)
+        elif wid == "budget_ms":
+            self._set_budget(float(value))
+        else:
+            self.set_param(wid, value)
+
+    # ------------------------------------------------------------ commands
+    def set_param(self, field: str, value: Any, player: int | None = None) -> None:
+        """Hot-swap one search setting of a player (the next slice uses it)."""
+        player = self.selected if player is None else player
+        try:
+            self.live.update_settings(player, **{field: value})
+        except (SandboxError, ValueError) as exc:
+            self.flash(f"cannot set {field}: {exc}")
+
+    def _set_budget(self, ms: float) -> None:
+        ctl = self.match.controllers[self.selected]
+        old = self.match.budget_for(ctl.player)
+        new = Budget(ms=round(ms, 1), iterations=0, slice_ms=old.slice_ms,
+                     slice_iterations=old.slice_iterations)
+        self.match.set_player_budget(ctl.player, new)
+        self._log(f"turn {self.match.turn}: {ctl.name} budget {old.ms:g}→{new.ms:g} ms")
+
+    def _toggle_pause(self) -> None:
+        self.live.toggle_pause()
+        self._sync_play_button()
+
+    def _sync_play_button(self) -> None:
+        try:
+            self.widgets.get("play").label = "Play" if self.live.paused else "Pause"
+        except KeyError:
+            pass
+
+    def _set_speed(self, speed: float | None) -> None:
+        self.live.set_speed(speed)
+        try:
+            self.widgets.get("speed").value = speed
+        except KeyError:
+            pass
+
+    def _shift_speed(self, step: int) -> None:
+        finite = [s for s in SPEEDS if s is not None]
+        cur = self.live.speed
+        if cur is None:
+            self._set_speed(finite[-1] if step < 0 else None)
+            return
+        i = finite.index(cur) + step if cur in finite else 2
+        self._set_speed(None if i >= len(finite) else finite[max(0, i)])
+
+    def restart(self, seed: int | None = None, scenario: Scenario | None = None) -> None:
+        self.live.restart(seed=seed, scenario=scenario)
+        self.selected = min(self.selected, len(self.match.controllers) - 1)
+        self.change_log.clear()
+        self.hover_info = None
+        self._build_match_views()
+        self.resize(self.app.screen.get_size())
+        self.flash(f"new match, seed {self.match.seed}")
+
+    def _change_scenario(self, stem: str) -> None:
+        try:
+            scenario = load_scenario(stem)
+        except SandboxError as exc:
+            self.flash(str(exc))
+            return
+        self.tree_source = None
+        self.restart(scenario=scenario, seed=scenario.seed)
+
+    def _select_player(self, i: int) -> None:
+        if 0 <= i < len(self.match.controllers):
+            self.selected = i
+            self._build_widgets()
+
+    def _toggle_human(self, on: bool | None = None) -> None:
+        ctl = self.match.controllers[self.selected]
+        agent = ctl.agents[0]
+        on = (agent not in self.live.human_agents) if on is None else on
+        self.live.take_over(agent, on)
+        self.flash(f"you steer {ctl.name} with the arrow keys" if on else f"{ctl.name} searches again")
+        self._build_widgets()
+
+    def _set_tree_mode(self, mode: str) -> None:
+        self.tree_mode = mode
+        for tv in self.trees:
+            tv.mode = mode
+        try:
+            self.widgets.get("tree_mode").value = mode
+        except KeyError:
+            pass
+
+    def _set_tree_source(self, source: int | None) -> None:
+        self.tree_source = source
+        self._apply_tree_requests()
+        for c in self.match.controllers:
+            if isinstance(c, SearchController) and c.done:
+                c.publish_now(self.match.turn)
+        try:
+            self.widgets.get("tree_source").value = source
+        except KeyError:
+            pass
+
+    def traced_step(self) -> None:
+        """One search iteration of the chosen player, animated across its
+        trees (selection, joint action, simulation, backpropagation)."""
+        ctl = self.match.controllers[self.selected]
+        if not isinstance(ctl, SearchController):
+            self.flash("this player does not search")
+            return
+        if not self.live.paused:
+            self.live.toggle_pause()
+            self._sync_play_button()
+        if not ctl.done:
+            self.flash("still thinking — try again when this turn's search is done")
+            return
+        try:
+            trace = ctl.step_traced()
+        except SandboxError as exc:
+            self.flash(str(exc))
+            return
+        if trace.stop_reason != "none":
+            self.flash(f"no iteration: {trace.stop_reason}")
+            return
+        self._set_tree_source(ctl.player)
+        ctl.publish_now(self.match.turn)
+        self.animation = StepAnimation(trace, self.match.world.num_agents, self.colors,
+                                       self._move_name)
+
+    def take_screenshot(self, path: str | None = None) -> None:
+        if path is None:
+            SCREENSHOT_DIR.mkdir(exist_ok=True)
+            path = str(SCREENSHOT_DIR / time.strftime("arena-%Y%m%d-%H%M%S.png"))
+        self.app.pending_screenshot = path
+        self.flash(f"screenshot: {path}")
+
+    def flash(self, msg: str, seconds: float = 3.0) -> None:
+        self.message = msg
+        self.message_until = time.perf_counter() + seconds
+
+    def _log(self, line: str) -> None:
+        self.change_log.append(line)
+        del self.change_log[:-8]
+
+    def _on_turn(self, record) -> None:
+        for pt in record.players:
+            for ch in pt.changes:
+                name = self.match.controllers[ch.player].name
+                parts = ", ".join(f"{k} {_fmt(o)}→{_fmt(n)}" for k, (o, n) in ch.changes.items())
+                self._log(f"turn {ch.turn}: {name} {parts}")
+
+    # ------------------------------------------------------------ frame
+    def update(self, dt_ms: float) -> None:
+        self.live.update(dt_ms)
+        self.widgets.update(dt_ms)
+        # feed the newest snapshots to the tree views
+        for a, tv in enumerate(self.trees):
+            snap = self._tree_snapshot(a)
+            ctl = self._tree_controller(a)
+            tv.update(snap, ctl.settings if isinstance(ctl, SearchController) else None)
+        if self.animation is not None:
+            self.animation.update(dt_ms)
+            self.animation.apply(self.trees)
+            if self.animation.done:
+                self.animation = None
+                for tv in self.trees:
+                    tv.set_highlight(None, "select", 0.0)
+
+    def _tree_controller(self, agent: int):
+        if self.tree_source is not None:
+            return self.match.controllers[self.tree_source]
+        return self.match.controllers[self.match.owner[agent]]
+
+    def _tree_snapshot(self, agent: int):
+        ctl = self._tree_controller(agent)
+        snap = ctl.latest
+        if snap is None:
+            return None
+        return snap.trees.get(agent)
+
+    def _tree_at(self, pos, hover: bool = False, click: bool = False):
+        for a, (tv, panel) in enumerate(zip(self.trees, self.layout.get("panels", []))):
+            area = self._tree_area(panel)
+            if area.collidepoint(pos):
+                return tv.click(pos) if click else tv.hover(pos)
+            if hover:
+                tv.hover((-1, -1))
+        return None
+
+    @staticmethod
+    def _tree_area(panel: pygame.Rect) -> pygame.Rect:
+        return pygame.Rect(panel.x + 6, panel.y + 92, panel.w - 12, panel.h - 98)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(pal.BG)
+        L = self.layout
+        if not L:
+            return
+        self._draw_top(surface, L["top"])
+        view, prev = self.live.view, self.live.prev_view
+        human = self._human_agent()
+        self.board.draw(surface, L["board"], view, prev, self.live.alpha, highlight_agent=human)
+        if self.live.paused:
+            surface.blit(text("paused", 14, pal.WARN, bold=True), (L["board"].x + 6, L["board"].y + 4))
+        if self.live.over:
+            self._draw_result(surface, L["board"])
+        self._draw_controls_frame(surface, L["controls"])
+        self.widgets.draw(surface)
+        self._draw_right(surface, L["right"], view)
+        self._draw_trees(surface, L["panels"])
+        if self.hover_info is not None:
+            self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
+        else:
+            tip = self.widgets.tooltip_at(self.hover_pos)
+            if tip:
+                self._tooltip(surface, tip)
+        if self.message and time.perf_counter() < self.message_until:
+            self._draw_message(surface)
+        if self.show_help:
+            self._draw_help(surface)
+
+    def _draw_top(self, surface, r: pygame.Rect) -> None:
+        pygame.draw.rect(surface, pal.PANEL, r)
+        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+        m = self.match
+        status = "over" if m.over else ("paused" if self.live.paused else "playing")
+        info = f"turn {m.turn}   {status}   {self.app.fps:4.0f} fps"
+        t = text(info, 14, pal.TEXT, mono=True)
+        x = r.right - t.get_width() - 12
+        surface.blit(t, (x, r.y + 12))
+        rec = m.recorder
+        if rec is not None and getattr(rec, "path", None) is not None:
+            ok = not getattr(rec, "failed", False)
+            color = pal.ERROR if ok else pal.WARN
+            label = text(f"REC {Path(rec.path).name}" if ok else "REC failed", 12, color)
+            pygame.draw.circle(surface, color, (x - label.get_width() - 20, r.y + 20), 5)
+            surface.blit(label, (x - label.get_width() - 10, r.y + 13))
+
+    def _draw_controls_frame(self, surface, r: pygame.Rect) -> None:
+        ctl = self.match.controllers[self.selected]
+        color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
+        pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
+        if not isinstance(ctl, SearchController):
+            surface.blit(text(f"{ctl.name}: {ctl.kind} player (no search settings)", 13,
+                              pal.TEXT_DIM), (r.x, r.y + 40))
+
+    def _draw_right(self, surface, r: pygame.Rect, view) -> None:
+        m = self.match
+        board_rows = pygame.Rect(r.x, r.y, r.w, 26 * len(view.snakes))
+        scores = self.live.last_record.scores if self.live.last_record else None
+        draw_scoreboard(surface, board_rows, view, self.colors, list(m.names), scores)
+        y = board_rows.bottom + 10
+        header = ["player", "it/s", "turns/s", "it/turn", "nodes", "ms"]
+        xs = [r.x, r.x + 70, r.x + 150, r.x + 240, r.x + 310, r.x + 380]
+        for h, x in zip(header, xs):
+            surface.blit(text(h, 11, pal.TEXT_DIM), (x, y))
+        y += 16
+        for c in m.controllers:
+            snap = c.latest
+            color = self.colors[c.agents[0]] if c.agents else pal.TEXT
+            surface.blit(text(c.name[:9], 12, color, bold=True), (xs[0], y))
+            if snap is not None:
+                own = sum(snap.tree_nodes[a] for a in c.agents)
+                warn = snap.cap_reached or own > 0.9 * snap.node_cap * len(c.agents)
+                vals = [f"{snap.iterations_per_s / 1000:,.0f}k", f"{snap.sim_turns_per_s / 1e6:.2f}M",
+                        f"{snap.iterations:,}", f"{own:,}", f"{snap.search_ms:.0f}"]
+                for v, x in zip(vals, xs[1:]):
+                    col = pal.WARN if (warn and v == vals[3]) else pal.TEXT
+                    surface.blit(text(v, 12, col, mono=True), (x, y))
+                if snap.cap_reached:
+                    surface.blit(text("node cap reached", 11, pal.WARN), (xs[0], y + 14))
+                    y += 14
+            else:
+                surface.blit(text(c.kind, 12, pal.TEXT_DIM), (xs[1], y))
+            y += 17
+        y += 8
+        if self.change_log:
+            surface.blit(text("settings changes", 11, pal.TEXT_DIM), (r.x, y))
+            y += 15
+            for line in self.change_log[-6:]:
+                if y > r.bottom - 14:
+                    break
+                surface.blit(text(line[:70], 11, pal.TEXT), (r.x, y))
+                y += 14
+
+    def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
+        for a, (tv, panel) in enumerate(zip(self.trees, panels)):
+            pygame.draw.rect(surface, pal.PANEL, panel)
+            ctl = self._tree_controller(a)
+            name = self.match.names[a]
+            whose = "own tree" if self.tree_source is None else f"in {ctl.name}'s search"
+            surface.blit(text(f"{name} — {whose}", 12, self.colors[a], bold=True),
+                         (panel.x + 8, panel.y + 5))
+            snap = ctl.latest
+            stats = snap.root_stats[a] if snap is not None else ()
+            chosen = snap.best_moves[a] if snap is not None else None
+            draw_root_bars(surface, pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64),
+                           stats, self._move_name, self.colors[a], chosen_move=chosen)
+            tv.draw(surface, self._tree_area(panel))
+        # the walls: no tree sees another agent's selection
+        for panel in panels[1:]:
+            x = panel.x
+            for y in range(panel.y + 4, panel.bottom - 4, 10):
+                pygame.draw.line(surface, pal.BORDER, (x, y), (x, y + 5), 2)
+        if self.animation is not None:
+            self.animation.draw_overlay(surface, [self._tree_area(p) for p in panels],
+                                        [p.x for p in panels[1:]])
+
+    def _draw_result(self, surface, board: pygame.Rect) -> None:
+        res = self.live.result
+        if res is None:
+            return
+        line = (f"{res.names[res.winner]} wins" if res.winner is not None else "no single winner")
+        box = pygame.Rect(0, 0, 300, 70)
+        box.center = board.center
+        pygame.draw.rect(surface, pal.PANEL_HI, box, border_radius=6)
+        pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=6)
+        t1 = text(line, 18, pal.TEXT, bold=True)
+        t2 = text(f"after {res.turns} turns — R for a new match", 12, pal.TEXT_DIM)
+        surface.blit(t1, t1.get_rect(center=(box.centerx, box.y + 24)))
+        surface.blit(t2, t2.get_rect(center=(box.centerx, box.y + 50)))
+
+    def _tooltip(self, surface, tip: str) -> None:
+        t = text(tip, 12, pal.TEXT)
+        x, y = self.hover_pos
+        r = pygame.Rect(x + 14, y + 14, t.get_width() + 10, t.get_height() + 6)
+        r.clamp_ip(surface.get_rect())
+        pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=3)
+        pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
+        surface.blit(t, (r.x + 5, r.y + 3))
+
+    def _draw_message(self, surface) -> None:
+        t = text(self.message, 13, pal.TEXT)
+        r = pygame.Rect(0, 0, t.get_width() + 20, t.get_height() + 10)
+        r.midbottom = (surface.get_width() // 2, self.layout["trees"].y - 8)
+        pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=4)
+        surface.blit(t, (r.x + 10, r.y + 5))
+
+    def _draw_help(self, surface) -> None:
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        surface.blit(shade, (0, 0))
+        box = pygame.Rect(0, 0, 560, 40 + 22 * len(HELP))
+        box.center = surface.get_rect().center
+        pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
+        pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
+        surface.blit(text("Keyboard", 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
+        for i, (k, what) in enumerate(HELP):
+            y = box.y + 38 + 22 * i
+            surface.blit(text(k, 13, pal.ACCENT, mono=True), (box.x + 16, y))
+            surface.blit(text(what, 13, pal.TEXT), (box.x + 130, y))
+
+    # ------------------------------------------------------------ lifetime
+    def exit(self) -> None:
+        self.live.close()
+
+    def state(self) -> dict[str, Any]:
+        m = self.match
+        players = []
+        for c in m.controllers:
+            entry: dict[str, Any] = {"name": c.name, "controller": c.kind, "agents": list(c.agents),
+                                     "human": any(a in self.live.human_agents for a in c.agents)}
+            if isinstance(c, SearchController):
+                entry["settings"] = c.settings.model_dump()
+                entry["c_params"] = c.c_confirmed.model_dump()
+                entry["budget_ms"] = m.budget_for(c.player).ms
+                snap = c.latest
+                if snap is not None:
+                    entry["iterations_per_s"] = round(snap.iterations_per_s)
+                    entry["iterations_this_turn"] = snap.iterations
+            players.append(entry)
+        return {"scene": self.name, "turn": m.turn, "paused": self.live.paused,
+                "speed": self.live.speed, "over": m.over, "seed": m.seed,
+                "selected": self.selected, "tree_source": self.tree_source,
+                "replay": str(getattr(m.recorder, "path", "") or "") or None,
+                "players": players}
+
+
+def _fmt(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)

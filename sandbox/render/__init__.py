@@ -1,0 +1,2 @@
+"""sandbox.render — pure drawing onto pygame Surfaces (no window needed):
+charts now; game renderers and tree views join them. Renderers only read."""

@@ -1,0 +1,108 @@
+"""The root's visit distribution for one agent as horizontal bars.
+
+    draw_root_bars(surface, rect, search.root_stats(agent), move_name, agent_color(agent),
+                   chosen_move=best, title="Agent 0")
+
+One bar per root move: length = share of the root's child visits, labelled
+with the move and its percentage; the mean backed-up score as a number (and
+a value-coloured square when the agent's score bounds are passed as `norm`);
+the chosen move drawn brighter and outlined. A pass node (move -1) reads
+"pass". Pure drawing: reads the stats, keeps no state.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Sequence
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from . import fonts, palette  # noqa: E402
+
+
+def _name(move: int, move_name: Callable[[int], str]) -> str:
+    return "pass" if move < 0 or move == 255 else move_name(int(move))
+
+
+def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
+                   stats: Sequence, move_name: Callable[[int], str],
+                   color: tuple[int, int, int], chosen_move: int | None = None,
+                   title: str | None = None,
+                   norm: tuple[float, float] | None = None) -> None:
+    """`stats`: MoveStat-like objects (move, visits, mean, prob). `norm`:
+    the agent's (min, max) score bounds, to colour each mean on the value map."""
+    rect = pygame.Rect(rect)
+    surface.fill(palette.PANEL, rect)
+    if rect.w < 20 or rect.h < 12:
+        return
+    clip = surface.get_clip()
+    surface.set_clip(rect.clip(clip) if clip else rect)
+    try:
+        _draw(surface, rect, stats, move_name, color, chosen_move, title, norm)
+    finally:
+        surface.set_clip(clip)
+
+
+def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm) -> None:
+    x, y = rect.x + 4, rect.y + 2
+    total = sum(max(int(s.visits), 0) for s in stats)
+    if title is not None:
+        pygame.draw.rect(surface, color, (x, y + 3, 9, 9))
+        lab = fonts.text(title, 12, palette.TEXT, bold=True)
+        surface.blit(lab, (x + 13, y))
+        if stats:
+            sub = fonts.text(f"root visits {total:,}", 10, palette.TEXT_DIM)
+            if x + 13 + lab.get_width() + 8 + sub.get_width() <= rect.right - 4:
+                surface.blit(sub, (x + 21 + lab.get_width(), y + 2))
+        y += 17
+    if not stats:
+        lab = fonts.text("no root statistics yet", 11, palette.TEXT_DIM)
+        surface.blit(lab, (x, y + 2))
+        return
+    n = len(stats)
+    rh = int(min(22, max(9, (rect.bottom - y - 2) / n)))
+    fs = 11 if rh >= 14 else 9
+    names = [_name(int(s.move), move_name) for s in stats]
+    name_w = max(fonts.font(fs, bold=True).size(nm)[0] for nm in names) + 8
+    right_w = 96 if rect.w >= 220 else 44 if rect.w >= 120 else 0
+    bar_x = x + name_w
+    bar_w = max(rect.right - 4 - right_w - bar_x, 4)
+    dim = palette.lerp(color, palette.PANEL, 0.45)
+    for s, nm in zip(stats, names):
+        if y + rh > rect.bottom + 1:
+            break
+        chosen = chosen_move is not None and int(s.move) == int(chosen_move)
+        share = s.visits / total if total > 0 else 0.0
+        bh = max(rh - 4, 3)
+        by = y + (rh - bh) // 2
+        pygame.draw.rect(surface, palette.GRID, (bar_x, by, bar_w, bh))
+        fill_w = int(round(share * bar_w))
+        if fill_w > 0:
+            pygame.draw.rect(surface, color if chosen else dim, (bar_x, by, fill_w, bh))
+        if chosen:
+            pygame.draw.rect(surface, palette.TEXT, (bar_x - 1, by - 1, bar_w + 2, bh + 2), 1)
+        lab = fonts.text(nm, fs, palette.TEXT if chosen else palette.TEXT_DIM, bold=chosen)
+        surface.blit(lab, (x, y + (rh - lab.get_height()) // 2))
+        pct = f"{share * 100:.1f}%"
+        if right_w:
+            tx = bar_x + bar_w + 6
+            plab = fonts.text(pct, fs, palette.TEXT)
+            surface.blit(plab, (tx, y + (rh - plab.get_height()) // 2))
+            if right_w >= 96:
+                mx = tx + 44
+                if norm is not None:
+                    lo, hi = norm
+                    t = (s.mean - lo) / (hi - lo) if hi > lo else 0.5
+                    pygame.draw.rect(surface, palette.value_color(t), (mx, y + rh // 2 - 4, 8, 8))
+                    mx += 11
+                mlab = fonts.text(f"μ {s.mean:.3g}", fs - 1, palette.TEXT_DIM)
+                surface.blit(mlab, (mx, y + (rh - mlab.get_height()) // 2))
+        elif bar_w > 40:   # no room on the right: the percentage goes in the bar
+            plab = fonts.text(pct, fs - 1, palette.TEXT)
+            surface.blit(plab, (bar_x + 2, y + (rh - plab.get_height()) // 2))
+        # A policy that is not the visit share (Exp3, RM) shows its own number.
+        if total > 0 and abs(float(s.prob) - share) > 0.005 and bar_w > 80:
+            qlab = fonts.text(f"p {float(s.prob) * 100:.0f}%", fs - 1, palette.ACCENT)
+            surface.blit(qlab, (bar_x + bar_w - qlab.get_width() - 2,
+                                y + (rh - qlab.get_height()) // 2))
+        y += rh

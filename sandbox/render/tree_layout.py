@@ -1,0 +1,208 @@
+"""Layout maths for the tree views: numpy only, no pygame, never mutates input.
+
+A TreeSnapshot's rows are breadth-first (parents before children, so each
+depth is one contiguous block) with siblings contiguous in move order. Within
+a depth block the rows are therefore already sorted left to right, which lets
+the icicle layout run one vectorised step per depth and lets the rasteriser
+treat a whole tree as one sorted list of intervals.
+
+    x0, w = icicle_layout(snap)             # unit coordinates, root = [0, 1)
+    x, y  = nodelink_layout(snap)           # tidy tree, unit coordinates
+    ucb_value(mean, visits, parent_visits, lo, hi, c)   # as the C core scores it
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..native.snapshot import FLAG_DIED, FLAG_DOOMED, FLAG_SURVIVED
+
+if TYPE_CHECKING:
+    from ..native.snapshot import TreeSnapshot
+
+
+def level_starts(depth: np.ndarray) -> np.ndarray:
+    """Row index where each depth block starts, plus len(depth) at the end."""
+    n = len(depth)
+    if n == 0:
+        return np.zeros(1, dtype=np.intp)
+    cuts = np.flatnonzero(np.diff(depth)) + 1
+    return np.concatenate(([0], cuts, [n])).astype(np.intp)
+
+
+def icicle_layout(snap: "TreeSnapshot") -> tuple[np.ndarray, np.ndarray]:
+    """(x0, width) per row in unit coordinates (float64).
+
+    A node is `prob` (its share of the parent's child visits) of its parent's
+    width, placed after its earlier siblings: x0 = parent x0 + exclusive
+    cumsum of sibling widths. Visible children of a truncated node do not
+    fill the parent: the rest is the hidden children's share.
+    """
+    n = len(snap.rows)
+    x0 = np.zeros(n, dtype=np.float64)
+    w = np.zeros(n, dtype=np.float64)
+    if n == 0:
+        return x0, w
+    w[0] = 1.0
+    parent = snap.parent
+    prob = snap.prob.astype(np.float64)
+    starts = level_starts(snap.depth)
+    for s, e in zip(starts[1:-1], starts[2:]):
+        par = parent[s:e]
+        cw = prob[s:e] * w[par]
+        excl = np.cumsum(cw) - cw
+        first = np.empty(e - s, dtype=bool)
+        first[0] = True
+        np.not_equal(par[1:], par[:-1], out=first[1:])
+        group = np.cumsum(first) - 1
+        x0[s:e] = x0[par] + excl - excl[first][group]
+        w[s:e] = cw
+    return x0, w
+
+
+def subtree_leaves(parent: np.ndarray) -> np.ndarray:
+    """Leaves under each row (1 for a leaf), bottom-up over BFS rows."""
+    n = len(parent)
+    leaves = np.zeros(n, dtype=np.int64)
+    has_kids = np.zeros(n, dtype=bool)
+    has_kids[parent[1:][parent[1:] >= 0]] = True
+    leaves[~has_kids] = 1
+    for i in range(n - 1, 0, -1):  # children after parents: one reverse pass
+        leaves[parent[i]] += leaves[i]
+    return leaves
+
+
+def nodelink_layout(snap: "TreeSnapshot") -> tuple[np.ndarray, np.ndarray]:
+    """(x, level) per row: a tidy top-down tree. Every leaf gets one equal
+    slot in move order; a parent is centred over its first and last child.
+    Meant for small trees (a few hundred rows)."""
+    n = len(snap.rows)
+    if n == 0:
+        return np.zeros(0), np.zeros(0)
+    parent = snap.parent
+    leaves = subtree_leaves(parent)
+    start = np.zeros(n, dtype=np.float64)
+    cursor = np.zeros(n, dtype=np.float64)   # next free slot inside each parent
+    for i in range(1, n):
+        p = parent[i]
+        start[i] = start[p] + cursor[p]
+        cursor[p] += leaves[i]
+    x = start + leaves / 2.0
+    first = np.full(n, -1)
+    last = np.full(n, -1)
+    for i in range(1, n):
+        p = parent[i]
+        if first[p] < 0:
+            first[p] = i
+        last[p] = i
+    for i in range(n - 1, -1, -1):       # centre parents over their children
+        if first[i] >= 0:
+            x[i] = (x[first[i]] + x[last[i]]) / 2.0
+    total = max(int(leaves[0]), 1)
+    level = (snap.depth - snap.depth[0]).astype(np.float64)
+    return x / total, level
+
+
+def best_line(snap: "TreeSnapshot") -> list[int]:
+    """Rows of the most-visited child chain from the root (ties: first move)."""
+    if len(snap.rows) == 0:
+        return []
+    return snap.best_line()
+
+
+def is_doomed(flags: int, visits: int, death_min_visits: int) -> bool:
+    """The C core's is_doomed(): flagged certain death, or died on every one
+    of at least death_min_visits visits."""
+    return bool(flags & FLAG_DOOMED) or (
+        (flags & (FLAG_DIED | FLAG_SURVIVED)) == FLAG_DIED and visits >= death_min_visits)
+
+
+def ucb_terms(mean: float, visits: int, parent_visits: int, norm_min: float,
+              norm_max: float, c: float) -> tuple[float, float]:
+    """(exploitation, exploration) of UCB1 exactly as smitsimax.c select_child
+    computes them: (mean - lo) / scale and c * sqrt(ln N) / sqrt(n)."""
+    lo, scale = norm_min, norm_max - norm_min
+    if not scale > 0:
+        scale = 1.0
+        if not norm_min <= norm_max:
+            lo = 0.0
+    explore = c * math.sqrt(math.log(parent_visits)) if parent_visits > 1 else 0.0
+    return (mean - lo) / scale, explore / math.sqrt(visits)
+
+
+def ucb_value(mean: float, visits: int, parent_visits: int, norm_min: float,
+              norm_max: float, c: float, penalty: float = 0.0) -> float:
+    """A child's UCB1 value under exploration constant `c`; +inf while the
+    child is unvisited (the C core picks those first). `penalty` is the death
+    penalty when it applies."""
+    if visits <= 0:
+        return math.inf
+    exploit, explore = ucb_terms(mean, visits, parent_visits, norm_min, norm_max, c)
+    return exploit + explore - penalty
+
+
+def compact_count(v: int) -> str:
+    """19713 -> '19.7k': short visit labels for narrow nodes."""
+    v = int(v)
+    if v < 1000:
+        return str(v)
+    for div, suffix in ((1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")):
+        if v >= div:
+            q = v / div
+            return f"{q:.1f}{suffix}" if q < 10 else f"{q:.0f}{suffix}"
+    return str(v)
+
+
+def rasterize_intervals(level: np.ndarray, x0: np.ndarray, x1: np.ndarray,
+                        channels: np.ndarray, nlev: int, width: int) -> np.ndarray:
+    """Area-weighted sums of per-interval channels over pixel columns.
+
+    Intervals (sorted by level, then x; disjoint within a level) cover pixel
+    columns [0, width) of their level; `channels` is (k, intervals). Returns
+    (k, nlev, width): for each column the integral of each channel over the
+    column, so a 0.3 px node adds 0.3 of its colour and dust merges into its
+    column's visit-weighted average instead of vanishing or flickering. The
+    integral is piecewise linear in x, so one searchsorted over the whole
+    tree evaluates it at every column edge; no per-node Python.
+    """
+    k = channels.shape[0]
+    m = len(x0)
+    if m == 0 or width <= 0 or nlev <= 0:
+        return np.zeros((k, max(nlev, 0), max(width, 0)))
+    span = float(width + 2)                  # keeps levels apart on one axis
+    off = level * span
+    a = np.clip(x0, 0.0, width) + off
+    np.maximum.accumulate(a, out=a)          # float noise must not unsort it
+    w = np.maximum(np.clip(x1, 0.0, width) + off - a, 0.0)
+    mass = channels * w
+    before = np.cumsum(mass, axis=1)
+    before -= mass
+    # F(g) = mass of intervals left of g = before[j] + channel[j] * (part of
+    # interval j left of g), j = the last interval starting at or before g.
+    grid = (np.arange(nlev)[:, None] * span + np.arange(width + 1)[None, :]).ravel()
+    j = np.searchsorted(a, grid, side="right") - 1
+    jj = np.maximum(j, 0)
+    part = np.clip(grid - a[jj], 0.0, w[jj])
+    part[j < 0] = 0.0
+    val = np.take(before, jj, axis=1)
+    val += np.take(channels, jj, axis=1) * part
+    return np.diff(val.reshape(k, nlev, width + 1), axis=2)
+
+
+def moves_from_root(snap: "TreeSnapshot", row: int) -> list[int]:
+    """Move codes along the path to `row` (the root has none)."""
+    return [int(snap.move[r]) for r in snap.path_to(row)[1:]]
+
+
+def rows_for_path(node_ids: Sequence[int], id_to_row: dict[int, int]) -> tuple[list[int], int]:
+    """Rows of the leading part of a node-id path that the snapshot shows,
+    and how many deeper path nodes it does not show."""
+    rows: list[int] = []
+    for i, nid in enumerate(node_ids):
+        r = id_to_row.get(int(nid))
+        if r is None:
+            return rows, len(node_ids) - i
+        rows.append(r)
+    return rows, 0

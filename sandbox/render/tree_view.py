@@ -1,0 +1,842 @@
+"""TreeView: one agent's live search tree, drawn as an icicle or a node-link tree.
+
+    view = TreeView(agent=0, color=agent_color(0), move_name=lambda m: MOVE_NAMES[m])
+    view.update(snapshot, params)        # 10-20x/s from the controller: just stores it
+    view.prepare(rect)                   # optional: do the heavy re-render now
+    view.draw(surface, rect)             # every frame: a blit plus a few outlines
+    info = view.hover(mouse_pos)         # NodeInfo | None; view.draw_tooltip(surface, pos, info)
+
+The tree is rendered into a cached Surface, re-rendered only when the snapshot
+object, the size or the layout changes (`render_count` counts re-renders).
+Hover, the pinned selection and the step-mode highlight are a handful of
+outlines drawn over the blit each frame, so moving the mouse never re-renders.
+
+Icicle: row = depth, width = share of the parent's child visits, colour =
+normalised mean. Sub-pixel nodes are not dropped: each pixel column shows the
+visit-weighted average colour of the dust in it (tree_layout.rasterize_intervals),
+so the picture is stable from 10 nodes to the snapshot cap. The part of a
+truncated node's width that its shown children do not fill is its hidden
+children's share, drawn dotted.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from ..native.params import SearchParams  # noqa: E402
+from ..native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED,  # noqa: E402
+                               FLAG_TRUNCATED, MOVE_NONE, TreeSnapshot)
+from . import fonts, palette  # noqa: E402
+from .tree_layout import (compact_count, icicle_layout, is_doomed, level_starts,  # noqa: E402
+                          nodelink_layout, rasterize_intervals, rows_for_path, ucb_terms,
+                          ucb_value)
+
+MODES = ("auto", "icicle", "nodelink")
+NODELINK_MAX_ROWS = 300      # auto: node-link up to this many rows ...
+NODELINK_RETURN_ROWS = 240   # ... and back to it only below this (no flip-flop)
+
+FLAG_NAMES = ((FLAG_PASS, "pass"), (FLAG_DIED, "died"), (FLAG_SURVIVED, "survived"),
+              (FLAG_DOOMED, "doomed"), (FLAG_TRUNCATED, "truncated"))
+
+# Colours of the view (the value map itself is palette.value_color).
+PASS_FILL = (84, 88, 100)
+PASS_STRIPE = (58, 61, 70)
+DOOMED_FILL = (44, 28, 32)
+DOOMED_STRIPE = (220, 60, 60)
+HIDDEN_FILL = (40, 43, 53)
+HIDDEN_DOT = (118, 124, 140)
+BEST_LINE = (240, 242, 248)
+HOVER = (255, 236, 130)
+SELECTED = palette.ACCENT
+SELECT_PATH = (190, 120, 255)    # tutorial §5: purple = selected path
+BACKPROP = (255, 160, 40)        # tutorial §5: orange flash = backpropagation
+DARK_TEXT = (18, 20, 26)
+
+HEADER_H = 18
+FOOTER_H = 14
+PAD = 4
+MAX_BAND = 34
+MIN_BAND = 4
+
+_LUT = np.array([palette.value_color(i / 255) for i in range(256)], dtype=np.float64)
+_BG, _PASS, _DOOMED, _HIDDEN = (np.array(c, dtype=np.float64)
+                                for c in (palette.BG, PASS_FILL, DOOMED_FILL, HIDDEN_FILL))
+_FLAT_COLORS = np.stack((_PASS, _DOOMED, _HIDDEN, _BG))   # order of the coverage stack
+
+
+def _lum(c: Sequence[float]) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def default_move_name(move: int) -> str:
+    return "pass" if move in (MOVE_NONE, -1) else str(move)
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """What the tooltip and the inspector show for one node."""
+    agent: int
+    row: int
+    node_id: int
+    path: list[str]              # move names from the root ("pass" for pass nodes)
+    depth: int
+    visits: int
+    mean: float                  # raw backed-up mean
+    norm_mean: float             # (mean - min) / (max - min) of the agent's bounds
+    ucb: float | None            # under params.c; None for the root, inf if unvisited
+    prob: float                  # share of the parent's child visits (UCB1's policy)
+    parent_visits: int | None
+    random_phase: bool           # parent visits < random_threshold: picked uniformly
+    flags: list[str]
+    c: float = 0.0               # the C the UCB was computed under
+    exploit: float | None = None
+    explore: float | None = None
+    death_penalty: float = 0.0   # subtracted from ucb (doomed child, penalty on)
+    random_threshold: int = 0
+    # Later selection policies (Exp3, regret matching) add their own move
+    # probability here, e.g. {"Exp3": 0.31}; the tooltip lists each entry.
+    policy_probs: dict[str, float] = field(default_factory=dict)
+
+
+class TreeView:
+    def __init__(self, agent: int, color: tuple[int, int, int] | None = None,
+                 move_name: Callable[[int], str] | None = None, mode: str = "auto") -> None:
+        self.agent = int(agent)
+        self.color = tuple(color) if color else palette.agent_color(agent)
+        self._move_name = move_name or default_move_name
+        self._mode = "auto"
+        self.mode = mode
+        self.snapshot: TreeSnapshot | None = None
+        self.params: SearchParams = SearchParams()
+        self.render_count = 0            # heavy re-renders so far (tests, profiling)
+        self.last_render_ms = 0.0
+        self._layout = "icicle"
+        self._surf: pygame.Surface | None = None
+        self._rendered: tuple | None = None   # (snapshot object, size, layout)
+        self._rect = pygame.Rect(0, 0, 0, 0)
+        self._g: dict | None = None           # geometry of the last render
+        self._id_to_row: dict[int, int] | None = None
+        self._hover_pos: tuple[int, int] | None = None
+        self._hover: NodeInfo | None = None
+        self._hover_snap: TreeSnapshot | None = None
+        self._pinned: tuple[int, tuple[int, ...]] | None = None  # node id, move path
+        self._highlight: tuple[tuple[int, ...], str, float] | None = None
+
+    # -- data in ---------------------------------------------------------------
+    def update(self, snapshot: TreeSnapshot | None, params: SearchParams | None = None) -> None:
+        """New data (cheap: stores it; the next prepare/draw re-renders)."""
+        if snapshot is not self.snapshot:
+            self.snapshot = snapshot
+            self._id_to_row = None
+        if params is not None:
+            self.params = params
+
+    def move_name(self, move: int) -> str:
+        return "pass" if move == MOVE_NONE or move < 0 else self._move_name(int(move))
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @mode.setter
+    def mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES} (got {mode!r})")
+        self._mode = mode
+
+    @property
+    def layout(self) -> str:
+        """The layout the next render uses: 'icicle' or 'nodelink'."""
+        if self._mode != "auto":
+            return self._mode
+        n = 0 if self.snapshot is None else len(self.snapshot.rows)
+        limit = NODELINK_RETURN_ROWS if self._layout == "icicle" and self._rendered else \
+            NODELINK_MAX_ROWS
+        return "nodelink" if n <= limit else "icicle"
+
+    @property
+    def needs_render(self) -> bool:
+        return self._needs(self._rect.size)
+
+    def _needs(self, size: tuple[int, int]) -> bool:
+        r = self._rendered
+        return r is None or r[0] is not self.snapshot or r[1] != size or r[2] != self.layout
+
+    # -- rendering -------------------------------------------------------------
+    def prepare(self, rect: pygame.Rect | Sequence[int]) -> bool:
+        """Re-render the cached tree if anything it shows changed. Returns
+        True if it rendered (the app may call this on a quiet frame)."""
+        rect = pygame.Rect(rect)
+        self._rect = rect
+        size = (max(rect.w, 1), max(rect.h, 1))
+        if not self._needs(size):
+            return False
+        import time
+        t0 = time.perf_counter()
+        layout = self.layout
+        if self._surf is None or self._surf.get_size() != size:
+            self._surf = pygame.Surface(size)
+        surf = self._surf
+        surf.fill(palette.PANEL)
+        snap = self.snapshot
+        self._g = None
+        if snap is None or len(snap.rows) == 0:
+            self._header(surf, snap, layout)
+            self._message(surf, "no search data yet")
+        elif layout == "icicle":
+            self._header(surf, snap, layout)
+            self._render_icicle(surf, snap)
+            self._footer(surf, snap)
+        else:
+            self._header(surf, snap, layout)
+            self._render_nodelink(surf, snap)
+            self._footer(surf, snap)
+        self._layout = layout
+        self._rendered = (snap, size, layout)
+        self.render_count += 1
+        self.last_render_ms = (time.perf_counter() - t0) * 1e3
+        if self._hover_pos is not None and self._hover_snap is not snap:
+            self._hover = self.node_at(self._hover_pos)
+            self._hover_snap = snap
+        self._check_pinned()
+        return True
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect | Sequence[int]) -> None:
+        """Blit the cached tree (re-rendering first if needed) and draw the
+        hover, selection and step highlights over it."""
+        rect = pygame.Rect(rect)
+        self.prepare(rect)
+        surface.blit(self._surf, rect.topleft)
+        if self._g is None:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(rect.clip(clip) if clip else rect)
+        try:
+            self._draw_highlight(surface)
+            if self._pinned is not None:
+                row = self._rows_by_id().get(self._pinned[0])
+                if row is not None:
+                    self._outline(surface, row, SELECTED, 3, grow=1)
+            if self._hover is not None and self._hover.row < len(self.snapshot.rows):
+                self._outline(surface, self._hover.row, HOVER, 2)
+        finally:
+            surface.set_clip(clip)
+
+    def _header(self, surf: pygame.Surface, snap: TreeSnapshot | None, layout: str) -> None:
+        w = surf.get_width()
+        pygame.draw.rect(surf, self.color, (PAD, 4, 10, 10))
+        x = PAD + 14
+        title = fonts.text(f"Agent {self.agent}", 12, palette.TEXT, bold=True)
+        surf.blit(title, (x, 1))
+        x += title.get_width() + 8
+        if snap is None or len(snap.rows) == 0:
+            return
+        root_v = int(snap.visits[0])
+        parts = [f"showing {len(snap.rows):,} of {max(snap.tree_nodes, len(snap.rows)):,} nodes",
+                 f"root {root_v:,} visits", layout]
+        for i in range(len(parts), 0, -1):   # drop trailing parts that do not fit
+            s = "  ·  ".join(parts[:i])
+            if fonts.font(11).size(s)[0] <= w - x - PAD:
+                surf.blit(fonts.font(11).render(s, True, palette.TEXT_DIM), (x, 3))
+                break
+
+    def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
+        w, h = surf.get_size()
+        y = h - FOOTER_H + 2
+        grad = _gradient(60, 8)
+        surf.blit(grad, (PAD, y + 2))
+        lo, hi = snap.norm_min, snap.norm_max
+        s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
+        x = PAD + 64
+        lab = fonts.text(s, 10, palette.TEXT_DIM)
+        surf.blit(lab, (x, y))
+        x += lab.get_width() + 10
+        for fill, name in ((PASS_FILL, "pass"), (DOOMED_FILL, "doomed"), (HIDDEN_FILL, "hidden")):
+            lab = fonts.text(name, 10, palette.TEXT_DIM)
+            if x + 12 + lab.get_width() > w - PAD:
+                break
+            pygame.draw.rect(surf, fill, (x, y + 2, 9, 9))
+            if fill is DOOMED_FILL:
+                pygame.draw.line(surf, DOOMED_STRIPE, (x, y + 10), (x + 8, y + 2))
+            pygame.draw.rect(surf, palette.BORDER, (x, y + 2, 9, 9), 1)
+            surf.blit(lab, (x + 12, y))
+            x += 12 + lab.get_width() + 8
+        if self._g and self._g.get("cut_depth") is not None:
+            lab = fonts.text(f"depth ≥ {self._g['cut_depth']} not shown", 10, palette.WARN)
+            if x + lab.get_width() <= w - PAD:
+                surf.blit(lab, (w - PAD - lab.get_width(), y))
+
+    def _message(self, surf: pygame.Surface, msg: str) -> None:
+        lab = fonts.text(msg, 12, palette.TEXT_DIM)
+        w, h = surf.get_size()
+        surf.blit(lab, ((w - lab.get_width()) // 2, (h - lab.get_height()) // 2))
+
+    def _node_colors(self, snap: TreeSnapshot, norm: np.ndarray | None = None) -> np.ndarray:
+        if norm is None:
+            norm = snap.normalized_mean()
+        idx = np.clip((norm * 255).astype(np.int64), 0, 255)
+        rgb = _LUT[idx]
+        unvisited = snap.visits <= 0
+        if unvisited.any():
+            rgb[unvisited] = _LUT[128] * 0.6
+        return rgb
+
+    # -- icicle ----------------------------------------------------------------
+    def _render_icicle(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
+        w, h = surf.get_size()
+        area = pygame.Rect(PAD, HEADER_H, w - 2 * PAD, h - HEADER_H - FOOTER_H)
+        if area.w < 4 or area.h < MIN_BAND:
+            return
+        depth = (snap.depth - snap.depth[0]).astype(np.int64)
+        nlev = int(depth[-1]) + 1
+        band = min(MAX_BAND, area.h // nlev)
+        nshow, cut = nlev, None
+        if band < MIN_BAND:
+            band = MIN_BAND
+            nshow = area.h // band
+            cut = nshow
+        starts = level_starts(depth)
+        n = int(starts[nshow]) if nshow < len(starts) else len(depth)
+        x0u, wu = icicle_layout(snap)
+        aw = area.w
+        x0 = x0u[:n] * aw
+        x1 = (x0u[:n] + wu[:n]) * aw
+        lev = depth[:n]
+        flags = snap.flags[:n]
+        norm = snap.normalized_mean()
+        rgb = self._node_colors(snap, norm)[:n]
+        is_pass = (flags & FLAG_PASS) != 0
+        doomed = (flags & FLAG_DOOMED) != 0
+        rgb[is_pass] = PASS_FILL
+        rgb[doomed] = DOOMED_FILL
+        is_pass &= ~doomed
+
+        # Hidden children's share of each truncated node, one level down.
+        parent = snap.parent[:n]
+        shown = np.bincount(parent[1:], weights=(x1 - x0)[1:], minlength=n)[:n]
+        trunc = np.flatnonzero(((flags & FLAG_TRUNCATED) != 0) & (lev + 1 < nshow))
+        hx0 = x0[trunc] + shown[trunc]
+        hx1 = x1[trunc]
+        keep = hx1 - hx0 > 1e-6
+        trunc, hx0, hx1 = trunc[keep], hx0[keep], hx1[keep]
+
+        # Channels: coverage, value (plain nodes), pass, doomed, hidden. Dust
+        # columns then show the visit-weighted mean value of their nodes.
+        m = n + len(trunc)
+        ch = np.zeros((5, m))
+        ch[0] = 1.0
+        plain = ~(is_pass | doomed)
+        ch[1, :n] = np.where(plain, norm[:n], 0.0)
+        ch[2, :n] = is_pass
+        ch[3, :n] = doomed
+        ch[4, n:] = 1.0
+        ilev = np.concatenate((lev, lev[trunc] + 1))
+        ix0 = np.concatenate((x0, hx0))
+        ix1 = np.concatenate((x1, hx1))
+        if len(trunc):
+            order = np.argsort(ilev * (aw + 2.0) + ix0, kind="stable")
+            ilev, ix0, ix1, ch = ilev[order], ix0[order], ix1[order], ch[:, order]
+        cols = rasterize_intervals(ilev, ix0, ix1, ch, nshow, aw)
+
+        cov = np.clip(cols[0], 0.0, 1.0)
+        pas, doo, hid = cols[2], cols[3], cols[4]
+        plain_cov = np.maximum(cov - pas - doo - hid, 0.0)
+        value = cols[1] / np.maximum(plain_cov, 1e-9)
+        lut_i = np.clip((value * 255).astype(np.int64), 0, 255)
+        img_rows = _LUT[lut_i] * plain_cov[..., None]
+        img_rows += np.stack((pas, doo, hid, 1.0 - cov), axis=-1) @ _FLAT_COLORS
+        # Separators: a dark first column for nodes wide enough to tell apart.
+        wide = np.flatnonzero(x1 - x0 >= 3.0)
+        if len(wide):
+            cx = np.clip(x0[wide].astype(np.int64), 0, aw - 1)
+            img_rows[lev[wide], cx] *= 0.45
+        half = np.maximum(cov, 1e-9) * 0.5
+        pass_m = pas > half
+        doom_m = doo > half
+        hid_m = hid > half
+
+        # Expand bands to pixel rows: the last row of each band is a gap.
+        ys = np.arange(min(area.h, nshow * band))
+        yband = ys // band
+        if band >= 5:
+            yband = np.where(ys % band == band - 1, nshow, yband)
+        ext = np.empty((nshow + 1, aw, 3), dtype=np.uint8)
+        np.clip(img_rows, 0, 255, out=img_rows)
+        ext[:nshow] = img_rows
+        ext[nshow] = palette.BG
+        img = ext[yband]
+        # Patterns say what a colour cannot: pass = grey hatch, doomed = red
+        # hatch, hidden = dots. Only the masked columns are visited.
+        gap = 1 if band >= 5 else 0
+        for mask, color, kind in ((pass_m, PASS_STRIPE, 0), (doom_m, DOOMED_STRIPE, 1),
+                                  (hid_m, HIDDEN_DOT, 2)):
+            _hatch(img, mask, band, gap, color, kind)
+        pix = pygame.image.frombuffer(img, (aw, len(ys)), "RGB")
+        surf.blit(pix, area.topleft)
+
+        self._g = {"kind": "icicle", "ax": area.x, "ay": area.y, "band": band,
+                   "nshow": nshow, "starts": starts[:nshow + 1].copy(), "x0": x0, "x1": x1,
+                   "lev": lev, "n": n, "cut_depth": cut, "rgb": rgb}
+        best = [r for r in (snap.best_line() if n else []) if r < n]
+        self._g["best"] = best
+        self._icicle_marks(surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow)
+
+    def _icicle_marks(self, surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow):
+        wpx = x1 - x0
+        ax, ay = area.x, area.y
+        # Truncation ticks: a small notch at the bottom right of a node with
+        # hidden visited children (visible even when the hidden share is dust).
+        tr = np.flatnonzero(((flags & FLAG_TRUNCATED) != 0) & (wpx >= 5))
+        for r in tr.tolist():
+            x = ax + int(x1[r]) - 4
+            y = ay + int(lev[r]) * band + band - (4 if band >= 5 else 3)
+            surf.fill(HIDDEN_DOT, (x, y, 3, 2))
+        # Doomed nodes wide enough get a red X.
+        if band >= 8:
+            for r in np.flatnonzero(((flags & FLAG_DOOMED) != 0) & (wpx >= 10)).tolist():
+                rx, ry = ax + int(x0[r]) + 2, ay + int(lev[r]) * band + 2
+                rw, rh = int(wpx[r]) - 4, band - 5
+                s = min(rw, rh)
+                cx, cy = rx + rw // 2, ry + rh // 2
+                pygame.draw.line(surf, DOOMED_STRIPE, (cx - s // 2, cy - s // 2),
+                                 (cx + s // 2, cy + s // 2), 2)
+                pygame.draw.line(surf, DOOMED_STRIPE, (cx - s // 2, cy + s // 2),
+                                 (cx + s // 2, cy - s // 2), 2)
+        # Labels where they fit: move name, then visits if there is room.
+        if band >= 11:
+            fs = min(12, band - 4)
+            mono_w = fonts.font(fs - 1, mono=True).size("0")[0]
+            for r in np.flatnonzero(wpx >= 12).tolist():
+                col = DARK_TEXT if _lum(rgb[r]) > 120 and not flags[r] & FLAG_DOOMED \
+                    else palette.TEXT
+                name = "root" if r == 0 else self.move_name(int(snap.move[r]))
+                lab = fonts.text(name, fs, col)
+                avail = int(wpx[r]) - 5
+                if lab.get_width() > avail:
+                    lab = fonts.text(name[0], fs, col)
+                    if lab.get_width() > avail:
+                        continue
+                x = ax + int(x0[r]) + 3
+                y = ay + int(lev[r]) * band + (band - 1 - lab.get_height()) // 2
+                surf.blit(lab, (x, y))
+                cnt = compact_count(snap.visits[r])
+                cw = mono_w * len(cnt)
+                if lab.get_width() + 5 + cw <= avail:
+                    _blit_mono(surf, cnt, x + lab.get_width() + 5, y + 1, fs - 1, col)
+        # Best line: the most-visited chain, outlined.
+        lw = 2 if band >= 8 else 1
+        for r in best:
+            self._outline_icicle(surf, r, BEST_LINE, lw, offset=(0, 0))
+
+    def _row_box(self, row: int, offset: tuple[int, int]) -> pygame.Rect:
+        g = self._g
+        x0, x1 = g["x0"][row], g["x1"][row]
+        band = g["band"]
+        x = offset[0] + g["ax"] + int(x0)
+        w = max(int(math.ceil(x1)) - int(x0), 1)
+        if w < 4:               # keep tiny nodes' outlines visible
+            x -= (4 - w) // 2
+            w = 4
+        return pygame.Rect(x, offset[1] + g["ay"] + int(g["lev"][row]) * band, w,
+                           band - 1 if band >= 5 else band)
+
+    def _outline_icicle(self, surf, row, color, width, offset, grow=0):
+        box = self._row_box(row, offset).inflate(2 * grow, 2 * grow)
+        pygame.draw.rect(surf, color, box, width)
+
+    # -- node-link -------------------------------------------------------------
+    def _render_nodelink(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
+        w, h = surf.get_size()
+        area = pygame.Rect(PAD + 6, HEADER_H + 2, w - 2 * PAD - 12, h - HEADER_H - FOOTER_H - 4)
+        if area.w < 4 or area.h < 4:
+            return
+        xu, lev = nodelink_layout(snap)
+        n = len(xu)
+        nlev = int(lev.max()) + 1
+        lh = min(70.0, area.h / nlev)
+        cx = area.x + xu * area.w
+        cy = area.y + (lev + 0.5) * lh
+        v = snap.visits.astype(np.float64)
+        rmax = max(3.0, min(16.0, lh * 0.36))
+        rmin = min(2.5, rmax)
+        r = rmin + (rmax - rmin) * np.sqrt(np.clip(v / max(v[0], 1.0), 0.0, 1.0))
+        rgb = self._node_colors(snap)
+        flags = snap.flags
+        parent = snap.parent
+        best = snap.best_line()
+        on_best = np.zeros(n, dtype=bool)
+        on_best[best] = True
+        # Edges first, best line last so it stays on top.
+        edge_col = (86, 92, 110)
+        prob = snap.prob
+        for i in range(1, n):
+            if on_best[i]:
+                continue
+            p = parent[i]
+            pygame.draw.line(surf, edge_col, (cx[p], cy[p] + r[p]), (cx[i], cy[i] - r[i]),
+                             1 + int(prob[i] >= 0.5))
+        for a, b in zip(best, best[1:]):
+            pygame.draw.line(surf, BEST_LINE, (cx[a], cy[a] + r[a]), (cx[b], cy[b] - r[b]), 3)
+        # Edge labels: move name near the child, if the siblings leave room.
+        gap = np.full(n, float(area.w))
+        if n > 1:
+            d = np.diff(cx[1:])
+            same = parent[2:] == parent[1:-1]
+            gap[1:-1] = np.where(same, np.minimum(gap[1:-1], d), gap[1:-1])
+            gap[2:] = np.where(same, np.minimum(gap[2:], d), gap[2:])
+        fs = 10 if lh >= 26 else 9
+        if lh >= 18:
+            for i in range(1, n):
+                name = self.move_name(int(snap.move[i]))
+                lab = fonts.text(name, fs, palette.TEXT if on_best[i] else palette.TEXT_DIM)
+                if lab.get_width() + 4 > gap[i]:
+                    lab = fonts.text(name[0], fs, palette.TEXT_DIM)
+                    if lab.get_width() + 4 > gap[i]:
+                        continue
+                p = parent[i]
+                mx = cx[p] + (cx[i] - cx[p]) * 0.62
+                my = cy[p] + (cy[i] - cy[p]) * 0.62
+                surf.blit(lab, (mx - lab.get_width() / 2, my - lab.get_height() / 2))
+        for i in range(n):
+            c = (int(cx[i]), int(cy[i]))
+            ri = max(int(round(r[i])), 2)
+            f = int(flags[i])
+            fill = DOOMED_FILL if f & FLAG_DOOMED else PASS_FILL if f & FLAG_PASS else \
+                tuple(int(k) for k in rgb[i])
+            pygame.draw.circle(surf, fill, c, ri)
+            pygame.draw.circle(surf, BEST_LINE if on_best[i] else (16, 18, 22), c, ri,
+                               2 if on_best[i] else 1)
+            if f & FLAG_DOOMED:
+                k = max(ri * 0.6, 1.5)
+                pygame.draw.line(surf, DOOMED_STRIPE, (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 2)
+                pygame.draw.line(surf, DOOMED_STRIPE, (c[0] - k, c[1] + k), (c[0] + k, c[1] - k), 2)
+            elif f & FLAG_PASS and ri >= 4:
+                pygame.draw.line(surf, PASS_STRIPE, (c[0] - ri + 2, c[1] + 1),
+                                 (c[0] + ri - 2, c[1] + 1), 2)
+            if f & FLAG_TRUNCATED:   # hidden visited children: "…" below
+                for k in (-3, 0, 3):
+                    surf.fill(HIDDEN_DOT, (c[0] + k - 1, c[1] + ri + 2, 2, 2))
+            if ri >= 10:
+                s = compact_count(snap.visits[i])
+                col = DARK_TEXT if _lum(fill) > 120 else palette.TEXT
+                mw = fonts.font(9, mono=True).size("0")[0] * len(s)
+                if mw <= 2 * ri - 2:
+                    _blit_mono(surf, s, c[0] - mw // 2, c[1] - 6, 9, col)
+        self._g = {"kind": "nodelink", "cx": cx, "cy": cy, "r": r, "n": n, "best": best,
+                   "cut_depth": None}
+
+    # -- overlays (per frame) -------------------------------------------------
+    def _outline(self, surface: pygame.Surface, row: int, color, width: int, grow: int = 0) -> None:
+        g = self._g
+        if g is None or row >= g["n"]:
+            return
+        if g["kind"] == "icicle":
+            self._outline_icicle(surface, row, color, width, self._rect.topleft, grow)
+        else:
+            c = (self._rect.x + g["cx"][row], self._rect.y + g["cy"][row])
+            pygame.draw.circle(surface, color, c, g["r"][row] + 2 + grow, width)
+
+    def _center(self, row: int) -> tuple[float, float]:
+        g = self._g
+        if g["kind"] == "icicle":
+            return self._row_box(row, self._rect.topleft).center
+        return self._rect.x + g["cx"][row], self._rect.y + g["cy"][row]
+
+    def _edge(self, surface, a: int, b: int, color, width: int) -> None:
+        if self._g["kind"] == "nodelink":
+            pygame.draw.line(surface, color, self._center(a), self._center(b), width)
+
+    def _rows_by_id(self) -> dict[int, int]:
+        if self._id_to_row is None:
+            snap = self.snapshot
+            ids = [] if snap is None else snap.node.tolist()
+            self._id_to_row = dict(zip(ids, range(len(ids))))
+        return self._id_to_row
+
+    def _draw_highlight(self, surface: pygame.Surface) -> None:
+        if self._highlight is None or self.snapshot is None:
+            return
+        ids, kind, progress = self._highlight
+        rows, hidden = rows_for_path(ids, self._rows_by_id())
+        rows = [r for r in rows if r < self._g["n"]]
+        total = len(rows) + hidden
+        if not rows:
+            return
+        if kind == "select":
+            # Reveal the path from the root down as progress goes 0 -> 1.
+            reveal = max(1, math.ceil(progress * total - 1e-9))
+            shown = rows[:reveal]
+            for a, b in zip(shown, shown[1:]):
+                self._edge(surface, a, b, SELECT_PATH, 4)
+            for r in shown:
+                self._outline(surface, r, SELECT_PATH, 3, grow=1)
+            extra = min(hidden, reveal - len(rows))
+            if extra > 0:
+                self._plus(surface, rows[-1], extra, SELECT_PATH)
+            return
+        # Backprop: a flash climbs from the leaf (progress 0) to the root (1);
+        # nodes it has passed keep a fading orange outline.
+        front = (1.0 - min(max(progress, 0.0), 1.0)) * (total - 1)
+        for i, r in enumerate(rows):
+            if i + 0.5 < front:
+                self._outline(surface, r, SELECT_PATH, 1)
+                continue
+            dist = i - front
+            col = palette.lerp(BACKPROP, (120, 90, 60), min(max(dist, 0.0) / 4.0, 1.0))
+            self._outline(surface, r, col, 3 if dist < 1.0 else 2, grow=1)
+            if abs(dist) < 0.5:
+                self._outline(surface, r, (255, 230, 160), 2, grow=3)
+        if hidden and front > len(rows) - 1 - 0.5:
+            self._plus(surface, rows[-1], hidden, BACKPROP)
+            self._outline(surface, rows[-1], (255, 230, 160), 2, grow=3)
+
+    def _plus(self, surface, row: int, k: int, color) -> None:
+        """'+k' beside a node: k deeper path nodes the snapshot does not show."""
+        lab = fonts.text(f"+{k}", 11, color, bold=True)
+        x, y = self._center(row)
+        g = self._g
+        if g["kind"] == "icicle":
+            box = self._row_box(row, self._rect.topleft)
+            x, y = box.right + 3, box.centery
+        else:
+            x += g["r"][row] + 4
+        bg = pygame.Rect(int(x) - 1, int(y - lab.get_height() / 2) - 1, lab.get_width() + 2,
+                         lab.get_height() + 2)
+        surface.fill(palette.BG, bg)
+        surface.blit(lab, (bg.x + 1, bg.y + 1))
+
+    # -- step mode -------------------------------------------------------------
+    def set_highlight(self, node_ids: Sequence[int] | None, kind: str = "select",
+                      progress: float = 1.0) -> None:
+        """Highlight a path of node ids from the root (step mode). kind:
+        'select' (revealed root-down with progress) or 'backprop' (a flash
+        climbing to the root as progress goes 0 -> 1). None clears."""
+        if node_ids is None:
+            self._highlight = None
+            return
+        if kind not in ("select", "backprop"):
+            raise ValueError(f"kind must be 'select' or 'backprop' (got {kind!r})")
+        self._highlight = (tuple(int(i) for i in node_ids), kind, float(progress))
+
+    @property
+    def highlight(self) -> tuple[tuple[int, ...], str, float] | None:
+        return self._highlight
+
+    # -- picking ---------------------------------------------------------------
+    def row_at(self, pos: Sequence[int]) -> int | None:
+        """Snapshot row under `pos` (surface coordinates) in the last render."""
+        g = self._g
+        if g is None or not self._rect.collidepoint(pos):
+            return None
+        lx = pos[0] - self._rect.x
+        ly = pos[1] - self._rect.y
+        if g["kind"] == "nodelink":
+            d2 = (g["cx"] - lx) ** 2 + (g["cy"] - ly) ** 2
+            i = int(np.argmin(d2))
+            return i if d2[i] <= (g["r"][i] + 4) ** 2 else None
+        lx -= g["ax"]
+        ly -= g["ay"]
+        if ly < 0 or lx < 0:
+            return None
+        level = int(ly // g["band"])
+        if level >= g["nshow"]:
+            return None
+        s, e = int(g["starts"][level]), int(g["starts"][level + 1])
+        x0, x1 = g["x0"], g["x1"]
+        i = int(np.searchsorted(x0[s:e], lx, side="right")) - 1
+        if i < 0 or lx >= x1[s + i]:
+            return None
+        row = s + i
+        if x1[row] - x0[row] < 1.0:
+            # Dust: the pixel shows a blend, so answer with its most-visited node.
+            c = math.floor(lx)
+            lo = int(np.searchsorted(x1[s:e], c, side="right"))
+            hi = int(np.searchsorted(x0[s:e], c + 1, side="left"))
+            if hi > lo:
+                row = s + lo + int(np.argmax(self.snapshot.visits[s + lo:s + hi]))
+        return row
+
+    def node_at(self, pos: Sequence[int]) -> NodeInfo | None:
+        row = self.row_at(pos)
+        return None if row is None else self.info(row)
+
+    def info(self, row: int) -> NodeInfo:
+        """Everything the tooltip shows about snapshot row `row`."""
+        snap = self.snapshot
+        p = self.params
+        rows = snap.rows
+        path = snap.path_to(row)
+        parent = int(rows["parent"][row])
+        visits = int(rows["visits"][row])
+        mean = float(rows["mean"][row])
+        f = int(rows["flags"][row])
+        span = snap.norm_max - snap.norm_min
+        norm = min(max((mean - snap.norm_min) / span, 0.0), 1.0) if span > 0 else 0.5
+        ucb = exploit = explore = pv = None
+        penalty = 0.0
+        if parent >= 0:
+            pv = int(rows["visits"][parent])
+            if p.death_penalty and is_doomed(f, visits, p.death_min_visits):
+                penalty = p.death_penalty_value
+            ucb = ucb_value(mean, visits, pv, snap.norm_min, snap.norm_max, p.c, penalty)
+            if visits > 0:
+                exploit, explore = ucb_terms(mean, visits, pv, snap.norm_min, snap.norm_max, p.c)
+        return NodeInfo(
+            agent=self.agent, row=row, node_id=int(rows["node"][row]),
+            path=[self.move_name(int(rows["move"][r])) for r in path[1:]],
+            depth=int(rows["depth"][row]) - int(rows["depth"][0]), visits=visits, mean=mean,
+            norm_mean=norm, ucb=ucb, prob=float(rows["prob"][row]), parent_visits=pv,
+            random_phase=pv is not None and pv < p.random_threshold,
+            flags=[name for bit, name in FLAG_NAMES if f & bit], c=p.c,
+            exploit=exploit, explore=explore, death_penalty=penalty,
+            random_threshold=p.random_threshold)
+
+    def hover(self, pos: Sequence[int] | None) -> NodeInfo | None:
+        """Set the hovered node (None: mouse left) and return its info."""
+        self._hover_pos = None if pos is None else (int(pos[0]), int(pos[1]))
+        self._hover = None if pos is None else self.node_at(pos)
+        self._hover_snap = self.snapshot
+        return self._hover
+
+    @property
+    def hovered(self) -> NodeInfo | None:
+        return self._hover
+
+    def click(self, pos: Sequence[int]) -> NodeInfo | None:
+        """Pin the node under pos (or unpin it if it is pinned; clicking
+        empty space unpins). Returns the pinned node's info or None."""
+        row = self.row_at(pos)
+        if row is None:
+            self._pinned = None
+            return None
+        nid = int(self.snapshot.node[row])
+        if self._pinned is not None and self._pinned[0] == nid:
+            self._pinned = None
+            return None
+        self._pinned = (nid, self._moves_to(row))
+        return self.info(row)
+
+    @property
+    def selected(self) -> NodeInfo | None:
+        if self._pinned is None or self.snapshot is None:
+            return None
+        row = self._rows_by_id().get(self._pinned[0])
+        return None if row is None else self.info(row)
+
+    def _moves_to(self, row: int) -> tuple[int, ...]:
+        snap = self.snapshot
+        return tuple(int(snap.move[r]) for r in snap.path_to(row)[1:])
+
+    def _check_pinned(self) -> None:
+        """Node ids are stable only until the tree re-roots: keep a pin only
+        while its id still names a node at the same move path."""
+        if self._pinned is None:
+            return
+        row = self._rows_by_id().get(self._pinned[0]) if self.snapshot is not None else None
+        if row is None or self._moves_to(row) != self._pinned[1]:
+            self._pinned = None
+
+    # -- tooltip ---------------------------------------------------------------
+    def tooltip_lines(self, info: NodeInfo) -> list[tuple[str, tuple[int, int, int]]]:
+        T, D = palette.TEXT, palette.TEXT_DIM
+        path = " › ".join(info.path) if info.path else "root"
+        if len(path) > 60:
+            path = "… › " + " › ".join(info.path[-6:])
+        lines = [(f"Agent {info.agent} · depth {info.depth}", self.color),
+                 (path, T)]
+        if info.parent_visits is not None:
+            lines.append((f"visits {info.visits:,}  ({info.prob * 100:.1f}% of parent's "
+                          f"{info.parent_visits:,})", T))
+        else:
+            lines.append((f"visits {info.visits:,} (root)", T))
+        lines.append((f"mean {info.mean:.4g}   normalised {info.norm_mean:.3f}", T))
+        if info.ucb is not None:
+            if math.isinf(info.ucb):
+                lines.append((f"UCB at C={info.c:.2f}: ∞ (unvisited: picked first)", T))
+            else:
+                s = f"UCB at C={info.c:.2f}: {info.ucb:.3f} = {info.exploit:.3f} + {info.explore:.3f}"
+                if info.death_penalty:
+                    s += f" − {info.death_penalty:.2f} (doomed)"
+                lines.append((s, T))
+            if info.random_phase:
+                lines.append((f"random phase: parent has {info.parent_visits} < "
+                              f"{info.random_threshold} visits, children picked uniformly",
+                              palette.WARN))
+            lines.append((f"policy prob (visit share) {info.prob * 100:.1f}%", D))
+        for name, prob in info.policy_probs.items():
+            lines.append((f"{name} prob {prob * 100:.1f}%", D))
+        if info.flags:
+            lines.append(("flags: " + ", ".join(info.flags), D))
+        return lines
+
+    def draw_tooltip(self, surface: pygame.Surface, pos: Sequence[int],
+                     info: NodeInfo | None) -> None:
+        """A box of node facts near `pos`, kept inside the surface."""
+        if info is None:
+            return
+        lines = self.tooltip_lines(info)
+        labs = [fonts.text(s, 11, c) for s, c in lines]
+        w = max(l.get_width() for l in labs) + 12
+        h = sum(l.get_height() for l in labs) + 8
+        sw, sh = surface.get_size()
+        x, y = int(pos[0]) + 14, int(pos[1]) + 14
+        if x + w > sw:
+            x = max(0, int(pos[0]) - 14 - w)
+        if y + h > sh:
+            y = max(0, int(pos[1]) - 14 - h)
+        box = pygame.Rect(x, y, w, h)
+        surface.fill(palette.PANEL_HI, box)
+        pygame.draw.rect(surface, palette.BORDER, box, 1)
+        ty = y + 4
+        for lab in labs:
+            surface.blit(lab, (x + 6, ty))
+            ty += lab.get_height()
+
+
+_GRADIENTS: dict[tuple[int, int], pygame.Surface] = {}   # cache: legend bars by size
+
+
+def _gradient(w: int, h: int) -> pygame.Surface:
+    s = _GRADIENTS.get((w, h))
+    if s is None:
+        idx = np.clip((np.arange(w) / max(w - 1, 1) * 255).astype(int), 0, 255)
+        img = np.repeat(_LUT[idx][None, :, :], h, 0).astype(np.uint8)
+        s = pygame.image.frombuffer(img.tobytes(), (w, h), "RGB").copy()
+        _GRADIENTS[(w, h)] = s
+    return s
+
+
+def _hatch(img: np.ndarray, mask: np.ndarray, band: int, gap: int, color, kind: int) -> None:
+    """Paint a pattern over the pixels of masked (level, column) cells:
+    kind 0 = '/' hatch, 1 = '\\' hatch, 2 = dots. Work is proportional to
+    the masked area, not the image."""
+    lv, xs = np.nonzero(mask)
+    if len(lv) == 0:
+        return
+    ys = lv[:, None] * band + np.arange(band - gap)[None, :]
+    xs = np.broadcast_to(xs[:, None], ys.shape)
+    if kind == 0:
+        sel = (xs + ys) % 5 == 0
+    elif kind == 1:
+        sel = (xs - ys) % 4 == 0
+    else:
+        sel = ((xs % 3) == 1) & ((ys % 3) == 1)
+    ys, xs = ys[sel], xs[sel]
+    keep = ys < img.shape[0]
+    img[ys[keep], xs[keep]] = color
+
+
+def _blit_mono(surf: pygame.Surface, s: str, x: int, y: int, size: int, color) -> None:
+    """Numbers glyph by glyph from the cached label store: visit counts change
+    every update, single characters do not."""
+    adv = fonts.font(size, mono=True).size("0")[0]
+    for ch in s:
+        surf.blit(fonts.text(ch, size, color, mono=True), (x, y))
+        x += adv

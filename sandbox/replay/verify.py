@@ -1,0 +1,74 @@
+"""verify(): re-simulate a replay from its header and check every state hash.
+
+The game is rebuilt from (kind, effective parameter string, match seed), its
+initial hash compared with the header's, then every recorded joint action is
+played and the hash after each step compared with the turn line's. The first
+difference, an illegal recorded move or a missing turn ends the check.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..native import SandboxError
+from .errors import ReplayError
+from .format import hash_hex
+from .reader import Replay
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    ok: bool
+    turns_checked: int             # turn lines whose hash matched
+    first_divergence: int | None   # the first turn that did not replay as recorded
+    message: str                   # one line
+    problem: str = ""              # "" | "initial" | "hash" | "illegal" | "missing" | "result"
+    recorded: str | None = None    # the hashes that differ
+    replayed: str | None = None
+
+
+def verify(replay: Replay) -> VerifyReport:
+    h = replay.header
+    try:
+        game = replay.new_game(check=False)
+    except ReplayError as exc:
+        return VerifyReport(False, 0, h.start_turn, str(exc), "initial")
+    with game:
+        got = hash_hex(game.state_hash())
+        if got != h.initial_hash:
+            return VerifyReport(False, 0, h.start_turn,
+                                f"initial state hash differs (recorded {h.initial_hash}, "
+                                f"rebuilt {got}): another game build or tampered header",
+                                "initial", h.initial_hash, got)
+        checked = 0
+        for line in replay.turns:
+            t = game.turn
+            if line.turn != t:
+                return VerifyReport(False, checked, t, f"turn {t}: missing from the file "
+                                    f"(dropped or never written); cannot check further",
+                                    "missing")
+            try:
+                game.step(line.joint)
+            except SandboxError as exc:
+                return VerifyReport(False, checked, t,
+                                    f"turn {t}: recorded moves {_joint(line.joint)} cannot be "
+                                    f"played: {exc}", "illegal")
+            got = hash_hex(game.state_hash())
+            if got != line.hash:
+                return VerifyReport(False, checked, t,
+                                    f"turn {t}: state hash differs (recorded {line.hash}, "
+                                    f"replayed {got})", "hash", line.hash, got)
+            checked += 1
+        r = replay.result
+        if r is not None:
+            final = hash_hex(game.state_hash())
+            if r.turns != game.turn or r.final_hash != final:
+                return VerifyReport(False, checked, game.turn,
+                                    f"result line: turns {r.turns}, final hash {r.final_hash}; "
+                                    f"replayed turns {game.turn}, final hash {final}", "result",
+                                    r.final_hash, final)
+    what = "complete match" if r is not None else "no result line: the match did not finish"
+    return VerifyReport(True, checked, None, f"{checked} turns verified ({what})")
+
+
+def _joint(joint) -> str:
+    return "[" + ", ".join("-" if m is None else str(m) for m in joint) + "]"

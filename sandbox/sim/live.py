@@ -1,0 +1,185 @@
+"""LiveMatch: a Match paced for watching, driven by explicit time steps.
+
+The simulation advances in whole turns (fixed steps); the clock only decides
+WHEN the next turn is played. A turn is played when (a) every controller has
+finished thinking for it and (b) the turn period for the chosen speed has
+passed since the previous turn (no wait in "as fast as search allows" mode).
+Thinking for the next turn starts as soon as a turn is played, paused or
+not; pausing only holds the next turn back. Renderers interpolate between the
+previous and current state with `alpha`.
+
+No pygame here: the app's arena scene calls update(dt_ms) once per frame and
+turns UI events into the commands below; tests do the same with explicit dt.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..config import Budget, Scenario
+from ..native import InvalidState, SearchParams
+from .controller import SearchController, TreeRequest
+from .match import Match, RecorderLike
+from .records import MatchResult, TurnRecord
+
+BASE_TURN_MS = 400.0            # one turn per 0.4 s at speed x1
+SPEEDS: tuple[float | None, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, None)  # None: as fast as search allows
+MIN_VISUAL_MS = 60.0            # interpolation time in "as fast as search allows"
+
+
+class LiveMatch:
+    def __init__(self, scenario: Scenario, seed: int | None = None, budget: Budget | None = None,
+                 recorder_factory: Callable[[], RecorderLike | None] | None = None,
+                 tree_request: TreeRequest | None = None, paused: bool = False,
+                 speed: float | None = 1.0) -> None:
+        self.scenario = scenario
+        self.budget = budget
+        self.recorder_factory = recorder_factory
+        self.tree_request = tree_request
+        self.paused = paused
+        self.speed = speed
+        self.human: dict[int, int] = {}          # agent -> move the person chose
+        self.human_agents: set[int] = set()
+        self.last_record: TurnRecord | None = None
+        self.on_turn: list[Callable[[TurnRecord], None]] = []
+        self._pending_steps = 0
+        self._settings_carry: dict[int, SearchParams] = {}
+        self._new_match(scenario.seed if seed is None else seed)
+
+    # ------------------------------------------------------------ lifecycle
+    def _new_match(self, seed: int) -> None:
+        recorder = self.recorder_factory() if self.recorder_factory else None
+        self.match = Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder)
+        self.match.set_tree_request(self.tree_request)
+        for player, params in self._settings_carry.items():
+            c = self.match.controllers[player]
+            if isinstance(c, SearchController):
+                c.update_settings(params, turn=0)
+                c.drain_changes()  # carried over, not a change made in this match
+        self.view = self.match.world.view()
+        self.prev_view = None
+        self.since_turn_ms = 0.0
+        self.turn_ms = 0.0      # how long the last turn took (wall, incl. waiting)
+        self._start_thinking()
+
+    def _start_thinking(self) -> None:
+        if not self.match.over:
+            self.match.start_turn()
+
+    def restart(self, seed: int | None = None, scenario: Scenario | None = None) -> None:
+        """A new match (same players' current settings unless the scenario
+        changes)."""
+        if scenario is None:
+            self._settings_carry = {c.player: c.settings for c in self.match.controllers
+                                    if isinstance(c, SearchController)}
+        else:
+            self.scenario = scenario
+            self._settings_carry = {}
+            self.human_agents.clear()
+        next_seed = self.match.seed + 1 if seed is None else seed
+        self.match.close()
+        self.human.clear()
+        self._pending_steps = 0
+        self._new_match(next_seed)
+
+    def close(self) -> None:
+        self.match.close()
+
+    # ------------------------------------------------------------ controls
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self._pending_steps = 0
+
+    def step(self) -> None:
+        """While paused: play exactly one more turn (as soon as it is decided)."""
+        if not self.paused:
+            self.paused = True
+        self._pending_steps += 1
+
+    def set_speed(self, speed: float | None) -> None:
+        self.speed = speed
+
+    @property
+    def turn_period_ms(self) -> float:
+        if self.speed is None:
+            return 0.0
+        return BASE_TURN_MS / self.speed
+
+    def take_over(self, agent: int, on: bool = True) -> None:
+        if on:
+            self.human_agents.add(agent)
+        else:
+            self.human_agents.discard(agent)
+            self.human.pop(agent, None)
+
+    def choose(self, agent: int, move: int) -> None:
+        """A person's move for `agent` this turn (it keeps that direction)."""
+        self.human[agent] = int(move)
+
+    def update_settings(self, player: int, **changes: Any) -> SearchParams:
+        c = self.match.controllers[player]
+        if not isinstance(c, SearchController):
+            raise InvalidState(f"player {player} has no search to tune")
+        new = c.settings.replace(**changes)
+        c.update_settings(new, turn=self.match.turn)
+        return new
+
+    def set_tree_request(self, request: TreeRequest | None) -> None:
+        self.tree_request = request
+        self.match.set_tree_request(request)
+
+    # ------------------------------------------------------------ clock
+    @property
+    def alpha(self) -> float:
+        """Interpolation between prev_view and view, 0..1."""
+        if self.prev_view is None:
+            return 1.0
+        period = self.turn_period_ms if self.speed is not None else max(MIN_VISUAL_MS, self.turn_ms)
+        return 1.0 if period <= 0 else min(1.0, self.since_turn_ms / period)
+
+    def update(self, dt_ms: float) -> TurnRecord | None:
+        """Advance the clock; plays (at most) one turn. Returns its record."""
+        self.since_turn_ms += dt_ms
+        m = self.match
+        if m.over or not m.thinking:
+            return None
+        if self.paused and self._pending_steps == 0:
+            return None
+        if not self.paused and self.since_turn_ms < self.turn_period_ms:
+            return None
+        if not m.turn_ready():
+            return None
+        return self._play()
+
+    def _play(self) -> TurnRecord:
+        m = self.match
+        overrides = {a: self._human_move(a) for a in self.human_agents if m.world.game.is_alive(a)}
+        record = m.complete_turn(overrides=overrides)
+        if self._pending_steps:
+            self._pending_steps -= 1
+        self.prev_view, self.view = self.view, m.world.view()
+        self.turn_ms = self.since_turn_ms
+        self.since_turn_ms = 0.0
+        self.last_record = record
+        for fn in self.on_turn:
+            fn(record)
+        self._start_thinking()
+        return record
+
+    def _human_move(self, agent: int) -> int:
+        if agent in self.human:
+            return self.human[agent]
+        snake = self.view.snakes[agent] if hasattr(self.view, "snakes") else None
+        d = snake.direction if snake is not None else None
+        return 0 if d is None else d  # keep going the same way
+
+    # ------------------------------------------------------------ reading
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def result(self) -> MatchResult | None:
+        return self.match.result() if self.match.over else None
+
+    def snapshots(self) -> Mapping[int, Any]:
+        return {c.player: c.latest for c in self.match.controllers}

@@ -1,0 +1,92 @@
+"""Stats definitions, CSV export and `replay stats` / `replay export`."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pytest
+
+from sandbox.cli import main
+from sandbox.replay import compute_stats, read_replay, to_csv
+from sandbox.replay.format import RootMove
+from sandbox.replay.stats import (CSV_COLUMNS, best_visits_share, root_value,
+                                  visit_entropy)
+
+
+def _root(*pairs):
+    return [RootMove(move=m, visits=v, mean=x, prob=0.0) for m, v, x in pairs]
+
+
+def test_definitions():
+    uniform = _root((0, 10, 1.0), (1, 10, 0.0), (2, 10, 0.5), (3, 10, -1.0))
+    assert visit_entropy(uniform) == pytest.approx(2.0)          # bits
+    assert root_value(uniform) == pytest.approx(0.125)
+    assert best_visits_share(uniform) == pytest.approx(0.25)
+    one = _root((2, 50, 0.3), (1, 0, 0.0))
+    assert visit_entropy(one) == 0.0 and root_value(one) == pytest.approx(0.3)
+    assert best_visits_share(one) == 1.0
+    # a pass child (-1) is left out
+    with_pass = _root((0, 30, 1.0), (1, 10, 0.0), (-1, 500, -5.0))
+    assert root_value(with_pass) == pytest.approx(0.75)
+    assert visit_entropy(with_pass) == pytest.approx(-(0.75 * math.log2(0.75)
+                                                       + 0.25 * math.log2(0.25)))
+    for f in (root_value, visit_entropy, best_visits_share):
+        assert math.isnan(f([])) and math.isnan(f(_root((0, 0, 0.0))))
+
+
+def test_per_turn_rows(recorded):
+    st = compute_stats(read_replay(recorded.path))
+    assert len(st.rows) == 4 * len(recorded.history)
+    for rec in recorded.history[:20]:
+        rows = [r for r in st.rows if r.turn == rec.turn]
+        for r in rows:
+            p = rec.players[r.player]
+            assert r.iterations == p.iterations and r.move == rec.joint[r.agent]
+            stats = p.root_stats.get(r.agent, ())
+            total = sum(s.visits for s in stats if s.move >= 0)
+            if total:
+                want = sum(s.visits * s.mean for s in stats if s.move >= 0) / total
+                assert r.root_value == pytest.approx(want, abs=1e-5)
+            else:
+                assert math.isnan(r.root_value)
+    assert set(st.root_value) == set(st.entropy) == set(st.iterations) == {"Red", "Green", "Blue"}
+    assert all(len(v) == len(recorded.history) for v in st.entropy.values())
+
+
+def test_csv(recorded, tmp_path):
+    out = tmp_path / "turns.csv"
+    n = to_csv(read_replay(recorded.path), out)
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert n == len(rows) == 4 * len(recorded.history)
+    assert tuple(rows[0]) == CSV_COLUMNS
+    first = rows[:4]
+    assert [int(r["move"]) for r in first] == list(recorded.history[0].joint)
+    assert [int(r["agent"]) for r in first] == [0, 1, 2, 3]
+    assert first[3]["root_value"] == "" and first[0]["root_value"] != ""   # random player
+    assert int(first[0]["iterations"]) == recorded.history[0].players[0].iterations
+    assert rows[-1]["hash"] == f"{recorded.result.final_hash:016x}"
+
+
+def test_cli_stats_json(recorded, capsys):
+    assert main(["replay", "stats", str(recorded.path), "--json"]) == 0
+    out = capsys.readouterr().out
+    d = json.loads(out)
+    assert d["turns"] == len(recorded.history) and d["winner"] == recorded.result.winner
+    assert d["finished"] is True and len(d["agents"]) == 4
+    assert d["agents"][3]["mean_root_value"] is None
+    assert d["agents"][0]["changes"][0]["changes"] == {"c": [0.7, 1.3], "max_depth": [10, 8]}
+
+
+def test_cli_stats_text_and_export(recorded, tmp_path, capsys):
+    assert main(["replay", "stats", str(recorded.path)]) == 0
+    out = capsys.readouterr().out
+    assert f"winner: {recorded.result.winner} (Red)" in out and "settings Red: turn 5" in out
+    csv_path = tmp_path / "x.csv"
+    assert main(["replay", "export", str(recorded.path), "--csv", str(csv_path)]) == 0
+    assert csv_path.exists()
+    assert main(["replay", "export", str(recorded.path), "--csv",
+                 str(tmp_path / "no" / "dir" / "x.csv")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "cannot write" in err[0]

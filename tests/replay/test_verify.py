@@ -1,0 +1,130 @@
+"""verify() and `replay verify`: re-simulation catches any tampering at the
+turn where it happened."""
+from __future__ import annotations
+
+import json
+
+from sandbox.cli import main
+from sandbox.native import Game
+from sandbox.replay import read_replay, verify
+
+
+def _tamper(recorded, tmp_path, line_no: int, edit) -> object:
+    path = recorded.copy_to(tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    obj = json.loads(lines[line_no])
+    edit(obj)
+    lines[line_no] = json.dumps(obj).encode()
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def _other_legal_move(recorded, turn: int, agent: int) -> int:
+    h = read_replay(recorded.path).header
+    with Game(h.game, h.game_params, seed=h.seed) as g:
+        for rec in recorded.history[:turn]:
+            g.step(rec.joint)
+        legal = g.legal_moves(agent)
+    played = recorded.history[turn].joint[agent]
+    return next(m for m in legal if m != played)
+
+
+def test_tampered_move(recorded, tmp_path, capsys):
+    turn, agent = 12, 0
+    move = _other_legal_move(recorded, turn, agent)
+
+    def edit(obj):
+        obj["joint"][agent] = move
+    path = _tamper(recorded, tmp_path, turn + 1, edit)
+    report = verify(read_replay(path))
+    assert not report.ok and report.first_divergence == turn and report.turns_checked == turn
+    assert report.problem == "hash" and f"turn {turn}: state hash differs" in report.message
+
+    capsys.readouterr()
+    assert main(["replay", "verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: turn {turn}: state hash")
+
+
+def test_illegal_move(recorded, tmp_path):
+    def edit(obj):
+        obj["joint"][1] = 9
+    path = _tamper(recorded, tmp_path, 8, edit)
+    report = verify(read_replay(path))
+    assert not report.ok and report.problem == "illegal" and report.first_divergence == 7
+    assert "move 9 is not legal" in report.message
+
+
+def test_tampered_hash(recorded, tmp_path):
+    def edit(obj):
+        obj["hash"] = "0123456789abcdef"
+    path = _tamper(recorded, tmp_path, 41, edit)
+    report = verify(read_replay(path))
+    assert not report.ok and report.first_divergence == 40 and report.recorded == "0123456789abcdef"
+
+
+def test_tampered_seed(recorded, tmp_path):
+    def edit(obj):
+        obj["seed"] += 1
+    path = _tamper(recorded, tmp_path, 0, edit)
+    report = verify(read_replay(path))
+    assert not report.ok and report.problem == "initial" and report.first_divergence == 0
+
+
+def test_tampered_result(recorded, tmp_path):
+    def edit(obj):
+        obj["final_hash"] = "f" * 16
+    path = _tamper(recorded, tmp_path, len(recorded.history) + 1, edit)
+    report = verify(read_replay(path))
+    assert not report.ok and report.problem == "result"
+
+
+def test_cli_verify_ok(recorded, capsys):
+    assert main(["replay", "verify", str(recorded.path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("ok: ") and f"{len(recorded.history)} turns verified" in out
+    assert err == ""
+
+
+def test_cli_warns_about_dropped_lines(recorded, tmp_path, capsys):
+    path = recorded.copy_to(tmp_path)
+    path.write_bytes(path.read_bytes()[:-10])
+    assert main(["replay", "verify", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"warning: {path}: dropped 1 line (line "
+                                f"{len(recorded.history) + 2}: torn last line (no newline))"]
+    assert "did not finish" in out
+
+
+def test_cli_bad_file(tmp_path, capsys):
+    path = tmp_path / "v.jsonl"
+    path.write_text('{"type": "header", "format": "sandbox-replay", "version": 2}\n')
+    assert main(["replay", "verify", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "version 2" in err[0]
+    assert main(["replay", "verify", str(tmp_path / "missing.jsonl")]) == 1
+    assert main(["replay", "verify"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(x.startswith("error: ") for x in err)
+
+
+def test_playback_refuses_a_diverging_file(recorded, tmp_path):
+    import pytest
+    from sandbox.replay import ReplayError
+    turn = 12
+    move = _other_legal_move(recorded, turn, 0)
+
+    def edit(obj):
+        obj["joint"][0] = move
+    replay = read_replay(_tamper(recorded, tmp_path, turn + 1, edit))
+    assert replay.state_at(turn).turn == turn
+    with pytest.raises(ReplayError, match=f"turn {turn}: state hash differs"):
+        replay.state_at(turn + 5)
+
+    def seed(obj):
+        obj["seed"] += 1
+    replay = read_replay(_tamper(recorded, tmp_path, 0, seed))
+    with pytest.raises(ReplayError, match="another initial state"):
+        replay.state_at(0)
