@@ -145,24 +145,35 @@ def app_main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="main.py", description="The simultaneous-move search sandbox.")
     add_play_args(parser)
     parser.add_argument("--headless", action="store_true", help="play without a window")
+    parser.add_argument("--screenshot", metavar="PATH", default=None,
+                        help="play --turns turns (default 20) in the app, save the window as PNG, "
+                             "exit (no display needed)")
+    parser.add_argument("--profile-frames", type=int, metavar="N", default=None,
+                        help="run the app for N frames with every tree view open and report "
+                             "frame times and search speed (no display needed)")
+    parser.add_argument("--state-file", metavar="PATH", default=None,
+                        help="keep writing the app's state (settings the searches received, "
+                             "turn, ...) to this JSON file")
     return _guard(lambda: _app(parser.parse_args(argv)))
 
 
 def _app(args: argparse.Namespace) -> int:
-    if args.headless:
+    _check_common(args)
+    if args.profile_frames is not None and args.profile_frames < 1:
+        raise CliError("--profile-frames must be >= 1")
+    offscreen = args.screenshot is not None or args.profile_frames is not None
+    if args.headless and not offscreen:
         return run_headless(args)
     from .config import load_scenario
     load_scenario(args.scenario)  # a bad scenario is reported before anything else
     ok, why = display_available()
     if not ok:
-        print(f"note: {why}; playing headless (use --headless to silence this)", file=sys.stderr)
-        return run_headless(args)
-    try:
-        from .app import run_app
-    except ImportError:  # the desktop app is not part of this build yet
-        print("note: the desktop app is not available in this build; playing headless",
-              file=sys.stderr)
-        return run_headless(args)
+        if not offscreen:
+            print(f"note: {why}; playing headless (use --headless to silence this)",
+                  file=sys.stderr)
+            return run_headless(args)
+        os.environ["SDL_VIDEODRIVER"] = "dummy"  # render without a screen
+    from .app import run_app
     return run_app(args)
 
 

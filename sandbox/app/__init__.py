@@ -14,18 +14,6 @@ from ..config import Budget, Scenario, load_scenario
 from .shell import App
 
 
-def _recorder_factory(app: App, args: argparse.Namespace):
-    """A factory making a replay recorder per match, or None if recording is
-    off (scenario or --no-record)."""
-    def factory_for(scenario: Scenario):
-        try:
-            from ..replay.recorder import recorder_for
-        except ImportError:
-            return None
-        return recorder_for(scenario, args)
-    return factory_for
-
-
 def run_app(args: argparse.Namespace) -> int:
     from .arena import ArenaScene
     from .menu import MenuScene
@@ -37,8 +25,14 @@ def run_app(args: argparse.Namespace) -> int:
     elif getattr(args, "ms", None):
         budget = Budget(ms=args.ms)
     app = App(state_file=getattr(args, "state_file", None))
-    make_recorder = _recorder_factory(app, args)
-    app.recorder_factory = lambda scn: (lambda: make_recorder(scn))  # type: ignore[attr-defined]
+
+    def recorder_factory(scn: Scenario):
+        # One recorder per match; a write failure shows in the arena's REC
+        # indicator (recorder.failed) instead of stopping the match.
+        from ..cli import make_recorder
+        return lambda: make_recorder(args, scn, on_error=lambda exc: None)
+
+    app.recorder_factory = recorder_factory
     app.push(MenuScene(app))
     arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
                        recorder_factory=app.recorder_factory(scenario))

@@ -71,6 +71,8 @@ class App:
         self._last_state_write = 0.0
         self.pending_screenshot: str | None = None
         self.exit_code = 0
+        # scenario -> (() -> recorder or None); set by run_app, used by scenes
+        self.recorder_factory = lambda scenario: (lambda: None)
 
     # --------------------------------------------------------------- scenes
     @property

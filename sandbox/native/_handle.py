@@ -12,7 +12,23 @@ import threading
 from typing import Any, Callable
 
 from ._lib import ffi
-from .errors import ClosedError
+from .errors import ClosedError, InvalidArgument
+
+
+def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
+    """An integer argument checked against the C type's range, so nonsense
+    becomes InvalidArgument instead of cffi's OverflowError."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"{name}: expected an integer (got {value!r})") from None
+    if not lo <= v <= hi:
+        raise InvalidArgument(f"{name} {v} out of range (must be in {lo}..{hi})")
+    return v
+
+
+I32 = (-2**31, 2**31 - 1)
+I64 = (0, 2**63 - 1)
 
 
 class Handle:
@@ -52,8 +68,17 @@ class Handle:
     def guard(self) -> threading.Lock:
         return self._guard
 
-    def close(self) -> None:
+    def close(self, stop: Callable[[Any], None] | None = None) -> None:
+        """Free now. `stop(ptr)`, if given, is called until the call in
+        progress lets go of the lock (a run started in the instant between
+        one stop and the lock would otherwise run its whole budget)."""
         self.closing = True
+        if stop is not None:
+            while not self._lock.acquire(timeout=0.01):
+                with self._guard:
+                    if self._ptr is not None:
+                        stop(self._ptr)
+            self._lock.release()
         with self._guard, self._lock:
             ptr, self._ptr = self._ptr, None
             if ptr is not None:

@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import Handle
+from ._handle import I32, Handle, int_arg
 from ._lib import check, cstr, ffi, lib, pystr
 from .errors import InvalidArgument
 
@@ -126,11 +126,13 @@ class Game:
         if len(joint) != self.num_agents:
             raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
         with self._h.lock:
+            p = self._h.get()
             for i, m in enumerate(joint):
-                m = MOVE_NONE if m is None else int(m)
-                if not -2**31 <= m < 2**31:
-                    raise InvalidArgument(f"agent {i}: move {m} out of range")
-                self._joint[i] = m
+                if m is None:
+                    if lib.sbx_game_is_alive(p, i):
+                        raise InvalidArgument(f"agent {i}: no move given, but it is alive")
+                    m = MOVE_NONE
+                self._joint[i] = int_arg(f"agent {i}: move", m, *I32)
             check(lib.sbx_game_step(self._h.get(), self._joint, self._rewards))
             return np.frombuffer(ffi.buffer(self._rewards, 8 * self.num_agents),
                                  dtype=np.float64).copy()
@@ -186,7 +188,8 @@ class Game:
 
     def move_name(self, agent: int, move: int) -> str:
         with self._h.lock:
-            return pystr(lib.sbx_game_move_name(self._h.get(), agent, int(move)))
+            return pystr(lib.sbx_game_move_name(self._h.get(), int_arg("agent", agent, *I32),
+                                                int_arg("move", move, *I32)))
 
     def reseed(self, seed: int) -> None:
         with self._h.lock:

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import Handle
+from ._handle import I32, I64, Handle, int_arg
 from ._lib import check, ffi, lib
 from .errors import InvalidArgument
 from .game import MOVE_NONE, Game
@@ -106,8 +106,7 @@ class Search:
     def close(self) -> None:
         """Free the trees now. A run in progress on another thread is asked to
         stop and is waited for."""
-        self.stop()
-        self._h.close()
+        self._h.close(stop=lib.sbx_search_stop)
 
     @property
     def closed(self) -> bool:
@@ -154,10 +153,10 @@ class Search:
     def run(self, iterations: int | None = None, ms: float | None = None) -> RunResult:
         """Search until the iteration and/or time budget is used (at least one
         must be given). Releases the GIL while C runs."""
-        it = int(iterations or 0)
-        t = float(ms or 0.0)
-        if it < 0 or t < 0:
+        if (iterations or 0) < 0 or (ms or 0.0) < 0:
             raise InvalidArgument("budgets must be >= 0")
+        it = int_arg("iterations", iterations or 0, *I64)
+        t = float(ms or 0.0)
         if it == 0 and t == 0.0:
             raise InvalidArgument("give iterations=, ms=, or both")
         r = self._result
@@ -193,9 +192,7 @@ class Search:
         if len(joint) != self.num_agents:
             raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
         for i, m in enumerate(joint):
-            m = MOVE_NONE if m is None or m < 0 else int(m)
-            if m >= 2**31:
-                raise InvalidArgument(f"agent {i}: move {m} out of range")
+            m = MOVE_NONE if m is None or m < 0 else int_arg(f"agent {i}: move", m, *I32)
             self._joint[i] = m
 
     def advance(self, joint: Sequence[int | None], new_root: Game | None = None) -> None:
@@ -233,7 +230,8 @@ class Search:
         n = ffi.new("int *")
         ms = self._moves
         with self._h.lock:
-            check(lib.sbx_search_root_stats(self._h.get(), int(agent), ms, len(ms), n))
+            check(lib.sbx_search_root_stats(self._h.get(), int_arg("agent", agent, *I32), ms,
+                                            len(ms), n))
             return [MoveStat(int(ms[i].move), int(ms[i].visits), float(ms[i].mean),
                              float(ms[i].prob)) for i in range(n[0])]
 
@@ -255,9 +253,12 @@ class Search:
         """The top of `agent`'s tree (at most max_nodes most-visited nodes).
         `out` may be a reusable SNAPSHOT_DTYPE array of >= max_nodes rows; the
         returned snapshot then views it."""
-        if max_nodes < 1:
-            raise InvalidArgument("max_nodes must be >= 1")
+        agent = int_arg("agent", agent, 0, self.num_agents - 1)
+        max_nodes = int_arg("max_nodes", max_nodes, 1, 2**31 - 1)
+        min_visits = int_arg("min_visits", min_visits, 0, 2**31 - 1)
         if out is None:
+            # never more rows than the tree has (the C core trims to that too)
+            max_nodes = max(1, min(max_nodes, self.stats().nodes[agent]))
             out = np.zeros(max_nodes, dtype=SNAPSHOT_DTYPE)
         elif out.dtype != SNAPSHOT_DTYPE or len(out) < max_nodes or not out.flags.c_contiguous:
             raise InvalidArgument("out must be a contiguous SNAPSHOT_DTYPE array of >= max_nodes rows")

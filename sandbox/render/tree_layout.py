@@ -45,64 +45,65 @@ def icicle_layout(snap: "TreeSnapshot") -> tuple[np.ndarray, np.ndarray]:
     w = np.zeros(n, dtype=np.float64)
     if n == 0:
         return x0, w
-    w[0] = 1.0
     parent = snap.parent
     prob = snap.prob.astype(np.float64)
     starts = level_starts(snap.depth)
-    for s, e in zip(starts[1:-1], starts[2:]):
-        par = parent[s:e]
-        cw = prob[s:e] * w[par]
-        excl = np.cumsum(cw) - cw
-        first = np.empty(e - s, dtype=bool)
-        first[0] = True
-        np.not_equal(par[1:], par[:-1], out=first[1:])
-        group = np.cumsum(first) - 1
-        x0[s:e] = x0[par] + excl - excl[first][group]
-        w[s:e] = cw
+    levels = list(zip(starts[1:-1], starts[2:]))
+    w[0] = 1.0
+    for s, e in levels:                       # widths: one product per depth
+        w[s:e] = prob[s:e] * w[parent[s:e]]
+    # Offset inside the parent = exclusive cumsum of earlier siblings' widths.
+    # Sibling groups are contiguous runs of equal parent, so one global
+    # cumsum minus its value at each group's start does every group at once.
+    first = np.ones(n, dtype=bool)
+    np.not_equal(parent[1:], parent[:-1], out=first[1:])
+    excl = np.cumsum(w) - w
+    off = excl - np.maximum.accumulate(np.where(first, excl, 0.0))
+    for s, e in levels:
+        x0[s:e] = x0[parent[s:e]] + off[s:e]
     return x0, w
 
 
 def subtree_leaves(parent: np.ndarray) -> np.ndarray:
     """Leaves under each row (1 for a leaf), bottom-up over BFS rows."""
-    n = len(parent)
-    leaves = np.zeros(n, dtype=np.int64)
-    has_kids = np.zeros(n, dtype=bool)
-    has_kids[parent[1:][parent[1:] >= 0]] = True
-    leaves[~has_kids] = 1
+    P = parent.tolist()
+    n = len(P)
+    has_kids = [False] * n
+    for p in P[1:]:
+        has_kids[p] = True
+    leaves = [0 if k else 1 for k in has_kids]
     for i in range(n - 1, 0, -1):  # children after parents: one reverse pass
-        leaves[parent[i]] += leaves[i]
-    return leaves
+        leaves[P[i]] += leaves[i]
+    return np.array(leaves, dtype=np.int64)
 
 
 def nodelink_layout(snap: "TreeSnapshot") -> tuple[np.ndarray, np.ndarray]:
     """(x, level) per row: a tidy top-down tree. Every leaf gets one equal
     slot in move order; a parent is centred over its first and last child.
-    Meant for small trees (a few hundred rows)."""
+    Meant for small trees (a few hundred rows: plain Python loops)."""
     n = len(snap.rows)
     if n == 0:
         return np.zeros(0), np.zeros(0)
-    parent = snap.parent
-    leaves = subtree_leaves(parent)
-    start = np.zeros(n, dtype=np.float64)
-    cursor = np.zeros(n, dtype=np.float64)   # next free slot inside each parent
+    P = snap.parent.tolist()
+    leaves = subtree_leaves(snap.parent).tolist()
+    start = [0] * n
+    cursor = [0] * n                      # next free slot inside each parent
+    first = [-1] * n
+    last = [-1] * n
     for i in range(1, n):
-        p = parent[i]
+        p = P[i]
         start[i] = start[p] + cursor[p]
         cursor[p] += leaves[i]
-    x = start + leaves / 2.0
-    first = np.full(n, -1)
-    last = np.full(n, -1)
-    for i in range(1, n):
-        p = parent[i]
         if first[p] < 0:
             first[p] = i
         last[p] = i
+    x = [s + lv / 2.0 for s, lv in zip(start, leaves)]
     for i in range(n - 1, -1, -1):       # centre parents over their children
         if first[i] >= 0:
             x[i] = (x[first[i]] + x[last[i]]) / 2.0
-    total = max(int(leaves[0]), 1)
+    total = max(leaves[0], 1)
     level = (snap.depth - snap.depth[0]).astype(np.float64)
-    return x / total, level
+    return np.array(x) / total, level
 
 
 def best_line(snap: "TreeSnapshot") -> list[int]:

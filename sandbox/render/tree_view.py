@@ -337,12 +337,22 @@ class TreeView:
         ch[2, :n] = is_pass
         ch[3, :n] = doomed
         ch[4, n:] = 1.0
-        ilev = np.concatenate((lev, lev[trunc] + 1))
-        ix0 = np.concatenate((x0, hx0))
-        ix1 = np.concatenate((x1, hx1))
+        ilev, ix0, ix1 = lev, x0, x1
         if len(trunc):
-            order = np.argsort(ilev * (aw + 2.0) + ix0, kind="stable")
-            ilev, ix0, ix1, ch = ilev[order], ix0[order], ix1[order], ch[:, order]
+            # Both lists are sorted by (level, x): merge the hidden intervals
+            # in instead of sorting everything.
+            span = aw + 2.0
+            pos = np.searchsorted(lev * span + x0, (lev[trunc] + 1) * span + hx0, side="right")
+            hid_at = pos + np.arange(len(pos))        # final slots of the hidden ones
+            real = np.ones(m, dtype=bool)
+            real[hid_at] = False
+            order = np.empty(m, dtype=np.intp)        # merged slot -> source index
+            order[real] = np.arange(n)
+            order[hid_at] = np.arange(n, m)
+            ilev = np.concatenate((lev, lev[trunc] + 1))[order]
+            ix0 = np.concatenate((x0, hx0))[order]
+            ix1 = np.concatenate((x1, hx1))[order]
+            ch = ch[:, order]
         cols = rasterize_intervals(ilev, ix0, ix1, ch, nshow, aw)
 
         cov = np.clip(cols[0], 0.0, 1.0)
@@ -467,52 +477,53 @@ class TreeView:
         rmax = max(3.0, min(16.0, lh * 0.36))
         rmin = min(2.5, rmax)
         r = rmin + (rmax - rmin) * np.sqrt(np.clip(v / max(v[0], 1.0), 0.0, 1.0))
-        rgb = self._node_colors(snap)
-        flags = snap.flags
-        parent = snap.parent
         best = snap.best_line()
         on_best = np.zeros(n, dtype=bool)
         on_best[best] = True
-        # Edges first, best line last so it stays on top.
-        edge_col = (86, 92, 110)
-        prob = snap.prob
-        for i in range(1, n):
-            if on_best[i]:
-                continue
-            p = parent[i]
-            pygame.draw.line(surf, edge_col, (cx[p], cy[p] + r[p]), (cx[i], cy[i] - r[i]),
-                             1 + int(prob[i] >= 0.5))
-        for a, b in zip(best, best[1:]):
-            pygame.draw.line(surf, BEST_LINE, (cx[a], cy[a] + r[a]), (cx[b], cy[b] - r[b]), 3)
-        # Edge labels: move name near the child, if the siblings leave room.
+        # Edge label room: the distance to the neighbours on the same level
+        # (BFS rows run left to right within a level).
         gap = np.full(n, float(area.w))
         if n > 1:
-            d = np.diff(cx[1:])
-            same = parent[2:] == parent[1:-1]
-            gap[1:-1] = np.where(same, np.minimum(gap[1:-1], d), gap[1:-1])
-            gap[2:] = np.where(same, np.minimum(gap[2:], d), gap[2:])
+            d = np.where(lev[1:] == lev[:-1], np.diff(cx), np.inf)
+            gap[1:] = np.minimum(gap[1:], d)
+            gap[:-1] = np.minimum(gap[:-1], d)
+        # Python lists: the loops below index per node, and numpy scalars
+        # are slow to index one at a time.
+        X, Y, R = cx.tolist(), cy.tolist(), r.tolist()
+        P, F, M = snap.parent.tolist(), snap.flags.tolist(), snap.move.tolist()
+        V, PR, B, G = snap.visits.tolist(), snap.prob.tolist(), on_best.tolist(), gap.tolist()
+        RGB = self._node_colors(snap).astype(np.int64).tolist()
+        # Edges first, best line last so it stays on top.
+        edge_col = (86, 92, 110)
+        for i in range(1, n):
+            if not B[i]:
+                p = P[i]
+                pygame.draw.line(surf, edge_col, (X[p], Y[p] + R[p]), (X[i], Y[i] - R[i]),
+                                 2 if PR[i] >= 0.5 else 1)
+        for a, b in zip(best, best[1:]):
+            pygame.draw.line(surf, BEST_LINE, (X[a], Y[a] + R[a]), (X[b], Y[b] - R[b]), 3)
         fs = 10 if lh >= 26 else 9
         if lh >= 18:
             for i in range(1, n):
-                name = self.move_name(int(snap.move[i]))
-                lab = fonts.text(name, fs, palette.TEXT if on_best[i] else palette.TEXT_DIM)
-                if lab.get_width() + 4 > gap[i]:
+                name = self.move_name(M[i])
+                lab = fonts.text(name, fs, palette.TEXT if B[i] else palette.TEXT_DIM)
+                room = G[i] * 0.72 - 4      # labels sit 72% of the way to the child
+                if lab.get_width() > room:
                     lab = fonts.text(name[0], fs, palette.TEXT_DIM)
-                    if lab.get_width() + 4 > gap[i]:
+                    if lab.get_width() > room:
                         continue
-                p = parent[i]
-                mx = cx[p] + (cx[i] - cx[p]) * 0.62
-                my = cy[p] + (cy[i] - cy[p]) * 0.62
+                p = P[i]
+                mx = X[p] + (X[i] - X[p]) * 0.72
+                my = Y[p] + (Y[i] - Y[p]) * 0.72
                 surf.blit(lab, (mx - lab.get_width() / 2, my - lab.get_height() / 2))
+        mono_w = fonts.font(9, mono=True).size("0")[0]
         for i in range(n):
-            c = (int(cx[i]), int(cy[i]))
-            ri = max(int(round(r[i])), 2)
-            f = int(flags[i])
-            fill = DOOMED_FILL if f & FLAG_DOOMED else PASS_FILL if f & FLAG_PASS else \
-                tuple(int(k) for k in rgb[i])
+            c = (int(X[i]), int(Y[i]))
+            ri = max(int(R[i] + 0.5), 2)
+            f = F[i]
+            fill = DOOMED_FILL if f & FLAG_DOOMED else PASS_FILL if f & FLAG_PASS else RGB[i]
             pygame.draw.circle(surf, fill, c, ri)
-            pygame.draw.circle(surf, BEST_LINE if on_best[i] else (16, 18, 22), c, ri,
-                               2 if on_best[i] else 1)
+            pygame.draw.circle(surf, BEST_LINE if B[i] else (16, 18, 22), c, ri, 2 if B[i] else 1)
             if f & FLAG_DOOMED:
                 k = max(ri * 0.6, 1.5)
                 pygame.draw.line(surf, DOOMED_STRIPE, (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 2)
@@ -524,11 +535,11 @@ class TreeView:
                 for k in (-3, 0, 3):
                     surf.fill(HIDDEN_DOT, (c[0] + k - 1, c[1] + ri + 2, 2, 2))
             if ri >= 10:
-                s = compact_count(snap.visits[i])
-                col = DARK_TEXT if _lum(fill) > 120 else palette.TEXT
-                mw = fonts.font(9, mono=True).size("0")[0] * len(s)
+                txt = compact_count(V[i])
+                mw = mono_w * len(txt)
                 if mw <= 2 * ri - 2:
-                    _blit_mono(surf, s, c[0] - mw // 2, c[1] - 6, 9, col)
+                    col = DARK_TEXT if _lum(fill) > 120 else palette.TEXT
+                    _blit_mono(surf, txt, c[0] - mw // 2, c[1] - 6, 9, col)
         self._g = {"kind": "nodelink", "cx": cx, "cy": cy, "r": r, "n": n, "best": best,
                    "cut_depth": None}
 
@@ -565,7 +576,9 @@ class TreeView:
             return
         ids, kind, progress = self._highlight
         rows, hidden = rows_for_path(ids, self._rows_by_id())
-        rows = [r for r in rows if r < self._g["n"]]
+        drawn = [r for r in rows if r < self._g["n"]]     # below a depth cut: not drawn
+        hidden += len(rows) - len(drawn)
+        rows = drawn
         total = len(rows) + hidden
         if not rows:
             return
@@ -628,6 +641,32 @@ class TreeView:
     @property
     def highlight(self) -> tuple[tuple[int, ...], str, float] | None:
         return self._highlight
+
+    # -- geometry of the last render (surface coordinates) ----------------------
+    def node_rect(self, row: int) -> pygame.Rect | None:
+        """Where snapshot row `row` was drawn: its icicle cell or its circle's
+        bounding box; None if it was not drawn (depth cut, no render yet)."""
+        g = self._g
+        if g is None or not 0 <= row < g["n"]:
+            return None
+        if g["kind"] == "icicle":
+            x0, x1 = g["x0"][row], g["x1"][row]
+            band = g["band"]
+            return pygame.Rect(self._rect.x + g["ax"] + round(x0),
+                               self._rect.y + g["ay"] + int(g["lev"][row]) * band,
+                               max(round(x1) - round(x0), 1), band - 1 if band >= 5 else band)
+        r = float(g["r"][row])
+        c = (self._rect.x + g["cx"][row], self._rect.y + g["cy"][row])
+        return pygame.Rect(int(c[0] - r), int(c[1] - r), int(2 * r) + 1, int(2 * r) + 1)
+
+    def node_center(self, row: int) -> tuple[int, int] | None:
+        """Centre of where row `row` was drawn (None if not drawn)."""
+        g = self._g
+        if g is None or not 0 <= row < g["n"]:
+            return None
+        if g["kind"] == "icicle":
+            return self.node_rect(row).center
+        return int(self._rect.x + g["cx"][row]), int(self._rect.y + g["cy"][row])
 
     # -- picking ---------------------------------------------------------------
     def row_at(self, pos: Sequence[int]) -> int | None:

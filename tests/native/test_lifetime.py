@@ -212,33 +212,35 @@ def test_close_from_another_thread_stops_a_long_run():
 
 
 def test_close_stops_a_run_that_was_waiting_to_start():
-    """A run() queued behind another call when close() begins must not then
-    work through its whole budget while close() waits for it (the C core
-    clears a stop requested before a run starts)."""
-    budget = 400_000
+    """Two threads run the same search: one runs, the other's run() waits for
+    it. close() from a third thread must stop the first and must not let the
+    queued one then work through its whole budget (the C core forgets a stop
+    requested before a run starts): it is refused or stops at once."""
     with Game("snakes", START_4P, seed=1) as g:
-        for attempt in range(4):
+        for attempt in range(3):
             s = Search(g, SearchParams(max_depth=1), seed=1)
+            calibrate = s.run(iterations=100_000)
+            budget = 100_000 * max(1, int(2000 / max(calibrate.elapsed_ms, 1e-3)))  # ~2 s
             out: dict = {}
 
-            def work():
+            def work(key: str) -> None:
                 try:
-                    out["r"] = s.run(iterations=budget)
+                    out[key] = s.run(iterations=budget)
                 except ClosedError:
-                    out["r"] = None
+                    out[key] = None
 
-            s._h.lock.acquire()          # another call on the search is in progress
-            t = threading.Thread(target=work, daemon=True)
-            t.start()
-            time.sleep(0.05)             # the run waits for the lock
+            first = threading.Thread(target=work, args=("first",), daemon=True)
+            first.start()
+            time.sleep(0.1)                      # ordering only: first is running
+            queued = threading.Thread(target=work, args=("queued",), daemon=True)
+            queued.start()
+            time.sleep(0.1)                      # queued waits for the lock
             closer = threading.Thread(target=s.close, daemon=True)
             closer.start()
-            time.sleep(0.05)             # close has asked for a stop
-            s._h.lock.release()
-            closer.join(60)
-            t.join(60)
+            for t in (closer, first, queued):
+                t.join(120)
+                assert not t.is_alive(), "hang"
             assert s.closed
-            r = out["r"]
-            # close() was called before the run began: the run must not do its
-            # whole budget (it may refuse with ClosedError, or stop at once)
-            assert r is None or r.stop_reason == "requested", f"attempt {attempt}: {r}"
+            assert out["first"].stop_reason == "requested", f"attempt {attempt}: {out}"
+            q = out["queued"]
+            assert q is None or q.stop_reason == "requested", f"attempt {attempt}: {out}"

@@ -151,11 +151,10 @@ def test_search_accepts_dicts_and_rejects_bad_ones():
 
 def test_c_validates_even_without_pydantic():
     """The C core checks ranges itself (a bad struct never reaches a search)."""
-    from sandbox.native._lib import ffi, lib
+    from sandbox.native._lib import check, ffi, lib
     with Game("snakes", {"width": 7, "height": 7, "snakes": 2}, seed=0) as g, Search(g) as s:
         p = SearchParams().to_c()
         p.max_depth = 0
-        from sandbox.native._lib import check
         with pytest.raises(InvalidArgument, match="max_depth"):
             with s._h.guard:
                 check(lib.sbx_search_set_params(s._h.get(), p))

@@ -8,7 +8,6 @@ every joint action on the C engine instead of trusting the picture.
 from __future__ import annotations
 
 import itertools
-import math
 import threading
 import time
 
@@ -227,6 +226,49 @@ def test_tree_reuse_keeps_the_played_childs_visits():
             assert sum(k.visits for k in s.root_stats(a)) == kept[a] + 500
 
 
+def pos_head_on() -> Game:
+    """Snakes 0 and 1 face each other two cells apart: if 0 goes right while
+    1 goes left they meet head-on and both die (equal lengths). Snakes 2 and
+    3 are stacked in open space and cannot die on turn 1, so turn 1 never
+    ends the game."""
+    return position(11, 11, [snake((5, 5), (4, 5), (3, 5)), snake((7, 5), (8, 5), (9, 5)),
+                             snake((2, 8), (2, 8), (2, 8)), snake((8, 2), (8, 2), (8, 2))])
+
+
+@pytest.mark.parametrize("joint, survives", [([RIGHT, UP, UP, UP], True),
+                                             ([RIGHT, LEFT, UP, UP], False)])
+def test_advance_keeps_only_what_the_real_move_left_reachable(joint, survives):
+    """Snake 0's 'right' child saw both fates (its pass child holds the
+    simulations where snake 1 also went left). After the real turn, the new
+    root keeps the branch that can still happen: the move children if snake
+    0 lived, the pass child if it died; either way its visits are exactly
+    those of the kept children, so visits keep adding up."""
+    params = SearchParams(max_depth=5, random_threshold=1_000_000)   # visit every move often
+    with pos_head_on() as g, Search(g, params, seed=1) as s:
+        s.run(iterations=4000)
+        full = full_tree(s, 0)
+        (right,) = [r for r in full.children(0) if full.move[r] == RIGHT]
+        kids = full.children(right)
+        moves = {int(full.move[k]): int(full.visits[k]) for k in kids}
+        assert MOVE_NONE in moves and moves[MOVE_NONE] > 0      # died there sometimes
+        assert len(moves) == 5 and sum(moves.values()) == full.visits[right]
+        g.step(joint)
+        assert g.is_alive(0) == survives
+        s.advance(joint, new_root=g)
+        kept = {m: v for m, v in moves.items() if (m != MOVE_NONE) == survives}
+        assert s.stats().root_visits[0] == sum(kept.values())
+        got = {(MOVE_NONE if k.move < 0 else k.move): k.visits for k in s.root_stats(0)}
+        assert got == kept
+        for a in range(4):
+            assert sum(k.visits for k in s.root_stats(a)) == s.stats().root_visits[a]
+        s.run(iterations=300)
+        for a in range(4):
+            assert sum(k.visits for k in s.root_stats(a)) == s.stats().root_visits[a]
+        if not survives:
+            assert [k.move for k in s.root_stats(0)] == [-1]
+            assert s.best_moves()[0] is None
+
+
 def test_tree_reuse_off_starts_fresh_roots():
     with Game("snakes", START_4P, seed=4) as g, \
             Search(g, SearchParams(max_depth=6, tree_reuse=False), seed=4) as s:
@@ -236,6 +278,22 @@ def test_tree_reuse_off_starts_fresh_roots():
         assert s.stats().root_visits == (0, 0, 0, 0)
         assert s.stats().nodes == (1, 1, 1, 1)
         assert s.root_game().turn == 1
+
+
+def test_time_budget_and_both_budgets():
+    """Which budget ended a run (no timing is asserted)."""
+    with Game("snakes", START_4P, seed=1) as g, \
+            Search(g, SearchParams(time_check_interval=1), seed=1) as s:
+        assert s.run(ms=2.0).stop_reason == "time"
+        r = s.run(iterations=50, ms=60_000.0)
+        assert r.stop_reason == "iterations" and r.iterations == 50
+
+
+def test_best_moves_before_any_search_are_the_first_legal_moves():
+    with pos_dead_at_root() as g, Search(g, seed=1) as s:
+        assert s.best_moves() == [None, g.legal_moves(1)[0], g.legal_moves(2)[0]]
+        assert s.root_stats(1) == []
+        assert s.stats().root_visits == (0, 0, 0)
 
 
 # ------------------------------------------------------------ determinism
@@ -356,6 +414,41 @@ def test_depth_normalize_uses_the_depth_actually_reached():
             depths.add(tr.depth)
             np.testing.assert_allclose(tr.scores, raw / max(tr.depth, 1), rtol=1e-12)
     assert min(depths) < 6 and 6 in depths  # both early ends and full depth were seen
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_frozen_agents_score_is_the_evaluation_when_they_died(normalize):
+    """Freeze (tutorial §13): a dead agent's tree stops at its death and
+    learns the evaluation of the state it died in (divided by that depth
+    under depth_normalize); the living get the final evaluation."""
+    params = SearchParams(max_depth=6, elimination="freeze", depth_normalize=normalize,
+                          random_threshold=1_000_000)
+    died_at = set()
+    with pos_four() as g, Search(g, params, seed=4) as s:
+        for _ in range(150):
+            tr = s.step_traced()
+            expect = np.zeros(4)
+            death = [None] * 4
+            with s.root_game() as h:
+                h.reseed(tr.sim_seed)
+                for d in range(tr.depth):
+                    h.step([None if m < 0 else int(m) for m in tr.moves[:, d]])
+                    ev = h.evaluate()
+                    for a in range(4):
+                        if death[a] is None and not h.is_alive(a):
+                            death[a] = d + 1
+                            expect[a] = ev[a] / (d + 1 if normalize else 1)
+                final = h.evaluate()
+            for a in range(4):
+                if death[a] is None:
+                    expect[a] = final[a] / (tr.depth if normalize else 1)
+                    assert len(tr.paths[a]) == tr.depth + 1
+                else:
+                    died_at.add(death[a])
+                    assert len(tr.paths[a]) == death[a] + 1       # frozen below its death
+                    assert all(p == "none" for p in tr.picks[a][death[a]:])
+            np.testing.assert_allclose(tr.scores, expect, rtol=1e-12)
+    assert len(died_at) >= 3      # deaths at several depths were seen
 
 
 # ------------------------------------------------------------ elimination

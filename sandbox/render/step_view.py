@@ -1,0 +1,422 @@
+"""Step-by-step view of one Smitsimax iteration (tutorial §5 and §7).
+
+    anim = StepAnimation(search.step_traced(), n, colors, move_name)
+    each frame:  anim.update(dt_ms); anim.apply(tree_views)
+                 for v, r in zip(tree_views, rects): v.draw(screen, r)
+                 anim.draw_overlay(screen, rects)
+
+Four phases, each a fixed share of time, with `progress` 0 -> 1 inside it:
+
+  select    each agent walks down its OWN tree (purple path, revealed from
+            the root); its picks appear as chips at the bottom of its panel.
+            A dashed "wall" between the panels: no tree sees another's picks.
+  joint     the chips leave the panels and line up, one column per turn, as
+            the joint actions the game is stepped with (green merge).
+  simulate  a cursor plays the turns; deaths (alive_after) are crossed out;
+            "terminal" if the game ended before the depth limit.
+  backprop  each tree gets its own agent's leaf score, flashed up its path
+            (orange); with `gamma` the discounted value at the flash is shown.
+
+Everything shown comes from the Trace: moves, picks (ucb / random / pass /
+rollout), expanded nodes, alive_after, scores. Nothing is invented.
+"""
+from __future__ import annotations
+
+import math
+import os
+from typing import Callable, Mapping, Sequence
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from . import fonts, palette  # noqa: E402
+
+PHASES = ("select", "joint", "simulate", "backprop")
+PHASE_TITLES = ("1 select", "2 joint action", "3 simulate", "4 backprop")
+SELECT_COLOR = (190, 120, 255)   # the same purple as TreeView's selected path
+MERGE_COLOR = (110, 220, 120)    # tutorial §5: green merge line
+SIM_COLOR = (120, 180, 255)
+BACKPROP_COLOR = (255, 160, 40)  # the same orange as TreeView's flash
+PHASE_COLORS = (SELECT_COLOR, MERGE_COLOR, SIM_COLOR, BACKPROP_COLOR)
+DEATH = (240, 70, 60)
+CHIP_H = 16
+
+
+def _ease(t: float) -> float:
+    t = min(max(t, 0.0), 1.0)
+    return t * t * (3 - 2 * t)
+
+
+class StepAnimation:
+    def __init__(self, trace, num_agents: int, agent_colors: Sequence[tuple[int, int, int]],
+                 move_name: Callable[[int], str],
+                 phase_ms: Sequence[float] = (450, 450, 500, 600),
+                 gamma: float | None = None) -> None:
+        if len(phase_ms) != 4 or any(float(t) < 0 for t in phase_ms):
+            raise ValueError("phase_ms: four durations >= 0 (select, joint, simulate, backprop)")
+        self.trace = trace
+        self.num_agents = int(num_agents)
+        self.colors = [tuple(agent_colors[a]) if a < len(agent_colors) else
+                       palette.agent_color(a) for a in range(self.num_agents)]
+        self.move_name = move_name
+        self.phase_ms = tuple(float(t) for t in phase_ms)
+        self.gamma = gamma
+        self.elapsed = 0.0
+
+    # -- clock -----------------------------------------------------------------
+    @property
+    def total_ms(self) -> float:
+        return sum(self.phase_ms)
+
+    def update(self, dt_ms: float) -> None:
+        """Advance the animation by dt_ms (explicit time: tests drive it)."""
+        self.elapsed = min(self.elapsed + max(float(dt_ms), 0.0), self.total_ms)
+
+    def restart(self) -> None:
+        self.elapsed = 0.0
+
+    def finish(self) -> None:
+        self.elapsed = self.total_ms
+
+    def skip_phase(self) -> None:
+        """Jump to the start of the next phase (or the end)."""
+        i = self.phase_index
+        if i < len(PHASES):
+            self.elapsed = min(sum(self.phase_ms[: i + 1]), self.total_ms)
+
+    @property
+    def done(self) -> bool:
+        return self.elapsed >= self.total_ms
+
+    @property
+    def phase_index(self) -> int:
+        """0..3 for the phases, 4 once done. Zero-length phases are skipped."""
+        if self.done:
+            return len(PHASES)
+        start = 0.0
+        for i, d in enumerate(self.phase_ms):
+            if self.elapsed < start + d:
+                return i
+            start += d
+        return len(PHASES)
+
+    @property
+    def phase(self) -> str:
+        i = self.phase_index
+        return PHASES[i] if i < len(PHASES) else "done"
+
+    @property
+    def progress(self) -> float:
+        i = self.phase_index
+        if i >= len(PHASES):
+            return 1.0
+        start = sum(self.phase_ms[:i])
+        return min(max((self.elapsed - start) / self.phase_ms[i], 0.0), 1.0)
+
+    # -- facts from the trace ----------------------------------------------------
+    @property
+    def depth(self) -> int:
+        return int(self.trace.depth)
+
+    def move(self, agent: int, turn: int) -> int:
+        return int(self.trace.moves[agent][turn])
+
+    def pick(self, agent: int, turn: int) -> str:
+        return self.trace.picks[agent][turn]
+
+    def deaths(self) -> list[tuple[int, int]]:
+        """(agent, turn index) where an agent alive at that turn's start died."""
+        out = []
+        t = self.trace
+        for a in range(min(self.num_agents, len(t.alive_after))):
+            for d in range(self.depth):
+                alive_before = (t.alive_after[a][d - 1] if d > 0 else
+                                t.picks[a][0] in ("ucb", "random", "rollout"))
+                if alive_before and not t.alive_after[a][d]:
+                    out.append((a, d))
+                    break
+        return out
+
+    def turns_revealed(self) -> int:
+        """Turns whose picks are visible (grows during select)."""
+        i = self.phase_index
+        if i == 0:
+            return min(self.depth, math.ceil(self.progress * self.depth - 1e-9))
+        return self.depth
+
+    def sim_turn(self) -> int:
+        """Turns simulated so far (the cursor), 0..depth."""
+        i = self.phase_index
+        if i < 2:
+            return 0
+        if i == 2:
+            return min(self.depth, math.ceil(self.progress * self.depth - 1e-9))
+        return self.depth
+
+    def backed_value(self, agent: int) -> tuple[int, float]:
+        """(path index the flash is at, value added there): the leaf gets the
+        full score, each step up multiplies by gamma (smitsimax.c)."""
+        path = self.trace.paths[agent]
+        last = len(path) - 1
+        climbed = round(self.progress * last) if self.phase == "backprop" else 0
+        if self.phase == "done":
+            climbed = last
+        g = 1.0 if self.gamma is None else float(self.gamma)
+        return last - climbed, float(self.trace.scores[agent]) * g ** climbed
+
+    # -- tree views --------------------------------------------------------------
+    def apply(self, tree_views: Sequence | Mapping) -> None:
+        """Set each agent's TreeView highlight for the current moment."""
+        for a in range(self.num_agents):
+            view = tree_views.get(a) if isinstance(tree_views, Mapping) else \
+                (tree_views[a] if a < len(tree_views) else None)
+            if view is None:
+                continue
+            path = self.trace.paths[a] if a < len(self.trace.paths) else ()
+            phase = self.phase
+            if phase == "done" or not path:
+                view.set_highlight(None)
+            elif phase == "select":
+                # In step with the chips: root + one node per revealed turn.
+                shown = 1 + self.turns_revealed()
+                view.set_highlight(path, "select", min(1.0, shown / len(path)))
+            elif phase == "backprop":
+                view.set_highlight(path, "backprop", self.progress)
+            else:
+                view.set_highlight(path, "select", 1.0)
+
+    # -- drawing -----------------------------------------------------------------
+    def draw_overlay(self, surface: pygame.Surface, tree_rects: Sequence,
+                     wall_x: Sequence[int] | None = None,
+                     strip_rect: pygame.Rect | Sequence[int] | None = None) -> pygame.Rect:
+        """Draw the walls, the per-agent picks, the joint-action strip and the
+        phase status over the tree panels. `tree_rects[a]` is agent a's panel;
+        `wall_x` defaults to the gaps between horizontally adjacent panels;
+        `strip_rect` (where the joint action forms) defaults to the bottom
+        middle of the panels. Returns the strip rect."""
+        rects = [pygame.Rect(r) for r in tree_rects]
+        if not rects:
+            return pygame.Rect(0, 0, 0, 0)
+        union = rects[0].unionall(rects[1:])
+        strip = pygame.Rect(strip_rect) if strip_rect is not None else self._default_strip(union)
+        self._draw_walls(surface, rects, union, wall_x)
+        i = self.phase_index
+        cells = self._strip_cells(strip)
+        # Per-panel chips (select), flying chips (joint), strip (joint on).
+        if i == 0:
+            for a, r in enumerate(rects[: self.num_agents]):
+                for d in range(self.turns_revealed()):
+                    self._chip(surface, self._panel_chip(r, strip, d), a, d)
+        self._draw_strip_frame(surface, strip, cells)
+        if i == 1:
+            t = _ease(self.progress)
+            for a, r in enumerate(rects[: self.num_agents]):
+                src_row = self._panel_chip(r, strip, 0)
+                pygame.draw.line(surface, palette.lerp(MERGE_COLOR, palette.PANEL, 0.5),
+                                 src_row.center, cells[a][0].center if self.depth else
+                                 strip.center, 1)
+                for d in range(self.depth):
+                    src = self._panel_chip(r, strip, d)
+                    dst = cells[a][d]
+                    box = pygame.Rect(0, 0, dst.w, dst.h)
+                    box.center = (src.centerx + (dst.centerx - src.centerx) * t,
+                                  src.centery + (dst.centery - src.centery) * t)
+                    self._chip(surface, box, a, d)
+            if self.progress > 0.7:
+                self._merge_lines(surface, cells)
+        elif i >= 2:
+            for a in range(self.num_agents):
+                for d in range(self.depth):
+                    self._chip(surface, cells[a][d], a, d, dim=i == 2 and d >= self.sim_turn())
+            self._merge_lines(surface, cells)
+            self._draw_deaths(surface, cells)
+            if i == 2 and 0 < self.sim_turn() <= self.depth:
+                col = [cells[a][self.sim_turn() - 1] for a in range(self.num_agents)]
+                box = col[0].unionall(col[1:]).inflate(4, 4)
+                pygame.draw.rect(surface, SIM_COLOR, box, 2)
+        if i == 3 or (i == 4 and self.depth):
+            self._draw_scores(surface, rects)
+        self._draw_status(surface, strip)
+        return strip
+
+    @property
+    def strip_height(self) -> int:
+        """Height the joint-action strip needs: a scene that wants it below
+        the panels (not over their deepest rows) reserves this much and
+        passes strip_rect."""
+        return 20 + self.num_agents * (CHIP_H + 2) + 34
+
+    # -- pieces ------------------------------------------------------------------
+    def _default_strip(self, union: pygame.Rect) -> pygame.Rect:
+        d = max(self.depth, 1)
+        cw = int(min(40, max(14, (union.w * 0.7 - 70) / d)))
+        w = min(union.w - 8, 70 + d * cw + 12)
+        h = self.strip_height
+        r = pygame.Rect(0, 0, max(w, 260 if union.w >= 268 else union.w - 8), h)
+        r.midbottom = (union.centerx, union.bottom - 4)
+        return r
+
+    def _strip_cells(self, strip: pygame.Rect) -> list[list[pygame.Rect]]:
+        d = max(self.depth, 1)
+        x0 = strip.x + 66
+        cw = max(min(40, (strip.right - 6 - x0) // d), 6)
+        cells = []
+        for a in range(self.num_agents):
+            y = strip.y + 20 + a * (CHIP_H + 2)
+            cells.append([pygame.Rect(x0 + k * cw, y, cw - 2, CHIP_H) for k in range(self.depth)])
+        return cells
+
+    def _panel_chip(self, r: pygame.Rect, strip: pygame.Rect, d: int) -> pygame.Rect:
+        """Where agent's pick at turn d sits inside its own panel."""
+        cw = int(min(40, max(10, (r.w - 16) / max(self.depth, 1))))
+        bottom = r.bottom - 20
+        if r.colliderect(strip):
+            bottom = min(bottom, strip.top - 6)
+        return pygame.Rect(r.x + 8 + d * cw, bottom - CHIP_H, cw - 2, CHIP_H)
+
+    def _chip(self, surface, box: pygame.Rect, agent: int, turn: int, dim: bool = False) -> None:
+        """One agent's pick for one turn. Solid: UCB pick. Outline: random
+        pick (parent below the random threshold). Faint: rollout (below the
+        tree). Grey: pass (eliminated). '+': a node was expanded here."""
+        move, pick = self.move(agent, turn), self.pick(agent, turn)
+        color = self.colors[agent]
+        if pick == "pass" or move < 0:
+            fill, text_col, name = palette.GRID, palette.TEXT_DIM, "pass" if pick == "pass" else "–"
+        elif pick == "rollout":
+            fill = palette.lerp(color, palette.PANEL, 0.65)
+            text_col, name = palette.TEXT_DIM, self.move_name(move)
+        elif pick == "random":
+            fill, text_col, name = palette.PANEL, color, self.move_name(move)
+        else:
+            fill, name = color, self.move_name(move)
+            text_col = (18, 20, 26) if sum(color) > 380 else palette.TEXT
+        if dim:
+            fill = palette.lerp(fill, palette.PANEL, 0.6)
+            text_col = palette.lerp(text_col, palette.PANEL, 0.5)
+        surface.fill(fill, box)
+        if pick == "random":
+            pygame.draw.rect(surface, color, box, 2)
+        lab = fonts.text(name, 10, text_col)
+        if lab.get_width() > box.w - 2:
+            lab = fonts.text(name[:1], 10, text_col)
+        if lab.get_width() <= box.w:
+            surface.blit(lab, (box.centerx - lab.get_width() // 2,
+                               box.centery - lab.get_height() // 2))
+        if self.trace.expanded[agent][turn] and box.w >= 10:
+            surface.fill(palette.TEXT, (box.right - 4, box.y + 1, 3, 1))
+            surface.fill(palette.TEXT, (box.right - 3, box.y, 1, 3))
+
+    def _draw_walls(self, surface, rects, union, wall_x) -> None:
+        xs = list(wall_x) if wall_x is not None else _gaps(rects)
+        for x in xs:
+            for y in range(union.top, union.bottom, 10):
+                pygame.draw.line(surface, palette.TEXT_DIM, (x, y), (x, min(y + 5, union.bottom)), 2)
+            lab = fonts.text("wall", 10, palette.TEXT_DIM)
+            surface.fill(palette.BG, (x - lab.get_width() // 2 - 2, union.top + 20,
+                                      lab.get_width() + 4, lab.get_height()))
+            surface.blit(lab, (x - lab.get_width() // 2, union.top + 20))
+
+    def _draw_strip_frame(self, surface, strip: pygame.Rect, cells) -> None:
+        surface.fill(palette.BG, strip)
+        pygame.draw.rect(surface, palette.BORDER, strip, 1)
+        x = strip.x + 4
+        for k, title in enumerate(PHASE_TITLES):
+            on = k == self.phase_index
+            lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
+            box = pygame.Rect(x, strip.y + 3, lab.get_width() + 8, 14)
+            if box.right > strip.right - 2:
+                break
+            if on:
+                surface.fill(PHASE_COLORS[k], box)
+            surface.blit(lab, (x + 4, strip.y + 3))
+            x = box.right + 3
+        for a, row in enumerate(cells):
+            lab = fonts.text(f"Agent {a}", 10, self.colors[a])
+            surface.blit(lab, (strip.x + 4, strip.y + 20 + a * (CHIP_H + 2) + 2))
+            for box in row:
+                pygame.draw.rect(surface, palette.GRID, box, 1)
+        if cells and cells[0]:
+            for k in range(0, self.depth, max(1, math.ceil(self.depth / 12))):
+                lab = fonts.text(str(k + 1), 9, palette.TEXT_DIM)
+                b = cells[-1][k]
+                surface.blit(lab, (b.centerx - lab.get_width() // 2, b.bottom + 1))
+
+    def _merge_lines(self, surface, cells) -> None:
+        """Green bars tying each turn's picks into one joint action."""
+        if not cells or not cells[0]:
+            return
+        for d in range(self.depth):
+            top, bot = cells[0][d], cells[-1][d]
+            x = top.centerx
+            pygame.draw.line(surface, MERGE_COLOR, (top.x, top.y - 2), (top.right, top.y - 2), 2)
+            pygame.draw.line(surface, MERGE_COLOR, (x, top.y - 2), (x, bot.bottom), 1)
+
+    def _draw_deaths(self, surface, cells) -> None:
+        shown = self.sim_turn()
+        for a, d in self.deaths():
+            if a >= len(cells) or d >= shown:
+                continue
+            b = cells[a][d]
+            pygame.draw.line(surface, DEATH, b.topleft, b.bottomright, 2)
+            pygame.draw.line(surface, DEATH, b.bottomleft, b.topright, 2)
+
+    def _draw_scores(self, surface, rects) -> None:
+        for a, r in enumerate(rects[: self.num_agents]):
+            idx, value = self.backed_value(a)
+            t = self.trace
+            lo, hi = float(t.norm_min[a]), float(t.norm_max[a])
+            norm = (float(t.scores[a]) - lo) / (hi - lo) if hi > lo else 0.5
+            lines = [f"leaf score {float(t.scores[a]):.3g}  (normalised {norm:.2f})"]
+            if self.gamma is not None and self.gamma != 1.0:
+                lines.append(f"+{value:.3g} at depth {idx}  (× γ={self.gamma:g} per level)")
+            else:
+                lines.append(f"+{value:.3g} to every node on the path")
+            labs = [fonts.text(s, 10, palette.TEXT) for s in lines]
+            w = max(l.get_width() for l in labs) + 10
+            box = pygame.Rect(r.right - w - 6, r.y + 20, w, 6 + 13 * len(labs))
+            surface.fill(palette.BG, box)
+            pygame.draw.rect(surface, BACKPROP_COLOR, box, 1)
+            pygame.draw.rect(surface, self.colors[a], (box.x, box.y, 3, box.h))
+            for k, lab in enumerate(labs):
+                surface.blit(lab, (box.x + 7, box.y + 3 + 13 * k))
+
+    def status_text(self) -> str:
+        i, d = self.phase_index, self.depth
+        t = self.trace
+        if d == 0:
+            return f"no turn simulated (stop: {t.stop_reason})"
+        if i == 0:
+            return f"each agent descends its own tree: turn {self.turns_revealed()} of {d}"
+        if i == 1:
+            return f"picks combine into {d} joint action{'s' * (d != 1)}"
+        if i == 2:
+            k = self.sim_turn()
+            died = [f"A{a} died turn {x + 1}" for a, x in self.deaths() if x < k]
+            s = f"simulating turn {k} of {d}"
+            if k == d:
+                s += " · terminal state" if t.terminal else " · depth limit"
+            return s + ("  · " + ", ".join(died) if died else "")
+        if i == 3:
+            return "backpropagation: each tree gets its own agent's score"
+        return "iteration done"
+
+    def _draw_status(self, surface, strip: pygame.Rect) -> None:
+        y = strip.y + 20 + self.num_agents * (CHIP_H + 2) + 12
+        lab = fonts.text(self.status_text(), 10,
+                         PHASE_COLORS[min(self.phase_index, 3)] if not self.done else palette.TEXT)
+        surface.blit(lab, (strip.x + 4, min(y, strip.bottom - lab.get_height() - 1)))
+
+
+def _gaps(rects: Sequence[pygame.Rect]) -> list[int]:
+    """x of the wall between each panel and its nearest neighbour to the
+    right in the same row."""
+    xs = []
+    for a in rects:
+        right = [b for b in rects if b.left >= a.right - 2 and
+                 min(a.bottom, b.bottom) > max(a.top, b.top)]
+        if right:
+            b = min(right, key=lambda r: r.left)
+            x = (a.right + b.left) // 2
+            if x not in xs:
+                xs.append(x)
+    return xs

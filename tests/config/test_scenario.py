@@ -1,0 +1,188 @@
+"""Scenario files: the shipped ones load and play; every mistake is a
+ScenarioError with one line that names the field."""
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sandbox.config import (Budget, Scenario, ScenarioError, find_scenario, list_scenarios,
+                            load_scenario, scenario_from_dict)
+from sandbox.native import Game, SearchParams
+from sandbox.sim import Match
+
+SHIPPED = list_scenarios()
+BASE = {
+    "name": "t",
+    "game": "snakes",
+    "game_params": {"width": 7, "height": 7, "snakes": 2},
+    "budget": {"ms": 0, "iterations": 50},
+    "players": [{"name": "A"}, {"name": "B"}],
+}
+
+
+def with_change(path: str, value) -> dict:
+    """BASE with one nested value set, e.g. with_change("players.0.search.c", 50)."""
+    data = copy.deepcopy(BASE)
+    keys = path.split(".")
+    node = data
+    for k in keys[:-1]:
+        k = int(k) if k.isdigit() else k
+        if isinstance(node, dict):
+            node = node.setdefault(k, {})
+        else:
+            node = node[k]
+    last = keys[-1]
+    node[int(last) if last.isdigit() else last] = value
+    return data
+
+
+def one_line_error(data: dict) -> str:
+    with pytest.raises(ScenarioError) as exc:
+        scenario_from_dict(data, source="case.toml")
+    msg = str(exc.value)
+    assert "\n" not in msg, msg
+    assert msg.startswith("case.toml: ")
+    assert "Traceback" not in msg and "pydantic" not in msg
+    return msg
+
+
+def test_there_are_shipped_scenarios():
+    assert len(SHIPPED) >= 1
+    assert "snakes_standard_4p" in [p.stem for p in SHIPPED]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_scenario_loads_and_plays(path):
+    sc = load_scenario(path.stem)
+    assert isinstance(sc, Scenario)
+    assert load_scenario(path) == sc                       # by path too
+    assert sc == scenario_from_dict(tomllib.loads(path.read_text()))
+    with Game(sc.game, sc.game_params, seed=sc.seed) as g:
+        agents = sorted(a for i in range(len(sc.players)) for a in sc.player_agents(i))
+        assert agents == list(range(g.num_agents))
+    for p in sc.players:
+        assert isinstance(p.search, SearchParams)
+    with Match(sc, budget=Budget(ms=0, iterations=50), max_turns=2) as m:
+        assert m.play().turns == 2
+
+
+def test_default_scenario_is_the_standard_one():
+    assert find_scenario(None).stem == "snakes_standard_4p"
+    sc = load_scenario()
+    assert sc.game == "snakes" and len(sc.players) == 4
+    assert sc.game_params["width"] == 11
+
+
+def test_a_valid_dict():
+    sc = scenario_from_dict(BASE)
+    assert sc.player_agents(1) == [1]
+    assert sc.player_budget(0) == Budget(ms=0, iterations=50)
+    assert sc.player_seed(0, 5) != sc.player_seed(1, 5)
+    assert sc.player_seed(0, 5) == sc.player_seed(0, 5)
+    over = sc.with_overrides(seed=9, max_turns=3)
+    assert over.seed == 9 and over.max_turns == 3 and over.players == sc.players
+
+
+@pytest.mark.parametrize("path, value, words", [
+    ("players.0.search.c", 50, ["players.0.search.c", "10", "50"]),
+    ("players.1.search.gamma", 1.5, ["players.1.search.gamma", "1.5"]),
+    ("players.0.search.max_depth", 0, ["players.0.search.max_depth"]),
+    ("players.0.search.elimination", "x", ["players.0.search.elimination", "'x'"]),
+    ("players.0.search.bogus", 1, ["players.0.search.bogus"]),
+    ("game_params.width", 99, ["game_params.width", "5..25", "99"]),
+    ("game_params.snakes", 0, ["game_params.snakes"]),
+    ("game_params.bogus", 1, ["game_params", "bogus"]),
+    ("colour", "red", ["colour"]),
+    ("players.0.colour", "red", ["players.0.colour"]),
+    ("budget.ms", -1, ["budget.ms"]),
+    ("budget.extra", 1, ["budget.extra"]),
+    ("seed", -5, ["seed", "-5"]),
+    ("max_turns", -1, ["max_turns"]),
+    ("game", "chess", ["game", "chess"]),
+    ("players.0.controller", "alien", ["players.0.controller"]),
+    ("players.0.color", [300, 0, 0], ["color", "255"]),
+])
+def test_field_errors_name_the_field(path, value, words):
+    msg = one_line_error(with_change(path, value))
+    for w in words:
+        assert w in msg, msg
+
+
+def test_budget_needs_ms_or_iterations():
+    msg = one_line_error(with_change("budget", {"ms": 0, "iterations": 0}))
+    assert "budget" in msg and "ms" in msg and "iterations" in msg
+    msg = one_line_error(with_change("players.1.budget", {"ms": 0}))
+    assert "players.1.budget" in msg
+
+
+@pytest.mark.parametrize("players, words", [
+    ([{"name": "A"}], ["2 agents", "[0]"]),
+    ([{"agents": [0]}, {"agents": [0]}], ["exactly once", "[0, 0]"]),
+    ([{"agents": [0, 1]}, {"agents": [1]}], ["exactly once"]),
+    ([{"agents": [0, 5]}, {}], ["players.0.agents", "5"]),
+    ([], ["players"]),
+])
+def test_players_must_cover_the_agents(players, words):
+    msg = one_line_error({**BASE, "players": players})
+    for w in words:
+        assert w in msg, msg
+
+
+def test_several_errors_still_one_line():
+    data = with_change("players.0.search.c", 50)
+    data["players"][1]["search"] = {"gamma": 7, "max_depth": 0}
+    data["seed"] = -1
+    msg = one_line_error(data)
+    assert "players.0.search.c" in msg and "seed" in msg
+
+
+def write(tmp_path: Path, text: str, name: str = "case.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_toml_syntax_error(tmp_path):
+    p = write(tmp_path, 'name = "x"\n[game_params\nwidth = 7\n')
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(p)
+    msg = str(exc.value)
+    assert "\n" not in msg
+    assert "case.toml" in msg and "TOML" in msg and "line 2" in msg
+
+
+def test_file_errors_name_the_file_and_field(tmp_path):
+    p = write(tmp_path, 'game = "snakes"\n[game_params]\nwidth = 7\nheight = 7\nsnakes = 2\n'
+                        '[[players]]\n[players.search]\nc = -1\n[[players]]\n')
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(p)
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith("case.toml:") and "players.0.search.c" in msg
+
+
+def test_a_good_file_from_anywhere(tmp_path):
+    text = ('name = "tiny"\nmax_turns = 4\n[game_params]\nwidth = 7\nheight = 7\nsnakes = 2\n'
+            '[budget]\nms = 0\niterations = 30\n[[players]]\n[[players]]\ncontroller = "random"\n')
+    sc = load_scenario(write(tmp_path, text))
+    assert sc.name == "tiny" and sc.players[1].controller == "random"
+    with Match(sc) as m:
+        result = m.play()
+        assert result.turns == 4 or result.terminal
+
+
+def test_unknown_scenario_name():
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario("no_such_scenario")
+    msg = str(exc.value)
+    assert "no_such_scenario" in msg and "snakes_standard_4p" in msg and "\n" not in msg
+
+
+def test_unreadable_file(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_bytes(b"name = \"\xff\xfe\"\n")
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(p)
+    assert "\n" not in str(exc.value)

@@ -1,0 +1,168 @@
+"""StepAnimation: phase order under explicit time, tree highlights, and an
+overlay that says what the trace says."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+from render_support import move_name
+
+from sandbox.native import Trace
+from sandbox.render import palette
+from sandbox.render.step_view import (BACKPROP_COLOR, DEATH, MERGE_COLOR, PHASES, StepAnimation,
+                                      _gaps)
+from sandbox.render.tree_view import TreeView
+
+COLORS = [palette.agent_color(a) for a in range(4)]
+
+
+def hand_trace(terminal=True) -> Trace:
+    """Two agents, 3 turns: agent 1 dies on turn 2 and passes after."""
+    return Trace(
+        stop_reason="none", depth=3, terminal=terminal, sim_seed=7,
+        paths=((0, 1, 5, 9), (0, 2, 6, 11)),
+        moves=np.array([[0, 3, 1], [1, 2, -1]], dtype=np.int32),
+        picks=(("ucb", "random", "ucb"), ("ucb", "ucb", "pass")),
+        expanded=np.array([[False, False, True], [False, True, False]]),
+        alive_after=np.array([[True, True, True], [True, False, False]]),
+        scores=np.array([1.5, -1.0]), norm_min=np.array([-1.0, -1.0]),
+        norm_max=np.array([2.0, 2.0]))
+
+
+def phases_seen(anim: StepAnimation, dt: float) -> list[str]:
+    seen = []
+    for _ in range(10_000):
+        if not seen or seen[-1] != anim.phase:
+            seen.append(anim.phase)
+        if anim.done:
+            break
+        anim.update(dt)
+    return seen
+
+
+def test_four_phases_in_order_then_done():
+    anim = StepAnimation(hand_trace(), 2, COLORS, move_name)
+    assert anim.phase == "select" and anim.progress == 0.0 and not anim.done
+    assert phases_seen(anim, 16.0) == [*PHASES, "done"]
+    assert anim.done and anim.progress == 1.0
+    anim.update(100)                         # stays done
+    assert anim.phase == "done"
+    anim.restart()
+    assert anim.phase == "select"
+    anim.skip_phase()
+    assert anim.phase == "joint" and anim.progress == 0.0
+
+
+def test_progress_within_a_phase_and_zero_length_phases():
+    anim = StepAnimation(hand_trace(), 2, COLORS, move_name, phase_ms=(100, 0, 100, 100))
+    anim.update(50)
+    assert anim.phase == "select" and anim.progress == pytest.approx(0.5)
+    anim.update(50)
+    assert anim.phase == "simulate"          # the empty joint phase is skipped
+    assert phases_seen(StepAnimation(hand_trace(), 2, COLORS, move_name, (100, 0, 100, 100)),
+                       10) == ["select", "simulate", "backprop", "done"]
+    with pytest.raises(ValueError):
+        StepAnimation(hand_trace(), 2, COLORS, move_name, phase_ms=(1, 2, 3))
+
+
+def test_facts_come_from_the_trace():
+    anim = StepAnimation(hand_trace(), 2, COLORS, move_name, gamma=0.5)
+    assert anim.deaths() == [(1, 1)]
+    anim.update(anim.phase_ms[0] * 0.5)
+    assert anim.turns_revealed() == 2
+    anim.skip_phase()
+    anim.skip_phase()
+    anim.update(anim.phase_ms[2] * 0.99)
+    assert anim.sim_turn() == 3
+    text = anim.status_text()
+    assert "turn 3 of 3" in text and "terminal" in text and "A1 died turn 2" in text
+    anim.skip_phase()
+    assert anim.backed_value(0) == (3, pytest.approx(1.5))        # at the leaf: full score
+    anim.finish()
+    assert anim.backed_value(0) == (0, pytest.approx(1.5 * 0.5 ** 3))
+    anim = StepAnimation(hand_trace(terminal=False), 2, COLORS, move_name)
+    anim.skip_phase(), anim.skip_phase()
+    anim.update(anim.phase_ms[2])
+    anim.elapsed -= 1
+    assert "depth limit" in anim.status_text()
+
+
+def test_apply_sets_each_agents_highlight(small_snapshot):
+    views = [TreeView(a, COLORS[a], move_name) for a in range(2)]
+    for v in views:
+        v.update(small_snapshot)
+    anim = StepAnimation(hand_trace(), 2, COLORS, move_name)
+    anim.apply(views)
+    assert views[0].highlight[1] == "select" and views[0].highlight[0] == (0, 1, 5, 9)
+    assert views[1].highlight[0] == (0, 2, 6, 11)
+    anim.update(anim.phase_ms[0] / 3 - 1)          # one turn revealed: root + 1 node
+    anim.apply(views)
+    assert views[0].highlight[2] == pytest.approx(2 / 4)
+    anim.skip_phase()
+    anim.skip_phase()
+    anim.skip_phase()
+    anim.update(anim.phase_ms[3] / 2)
+    anim.apply({0: views[0], 1: views[1]})
+    assert views[0].highlight == ((0, 1, 5, 9), "backprop", pytest.approx(0.5))
+    anim.finish()
+    anim.apply(views)
+    assert views[0].highlight is None and views[1].highlight is None
+
+
+def count(surf, color) -> int:
+    a = pygame.surfarray.array3d(surf)
+    return int(np.all(a == np.array(color), axis=-1).sum())
+
+
+def test_overlay_draws_every_phase_with_a_real_trace(real_search):
+    s = real_search
+    n = s.num_agents
+    trace = s.step_traced()
+    views = [TreeView(a, COLORS[a], move_name) for a in range(n)]
+    for a, v in enumerate(views):
+        v.update(s.snapshot(a, 2000), s.params)
+    rects = [pygame.Rect(10 + a * 250, 10, 240, 380) for a in range(n)]
+    anim = StepAnimation(trace, n, COLORS, move_name, gamma=s.params.gamma)
+    seen_colors = {}
+    while True:
+        surf = pygame.Surface((1020, 400))
+        for v, r in zip(views, rects):
+            v.draw(surf, r)
+        anim.apply(views)
+        strip = anim.draw_overlay(surf, rects)
+        assert strip.h == anim.strip_height
+        seen_colors.setdefault(anim.phase, (count(surf, MERGE_COLOR), count(surf, BACKPROP_COLOR)))
+        if anim.done:
+            break
+        anim.update(anim.phase_ms[anim.phase_index] / 2 + 1)
+    assert seen_colors["select"][0] == 0          # no merge before the joint phase
+    assert seen_colors["simulate"][0] > 0         # merge lines tie the joint actions
+    assert seen_colors["backprop"][1] > 0         # score boxes and the flash
+
+
+def test_deaths_are_crossed_out_and_depth_zero_draws():
+    anim = StepAnimation(hand_trace(), 2, COLORS, move_name)
+    rects = [pygame.Rect(0, 0, 300, 300), pygame.Rect(310, 0, 300, 300)]
+    anim.skip_phase(), anim.skip_phase()
+    anim.update(anim.phase_ms[2] * 0.99)
+    surf = pygame.Surface((620, 300))
+    anim.draw_overlay(surf, rects, strip_rect=(120, 200, 380, anim.strip_height))
+    assert count(surf, DEATH) > 0
+    empty = Trace(stop_reason="node_cap", depth=0, terminal=False, sim_seed=0,
+                  paths=((0,), (0,)), moves=np.zeros((2, 0), dtype=np.int32),
+                  picks=((), ()), expanded=np.zeros((2, 0), bool),
+                  alive_after=np.zeros((2, 0), bool), scores=np.zeros(2),
+                  norm_min=np.zeros(2), norm_max=np.zeros(2))
+    anim = StepAnimation(empty, 2, COLORS, move_name)
+    for _ in range(5):
+        anim.draw_overlay(surf, rects)
+        anim.skip_phase()
+    assert "node_cap" in StepAnimation(empty, 2, COLORS, move_name).status_text()
+
+
+def test_walls_only_between_neighbours():
+    row = [pygame.Rect(x, 0, 100, 100) for x in (0, 110, 220, 330)]
+    assert _gaps(row) == [105, 215, 325]
+    grid = [pygame.Rect(0, 0, 100, 100), pygame.Rect(110, 0, 100, 100),
+            pygame.Rect(0, 110, 100, 100), pygame.Rect(110, 110, 100, 100)]
+    assert _gaps(grid) == [105]

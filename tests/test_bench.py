@@ -1,0 +1,58 @@
+"""`python -m sandbox bench`: its figures exist and make sense; its node-count
+signature is deterministic. Speeds are never asserted here (they are the
+benchmark's business, not a test's)."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sandbox import bench
+
+ROOT = Path(__file__).resolve().parents[1]
+POSITIVE = ["engine_steps_per_s", "smitsimax_turns_per_s", "smitsimax_iterations_per_s",
+            "python_reference_ratio", "bytes_per_node", "signature"]
+
+
+def test_bench_json_quick(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+    p = subprocess.run([sys.executable, "-m", "sandbox", "bench", "--json", "--quick"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.strip().splitlines()
+    assert len(lines) == 1, p.stdout
+    res = json.loads(lines[0])
+    for key in POSITIVE:
+        v = res.get(key)
+        assert isinstance(v, (int, float)) and not isinstance(v, bool), (key, v)
+        assert math.isfinite(v) and v > 0, (key, v)
+    assert isinstance(res["signature"], int)
+    assert res["bytes_per_node"] == 32
+    # the quick run's signature is the in-process one (same budgets, same seed)
+    sig = bench.search_run(turns=5, iterations=5000, seed=1)
+    try:
+        assert sig["nodes_added"] == res["signature"]
+        assert sig["visits_digest"] == res["signature_visits_digest"]
+    finally:
+        sig["search"].close()
+        sig["game"].close()
+
+
+def test_signature_is_deterministic_in_process():
+    runs = []
+    for _ in range(2):
+        r = bench.search_run(turns=5, iterations=5000, seed=1)
+        runs.append((r["nodes_added"], r["visits_digest"], r["iterations"], r["sim_turns"],
+                     r["turns"]))
+        r["search"].close()
+        r["game"].close()
+    assert runs[0] == runs[1]
+    assert runs[0][0] > 0 and runs[0][2] == 5000 * runs[0][4]
+    other = bench.search_run(turns=5, iterations=5000, seed=2)
+    other["search"].close()
+    other["game"].close()
+    assert (other["nodes_added"], other["visits_digest"]) != runs[0][:2]

@@ -1,0 +1,135 @@
+"""The command line, run as a user runs it (subprocesses with this Python).
+
+Processes run in a temporary folder so that nothing they write (replays)
+lands in the checkout."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MAIN = str(ROOT / "main.py")
+RESULT = re.compile(r"^result: winner=\S+ ranking=\S+ turns=(\d+) final_hash=([0-9a-f]{16})$")
+HANG_GUARD_S = 300
+
+
+def run(args: list[str], cwd: Path, env_drop: tuple[str, ...] = (),
+        env_set: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in env_drop}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+    env.update(env_set or {})
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=HANG_GUARD_S)
+
+
+def last_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    assert lines, "no output"
+    return lines[-1]
+
+
+def assert_one_error_line(p: subprocess.CompletedProcess) -> str:
+    assert p.returncode != 0
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1, p.stderr
+    assert err[0].startswith("error:"), p.stderr
+    assert "Traceback" not in p.stderr and "Traceback" not in p.stdout
+    return err[0]
+
+
+@pytest.fixture(scope="module")
+def headless_runs(tmp_path_factory):
+    """The three headless games the tests below compare (run once)."""
+    cwd = tmp_path_factory.mktemp("cli")
+    cmd = [MAIN, "--headless", "--turns", "15", "--iterations", "300"]
+    return {
+        "a": run(cmd + ["--seed", "4"], cwd),
+        "b": run(cmd + ["--seed", "4"], cwd),
+        "c": run(cmd + ["--seed", "5"], cwd),
+    }
+
+
+def test_headless_play_ends_with_the_result_line(headless_runs):
+    p = headless_runs["a"]
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    m = RESULT.match(last_line(p.stdout))
+    assert m, last_line(p.stdout)
+    assert m.group(1) == "15"
+
+
+def test_headless_play_is_reproducible(headless_runs):
+    a, b = headless_runs["a"], headless_runs["b"]
+    assert b.returncode == 0
+    assert last_line(a.stdout) == last_line(b.stdout)
+
+
+def test_another_seed_gives_another_game(headless_runs):
+    a, c = headless_runs["a"], headless_runs["c"]
+    assert c.returncode == 0
+    ha = RESULT.match(last_line(a.stdout)).group(2)
+    hc = RESULT.match(last_line(c.stdout)).group(2)
+    assert ha != hc
+
+
+def test_without_a_display_it_says_so_and_plays(tmp_path):
+    p = run([MAIN, "--turns", "3", "--iterations", "100"], tmp_path,
+            env_drop=("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+    assert p.returncode == 0, p.stderr
+    note = p.stderr.strip().splitlines()
+    assert len(note) == 1 and note[0].startswith("note:"), p.stderr
+    assert "display" in note[0].lower()
+    m = RESULT.match(last_line(p.stdout))
+    assert m and m.group(1) == "3"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--headless", "--bogus"], ["--bogus"]),
+    (["no_such_scenario", "--headless"], ["no_such_scenario"]),
+    (["--headless", "--iterations", "0"], ["--iterations"]),
+    (["--headless", "--turns", "-1"], ["--turns"]),
+    (["--headless", "--seed", "-3"], ["--seed"]),
+    (["--headless", "--turns", "abc"], ["--turns"]),
+    (["--headless", "--iterations", "5", "--ms", "5"], ["--ms"]),
+])
+def test_user_errors_are_one_line(tmp_path, args, words):
+    p = run([MAIN, *args], tmp_path)
+    line = assert_one_error_line(p)
+    for w in words:
+        assert w in line, line
+
+
+def test_bad_scenario_file_is_one_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[game_params]\nwidth = 99\n[[players]]\n[[players]]\n'
+                   '[[players]]\n[[players]]\n')
+    p = run([MAIN, str(bad), "--headless", "--turns", "1"], tmp_path)
+    line = assert_one_error_line(p)
+    assert "game_params.width" in line and "bad.toml" in line
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = \n")
+    line = assert_one_error_line(run([MAIN, str(broken), "--headless"], tmp_path))
+    assert "broken.toml" in line
+
+
+def test_module_info(tmp_path):
+    p = run(["-m", "sandbox", "info"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("core ")
+    assert "game 'snakes' parameters" in p.stdout
+    assert "snakes_standard_4p" in p.stdout
+
+
+def test_module_play_and_bad_command(tmp_path):
+    p = run(["-m", "sandbox", "play", "--turns", "2", "--iterations", "50", "--seed", "4",
+             "--quiet"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    m = RESULT.match(last_line(p.stdout))
+    assert m and m.group(1) == "2"
+    line = assert_one_error_line(run(["-m", "sandbox", "frobnicate"], tmp_path))
+    assert "frobnicate" in line
