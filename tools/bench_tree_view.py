@@ -76,7 +76,7 @@ def bench(size: tuple[int, int], repeats: int) -> None:
     lo, med = timed(lambda: [view.node_at(p) for p in pts], repeats)
     print(f"node_at: {lo * 1e3 / len(pts):.1f} us per call (min), {med * 1e3 / len(pts):.1f} us "
           f"(median), {len(pts)} points")
-    small = search(60, seed=2)
+    small = search(110, seed=2)     # near the 300-row node-link limit
     sn = small.snapshot(0, 4000)
     nl = TreeView(0, palette.agent_color(0), name)
     nl.update(sn, small.params)
@@ -86,7 +86,8 @@ def bench(size: tuple[int, int], repeats: int) -> None:
         nl.prepare(rect)
 
     lo, med = timed(rerender_nl, repeats)
-    print(f"node-link re-render, {len(sn)} rows ({nl.layout}): min {lo:.2f} ms, median {med:.2f} ms")
+    print(f"node-link re-render, {len(sn)} rows ({nl.layout}): "
+          f"min {lo:.2f} ms, median {med:.2f} ms")
 
 
 def screenshots(out: Path) -> None:

@@ -102,8 +102,7 @@ def _headless_rate(scenario: Scenario, budget: Budget | None, turns: int, seed: 
 
 
 def _close(app: App) -> None:
-    while app.scenes:
-        app.scenes.pop().exit()
+    app.close()
 
 
 __all__ = ["App", "run_app"]

@@ -146,15 +146,20 @@ class App:
             if self.frame > 1:  # the first frame includes start-up
                 self.frame_ms.append(work)
                 self.frame_interval_ms.append(interval)
+                # smoothed over ~1 s of frames, for the on-screen readout
+                self.fps += (1000.0 / max(interval, 1e-3) - self.fps) * 0.05
             self._write_state()
             if max_frames is not None and self.frame >= max_frames:
-                break
+                return self.exit_code  # paused, not ended: run() may go on later
             self.clock.tick(self.fps_cap)
-            self.fps = self.clock.get_fps()
+        self.close()
+        return self.exit_code
+
+    def close(self) -> None:
+        """End every scene (closing their matches and searches)."""
         while self.scenes:
             self.scenes.pop().exit()
         self._write_state(force=True)
-        return self.exit_code
 
     # --------------------------------------------------------------- reports
     def frame_report(self) -> str:

@@ -281,7 +281,8 @@ class StepAnimation:
         move, pick = self.move(agent, turn), self.pick(agent, turn)
         color = self.colors[agent]
         if pick == "pass" or move < 0:
-            fill, text_col, name = palette.GRID, palette.TEXT_DIM, "pass" if pick == "pass" else "–"
+            fill, text_col = palette.GRID, palette.TEXT_DIM
+            name = "pass" if pick == "pass" else "–"
         elif pick == "rollout":
             fill = palette.lerp(color, palette.PANEL, 0.65)
             text_col, name = palette.TEXT_DIM, self.move_name(move)
@@ -310,7 +311,8 @@ class StepAnimation:
         xs = list(wall_x) if wall_x is not None else _gaps(rects)
         for x in xs:
             for y in range(union.top, union.bottom, 10):
-                pygame.draw.line(surface, palette.TEXT_DIM, (x, y), (x, min(y + 5, union.bottom)), 2)
+                pygame.draw.line(surface, palette.TEXT_DIM, (x, y),
+                                 (x, min(y + 5, union.bottom)), 2)
             lab = fonts.text("wall", 10, palette.TEXT_DIM)
             surface.fill(palette.BG, (x - lab.get_width() // 2 - 2, union.top + 20,
                                       lab.get_width() + 4, lab.get_height()))

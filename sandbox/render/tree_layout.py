@@ -106,13 +106,6 @@ def nodelink_layout(snap: "TreeSnapshot") -> tuple[np.ndarray, np.ndarray]:
     return np.array(x) / total, level
 
 
-def best_line(snap: "TreeSnapshot") -> list[int]:
-    """Rows of the most-visited child chain from the root (ties: first move)."""
-    if len(snap.rows) == 0:
-        return []
-    return snap.best_line()
-
-
 def is_doomed(flags: int, visits: int, death_min_visits: int) -> bool:
     """The C core's is_doomed(): flagged certain death, or died on every one
     of at least death_min_visits visits."""
@@ -190,11 +183,6 @@ def rasterize_intervals(level: np.ndarray, x0: np.ndarray, x1: np.ndarray,
     val = np.take(before, jj, axis=1)
     val += np.take(channels, jj, axis=1) * part
     return np.diff(val.reshape(k, nlev, width + 1), axis=2)
-
-
-def moves_from_root(snap: "TreeSnapshot", row: int) -> list[int]:
-    """Move codes along the path to `row` (the root has none)."""
-    return [int(snap.move[r]) for r in snap.path_to(row)[1:]]
 
 
 def rows_for_path(node_ids: Sequence[int], id_to_row: dict[int, int]) -> tuple[list[int], int]:

@@ -135,8 +135,12 @@ class TreeView:
         if snapshot is not self.snapshot:
             self.snapshot = snapshot
             self._id_to_row = None
-        if params is not None:
+        if params is not None and params is not self.params:
             self.params = params
+            # The hovered node's UCB depends on C: refresh it now unless a
+            # re-render (new snapshot) will do it anyway.
+            if self._hover_pos is not None and self._hover_snap is snapshot:
+                self._hover = self.node_at(self._hover_pos)
 
     def move_name(self, move: int) -> str:
         return "pass" if move == MOVE_NONE or move < 0 else self._move_name(int(move))
@@ -800,7 +804,8 @@ class TreeView:
             if math.isinf(info.ucb):
                 lines.append((f"UCB at C={info.c:.2f}: ∞ (unvisited: picked first)", T))
             else:
-                s = f"UCB at C={info.c:.2f}: {info.ucb:.3f} = {info.exploit:.3f} + {info.explore:.3f}"
+                s = (f"UCB at C={info.c:.2f}: {info.ucb:.3f} = {info.exploit:.3f}"
+                     f" + {info.explore:.3f}")
                 if info.death_penalty:
                     s += f" − {info.death_penalty:.2f} (doomed)"
                 lines.append((s, T))

@@ -303,3 +303,26 @@ def test_select_and_backprop_highlight(small_snapshot, mode):
     with pytest.raises(ValueError):
         v.set_highlight([0], "expand")
     assert v.render_count == 1
+
+
+def test_hovered_ucb_follows_a_new_c(small_snapshot):
+    v = view_of(small_snapshot, mode="icicle", params=SearchParams(c=0.5))
+    drawn(v)
+    c = v.node_center(4)
+    u1 = v.hover(c).ucb
+    v.update(small_snapshot, SearchParams(c=1.5))
+    assert v.hovered.c == 1.5 and v.hovered.ucb > u1
+    assert v.render_count == 1
+
+
+def test_hidden_share_is_dotted_under_a_truncated_node():
+    from sandbox.render.tree_view import HIDDEN_DOT
+    snap = make_snapshot([(-1, 100, 0.5, 255, FLAG_TRUNCATED), (0, 60, 0.5, 0, 0)],
+                         hidden={0: 40})
+    v = view_of(snap, mode="icicle")
+    surf = drawn(v)
+    root, kid = v.node_rect(0), v.node_rect(1)
+    gap = pygame.Rect(kid.right + 1, kid.y, root.right - kid.right - 2, kid.h)
+    assert gap.w == pytest.approx(root.w * 0.4, abs=3)
+    assert count_color(surf, HIDDEN_DOT, gap) > 20
+    assert count_color(surf, HIDDEN_DOT, kid.inflate(-4, -4)) == 0
