@@ -43,6 +43,7 @@ ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
 TREE_NODES = 4000          # rows per published tree snapshot
 TREE_EVERY_MS = 100.0      # how often a thinking controller publishes trees
+TREE_RENDERS_PER_S = 30.0  # tree re-renders per second, all panels together
 SCREENSHOT_DIR = Path("screenshots")
 
 HELP = [
@@ -107,6 +108,8 @@ class ArenaScene(Scene):
                       for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
+        self._feed_next = 0
+        self._feed_after = 0.0
 
     @staticmethod
     def _move_name(move: int) -> str:
@@ -471,11 +474,7 @@ class ArenaScene(Scene):
     def update(self, dt_ms: float) -> None:
         self.live.update(dt_ms)
         self.widgets.update(dt_ms)
-        # feed the newest snapshots to the tree views
-        for a, tv in enumerate(self.trees):
-            snap = self._tree_snapshot(a)
-            ctl = self._tree_controller(a)
-            tv.update(snap, ctl.settings if isinstance(ctl, SearchController) else None)
+        self._feed_trees()
         if self.animation is not None:
             self.animation.update(dt_ms)
             self.animation.apply(self.trees)
@@ -483,6 +482,31 @@ class ArenaScene(Scene):
                 self.animation = None
                 for tv in self.trees:
                     tv.set_highlight(None, "select", 0.0)
+
+    def _feed_trees(self) -> None:
+        """Hand the newest snapshots to the tree views, at most one new tree
+        per frame (round-robin): a re-render costs a few ms, four at once
+        would blow the frame budget while the searches hold both cores."""
+        n = len(self.trees)
+        now = time.perf_counter()
+        # ...and at most TREE_RENDERS_PER_S in all, so that the UI leaves the
+        # cores to the searches it is showing.
+        fed = now < self._feed_after
+        for k in range(n):
+            a = (self._feed_next + k) % n
+            tv = self.trees[a]
+            ctl = self._tree_controller(a)
+            params = ctl.settings if isinstance(ctl, SearchController) else None
+            snap = self._tree_snapshot(a)
+            if snap is not tv.snapshot and tv.snapshot is not None and fed \
+                    and self.animation is None:   # a traced step shows all trees at once
+                snap = tv.snapshot       # keep showing the current one this frame
+            elif snap is not tv.snapshot:
+                if snap is not None:
+                    fed = True
+                    self._feed_after = now + 1.0 / TREE_RENDERS_PER_S
+                self._feed_next = (a + 1) % n
+            tv.update(snap, params)
 
     def _tree_controller(self, agent: int):
         if self.tree_source is not None:

@@ -10,6 +10,7 @@ by the match thread between turns (finish), never by both at once.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -206,6 +207,10 @@ class SearchController(Controller):
         self._last_tree_time = 0.0
         self.tree_request: TreeRequest | None = None
         self._error: Exception | None = None
+        # Niceness added to the worker thread (Linux): the live app sets it so
+        # that the UI thread wins the cores when it has a frame to draw.
+        self.worker_nice = 0
+        self._applied_nice = 0
         self._thread = threading.Thread(target=self._worker, name=f"search-{player}", daemon=True)
         self._thread.start()
 
@@ -288,12 +293,27 @@ class SearchController(Controller):
                     return
                 turn, budget = self._job
                 self._job = None
+            self._renice()
             try:
                 self._moves = self._think(turn, budget)
             except Exception as exc:  # surfaced to the match thread
                 self._moves = {a: None for a in self.agents}
                 self._error = exc
             self._done.set()
+
+    def _renice(self) -> None:
+        """Lower this worker thread's priority to worker_nice (only ever
+        lowered: raising it back needs privileges). Best effort."""
+        want = int(self.worker_nice)
+        if want <= self._applied_nice or not hasattr(os, "setpriority"):
+            return
+        try:
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid)
+                           + want - self._applied_nice)
+            self._applied_nice = want
+        except OSError:
+            self._applied_nice = want  # not permitted here: do not retry each turn
 
     def raise_if_failed(self) -> None:
         if self._error is not None:

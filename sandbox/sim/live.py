@@ -23,6 +23,9 @@ from .records import MatchResult, TurnRecord
 
 BASE_TURN_MS = 400.0            # one turn per 0.4 s at speed x1
 SPEEDS: tuple[float | None, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, None)  # None: as fast as search allows
+# Search threads run a little below the UI thread: on a 2-core machine four
+# searches would otherwise delay the frame that shows them.
+WORKER_NICE = 5
 MIN_VISUAL_MS = 60.0            # interpolation time in "as fast as search allows"
 
 
@@ -50,6 +53,9 @@ class LiveMatch:
         recorder = self.recorder_factory() if self.recorder_factory else None
         self.match = Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder)
         self.match.set_tree_request(self.tree_request)
+        for c in self.match.controllers:
+            if isinstance(c, SearchController):
+                c.worker_nice = WORKER_NICE
         for player, params in self._settings_carry.items():
             c = self.match.controllers[player]
             if isinstance(c, SearchController):
