@@ -715,7 +715,22 @@ class ArenaScene(Scene):
                 "speed": self.live.speed, "over": m.over, "seed": m.seed,
                 "selected": self.selected, "tree_source": self.tree_source,
                 "replay": str(getattr(m.recorder, "path", "") or "") or None,
-                "players": players}
+                "players": players,
+                # where each widget is, so an outside driver (xdotool) can aim
+                "widgets": self._widget_geometry()}
+
+    def _widget_geometry(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for w in self.widgets.widgets:
+            entry: dict[str, Any] = {"rect": list(w.rect)}
+            if isinstance(w, Slider):
+                t = w.track
+                entry.update(track=[t.x, t.y, t.w, t.h], lo=w.lo, hi=w.hi, value=w.value,
+                             log=w.log)
+            elif isinstance(w, (Picker, Toggle)):
+                entry["value"] = w.value
+            out[w.id] = entry
+        return out
 
 
 def _fmt(v: Any) -> str:
