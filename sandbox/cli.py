@@ -151,6 +151,9 @@ def app_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile-frames", type=int, metavar="N", default=None,
                         help="run the app for N frames with every tree view open and report "
                              "frame times and search speed (no display needed)")
+    parser.add_argument("--replay", metavar="FILE", default=None,
+                        help="watch a recorded match (.jsonl) on a timeline instead of playing; "
+                             "with --screenshot, --turns picks the turn shown")
     parser.add_argument("--state-file", metavar="PATH", default=None,
                         help="keep writing the app's state (settings the searches received, "
                              "turn, ...) to this JSON file")
@@ -162,6 +165,8 @@ def _app(args: argparse.Namespace) -> int:
     if args.profile_frames is not None and args.profile_frames < 1:
         raise CliError("--profile-frames must be >= 1")
     offscreen = args.screenshot is not None or args.profile_frames is not None
+    if args.replay is not None:
+        return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
     from .config import load_scenario
@@ -173,6 +178,27 @@ def _app(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return run_headless(args)
         os.environ["SDL_VIDEODRIVER"] = "dummy"  # render without a screen
+    from .app import run_app
+    return run_app(args)
+
+
+def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
+    """main.py --replay FILE: the replay scene (read and checked first, so a
+    bad file is a one-line error before any window opens)."""
+    from .replay import read_replay
+    if args.profile_frames is not None:
+        raise CliError("--profile-frames measures a live match; it does not take --replay")
+    if args.headless and not offscreen:
+        raise CliError("a replay is watched in the app; in a terminal use "
+                       "`python -m sandbox replay stats FILE`")
+    replay = read_replay(args.replay)
+    replay.close()
+    ok, why = display_available()
+    if not ok:
+        if not offscreen:
+            raise CliError(f"{why}: cannot show the replay (try --screenshot PATH, or "
+                           "`python -m sandbox replay plot FILE --png OUT`)")
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
     from .app import run_app
     return run_app(args)
 

@@ -33,7 +33,10 @@ def run_app(args: argparse.Namespace) -> int:
         return lambda: make_recorder(args, scn, on_error=lambda exc: None)
 
     app.recorder_factory = recorder_factory
+    app.replay_dir = getattr(args, "replay_dir", None)
     app.push(MenuScene(app))
+    if getattr(args, "replay", None):
+        return _run_replay(app, args)
     arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
                        recorder_factory=app.recorder_factory(scenario))
     app.push(arena)
@@ -64,6 +67,23 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
     print(f"screenshot: {out} (turn {arena.live.match.turn})")
     _close(app)
     return 0
+
+
+def _run_replay(app: App, args: argparse.Namespace) -> int:
+    from ..replay import read_replay
+    from .replay_scene import ReplayScene
+    scene = ReplayScene(app, read_replay(args.replay))
+    app.push(scene)
+    shot = getattr(args, "screenshot", None)
+    if shot:
+        scene.seek(scene.last if args.turns is None else args.turns)
+        for _ in range(2):
+            app.run(max_frames=app.frame + 1)
+        out = app.screenshot(shot)
+        print(f"screenshot: {out} (replay turn {scene.turn})")
+        _close(app)
+        return 0
+    return app.run()
 
 
 def _profile(app: App, arena, frames: int, scenario: Scenario, budget: Budget | None) -> int:

@@ -1,11 +1,15 @@
-"""Start menu: pick a scenario to play (or, later, a replay to watch)."""
+"""Start menu: pick a scenario to play, or one of the newest replays to
+watch (from the replay folder: --replay-dir, else replays/)."""
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import pygame
 
 from ..config import list_scenarios, load_scenario
+from ..config.scenario import DEFAULT_SCENARIO
 from ..native import SandboxError
 from ..render import palette as pal
 from ..render.fonts import text
@@ -25,19 +29,44 @@ class MenuScene(Scene):
                 self.entries.append((p.stem, s.name, s.description))
             except SandboxError as exc:
                 self.entries.append((p.stem, p.stem, f"cannot load: {exc}"))
-        self.chosen = 0
+        stems = [e[0] for e in self.entries]
+        self.chosen = stems.index(DEFAULT_SCENARIO) if DEFAULT_SCENARIO in stems else 0
+        self.replays: list[Path] = []
+        self.message = ""
+        self.message_until = 0.0
         self.widgets = WidgetGroup()
+
+    def replay_dir(self) -> Path:
+        return Path(getattr(self.app, "replay_dir", None) or "replays")
+
+    def _scan_replays(self, limit: int = 8) -> list[Path]:
+        try:
+            files = [p for p in self.replay_dir().glob("*.jsonl") if p.is_file()]
+        except OSError:
+            return []
+        files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        return files[:limit]
+
+    def resume(self) -> None:
+        # a match just played has left a new replay: list it
+        self.resize(self.app.screen.get_size())
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
         g = WidgetGroup()
-        x = w // 2 - 300
+        x = max(20, w // 2 - 560)
         for i, (stem, name, _) in enumerate(self.entries):
-            b = g.add(Button(f"scen:{i}", (x, 150 + i * 56, 600, 46), name))
+            b = g.add(Button(f"scen:{i}", (x, 170 + i * 56, 560, 46), name))
             b.toggled = i == self.chosen
-        y = 150 + len(self.entries) * 56 + 20
-        g.add(Button("play", (x, y, 290, 36), "Play (Enter)"))
-        g.add(Button("quit", (x + 310, y, 290, 36), "Quit (Esc)"))
+        y = 170 + len(self.entries) * 56 + 20
+        g.add(Button("play", (x, y, 270, 36), "Play (Enter)"))
+        g.add(Button("quit", (x + 290, y, 270, 36), "Quit (Esc)"))
+        self.replays = self._scan_replays()
+        rx = x + 600
+        for i, p in enumerate(self.replays):
+            g.add(Button(f"replay:{i}", (rx, 170 + i * 40, min(520, w - rx - 20), 34),
+                         p.name[:60], f"watch {p}"))
+        self.layout = {"scenarios_x": x, "replays_x": rx}
         self.widgets = g
 
     def handle_event(self, event: pygame.event.Event) -> bool:
@@ -45,6 +74,8 @@ class MenuScene(Scene):
             if event.id.startswith("scen:"):
                 self.chosen = int(event.id[5:])
                 self.resize(self.app.screen.get_size())
+            elif event.id.startswith("replay:"):
+                self.watch(self.replays[int(event.id[7:])])
             elif event.id == "play":
                 self.play()
             elif event.id == "quit":
@@ -74,6 +105,18 @@ class MenuScene(Scene):
             return
         self.app.push(ArenaScene(self.app, scenario, recorder_factory=self.app.recorder_factory(scenario)))
 
+    def watch(self, path: Path) -> None:
+        """Open a replay file in the replay scene (a bad file: a message)."""
+        from ..replay import read_replay
+        from .replay_scene import ReplayScene
+        try:
+            scene = ReplayScene(self.app, read_replay(path))
+        except SandboxError as exc:
+            self.message = str(exc)
+            self.message_until = time.perf_counter() + 5.0
+            return
+        self.app.push(scene)
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(pal.BG)
         w = surface.get_width()
@@ -82,11 +125,22 @@ class MenuScene(Scene):
         sub = text("Choose a scenario. Every agent's search tree grows live beside the board.", 14,
                    pal.TEXT_DIM)
         surface.blit(sub, sub.get_rect(center=(w // 2, 108)))
+        L = getattr(self, "layout", {})
+        if L:
+            surface.blit(text("Play a scenario", 16, pal.TEXT, bold=True), (L["scenarios_x"], 140))
+            surface.blit(text("Watch a replay", 16, pal.TEXT, bold=True), (L["replays_x"], 140))
+            if not self.replays:
+                surface.blit(text(f"no replays in {self.replay_dir()}/ yet: every match "
+                                  "records one", 13, pal.TEXT_DIM), (L["replays_x"], 176))
         self.widgets.draw(surface)
+        if self.message and time.perf_counter() < self.message_until:
+            m = text(self.message[:120], 13, pal.WARN)
+            surface.blit(m, m.get_rect(center=(w // 2, surface.get_height() - 70)))
         if self.entries:
             _, _, desc = self.entries[self.chosen]
             d = text(desc[:110], 13, pal.TEXT_DIM)
             surface.blit(d, d.get_rect(center=(w // 2, surface.get_height() - 40)))
 
     def state(self) -> dict[str, Any]:
-        return {"scene": self.name, "chosen": self.entries[self.chosen][0] if self.entries else None}
+        return {"scene": self.name, "chosen": self.entries[self.chosen][0] if self.entries else None,
+                "replays": [str(p) for p in self.replays]}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,11 @@ class Scene:
 class App:
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fps: int = 60,
                  state_file: str | None = None, title: str = "Simultaneous-move search sandbox") -> None:
-        os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", WM_CLASS)  # lets xdotool find us
+        # lets xdotool find us. `import pygame` already set this variable to
+        # argv[0]'s basename when DISPLAY is set, so setdefault would be a
+        # no-op: replace pygame's default, keep a value the user chose.
+        if os.environ.get("SDL_VIDEO_X11_WMCLASS") in (None, os.path.basename(sys.argv[0])):
+            os.environ["SDL_VIDEO_X11_WMCLASS"] = WM_CLASS
         pygame.display.init()
         pygame.font.init()
         pygame.key.set_repeat(300, 40)
@@ -73,6 +78,7 @@ class App:
         self.exit_code = 0
         # scenario -> (() -> recorder or None); set by run_app, used by scenes
         self.recorder_factory = lambda scenario: (lambda: None)
+        self.replay_dir: str | None = None   # where the menu lists replays (None: replays/)
 
     # --------------------------------------------------------------- scenes
     @property

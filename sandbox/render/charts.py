@@ -91,7 +91,8 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                     x_label: str = "turn", y_label: str = "",
                     markers: Sequence[tuple] = (), x_values: Sequence[float] | None = None,
                     cursor: float | None = None,
-                    y_range: tuple[float, float] | None = None) -> pygame.Rect:
+                    y_range: tuple[float, float] | None = None,
+                    text_size: int | None = None) -> pygame.Rect:
     """One line chart filling `rect`: title and legend on top, y ticks left,
     x ticks and label below. `x_values` are shared by every series (default
     0, 1, 2 ...). `markers` are (x, kind) or (x, kind, label) with kind
@@ -100,9 +101,11 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     rect = pygame.Rect(rect)
     colors = dict(colors or {})
     pygame.draw.rect(surface, BACKGROUND, rect)
-    small = 14 if rect.height < 220 else 16
-    title_h = font(small + 4).get_linesize() + 4
-    left, bottom, right = 56, 2 * font(small).get_linesize() + 6, 12
+    # text_size: for small in-app panels; PNGs pick by height
+    small = text_size or (14 if rect.height < 220 else 16)
+    big = small + (4 if text_size is None else 2)
+    title_h = font(big).get_linesize() + 4
+    left, bottom, right = 56 if text_size is None else 4 * small, 2 * font(small).get_linesize() + 6, 12
     plot = pygame.Rect(rect.x + left, rect.y + title_h + 4, max(10, rect.width - left - right),
                        max(10, rect.height - title_h - 4 - bottom))
     pygame.draw.rect(surface, PLOT_BG, plot)
@@ -110,7 +113,7 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     # title, then the legend to its right (wrapping is not worth it: clipped)
     x = rect.x + 8
     if title:
-        x = _text(surface, title, (x, rect.y + 3), TEXT, small + 4).right + 8
+        x = _text(surface, title, (x, rect.y + 3), TEXT, big).right + 8
     if y_label:
         x = _text(surface, f"({y_label})", (x, rect.y + 3 + title_h // 2 - 2), MUTED, small,
                   "midleft").right + 8
@@ -208,7 +211,8 @@ def _frame(surface: pygame.Surface, plot: pygame.Rect) -> None:
 def draw_replay_charts(surface: pygame.Surface, stats: "ReplayStats",
                        colors: Mapping[str, Color] | None = None,
                        rect: pygame.Rect | Sequence[int] | None = None,
-                       cursor: float | None = None, gap: int = 8) -> list[pygame.Rect]:
+                       cursor: float | None = None, gap: int = 8,
+                       text_size: int | None = None) -> list[pygame.Rect]:
     """The replay's three charts stacked in `rect` (default: the whole
     surface): root value per agent, iterations per turn per player, root
     visit entropy per agent; eliminations and settings changes as markers;
@@ -222,10 +226,12 @@ def draw_replay_charts(surface: pygame.Surface, stats: "ReplayStats",
     rects = [pygame.Rect(rect.x, rect.y + i * (h + gap), rect.width, h) for i in range(3)]
     draw_line_chart(surface, rects[0], stats.root_value, cols,
                     "Root value per agent", markers=markers, x_values=xs, cursor=cursor,
-                    y_label="visit-weighted mean of the root children")
+                    y_label="visit-weighted mean of the root children",
+                    text_size=text_size)
     draw_line_chart(surface, rects[1], stats.iterations, cols, "Iterations per turn",
-                    markers=markers, x_values=xs, cursor=cursor, y_label="per player")
+                    markers=markers, x_values=xs, cursor=cursor, y_label="per player",
+                    text_size=text_size)
     draw_line_chart(surface, rects[2], stats.entropy, cols, "Root visit entropy",
                     markers=markers, x_values=xs, cursor=cursor,
-                    y_label="bits; 0 = one move took every visit")
+                    y_label="bits; 0 = one move took every visit", text_size=text_size)
     return rects

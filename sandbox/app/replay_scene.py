@@ -1,0 +1,555 @@
+"""Replay scene: a recorded match on a timeline.
+
+The board is rebuilt at any turn from the header and the recorded joint
+moves (Replay.view_at, hash-checked at every step), so what is shown is what
+was played or nothing. Beside it: the decision recorded at that turn (each
+agent's root visit distribution and the move it played), the settings
+changes made during it, and the replay's charts with a cursor; below, the
+tree views of that turn where the file has them (record_trees).
+
+  +----------------------------------------------------------------------+
+  | back |< < play > >| speed   go to turn      turn k / N   file         |
+  +------------------+-------------------------+--------------------------+
+  |                  | scoreboard              | root value per agent     |
+  |      board       | root bars per agent     | iterations per turn      |
+  |                  | settings changes        | root visit entropy       |
+  +------------------+-------------------------+--------------------------+
+  | timeline with elimination (triangle) and settings (square) markers     |
+  +----------------------------------------------------------------------+
+  | tree of agent 0 | tree of agent 1 | ... (recorded trees only)           |
+  +----------------------------------------------------------------------+
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from ..games.snakes import MOVE_NAMES
+from ..native import SearchParams, TreeSnapshot
+from ..render import palette as pal
+from ..render.board import SnakesBoardRenderer, draw_scoreboard
+from ..render.charts import draw_replay_charts
+from ..render.fonts import text
+from ..render.root_bars import draw_root_bars
+from ..render.tree_view import TreeView
+from ..replay import Replay, ReplayError, compute_stats
+from ..replay.stats import agent_colors, agent_labels
+from ..sim.live import BASE_TURN_MS
+from ..ui import Button, Picker, WidgetGroup, is_ui
+from ..ui.timeline import Timeline
+from .shell import App, Scene
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+VIEW_CACHE = 256          # decoded boards kept (scrubbing back and forth is free)
+SCREENSHOT_DIR = Path("screenshots")
+
+HELP = [
+    ("Space", "play / pause"),
+    ("Left / Right", "one turn back / forward (Shift: 10)"),
+    ("Home / End", "first / last turn"),
+    ("digits, Enter", "go to that turn"),
+    ("+ / -", "faster / slower"),
+    ("T", "tree layout: auto / icicle / node-link"),
+    ("P or F12", "screenshot to screenshots/"),
+    ("Esc", "close this help / back"),
+    ("?", "this help"),
+]
+
+
+class ReplayScene(Scene):
+    name = "replay"
+
+    def __init__(self, app: App, replay: Replay, turn: int | None = None) -> None:
+        super().__init__(app)
+        self.replay = replay
+        if replay.header.game != "snakes":
+            raise ReplayError(f"{replay.path}: the replay scene shows snakes matches "
+                              f"(this one is {replay.header.game!r})")
+        self.stats = compute_stats(replay)
+        self.colors = agent_colors(replay)
+        self.labels = agent_labels(replay)
+        h = replay.header
+        self.num_agents = h.num_agents
+        self.owner = {a: p.player for p in h.players for a in p.agents}
+        self.board = SnakesBoardRenderer(self.colors, self.labels)
+        self.first, self.last = replay.start_turn, replay.end_turn
+        # the bar spans every recorded turn; a gap makes the rest unreachable
+        self.bar_last = max(self.last, replay.turns[-1].turn + 1 if replay.turns else self.last)
+        self.turn = self.first
+        self._views: OrderedDict[int, Any] = OrderedDict()
+        self._settings_cache: dict[tuple[int, int], SearchParams | None] = {}
+        self.prev_view = None
+        self.view = self._view(self.first)
+        self.playing = False
+        self.speed = 1.0
+        self.since_ms = 0.0
+        self.tree_mode = "auto"
+        self.has_trees = any(a.tree is not None for t in replay.turns[:50]
+                             for p in t.players for a in p.agents)
+        self.trees = [TreeView(a, self.colors[a], self._move_name, mode=self.tree_mode)
+                      for a in range(self.num_agents)]
+        self._snap_cache: OrderedDict[tuple[int, int], TreeSnapshot] = OrderedDict()
+        self._chart_cache: tuple[tuple, pygame.Surface] | None = None
+        self.entry = ""           # digits typed for "go to turn"
+        self.show_help = False
+        self.hover_pos = (0, 0)
+        self.hover_info = None
+        self.message = replay.dropped_summary()
+        self.message_until = time.perf_counter() + (6.0 if self.message else 0.0)
+        self.layout: dict[str, Any] = {}
+        self.widgets = WidgetGroup()
+        self.timeline: Timeline | None = None
+        if turn is not None:
+            self.seek(turn)
+
+    # ------------------------------------------------------------ data
+    @staticmethod
+    def _move_name(move: int) -> str:
+        return MOVE_NAMES[move] if 0 <= move < len(MOVE_NAMES) else "pass"
+
+    def _view(self, turn: int):
+        cache = self._views
+        v = cache.get(turn)
+        if v is None:
+            v = self.replay.view_at(turn)
+            cache[turn] = v
+            while len(cache) > VIEW_CACHE:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(turn)
+        return v
+
+    def line(self, turn: int | None = None):
+        """The recorded decision made at `turn` (None at the last state)."""
+        return self.replay.by_turn.get(self.turn if turn is None else turn)
+
+    def tree_snapshot(self, turn: int, agent: int) -> TreeSnapshot | None:
+        key = (turn, agent)
+        snap = self._snap_cache.get(key)
+        if snap is None:
+            line = self.line(turn)
+            at = line.agent(agent) if line is not None else None
+            if at is None or at.tree is None:
+                return None
+            snap = at.tree.to_snapshot(agent)
+            self._snap_cache[key] = snap
+            while len(self._snap_cache) > 4 * max(1, self.num_agents):
+                self._snap_cache.popitem(last=False)
+        return snap
+
+    def settings_at(self, player: int, turn: int) -> SearchParams | None:
+        """A player's search settings in force during `turn` (the header's,
+        with every change recorded up to that turn applied)."""
+        key = (player, turn)
+        if key not in self._settings_cache:
+            self._settings_cache[key] = self._settings_at(player, turn)
+        return self._settings_cache[key]
+
+    def _settings_at(self, player: int, turn: int) -> SearchParams | None:
+        ph = next((p for p in self.replay.header.players if p.player == player), None)
+        if ph is None or ph.search is None:
+            return None
+        values = dict(ph.search)
+        for t in self.replay.turns:
+            if t.turn > turn:
+                break
+            for pt in t.players:
+                if pt.player == player:
+                    for ch in pt.changes:
+                        values.update({k: new for k, (_, new) in ch.changes.items()})
+        try:
+            return SearchParams(**values)
+        except (ValueError, TypeError):
+            return None
+
+    # ------------------------------------------------------------ commands
+    def seek(self, turn: int, animate: bool = False) -> None:
+        """Show the state at the start of `turn` (clamped to what can be
+        rebuilt). animate: slide from the previous turn (one step forward)."""
+        turn = max(self.first, min(self.last, int(turn)))
+        if turn == self.turn and not animate:
+            return
+        try:
+            view = self._view(turn)
+        except ReplayError as exc:
+            self.playing = False
+            self.flash(str(exc))
+            return
+        self.prev_view = self.view if animate and turn == self.turn + 1 else None
+        self.turn, self.view = turn, view
+        self.since_ms = 0.0
+        if self.timeline is not None:
+            self.timeline.set(turn)
+        if self.turn >= self.last:
+            self.playing = False
+            self._sync_play()
+
+    def step(self, k: int) -> None:
+        self.playing = False
+        self._sync_play()
+        self.seek(self.turn + k, animate=(k == 1))
+
+    def toggle_play(self) -> None:
+        if not self.playing and self.turn >= self.last:
+            self.seek(self.first)
+        self.playing = not self.playing
+        self.since_ms = 0.0
+        self._sync_play()
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = float(speed)
+        try:
+            self.widgets.get("speed").value = self.speed
+        except KeyError:
+            pass
+
+    def _shift_speed(self, d: int) -> None:
+        i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 2
+        self.set_speed(SPEEDS[max(0, min(len(SPEEDS) - 1, i + d))])
+
+    @property
+    def turn_period_ms(self) -> float:
+        return BASE_TURN_MS / self.speed
+
+    @property
+    def alpha(self) -> float:
+        if self.prev_view is None:
+            return 1.0
+        return min(1.0, self.since_ms / min(self.turn_period_ms, 250.0))
+
+    def _sync_play(self) -> None:
+        try:
+            self.widgets.get("play").label = "Pause" if self.playing else "Play"
+        except KeyError:
+            pass
+
+    def take_screenshot(self, path: str | None = None) -> None:
+        if path is None:
+            SCREENSHOT_DIR.mkdir(exist_ok=True)
+            path = str(SCREENSHOT_DIR / time.strftime("replay-%Y%m%d-%H%M%S.png"))
+        self.app.pending_screenshot = path
+        self.flash(f"screenshot: {path}")
+
+    def flash(self, msg: str, seconds: float = 3.0) -> None:
+        self.message = msg
+        self.message_until = time.perf_counter() + seconds
+
+    # ------------------------------------------------------------ layout
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        top = pygame.Rect(0, 0, w, 40)
+        tree_h = max(180, int(h * 0.30)) if self.has_trees else 0
+        tl_h = 50
+        main_h = h - top.h - tl_h - tree_h
+        side = max(120, min(main_h - 16, int(w * 0.38)))
+        board = pygame.Rect(10, top.bottom + 8, side, side)
+        middle = pygame.Rect(board.right + 14, top.bottom + 8, 330, main_h - 16)
+        charts = pygame.Rect(middle.right + 12, top.bottom + 8,
+                             max(150, w - middle.right - 20), main_h - 16)
+        timeline = pygame.Rect(0, top.bottom + main_h, w, tl_h)
+        trees = pygame.Rect(0, h - tree_h, w, tree_h)
+        n = max(1, self.num_agents)
+        pw = trees.w // n
+        panels = [pygame.Rect(i * pw, trees.y, pw if i < n - 1 else trees.w - i * pw, trees.h)
+                  for i in range(n)] if self.has_trees else []
+        self.layout = {"top": top, "board": board, "middle": middle, "charts": charts,
+                       "timeline": timeline, "trees": trees, "panels": panels}
+        self._chart_cache = None
+        self._build_widgets()
+
+    def _build_widgets(self) -> None:
+        g = WidgetGroup()
+        x, y = 8, 7
+        g.add(Button("back", (x, y, 60, 26), "Back", "back to the menu (Esc)"))
+        g.add(Button("first", (x + 68, y, 34, 26), "|<", "first turn (Home)"))
+        g.add(Button("prev", (x + 106, y, 34, 26), "<", "one turn back (Left)"))
+        g.add(Button("play", (x + 144, y, 64, 26), "Pause" if self.playing else "Play",
+                     "play / pause (Space)"))
+        g.add(Button("next", (x + 212, y, 34, 26), ">", "one turn forward (Right)"))
+        g.add(Button("last", (x + 250, y, 34, 26), ">|", "last turn (End)"))
+        g.add(Picker("speed", (x + 292, y, 120, 26), "speed",
+                     [(s, f"x{s:g}") for s in SPEEDS], self.speed))
+        g.add(Button("help", (x + 420, y, 30, 26), "?", "keyboard shortcuts (?)"))
+        g.add(Button("shot", (x + 456, y, 46, 26), "PNG", "screenshot (P)"))
+        markers = [(m.turn, m.kind, m.label) for m in self.stats.markers]
+        tl = self.layout["timeline"]
+        self.timeline = g.add(Timeline("timeline", (tl.x + 8, tl.y + 4, tl.w - 16, tl.h - 8),
+                                       self.first, self.bar_last, self.turn, markers,
+                                       "drag to scrub; markers: ▼ elimination, ■ settings change",
+                                       limit=self.last))
+        self.widgets = g
+
+    # ------------------------------------------------------------ events
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if is_ui(event):
+            self._on_ui(event)
+            return True
+        if event.type == pygame.KEYDOWN and self.show_help:
+            self.show_help = False
+            return True
+        if event.type == pygame.KEYDOWN and self._on_key(event):
+            return True
+        if self.widgets.process_event(event):
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover_pos = event.pos
+            self.hover_info = self._tree_at(event.pos, click=False)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.widgets.clear_focus()
+            return self._tree_at(event.pos, click=True) is not None
+        return False
+
+    def _on_key(self, event: pygame.event.Event) -> bool:
+        k, ch = event.key, event.unicode
+        shift = bool(event.mod & pygame.KMOD_SHIFT)
+        if ch and ch.isdigit():
+            self.entry = (self.entry + ch)[-6:]
+        elif k == pygame.K_BACKSPACE and self.entry:
+            self.entry = self.entry[:-1]
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.entry:
+            self.playing = False
+            self._sync_play()
+            self.seek(int(self.entry))
+            self.entry = ""
+        elif ch == "?" or k == pygame.K_F1:
+            self.show_help = not self.show_help
+        elif k == pygame.K_SPACE:
+            self.toggle_play()
+        elif k == pygame.K_RIGHT:
+            self.step(10 if shift else 1)
+        elif k == pygame.K_LEFT:
+            self.step(-10 if shift else -1)
+        elif k == pygame.K_HOME:
+            self.step(self.first - self.turn)
+        elif k == pygame.K_END:
+            self.step(self.last - self.turn)
+        elif ch in ("+", "=") or k == pygame.K_KP_PLUS:
+            self._shift_speed(+1)
+        elif ch == "-" or k == pygame.K_KP_MINUS:
+            self._shift_speed(-1)
+        elif k == pygame.K_t:
+            modes = ["auto", "icicle", "nodelink"]
+            self.tree_mode = modes[(modes.index(self.tree_mode) + 1) % 3]
+            for tv in self.trees:
+                tv.mode = self.tree_mode
+        elif k in (pygame.K_p, pygame.K_F12):
+            self.take_screenshot()
+        elif k == pygame.K_ESCAPE:
+            if self.entry:
+                self.entry = ""
+            else:
+                self.app.pop()
+        else:
+            return False
+        return True
+
+    def _on_ui(self, event) -> None:
+        wid = event.id
+        if event.kind == "click":
+            if wid == "back":
+                self.app.pop()
+            elif wid == "first":
+                self.step(self.first - self.turn)
+            elif wid == "prev":
+                self.step(-1)
+            elif wid == "play":
+                self.toggle_play()
+            elif wid == "next":
+                self.step(1)
+            elif wid == "last":
+                self.step(self.last - self.turn)
+            elif wid == "help":
+                self.show_help = not self.show_help
+            elif wid == "shot":
+                self.take_screenshot()
+            return
+        if wid == "speed":
+            self.set_speed(event.value)
+        elif wid == "timeline":
+            self.playing = False
+            self._sync_play()
+            self.seek(event.value)
+
+    def _tree_at(self, pos, click: bool):
+        for tv, panel in zip(self.trees, self.layout.get("panels", [])):
+            area = _tree_area(panel)
+            if area.collidepoint(pos):
+                return tv.click(pos) if click else tv.hover(pos)
+            tv.hover((-1, -1))
+        return None
+
+    # ------------------------------------------------------------ frame
+    def update(self, dt_ms: float) -> None:
+        self.since_ms += dt_ms
+        self.widgets.update(dt_ms)
+        if self.playing and self.since_ms >= self.turn_period_ms:
+            if self.turn < self.last:
+                self.seek(self.turn + 1, animate=True)
+            else:
+                self.playing = False
+                self._sync_play()
+        if self.has_trees:
+            for a, tv in enumerate(self.trees):
+                tv.update(self.tree_snapshot(self.turn, a),
+                          self.settings_at(self.owner.get(a, -1), self.turn))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(pal.BG)
+        L = self.layout
+        if not L:
+            return
+        self._draw_top(surface, L["top"])
+        self.board.draw(surface, L["board"], self.view, self.prev_view, self.alpha)
+        if self.turn >= self.last:
+            self._draw_end(surface, L["board"])
+        self._draw_middle(surface, L["middle"])
+        self._draw_charts(surface, L["charts"])
+        self.widgets.draw(surface)
+        self._draw_trees(surface, L["panels"])
+        if self.hover_info is not None:
+            self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
+        else:
+            tip = self.widgets.tooltip_at(self.hover_pos)
+            if tip:
+                _tooltip(surface, self.hover_pos, tip)
+        if self.message and time.perf_counter() < self.message_until:
+            t = text(self.message[:140], 13, pal.TEXT)
+            r = pygame.Rect(0, 0, t.get_width() + 20, t.get_height() + 10)
+            r.midbottom = (surface.get_width() // 2, L["timeline"].y - 6)
+            pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=4)
+            surface.blit(t, (r.x + 10, r.y + 5))
+        if self.show_help:
+            _draw_help(surface, HELP, "Replay keys")
+
+    def _draw_top(self, surface, r: pygame.Rect) -> None:
+        pygame.draw.rect(surface, pal.PANEL, r)
+        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+        info = f"turn {self.turn} / {self.last}"
+        if self.entry:
+            info = f"go to turn: {self.entry}_   " + info
+        t = text(info, 14, pal.TEXT, mono=True)
+        x = r.right - t.get_width() - 12
+        surface.blit(t, (x, r.y + 12))
+        name = text(self.replay.path.name, 12, pal.TEXT_DIM)
+        nx = max(520, x - name.get_width() - 20)
+        if nx + name.get_width() < x - 8:
+            surface.blit(name, (nx, r.y + 14))
+
+    def _draw_end(self, surface, board: pygame.Rect) -> None:
+        res = self.replay.result
+        if res is None:
+            line = "the file ends here (no result line)"
+        else:
+            line = f"{res.names[res.winner]} wins" if res.winner is not None else "no single winner"
+        box = pygame.Rect(0, 0, 300, 60)
+        box.center = board.center
+        pygame.draw.rect(surface, pal.PANEL_HI, box, border_radius=6)
+        pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=6)
+        t1 = text(line, 16, pal.TEXT, bold=True)
+        t2 = text(f"after {self.last - self.first} turns", 12, pal.TEXT_DIM)
+        surface.blit(t1, t1.get_rect(center=(box.centerx, box.y + 20)))
+        surface.blit(t2, t2.get_rect(center=(box.centerx, box.y + 44)))
+
+    def _draw_middle(self, surface, r: pygame.Rect) -> None:
+        line = self.line()
+        rows = pygame.Rect(r.x, r.y, r.w, 26 * len(self.view.snakes))
+        draw_scoreboard(surface, rows, self.view, self.colors, self.labels,
+                        self.replay.by_turn[self.turn - 1].scores
+                        if self.turn - 1 in self.replay.by_turn else None)
+        y = rows.bottom + 8
+        head = "decision at this turn" if line is not None else "no decision recorded here"
+        surface.blit(text(head, 11, pal.TEXT_DIM), (r.x, y))
+        y += 15
+        avail = r.bottom - y - 60
+        bar_h = max(40, min(70, avail // max(1, self.num_agents)))
+        for a in range(self.num_agents):
+            at = line.agent(a) if line is not None else None
+            stats = at.root if at is not None else ()
+            chosen = line.joint[a] if line is not None else None
+            played = "" if chosen is None else f" → {self._move_name(chosen)}"
+            if not self.view.snakes[a].alive:
+                stats, played = (), f" (eliminated, turn {self.view.snakes[a].death_turn})"
+            draw_root_bars(surface, pygame.Rect(r.x, y, r.w, bar_h - 4), stats, self._move_name,
+                           self.colors[a], chosen_move=chosen, title=f"{self.labels[a]}{played}")
+            y += bar_h
+        if line is not None:
+            changes = [(pt.player, ch) for pt in line.players for ch in pt.changes]
+            for player, ch in changes[:3]:
+                name = next((p.name for p in self.replay.header.players if p.player == player), "?")
+                parts = ", ".join(f"{k} {_fmt(o)}→{_fmt(n)}" for k, (o, n) in ch.changes.items())
+                surface.blit(text(f"{name}: {parts}"[:60], 11, (110, 170, 255)), (r.x, y))
+                y += 14
+
+    def _draw_charts(self, surface, r: pygame.Rect) -> None:
+        key = (r.size, self.turn)
+        if self._chart_cache is None or self._chart_cache[0] != key:
+            surf = pygame.Surface(r.size)
+            draw_replay_charts(surf, self.stats, rect=surf.get_rect(), cursor=self.turn,
+                               text_size=11)
+            self._chart_cache = (key, surf)
+        surface.blit(self._chart_cache[1], r.topleft)
+
+    def _draw_trees(self, surface, panels) -> None:
+        for a, (tv, panel) in enumerate(zip(self.trees, panels)):
+            pygame.draw.rect(surface, pal.PANEL, panel)
+            surface.blit(text(f"{self.labels[a]} — tree at turn {self.turn}", 12, self.colors[a],
+                              bold=True), (panel.x + 8, panel.y + 5))
+            if tv.snapshot is None:
+                surface.blit(text("no tree recorded for this turn", 12, pal.TEXT_DIM),
+                              (panel.x + 8, panel.y + 28))
+                continue
+            tv.draw(surface, _tree_area(panel))
+        for panel in panels[1:]:
+            for y in range(panel.y + 4, panel.bottom - 4, 10):
+                pygame.draw.line(surface, pal.BORDER, (panel.x, y), (panel.x, y + 5), 2)
+
+    # ------------------------------------------------------------ lifetime
+    def exit(self) -> None:
+        self.replay.close()
+
+    def state(self) -> dict[str, Any]:
+        v = self.view
+        return {"scene": self.name, "file": str(self.replay.path), "turn": self.turn,
+                "first": self.first, "last": self.last, "playing": self.playing,
+                "speed": self.speed, "trees": self.has_trees,
+                "heads": [list(s.body[0]) if s.body else None for s in v.snakes],
+                "alive": [s.alive for s in v.snakes]}
+
+
+def _tree_area(panel: pygame.Rect) -> pygame.Rect:
+    return pygame.Rect(panel.x + 6, panel.y + 22, panel.w - 12, panel.h - 28)
+
+
+def _fmt(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _tooltip(surface, pos, tip: str) -> None:
+    t = text(tip, 12, pal.TEXT)
+    r = pygame.Rect(pos[0] + 14, pos[1] + 14, t.get_width() + 10, t.get_height() + 6)
+    r.clamp_ip(surface.get_rect())
+    pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=3)
+    pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
+    surface.blit(t, (r.x + 5, r.y + 3))
+
+
+def _draw_help(surface, rows, title: str) -> None:
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 170))
+    surface.blit(shade, (0, 0))
+    box = pygame.Rect(0, 0, 560, 40 + 22 * len(rows))
+    box.center = surface.get_rect().center
+    pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
+    pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
+    surface.blit(text(title, 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
+    for i, (k, what) in enumerate(rows):
+        y = box.y + 38 + 22 * i
+        surface.blit(text(k, 13, pal.ACCENT, mono=True), (box.x + 16, y))
+        surface.blit(text(what, 13, pal.TEXT), (box.x + 150, y))
+
+
+__all__ = ["ReplayScene"]
