@@ -74,6 +74,7 @@ class App:
         self.fps = 0.0
         self.state_file = Path(state_file) if state_file else None
         self._last_state_write = 0.0
+        self._last_frame_start: float | None = None
         self.pending_screenshot: str | None = None
         self.exit_code = 0
         # scenario -> (() -> recorder or None); set by run_app, used by scenes
@@ -124,11 +125,13 @@ class App:
 
     def run(self, max_frames: int | None = None) -> int:
         self.running = True
-        last = time.perf_counter()
         while self.running and self.scenes:
             t0 = time.perf_counter()
-            interval = (t0 - last) * 1000.0
-            last = t0
+            # frame-to-frame interval; across run() calls (screenshots, tests
+            # stepping a few frames) it is unknown: count one nominal frame
+            last = self._last_frame_start
+            interval = (t0 - last) * 1000.0 if last is not None else 1000.0 / self.fps_cap
+            self._last_frame_start = t0
             dt = min(interval, 250.0)  # a stall must not fast-forward the game
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
@@ -149,13 +152,14 @@ class App:
                 self.pending_screenshot = None
             work = (time.perf_counter() - t0) * 1000.0
             self.frame += 1
-            if self.frame > 1:  # the first frame includes start-up
+            if self.frame > 1 and last is not None:  # the first frame includes start-up
                 self.frame_ms.append(work)
                 self.frame_interval_ms.append(interval)
                 # smoothed over ~1 s of frames, for the on-screen readout
                 self.fps += (1000.0 / max(interval, 1e-3) - self.fps) * 0.05
             self._write_state()
             if max_frames is not None and self.frame >= max_frames:
+                self._last_frame_start = None
                 return self.exit_code  # paused, not ended: run() may go on later
             self.clock.tick(self.fps_cap)
         self.close()
