@@ -70,8 +70,13 @@ class ArenaScene(Scene):
                  budget: Budget | None = None, recorder_factory=None,
                  paused: bool = False) -> None:
         super().__init__(app)
+        # Trees are asked for before any search starts: a search that finishes
+        # its turn before _apply_tree_requests narrows the request (a small
+        # budget, a busy machine) still publishes the trees the panels show.
         self.live = LiveMatch(scenario, seed=seed, budget=budget,
-                              recorder_factory=recorder_factory, paused=paused)
+                              recorder_factory=recorder_factory, paused=paused,
+                              tree_request=TreeRequest(max_nodes=TREE_NODES, min_visits=1,
+                                                       every_ms=TREE_EVERY_MS))
         self.selected = 0            # player whose panel is shown
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"

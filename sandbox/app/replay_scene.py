@@ -229,8 +229,7 @@ class ReplayScene(Scene):
 
     def take_screenshot(self, path: str | None = None) -> None:
         if path is None:
-            SCREENSHOT_DIR.mkdir(exist_ok=True)
-            path = str(SCREENSHOT_DIR / time.strftime("replay-%Y%m%d-%H%M%S.png"))
+            path = self.app.screenshot_path("replay", SCREENSHOT_DIR)
         self.app.pending_screenshot = path
         self.flash(f"screenshot: {path}")
 

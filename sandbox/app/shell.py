@@ -123,6 +123,18 @@ class App:
         pygame.image.save(self.screen, str(p))
         return p
 
+    def screenshot_path(self, prefix: str, directory: str | os.PathLike = "screenshots") -> str:
+        """A new file name screenshots/<prefix>-<date>-<time>[-n].png (two
+        presses within a second must not overwrite each other)."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        stem = time.strftime(f"{prefix}-%Y%m%d-%H%M%S")
+        p, n = d / f"{stem}.png", 1
+        while p.exists():
+            n += 1
+            p = d / f"{stem}-{n}.png"
+        return str(p)
+
     def run(self, max_frames: int | None = None) -> int:
         self.running = True
         while self.running and self.scenes:

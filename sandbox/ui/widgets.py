@@ -374,7 +374,7 @@ class WidgetGroup:
             return True
         if event.type == pygame.MOUSEBUTTONDOWN:
             for i, w in enumerate(self.widgets):
-                if w.visible and w.focusable and w.rect.collidepoint(event.pos):
+                if w.visible and w.enabled and w.focusable and w.rect.collidepoint(event.pos):
                     self._set_focus(i)
         for w in self.widgets:
             if w.process_event(event):

@@ -1,0 +1,123 @@
+"""Make the README's screenshots (docs/screenshots/*.png). Not a test.
+
+    python tools/readme_screenshots.py [--out docs/screenshots]
+
+Runs the real app headless (dummy video driver) on fixed seeds and iteration
+budgets, so the pictures are reproducible:
+  arena.png     the default scenario after 20 turns, every tree view open
+  trees.png     the tree panels of that frame (icicles, root bars)
+  nodelink.png  a young tree in the node-link layout, a node hovered
+  step.png      the step-by-step view in its joint-action phase
+  replay.png    the replay scene on a recorded duel with its trees
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pygame  # noqa: E402
+
+from sandbox.app.arena import ArenaScene  # noqa: E402
+from sandbox.app.replay_scene import ReplayScene  # noqa: E402
+from sandbox.app.shell import App  # noqa: E402
+from sandbox.config import Budget, load_scenario  # noqa: E402
+from sandbox.replay import Recorder, read_replay  # noqa: E402
+from sandbox.sim import Match  # noqa: E402
+
+
+def frames(app: App, n: int) -> None:
+    app.run(max_frames=app.frame + n)
+
+
+def play_to(app: App, arena: ArenaScene, turns: int) -> None:
+    arena.live.set_speed(None)
+    while arena.match.turn < turns and not arena.live.over:
+        frames(app, 1)
+    arena.live.toggle_pause()
+    for _ in range(30):  # let every panel take its newest tree
+        frames(app, 1)
+
+
+def arena_shots(out: Path) -> None:
+    app = App()
+    arena = ArenaScene(app, load_scenario(), seed=1, budget=Budget(iterations=4000, ms=0))
+    app.push(arena)
+    play_to(app, arena, 20)
+    app.screenshot(out / "arena.png")
+    trees = arena.layout["trees"]
+    pygame.image.save(app.screen.subsurface(trees), str(out / "trees.png"))
+
+    # step-by-step: one traced iteration, caught in its joint-action phase
+    arena.traced_step()
+    anim = arena.animation
+    if anim is not None:
+        anim.update(anim.phase_ms[0] + anim.phase_ms[1] * 0.97)
+        frames(app, 1)
+        pygame.image.save(app.screen.subsurface(trees), str(out / "step.png"))
+    app.close()
+
+    # a young tree: node-link layout, a node hovered
+    app = App()
+    arena = ArenaScene(app, load_scenario(), seed=2, budget=Budget(iterations=60, ms=0))
+    app.push(arena)
+    play_to(app, arena, 1)
+    arena._set_tree_mode("nodelink")
+    frames(app, 2)
+    panel = arena.layout["panels"][0]
+    area = arena._tree_area(panel)
+    tv = arena.trees[0]
+    best = None
+    for x in range(area.x + 4, area.right - 4, 3):
+        for y in range(area.y + 4, area.bottom - 4, 3):
+            info = tv.node_at((x, y))
+            if info is not None and info.row > 0 and (best is None or info.visits > best[1].visits):
+                best = ((x, y), info)
+    if best is not None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=best[0], rel=(0, 0),
+                                             buttons=(0, 0, 0)))
+        frames(app, 2)
+    r = panel.union(arena.layout["panels"][1])
+    pygame.image.save(app.screen.subsurface(r), str(out / "nodelink.png"))
+    app.close()
+
+
+def replay_shot(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = load_scenario("snakes_duel_trees")
+        rec = Recorder(tmp, name_hint="duel", record_trees=scenario.record.tree_nodes)
+        with Match(scenario, seed=7, budget=Budget(iterations=3000, ms=0), max_turns=60,
+                   recorder=rec) as m:
+            while not m.over:
+                if m.turn == 25:
+                    m.controllers[1].update_settings({"c": 0.5}, turn=m.turn)
+                m.play_turn()
+        rec.close()
+        app = App()
+        scene = ReplayScene(app, read_replay(rec.path), turn=30)
+        app.push(scene)
+        frames(app, 3)
+        app.screenshot(out / "replay.png")
+        app.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="docs/screenshots")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    arena_shots(out)
+    replay_shot(out)
+    for p in sorted(out.glob("*.png")):
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
