@@ -85,9 +85,12 @@ class Tree:
 
     def clear(self) -> None:
         self.nodes: list[Node] = [Node(move=MOVE_NONE, depth=0)]
+        self.reset_bounds()
+        self.depth_reached = 0
+
+    def reset_bounds(self) -> None:
         self.smin = math.inf
         self.smax = -math.inf
-        self.depth_reached = 0
 
     @property
     def used(self) -> int:
@@ -178,6 +181,14 @@ class Smitsimax:
         the same thing for a single-threaded caller). A smaller node_cap that
         a tree no longer fits in clears that tree."""
         new = SearchParams.coerce(params)
+        need = new.max_depth * (self.root.max_moves + 1) + 1
+        if new.node_cap < need:
+            raise InvalidArgument(f"node_cap: {new.node_cap} nodes cannot hold one iteration "
+                                  f"at max_depth {new.max_depth} (needs {need})")
+        if new.depth_normalize != self.params.depth_normalize:
+            # scores per turn and raw scores live on different scales (§13)
+            for t in self.trees:
+                t.reset_bounds()
         if new.node_cap != self.params.node_cap:
             for t in self.trees:
                 if t.used > new.node_cap:
@@ -338,7 +349,12 @@ class Smitsimax:
 
             # Discounted backpropagation (tutorial §13): the leaf gets the
             # full score, each step toward the root multiplies it by gamma.
+            # A path that left the tree early (a rollout) is discounted for
+            # the turns played below it as well: a score evaluated at depth
+            # d reaches the root multiplied by gamma^d.
             v = score[a]
+            for _ in range(leaf_depth[a] - tree.nodes[path[-1]].depth):
+                v *= p.gamma
             for idx in reversed(path):
                 tree.nodes[idx].total += v
                 v *= p.gamma
@@ -447,8 +463,8 @@ class Smitsimax:
     def advance(self, joint: Sequence[int | None], new_root: Any = None) -> None:
         """The real game played `joint`. Tree reuse: each tree re-roots on the
         child of its agent's move (the pass child for an agent without moves);
-        without such a child, or with tree_reuse off, the tree starts afresh
-        (keeping its score bounds when tree_reuse is on: same game). The root
+        without such a child, or with tree_reuse off, the tree starts afresh.
+        Score bounds start afresh either way (one turn's search, §7). The root
         becomes new_root's state, or the old root stepped with a chance seed
         drawn from the search's RNG."""
         if new_root is not None and not self._same_game(new_root):
@@ -475,10 +491,8 @@ class Smitsimax:
             if target:
                 tree.reroot(target, self.root.is_alive(a), self.params.gamma)
             else:
-                lo, hi = tree.smin, tree.smax
                 tree.clear()
-                if reuse:  # the bounds describe the same game
-                    tree.smin, tree.smax = lo, hi
+            tree.reset_bounds()
         self.iterations_root = 0
         self.last_stop = STOP_NONE
 

@@ -38,6 +38,7 @@ DY = (1, -1, 0, 0)
 MOVE_NONE = 255  # "no action" for an eliminated agent (SBX_MOVE_NONE)
 
 EXPORT_VERSION = 1  # SBX_SNAKES_EXPORT_VERSION
+EXPORT_MAX = 16384  # SBX_EXPORT_MAX: int32 words an export may need
 
 # Death causes (SBX_SNAKES_CAUSE_*).
 CAUSE_NONE = 0
@@ -463,7 +464,11 @@ class SnakesGame:
         for s in live:
             if s.head in self.food:   # never true off the board
                 s.health = p.max_health
-                s.body.append(s.body[-1])
+                # C's body ring holds ring_cap segments: a snake that long
+                # (only reachable from an imported, heavily stacked body)
+                # eats without growing.
+                if len(s.body) < p.ring_cap:
+                    s.body.append(s.body[-1])
                 eaten.append(s.head)
         for cell in eaten:
             self.food.discard(cell)
@@ -690,6 +695,9 @@ class SnakesGame:
             if pos + k > len(buf):
                 raise InvalidArgument(f"import: data ends early at word {pos}")
 
+        if len(buf) > EXPORT_MAX:
+            raise InvalidArgument(f"import: {len(buf)} words, more than an export may hold "
+                                  f"({EXPORT_MAX})")
         need(6)
         if buf[0] != EXPORT_VERSION:
             raise InvalidArgument(f"import: unknown export version {buf[0]}")

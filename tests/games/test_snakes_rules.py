@@ -564,3 +564,34 @@ def test_territory_is_split_by_distance(engine):
     theirs = sum(1 for c in free if dist(c, (4, 3)) < dist(c, (1, 3)))
     assert a == pytest.approx(mine / 49)
     assert b == pytest.approx(theirs / 49)
+
+
+# --------------------------------------------------------- imported extremes
+
+def test_a_snake_as_long_as_its_body_buffer_eats_without_growing(engine):
+    """Play never makes a snake longer than ncells + 2, but an imported body
+    may stack many segments on one cell. The engine's body buffer holds 32
+    segments on 5x5 (a power of two >= 25 + 4); a snake that reaches it
+    keeps eating (health back to 100) without growing, and its head stays
+    where it moved."""
+    body = [(0, 0)] + [(0, 1)] * 27          # 28 segments: the import limit
+    food = [(1, 0), (2, 0), (3, 0), (4, 0), (4, 1)]
+    g = position(engine, [alive(*body, health=50)], food=food, width=5, height=5)
+    lengths = []
+    for move in (RIGHT, RIGHT, RIGHT, RIGHT, UP):
+        g.step([move])
+        st = state(g).snakes[0]
+        assert st.alive, st
+        lengths.append(len(st.body))
+        assert st.health == 100
+    assert lengths == [29, 30, 31, 32, 32]
+    assert state(g).snakes[0].body[0] == (4, 1)
+
+
+def test_import_refuses_more_words_than_an_export_may_hold(engine):
+    """Whatever import accepts must export again (SBX_EXPORT_MAX words)."""
+    g = new_game(engine, {"width": 7, "height": 7, "snakes": 2, **QUIET})
+    words = list(build_export(7, 7, [alive((1, 1)), alive((5, 5))], (), 0))
+    with pytest.raises(InvalidArgument, match="more than an export may hold"):
+        g.import_state(words + [0] * 16384)
+    g.import_state(words)   # the same state at its true size is fine

@@ -378,6 +378,62 @@ def test_gamma_scales_root_means_by_gamma_to_the_depth(gamma, max_depth):
                 np.testing.assert_allclose(tg.mean, expect, rtol=1e-5)
 
 
+def test_rollout_discounts_from_the_depth_the_score_was_taken():
+    """Tutorial §13: "a score evaluated at depth 10 reaches the root
+    multiplied by gamma^10". With rollouts the tree path stops at the node
+    it expanded, but the score is still taken at the simulation's depth: the
+    child at depth 1 holds score * gamma^(depth - 1), the root gamma^depth."""
+    gamma, depth = 0.8, 4
+    params = SearchParams(gamma=gamma, max_depth=depth, rollout=True, **ALL_RANDOM)
+    with pos_open(depth) as g, Search(g, params, seed=4) as s:
+        tr = s.step_traced()   # a fresh tree: root, one expanded child, rollout below
+        assert tr.depth == depth and not tr.terminal
+        for a in range(g.num_agents):
+            assert len(tr.paths[a]) == 2
+            child = [k for k in s.root_stats(a) if k.visits]
+            assert len(child) == 1
+            assert child[0].mean == pytest.approx(tr.scores[a] * gamma ** (depth - 1), rel=1e-12)
+            root = s.snapshot(a, 10)
+            assert root.mean[0] == pytest.approx(tr.scores[a] * gamma ** depth, rel=1e-6)
+
+
+def test_score_bounds_start_afresh_every_turn():
+    """Tutorial §7 starts each search with lowest = +INF, highest = -INF. The
+    bounds are one turn's: after advance (tree reuse or not) they hold
+    nothing until the next iteration, which sets both to its own score."""
+    for reuse in (True, False):
+        with Game("snakes", START_4P, seed=6) as g, \
+                Search(g, SearchParams(tree_reuse=reuse), seed=6) as s:
+            s.run(iterations=800)
+            st = s.stats()
+            assert all(lo < hi for lo, hi in zip(st.norm_min, st.norm_max))
+            joint = s.best_moves()
+            g.step(joint)
+            s.advance(joint, new_root=g)
+            st = s.stats()
+            assert list(st.norm_min) == [0.0] * 4 and list(st.norm_max) == [0.0] * 4
+            if reuse:
+                assert st.root_visits[0] > 0   # the tree itself was kept
+            tr = s.step_traced()
+            st = s.stats()
+            assert list(st.norm_min) == list(tr.scores) == list(st.norm_max)
+
+
+def test_switching_depth_normalize_restarts_the_bounds():
+    """Raw scores and scores per turn are on different scales (§13): bounds
+    kept across the switch would squash the new scores' range."""
+    with pos_open(4) as g, Search(g, SearchParams(max_depth=4), seed=2) as s:
+        s.run(iterations=300)
+        s.update_params(depth_normalize=True)
+        tr = s.step_traced()
+        st = s.stats()
+        assert list(st.norm_min) == list(tr.scores) == list(st.norm_max)
+        s.update_params(c=0.5)   # other changes keep them
+        s.run(iterations=50)
+        st = s.stats()
+        assert any(lo < hi for lo, hi in zip(st.norm_min, st.norm_max))
+
+
 def test_depth_normalize_divides_by_full_depth():
     iters, depth = 2000, 4
     with pos_open(depth) as g:

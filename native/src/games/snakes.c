@@ -462,11 +462,15 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         uint16_t c = ring[s->head];
         if (c == OFF_BOARD || !(cells[c] & FOOD_BIT)) continue;
         s->health = (int16_t)cfg->max_health;
+        eaten[neaten++] = c;
+        /* The ring holds ring_cap segments. Real play never fills it (length
+         * <= ncells + 2 < ring_cap); a heavily stacked imported body could,
+         * and then eats without growing rather than overwrite its head. */
+        if (s->length >= cfg->ring_cap) continue;
         uint16_t tail = ring[(s->head + s->length - 1) & mask];
         ring[(s->head + s->length) & mask] = tail; /* duplicate last segment */
         s->length++;
         body_inc(cells, st, tail);
-        eaten[neaten++] = c;
     }
     for (int k = 0; k < neaten; k++) {
         if (cells[eaten[k]] & FOOD_BIT) food_remove(cfg, st, eaten[k]);
@@ -783,6 +787,11 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
             return sbx_fail(SBX_ERR_ARGUMENT,                                \
                             "import: data ends early at word %d", p);        \
     } while (0)
+    if (len > SBX_EXPORT_MAX) { /* every accepted state must export again */
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: %d words, more than an export may hold (%d)",
+                        len, SBX_EXPORT_MAX);
+    }
     NEED(6);
     if (buf[0] != SBX_SNAKES_EXPORT_VERSION) {
         return sbx_fail(SBX_ERR_ARGUMENT, "import: unknown export version %d",

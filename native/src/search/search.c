@@ -25,6 +25,19 @@ static int same_game(const sbx_search *s, const sbx_game *g) {
            memcmp(g->cfg, s->cfg, s->vt->cfg_size) == 0;
 }
 
+/* One iteration may add max_depth * (moves + 1) nodes to a tree (a child
+ * block and a pass node per depth); a cap below that could never run one. */
+static int check_cap_fits(const sbx_search_params *p, int max_moves) {
+    int64_t need = (int64_t)p->max_depth * (max_moves + 1) + 1;
+    if (p->node_cap < need) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "node_cap: %d nodes cannot hold one iteration at "
+                        "max_depth %d (needs %lld)",
+                        p->node_cap, p->max_depth, (long long)need);
+    }
+    return SBX_OK;
+}
+
 int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
                    uint64_t seed, sbx_search **out) {
     if (out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "out is NULL");
@@ -38,6 +51,8 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     } else {
         sbx_search_params_default(&p);
     }
+    int rc0 = check_cap_fits(&p, root->vt->max_moves(root->cfg));
+    if (rc0) return rc0;
     sbx_search *s = calloc(1, sizeof *s);
     if (!s) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
     s->vt = root->vt;
@@ -96,6 +111,8 @@ static int apply_pending(sbx_search *s) {
 int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
+    if (rc) return rc;
+    rc = check_cap_fits(params, s->max_moves);
     if (rc) return rc;
     pthread_mutex_lock(&s->lock);
     s->pending = *params;

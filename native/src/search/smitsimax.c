@@ -88,12 +88,16 @@ static inline double rsqrt_n(uint32_t n) {
 
 /* ------------------------------------------------------------ arenas */
 
+static void bounds_reset(smx_tree *t) {
+    t->smin = INFINITY;
+    t->smax = -INFINITY;
+}
+
 static void tree_clear(smx_tree *t) {
     t->used = 1;
     memset(&t->nodes[0], 0, sizeof t->nodes[0]);
     t->nodes[0].move = SBX_MOVE_NONE;
-    t->smin = INFINITY;
-    t->smax = -INFINITY;
+    bounds_reset(t);
     t->depth_reached = 0;
 }
 
@@ -101,17 +105,18 @@ static int tree_alloc(smx_tree *t, uint32_t cap) {
     size_t words = ((size_t)cap + 63) / 64;
     /* Nothing here is touched up front: malloc'd nodes and calloc'd bitmaps
      * are only committed by the OS as the tree actually grows, so a large
-     * cap costs address space, not memory. */
-    smx_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
-    if (!nodes) return SBX_ERR_MEMORY;
-    t->nodes = nodes;
+     * cap costs address space, not memory. The bitmaps come first: if any
+     * allocation fails the tree keeps its old arena and its old cap (nodes,
+     * bitmaps and cap always describe the same size). */
     uint64_t *mark = calloc(words, sizeof *mark);
     uint32_t *rank = calloc(words, sizeof *rank);
-    if (!mark || !rank) {
+    smx_node *nodes = (mark && rank) ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
+    if (!nodes) {
         free(mark);
         free(rank);
         return SBX_ERR_MEMORY;
     }
+    t->nodes = nodes;
     free(t->mark);
     free(t->rank);
     t->mark = mark;
@@ -153,13 +158,19 @@ static int smx_create(sbx_search *s) {
 }
 
 static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
-    if (s->p.node_cap == old->node_cap) return SBX_OK;
     smx *x = s->algo;
+    if (s->p.depth_normalize != old->depth_normalize) {
+        /* Scores per turn and raw scores live on different scales (§13):
+         * bounds gathered on one would squash the other. */
+        for (int a = 0; a < s->num_agents; a++) bounds_reset(&x->t[a]);
+    }
+    if (s->p.node_cap == old->node_cap) return SBX_OK;
     for (int a = 0; a < s->num_agents; a++) {
         smx_tree *t = &x->t[a];
         if (t->used > (uint32_t)s->p.node_cap) tree_clear(t);
         if (tree_alloc(t, (uint32_t)s->p.node_cap) != SBX_OK) {
-            /* Keep whatever arena we still have and the old cap. */
+            /* This tree keeps its old arena and cap (iterate checks each
+             * tree against its own cap, so mixed caps are safe). */
             s->p.node_cap = (int32_t)t->cap;
             return sbx_fail(SBX_ERR_MEMORY,
                             "out of memory resizing tree arenas; node_cap "
@@ -209,7 +220,10 @@ FORCE_INLINE uint32_t pass_child(smx_tree *t, uint32_t idx) {
 /* Tutorial §7 selectChild: uniform while the parent is young, then UCB1 on
  * the normalised mean, (mean - smin) / (smax - smin), plus C*sqrt(ln N / n).
  * (Subtracting smin shifts every child equally, so the pick is the
- * tutorial's; it keeps the value in [0, 1] for display and the penalty.) */
+ * tutorial's.) smin/smax bound the leaf scores; a node's mean is discounted
+ * by gamma per step above its leaves, so with gamma < 1 the normalised means
+ * sit below [0, 1], the more so nearer the root, as in the tutorial, whose
+ * bounds are also over undiscounted leaf scores. */
 FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
                                    const sbx_search_params *p, uint64_t *rng,
                                    int *pick) {
@@ -395,8 +409,15 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         if (score[a] > t->smax) t->smax = score[a];
 
         /* Discounted backpropagation (tutorial §13): the leaf gets the full
-         * score, each step toward the root multiplies it by gamma. */
+         * score, each step toward the root multiplies it by gamma. The score
+         * was taken at leaf_depth; a path that left the tree earlier (a
+         * rollout) is discounted for the turns played below it too, so that
+         * "a score evaluated at depth 10 reaches the root multiplied by
+         * gamma^10" whatever the tree's depth. */
         double v = score[a];
+        for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {
+            v *= gamma;
+        }
         for (int k = plen[a] - 1; k >= 0; k--) {
             t->nodes[path[a][k]].total += v;
             v *= gamma;
@@ -541,13 +562,12 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
         if (target) {
             reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma);
         } else {
-            double lo = t->smin, hi = t->smax;
             tree_clear(t);
-            if (s->p.tree_reuse) { /* the bounds describe the same game */
-                t->smin = lo;
-                t->smax = hi;
-            }
         }
+        /* Bounds belong to one turn's search (tutorial §7 starts every
+         * search at +INF/-INF): carried over a long game they only ever
+         * widen, and a stale range squashes the exploitation term. */
+        bounds_reset(t);
     }
 }
 
