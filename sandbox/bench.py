@@ -13,6 +13,10 @@ the default scenario's game (4 snakes, 11x11) with Smitsimax at depth 10:
   snapshot_4000_ms           C cost of a 4,000-node tree snapshot
   signature                  nodes created by a fixed-seed, fixed-iteration run:
                              changes exactly when the search's behaviour does
+
+With --recording it also plays the default scenario at 50 ms per player per
+turn with and without a replay recorder (sandbox.replay.overhead) and reports
+the recorder's share of the turn time (target <= 5%).
 """
 from __future__ import annotations
 
@@ -169,9 +173,15 @@ def collect(quick: bool = False) -> dict[str, Any]:
     return res
 
 
-def run_bench(json_out: bool = False, quick: bool = False) -> int:
+RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issue 4)
+
+
+def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False) -> int:
     t0 = time.perf_counter()
     res = collect(quick=quick)
+    if recording:
+        from .replay.overhead import measure
+        res["recording"] = measure(turns=10 if quick else 40, reps=1 if quick else 2)
     res["bench_seconds"] = round(time.perf_counter() - t0, 1)
     if json_out:
         print(json.dumps(res))
@@ -198,6 +208,18 @@ def run_bench(json_out: bool = False, quick: bool = False) -> int:
     line("bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
     line("snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
     line("signature (nodes, 5x5000 it, seed 1)", "signature", "", "{}")
+    if recording:
+        r = res["recording"]
+        print(f"  recording at {r['budget_ms']:g} ms per player per turn "
+              f"(mean turn {r['no_record_mean_turn_ms']:.1f} ms unrecorded):")
+        for key, x in r.items():
+            if not key.startswith("record"):
+                continue
+            share = x["direct_share"]
+            mark = "met" if share <= RECORDING_TARGET else "NOT MET"
+            print(f"    {key:<32}{100 * share:>14.2f}%   target <= 5%  {mark}"
+                  f"   ({x['recorder_ms_per_turn']:.3f} ms/turn, "
+                  f"{x['bytes_per_turn'] / 1024:.1f} KiB/turn, a/b {100 * x['ab_share']:+.1f}%)")
     print(f"  finished in {res['bench_seconds']} s")
     sys.stdout.flush()
     return 0

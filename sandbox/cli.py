@@ -212,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="measure engine and search speed")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
+    bench.add_argument("--recording", action="store_true",
+                       help="also measure what recording a replay costs (about 40 s)")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
@@ -226,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_headless(args)
         if args.command == "bench":
             from .bench import run_bench
-            return run_bench(json_out=args.json, quick=args.quick)
+            return run_bench(json_out=args.json, quick=args.quick, recording=args.recording)
         if args.command == "info":
             return _info()
         if args.command == "replay":

@@ -133,3 +133,32 @@ def test_module_play_and_bad_command(tmp_path):
     assert m and m.group(1) == "2"
     line = assert_one_error_line(run(["-m", "sandbox", "frobnicate"], tmp_path))
     assert "frobnicate" in line
+
+
+PROFILE = re.compile(r"^frame_ms min=([\d.]+) median=([\d.]+) p95=([\d.]+)$", re.M)
+PROFILE_SPEED = re.compile(r"^search_iterations_per_s ui=([\d,]+) headless=([\d,]+) "
+                           r"ratio=([\d.]+)$", re.M)
+
+
+def test_profile_frames_reports_frame_times_and_both_search_speeds(tmp_path):
+    """--profile-frames runs the app (dummy video driver) with every tree view
+    open, then the same match headless; its lines are what the README quotes.
+    No speed is asserted: only that each figure is measured and consistent."""
+    p = run([MAIN, "--profile-frames", "40", "--iterations", "400", "--no-record"], tmp_path,
+            env_set={"SDL_VIDEODRIVER": "dummy"})
+    assert p.returncode == 0, p.stderr
+    m = PROFILE.search(p.stdout)
+    assert m, p.stdout
+    lo, med, p95 = (float(x) for x in m.groups())
+    assert 0 < lo <= med <= p95
+    s = PROFILE_SPEED.search(p.stdout)
+    assert s, p.stdout
+    ui, headless = (int(x.replace(",", "")) for x in s.groups()[:2])
+    assert ui > 0 and headless > 0
+    assert abs(float(s.group(3)) - ui / headless) < 0.01
+    assert "budget=400it" in p.stdout
+
+
+def test_profile_frames_rejects_nonsense(tmp_path):
+    assert "--profile-frames" in assert_one_error_line(
+        run([MAIN, "--profile-frames", "0"], tmp_path))

@@ -294,6 +294,20 @@ int sbx_search_root_stats(sbx_search *search, int agent, sbx_move_stat *out,
                           int cap, int *n_out);
 int sbx_search_stats_get(sbx_search *search, sbx_search_stats *out);
 
+/* Everything a controller publishes between slices, in one call: the stats,
+ * the best moves and every agent's root statistics (rows [a][0..counts[a])).
+ * One call instead of 2 + num_agents matters to Python callers: each cffi
+ * call releases the GIL and must win it back from the UI and the other
+ * searches. */
+typedef struct sbx_search_summary {
+    sbx_search_stats stats;
+    int32_t best_moves[SBX_MAX_AGENTS];
+    int32_t root_counts[SBX_MAX_AGENTS];
+    sbx_move_stat root[SBX_MAX_AGENTS][SBX_MAX_MOVES + 1]; /* + a pass child */
+} sbx_search_summary;
+
+int sbx_search_summary_get(sbx_search *search, sbx_search_summary *out);
+
 /* One row of a tree snapshot; rows come parents-first (breadth-first, siblings
  * in move order), row 0 is the root (parent -1). */
 typedef struct sbx_snapshot_node {

@@ -42,8 +42,10 @@ from .shell import App, Scene
 ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
 TREE_NODES = 4000          # rows per published tree snapshot
-TREE_EVERY_MS = 100.0      # how often a thinking controller publishes trees
-TREE_RENDERS_PER_S = 30.0  # tree re-renders per second, all panels together
+TREE_EVERY_MS = 150.0      # how often a thinking controller publishes trees
+TREE_RENDERS_PER_S = 20.0  # tree re-renders per second, all panels together
+TREE_HOLD_MAX_S = 0.2      # longest a turn-playing frame may delay a due re-render
+ROOT_BARS_EVERY_S = 0.05   # root bars of a thinking search redraw at most 20 times/s
 SCREENSHOT_DIR = Path("screenshots")
 
 HELP = [
@@ -115,6 +117,8 @@ class ArenaScene(Scene):
         self.animation = None
         self._feed_next = 0
         self._feed_after = 0.0
+        # agent -> (what the bars show, their surface, when drawn)
+        self._bars: dict[int, tuple[tuple, pygame.Surface, float]] = {}
 
     @staticmethod
     def _move_name(move: int) -> str:
@@ -477,9 +481,12 @@ class ArenaScene(Scene):
 
     # ------------------------------------------------------------ frame
     def update(self, dt_ms: float) -> None:
-        self.live.update(dt_ms)
+        played = self.live.update(dt_ms) is not None
         self.widgets.update(dt_ms)
-        self._feed_trees()
+        # A frame that played a turn (re-rooting four searches, recording)
+        # re-renders no tree: one heavy job per frame keeps the slowest frames
+        # inside the frame budget.
+        self._feed_trees(hold=played)
         if self.animation is not None:
             self.animation.update(dt_ms)
             self.animation.apply(self.trees)
@@ -488,15 +495,18 @@ class ArenaScene(Scene):
                 for tv in self.trees:
                     tv.set_highlight(None, "select", 0.0)
 
-    def _feed_trees(self) -> None:
+    def _feed_trees(self, hold: bool = False) -> None:
         """Hand the newest snapshots to the tree views, at most one new tree
         per frame (round-robin): a re-render costs a few ms, four at once
-        would blow the frame budget while the searches hold both cores."""
+        would blow the frame budget while the searches hold both cores.
+        `hold`: none this frame, unless the views have waited TREE_HOLD_MAX_S
+        past their turn (when every frame plays a turn, trees still move on);
+        a view with no tree yet always gets one."""
         n = len(self.trees)
         now = time.perf_counter()
         # ...and at most TREE_RENDERS_PER_S in all, so that the UI leaves the
         # cores to the searches it is showing.
-        fed = now < self._feed_after
+        fed = now < self._feed_after or (hold and now < self._feed_after + TREE_HOLD_MAX_S)
         for k in range(n):
             a = (self._feed_next + k) % n
             tv = self.trees[a]
@@ -638,11 +648,8 @@ class ArenaScene(Scene):
             whose = "own tree" if self.tree_source is None else f"in {ctl.name}'s search"
             surface.blit(text(f"{name} — {whose}", 12, self.colors[a], bold=True),
                          (panel.x + 8, panel.y + 5))
-            snap = ctl.latest
-            stats = snap.root_stats[a] if snap is not None else ()
-            chosen = snap.best_moves[a] if snap is not None else None
-            draw_root_bars(surface, pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64),
-                           stats, self._move_name, self.colors[a], chosen_move=chosen)
+            self._draw_bars(surface, a, ctl.latest,
+                            pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64))
             tv.draw(surface, self._tree_area(panel))
         # the walls: no tree sees another agent's selection
         for panel in panels[1:]:
@@ -652,6 +659,26 @@ class ArenaScene(Scene):
         if self.animation is not None:
             self.animation.draw_overlay(surface, [self._tree_area(p) for p in panels],
                                         [p.x for p in panels[1:]])
+
+    def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect) -> None:
+        """The root bars from a cached surface: while a search thinks its
+        snapshot changes every slice, and redrawing four panels of text every
+        frame costs the searches CPU; a settled snapshot shows at once."""
+        stats = snap.root_stats[agent] if snap is not None else ()
+        chosen = snap.best_moves[agent] if snap is not None else None
+        key = (stats, chosen, rect.size)
+        now = time.perf_counter()
+        cached = self._bars.get(agent)
+        if cached is None or (cached[0] != key and (
+                snap is None or not snap.thinking or cached[1].get_size() != rect.size
+                or now - cached[2] >= ROOT_BARS_EVERY_S)):
+            surf = cached[1] if cached is not None and cached[1].get_size() == rect.size \
+                else pygame.Surface(rect.size)
+            draw_root_bars(surf, surf.get_rect(), stats, self._move_name, self.colors[agent],
+                           chosen_move=chosen)
+            cached = (key, surf, now)
+            self._bars[agent] = cached
+        surface.blit(cached[1], rect.topleft)
 
     def _draw_result(self, surface, board: pygame.Rect) -> None:
         res = self.live.result

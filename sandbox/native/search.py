@@ -68,6 +68,14 @@ class SearchStats:
 
 
 @dataclass(frozen=True)
+class SearchSummary:
+    """What a controller publishes between slices (one C call)."""
+    stats: SearchStats
+    best_moves: tuple[int | None, ...]
+    root_stats: tuple[tuple[MoveStat, ...], ...]   # per agent
+
+
+@dataclass(frozen=True)
 class Trace:
     """One traced iteration (see sbx_trace in sbx.h)."""
     stop_reason: str
@@ -101,6 +109,7 @@ class Search:
         self._joint = ffi.new("int32_t[]", self.num_agents)
         self._stats = ffi.new("sbx_search_stats *")
         self._moves = ffi.new("sbx_move_stat[]", lib.SBX_MAX_MOVES + 1)
+        self._summary = ffi.new("sbx_search_summary *")
 
     # -- lifetime -------------------------------------------------------------
     def close(self) -> None:
@@ -239,14 +248,32 @@ class Search:
         s = self._stats
         with self._h.lock:
             check(lib.sbx_search_stats_get(self._h.get(), s))
+            return self._stats_from(s)
+
+    def _stats_from(self, s: Any) -> SearchStats:
+        k = self.num_agents
+        return SearchStats(
+            iterations=int(s.iterations), sim_turns=int(s.sim_turns),
+            iterations_root=int(s.iterations_root), node_cap=int(s.node_cap),
+            cap_reached=bool(s.cap_reached), node_bytes=int(s.node_bytes),
+            nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
+            max_depth_reached=tuple(s.max_depth_reached[0:k]),
+            norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]))
+
+    def summary(self) -> SearchSummary:
+        """stats(), best_moves() and every agent's root_stats() in one C call
+        (one GIL round trip: what a controller publishes every slice)."""
+        u = self._summary
+        with self._h.lock:
+            check(lib.sbx_search_summary_get(self._h.get(), u))
             k = self.num_agents
-            return SearchStats(
-                iterations=int(s.iterations), sim_turns=int(s.sim_turns),
-                iterations_root=int(s.iterations_root), node_cap=int(s.node_cap),
-                cap_reached=bool(s.cap_reached), node_bytes=int(s.node_bytes),
-                nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
-                max_depth_reached=tuple(s.max_depth_reached[0:k]),
-                norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]))
+            return SearchSummary(
+                stats=self._stats_from(u.stats),
+                best_moves=tuple(None if m == MOVE_NONE else int(m) for m in u.best_moves[0:k]),
+                root_stats=tuple(
+                    tuple(MoveStat(int(r.move), int(r.visits), float(r.mean), float(r.prob))
+                          for r in u.root[a][0:u.root_counts[a]])
+                    for a in range(k)))
 
     def snapshot(self, agent: int, max_nodes: int = 4000, min_visits: int = 1,
                  out: np.ndarray | None = None) -> TreeSnapshot:

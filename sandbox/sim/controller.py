@@ -356,7 +356,8 @@ class SearchController(Controller):
     def _publish(self, turn: int, thinking: bool, iterations: int, turns: int,
                  search_ms: float, t0: float, reason: str) -> None:
         now = time.perf_counter()
-        st = self.search.stats()
+        summary = self.search.summary()   # one C call (one GIL round trip), not six
+        st = summary.stats
         req = self.tree_request
         trees = self._last_trees
         if req is not None and (not thinking or (now - self._last_tree_time) * 1000 >= req.every_ms):
@@ -371,8 +372,8 @@ class SearchController(Controller):
             wall_ms=(now - t0) * 1000.0,
             iterations_per_s=iterations / secs if secs > 0 else 0.0,
             sim_turns_per_s=turns / secs if secs > 0 else 0.0,
-            root_stats=tuple(tuple(self.search.root_stats(a)) for a in range(self.num_agents)),
-            best_moves=tuple(self.search.best_moves()),
+            root_stats=summary.root_stats,
+            best_moves=summary.best_moves,
             tree_nodes=st.nodes, node_cap=st.node_cap, cap_reached=st.cap_reached,
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
             norm_max=st.norm_max, trees=trees, published_at=now)

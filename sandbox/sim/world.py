@@ -15,6 +15,14 @@ class World:
         self.kind = kind
         self.seed = seed
         self.game = Game(kind, params, seed=seed)
+        self._sync()
+
+    def _sync(self) -> None:
+        # Kept in Python: the UI reads these many times a frame, and every
+        # cffi call releases the GIL and must win it back from the search
+        # threads (~0.1 ms each on a busy machine). Only step() changes them.
+        self._turn = self.game.turn
+        self._terminal = self.game.is_terminal
 
     @property
     def num_agents(self) -> int:
@@ -22,14 +30,17 @@ class World:
 
     @property
     def turn(self) -> int:
-        return self.game.turn
+        return self._turn
 
     @property
     def is_terminal(self) -> bool:
-        return self.game.is_terminal
+        return self._terminal
 
     def step(self, joint: Sequence[int | None]) -> np.ndarray:
-        return self.game.step(joint)
+        try:
+            return self.game.step(joint)
+        finally:
+            self._sync()
 
     def export(self) -> np.ndarray:
         return self.game.export()

@@ -556,6 +556,34 @@ def test_tree_panels_fill_once_search_snapshots_exist(app, arena):
     assert all(f > 0.3 for f in after), after
 
 
+def test_a_frame_that_plays_a_turn_renders_no_tree_unless_the_trees_waited_too_long(
+        app, arena, monkeypatch):
+    """One heavy job per frame: a turn-playing frame (hold) hands no new tree
+    to the views; a quiet frame hands exactly one; and when the trees have
+    waited TREE_HOLD_MAX_S past their due time (every frame plays a turn)
+    they move on even in a turn-playing frame."""
+    import copy
+
+    from sandbox.app.arena import TREE_HOLD_MAX_S
+    wait_until(lambda: all(tv.snapshot is not None for tv in arena.trees), arena,
+               what="tree snapshots")
+    arena.update(0.0)
+    newer = {a: copy.copy(tv.snapshot) for a, tv in enumerate(arena.trees)}
+    monkeypatch.setattr(arena, "_tree_snapshot", lambda a: newer[a])
+
+    def fresh() -> int:
+        return sum(tv.snapshot is newer[a] for a, tv in enumerate(arena.trees))
+
+    arena._feed_after = time.perf_counter() - TREE_HOLD_MAX_S / 2   # a re-render is due...
+    arena._feed_trees(hold=True)                 # ...but this frame played a turn
+    assert fresh() == 0
+    arena._feed_trees(hold=False)                # the next quiet frame
+    assert fresh() == 1
+    arena._feed_after = time.perf_counter() - 2 * TREE_HOLD_MAX_S
+    arena._feed_trees(hold=True)                 # waited too long: turn frame or not
+    assert fresh() == 2
+
+
 def test_trees_are_asked_for_before_any_search_starts(app, monkeypatch):
     """Regression: the arena used to set its tree requests after the first
     turn's searches had started; a search that finished first (a small

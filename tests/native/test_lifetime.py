@@ -56,6 +56,7 @@ SEARCH_CALLS = {
     "root_game": lambda s, g: s.root_game(),
     "best_moves": lambda s, g: s.best_moves(),
     "root_stats": lambda s, g: s.root_stats(0),
+    "summary": lambda s, g: s.summary(),
     "stats": lambda s, g: s.stats(),
     "snapshot": lambda s, g: s.snapshot(0, 10),
 }

@@ -203,6 +203,21 @@ def test_dead_agent_gives_all_visits_to_its_pass_child():
         assert np.all(snap.move[1:] == MOVE_NONE)
 
 
+def test_summary_is_stats_best_moves_and_every_root_in_one_call():
+    """Search.summary() (what a controller publishes each slice) reports
+    exactly what the separate calls do, pass children included."""
+    with pos_dead_at_root() as g, Search(g, SearchParams(max_depth=5), seed=2) as s:
+        for _ in range(3):
+            s.run(iterations=300)
+            u = s.summary()
+            assert u.stats == s.stats()
+            assert list(u.best_moves) == s.best_moves()
+            assert u.best_moves[0] is None
+            assert [list(r) for r in u.root_stats] == [s.root_stats(a) for a in range(3)]
+            assert [m.move for m in u.root_stats[0]] == [-1]
+            assert sum(m.visits for m in u.root_stats[1]) == u.stats.iterations_root
+
+
 def test_tree_reuse_keeps_the_played_childs_visits():
     with Game("snakes", START_4P, seed=4) as g, Search(g, SearchParams(max_depth=6), seed=4) as s:
         s.run(iterations=3000)

@@ -302,6 +302,20 @@ int sbx_search_stats_get(sbx_search *s, sbx_search_stats *out) {
     return SBX_OK;
 }
 
+int sbx_search_summary_get(sbx_search *s, sbx_search_summary *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    int rc = sbx_search_stats_get(s, &out->stats);
+    if (rc) return rc;
+    s->algo_vt->best_moves(s, out->best_moves);
+    for (int a = 0; a < s->num_agents; a++) {
+        int n = 0;
+        rc = s->algo_vt->root_stats(s, a, out->root[a], SBX_MAX_MOVES + 1, &n);
+        if (rc) return rc;
+        out->root_counts[a] = n;
+    }
+    return SBX_OK;
+}
+
 int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     int rc = check_agent(s, agent);
