@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
     bench.add_argument("--recording", action="store_true",
-                       help="also measure what recording a replay costs (about 40 s)")
+                       help="also measure what recording a replay costs (about 15 s more)")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)

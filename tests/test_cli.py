@@ -137,14 +137,18 @@ def test_module_play_and_bad_command(tmp_path):
 
 PROFILE = re.compile(r"^frame_ms min=([\d.]+) median=([\d.]+) p95=([\d.]+)$", re.M)
 PROFILE_SPEED = re.compile(r"^search_iterations_per_s ui=([\d,]+) headless=([\d,]+) "
-                           r"ratio=([\d.]+)$", re.M)
+                           r"ratio=([\d.]+) \(one match: (\d+) turns with the UI drawing, "
+                           r"(\d+) with it idle\)$", re.M)
+PROFILE_HEADLESS = re.compile(r"^separate_headless_match iterations_per_s=([\d,]+) turns=(\d+)$",
+                              re.M)
 
 
 def test_profile_frames_reports_frame_times_and_both_search_speeds(tmp_path):
     """--profile-frames runs the app (dummy video driver) with every tree view
-    open, then the same match headless; its lines are what the README quotes.
-    No speed is asserted: only that each figure is measured and consistent."""
-    p = run([MAIN, "--profile-frames", "40", "--iterations", "400", "--no-record"], tmp_path,
+    open, alternating with the UI idle in the same match, then a headless
+    match; its lines are what the README quotes. No speed is asserted: only
+    that each figure is measured and consistent."""
+    p = run([MAIN, "--profile-frames", "60", "--iterations", "400", "--no-record"], tmp_path,
             env_set={"SDL_VIDEODRIVER": "dummy"})
     assert p.returncode == 0, p.stderr
     m = PROFILE.search(p.stdout)
@@ -156,6 +160,10 @@ def test_profile_frames_reports_frame_times_and_both_search_speeds(tmp_path):
     ui, headless = (int(x.replace(",", "")) for x in s.groups()[:2])
     assert ui > 0 and headless > 0
     assert abs(float(s.group(3)) - ui / headless) < 0.01
+    assert int(s.group(4)) > 0 and int(s.group(5)) > 0   # turns in both modes
+    h = PROFILE_HEADLESS.search(p.stdout)
+    assert h, p.stdout
+    assert int(h.group(1).replace(",", "")) > 0 and int(h.group(2)) >= 3
     assert "budget=400it" in p.stdout
 
 

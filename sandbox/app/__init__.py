@@ -7,16 +7,15 @@ the start menu underneath (Esc goes back to it).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 
 from ..config import Budget, Scenario, load_scenario
 from .shell import App
 
-# Per player per turn when --profile-frames is given no budget: about 50 ms of
-# one of four searches sharing two cores, like the default scenario's budget.
-PROFILE_ITERATIONS = 8000
+# --profile-frames alternates chunks of this many frames with the UI drawing
+# and the same wall time with it idle, in one match (see _profile).
+PROFILE_CHUNK_FRAMES = 30
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -29,12 +28,6 @@ def run_app(args: argparse.Namespace) -> int:
         budget = Budget(iterations=args.iterations, ms=0)
     elif getattr(args, "ms", None):
         budget = Budget(ms=args.ms)
-    elif getattr(args, "profile_frames", None):
-        # A fixed iteration budget makes the UI run and the headless run play
-        # the very same match, so their iterations/s compare like for like
-        # (with ms budgets the two matches diverge, and the speed of a search
-        # depends on the position: how many snakes are alive, how long).
-        budget = Budget(iterations=PROFILE_ITERATIONS, ms=0)
     app = App(state_file=getattr(args, "state_file", None))
 
     def recorder_factory(scn: Scenario):
@@ -98,38 +91,71 @@ def _run_replay(app: App, args: argparse.Namespace) -> int:
 
 
 def _profile(app: App, arena, frames: int, scenario: Scenario, budget: Budget | None) -> int:
-    """Run `frames` frames with every tree view open; report frame times and
-    the search's speed with the UI, then the same match headless (three
-    times, the median: on a small machine one run of a few seconds varies
-    by several per cent on its own)."""
-    seed = arena.live.match.seed
-    arena.live.set_speed(None)  # keep the searches busy: worst case for the UI
-    app.run(max_frames=frames)
-    ui_its = _search_rate(arena)
-    turns = arena.live.match.turn
+    """Run `frames` frames with every tree view open and report the frame
+    times, then what the UI costs the searches.
+
+    The cost is measured within one match: chunks of PROFILE_CHUNK_FRAMES
+    frames with the UI drawing alternate with the same wall time with the UI
+    idle (the match goes on, nothing is drawn), and iterations per second are
+    compared between the turns thought entirely in one mode or the other.
+    Alternating every half second cancels what separate runs cannot: this
+    machine's speed drifts by +-10% from one few-second run to the next, and a
+    search's speed depends on the position. For reference it also reports a
+    separate headless match of as many turns with the same settings."""
+    live = arena.live
+    live.set_speed(None)  # keep the searches busy: worst case for the UI
+    mode = ["ui"]
+    kinds: dict[int, str] = {}       # turn -> mode it was thought in ("mixed")
+    since = ["ui"]                   # mode when the turn now thinking began
+    records = []
+
+    def on_turn(record) -> None:
+        kinds[len(records)] = mode[0] if since[0] == mode[0] else "mixed"
+        records.append(record)
+        since[0] = mode[0]
+
+    live.on_turn.append(on_turn)
+    done, seed = 0, live.match.seed
+    while done < frames:
+        n = min(PROFILE_CHUNK_FRAMES, frames - done)
+        mode[0] = "ui"
+        app.run(max_frames=app.frame + n)
+        done += n
+        mode[0] = "idle"
+        end = time.perf_counter() + n / app.fps_cap
+        while time.perf_counter() < end:
+            if live.over:
+                break
+            live.update(1.0)
+            time.sleep(0.0005)
+        if live.over:   # a finished match: the next one goes on measuring
+            seed += 1
+            arena.restart(seed=seed)   # same LiveMatch: on_turn and speed stay
+            since[0] = mode[0]
+    ui = _throughput([r for i, r in enumerate(records) if kinds[i] == "ui"])
+    idle = _throughput([r for i, r in enumerate(records) if kinds[i] == "idle"])
+    n_ui = sum(k == "ui" for k in kinds.values())
+    n_idle = sum(k == "idle" for k in kinds.values())
     print(app.frame_report())
-    print(f"fps={app.achieved_fps():.1f} frames={len(app.frame_ms)} turns={turns} "
-          f"budget={_budget_text(budget)}")
+    print(f"fps={app.achieved_fps():.1f} frames={len(app.frame_ms)} turns={len(records)} "
+          f"budget={_budget_text(budget or scenario.player_budget(0))}")
     _close(app)
-    rates = [_headless_rate(scenario, budget, max(3, turns), seed) for _ in range(3)]
-    headless = statistics.median(rates)
-    ratio = ui_its / headless if headless else 0.0
-    print("headless_runs " + " ".join(f"{r:,.0f}" for r in rates))
-    print(f"search_iterations_per_s ui={ui_its:,.0f} headless={headless:,.0f} ratio={ratio:.2f}")
+    headless = _headless_rate(scenario, budget, max(3, len(records)), arena.live.match.seed)
+    ratio = ui / idle if idle else 0.0
+    print(f"search_iterations_per_s ui={ui:,.0f} headless={idle:,.0f} ratio={ratio:.2f} "
+          f"(one match: {n_ui} turns with the UI drawing, {n_idle} with it idle)")
+    print(f"separate_headless_match iterations_per_s={headless:,.0f} "
+          f"turns={max(3, len(records))}")
     sys.stdout.flush()
     return 0
 
 
-def _budget_text(budget: Budget | None) -> str:
-    if budget is None:
-        return "scenario"
+def _budget_text(budget: Budget) -> str:
+    if budget.iterations and budget.ms:
+        return f"{budget.iterations}it+{budget.ms:g}ms"
     if budget.iterations:
         return f"{budget.iterations}it"
     return f"{budget.ms:g}ms"
-
-
-def _search_rate(arena) -> float:
-    return _throughput(arena.live.match.history)
 
 
 def _headless_rate(scenario: Scenario, budget: Budget | None, turns: int, seed: int) -> float:

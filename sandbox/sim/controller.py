@@ -254,6 +254,13 @@ class SearchController(Controller):
                 raise InvalidState(f"{self.name} is already thinking")
             if self._closing:
                 raise InvalidState(f"{self.name} is closed")
+            if not any(game.is_alive(a) for a in self.agents):
+                # Every agent of this player is out: nothing to decide, and a
+                # search would only take CPU from the players still in it.
+                self._apply_pending(turn, 0)
+                self._moves = {a: None for a in self.agents}
+                self._publish(turn, False, 0, 0, 0.0, time.perf_counter(), "eliminated")
+                return
             self._done.clear()
             self._cancel = False
             self._job = (turn, budget)

@@ -216,3 +216,31 @@ def test_close_while_thinking_returns(game):
     assert c.search.closed
     with pytest.raises(InvalidState):
         c.start(1, game, Budget(ms=0, iterations=10))
+
+
+def test_a_player_with_every_agent_out_does_not_search():
+    """Its moves are None at once, its snapshot says why, and its C search
+    runs no iteration (no CPU taken from the players still in the game);
+    a settings change made meanwhile still reaches C."""
+    from sandbox.reference import Snake, build_export
+    quiet = {"food_spawn_chance": 0, "minimum_food": 0, "initial_food": 0}
+    with Game("snakes", {"width": 7, "height": 7, "snakes": 3, **quiet}, seed=1) as g:
+        g.import_state(build_export(7, 7, [
+            Snake([(1, 1)], 100),
+            Snake([(5, 5)], 40, alive=False, death_turn=2, cause=1),
+            Snake([(1, 5)], 100)], (), 3))
+        assert not g.is_terminal
+        dead = SearchController(1, [1], g, SearchParams(max_depth=4), seed=3, name="P1")
+        live = SearchController(0, [0], g, SearchParams(max_depth=4), seed=3, name="P0")
+        try:
+            dead.update_settings({"c": 1.5})
+            assert think(dead, g, Budget(ms=0, iterations=5000), turn=3) == {1: None}
+            snap = dead.latest
+            assert (snap.iterations, snap.stop_reason, snap.thinking) == (0, "eliminated", False)
+            assert dead.search.stats().iterations == 0
+            assert dead.c_confirmed.c == 1.5
+            assert think(live, g, Budget(ms=0, iterations=500), turn=3)[0] is not None
+            assert live.latest.iterations == 500
+        finally:
+            dead.close()
+            live.close()
