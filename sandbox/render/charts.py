@@ -106,11 +106,10 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     big = small + (4 if text_size is None else 2)
     title_h = font(big).get_linesize() + 4
     left, bottom, right = 56 if text_size is None else 4 * small, 2 * font(small).get_linesize() + 6, 12
-    plot = pygame.Rect(rect.x + left, rect.y + title_h + 4, max(10, rect.width - left - right),
-                       max(10, rect.height - title_h - 4 - bottom))
-    pygame.draw.rect(surface, PLOT_BG, plot)
 
-    # title, then the legend to its right (wrapping is not worth it: clipped)
+    # title, then the legend to its right; a legend that does not fit there
+    # gets a row of its own (a series nobody can name is worse than a
+    # slightly shorter plot)
     x = rect.x + 8
     if title:
         x = _text(surface, title, (x, rect.y + 3), TEXT, big).right + 8
@@ -118,13 +117,22 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
         x = _text(surface, f"({y_label})", (x, rect.y + 3 + title_h // 2 - 2), MUTED, small,
                   "midleft").right + 8
     x += 8
-    for i, label in enumerate(series):
+    labels = list(series)
+    need = sum(16 + font(small).size(label)[0] + 12 for label in labels)
+    yy = rect.y + 3 + title_h // 2 - 2
+    top = rect.y + title_h + 4
+    if labels and x + need > rect.right:
+        x, yy = rect.x + 8, top + font(small).get_linesize() // 2
+        top += font(small).get_linesize() + 2
+    for i, label in enumerate(labels):
         c = colors.setdefault(label, PALETTE[i % len(PALETTE)])
         if x + 60 > rect.right:
             break
-        yy = rect.y + 3 + title_h // 2 - 2
         pygame.draw.rect(surface, c, (x, yy - 5, 12, 10))
         x = _text(surface, label, (x + 16, yy), MUTED, small, "midleft").right + 12
+    plot = pygame.Rect(rect.x + left, top, max(10, rect.width - left - right),
+                       max(10, rect.bottom - top - bottom))
+    pygame.draw.rect(surface, PLOT_BG, plot)
 
     n = max((len(v) for v in series.values()), default=0)
     xs = list(x_values) if x_values is not None else list(range(n))
