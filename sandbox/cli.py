@@ -78,16 +78,17 @@ def _check_common(args: argparse.Namespace) -> None:
         raise CliError("--seed must be in 0..2^63-1")
 
 
-def make_recorder(args: argparse.Namespace, scenario, on_error=None):
+def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
     """The match's Recorder as the scenario and --no-record/--replay-dir say
-    (None when recording is off). Write failures go to `on_error` (default:
-    one warning line on stderr) and never stop the match."""
+    (None when recording is off), its file named after `name_hint` (default:
+    the --scenario given). Write failures go to `on_error` (default: one
+    warning line on stderr) and never stop the match."""
     from .replay import recorder_for
 
     if on_error is None:
         def on_error(exc) -> None:
             print(f"warning: {exc}", file=sys.stderr, flush=True)
-    return recorder_for(scenario, args, on_error=on_error)
+    return recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:

@@ -30,11 +30,13 @@ def run_app(args: argparse.Namespace) -> int:
         budget = Budget(ms=args.ms)
     app = App(state_file=getattr(args, "state_file", None))
 
-    def recorder_factory(scn: Scenario):
+    def recorder_factory(scn: Scenario, stem: str | None = None):
         # One recorder per match; a write failure shows in the arena's REC
-        # indicator (recorder.failed) instead of stopping the match.
+        # indicator (recorder.failed) instead of stopping the match. `stem`:
+        # the scenario file a replay is named after (default: the one given
+        # on the command line).
         from ..cli import make_recorder
-        return lambda: make_recorder(args, scn, on_error=lambda exc: None)
+        return lambda: make_recorder(args, scn, on_error=lambda exc: None, name_hint=stem)
 
     app.recorder_factory = recorder_factory
     app.replay_dir = getattr(args, "replay_dir", None)

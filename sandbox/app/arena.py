@@ -351,8 +351,7 @@ class ArenaScene(Scene):
         old = self.match.budget_for(ctl.player)
         new = Budget(ms=round(ms, 1), iterations=0, slice_ms=old.slice_ms,
                      slice_iterations=old.slice_iterations)
-        self.match.set_player_budget(ctl.player, new)
-        self._log(f"turn {self.match.turn}: {ctl.name} budget {old.ms:g}→{new.ms:g} ms")
+        self.match.set_player_budget(ctl.player, new)   # logged with the turn's changes
 
     def _toggle_pause(self) -> None:
         self.live.toggle_pause()
@@ -380,7 +379,10 @@ class ArenaScene(Scene):
         i = finite.index(cur) + step if cur in finite else 2
         self._set_speed(None if i >= len(finite) else finite[max(0, i)])
 
-    def restart(self, seed: int | None = None, scenario: Scenario | None = None) -> None:
+    def restart(self, seed: int | None = None, scenario: Scenario | None = None,
+                stem: str | None = None) -> None:
+        if scenario is not None:   # its replays are named after it, not the last one
+            self.live.recorder_factory = self.app.recorder_factory(scenario, stem)
         self.live.restart(seed=seed, scenario=scenario)
         self.selected = min(self.selected, len(self.match.controllers) - 1)
         self.change_log.clear()
@@ -396,7 +398,7 @@ class ArenaScene(Scene):
             self.flash(str(exc))
             return
         self.tree_source = None
-        self.restart(scenario=scenario, seed=scenario.seed)
+        self.restart(scenario=scenario, seed=scenario.seed, stem=stem)
 
     def _select_player(self, i: int) -> None:
         if 0 <= i < len(self.match.controllers):

@@ -103,7 +103,8 @@ class MenuScene(Scene):
             scenario = load_scenario(stem)
         except SandboxError:
             return
-        self.app.push(ArenaScene(self.app, scenario, recorder_factory=self.app.recorder_factory(scenario)))
+        self.app.push(ArenaScene(self.app, scenario,
+                                 recorder_factory=self.app.recorder_factory(scenario, stem)))
 
     def watch(self, path: Path) -> None:
         """Open a replay file in the replay scene (a bad file: a message)."""

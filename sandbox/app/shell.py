@@ -78,7 +78,7 @@ class App:
         self.pending_screenshot: str | None = None
         self.exit_code = 0
         # scenario -> (() -> recorder or None); set by run_app, used by scenes
-        self.recorder_factory = lambda scenario: (lambda: None)
+        self.recorder_factory = lambda scenario, stem=None: (lambda: None)
         self.replay_dir: str | None = None   # where the menu lists replays (None: replays/)
 
     # --------------------------------------------------------------- scenes

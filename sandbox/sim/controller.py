@@ -39,6 +39,22 @@ class SettingsChange:
     iteration: int                          # iterations into the turn when applied
 
 
+def coalesce_changes(changes: Sequence[SettingsChange]) -> list[SettingsChange]:
+    out: list[SettingsChange] = []
+    for ch in changes:
+        last = out[-1] if out else None
+        if last is None or last.turn != ch.turn:
+            out.append(ch)
+            continue
+        merged = dict(last.changes)
+        for k, (old, new) in ch.changes.items():
+            merged[k] = (merged[k][0], new) if k in merged else (old, new)
+        out[-1] = SettingsChange(last.turn, last.player, merged, last.iteration)
+    out = [SettingsChange(c.turn, c.player, {k: v for k, v in c.changes.items() if v[0] != v[1]},
+                          c.iteration) for c in out]
+    return [c for c in out if c.changes]
+
+
 @dataclass(frozen=True)
 class ControllerSnapshot:
     player: int
@@ -115,10 +131,19 @@ class Controller:
     def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
         raise InvalidState(f"{self.kind} players have no search settings")
 
+    def record_change(self, turn: int, changes: dict[str, tuple[Any, Any]],
+                      iteration: int = 0) -> None:
+        """Log a change made outside the search (e.g. the player's budget)."""
+        with self._changes_lock:
+            self._changes.append(SettingsChange(turn, self.player, dict(changes), iteration))
+
     def drain_changes(self) -> list[SettingsChange]:
+        """The changes since the last drain, one per turn: a slider dragged
+        through ten values in a turn is one change from where it started to
+        where it ended (fields that came back to their value drop out)."""
         with self._changes_lock:
             out, self._changes = self._changes, []
-        return out
+        return coalesce_changes(out)
 
     @property
     def latest(self) -> ControllerSnapshot | None:

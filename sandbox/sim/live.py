@@ -45,22 +45,17 @@ class LiveMatch:
         self.last_record: TurnRecord | None = None
         self.on_turn: list[Callable[[TurnRecord], None]] = []
         self._pending_steps = 0
-        self._settings_carry: dict[int, SearchParams] = {}
         self._new_match(scenario.seed if seed is None else seed)
 
     # ------------------------------------------------------------ lifecycle
-    def _new_match(self, seed: int) -> None:
+    def _new_match(self, seed: int, player_budgets: Mapping[int, Budget] | None = None) -> None:
         recorder = self.recorder_factory() if self.recorder_factory else None
-        self.match = Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder)
+        self.match = Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder,
+                           player_budgets=player_budgets)
         self.match.set_tree_request(self.tree_request)
         for c in self.match.controllers:
             if isinstance(c, SearchController):
                 c.worker_nice = WORKER_NICE
-        for player, params in self._settings_carry.items():
-            c = self.match.controllers[player]
-            if isinstance(c, SearchController):
-                c.update_settings(params, turn=0)
-                c.drain_changes()  # carried over, not a change made in this match
         self.view = self.match.world.view()
         self.prev_view = None
         self.since_turn_ms = 0.0
@@ -72,20 +67,30 @@ class LiveMatch:
             self.match.start_turn()
 
     def restart(self, seed: int | None = None, scenario: Scenario | None = None) -> None:
-        """A new match (same players' current settings unless the scenario
-        changes)."""
+        """A new match: on the same scenario with every player's current
+        settings and live budget, or on a new scenario as it is."""
+        budgets: dict[int, Budget] = {}
         if scenario is None:
-            self._settings_carry = {c.player: c.settings for c in self.match.controllers
-                                    if isinstance(c, SearchController)}
+            self.scenario = self.scenario_as_played()
+            budgets = dict(self.match.player_budgets)
         else:
             self.scenario = scenario
-            self._settings_carry = {}
             self.human_agents.clear()
         next_seed = self.match.seed + 1 if seed is None else seed
         self.match.close()
         self.human.clear()
         self._pending_steps = 0
-        self._new_match(next_seed)
+        self._new_match(next_seed, budgets)
+
+    def scenario_as_played(self) -> Scenario:
+        """The scenario with each search player's current settings: the next
+        match starts from what the user set, and its replay header says so
+        (the controllers are built from it, not patched afterwards)."""
+        players = list(self.scenario.players)
+        for c in self.match.controllers:
+            if isinstance(c, SearchController):
+                players[c.player] = players[c.player].model_copy(update={"search": c.settings})
+        return self.scenario.model_copy(update={"players": players})
 
     def close(self) -> None:
         self.match.close()

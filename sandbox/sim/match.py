@@ -4,7 +4,7 @@ the move actually played, and a TurnRecord is appended (and handed to the
 recorder, if any)."""
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
 from ..native import InvalidState
@@ -35,11 +35,14 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
 class Match:
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  budget: Budget | None = None, max_turns: int | None = None,
-                 recorder: RecorderLike | None = None, record_trees: int = 0) -> None:
+                 recorder: RecorderLike | None = None, record_trees: int = 0,
+                 player_budgets: Mapping[int, Budget] | None = None) -> None:
         self.scenario = scenario
         self.seed = scenario.seed if seed is None else int(seed)
         self.budget_override = budget
-        self.player_budgets: dict[int, Budget] = {}
+        # budgets set live per player (they outrank the override and the
+        # scenario); given here, a restarted match records them in its header
+        self.player_budgets: dict[int, Budget] = dict(player_budgets or {})
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
         self.world = World(scenario.game, scenario.game_params, self.seed)
         self.controllers: list[Controller] = []
@@ -90,8 +93,14 @@ class Match:
                 or self.scenario.player_budget(player))
 
     def set_player_budget(self, player: int, budget: Budget) -> None:
-        """Takes effect from the next turn's thinking."""
+        """Takes effect from the next turn's thinking; recorded with this
+        turn's settings changes, like a search setting."""
+        old = self.budget_for(player)
         self.player_budgets[player] = budget
+        diff = {f"budget_{k}": (getattr(old, k), getattr(budget, k))
+                for k in ("ms", "iterations") if getattr(old, k) != getattr(budget, k)}
+        if diff:
+            self.controllers[player].record_change(self.turn, diff)
 
     def set_tree_request(self, request: TreeRequest | None) -> None:
         for c in self.controllers:

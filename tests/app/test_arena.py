@@ -144,10 +144,10 @@ def test_dragging_the_c_slider_sets_c_in_the_controller_and_in_the_c_search(aren
     rec = arena.live.last_record
     assert rec.turn == 0
     changes = rec.players[0].changes
-    assert [(ch.turn, ch.player, ch.changes) for ch in changes] == [
-        (0, 0, {"c": (C0, 1.0)}), (0, 0, {"c": (1.0, 1.5)})]
+    # one drag in one turn is one change, from where it started to where it ended
+    assert [(ch.turn, ch.player, ch.changes) for ch in changes] == [(0, 0, {"c": (C0, 1.5)})]
     assert all(p.changes == () for p in rec.players[1:])
-    assert arena.change_log == ["turn 0: Red c 0.7→1", "turn 0: Red c 1→1.5"]
+    assert arena.change_log == ["turn 0: Red c 0.7→1.5"]
     # the next turn searched with it
     wait_decided(arena)
     snap = arena.match.controllers[0].latest
@@ -200,7 +200,11 @@ def test_budget_slider_sets_the_players_time_budget(arena):
     assert arena.match.budget_for(0).ms == 10.0
     assert arena.match.budget_for(0).iterations == 0
     assert arena.match.budget_for(1) == BUDGET
-    assert arena.change_log == ["turn 0: Red budget 0→10 ms"]
+    step_turn(arena)        # recorded with the turn, like every settings change
+    changes = arena.live.last_record.players[0].changes
+    assert [(ch.turn, ch.changes) for ch in changes] == [
+        (0, {"budget_ms": (0.0, 10.0), "budget_iterations": (200, 0)})]
+    assert arena.change_log == ["turn 0: Red budget_ms 0→10, budget_iterations 200→0"]
 
 
 # ------------------------------------------------------------------ picker, toggle
@@ -234,9 +238,8 @@ def test_elimination_picker_and_death_penalty_toggle_reach_the_c_search(arena):
 
     step_turn(arena)
     changes = arena.live.last_record.players[0].changes
-    assert [ch.changes for ch in changes] == [{"elimination": ("pass", "freeze")},
-                                              {"elimination": ("freeze", "pass")},
-                                              {"death_penalty": (False, True)}]
+    # pass -> freeze -> pass within the turn left elimination where it was
+    assert [ch.changes for ch in changes] == [{"death_penalty": (False, True)}]
     assert {ch.turn for ch in changes} == {0}
 
 
@@ -634,3 +637,20 @@ def test_state_reports_widget_geometry_an_outside_driver_can_aim_with(app, arena
     assert data["scene"] == "arena" and data["scenes"] == ["arena"]
     assert data["widgets"]["c"]["track"] == c["track"]
     assert data["widgets"]["c"]["value"] == 1.5
+
+
+def test_a_scenario_chosen_in_the_arena_records_under_its_own_name(app):
+    """Regression: replays of a scenario picked in the arena were named after
+    the scenario the app was started with."""
+    calls = []
+
+    def factory(scenario, stem=None):
+        calls.append((scenario.name, stem))
+        return lambda: None
+
+    app.recorder_factory = factory
+    arena = make_arena(app)
+    wait_decided(arena)
+    arena._change_scenario("snakes_duel_trees")
+    assert calls == [(load_scenario("snakes_duel_trees").name, "snakes_duel_trees")]
+    assert arena.match.scenario.name == load_scenario("snakes_duel_trees").name

@@ -244,3 +244,15 @@ def test_a_player_with_every_agent_out_does_not_search():
         finally:
             dead.close()
             live.close()
+
+
+def test_changes_coalesce_per_turn():
+    from sandbox.sim.controller import SettingsChange, coalesce_changes
+    raw = [SettingsChange(3, 0, {"c": (0.7, 1.0)}, 10),
+           SettingsChange(3, 0, {"c": (1.0, 1.5), "gamma": (0.97, 0.9)}, 20),
+           SettingsChange(3, 0, {"gamma": (0.9, 0.97)}, 30),      # back where it was
+           SettingsChange(4, 0, {"c": (1.5, 2.0)}, 5)]
+    assert [(c.turn, c.changes, c.iteration) for c in coalesce_changes(raw)] == [
+        (3, {"c": (0.7, 1.5)}, 10), (4, {"c": (1.5, 2.0)}, 5)]
+    assert coalesce_changes([SettingsChange(1, 0, {"c": (1.0, 2.0)}, 0),
+                             SettingsChange(1, 0, {"c": (2.0, 1.0)}, 0)]) == []
