@@ -26,7 +26,7 @@ from typing import Any
 import pygame
 
 from ..config import Budget, Scenario, list_scenarios, load_scenario
-from ..games.snakes import MOVE_NAMES
+from ..games.snakes import MOVE_DELTAS, MOVE_NAMES
 from ..native import SandboxError
 from ..render import palette as pal
 from ..render.board import SnakesBoardRenderer, draw_scoreboard
@@ -57,6 +57,7 @@ HELP = [
     ("I", "one traced search iteration (paused, step-by-step view)"),
     ("1-8, Tab", "choose a player's panel / move keyboard focus"),
     ("H", "take over the chosen player's snake; arrows steer"),
+    ("W", "your snake waits for your key each turn (on) / keeps going"),
     ("T", "tree layout: auto / icicle / node-link"),
     ("V", "trees shown: each agent's own / one player's whole search"),
     ("P or F12", "screenshot to screenshots/"),
@@ -182,17 +183,24 @@ class ArenaScene(Scene):
             p = ctl.settings
             budget = self.match.budget_for(ctl.player)
             sw = c.w
-            g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, 3.0, p.c, step=0.05,
-                         tooltip="UCB1 exploration constant")); yy += 36
-            g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, 40, p.max_depth, step=1,
-                         integer=True, fmt="{}", tooltip="simulated turns per iteration")); yy += 36
-            g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", 0.80, 1.00, p.gamma, step=0.005,
-                         fmt="{:.3f}", tooltip="discount per step toward the root")); yy += 36
-            g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0, 100,
-                         p.random_threshold, step=1, integer=True, fmt="{}",
-                         tooltip="uniform random selection below this many parent visits")); yy += 36
+            # The ranges a user explores; a scenario may set a value outside
+            # them (C up to 10, depth up to 64...): the slider then stretches
+            # to show it, instead of clamping it and changing the search.
+            g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
+                         step=0.05, tooltip="UCB1 exploration constant")); yy += 36
+            g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
+                         p.max_depth, step=1, integer=True, fmt="{}",
+                         tooltip="simulated turns per iteration")); yy += 36
+            g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", min(0.80, p.gamma), 1.00, p.gamma,
+                         step=0.005, fmt="{:.3f}", tooltip="discount per step toward the root"))
+            yy += 36
+            g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0,
+                         max(100, p.random_threshold), p.random_threshold, step=1, integer=True,
+                         fmt="{}", tooltip="uniform random selection below this many parent "
+                                           "visits")); yy += 36
             ms = budget.ms if budget.ms else 50.0
-            g.add(Slider("budget_ms", (c.x, yy, sw, 30), "budget ms/turn", 1, 1000, ms, log=True,
+            label = "budget ms/turn" if budget.ms else f"budget ms/turn (now {budget.iterations} it)"
+            g.add(Slider("budget_ms", (c.x, yy, sw, 30), label, 1, max(1000.0, ms), ms, log=True,
                          fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 38
             g.add(Picker("elimination", (c.x, yy, sw, 24), "eliminated:",
                          [("pass", "pass-through nodes"), ("freeze", "freeze tree")],
@@ -205,7 +213,7 @@ class ArenaScene(Scene):
                          "keep the played subtree between turns"))
             g.add(Toggle("depth_normalize", (c.x + sw // 2, yy, sw // 2, 22), "depth-normalise",
                          p.depth_normalize, "leaf score / depth reached")); yy += 26
-        if ctl is not None and len(ctl.agents) == 1:
+        if isinstance(ctl, SearchController) and len(ctl.agents) == 1:
             g.add(Toggle("human", (c.x, yy, c.w, 22), "you play this snake (arrows)",
                          ctl.agents[0] in self.live.human_agents, "take over (H)"))
             yy += 28
@@ -239,7 +247,7 @@ class ArenaScene(Scene):
                 return True
         if event.type == pygame.KEYDOWN and event.key in ARROWS and self._human_agent() is not None \
                 and not self._slider_focused():
-            self.live.choose(self._human_agent(), ARROWS[event.key])
+            self._steer(self._human_agent(), ARROWS[event.key])
             return True
         if self.widgets.process_event(event):
             return True
@@ -253,6 +261,17 @@ class ArenaScene(Scene):
         elif event.type == pygame.KEYDOWN:
             return self._on_key(event)
         return False
+
+    def _steer(self, agent: int, move: int) -> None:
+        """A person's arrow key. Straight back into the neck is legal in the
+        rules (and fatal); from a key it is a slip, so it is not taken."""
+        snake = self.live.view.snakes[agent]
+        d = snake.direction if snake.alive and len(set(snake.body)) > 1 else None
+        if d is not None and MOVE_DELTAS[d][0] + MOVE_DELTAS[move][0] == 0 \
+                and MOVE_DELTAS[d][1] + MOVE_DELTAS[move][1] == 0:
+            self.flash(f"{MOVE_NAMES[move]} would turn into your own neck")
+            return
+        self.live.choose(agent, move)
 
     def _slider_focused(self) -> bool:
         return any(w.focused and isinstance(w, Slider) for w in self.widgets.widgets)
@@ -285,6 +304,10 @@ class ArenaScene(Scene):
             self.traced_step()
         elif k == pygame.K_h:
             self._toggle_human()
+        elif k == pygame.K_w:
+            self.live.wait_for_humans = not self.live.wait_for_humans
+            self.flash("your snake waits for your key each turn" if self.live.wait_for_humans
+                       else "your snake keeps going; the match runs at its speed")
         elif k == pygame.K_t:
             modes = ["auto", "icicle", "nodelink"]
             self._set_tree_mode(modes[(modes.index(self.tree_mode) + 1) % 3])
@@ -561,6 +584,9 @@ class ArenaScene(Scene):
         self.board.draw(surface, L["board"], view, prev, self.live.alpha, highlight_agent=human)
         if self.live.paused:
             surface.blit(text("paused", 14, pal.WARN, bold=True), (L["board"].x + 6, L["board"].y + 4))
+        elif self.live.waiting_for_human() and self.match.turn_ready():
+            surface.blit(text("your move: arrow keys (W: don't wait)", 14, pal.WARN, bold=True),
+                         (L["board"].x + 6, L["board"].y + 4))
         if self.live.over:
             self._draw_result(surface, L["board"])
         self._draw_controls_frame(surface, L["controls"])
@@ -600,8 +626,9 @@ class ArenaScene(Scene):
         color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
         pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
         if not isinstance(ctl, SearchController):
-            surface.blit(text(f"{ctl.name}: {ctl.kind} player (no search settings)", 13,
-                              pal.TEXT_DIM), (r.x, r.y + 40))
+            what = ("you steer it with the arrow keys" if ctl.kind == "human"
+                    else f"{ctl.kind} player, no search settings")
+            surface.blit(text(f"{ctl.name}: {what}", 13, pal.TEXT_DIM), (r.x, r.y + 40))
 
     def _draw_right(self, surface, r: pygame.Rect, view) -> None:
         m = self.match

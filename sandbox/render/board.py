@@ -62,6 +62,15 @@ class SnakesBoardRenderer:
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: SnakesView,
              prev: SnakesView | None = None, alpha: float = 1.0,
              highlight_agent: int | None = None) -> None:
+        clip = surface.get_clip()
+        # a snake that died off the board has its head out there: keep it in
+        surface.set_clip(rect.clip(clip) if clip else rect)
+        try:
+            self._draw(surface, rect, view, prev, alpha, highlight_agent)
+        finally:
+            surface.set_clip(clip)
+
+    def _draw(self, surface, rect, view, prev, alpha, highlight_agent) -> None:
         surface.blit(self._grid(rect, view), rect.topleft)
         cell, x0, y0 = board_geometry(rect, view.width, view.height)
         h = view.height

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..config import Budget, Scenario
 from ..native import InvalidState, SearchParams
-from .controller import SearchController, TreeRequest
+from .controller import HumanController, SearchController, TreeRequest
 from .match import Match, RecorderLike
 from .records import MatchResult, TurnRecord
 
@@ -42,6 +42,11 @@ class LiveMatch:
         self.speed = speed
         self.human: dict[int, int] = {}          # agent -> move the person chose
         self.human_agents: set[int] = set()
+        # A person's snake waits for their key each turn (a turn-based game
+        # for whoever plays by hand); off: it keeps its direction and the
+        # match goes on at the chosen speed.
+        self.wait_for_humans = True
+        self._human_fresh: set[int] = set()      # pressed a key since the last turn
         self.last_record: TurnRecord | None = None
         self.on_turn: list[Callable[[TurnRecord], None]] = []
         self._pending_steps = 0
@@ -56,6 +61,9 @@ class LiveMatch:
         for c in self.match.controllers:
             if isinstance(c, SearchController):
                 c.worker_nice = WORKER_NICE
+            elif isinstance(c, HumanController):   # the scenario's own human players
+                self.human_agents.update(c.agents)
+        self._human_fresh.clear()
         self.view = self.match.world.view()
         self.prev_view = None
         self.since_turn_ms = 0.0
@@ -125,6 +133,14 @@ class LiveMatch:
     def choose(self, agent: int, move: int) -> None:
         """A person's move for `agent` this turn (it keeps that direction)."""
         self.human[agent] = int(move)
+        self._human_fresh.add(agent)
+
+    def waiting_for_human(self) -> bool:
+        """The turn is decided but waits for a person's key."""
+        if not self.wait_for_humans or not self.human_agents:
+            return False
+        game = self.match.world.game
+        return any(a not in self._human_fresh and game.is_alive(a) for a in self.human_agents)
 
     def update_settings(self, player: int, **changes: Any) -> SearchParams:
         c = self.match.controllers[player]
@@ -157,7 +173,7 @@ class LiveMatch:
             return None
         if not self.paused and self.since_turn_ms < self.turn_period_ms:
             return None
-        if not m.turn_ready():
+        if not m.turn_ready() or self.waiting_for_human():
             return None
         return self._play()
 
@@ -165,6 +181,7 @@ class LiveMatch:
         m = self.match
         overrides = {a: self._human_move(a) for a in self.human_agents if m.world.game.is_alive(a)}
         record = m.complete_turn(overrides=overrides)
+        self._human_fresh.clear()
         if self._pending_steps:
             self._pending_steps -= 1
         self.prev_view, self.view = self.view, m.world.view()

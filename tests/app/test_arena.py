@@ -424,6 +424,35 @@ def test_human_control_plays_the_chosen_move(arena):
     assert arena.widgets.get("human").value is False
 
 
+def test_a_scenarios_human_player_steers_and_the_turn_waits_for_the_key(app):
+    """snakes_you_vs_three: the person's snake is steered by the arrows from
+    the start, and each turn waits for their key (W switches that off)."""
+    arena = ArenaScene(app, load_scenario("snakes_you_vs_three"), seed=SEED, budget=BUDGET,
+                       recorder_factory=lambda: None)          # playing, not paused
+    app.push(arena)
+    live = arena.live
+    assert live.human_agents == {0} and arena.selected == 0
+    assert "human" not in [w.id for w in arena.widgets.widgets]   # no toggle: always yours
+    arrow_for = {move: k for k, move in ARROWS.items()}
+    wait_decided(arena)
+    for _ in range(20):                       # decided, time passes: still no turn
+        arena.update(500.0)
+    assert arena.match.turn == 0 and live.waiting_for_human()
+    move = safe_move(live.view, 0, avoid=None)
+    feed(arena, key(arrow_for[move]))
+    wait_until(lambda: arena.match.turn == 1, arena, dt_ms=500.0, what="turn 1")
+    assert live.last_record.joint[0] == move
+    # straight back into the neck is not taken from a key
+    d = live.view.snakes[0].direction
+    back = [m for m, (dx, dy) in enumerate(MOVE_DELTAS)
+            if (dx, dy) == (-MOVE_DELTAS[d][0], -MOVE_DELTAS[d][1])][0]
+    feed(arena, key(arrow_for[back]))
+    assert live.human[0] == move and live.waiting_for_human()   # the key was not taken
+    feed(arena, key(pygame.K_w, "w"))          # don't wait: the match goes on
+    assert not live.wait_for_humans
+    wait_until(lambda: arena.match.turn >= 3, arena, dt_ms=500.0, what="turn 3 without keys")
+
+
 def test_arrows_go_to_a_focused_slider_not_the_snake(arena):
     live = arena.live
     feed(arena, key(pygame.K_h, "h"))
@@ -654,3 +683,28 @@ def test_a_scenario_chosen_in_the_arena_records_under_its_own_name(app):
     arena._change_scenario("snakes_duel_trees")
     assert calls == [(load_scenario("snakes_duel_trees").name, "snakes_duel_trees")]
     assert arena.match.scenario.name == load_scenario("snakes_duel_trees").name
+
+
+def test_sliders_stretch_to_a_scenario_value_outside_their_range(app):
+    """A scenario may set C 5, depth 60, gamma 0.5 (all valid in C): the
+    sliders show those values instead of clamping them, so touching one
+    nudges the search from where it is, not from the slider's edge."""
+    base = load_scenario(SCENARIO)
+    players = [p.model_copy(update={"search": p.search.replace(c=5.0, max_depth=60, gamma=0.5)})
+               for p in base.players]
+    scn = base.model_copy(update={"players": players})
+    arena = ArenaScene(app, scn, seed=SEED, budget=BUDGET, recorder_factory=lambda: None,
+                       paused=True)
+    app.push(arena)
+    wait_decided(arena)
+    ctl = arena.match.controllers[0]
+    c, d, g = (arena.widgets.get(k) for k in ("c", "max_depth", "gamma"))
+    assert (c.value, c.hi) == (5.0, 5.0)
+    assert (d.value, d.hi) == (60, 60)
+    assert (g.value, g.lo) == (0.5, 0.5)
+    assert (ctl.settings.c, ctl.settings.max_depth, ctl.settings.gamma) == (5.0, 60, 0.5)
+    click(arena, c.rect.center)                # focus, then one step down
+    ctl_c = ctl.settings.c
+    feed(arena, key(pygame.K_LEFT))
+    assert ctl.settings.c == pytest.approx(ctl_c - 0.05)
+    assert arena.widgets.get("budget_ms").label.endswith("(now 200 it)")
