@@ -52,7 +52,7 @@ def run_app(args: argparse.Namespace) -> int:
     if profile:
         return _profile(app, arena, profile, scenario, budget)
     if shot:
-        return _screenshot(app, arena, shot, args.turns or 20)
+        return _screenshot(app, arena, shot, 20 if args.turns is None else args.turns)
     if args.turns:
         arena.live.match.max_turns = args.turns
     return app.run()
@@ -66,6 +66,8 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
     while arena.live.match.turn < turns and not arena.live.over and frames < 100_000:
         app.run(max_frames=app.frame + 1)
         frames += 1
+    arena.live.paused = True    # the picture shows turn `turns`, not a turn or two later
+    arena._sync_play_button()
     for _ in range(3):  # let the views catch up with the last turn
         app.run(max_frames=app.frame + 1)
         time.sleep(0.05)

@@ -484,8 +484,7 @@ class ArenaScene(Scene):
 
     def take_screenshot(self, path: str | None = None) -> None:
         if path is None:
-            SCREENSHOT_DIR.mkdir(exist_ok=True)
-            path = str(SCREENSHOT_DIR / time.strftime("arena-%Y%m%d-%H%M%S.png"))
+            path = self.app.screenshot_path("arena", SCREENSHOT_DIR)
         self.app.pending_screenshot = path
         self.flash(f"screenshot: {path}")
 
@@ -599,6 +598,12 @@ class ArenaScene(Scene):
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
                 self._tooltip(surface, tip)
+            else:   # a clicked (pinned) node keeps its numbers on screen
+                for tv, panel in zip(self.trees, L["panels"]):
+                    info = tv.selected
+                    if info is not None:
+                        area = self._tree_area(panel)
+                        tv.draw_tooltip(surface, (area.x + 2, area.y + 2), info)
         if self.message and time.perf_counter() < self.message_until:
             self._draw_message(surface)
         if self.show_help:
@@ -637,7 +642,8 @@ class ArenaScene(Scene):
         draw_scoreboard(surface, board_rows, view, self.colors, list(m.names), scores)
         y = board_rows.bottom + 10
         header = ["player", "it/s", "turns/s", "it/turn", "nodes", "ms"]
-        xs = [r.x, r.x + 70, r.x + 150, r.x + 240, r.x + 310, r.x + 380]
+        f = min(1.0, (r.w - 30) / 380)    # narrow windows: the columns close up
+        xs = [r.x + int(o * f) for o in (0, 70, 150, 240, 310, 380)]
         for h, x in zip(header, xs):
             surface.blit(text(h, 11, pal.TEXT_DIM), (x, y))
         y += 16
@@ -649,7 +655,7 @@ class ArenaScene(Scene):
                 own = sum(snap.tree_nodes[a] for a in c.agents)
                 warn = snap.cap_reached or own > 0.9 * snap.node_cap * len(c.agents)
                 vals = [f"{snap.iterations_per_s / 1000:,.0f}k", f"{snap.sim_turns_per_s / 1e6:.2f}M",
-                        f"{snap.iterations:,}", f"{own:,}", f"{snap.search_ms:.0f}"]
+                        _count(snap.iterations), _count(own), f"{snap.search_ms:.0f}"]
                 for v, x in zip(vals, xs[1:]):
                     col = pal.WARN if (warn and v == vals[3]) else pal.TEXT
                     surface.blit(text(v, 12, col, mono=True), (x, y))
@@ -695,7 +701,12 @@ class ArenaScene(Scene):
         frame costs the searches CPU; a settled snapshot shows at once."""
         stats = snap.root_stats[agent] if snap is not None else ()
         chosen = snap.best_moves[agent] if snap is not None else None
-        key = (stats, chosen, rect.size)
+        snake = self.live.view.snakes[agent]
+        empty = "no root statistics yet"
+        if not snake.alive:   # nothing left to decide: say so, not "yet"
+            stats, chosen = (), None
+            empty = f"out since turn {snake.death_turn}"
+        key = (stats, chosen, rect.size, empty)
         now = time.perf_counter()
         cached = self._bars.get(agent)
         if cached is None or (cached[0] != key and (
@@ -704,7 +715,7 @@ class ArenaScene(Scene):
             surf = cached[1] if cached is not None and cached[1].get_size() == rect.size \
                 else pygame.Surface(rect.size)
             draw_root_bars(surf, surf.get_rect(), stats, self._move_name, self.colors[agent],
-                           chosen_move=chosen)
+                           chosen_move=chosen, empty=empty)
             cached = (key, surf, now)
             self._bars[agent] = cached
         surface.blit(cached[1], rect.topleft)
@@ -792,6 +803,11 @@ class ArenaScene(Scene):
                 entry["value"] = w.value
             out[w.id] = entry
         return out
+
+
+def _count(n: int) -> str:
+    """At most 7 characters: 9,417 · 105,712 · 1.05M (columns stay apart)."""
+    return f"{n:,}" if n < 1_000_000 else f"{n / 1e6:.3g}M"
 
 
 def _fmt(v: Any) -> str:

@@ -13,6 +13,7 @@ import os
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import pygame
 from ..render import palette as pal
 
 DEFAULT_SIZE = (1280, 800)
+MIN_SIZE = (1100, 700)    # the arena's layout holds together down to here
 WM_CLASS = "simsandbox"
 
 
@@ -51,6 +53,18 @@ class Scene:
         return {"scene": self.name}
 
 
+def _set_minimum_size(size: tuple[int, int]) -> None:
+    """Below MIN_SIZE the arena's panels would overlap: ask the window
+    manager not to go there. Best effort: pygame-ce reaches the display
+    module's window only through an API it marks deprecated."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().minimum_size = size
+    except (AttributeError, pygame.error):
+        pass
+
+
 class App:
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fps: int = 60,
                  state_file: str | None = None, title: str = "Simultaneous-move search sandbox") -> None:
@@ -63,6 +77,7 @@ class App:
         pygame.font.init()
         pygame.key.set_repeat(300, 40)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        _set_minimum_size(MIN_SIZE)
         pygame.display.set_caption(title)
         self.fps_cap = fps
         self.clock = pygame.time.Clock()

@@ -28,9 +28,11 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                    stats: Sequence, move_name: Callable[[int], str],
                    color: tuple[int, int, int], chosen_move: int | None = None,
                    title: str | None = None,
-                   norm: tuple[float, float] | None = None) -> None:
+                   norm: tuple[float, float] | None = None,
+                   empty: str = "no root statistics yet") -> None:
     """`stats`: MoveStat-like objects (move, visits, mean, prob). `norm`:
-    the agent's (min, max) score bounds, to colour each mean on the value map."""
+    the agent's (min, max) score bounds, to colour each mean on the value map.
+    `empty`: what to say when there are no stats."""
     rect = pygame.Rect(rect)
     surface.fill(palette.PANEL, rect)
     if rect.w < 20 or rect.h < 12:
@@ -38,12 +40,12 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     clip = surface.get_clip()
     surface.set_clip(rect.clip(clip) if clip else rect)
     try:
-        _draw(surface, rect, stats, move_name, color, chosen_move, title, norm)
+        _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty)
     finally:
         surface.set_clip(clip)
 
 
-def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm) -> None:
+def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty) -> None:
     x, y = rect.x + 4, rect.y + 2
     total = sum(max(int(s.visits), 0) for s in stats)
     if title is not None:
@@ -56,7 +58,7 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm) -> N
                 surface.blit(sub, (x + 21 + lab.get_width(), y + 2))
         y += 17
     if not stats:
-        lab = fonts.text("no root statistics yet", 11, palette.TEXT_DIM)
+        lab = fonts.text(empty, 11, palette.TEXT_DIM)
         surface.blit(lab, (x, y + 2))
         return
     n = len(stats)

@@ -64,6 +64,7 @@ class LiveMatch:
             elif isinstance(c, HumanController):   # the scenario's own human players
                 self.human_agents.update(c.agents)
         self._human_fresh.clear()
+        self.last_record = None      # nothing of the last match on screen
         self.view = self.match.world.view()
         self.prev_view = None
         self.since_turn_ms = 0.0

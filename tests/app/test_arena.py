@@ -708,3 +708,39 @@ def test_sliders_stretch_to_a_scenario_value_outside_their_range(app):
     feed(arena, key(pygame.K_LEFT))
     assert ctl.settings.c == pytest.approx(ctl_c - 0.05)
     assert arena.widgets.get("budget_ms").label.endswith("(now 200 it)")
+
+
+def test_a_pinned_node_keeps_its_numbers_on_screen(app, arena):
+    """Click a node: its facts stay on screen after the mouse leaves the
+    tree (hovering shows them only while the mouse is there)."""
+    wait_until(lambda: all(tv.snapshot is not None for tv in arena.trees), arena,
+               what="tree snapshots")
+    arena.update(0.0)
+    arena.draw(app.screen)
+    tv, area = arena.trees[0], arena._tree_area(arena.layout["panels"][0])
+    pos = next((x, y) for y in range(area.y, area.bottom, 4) for x in range(area.x, area.right, 4)
+               if tv.row_at((x, y)) is not None)
+    away = arena.layout["board"].center
+    click(arena, pos)
+    assert tv.selected is not None
+    feed(arena, motion(away))
+    assert arena.hover_info is None
+    arena.draw(app.screen)
+    pinned = pygame.surfarray.array3d(app.screen.subsurface(area)).copy()
+    click(arena, pos)                       # the same node again: unpinned
+    assert tv.selected is None
+    feed(arena, motion(away))
+    arena.draw(app.screen)
+    plain = pygame.surfarray.array3d(app.screen.subsurface(area))
+    changed = np.any(pinned != plain, axis=2)
+    assert changed[:200, :60].mean() > 0.3   # a box of text at the tree's top left
+
+
+def test_the_window_asks_for_a_minimum_size(app):
+    """Below MIN_SIZE the panels would overlap (toolbar under the pickers)."""
+    import warnings
+
+    from sandbox.app.shell import MIN_SIZE
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert tuple(pygame.Window.from_display_module().minimum_size) == MIN_SIZE
