@@ -418,9 +418,17 @@ class SearchController(Controller):
         """Refresh the snapshot between turns (e.g. after a traced step)."""
         if not self.done:
             return self._latest
-        st = self.search.stats()
         self._last_tree_time = 0.0
-        self._publish(turn, False, st.iterations_root, 0, 0.0, time.perf_counter(), "none")
+        prev = self._latest
+        if prev is not None and prev.turn == turn:
+            # the turn's search figures stay what they were (a traced step
+            # is not a search slice): only trees and root stats refresh
+            t0 = time.perf_counter() - prev.wall_ms / 1000.0
+            self._publish(turn, False, prev.iterations, prev.sim_turns, prev.search_ms, t0,
+                          prev.stop_reason)
+        else:
+            st = self.search.stats()
+            self._publish(turn, False, st.iterations_root, 0, 0.0, time.perf_counter(), "none")
         return self._latest
 
     def close(self) -> None:

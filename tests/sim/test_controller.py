@@ -256,3 +256,19 @@ def test_changes_coalesce_per_turn():
         (3, {"c": (0.7, 1.5)}, 10), (4, {"c": (1.5, 2.0)}, 5)]
     assert coalesce_changes([SettingsChange(1, 0, {"c": (1.0, 2.0)}, 0),
                              SettingsChange(1, 0, {"c": (2.0, 1.0)}, 0)]) == []
+
+
+def test_publish_now_keeps_the_turns_search_figures(controller, game):
+    """A refresh between turns (after a traced step, or when the tree view
+    changes) re-reads trees and root stats but is no search slice: the
+    turn's iterations, rate and time stay what the search measured."""
+    think(controller, game, Budget(ms=0, iterations=3000), turn=0)
+    before = controller.latest
+    controller.step_traced()
+    after = controller.publish_now(0)
+    assert after is not before
+    assert (after.iterations, after.sim_turns, after.search_ms) == (
+        before.iterations, before.sim_turns, before.search_ms)
+    assert after.iterations_per_s == before.iterations_per_s > 0
+    assert sum(m.visits for m in after.root_stats[0]) == \
+        sum(m.visits for m in before.root_stats[0]) + 1     # the traced iteration shows
