@@ -33,7 +33,7 @@ from ..native import SearchParams, TreeSnapshot
 from ..render import palette as pal
 from ..render.board import SnakesBoardRenderer, draw_scoreboard
 from ..render.charts import draw_replay_charts
-from ..render.fonts import text
+from ..render.fonts import elide, font, text
 from ..render.root_bars import draw_root_bars
 from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
@@ -45,6 +45,7 @@ from .shell import App, Scene
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 VIEW_CACHE = 256          # decoded boards kept (scrubbing back and forth is free)
+CHANGE_COLOR = (110, 170, 255)
 SCREENSHOT_DIR = Path("screenshots")
 
 HELP = [
@@ -160,7 +161,10 @@ class ReplayScene(Scene):
             for pt in t.players:
                 if pt.player == player:
                     for ch in pt.changes:
-                        values.update({k: new for k, (_, new) in ch.changes.items()})
+                        # a budget change (budget_ms, ...) is recorded with the
+                        # settings changes but is no search setting
+                        values.update({k: new for k, (_, new) in ch.changes.items()
+                                       if k in SearchParams.model_fields})
         try:
             return SearchParams(**values)
         except (ValueError, TypeError):
@@ -442,6 +446,8 @@ class ReplayScene(Scene):
         res = self.replay.result
         if res is None:
             line = "the file ends here (no result line)"
+        elif self.last < res.turns:
+            line = f"turn {self.last} is missing from the file"
         else:
             line = f"{res.names[res.winner]} wins" if res.winner is not None else "no single winner"
         box = pygame.Rect(0, 0, 300, 60)
@@ -449,16 +455,19 @@ class ReplayScene(Scene):
         pygame.draw.rect(surface, pal.PANEL_HI, box, border_radius=6)
         pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=6)
         t1 = text(line, 16, pal.TEXT, bold=True)
-        t2 = text(f"after {self.last - self.first} turns", 12, pal.TEXT_DIM)
+        # the game's turn counter, as the arena's "after N turns" and the
+        # result line's `turns` count (not the turns since a mid-game start)
+        t2 = text(f"after {self.last} turns", 12, pal.TEXT_DIM)
         surface.blit(t1, t1.get_rect(center=(box.centerx, box.y + 20)))
         surface.blit(t2, t2.get_rect(center=(box.centerx, box.y + 44)))
 
     def _draw_middle(self, surface, r: pygame.Rect) -> None:
         line = self.line()
         rows = pygame.Rect(r.x, r.y, r.w, 26 * len(self.view.snakes))
-        draw_scoreboard(surface, rows, self.view, self.colors, self.labels,
-                        self.replay.by_turn[self.turn - 1].scores
-                        if self.turn - 1 in self.replay.by_turn else None)
+        scores = (self.replay.by_turn[self.turn - 1].scores
+                  if self.turn - 1 in self.replay.by_turn else None)
+        draw_scoreboard(surface, rows, self.view, self.colors,
+                        self.labels, scores)
         y = rows.bottom + 8
         head = "decision at this turn" if line is not None else "no decision recorded here"
         surface.blit(text(head, 11, pal.TEXT_DIM), (r.x, y))
@@ -466,22 +475,40 @@ class ReplayScene(Scene):
         avail = r.bottom - y - 60
         bar_h = max(40, min(70, avail // max(1, self.num_agents)))
         for a in range(self.num_agents):
+            box = pygame.Rect(r.x, y, r.w, bar_h - 4)
+            y += bar_h
+            snake = self.view.snakes[a]
+            if not snake.alive:
+                # out: there is no decision to show, and "no root statistics
+                # yet" would suggest one is coming
+                _draw_out(surface, box, self.labels[a], self.colors[a],
+                          f"out since turn {snake.death_turn}"
+                          + (f" ({snake.cause})" if snake.cause else ""))
+                continue
             at = line.agent(a) if line is not None else None
             stats = at.root if at is not None else ()
             chosen = line.joint[a] if line is not None else None
             played = "" if chosen is None else f" → {self._move_name(chosen)}"
-            if not self.view.snakes[a].alive:
-                stats, played = (), f" (eliminated, turn {self.view.snakes[a].death_turn})"
-            draw_root_bars(surface, pygame.Rect(r.x, y, r.w, bar_h - 4), stats, self._move_name,
+            draw_root_bars(surface, box, stats, self._move_name,
                            self.colors[a], chosen_move=chosen, title=f"{self.labels[a]}{played}")
-            y += bar_h
-        if line is not None:
-            changes = [(pt.player, ch) for pt in line.players for ch in pt.changes]
-            for player, ch in changes[:3]:
-                name = next((p.name for p in self.replay.header.players if p.player == player), "?")
-                parts = ", ".join(f"{k} {_fmt(o)}→{_fmt(n)}" for k, (o, n) in ch.changes.items())
-                surface.blit(text(f"{name}: {parts}"[:60], 11, (110, 170, 255)), (r.x, y))
+        items = self.change_texts(self.turn)
+        if items:
+            lines = _fit_lines(items, 11, r.w, max(0, (r.bottom - y) // 14),
+                               " (hover ■ on the timeline)")
+            for s in lines:
+                surface.blit(text(s, 11, CHANGE_COLOR), (r.x, y))
                 y += 14
+
+    def change_texts(self, turn: int) -> list[str]:
+        """Every settings change recorded during `turn`, one per field:
+        'Red: c 0.7→1.3'."""
+        line = self.line(turn)
+        if line is None:
+            return []
+        names = {p.player: p.name for p in self.replay.header.players}
+        return [f"{names.get(pt.player, '?')}: {k} {_fmt(o)}→{_fmt(n)}"
+                for pt in line.players for ch in pt.changes
+                for k, (o, n) in ch.changes.items()]
 
     def _draw_charts(self, surface, r: pygame.Rect) -> None:
         key = (r.size, self.turn)
@@ -527,13 +554,62 @@ def _fmt(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
+def _wrap(s: str, size: int, width: int) -> list[str]:
+    """`s` broken at spaces into lines of at most `width` pixels (a word
+    longer than that is elided)."""
+    f = font(size)
+    out: list[str] = []
+    cur = ""
+    for word in s.split(" "):
+        cand = f"{cur} {word}" if cur else word
+        if cur and f.size(cand)[0] > width:
+            out.append(cur)
+            cand = word
+        cur = cand
+    out.append(cur)
+    return [elide(x, size, width) for x in out]
+
+
+def _fit_lines(items: list[str], size: int, width: int, max_lines: int,
+               more_hint: str = "") -> list[str]:
+    """`items` wrapped to `width`, at most `max_lines` lines; where items are
+    left out the last line says "+N more" (N items), never a silent cut."""
+    if max_lines <= 0:
+        return []
+    wrapped = [_wrap(it, size, width) for it in items]
+    if sum(len(w) for w in wrapped) <= max_lines:
+        return [x for w in wrapped for x in w]
+    out: list[str] = []
+    for i, w in enumerate(wrapped):
+        if len(out) + len(w) > max_lines - 1:
+            return out + [elide(f"+{len(items) - i} more{more_hint}", size, width)]
+        out.extend(w)
+    return out
+
+
+def _draw_out(surface, box: pygame.Rect, label: str, color, why: str) -> None:
+    """An eliminated agent's decision panel: its name and since when it is out."""
+    surface.fill(pal.PANEL, box)
+    pygame.draw.rect(surface, color, (box.x + 4, box.y + 5, 9, 9))
+    surface.blit(text(label, 12, pal.TEXT, bold=True), (box.x + 17, box.y + 2))
+    surface.blit(text(elide(why, 11, box.w - 8), 11, pal.TEXT_DIM), (box.x + 4, box.y + 21))
+
+
 def _tooltip(surface, pos, tip: str) -> None:
-    t = text(tip, 12, pal.TEXT)
-    r = pygame.Rect(pos[0] + 14, pos[1] + 14, t.get_width() + 10, t.get_height() + 6)
-    r.clamp_ip(surface.get_rect())
+    """A tip of one or more lines (newlines), each wrapped to the window;
+    lines that do not fit its height end in "+N more"."""
+    area = surface.get_rect()
+    width = max(80, min(560, area.w - 30))
+    line_h = font(12).get_linesize()
+    lines = _fit_lines(tip.split("\n"), 12, width, max(1, (area.h - 10) // line_h))
+    imgs = [text(x, 12, pal.TEXT) for x in lines]
+    r = pygame.Rect(pos[0] + 14, pos[1] + 14, max(t.get_width() for t in imgs) + 10,
+                    line_h * len(imgs) + 6)
+    r.clamp_ip(area)
     pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=3)
     pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
-    surface.blit(t, (r.x + 5, r.y + 3))
+    for i, t in enumerate(imgs):
+        surface.blit(t, (r.x + 5, r.y + 3 + i * line_h))
 
 
 def _draw_help(surface, rows, title: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from ..games.snakes import MOVE_DELTAS, SnakesView
+from . import fonts
 from . import palette as pal
 from .fonts import text
 
@@ -168,9 +169,11 @@ def draw_scoreboard(surface: pygame.Surface, rect: pygame.Rect, view: SnakesView
             hc = pal.OK if frac > 0.5 else pal.WARN if frac > 0.2 else pal.ERROR
             pygame.draw.rect(surface, hc, (bar.x, bar.y, int(bar.w * frac), bar.h), border_radius=3)
             surface.blit(text(f"{s.health}", 11, pal.TEXT, mono=True), (bar.right + 6, y + 5))
-        else:
-            surface.blit(text(f"† turn {s.death_turn}: {s.cause}", 11, pal.TEXT_DIM),
-                         (bar.x + 4, y + 5))
-        if scores is not None and i < len(scores):
-            sc = text(f"{scores[i]:+.2f}", 11, pal.TEXT_DIM, mono=True)
+        sc = (text(f"{scores[i]:+.2f}", 11, pal.TEXT_DIM, mono=True)
+              if scores is not None and i < len(scores) else None)
+        if not s.alive:   # cut to end before the score, not run into it
+            room = rect.right - (sc.get_width() + 8 if sc else 0) - (bar.x + 4)
+            label = fonts.elide(f"† turn {s.death_turn}: {s.cause}", 11, room)
+            surface.blit(text(label, 11, pal.TEXT_DIM), (bar.x + 4, y + 5))
+        if sc is not None:
             surface.blit(sc, (rect.right - sc.get_width(), y + 5))

@@ -92,12 +92,14 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                     markers: Sequence[tuple] = (), x_values: Sequence[float] | None = None,
                     cursor: float | None = None,
                     y_range: tuple[float, float] | None = None,
-                    text_size: int | None = None) -> pygame.Rect:
+                    text_size: int | None = None,
+                    x_range: tuple[float, float] | None = None) -> pygame.Rect:
     """One line chart filling `rect`: title and legend on top, y ticks left,
     x ticks and label below. `x_values` are shared by every series (default
     0, 1, 2 ...). `markers` are (x, kind) or (x, kind, label) with kind
     "elimination" or "settings" (vertical dashed lines, a glyph on top);
-    `cursor` draws the timeline position. Returns the plot area."""
+    `cursor` draws the timeline position. `x_range` widens the x axis beyond
+    the values (it never narrows it). Returns the plot area."""
     rect = pygame.Rect(rect)
     colors = dict(colors or {})
     pygame.draw.rect(surface, BACKGROUND, rect)
@@ -142,6 +144,8 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
         _frame(surface, plot)
         return plot
     x_lo, x_hi = min(xs), max(xs)
+    if x_range is not None:
+        x_lo, x_hi = min(x_lo, x_range[0]), max(x_hi, x_range[1])
     if x_hi <= x_lo:
         x_hi = x_lo + 1
     if y_range is not None:
@@ -230,16 +234,21 @@ def draw_replay_charts(surface: pygame.Surface, stats: "ReplayStats",
     cols = {**stats.colors, **(colors or {})}
     markers = [(m.turn, m.kind, m.label) for m in stats.markers]
     xs = stats.turn_numbers
+    # The axis runs to the match's last turn, not its last decision: an
+    # elimination marker sits at the turn the agent is out (k+1 for the step
+    # of turn k), and the replay scene's cursor reaches the final state.
+    x_range = (stats.start_turn, stats.turns)
     h = (rect.height - 2 * gap) // 3
     rects = [pygame.Rect(rect.x, rect.y + i * (h + gap), rect.width, h) for i in range(3)]
     draw_line_chart(surface, rects[0], stats.root_value, cols,
                     "Root value per agent", markers=markers, x_values=xs, cursor=cursor,
                     y_label="visit-weighted mean of the root children",
-                    text_size=text_size)
+                    text_size=text_size, x_range=x_range)
     draw_line_chart(surface, rects[1], stats.iterations, cols, "Iterations per turn",
                     markers=markers, x_values=xs, cursor=cursor, y_label="per player",
-                    text_size=text_size)
+                    text_size=text_size, x_range=x_range)
     draw_line_chart(surface, rects[2], stats.entropy, cols, "Root visit entropy",
                     markers=markers, x_values=xs, cursor=cursor,
-                    y_label="bits; 0 = one move took every visit", text_size=text_size)
+                    y_label="bits; 0 = one move took every visit", text_size=text_size,
+                    x_range=x_range)
     return rects

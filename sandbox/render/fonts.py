@@ -33,3 +33,13 @@ def text(s: str, size: int, color: tuple[int, int, int], bold: bool = False,
          mono: bool = False) -> pygame.Surface:
     """A rendered, cached label: UI text repeats from frame to frame."""
     return font(size, bold, mono).render(s, True, color)
+
+
+def elide(s: str, size: int, width: int, bold: bool = False, mono: bool = False) -> str:
+    """`s` cut to `width` pixels at `size`, ending in "…" where cut."""
+    f = font(size, bold, mono)
+    if f.size(s)[0] <= width:
+        return s
+    while s and f.size(s + "…")[0] > width:
+        s = s[:-1]
+    return s.rstrip() + "…"

@@ -15,13 +15,20 @@ reader can re-simulate and check every turn. Hashes are 16 hex digits.
 
 Compatibility: readers ignore fields they do not know, so adding an optional
 field keeps version 1; anything else bumps FORMAT_VERSION.
+
+Consistency: a header must agree with itself (one name and one initial alive
+flag per agent, every agent owned by exactly one player), or the file is
+refused; turn and result lines must agree with the header
+(HeaderLine.turn_problem / result_problem), or the reader drops them like
+any other damaged line. Everything downstream indexes per-agent lists by
+agent number and relies on this.
 """
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..native import SNAPSHOT_DTYPE, TreeSnapshot
 
@@ -76,6 +83,77 @@ class HeaderLine(_Line):
     initial_hash: Hash
     initial_alive: list[bool]
     record_trees: int = 0                     # nodes per stored tree, 0 = none
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "HeaderLine":
+        # Cross-field checks: one message naming the field, raised as a
+        # ValueError so the reader reports it like any other invalid header.
+        n = self.num_agents
+        if n < 1:
+            raise ValueError(f"num_agents: {n}, a match has at least one agent")
+        for name, values in (("names", self.names), ("initial_alive", self.initial_alive)):
+            if len(values) != n:
+                raise ValueError(f"{name}: {len(values)} entries, but num_agents is {n}")
+        owner: dict[int, int] = {}
+        seen: set[int] = set()
+        for p in self.players:
+            if p.player in seen:
+                raise ValueError(f"players: player {p.player} is listed twice")
+            seen.add(p.player)
+            for a in p.agents:
+                if not 0 <= a < n:
+                    raise ValueError(f"players: player {p.player} has agent {a}, outside "
+                                     f"0..{n - 1} (num_agents {n})")
+                if a in owner:
+                    raise ValueError(f"players: agent {a} belongs to player {owner[a]} and "
+                                     f"to player {p.player}")
+                owner[a] = p.player
+        unowned = [a for a in range(n) if a not in owner]
+        if unowned:
+            raise ValueError(f"players: agent {unowned[0]} belongs to no player")
+        return self
+
+    def turn_problem(self, line: "TurnLine") -> str | None:
+        """Why a turn line cannot belong to this match (None: it can)."""
+        n = self.num_agents
+        if len(line.joint) != n:
+            return f"{len(line.joint)} moves for {n} agents"
+        for name in ("alive", "scores", "rewards"):
+            k = len(getattr(line, name))
+            if k != n:
+                return f"{name}: {k} entries for {n} agents"
+        for a in line.eliminated:
+            if not 0 <= a < n:
+                return f"eliminated: agent {a} outside 0..{n - 1}"
+            if line.alive[a]:
+                return f"eliminated: agent {a} is alive after the step"
+        own = {p.player: set(p.agents) for p in self.players}
+        seen: set[int] = set()
+        for pt in line.players:
+            if pt.player not in own:
+                return f"players: player {pt.player} is not in the header"
+            if pt.player in seen:
+                return f"players: player {pt.player} appears twice"
+            seen.add(pt.player)
+            agents = [at.agent for at in pt.agents]
+            stray = [a for a in agents if a not in own[pt.player]]
+            if stray or len(set(agents)) != len(agents):
+                return (f"players: player {pt.player} decides for agents {agents}; the "
+                        f"header gives it {sorted(own[pt.player])}")
+            if any(ch.player != pt.player for ch in pt.changes):
+                return f"players: player {pt.player} holds another player's settings change"
+        return None
+
+    def result_problem(self, line: "ResultLine") -> str | None:
+        """Why a result line cannot belong to this match (None: it can)."""
+        n = self.num_agents
+        for name in ("ranking", "names"):
+            k = len(getattr(line, name))
+            if k != n:
+                return f"{name}: {k} entries for {n} agents"
+        if line.winner is not None and not 0 <= line.winner < n:
+            return f"winner: agent {line.winner} outside 0..{n - 1}"
+        return None
 
 
 # --------------------------------------------------------------------- turn

@@ -2,10 +2,13 @@
 they claim to be.
 
 read_replay() keeps every complete, valid line and reports each line it
-dropped (a torn last line, garbage, a line failing validation, a turn out of
-order or repeated, anything after the result line). What it cannot work
-around is a ReplayError with one line: a missing or empty file, no header,
-another format, an unsupported version.
+dropped (a torn last line, garbage, a line failing validation, a turn or
+result line that disagrees with the header about the agents and players, a
+turn out of order or repeated, anything after the result line). What it
+cannot work around is a ReplayError with one line: a missing or empty file,
+no header, another format, an unsupported version, a header inconsistent in
+itself (e.g. fewer names than agents, a player owning an agent that does not
+exist).
 
 Replay.state_at(turn) re-simulates from the header with the recorded joint
 actions (checkpoints every 25 turns keep scrubbing fast); view_at(turn)
@@ -115,6 +118,10 @@ class Replay:
                 g.import_state(h.initial_state)
         except SandboxError as exc:
             raise ReplayError(f"{self.path}: cannot rebuild the game: {exc}") from None
+        if g.num_agents != h.num_agents:  # every turn line is sized by the header's count
+            g.close()
+            raise ReplayError(f"{self.path}: cannot rebuild the game: it has {g.num_agents} "
+                              f"agents, the header's num_agents says {h.num_agents}")
         got = hash_hex(g.state_hash())
         if check and got != h.initial_hash:
             g.close()
@@ -260,6 +267,10 @@ def read_replay(path: str | os.PathLike) -> Replay:
             dropped.append(Dropped(no, f"invalid {kind} line: {one_line(exc, 1)}"))
             continue
         if isinstance(line, ResultLine):
+            why = header.result_problem(line)
+            if why is not None:
+                dropped.append(Dropped(no, f"result line: {why}"))
+                continue
             result = line
             continue
         expected = turns[-1].turn + 1 if turns else header.start_turn
@@ -267,9 +278,9 @@ def read_replay(path: str | os.PathLike) -> Replay:
             dropped.append(Dropped(no, f"turn {line.turn} out of order or repeated "
                                        f"(expected {expected})"))
             continue
-        if len(line.joint) != header.num_agents:
-            dropped.append(Dropped(no, f"turn {line.turn}: {len(line.joint)} moves for "
-                                       f"{header.num_agents} agents"))
+        why = header.turn_problem(line)
+        if why is not None:
+            dropped.append(Dropped(no, f"turn {line.turn}: {why}"))
             continue
         turns.append(line)
 

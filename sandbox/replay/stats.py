@@ -15,6 +15,14 @@ recorded when it decided; a pass child, move -1, is left out):
 Figures are NaN (blank in CSV, null in JSON) where there is no search data
 (random players, eliminated agents). Summaries (means, min, max) run over the
 turns an agent decided while alive.
+
+Turns are counted as the game counts them (and the arena shows them): the
+decision of turn k is played by the step from turn k to turn k+1, so a snake
+killed by the step of turn record k is out at turn k+1 ("out k+1", the
+board at turn k+1 shows it dead, its death_turn is k+1), and a match whose
+last turn record is k lasted k+1 turns (the result line's `turns`). A CSV row
+is one turn's decision; its alive, score and hash columns are the state
+after that turn's step.
 """
 from __future__ import annotations
 
@@ -122,7 +130,8 @@ class AgentStats:
     search_ms_total: float
     wall_ms_mean: float
     wall_ms_total: float
-    eliminated_turn: int | None        # the turn whose step eliminated it
+    eliminated_turn: int | None        # the first turn it is out (its death_turn: k+1
+                                       # when the step of turn record k killed it)
     final_score: float
     rank: int | None                   # from the result line (0 = best)
     changes: tuple[SettingsChangeInfo, ...]   # its player's settings changes
@@ -143,8 +152,12 @@ class ReplayStats:
     game: str
     seed: int
     num_agents: int
-    turns: int                          # turn lines recorded
-    first_turn: int
+    turns: int                          # the match's length: the result line's `turns`
+                                        # (the turn after the final step), else the turn
+                                        # after the last recorded step
+    turns_recorded: int                 # turn lines in the file
+    start_turn: int                     # the game turn the match (its header) starts at
+    first_turn: int                     # the first turn recorded
     finished: bool                      # a result line is present
     winner: int | None
     winner_name: str | None
@@ -170,7 +183,7 @@ class ReplayStats:
     def text(self) -> str:
         out = [f"replay: {self.path}",
                f"match: {self.scenario} | {self.game} | seed {self.seed} | "
-               f"{self.num_agents} agents | {self.turns} turns recorded | "
+               f"{self.num_agents} agents | {self.turns} turns{self._recorded_note()} | "
                + ("finished" if self.finished else "unfinished (no result line)")]
         if self.finished:
             win = (f"{self.winner} ({self.winner_name})" if self.winner is not None
@@ -191,7 +204,7 @@ class ReplayStats:
                 f"{_fmt(a.wall_ms_total / 1000.0, 2):>7}  "
                 f"{'-' if a.eliminated_turn is None else a.eliminated_turn:>5}")
         out.append("(root value: visit-weighted mean of the root children; entropy of the "
-                   "root visits in bits; ms: wall time thinking; out: turn eliminated)")
+                   "root visits in bits; ms: wall time thinking; out: first turn it is out)")
         seen: set[int] = set()
         for a in self.agents:
             if a.player in seen or not a.changes:
@@ -202,6 +215,12 @@ class ReplayStats:
         if not any(a.changes for a in self.agents):
             out.append("settings changes: none")
         return "\n".join(out)
+
+    def _recorded_note(self) -> str:
+        # only where the file lacks turns the match played (dropped lines)
+        expected = self.turns - self.start_turn
+        return "" if self.turns_recorded == expected else \
+            f" ({self.turns_recorded} of them recorded)"
 
 
 def _fmt(x: float, nd: int) -> str:
@@ -254,6 +273,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
     owner = {a: p.player for p in h.players for a in p.agents}
     ctrl = {p.player: p.controller for p in h.players}
     labels = agent_labels(replay)
+    player_name = player_labels(replay)
     colors = agent_colors(replay)
     rows: list[TurnAgentRow] = []
     markers: list[Marker] = []
@@ -270,7 +290,9 @@ def compute_stats(replay: Replay) -> ReplayStats:
             for ch in p.changes:
                 info = SettingsChangeInfo(line.turn, ch.player, ch.iteration, dict(ch.changes))
                 changes.setdefault(ch.player, []).append(info)
+                # named: several players can change settings in one turn
                 markers.append(Marker(line.turn, "settings", ch.player,
+                                      f"{player_name.get(ch.player, '?')}: " +
                                       ", ".join(f"{k}={new}" for k, (_, new) in
                                                 ch.changes.items())))
             any_alive = any(alive_before[a.agent] for a in p.agents if a.agent < n)
@@ -283,8 +305,9 @@ def compute_stats(replay: Replay) -> ReplayStats:
             s_entropy[a].append(r.visit_entropy if alive_before[a] else NAN)
         for a in line.eliminated:
             if a not in eliminated:
-                eliminated[a] = line.turn
-                markers.append(Marker(line.turn, "elimination", a, f"{labels[a]} out"))
+                # the game's death turn: the step of turn k leaves it dead at k+1
+                eliminated[a] = line.turn + 1
+                markers.append(Marker(line.turn + 1, "elimination", a, f"{labels[a]} out"))
 
     result = replay.result
     last = replay.turns[-1] if replay.turns else None
@@ -309,7 +332,6 @@ def compute_stats(replay: Replay) -> ReplayStats:
             rank=result.ranking[a] if result is not None and a < len(result.ranking) else None,
             changes=tuple(changes.get(pl, ()))))
 
-    player_name = player_labels(replay)
     player_color = {p.player: colors[p.agents[0]] if p.agents else PALETTE[0] for p in h.players}
     label_colors = {labels[a]: colors[a] for a in range(n)}
     label_colors.update({player_name[pl]: player_color[pl] for pl in player_name})
@@ -317,7 +339,11 @@ def compute_stats(replay: Replay) -> ReplayStats:
     winner = result.winner if result is not None else None
     return ReplayStats(
         path=str(replay.path), scenario=str(h.scenario.get("name", "?")), game=h.game,
-        seed=h.seed, num_agents=n, turns=len(replay.turns),
+        seed=h.seed, num_agents=n,
+        # the arena's "after N turns": the game's turn counter after the final step
+        turns=(result.turns if result is not None else
+               replay.turns[-1].turn + 1 if replay.turns else h.start_turn),
+        turns_recorded=len(replay.turns), start_turn=h.start_turn,
         first_turn=replay.turns[0].turn if replay.turns else h.start_turn,
         finished=result is not None, winner=winner,
         winner_name=h.names[winner] if winner is not None and winner < n else None,

@@ -31,7 +31,10 @@ def verify(replay: Replay) -> VerifyReport:
     try:
         game = replay.new_game(check=False)
     except ReplayError as exc:
-        return VerifyReport(False, 0, h.start_turn, str(exc), "initial")
+        # new_game's message starts with the file name; a report's message
+        # does not (the caller adds it: `error: FILE: ...`, not FILE twice)
+        msg = str(exc).removeprefix(f"{replay.path}: ")
+        return VerifyReport(False, 0, h.start_turn, msg, "initial")
     with game:
         got = hash_hex(game.state_hash())
         if got != h.initial_hash:

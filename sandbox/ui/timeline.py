@@ -3,8 +3,9 @@
 Click or drag anywhere on the bar to move the cursor; Left/Right (Shift: 10)
 and Home/End when focused; the wheel steps one turn. Every change posts a
 UI change event with the new turn, like the other widgets. Markers are
-(turn, kind, label) with kind "elimination" or "settings"; the one under the
-mouse shows its label as the tooltip.
+(turn, kind, label) with kind "elimination" or "settings"; hovering one
+shows, one per line, the labels of every marker at that turn (several
+players' changes, or an elimination and a change, share one spot).
 """
 from __future__ import annotations
 
@@ -68,10 +69,23 @@ class Timeline(Widget):
                 best = (d, m)
         return best[1] if best else None
 
+    def markers_at(self, pos) -> list[tuple[int, str, str]]:
+        """Every marker at the turn of the one under `pos` (file order)."""
+        m = self.marker_at(pos)
+        return [x for x in self.markers if x[0] == m[0]] if m else []
+
+    def tip_at(self, pos) -> str:
+        """The tooltip for `pos`: all markers at that turn, else the base tip."""
+        ms = self.markers_at(pos)
+        if not ms:
+            return self._base_tooltip
+        if len(ms) == 1:
+            return f"turn {ms[0][0]}: {ms[0][2]}"
+        return "\n".join([f"turn {ms[0][0]}:"] + [lab for _, _, lab in ms])
+
     def _event(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.MOUSEMOTION:
-            m = self.marker_at(event.pos)
-            self.tooltip = f"turn {m[0]}: {m[2]}" if m else self._base_tooltip
+            self.tooltip = self.tip_at(event.pos)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
                 and self.rect.collidepoint(event.pos):
             self.dragging = True

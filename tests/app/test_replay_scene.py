@@ -2,7 +2,9 @@
 damaged files, the menu entry and `main.py --replay`."""
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,11 +12,16 @@ from pathlib import Path
 import pygame
 import pytest
 
+import sandbox.app.replay_scene as replay_scene_module
+import sandbox.render.board as board_module
+import sandbox.render.fonts as fonts_module
 from sandbox.app.menu import MenuScene
-from sandbox.app.replay_scene import ReplayScene
+from sandbox.app.replay_scene import ReplayScene, _tooltip
 from sandbox.app.shell import App
 from sandbox.config import Budget, load_scenario
+from sandbox.render import palette as pal
 from sandbox.render.board import SnakesBoardRenderer
+from sandbox.render.fonts import text
 from sandbox.replay import Recorder, read_replay
 from sandbox.sim import Match
 
@@ -165,9 +172,11 @@ def test_markers_decisions_and_recorded_trees(app, replay_file):
     _frames(app, 2)
     kinds = {(t, k) for t, k, _ in scene.timeline.markers}
     assert (CHANGE_TURN, "settings") in kinds
+    # an agent killed by the step of turn record k is out at turn k+1 (the
+    # game's death turn, as the arena shows it)
     for line in rp.turns:
         for a in line.eliminated:
-            assert any(t == line.turn and k == "elimination" for t, k in kinds), (line.turn, a)
+            assert (line.turn + 1, "elimination") in kinds, (line.turn, a)
     # the decision shown is the one recorded at this turn
     line = scene.line()
     assert line.turn == CHANGE_TURN
@@ -241,3 +250,140 @@ def test_main_replay_screenshot_and_errors(replay_file, tmp_path):
     bad.write_text(replay_file.read_text().replace('"version":1', '"version":99', 1))
     r = _main("--replay", str(bad), "--screenshot", str(out), cwd=tmp_path)
     assert r.returncode != 0 and r.stderr.count("\n") == 1 and "version" in r.stderr
+
+
+def _drawn_texts(scene: ReplayScene, turn: int | None = None) -> list[str]:
+    """The strings drawn for one frame of `scene` at `turn` (captured by
+    wrapping the text renderer for the call)."""
+    out: list[str] = []
+    saved = [(m, m.text) for m in (replay_scene_module, board_module, fonts_module)]
+
+    def capture(s, *args, **kwargs):
+        out.append(s)
+        return text(s, *args, **kwargs)
+    try:
+        for m, _ in saved:
+            m.text = capture
+        if turn is not None:
+            scene.seek(turn)
+        scene.draw(scene.app.screen)
+    finally:
+        for m, f in saved:
+            m.text = f
+    return out
+
+
+def test_eliminated_agent_is_out_from_its_death_turn_on(app, replay_file):
+    """The step of turn record k kills; from turn k+1 the board shows the
+    snake dead (the game's death turn, as the arena's "† turn k+1"), the
+    timeline marks k+1, and its decision panel says it is out."""
+    rp = read_replay(replay_file)
+    killed = {a: line.turn for line in rp.turns for a in line.eliminated}
+    assert killed
+    scene = _open(app, replay_file)
+    _frames(app)
+    markers = {(t, k) for t, k, _ in scene.timeline.markers}
+    for a, k in killed.items():
+        assert (k + 1, "elimination") in markers and (k, "elimination") not in markers
+        texts = _drawn_texts(scene, k)
+        assert scene.view.snakes[a].alive
+        assert not any(x.startswith(f"out since turn {k + 1}") for x in texts)
+        texts = _drawn_texts(scene, k + 1)
+        snake = scene.view.snakes[a]
+        assert not snake.alive and snake.death_turn == k + 1
+        assert f"out since turn {k + 1} ({snake.cause})" in texts
+        if scene.line() is not None:   # every agent alive here has its decision
+            assert "no root statistics yet" not in texts
+    rp.close()
+
+
+def _many_changes(replay_file: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    """The fixture file with 12 settings changed by player 1 and 2 by player
+    0 at CHANGE_TURN (settings changes do not touch the game's state)."""
+    lines = [json.loads(x) for x in replay_file.read_text().splitlines()]
+    header, line = lines[0], lines[1 + CHANGE_TURN]
+    assert line["turn"] == CHANGE_TURN
+    fields = list(header["players"][1]["search"])
+    assert len(fields) >= 12
+    p1, p0 = fields[:12], fields[:2]
+    line["players"][1]["changes"] = [{"player": 1, "turn": CHANGE_TURN, "iteration": 3,
+                                      "changes": {k: [header["players"][1]["search"][k]] * 2
+                                                  for k in p1}}]
+    line["players"][0]["changes"] = [{"player": 0, "turn": CHANGE_TURN, "iteration": 5,
+                                      "changes": {k: [header["players"][0]["search"][k]] * 2
+                                                  for k in p0}}]
+    out = tmp_path / "many.jsonl"
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return out, p1 + p0
+
+
+def test_every_settings_change_of_a_turn_is_shown_or_counted(app, replay_file, tmp_path):
+    path, fields = _many_changes(replay_file, tmp_path)
+    scene = _open(app, path, turn=CHANGE_TURN)
+    _frames(app)
+    assert len(scene.change_texts(CHANGE_TURN)) == 14
+    # the panel: the changes that fit, then "+N more" for the rest
+    texts = _drawn_texts(scene)
+    shown = [x for x in texts if re.match(r"^(Red|Green|Blue|Gold): \w+ .*→", x)]
+    more = [int(m.group(1)) for x in texts if (m := re.match(r"^\+(\d+) more", x))]
+    assert shown and len(shown) + sum(more) == 14 and len(more) <= 1
+    assert more, "expected the 1280x800 window to cut the list (else this tests nothing)"
+    # the timeline: hovering the turn's marker tells every change, both players'
+    tl = scene.timeline
+    pos = (tl.x_of(CHANGE_TURN), tl.bar.centery)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    tip = scene.widgets.tooltip_at(pos)
+    assert tip.startswith(f"turn {CHANGE_TURN}:") and all(f"{k}=" in tip for k in fields)
+    lines: list[str] = []
+    saved = replay_scene_module.text
+    try:
+        replay_scene_module.text = lambda s, *a, **k: (lines.append(s), saved(s, *a, **k))[1]
+        _tooltip(app.screen, pos, tip)
+    finally:
+        replay_scene_module.text = saved
+    joined = " ".join(lines)
+    assert all(f"{k}=" in joined for k in fields) and not any("more" in x for x in lines)
+    width = app.screen.get_width()
+    assert all(saved(x, 12, pal.TEXT).get_width() <= width - 20 for x in lines)
+
+
+def test_death_text_stops_before_the_score(app, replay_file):
+    """A long "† turn N: cause" is cut with an ellipsis before the score
+    column instead of running into it."""
+    import dataclasses
+    scene = _open(app, replay_file, turn=20)
+    _frames(app)
+    view = scene.view
+    snakes = list(view.snakes)
+    snakes[2] = dataclasses.replace(snakes[2], alive=False, death_turn=156,
+                                    cause="self collision")
+    scene.view = dataclasses.replace(view, snakes=tuple(snakes))
+    texts = _drawn_texts(scene)
+    assert any(x.startswith("† turn 156: ") and x.endswith("…") for x in texts)
+    # the score column of that row holds the score and nothing else
+    r = scene.layout["middle"]
+    y = r.y + 2 * 26
+    score = text(f"{scene.line(19).scores[2]:+.2f}", 11, pal.TEXT_DIM, mono=True)
+    sx = r.right - score.get_width()
+    strip = pygame.Rect(sx - 6, y, r.right - (sx - 6), 26)
+    expected = pygame.Surface(app.screen.get_size())
+    expected.fill(pal.BG)
+    expected.blit(score, (sx, y + 5))
+    assert _board_pixels(app.screen, strip) == _board_pixels(expected, strip)
+
+
+def test_end_of_a_damaged_file_says_what_is_missing(app, replay_file, tmp_path):
+    lines = replay_file.read_bytes().splitlines(keepends=True)
+    lines[1 + 12] = b"{not json\n"               # a gap; the result line is intact
+    bad = tmp_path / "gap.jsonl"
+    bad.write_bytes(b"".join(lines))
+    scene = _open(app, bad)
+    _frames(app)
+    texts = _drawn_texts(scene, 12)
+    assert "turn 12 is missing from the file" in texts and "after 12 turns" in texts
+    assert not any(x.endswith(" wins") for x in texts)
+    full = _open(app, replay_file)
+    _frames(app)
+    res = full.replay.result
+    assert f"after {res.turns} turns" in _drawn_texts(full, full.last)

@@ -26,3 +26,21 @@ def test_every_series_is_named_even_when_the_legend_cannot_share_the_title_row()
         seen = legend_colors(surf, rect, plot)
         assert all(c in seen for c in COLORS.values()), (width, COLORS.values() - seen)
         assert plot.height > 100
+
+
+def _has(surface: pygame.Surface, color) -> bool:
+    px = pygame.surfarray.array3d(surface).reshape(-1, 3)
+    return bool((px == np.array(color)).all(axis=1).any())
+
+
+def test_x_range_widens_the_axis_to_a_marker_and_cursor_past_the_last_value():
+    # a replay's last decision is at turn k; an agent it killed is out at
+    # k+1 and the scene's cursor reaches the state after the final step
+    from sandbox.render.charts import CURSOR, MARKER_COLORS
+    series = {"Cautious": [float(j % 3) for j in range(10)]}       # turns 0..9
+    for x_range, drawn in ((None, False), ((0, 10), True)):
+        surf = pygame.Surface((500, 260))
+        draw_line_chart(surf, surf.get_rect(), series, colors=COLORS, title="t",
+                        markers=[(10, "elimination")], cursor=10, x_range=x_range)
+        assert _has(surf, MARKER_COLORS["elimination"]) is drawn
+        assert _has(surf, CURSOR) is drawn

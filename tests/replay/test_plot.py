@@ -77,3 +77,18 @@ def test_nice_ticks():
     assert nice_ticks(0, 10, 5) == [0, 2, 4, 6, 8, 10]
     assert nice_ticks(-0.93, 1.6, 5) == [-0.5, 0.0, 0.5, 1.0, 1.5]
     assert nice_ticks(3, 3) and nice_ticks(float("nan"), 1) == []
+
+
+def test_replay_charts_reach_the_final_turn(recorded):
+    """The step that ends the match eliminates someone: its marker sits at the
+    match's last turn (one past the last decision) and is drawn, as is a
+    cursor there (the replay scene at its last state)."""
+    import dataclasses
+    st = compute_stats(read_replay(recorded.path))
+    assert st.turns == st.turn_numbers[-1] + 1
+    final = tuple(m for m in st.markers if m.turn == st.turns)
+    assert final and all(m.kind == "elimination" for m in final)
+    surf = pygame.Surface((800, 600))
+    draw_replay_charts(surf, dataclasses.replace(st, markers=final), cursor=st.turns)
+    colors = _colors(surf)
+    assert MARKER_COLORS["elimination"] in colors and (250, 250, 250) in colors

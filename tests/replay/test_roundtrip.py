@@ -94,7 +94,8 @@ def test_settings_change_recorded(recorded):
 def test_stats_equal_what_was_played(recorded):
     st = compute_stats(read_replay(recorded.path))
     res = recorded.result
-    assert st.turns == len(recorded.history) and st.finished
+    assert st.turns == res.turns == len(recorded.history) and st.finished
+    assert st.turns_recorded == len(recorded.history)
     assert st.winner == res.winner and st.placement == res.placement()
     alive = [True] * 4
     per_agent: dict[int, list[int]] = {a: [] for a in range(4)}
@@ -109,7 +110,12 @@ def test_stats_equal_what_was_played(recorded):
         assert ag.turns_alive == len(its)
         assert (ag.iterations_min, ag.iterations_max) == (min(its), max(its))
         assert ag.iterations_mean == pytest.approx(sum(its) / len(its))
-    elim = {a: rec.turn for rec in recorded.history for a in rec.eliminated}
+    # the game's own death turn (the turn after the fatal step), as the arena
+    # shows it; the record whose step killed the agent is one turn earlier
+    with read_replay(recorded.path) as rp:
+        final = rp.view_at(rp.end_turn)
+    elim = {a: s.death_turn for a, s in enumerate(final.snakes) if not s.alive}
+    assert elim == {a: rec.turn + 1 for rec in recorded.history for a in rec.eliminated}
     assert {ag.agent: ag.eliminated_turn for ag in st.agents} == \
         {a: elim.get(a) for a in range(4)}
     # search players have values; the random player has none

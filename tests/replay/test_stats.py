@@ -90,3 +90,46 @@ def test_cli_stats_text_and_export(recorded, tmp_path, capsys):
                  str(tmp_path / "no" / "dir" / "x.csv")]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "cannot write" in err[0]
+
+
+def test_death_turns_and_match_length_follow_the_game(recorded, capsys):
+    """A snake killed by the step of turn record k is out at turn k+1: the
+    game's death_turn, what the board at k+1 shows and the arena says. The
+    match lasted as many turns as the result line says."""
+    with read_replay(recorded.path) as replay:
+        killed = {a: line.turn for line in replay.turns for a in line.eliminated}
+        assert killed
+        for a, k in killed.items():
+            assert replay.view_at(k).snakes[a].alive
+            dead = replay.view_at(k + 1).snakes[a]
+            assert not dead.alive and dead.death_turn == k + 1
+        st = compute_stats(replay)
+    assert st.turns == recorded.result.turns
+    assert {ag.agent: ag.eliminated_turn for ag in st.agents if ag.eliminated_turn is not None} \
+        == {a: k + 1 for a, k in killed.items()}
+    assert {(m.turn, m.who) for m in st.markers if m.kind == "elimination"} == \
+        {(k + 1, a) for a, k in killed.items()}
+    assert main(["replay", "stats", str(recorded.path), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["turns"] == recorded.result.turns
+    for ag in d["agents"]:
+        assert ag["eliminated_turn"] == (killed[ag["agent"]] + 1 if ag["agent"] in killed
+                                         else None)
+    assert main(["replay", "stats", str(recorded.path)]) == 0
+    out = capsys.readouterr().out
+    assert f"| {recorded.result.turns} turns | finished" in out
+    rows = {int(x.split()[0]): x.split()[-1] for x in out.splitlines()
+            if x[:5].strip().isdigit()}
+    assert rows == {a: str(killed[a] + 1) if a in killed else "-" for a in range(4)}
+
+
+def test_match_length_with_a_dropped_turn_line(recorded, tmp_path, capsys):
+    path = recorded.copy_to(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[1 + 10] = b"{garbage\n"
+    path.write_bytes(b"".join(lines))
+    st = compute_stats(read_replay(path))
+    n = recorded.result.turns
+    assert (st.turns, st.turns_recorded) == (n, n - 1)
+    assert f"| {n} turns ({n - 1} of them recorded) | finished" in st.text()
+    assert st.to_dict()["turns"] == n
