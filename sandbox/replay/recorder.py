@@ -141,9 +141,17 @@ class Recorder:
     # ------------------------------------------------------------- lifetime
     def close(self) -> None:
         """Flush to disk and close (a match that stopped early keeps every
-        complete turn and has no result line)."""
+        complete turn and has no result line). A match closed before its
+        first turn leaves no file: a header alone replays nothing, and each
+        restart in the app would leave one behind."""
         if self._state == "recording":
             self._close("closed")
+            if self.turns_written == 0 and self.path is not None and self._state == "closed":
+                try:
+                    self.path.unlink()
+                    self.path = None
+                except OSError:
+                    pass
 
     def __enter__(self) -> "Recorder":
         return self

@@ -210,6 +210,9 @@ class Match:
         for c in self.controllers:
             c.close()
         self.world.close()
+        close = getattr(self.recorder, "close", None)
+        if close is not None:   # the file's descriptor, not just its data, is done
+            close()
 
     def __enter__(self) -> "Match":
         return self

@@ -77,3 +77,35 @@ def test_set_player_budget_is_a_recorded_change():
         assert live.match.controllers[2].drain_changes() == []
     finally:
         live.close()
+
+
+def test_a_match_closed_before_its_first_turn_leaves_no_replay(tmp_path):
+    """Each restart closes the old match's recorder (its file descriptor
+    too); a header with no turn is removed, a played turn is kept."""
+    made = []
+
+    def recorder():
+        made.append(Recorder(tmp_path, name_hint="live"))
+        return made[-1]
+
+    scn = load_scenario("snakes_standard_4p")
+    live = LiveMatch(scn, seed=3, budget=Budget(ms=0, iterations=50),
+                     recorder_factory=recorder, paused=True)
+    try:
+        first = made[0].path
+        assert first.exists()
+        live.restart()
+        assert made[0].status.state == "closed" and not first.exists()
+        wait_ready(live)
+        live.step()
+        deadline = time.monotonic() + HANG_GUARD_S
+        while live.match.turn < 1:
+            assert time.monotonic() < deadline
+            live.update(1.0)
+            time.sleep(0.001)
+        second = made[1].path
+    finally:
+        live.close()
+    assert made[1].status.state == "closed" and second.exists()
+    assert len(read_replay(second).turns) == 1
+    assert [p.name for p in tmp_path.iterdir()] == [second.name]
