@@ -46,7 +46,7 @@ def play_to(app: App, arena: ArenaScene, turns: int) -> None:
 
 def arena_shots(out: Path) -> None:
     app = App()
-    arena = ArenaScene(app, load_scenario(), seed=1, budget=Budget(iterations=4000, ms=0))
+    arena = ArenaScene(app, load_scenario(), seed=2, budget=Budget(iterations=4000, ms=0))
     app.push(arena)
     play_to(app, arena, 20)
     app.screenshot(out / "arena.png")

@@ -651,7 +651,9 @@ class ArenaScene(Scene):
             snap = c.latest
             color = self.colors[c.agents[0]] if c.agents else pal.TEXT
             surface.blit(text(c.name[:9], 12, color, bold=True), (xs[0], y))
-            if snap is not None:
+            if snap is not None and snap.stop_reason == "eliminated":
+                surface.blit(text("out: no search", 12, pal.TEXT_DIM), (xs[1], y))
+            elif snap is not None:
                 own = sum(snap.tree_nodes[a] for a in c.agents)
                 warn = snap.cap_reached or own > 0.9 * snap.node_cap * len(c.agents)
                 vals = [f"{snap.iterations_per_s / 1000:,.0f}k", f"{snap.sim_turns_per_s / 1e6:.2f}M",
