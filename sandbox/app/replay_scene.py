@@ -466,8 +466,7 @@ class ReplayScene(Scene):
         rows = pygame.Rect(r.x, r.y, r.w, 26 * len(self.view.snakes))
         scores = (self.replay.by_turn[self.turn - 1].scores
                   if self.turn - 1 in self.replay.by_turn else None)
-        draw_scoreboard(surface, rows, self.view, self.colors,
-                        self.labels, scores)
+        draw_scoreboard(surface, rows, self.view, self.colors, self.labels, scores)
         y = rows.bottom + 8
         head = "decision at this turn" if line is not None else "no decision recorded here"
         surface.blit(text(head, 11, pal.TEXT_DIM), (r.x, y))
@@ -481,9 +480,10 @@ class ReplayScene(Scene):
             if not snake.alive:
                 # out: there is no decision to show, and "no root statistics
                 # yet" would suggest one is coming
-                _draw_out(surface, box, self.labels[a], self.colors[a],
-                          f"out since turn {snake.death_turn}"
-                          + (f" ({snake.cause})" if snake.cause else ""))
+                why = f"out since turn {snake.death_turn}" + (
+                    f" ({snake.cause})" if snake.cause else "")
+                draw_root_bars(surface, box, (), self._move_name, self.colors[a],
+                               title=self.labels[a], empty=elide(why, 11, box.w - 8))
                 continue
             at = line.agent(a) if line is not None else None
             stats = at.root if at is not None else ()
@@ -585,14 +585,6 @@ def _fit_lines(items: list[str], size: int, width: int, max_lines: int,
             return out + [elide(f"+{len(items) - i} more{more_hint}", size, width)]
         out.extend(w)
     return out
-
-
-def _draw_out(surface, box: pygame.Rect, label: str, color, why: str) -> None:
-    """An eliminated agent's decision panel: its name and since when it is out."""
-    surface.fill(pal.PANEL, box)
-    pygame.draw.rect(surface, color, (box.x + 4, box.y + 5, 9, 9))
-    surface.blit(text(label, 12, pal.TEXT, bold=True), (box.x + 17, box.y + 2))
-    surface.blit(text(elide(why, 11, box.w - 8), 11, pal.TEXT_DIM), (box.x + 4, box.y + 21))
 
 
 def _tooltip(surface, pos, tip: str) -> None:

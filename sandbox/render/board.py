@@ -11,9 +11,8 @@ from __future__ import annotations
 import pygame
 
 from ..games.snakes import MOVE_DELTAS, SnakesView
-from . import fonts
 from . import palette as pal
-from .fonts import text
+from .fonts import elide, text
 
 FADE_TURNS = 6  # a dead snake fades out over this many turns
 
@@ -173,7 +172,7 @@ def draw_scoreboard(surface: pygame.Surface, rect: pygame.Rect, view: SnakesView
               if scores is not None and i < len(scores) else None)
         if not s.alive:   # cut to end before the score, not run into it
             room = rect.right - (sc.get_width() + 8 if sc else 0) - (bar.x + 4)
-            label = fonts.elide(f"† turn {s.death_turn}: {s.cause}", 11, room)
+            label = elide(f"† turn {s.death_turn}: {s.cause}", 11, room)
             surface.blit(text(label, 11, pal.TEXT_DIM), (bar.x + 4, y + 5))
         if sc is not None:
             surface.blit(sc, (rect.right - sc.get_width(), y + 5))
