@@ -1,18 +1,26 @@
 """`python -m sandbox bench`: the project's own speed and memory figures.
 
-Everything is measured as a ratio or rate inside one run on this machine, on
-the default scenario's game (4 snakes, 11x11) with Smitsimax at depth 10:
+Everything is measured as a ratio or rate inside one run on this machine. The
+games come from the registry: each plugin lists its BenchCase(s)
+(sandbox/games/<name>/__init__.py). One case is the primary one (the default
+scenario's game: 4 snakes, 11x11, Smitsimax at depth 10); its figures are the
+top-level keys, as they always were:
 
   engine_steps_per_s         random-move turns of the C engine (C loop)
   smitsimax_turns_per_s      simulated turns per second, one thread, over a
                              short match (the search re-roots every turn)
   smitsimax_iterations_per_s iterations per second in the same run
-  python_reference_*         the same search in pure Python (sandbox.reference)
-  python_reference_ratio     C turns/s over Python turns/s
+  python_reference_*         the same search in pure Python (the plugin's
+                             reference twin); python_reference_ratio is C
+                             turns/s over Python turns/s
   bytes_per_node             sizeof(tree node); rss_bytes_per_node measures it
   snapshot_4000_ms           C cost of a 4,000-node tree snapshot
   signature                  nodes created by a fixed-seed, fixed-iteration run:
                              changes exactly when the search's behaviour does
+
+Every other game's case reports under "games" -> kind: its engine steps/s,
+the same short match, and the iterations/s of a fresh search from the start
+position at each of its first-move budgets. `--game NAME` runs one game.
 
 With --recording it also plays the default scenario at 50 ms per player per
 turn with and without a replay recorder (sandbox.replay.overhead) and reports
@@ -23,14 +31,14 @@ from __future__ import annotations
 import json
 import platform
 import resource
+import statistics
 import sys
 import time
 from typing import Any
 
-from .native import Game, Search, SearchParams, core_version
+from .games import BenchCase, GamePlugin, plugin, plugins
+from .native import Game, InvalidArgument, Search, SearchParams, core_version
 
-GAME_PARAMS = {"width": 11, "height": 11, "snakes": 4}
-DEPTH = 10
 TARGETS = {
     "smitsimax_turns_per_s": 3_000_000,
     "python_reference_ratio": 100,
@@ -39,15 +47,28 @@ TARGETS = {
 }
 
 
+def primary() -> tuple[GamePlugin, BenchCase]:
+    """The case whose figures are the bench's headline (top-level keys)."""
+    for p in plugins():
+        for case in p.bench:
+            if case.primary:
+                return p, case
+    raise InvalidArgument("no game declares a primary bench case")
+
+
 def _rss_bytes() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize()
 
 
-def engine_steps_per_s(seconds: float) -> float:
+def engine_steps_per_s(seconds: float, kind: str | None = None,
+                       game_params: Any = None) -> float:
     """Random-move turns per second from the start position, in one C loop
     per batch (each playout restarts from the start state when it ends)."""
-    g = Game("snakes", GAME_PARAMS, seed=1)
+    if kind is None:
+        p, case = primary()
+        kind, game_params = p.kind, case.game_params
+    g = Game(kind, game_params, seed=1)
     steps, batch = 0, 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -59,11 +80,17 @@ def engine_steps_per_s(seconds: float) -> float:
 
 
 def search_run(turns: int, iterations: int, seed: int = 1,
-               params: SearchParams | None = None) -> dict[str, Any]:
+               params: SearchParams | None = None, kind: str | None = None,
+               game_params: Any = None) -> dict[str, Any]:
     """A short match of one search against itself: search, play its best
-    joint move, re-root, repeat. Returns totals over all turns."""
-    params = params or SearchParams(max_depth=DEPTH)
-    game = Game("snakes", GAME_PARAMS, seed=seed)
+    joint move, re-root, repeat. Returns totals over all turns. Without a
+    kind: the primary case's game and search settings."""
+    if kind is None:
+        p, case = primary()
+        kind, game_params = p.kind, case.game_params
+        params = params or SearchParams(**case.search)
+    params = params or SearchParams()
+    game = Game(kind, game_params, seed=seed)
     search = Search(game, params, seed=seed)
     total = {"iterations": 0, "sim_turns": 0, "ms": 0.0, "nodes_added": 0, "turns": 0}
     visits_digest = 0
@@ -106,16 +133,14 @@ def snapshot_ms(search: Search, max_nodes: int = 4000, repeats: int = 100) -> tu
     return (time.perf_counter() - t0) * 1000.0 / repeats, len(snap)
 
 
-def rss_bytes_per_node(nodes_target: int) -> tuple[float, int]:
+def rss_bytes_per_node(nodes_target: int, kind: str, game_params: Any,
+                       search: Any) -> tuple[float, int]:
     """Resident memory the trees take per node (measured, not sizeof). The
     trees must grow large for page granularity and fixed costs to vanish, so
-    this uses a setting where every iteration opens new paths: one snake on a
-    25x25 board, depth 40, random selection steered off certain death."""
-    game = Game("snakes", {"width": 25, "height": 25, "snakes": 1}, seed=1)
+    the case names a setting where every iteration opens new paths."""
+    game = Game(kind, game_params, seed=1)
     rss0 = _rss_bytes()
-    search = Search(game, SearchParams(max_depth=40, random_threshold=1_000_000,
-                                       death_penalty=True, death_min_visits=1,
-                                       node_cap=1 << 22), seed=1)
+    search = Search(game, SearchParams(**search), seed=1)
     nodes = 0
     while nodes < nodes_target:
         if search.run(iterations=5_000).stop_reason == "node_cap":
@@ -127,41 +152,109 @@ def rss_bytes_per_node(nodes_target: int) -> tuple[float, int]:
     return round(per_node, 2), nodes
 
 
-def reference_turns_per_s(iterations: int, turns: int) -> float | None:
+def reference_turns_per_s(p: GamePlugin, case: BenchCase, iterations: int,
+                          turns: int) -> float | None:
     """The pure-Python reference running the same search (same game, seed,
-    parameters); None if the reference package is not present."""
-    try:
-        from .reference.smitsimax import bench_reference
-    except ImportError:
+    parameters); None if the game has no reference twin."""
+    from .reference.smitsimax import bench_reference
+    if p.reference_game(case.game_params, 1) is None:
         return None
-    return bench_reference(GAME_PARAMS, SearchParams(max_depth=DEPTH), iterations, turns, seed=1)
+    return bench_reference(lambda seed: p.reference_game(case.game_params, seed),
+                           SearchParams(**case.search), iterations, turns, seed=1)
 
 
-def collect(quick: bool = False) -> dict[str, Any]:
+def first_move_rate(kind: str, game_params: Any, search: Any, iterations: int,
+                    min_seconds: float = 0.3) -> float:
+    """Iterations/s of a fresh search from the start position with this
+    budget: the median over repeats (fresh game and search each, seeds 1..k)
+    until min_seconds of search time, at least three."""
+    rates, spent, seed = [], 0.0, 0
+    while len(rates) < 3 or spent < min_seconds:
+        seed += 1
+        with Game(kind, game_params, seed=seed) as g, \
+                Search(g, SearchParams(**search), seed=seed) as s:
+            r = s.run(iterations=iterations)
+        rates.append(r.iterations / max(r.elapsed_ms / 1000.0, 1e-9))
+        spent += r.elapsed_ms / 1000.0
+    return statistics.median(rates)
+
+
+def match_figures(kind: str, case: BenchCase, quick: bool) -> tuple[dict[str, Any], dict]:
+    """The short self-play match of a case: turns/s, iterations/s, depth."""
+    run = search_run(turns=case.quick_turns if quick else case.match_turns,
+                     iterations=case.quick_iterations if quick else case.match_iterations,
+                     params=SearchParams(**case.search), kind=kind,
+                     game_params=case.game_params)
+    secs = run["ms"] / 1000.0
+    out = {"smitsimax_turns_per_s": round(run["sim_turns"] / secs),
+           "smitsimax_iterations_per_s": round(run["iterations"] / secs),
+           "smitsimax_iterations": run["iterations"],
+           "smitsimax_mean_depth": round(run["sim_turns"] / max(run["iterations"], 1), 3)}
+    return out, run
+
+
+def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
+    """A non-primary case: engine, the short match, first-move rates."""
+    res: dict[str, Any] = {"label": case.label}
+    res["engine_steps_per_s"] = round(engine_steps_per_s(0.3 if quick else 1.0, p.kind,
+                                                         case.game_params))
+    figures, run = match_figures(p.kind, case, quick)
+    res.update(figures)
+    res["bytes_per_node"] = run["search"].stats().node_bytes
+    run["search"].close()
+    run["game"].close()
+    res["first_move_iterations_per_s"] = {
+        str(n): round(first_move_rate(p.kind, case.game_params, case.search, n,
+                                      0.1 if quick else 0.3))
+        for n in case.first_move}
+    if case.first_move_target is not None:
+        res["first_move_target"] = case.first_move_target
+    return res
+
+
+def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     res: dict[str, Any] = {
         "core_version": core_version(),
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "scenario": "snakes 4p 11x11, smitsimax depth 10, one thread",
     }
-    res["engine_steps_per_s"] = round(engine_steps_per_s(0.5 if quick else 2.0))
+    if quick:
+        # fewer iterations and shorter timings: a smoke run, not comparable
+        # with the full run's figures
+        res["quick"] = True
+    chosen = [plugin(game)] if game is not None else plugins()
+    p0, case0 = primary()
+    if p0 in chosen:
+        res["scenario"] = case0.label
+        res.update(collect_primary(p0, case0, quick))
+    others = {}
+    for p in chosen:
+        for case in p.bench:
+            if case is case0:
+                continue
+            others[p.kind] = collect_case(p, case, quick)
+    if others:
+        res["games"] = others
+    return res
 
-    run = search_run(turns=4 if quick else 10, iterations=10_000 if quick else 30_000)
-    secs = run["ms"] / 1000.0
-    res["smitsimax_turns_per_s"] = round(run["sim_turns"] / secs)
-    res["smitsimax_iterations_per_s"] = round(run["iterations"] / secs)
-    res["smitsimax_iterations"] = run["iterations"]
-    res["smitsimax_mean_depth"] = round(run["sim_turns"] / max(run["iterations"], 1), 3)
+
+def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
+    res: dict[str, Any] = {}
+    res["engine_steps_per_s"] = round(engine_steps_per_s(0.5 if quick else 2.0))
+    figures, run = match_figures(p.kind, case, quick)
+    res.update(figures)
     ms, rows = snapshot_ms(run["search"])
     res["snapshot_4000_ms"] = round(ms, 4)
     res["snapshot_rows"] = rows
     res["bytes_per_node"] = run["search"].stats().node_bytes
-    res["rss_bytes_per_node"], res["rss_nodes_measured"] = rss_bytes_per_node(
-        300_000 if quick else 1_500_000)
+    if case.rss_game_params is not None:
+        res["rss_bytes_per_node"], res["rss_nodes_measured"] = rss_bytes_per_node(
+            300_000 if quick else 1_500_000, p.kind, case.rss_game_params, case.rss_search or {})
     run["search"].close()
     run["game"].close()
 
-    ref = reference_turns_per_s(iterations=150 if quick else 400, turns=2)
+    ref = (reference_turns_per_s(p, case, iterations=150 if quick else 400, turns=2)
+           if case.reference else None)
     res["python_reference_turns_per_s"] = round(ref) if ref else None
     res["python_reference_ratio"] = round(res["smitsimax_turns_per_s"] / ref, 1) if ref else None
 
@@ -176,9 +269,10 @@ def collect(quick: bool = False) -> dict[str, Any]:
 RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issue 4)
 
 
-def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False) -> int:
+def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False,
+              game: str | None = None) -> int:
     t0 = time.perf_counter()
-    res = collect(quick=quick)
+    res = collect(quick=quick, game=game)
     if recording:
         from .replay.overhead import measure
         res["recording"] = measure(turns=10 if quick else 40, reps=1 if quick else 2)
@@ -186,28 +280,40 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
     if json_out:
         print(json.dumps(res))
         return 0
-    print(f"sandbox bench — core {res['core_version']}, Python {res['python']}, {res['scenario']}")
+    print(f"sandbox bench — core {res['core_version']}, Python {res['python']}"
+          + (" — QUICK: smaller budgets, not comparable with a full run" if quick else ""))
 
-    def line(label: str, key: str, unit: str = "", fmt: str = "{:,.0f}") -> None:
-        v = res.get(key)
+    def line(src: dict, label: str, key: str, unit: str = "", fmt: str = "{:,.0f}",
+             target: float | None = None, lower_is_better: bool = False) -> None:
+        v = src.get(key)
         text = "n/a" if v is None else fmt.format(v) + unit
-        target = TARGETS.get(key)
+        target = TARGETS.get(key) if target is None and src is res else target
         mark = ""
         if target is not None and v is not None:
-            ok = v <= target if key in ("bytes_per_node", "snapshot_4000_ms") else v >= target
-            cmp = "<=" if key in ("bytes_per_node", "snapshot_4000_ms") else ">="
-            mark = f"   target {cmp} {target:,}  {'met' if ok else 'NOT MET'}"
-        print(f"  {label:<34}{text:>16}{mark}")
+            low = lower_is_better or key in ("bytes_per_node", "snapshot_4000_ms")
+            ok = v <= target if low else v >= target
+            mark = f"   target {'<=' if low else '>='} {target:,}  {'met' if ok else 'NOT MET'}"
+        print(f"  {label:<38}{text:>16}{mark}")
 
-    line("engine steps/s", "engine_steps_per_s")
-    line("smitsimax simulated turns/s", "smitsimax_turns_per_s")
-    line("smitsimax iterations/s", "smitsimax_iterations_per_s")
-    line("python reference turns/s", "python_reference_turns_per_s")
-    line("C / python reference ratio", "python_reference_ratio", "x", "{:,.1f}")
-    line("bytes per node (sizeof)", "bytes_per_node")
-    line("bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
-    line("snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
-    line("signature (nodes, 5x5000 it, seed 1)", "signature", "", "{}")
+    if "scenario" in res:
+        print(f" {res['scenario']}")
+        line(res, "engine steps/s", "engine_steps_per_s")
+        line(res, "smitsimax simulated turns/s", "smitsimax_turns_per_s")
+        line(res, "smitsimax iterations/s", "smitsimax_iterations_per_s")
+        line(res, "python reference turns/s", "python_reference_turns_per_s")
+        line(res, "C / python reference ratio", "python_reference_ratio", "x", "{:,.1f}")
+        line(res, "bytes per node (sizeof)", "bytes_per_node")
+        line(res, "bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
+        line(res, "snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
+        line(res, "signature (nodes, 5x5000 it, seed 1)", "signature", "", "{}")
+    for kind, g in res.get("games", {}).items():
+        print(f" {g['label']}")
+        line(g, "engine steps/s", "engine_steps_per_s")
+        line(g, "smitsimax simulated turns/s (match)", "smitsimax_turns_per_s")
+        line(g, "smitsimax iterations/s (match)", "smitsimax_iterations_per_s")
+        for n, rate in g["first_move_iterations_per_s"].items():
+            line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
+                 target=g.get("first_move_target"))
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "

@@ -215,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
     bench.add_argument("--recording", action="store_true",
                        help="also measure what recording a replay costs (about 15 s more)")
+    bench.add_argument("--game", default=None, metavar="NAME",
+                       help="only this game's cases (names: `python -m sandbox info`)")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
@@ -229,7 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_headless(args)
         if args.command == "bench":
             from .bench import run_bench
-            return run_bench(json_out=args.json, quick=args.quick, recording=args.recording)
+            return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
+                             game=args.game)
         if args.command == "info":
             return _info()
         if args.command == "replay":
@@ -314,12 +317,23 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def _info() -> int:
-    from .config import list_scenarios
+    from .config import list_scenarios, load_scenario
+    from .games import plugin
     from .native import core_version, kinds, params_doc
     print(f"core {core_version()}")
     for k in kinds():
-        print(f"\ngame '{k}' parameters:\n" + params_doc(k))
-    print("scenarios: " + ", ".join(p.stem for p in list_scenarios()))
+        p = plugin(k)
+        print(f"\ngame '{k}': {p.title}")
+        if p.keys_hint:
+            print(f"  a person plays with: {p.keys_hint}")
+        print("parameters ([game_params] in a scenario):\n" + params_doc(k))
+    print("\nscenarios:")
+    for path in list_scenarios():
+        try:
+            sc = load_scenario(path)
+            print(f"  {path.stem:<28} {sc.game:<10} {sc.name}")
+        except SandboxError as exc:
+            print(f"  {path.stem:<28} (does not load: {exc})")
     return 0
 
 

@@ -106,7 +106,7 @@ def test_user_errors_are_one_line(tmp_path, args, words):
 
 def test_bad_scenario_file_is_one_line(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[game_params]\nwidth = 99\n[[players]]\n[[players]]\n'
+    bad.write_text('game = "snakes"\n[game_params]\nwidth = 99\n[[players]]\n[[players]]\n'
                    '[[players]]\n[[players]]\n')
     p = run([MAIN, str(bad), "--headless", "--turns", "1"], tmp_path)
     line = assert_one_error_line(p)
@@ -121,7 +121,7 @@ def test_module_info(tmp_path):
     p = run(["-m", "sandbox", "info"], tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("core ")
-    assert "game 'snakes' parameters" in p.stdout
+    assert "game 'snakes': " in p.stdout and "parameters" in p.stdout
     assert "snakes_standard_4p" in p.stdout
 
 

@@ -26,10 +26,10 @@ from typing import Any
 import pygame
 
 from ..config import Budget, Scenario, list_scenarios, load_scenario
-from ..games.snakes import MOVE_DELTAS, MOVE_NAMES
+from ..games import BoardContext, move_namer, move_names
 from ..native import SandboxError
 from ..render import palette as pal
-from ..render.board import SnakesBoardRenderer, draw_scoreboard
+from ..render.scoreboard import draw_scoreboard
 from ..render.fonts import text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
@@ -39,7 +39,6 @@ from ..sim.live import SPEEDS, LiveMatch
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
 from .shell import App, Scene
 
-ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
 TREE_NODES = 4000          # rows per published tree snapshot
 TREE_EVERY_MS = 150.0      # how often a thinking controller publishes trees
@@ -56,8 +55,8 @@ HELP = [
     ("R", "restart with a new seed"),
     ("I", "one traced search iteration (paused, step-by-step view)"),
     ("1-8, Tab", "choose a player's panel / move keyboard focus"),
-    ("H", "take over the chosen player's snake; arrows steer"),
-    ("W", "your snake waits for your key each turn (on) / keeps going"),
+    ("H", "take over the chosen player's agent (the game's keys, or click the board)"),
+    ("W", "your agent waits for your key each turn (on) / moves on by itself"),
     ("T", "tree layout: auto / icicle / node-link"),
     ("V", "trees shown: each agent's own / one player's whole search"),
     ("P or F12", "screenshot to screenshots/"),
@@ -111,8 +110,11 @@ class ArenaScene(Scene):
     def _build_match_views(self) -> None:
         m = self.match
         self.colors = self._agent_colors()
-        self.board = SnakesBoardRenderer(self.colors, list(m.names))
-        self.trees = [TreeView(a, self.colors[a], self._move_name, mode=self.tree_mode)
+        self.plugin = m.world.plugin
+        self.board = self.plugin.renderer(self.colors, list(m.names))
+        names = move_names(m.world.game)          # from C, once per match
+        self.namers = [move_namer(names, a) for a in range(m.world.num_agents)]
+        self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode)
                       for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
@@ -120,10 +122,6 @@ class ArenaScene(Scene):
         self._feed_after = 0.0
         # agent -> (what the bars show, their surface, when drawn)
         self._bars: dict[int, tuple[tuple, pygame.Surface, float]] = {}
-
-    @staticmethod
-    def _move_name(move: int) -> str:
-        return MOVE_NAMES[move] if 0 <= move < len(MOVE_NAMES) else "pass"
 
     def _apply_tree_requests(self) -> None:
         """Each search publishes the trees the views show: its own agents'
@@ -214,7 +212,7 @@ class ArenaScene(Scene):
             g.add(Toggle("depth_normalize", (c.x + sw // 2, yy, sw // 2, 22), "depth-normalise",
                          p.depth_normalize, "leaf score / depth reached")); yy += 26
         if isinstance(ctl, SearchController) and len(ctl.agents) == 1:
-            g.add(Toggle("human", (c.x, yy, c.w, 22), "you play this snake (arrows)",
+            g.add(Toggle("human", (c.x, yy, c.w, 22), f"you play ({self.plugin.keys_hint})",
                          ctl.agents[0] in self.live.human_agents, "take over (H)"))
             yy += 28
         src = [(None, "trees: each agent's own")] + [
@@ -245,10 +243,19 @@ class ArenaScene(Scene):
             if event.key in (pygame.K_ESCAPE, pygame.K_QUESTION, pygame.K_F1) or event.unicode == "?":
                 self.show_help = False
                 return True
-        if event.type == pygame.KEYDOWN and event.key in ARROWS and self._human_agent() is not None \
-                and not self._slider_focused():
-            self._steer(self._human_agent(), ARROWS[event.key])
-            return True
+        human = self._human_agent()
+        if event.type == pygame.KEYDOWN and human is not None and not self._slider_focused():
+            res = self.plugin.key_move(self.live.view, human, pygame.key.name(event.key),
+                                       event.unicode)
+            if res is not None:
+                self._steer(human, res.move, res.refused)
+                return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and human is not None \
+                and self.layout and self.layout["board"].collidepoint(event.pos):
+            move = self.board.move_at(self.layout["board"], self.live.view, event.pos, human)
+            if move is not None:
+                self._steer(human, move)
+                return True
         if self.widgets.process_event(event):
             return True
         if event.type == pygame.MOUSEMOTION:
@@ -262,14 +269,15 @@ class ArenaScene(Scene):
             return self._on_key(event)
         return False
 
-    def _steer(self, agent: int, move: int) -> None:
-        """A person's arrow key. Straight back into the neck is legal in the
-        rules (and fatal); from a key it is a slip, so it is not taken."""
-        snake = self.live.view.snakes[agent]
-        d = snake.direction if snake.alive and len(set(snake.body)) > 1 else None
-        if d is not None and MOVE_DELTAS[d][0] + MOVE_DELTAS[move][0] == 0 \
-                and MOVE_DELTAS[d][1] + MOVE_DELTAS[move][1] == 0:
-            self.flash(f"{MOVE_NAMES[move]} would turn into your own neck")
+    def _steer(self, agent: int, move: int | None, refused: str = "") -> None:
+        """A person's key or click: the move for their agent this turn (the
+        plugin refuses slips, e.g. a snake turning into its own neck)."""
+        if move is None:
+            if refused:
+                self.flash(refused)
+            return
+        if move not in self.match.world.game.legal_moves(agent):
+            self.flash(f"{self.namers[agent](move)} is not a legal move now")
             return
         self.live.choose(agent, move)
 
@@ -306,8 +314,8 @@ class ArenaScene(Scene):
             self._toggle_human()
         elif k == pygame.K_w:
             self.live.wait_for_humans = not self.live.wait_for_humans
-            self.flash("your snake waits for your key each turn" if self.live.wait_for_humans
-                       else "your snake keeps going; the match runs at its speed")
+            self.flash("your agent waits for your key each turn" if self.live.wait_for_humans
+                       else "your agent moves on by itself; the match runs at its speed")
         elif k == pygame.K_t:
             modes = ["auto", "icicle", "nodelink"]
             self._set_tree_mode(modes[(modes.index(self.tree_mode) + 1) % 3])
@@ -433,7 +441,8 @@ class ArenaScene(Scene):
         agent = ctl.agents[0]
         on = (agent not in self.live.human_agents) if on is None else on
         self.live.take_over(agent, on)
-        self.flash(f"you steer {ctl.name} with the arrow keys" if on else f"{ctl.name} searches again")
+        self.flash(f"you play {ctl.name}: {self.plugin.keys_hint}" if on
+                   else f"{ctl.name} searches again")
         self._build_widgets()
 
     def _set_tree_mode(self, mode: str) -> None:
@@ -480,7 +489,7 @@ class ArenaScene(Scene):
         self._set_tree_source(ctl.player)
         ctl.publish_now(self.match.turn)
         self.animation = StepAnimation(trace, self.match.world.num_agents, self.colors,
-                                       self._move_name)
+                                       self.namers)
 
     def take_screenshot(self, path: str | None = None) -> None:
         if path is None:
@@ -580,11 +589,11 @@ class ArenaScene(Scene):
         self._draw_top(surface, L["top"])
         view, prev = self.live.view, self.live.prev_view
         human = self._human_agent()
-        self.board.draw(surface, L["board"], view, prev, self.live.alpha, highlight_agent=human)
+        self.board.draw(surface, L["board"], view, prev, self.live.alpha, self._board_context(human))
         if self.live.paused:
             surface.blit(text("paused", 14, pal.WARN, bold=True), (L["board"].x + 6, L["board"].y + 4))
         elif self.live.waiting_for_human() and self.match.turn_ready():
-            surface.blit(text("your move: arrow keys (W: don't wait)", 14, pal.WARN, bold=True),
+            surface.blit(text(f"your move: {self.plugin.keys_hint}", 14, pal.WARN, bold=True),
                          (L["board"].x + 6, L["board"].y + 4))
         if self.live.over:
             self._draw_result(surface, L["board"])
@@ -608,6 +617,19 @@ class ArenaScene(Scene):
             self._draw_message(surface)
         if self.show_help:
             self._draw_help(surface)
+
+    def _board_context(self, human: int | None) -> BoardContext:
+        """What the board may show beyond the state: the person's agent and
+        its pending pick, and each agent's root policy as its search sees it."""
+        policies = {}
+        for c in self.match.controllers:
+            snap = c.latest
+            if snap is None or not isinstance(c, SearchController):
+                continue
+            for a in c.agents:
+                policies[a] = tuple((s.move, s.prob) for s in snap.root_stats[a] if s.move >= 0)
+        chosen = {a: m for a, m in self.live.human.items() if a in self.live.fresh_human}
+        return BoardContext(highlight_agent=human, policies=policies, chosen=chosen)
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:
         pygame.draw.rect(surface, pal.PANEL, r)
@@ -637,9 +659,9 @@ class ArenaScene(Scene):
 
     def _draw_right(self, surface, r: pygame.Rect, view) -> None:
         m = self.match
-        board_rows = pygame.Rect(r.x, r.y, r.w, 26 * len(view.snakes))
+        board_rows = pygame.Rect(r.x, r.y, r.w, 26 * self.plugin.num_agents(view))
         scores = self.live.last_record.scores if self.live.last_record else None
-        draw_scoreboard(surface, board_rows, view, self.colors, list(m.names), scores)
+        draw_scoreboard(surface, board_rows, self.plugin, view, self.colors, list(m.names), scores)
         y = board_rows.bottom + 10
         header = ["player", "it/s", "turns/s", "it/turn", "nodes", "ms"]
         f = min(1.0, (r.w - 30) / 380)    # narrow windows: the columns close up
@@ -703,11 +725,11 @@ class ArenaScene(Scene):
         frame costs the searches CPU; a settled snapshot shows at once."""
         stats = snap.root_stats[agent] if snap is not None else ()
         chosen = snap.best_moves[agent] if snap is not None else None
-        snake = self.live.view.snakes[agent]
+        status = self.plugin.status(self.live.view, agent)
         empty = "no root statistics yet"
-        if not snake.alive:   # nothing left to decide: say so, not "yet"
+        if not status.alive:   # nothing left to decide: say so, not "yet"
             stats, chosen = (), None
-            empty = f"out since turn {snake.death_turn}"
+            empty = status.out_text()
         key = (stats, chosen, rect.size, empty)
         now = time.perf_counter()
         cached = self._bars.get(agent)
@@ -716,7 +738,7 @@ class ArenaScene(Scene):
                 or now - cached[2] >= ROOT_BARS_EVERY_S)):
             surf = cached[1] if cached is not None and cached[1].get_size() == rect.size \
                 else pygame.Surface(rect.size)
-            draw_root_bars(surf, surf.get_rect(), stats, self._move_name, self.colors[agent],
+            draw_root_bars(surf, surf.get_rect(), stats, self.namers[agent], self.colors[agent],
                            chosen_move=chosen, empty=empty)
             cached = (key, surf, now)
             self._bars[agent] = cached

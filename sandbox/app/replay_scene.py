@@ -28,13 +28,13 @@ from typing import Any
 
 import pygame
 
-from ..games.snakes import MOVE_NAMES
-from ..native import SearchParams, TreeSnapshot
+from ..games import BoardContext, move_namer, move_names, plugin as game_plugin
+from ..native import Game, SandboxError, SearchParams, TreeSnapshot
 from ..render import palette as pal
-from ..render.board import SnakesBoardRenderer, draw_scoreboard
 from ..render.charts import draw_replay_charts
 from ..render.fonts import elide, font, text
 from ..render.root_bars import draw_root_bars
+from ..render.scoreboard import draw_scoreboard
 from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
 from ..replay.stats import agent_colors, agent_labels
@@ -67,16 +67,20 @@ class ReplayScene(Scene):
     def __init__(self, app: App, replay: Replay, turn: int | None = None) -> None:
         super().__init__(app)
         self.replay = replay
-        if replay.header.game != "snakes":
-            raise ReplayError(f"{replay.path}: the replay scene shows snakes matches "
-                              f"(this one is {replay.header.game!r})")
+        try:
+            self.plugin = game_plugin(replay.header.game)
+            with Game(replay.header.game, replay.header.game_params, seed=0) as g:
+                names = move_names(g)          # from C, as the arena's
+        except SandboxError as exc:
+            raise ReplayError(f"{replay.path}: cannot show this match: {exc}") from None
         self.stats = compute_stats(replay)
         self.colors = agent_colors(replay)
         self.labels = agent_labels(replay)
         h = replay.header
         self.num_agents = h.num_agents
         self.owner = {a: p.player for p in h.players for a in p.agents}
-        self.board = SnakesBoardRenderer(self.colors, self.labels)
+        self.board = self.plugin.renderer(self.colors, self.labels)
+        self.namers = [move_namer(names, a) for a in range(self.num_agents)]
         self.first, self.last = replay.start_turn, replay.end_turn
         # the bar spans every recorded turn; a gap makes the rest unreachable
         self.bar_last = max(self.last, replay.turns[-1].turn + 1 if replay.turns else self.last)
@@ -91,7 +95,7 @@ class ReplayScene(Scene):
         self.tree_mode = "auto"
         self.has_trees = any(a.tree is not None for t in replay.turns[:50]
                              for p in t.players for a in p.agents)
-        self.trees = [TreeView(a, self.colors[a], self._move_name, mode=self.tree_mode)
+        self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode)
                       for a in range(self.num_agents)]
         self._snap_cache: OrderedDict[tuple[int, int], TreeSnapshot] = OrderedDict()
         self._chart_cache: tuple[tuple, pygame.Surface] | None = None
@@ -108,10 +112,6 @@ class ReplayScene(Scene):
             self.seek(turn)
 
     # ------------------------------------------------------------ data
-    @staticmethod
-    def _move_name(move: int) -> str:
-        return MOVE_NAMES[move] if 0 <= move < len(MOVE_NAMES) else "pass"
-
     def _view(self, turn: int):
         cache = self._views
         v = cache.get(turn)
@@ -406,7 +406,8 @@ class ReplayScene(Scene):
         if not L:
             return
         self._draw_top(surface, L["top"])
-        self.board.draw(surface, L["board"], self.view, self.prev_view, self.alpha)
+        self.board.draw(surface, L["board"], self.view, self.prev_view, self.alpha,
+                        self._board_context())
         if self.turn >= self.last:
             self._draw_end(surface, L["board"])
         self._draw_middle(surface, L["middle"])
@@ -427,6 +428,17 @@ class ReplayScene(Scene):
             surface.blit(t, (r.x + 10, r.y + 5))
         if self.show_help:
             _draw_help(surface, HELP, "Replay keys")
+
+    def _board_context(self) -> BoardContext:
+        """The recorded root policy of each agent at this turn's decision."""
+        line = self.line()
+        policies = {}
+        if line is not None:
+            for a in range(self.num_agents):
+                at = line.agent(a)
+                if at is not None and at.root:
+                    policies[a] = tuple((r.move, r.prob) for r in at.root if r.move >= 0)
+        return BoardContext(policies=policies)
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:
         pygame.draw.rect(surface, pal.PANEL, r)
@@ -463,10 +475,10 @@ class ReplayScene(Scene):
 
     def _draw_middle(self, surface, r: pygame.Rect) -> None:
         line = self.line()
-        rows = pygame.Rect(r.x, r.y, r.w, 26 * len(self.view.snakes))
+        rows = pygame.Rect(r.x, r.y, r.w, 26 * self.plugin.num_agents(self.view))
         scores = (self.replay.by_turn[self.turn - 1].scores
                   if self.turn - 1 in self.replay.by_turn else None)
-        draw_scoreboard(surface, rows, self.view, self.colors, self.labels, scores)
+        draw_scoreboard(surface, rows, self.plugin, self.view, self.colors, self.labels, scores)
         y = rows.bottom + 8
         head = "decision at this turn" if line is not None else "no decision recorded here"
         surface.blit(text(head, 11, pal.TEXT_DIM), (r.x, y))
@@ -476,20 +488,19 @@ class ReplayScene(Scene):
         for a in range(self.num_agents):
             box = pygame.Rect(r.x, y, r.w, bar_h - 4)
             y += bar_h
-            snake = self.view.snakes[a]
-            if not snake.alive:
+            status = self.plugin.status(self.view, a)
+            if not status.alive:
                 # out: there is no decision to show, and "no root statistics
                 # yet" would suggest one is coming
-                why = f"out since turn {snake.death_turn}" + (
-                    f" ({snake.cause})" if snake.cause else "")
-                draw_root_bars(surface, box, (), self._move_name, self.colors[a],
+                why = status.out_text()
+                draw_root_bars(surface, box, (), self.namers[a], self.colors[a],
                                title=self.labels[a], empty=elide(why, 11, box.w - 8))
                 continue
             at = line.agent(a) if line is not None else None
             stats = at.root if at is not None else ()
             chosen = line.joint[a] if line is not None else None
-            played = "" if chosen is None else f" → {self._move_name(chosen)}"
-            draw_root_bars(surface, box, stats, self._move_name,
+            played = "" if chosen is None else f" → {self.namers[a](chosen)}"
+            draw_root_bars(surface, box, stats, self.namers[a],
                            self.colors[a], chosen_move=chosen, title=f"{self.labels[a]}{played}")
         items = self.change_texts(self.turn)
         if items:
@@ -538,12 +549,12 @@ class ReplayScene(Scene):
         self.replay.close()
 
     def state(self) -> dict[str, Any]:
-        v = self.view
-        return {"scene": self.name, "file": str(self.replay.path), "turn": self.turn,
+        return {**self.plugin.summary(self.view),
+                "scene": self.name, "file": str(self.replay.path), "turn": self.turn,
                 "first": self.first, "last": self.last, "playing": self.playing,
                 "speed": self.speed, "trees": self.has_trees,
-                "heads": [list(s.body[0]) if s.body else None for s in v.snakes],
-                "alive": [s.alive for s in v.snakes]}
+                "alive": [self.plugin.status(self.view, a).alive
+                          for a in range(self.num_agents)]}
 
 
 def _tree_area(panel: pygame.Rect) -> pygame.Rect:

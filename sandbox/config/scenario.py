@@ -13,14 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, SearchParams
 from .errors import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = ROOT / "scenarios"
 DEFAULT_SCENARIO = "snakes_standard_4p"
-
-GameParam = int | float | bool | str
 
 
 class ScenarioError(SandboxError, ValueError):
@@ -84,8 +83,9 @@ class Scenario(BaseModel):
 
     name: str = Field("unnamed scenario", max_length=80)
     description: str = ""
-    game: Literal["snakes"] = "snakes"
-    game_params: dict[str, GameParam] = Field(default_factory=dict)
+    game: str = Field(description="game kind, e.g. one `python -m sandbox info` lists")
+    game_params: dict[str, Any] = Field(default_factory=dict,
+                                        description="checked by the game's own model and by C")
     seed: int = Field(1, ge=0, lt=2**63)
     max_turns: int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
     budget: Budget = Budget()
@@ -94,9 +94,17 @@ class Scenario(BaseModel):
 
     @model_validator(mode="after")
     def _check_against_game(self) -> "Scenario":
-        # The C core owns the game parameter ranges: ask it.
         try:
-            with Game(self.game, self.game_params, seed=0) as g:
+            plugin = game_plugin(self.game)
+        except SandboxError as exc:
+            raise ValueError(f"game: {exc}") from None
+        try:
+            params = plugin.Params.model_validate(self.game_params)
+        except ValidationError as exc:
+            raise ValueError(one_line(exc, prefix="game_params.")) from None
+        # The C core owns the game parameter ranges: ask it too.
+        try:
+            with Game(self.game, params.c_params(), seed=0) as g:
                 n = g.num_agents
         except SandboxError as exc:
             msg = str(exc)  # the C message starts with the parameter's name
@@ -115,6 +123,10 @@ class Scenario(BaseModel):
             raise ValueError(f"players must move each of the game's {n} agents exactly "
                              f"once (they move {sorted(owned)})")
         return self
+
+    def game_param_string(self) -> str:
+        """The C parameter string of this scenario's game (validated)."""
+        return game_plugin(self.game).c_params(self.game_params)
 
     def player_agents(self, i: int) -> list[int]:
         p = self.players[i]

@@ -1,15 +1,45 @@
-"""Python-side knowledge of each game: decoding its flat export for renderers
-and replays, move names and colours. Rules live in C (native/src/games)."""
-from .snakes import SnakeView, SnakesView, decode_snakes
+"""The game registry: one plugin per C game kind.
 
-DECODERS = {"snakes": decode_snakes}
+    from sandbox.games import plugin
+    p = plugin("goofspiel")          # the GamePlugin of a kind
+    view = p.decode(game.export())
+
+Everything outside sandbox/games/ reaches a game only through here (a test
+checks that no other module imports a particular game or branches on its
+name). Adding a game: see docs/ARCHITECTURE.md, "Adding a game".
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..native import InvalidArgument
+from .base import (AgentFacts, AgentStatus, BenchCase, BoardContext, GameParams, GamePlugin,
+                   KeyResult, move_namer, move_names)
+from .snakes import PLUGIN as _SNAKES
+
+_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES,)}
 
 
-def decode(kind: str, words):
+def plugin(kind: str) -> GamePlugin:
     try:
-        return DECODERS[kind](words)
-    except KeyError:
-        raise ValueError(f"no decoder for game kind '{kind}'") from None
+        return _REGISTRY[kind]
+    except (KeyError, TypeError):
+        known = ", ".join(_REGISTRY)
+        raise InvalidArgument(f"unknown game '{kind}' (known: {known})") from None
 
 
-__all__ = ["DECODERS", "SnakeView", "SnakesView", "decode", "decode_snakes"]
+def plugins() -> list[GamePlugin]:
+    """Every registered plugin, in registration order."""
+    return list(_REGISTRY.values())
+
+
+def kinds() -> list[str]:
+    return list(_REGISTRY)
+
+
+def decode(kind: str, words: Sequence[int]):
+    return plugin(kind).decode(words)
+
+
+__all__ = ["AgentFacts", "AgentStatus", "BenchCase", "BoardContext", "GameParams", "GamePlugin",
+           "KeyResult", "decode", "kinds", "move_namer", "move_names", "plugin", "plugins"]

@@ -1,4 +1,4 @@
-"""Game: a C game state (snakes, ...) owned by Python."""
+"""Game: a C game state (any registered kind) owned by Python."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -29,8 +29,15 @@ def params_doc(kind: str) -> str:
     return pystr(p)
 
 
+_SEPARATORS = set(" ,;\t\n\r=")
+
+
 def format_params(params: Mapping[str, Any] | str | None) -> str:
-    """{"width": 11, "initial_food": False} -> "width=11 initial_food=0"."""
+    """{"width": 11, "initial_food": False} -> "width=11 initial_food=0".
+
+    Keys and values must be single tokens: a value holding a separator or
+    '=' (e.g. "standard width=7") would smuggle further parameters into the
+    C string, so it is refused."""
     if params is None:
         return ""
     if isinstance(params, str):
@@ -41,6 +48,13 @@ def format_params(params: Mapping[str, Any] | str | None) -> str:
             value = int(value)
         elif isinstance(value, float):
             value = repr(value)
+        elif not isinstance(value, (int, str)):
+            raise InvalidArgument(f"{key}: a game parameter must be a number or a word "
+                                  f"(got {type(value).__name__})")
+        for what, token in (("name", str(key)), ("value", str(value))):
+            if not token or _SEPARATORS & set(token):
+                raise InvalidArgument(f"{key}: parameter {what} {token!r} must be one word "
+                                      "(no spaces, commas, semicolons or '=')")
         parts.append(f"{key}={value}")
     return " ".join(parts)
 
@@ -49,7 +63,7 @@ class Game:
     """One game state. Not shared between threads while one of them steps it
     (calls are serialised, but the state is a single value)."""
 
-    def __init__(self, kind: str = "snakes", params: Mapping[str, Any] | str | None = None,
+    def __init__(self, kind: str, params: Mapping[str, Any] | str | None = None,
                  seed: int = 0) -> None:
         if not 0 <= int(seed) < 2**64:
             raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")

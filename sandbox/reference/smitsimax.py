@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -571,15 +571,14 @@ class Smitsimax:
 
 # ---------------------------------------------------------------- benchmark
 
-def reference_match(game_params: Mapping[str, Any] | str | None, params: SearchParams,
+def reference_match(make_game: Callable[[int], Any], params: SearchParams,
                     iterations: int, turns: int, seed: int = 1) -> dict[str, Any]:
-    """A short snakes match of one reference search against itself, as
+    """A short match of one reference search against itself, as
     sandbox/bench.py plays it with the C search: search, play the best joint
-    move on a copy of the root, re-root (tree reuse), repeat. Returns totals;
+    move on a copy of the root, re-root (tree reuse), repeat. `make_game(seed)`
+    builds the reference game (GamePlugin.reference_game). Returns totals;
     the iterations, simulated turns and nodes equal those of the C match."""
-    from .snakes import SnakesGame
-
-    game = SnakesGame(game_params, seed=seed)
+    game = make_game(seed)
     search = Smitsimax(game, params, seed=seed)
     total: dict[str, Any] = {"iterations": 0, "sim_turns": 0, "ms": 0.0, "nodes_added": 0,
                              "turns": 0}
@@ -601,8 +600,8 @@ def reference_match(game_params: Mapping[str, Any] | str | None, params: SearchP
     return total
 
 
-def bench_reference(game_params: Mapping[str, Any] | str | None, params: SearchParams,
+def bench_reference(make_game: Callable[[int], Any], params: SearchParams,
                     iterations: int, turns: int, seed: int = 1) -> float:
     """Simulated turns per second of the reference over reference_match()."""
-    total = reference_match(game_params, params, iterations, turns, seed)
+    total = reference_match(make_game, params, iterations, turns, seed)
     return total["sim_turns"] / max(total["ms"] / 1000.0, 1e-9)

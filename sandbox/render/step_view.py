@@ -49,7 +49,7 @@ def _ease(t: float) -> float:
 
 class StepAnimation:
     def __init__(self, trace, num_agents: int, agent_colors: Sequence[tuple[int, int, int]],
-                 move_name: Callable[[int], str],
+                 move_name: Callable[[int], str] | Sequence[Callable[[int], str]],
                  phase_ms: Sequence[float] = (450, 450, 500, 600),
                  gamma: float | None = None) -> None:
         if len(phase_ms) != 4 or any(float(t) < 0 for t in phase_ms):
@@ -58,7 +58,10 @@ class StepAnimation:
         self.num_agents = int(num_agents)
         self.colors = [tuple(agent_colors[a]) if a < len(agent_colors) else
                        palette.agent_color(a) for a in range(self.num_agents)]
-        self.move_name = move_name
+        # one namer for all agents, or one per agent (a matrix game's row and
+        # column players name the same move id differently)
+        self.move_names = (list(move_name) if isinstance(move_name, (list, tuple))
+                           else [move_name] * self.num_agents)
         self.phase_ms = tuple(float(t) for t in phase_ms)
         self.gamma = gamma
         self.elapsed = 0.0
@@ -285,11 +288,11 @@ class StepAnimation:
             name = "pass" if pick == "pass" else "–"
         elif pick == "rollout":
             fill = palette.lerp(color, palette.PANEL, 0.65)
-            text_col, name = palette.TEXT_DIM, self.move_name(move)
+            text_col, name = palette.TEXT_DIM, self.move_names[agent](move)
         elif pick == "random":
-            fill, text_col, name = palette.PANEL, color, self.move_name(move)
+            fill, text_col, name = palette.PANEL, color, self.move_names[agent](move)
         else:
-            fill, name = color, self.move_name(move)
+            fill, name = color, self.move_names[agent](move)
             text_col = (18, 20, 26) if sum(color) > 380 else palette.TEXT
         if dim:
             fill = palette.lerp(fill, palette.PANEL, 0.6)

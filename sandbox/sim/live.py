@@ -42,9 +42,10 @@ class LiveMatch:
         self.speed = speed
         self.human: dict[int, int] = {}          # agent -> move the person chose
         self.human_agents: set[int] = set()
-        # A person's snake waits for their key each turn (a turn-based game
-        # for whoever plays by hand); off: it keeps its direction and the
-        # match goes on at the chosen speed.
+        # A person's agent waits for their key each turn (a turn-based game
+        # for whoever plays by hand); off: it does what the game's plugin says
+        # an unsteered agent does (a snake keeps its direction) and the match
+        # goes on at the chosen speed. Games with no such default always wait.
         self.wait_for_humans = True
         self._human_fresh: set[int] = set()      # pressed a key since the last turn
         self.last_record: TurnRecord | None = None
@@ -132,16 +133,27 @@ class LiveMatch:
             self.human.pop(agent, None)
 
     def choose(self, agent: int, move: int) -> None:
-        """A person's move for `agent` this turn (it keeps that direction)."""
+        """A person's move for `agent` this turn."""
         self.human[agent] = int(move)
         self._human_fresh.add(agent)
 
+    @property
+    def fresh_human(self) -> frozenset[int]:
+        """Agents whose person picked a move since the last turn."""
+        return frozenset(self._human_fresh)
+
     def waiting_for_human(self) -> bool:
         """The turn is decided but waits for a person's key."""
-        if not self.wait_for_humans or not self.human_agents:
+        if not self.human_agents:
             return False
         game = self.match.world.game
-        return any(a not in self._human_fresh and game.is_alive(a) for a in self.human_agents)
+        plugin = self.match.world.plugin
+        for a in self.human_agents:
+            if a in self._human_fresh or not game.is_alive(a):
+                continue
+            if self.wait_for_humans or plugin.default_move(self.view, a) is None:
+                return True
+        return False
 
     def update_settings(self, player: int, **changes: Any) -> SearchParams:
         c = self.match.controllers[player]
@@ -195,11 +207,14 @@ class LiveMatch:
         return record
 
     def _human_move(self, agent: int) -> int:
-        if agent in self.human:
-            return self.human[agent]
-        snake = self.view.snakes[agent] if hasattr(self.view, "snakes") else None
-        d = snake.direction if snake is not None else None
-        return 0 if d is None else d  # keep going the same way
+        """The person's key of this turn, else what the game does with an
+        unsteered agent; never an illegal move."""
+        legal = self.match.world.game.legal_moves(agent)
+        for move in (self.human.get(agent) if agent in self._human_fresh else None,
+                     self.match.world.plugin.default_move(self.view, agent)):
+            if move is not None and move in legal:
+                return move
+        return legal[0]
 
     # ------------------------------------------------------------ reading
     @property

@@ -44,7 +44,7 @@ class Match:
         # scenario); given here, a restarted match records them in its header
         self.player_budgets: dict[int, Budget] = dict(player_budgets or {})
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
-        self.world = World(scenario.game, scenario.game_params, self.seed)
+        self.world = World(scenario.game, scenario.game_param_string(), self.seed)
         self.controllers: list[Controller] = []
         try:
             for i in range(len(scenario.players)):

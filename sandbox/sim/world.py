@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..games import decode
+from ..games import plugin
 from ..native import Game
 
 
@@ -14,6 +14,7 @@ class World:
     def __init__(self, kind: str, params: Mapping[str, Any] | str | None, seed: int) -> None:
         self.kind = kind
         self.seed = seed
+        self.plugin = plugin(kind)
         self.game = Game(kind, params, seed=seed)
         self._sync()
 
@@ -47,7 +48,7 @@ class World:
 
     def view(self):
         """A decoded, immutable picture of the state for renderers."""
-        return decode(self.kind, self.game.export())
+        return self.plugin.decode(self.game.export())
 
     def close(self) -> None:
         self.game.close()

@@ -18,14 +18,16 @@ import numpy as np
 import pygame
 import pytest
 
-from sandbox.app.arena import ARROWS, HELP, ArenaScene
+from sandbox.app.arena import HELP, ArenaScene
 from sandbox.app.shell import App
 from sandbox.config import Budget, load_scenario
-from sandbox.games.snakes import MOVE_DELTAS
+from sandbox.games.snakes.view import MOVE_DELTAS
 from sandbox.render import palette as pal
-from sandbox.render.board import board_geometry
+from sandbox.render.grid import board_geometry
 from sandbox.sim import SearchController
 from sandbox.ui import UI_EVENT
+
+ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}
 
 SCENARIO = "snakes_standard_4p"
 BUDGET = Budget(ms=0, iterations=200)

@@ -13,14 +13,13 @@ import pygame
 import pytest
 
 import sandbox.app.replay_scene as replay_scene_module
-import sandbox.render.board as board_module
+import sandbox.render.scoreboard as board_module
 import sandbox.render.fonts as fonts_module
 from sandbox.app.menu import MenuScene
 from sandbox.app.replay_scene import ReplayScene, _tooltip
 from sandbox.app.shell import App
 from sandbox.config import Budget, load_scenario
 from sandbox.render import palette as pal
-from sandbox.render.board import SnakesBoardRenderer
 from sandbox.render.fonts import text
 from sandbox.replay import Recorder, read_replay
 from sandbox.sim import Match
@@ -109,7 +108,7 @@ def test_scrub_to_turn_shows_the_freshly_simulated_board(app, replay_file):
     # and the pixels on screen are that board, drawn by the same renderer
     board = scene.layout["board"]
     expected = pygame.Surface(app.screen.get_size())
-    SnakesBoardRenderer(scene.colors, scene.labels).draw(expected, board, fresh)
+    scene.plugin.renderer(scene.colors, scene.labels).draw(expected, board, fresh)
     assert _board_pixels(app.screen, board) == _board_pixels(expected, board)
     # scrubbing back gives the earlier board again (from a checkpoint)
     _click((tl.x_of(4), y))

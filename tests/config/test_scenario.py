@@ -92,7 +92,8 @@ def test_a_valid_dict():
     ("players.0.search.max_depth", 0, ["players.0.search.max_depth"]),
     ("players.0.search.elimination", "x", ["players.0.search.elimination", "'x'"]),
     ("players.0.search.bogus", 1, ["players.0.search.bogus"]),
-    ("game_params.width", 99, ["game_params.width", "5..25", "99"]),
+    ("game_params.width", 99, ["game_params.width", "25", "99"]),
+    ("game_params.ruleset", "standard width=7 max_turns=3", ["game_params.ruleset", "standard"]),
     ("game_params.snakes", 0, ["game_params.snakes"]),
     ("game_params.bogus", 1, ["game_params", "bogus"]),
     ("colour", "red", ["colour"]),
@@ -166,7 +167,10 @@ def test_file_errors_name_the_file_and_field(tmp_path):
 def test_a_good_file_from_anywhere(tmp_path):
     text = ('name = "tiny"\nmax_turns = 4\n[game_params]\nwidth = 7\nheight = 7\nsnakes = 2\n'
             '[budget]\nms = 0\niterations = 30\n[[players]]\n[[players]]\ncontroller = "random"\n')
-    sc = load_scenario(write(tmp_path, text))
+    # a scenario says which game it plays
+    with pytest.raises(ScenarioError, match="game: Field required"):
+        load_scenario(write(tmp_path, text))
+    sc = load_scenario(write(tmp_path, 'game = "snakes"\n' + text))
     assert sc.name == "tiny" and sc.players[1].controller == "random"
     with Match(sc) as m:
         result = m.play()

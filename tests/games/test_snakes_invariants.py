@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sandbox.native import Game, InvalidArgument
-from sandbox.reference import Snake, SnakesGame, build_export, decode_export, hash_words
-from sandbox.reference.snakes import CAUSE_OUT_OF_BOUNDS, CAUSE_STARVED, DX, DY
+from sandbox.games.snakes.reference import Snake, SnakesGame, build_export, decode_export
+from sandbox.reference import hash_words
+from sandbox.games.snakes.reference import CAUSE_OUT_OF_BOUNDS, CAUSE_STARVED, DX, DY
 
 CONFIGS = [
     {},

@@ -11,8 +11,8 @@ import itertools
 import pytest
 
 from sandbox.native import Game, InvalidArgument, InvalidState
-from sandbox.reference import Snake, SnakesGame, build_export, decode_export
-from sandbox.reference.snakes import (CAUSE_BODY_COLLISION, CAUSE_HEAD_TO_HEAD,
+from sandbox.games.snakes.reference import Snake, SnakesGame, build_export, decode_export
+from sandbox.games.snakes.reference import (CAUSE_BODY_COLLISION, CAUSE_HEAD_TO_HEAD,
                                       CAUSE_OUT_OF_BOUNDS, CAUSE_SELF_COLLISION,
                                       CAUSE_STARVED, DOWN, DX, DY, LEFT, RIGHT, UP)
 

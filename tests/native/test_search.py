@@ -18,8 +18,8 @@ from sandbox.native import (SNAPSHOT_DTYPE, Game, InvalidArgument, Search, Searc
                             TreeSnapshot)
 from sandbox.native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED,
                                      FLAG_TRUNCATED, MOVE_NONE)
-from sandbox.reference import Snake, build_export
-from sandbox.reference.snakes import CAUSE_BODY_COLLISION, DOWN, LEFT, RIGHT, UP
+from sandbox.games.snakes.reference import Snake, build_export
+from sandbox.games.snakes.reference import CAUSE_BODY_COLLISION, DOWN, LEFT, RIGHT, UP
 
 # No food appears unless a case asks for it.
 QUIET = {"food_spawn_chance": 0, "minimum_food": 0, "initial_food": 0}

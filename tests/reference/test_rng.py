@@ -2,7 +2,7 @@
 import numpy as np
 
 from sandbox.native import Game
-from sandbox.reference import SnakesGame
+from sandbox.games.snakes.reference import SnakesGame
 from sandbox.reference.rng import MASK64, SplitMix64, hash_finish, hash_word, hash_words
 
 

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from sandbox.native import Game, Search, SearchParams
-from sandbox.reference import Smitsimax, Snake, SnakesGame, build_export, decode_export
-from sandbox.reference.snakes import CAUSE_STARVED, DX, DY
+from sandbox.games.snakes.reference import Snake, SnakesGame, build_export, decode_export
+from sandbox.reference import Smitsimax
+from sandbox.games.snakes.reference import CAUSE_STARVED, DX, DY
 
 BASE = SearchParams(max_depth=6)
 VARIANTS = {
@@ -379,7 +380,8 @@ def test_benchmark_match_is_the_c_match():
 
     params = SearchParams(max_depth=6)
     game = {"snakes": 4}
-    ref = reference_match(game, params, iterations=60, turns=3, seed=1)
+    make = lambda seed: SnakesGame(game, seed=seed)  # noqa: E731
+    ref = reference_match(make, params, iterations=60, turns=3, seed=1)
     g = Game("snakes", game, seed=1)
     s = Search(g, params, seed=1)
     totals = [0, 0, 0]
@@ -395,4 +397,4 @@ def test_benchmark_match_is_the_c_match():
         if root.is_terminal:
             break
     assert [ref["iterations"], ref["sim_turns"], ref["nodes_added"]] == totals
-    assert bench_reference(game, params, iterations=20, turns=1) > 0
+    assert bench_reference(make, params, iterations=20, turns=1) > 0

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from sandbox.native import Game
-from sandbox.reference import SnakesGame, decode_export
-from sandbox.reference.snakes import DX, DY
+from sandbox.games.snakes.reference import SnakesGame, decode_export
+from sandbox.games.snakes.reference import DX, DY
 
 # (id, params, turns to play in total over as many games as it takes)
 CONFIGS = [

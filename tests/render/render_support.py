@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sandbox.games.snakes import MOVE_NAMES
+from sandbox.games.snakes.view import MOVE_NAMES
 from sandbox.native.snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
 

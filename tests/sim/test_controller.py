@@ -158,7 +158,7 @@ def test_match_interrupt_stops_every_search():
     from sandbox.config import scenario_from_dict
     from sandbox.sim import Match
     sc = scenario_from_dict({
-        "game_params": GAME,
+        "game": "snakes", "game_params": GAME,
         "budget": {"ms": 0, "iterations": LONG, "slice_iterations": 1000},
         "players": [{}, {}, {}, {}],
     })
@@ -222,7 +222,7 @@ def test_a_player_with_every_agent_out_does_not_search():
     """Its moves are None at once, its snapshot says why, and its C search
     runs no iteration (no CPU taken from the players still in the game);
     a settings change made meanwhile still reaches C."""
-    from sandbox.reference import Snake, build_export
+    from sandbox.games.snakes.reference import Snake, build_export
     quiet = {"food_spawn_chance": 0, "minimum_food": 0, "initial_food": 0}
     with Game("snakes", {"width": 7, "height": 7, "snakes": 3, **quiet}, seed=1) as g:
         g.import_state(build_export(7, 7, [

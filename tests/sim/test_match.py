@@ -131,7 +131,7 @@ def test_turn_records_agree_with_the_world_search():
 
 def test_players_with_several_agents():
     sc = scenario_from_dict({
-        "game_params": {"width": 7, "height": 7, "snakes": 4},
+        "game": "snakes", "game_params": {"width": 7, "height": 7, "snakes": 4},
         "budget": {"ms": 0, "iterations": 200},
         "max_turns": 6,
         "players": [{"agents": [0, 2]}, {"agents": [1, 3], "controller": "random"}],

@@ -10,24 +10,11 @@ from __future__ import annotations
 
 import pygame
 
-from ..games.snakes import MOVE_DELTAS, SnakesView
-from . import palette as pal
-from .fonts import elide, text
+from ...render import palette as pal
+from ...render.grid import board_geometry, cell_at, cell_center, clipped
+from .view import MOVE_DELTAS, SnakesView
 
 FADE_TURNS = 6  # a dead snake fades out over this many turns
-
-
-def board_geometry(rect: pygame.Rect, width: int, height: int) -> tuple[int, int, int]:
-    """(cell size, x0, y0) of the largest square-celled board fitting rect."""
-    cell = max(4, min(rect.w // width, rect.h // height))
-    x0 = rect.x + (rect.w - cell * width) // 2
-    y0 = rect.y + (rect.h - cell * height) // 2
-    return cell, x0, y0
-
-
-def cell_center(x: float, y: float, cell: int, x0: int, y0: int, height: int) -> tuple[float, float]:
-    """Board (0,0) is bottom-left, screen y grows downward."""
-    return x0 + (x + 0.5) * cell, y0 + (height - 1 - y + 0.5) * cell
 
 
 class SnakesBoardRenderer:
@@ -37,12 +24,16 @@ class SnakesBoardRenderer:
         self._grid_cache: tuple[tuple, pygame.Surface] | None = None
 
     def cell_at(self, rect: pygame.Rect, view: SnakesView, pos) -> tuple[int, int] | None:
-        cell, x0, y0 = board_geometry(rect, view.width, view.height)
-        gx = (pos[0] - x0) // cell
-        gy = view.height - 1 - (pos[1] - y0) // cell
-        if 0 <= gx < view.width and 0 <= gy < view.height:
-            return int(gx), int(gy)
-        return None
+        return cell_at(rect, view.width, view.height, pos)
+
+    def move_at(self, rect: pygame.Rect, view: SnakesView, pos, agent: int) -> int | None:
+        """A click on a cell next to the agent's head steers it there."""
+        c = self.cell_at(rect, view, pos)
+        if c is None or not view.snakes[agent].alive:
+            return None
+        hx, hy = view.snakes[agent].head
+        d = (c[0] - hx, c[1] - hy)
+        return MOVE_DELTAS.index(d) if d in MOVE_DELTAS else None
 
     def _grid(self, rect: pygame.Rect, view: SnakesView) -> pygame.Surface:
         key = (rect.size, view.width, view.height)
@@ -60,15 +51,11 @@ class SnakesBoardRenderer:
         return self._grid_cache[1]
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: SnakesView,
-             prev: SnakesView | None = None, alpha: float = 1.0,
-             highlight_agent: int | None = None) -> None:
-        clip = surface.get_clip()
+             prev: SnakesView | None = None, alpha: float = 1.0, ctx=None) -> None:
         # a snake that died off the board has its head out there: keep it in
-        surface.set_clip(rect.clip(clip) if clip else rect)
-        try:
-            self._draw(surface, rect, view, prev, alpha, highlight_agent)
-        finally:
-            surface.set_clip(clip)
+        with clipped(surface, rect):
+            self._draw(surface, rect, view, prev, alpha,
+                       ctx.highlight_agent if ctx is not None else None)
 
     def _draw(self, surface, rect, view, prev, alpha, highlight_agent) -> None:
         surface.blit(self._grid(rect, view), rect.topleft)
@@ -145,34 +132,3 @@ class SnakesBoardRenderer:
             c = pal.lerp(pal.BG, pal.TEXT, fade)
             pygame.draw.line(surface, c, (hx - r, hy - r), (hx + r, hy + r), 2)
             pygame.draw.line(surface, c, (hx - r, hy + r), (hx + r, hy - r), 2)
-
-
-def draw_scoreboard(surface: pygame.Surface, rect: pygame.Rect, view: SnakesView,
-                    colors, names, scores=None, ranking=None) -> None:
-    """One row per snake: colour chip, name, length, health bar, status."""
-    n = len(view.snakes)
-    row_h = max(18, min(26, rect.h // max(1, n)))
-    for i, s in enumerate(view.snakes):
-        y = rect.y + i * row_h
-        color = colors[i % len(colors)]
-        pygame.draw.rect(surface, color if s.alive else pal.lerp(color, pal.BG, 0.6),
-                         (rect.x, y + 4, 10, row_h - 8), border_radius=2)
-        name = names[i] if i < len(names) else f"P{i}"
-        surface.blit(text(name, 13, pal.TEXT if s.alive else pal.TEXT_DIM, bold=True),
-                     (rect.x + 16, y + 3))
-        surface.blit(text(f"len {s.length}", 12, pal.TEXT_DIM, mono=True), (rect.x + 86, y + 4))
-        bar = pygame.Rect(rect.x + 150, y + 7, max(20, rect.w - 260), row_h - 14)
-        pygame.draw.rect(surface, pal.GRID, bar, border_radius=3)
-        if s.alive:
-            frac = max(0.0, min(1.0, s.health / 100.0))
-            hc = pal.OK if frac > 0.5 else pal.WARN if frac > 0.2 else pal.ERROR
-            pygame.draw.rect(surface, hc, (bar.x, bar.y, int(bar.w * frac), bar.h), border_radius=3)
-            surface.blit(text(f"{s.health}", 11, pal.TEXT, mono=True), (bar.right + 6, y + 5))
-        sc = (text(f"{scores[i]:+.2f}", 11, pal.TEXT_DIM, mono=True)
-              if scores is not None and i < len(scores) else None)
-        if not s.alive:   # cut to end before the score, not run into it
-            room = rect.right - (sc.get_width() + 8 if sc else 0) - (bar.x + 4)
-            label = elide(f"† turn {s.death_turn}: {s.cause}", 11, room)
-            surface.blit(text(label, 11, pal.TEXT_DIM), (bar.x + 4, y + 5))
-        if sc is not None:
-            surface.blit(sc, (rect.right - sc.get_width(), y + 5))

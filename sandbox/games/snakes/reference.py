@@ -28,7 +28,7 @@ import numpy as np
 
 from sandbox.native.errors import InvalidArgument, InvalidState
 
-from .rng import SplitMix64, hash_words
+from sandbox.reference.rng import SplitMix64, hash_words
 
 # Moves, in move-id order (SBX_SNAKES_MOVE_*); DX/DY as in snakes.c.
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3

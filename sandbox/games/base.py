@@ -1,0 +1,184 @@
+"""The game plugin contract: everything the Python side knows about one game.
+
+The rules live in C (native/src/games/<name>.c). A plugin, in
+sandbox/games/<name>/, is what the app, the replay tools, the CLI and the
+bench need to *show* and *drive* that game without knowing which it is:
+
+    kind          the C kind name (sbx_game_kind_name), also the scenario's `game`
+    Params        the pydantic model of the scenario's [game_params]
+    decode()      the flat C export -> an immutable view for renderers
+    status()      is an agent still in the game, since when is it out, why
+    facts()       a scoreboard row: a short summary, an optional bar
+    key_move()    a person's key -> a move (or a reason it is not taken)
+    default_move  what a person's agent does when no key was pressed (None: wait)
+    renderer()    the board renderer (pygame, imported only when asked for)
+    bench         the benchmark's cases for this game
+    reference     its pure-Python twin where one exists
+
+Nothing in this module imports pygame: sandbox.sim and the CLI use the
+registry headless. Move names come from C (Game.move_name) so they are never
+written twice; `move_names(game)` tabulates them once per match.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..native import Game
+
+MAX_MOVES = 16       # SBX_MAX_MOVES: move ids are 0..15
+
+
+class GameParams(BaseModel):
+    """Base of every game's parameter model: unknown keys are errors, and a
+    scenario's [game_params] table is validated by the game's subclass. The C
+    core checks the same values again when the game is made (its ranges are
+    the law; the contract tests keep the two in step)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def c_params(self) -> str:
+        """The C parameter string ("key=value ..."), explicit fields only, so
+        C's own defaults stay the defaults."""
+        from ..native.game import format_params
+        return format_params(self.model_dump(exclude_unset=True))
+
+
+@dataclass(frozen=True)
+class AgentStatus:
+    alive: bool
+    out_turn: int | None = None     # the first turn it is out (None while in)
+    cause: str = ""                 # why it is out ("" if unknown or in)
+
+    def out_text(self) -> str:
+        if self.alive:
+            return ""
+        when = f"out since turn {self.out_turn}" if self.out_turn is not None else "out"
+        return when + (f" ({self.cause})" if self.cause else "")
+
+
+@dataclass(frozen=True)
+class AgentFacts:
+    """One scoreboard row of facts about an agent."""
+    summary: str                        # e.g. "len 5", "31 pts"
+    bar: float | None = None            # 0..1, drawn as a bar (None: no bar)
+    bar_label: str = ""                 # drawn right of the bar, e.g. "84"
+    detail: str = ""                    # a longer note drawn over the bar area
+
+
+@dataclass(frozen=True)
+class KeyResult:
+    """What a person's key did: a move for their agent, or why not."""
+    move: int | None = None
+    refused: str = ""                   # shown to the person when move is None
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """How `python -m sandbox bench` measures one game (see sandbox/bench.py).
+
+    match_*: a short self-play match (search, play, re-root): turns/s and
+    iterations/s. first_move: iterations/s of the search from the start
+    position at each budget. The figures that need a reference twin or a
+    tree large enough to measure memory only run where they are given."""
+    label: str
+    game_params: Mapping[str, Any]
+    search: Mapping[str, Any]
+    match_turns: int = 10
+    match_iterations: int = 30_000
+    quick_turns: int = 4
+    quick_iterations: int = 10_000
+    first_move: tuple[int, ...] = ()
+    first_move_target: float | None = None   # iterations/s the issue asks for
+    primary: bool = False           # the headline figures (top-level JSON keys)
+    rss_game_params: Mapping[str, Any] | None = None
+    rss_search: Mapping[str, Any] | None = None
+    reference: bool = False         # compare with the pure-Python reference
+
+
+@dataclass(frozen=True)
+class BoardContext:
+    """What a board may show besides the state itself."""
+    highlight_agent: int | None = None          # the agent a person plays
+    # agent -> ((move, probability), ...): the search's current root policy
+    policies: Mapping[int, Sequence[tuple[int, float]]] = field(default_factory=dict)
+    # agent -> move a person has picked this turn (not yet played)
+    chosen: Mapping[int, int] = field(default_factory=dict)
+
+
+class GamePlugin:
+    """Subclass once per game, in sandbox/games/<name>/__init__.py."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]                # one line for menus and `info`
+    Params: ClassVar[type[GameParams]]
+    keys_hint: ClassVar[str] = ""       # how a person plays, e.g. "arrow keys steer"
+    # key names (pygame.key.name) the plugin answers; the contract test tries each
+    keys: ClassVar[tuple[str, ...]] = ()
+    bench: ClassVar[tuple[BenchCase, ...]] = ()
+
+    # -- state ---------------------------------------------------------------
+    def decode(self, words: Sequence[int]) -> Any:
+        raise NotImplementedError
+
+    def num_agents(self, view: Any) -> int:
+        raise NotImplementedError
+
+    def status(self, view: Any, agent: int) -> AgentStatus:
+        return AgentStatus(True)
+
+    def facts(self, view: Any, agent: int) -> AgentFacts:
+        raise NotImplementedError
+
+    def summary(self, view: Any) -> dict[str, Any]:
+        """A JSON-able digest of a view for outside drivers (the app's
+        --state-file, tests)."""
+        return {"turn": int(view.turn)}
+
+    # -- a person playing ------------------------------------------------------
+    def key_move(self, view: Any, agent: int, key: str, char: str = "") -> KeyResult | None:
+        """`key`: pygame.key.name of the key, `char`: its text. None: this key
+        means nothing to the game (the app may use it for something else)."""
+        return None
+
+    def default_move(self, view: Any, agent: int) -> int | None:
+        """The move of a person's agent who pressed nothing this turn; None:
+        the match waits for a key."""
+        return None
+
+    # -- drawing (pygame) ------------------------------------------------------
+    def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str]):
+        raise NotImplementedError
+
+    # -- pure-Python twin --------------------------------------------------------
+    def reference_game(self, params: Mapping[str, Any] | str | None, seed: int):
+        """A reference game object (the interface sandbox.reference.smitsimax
+        drives), or None if this game has no reference."""
+        return None
+
+    # -- parameters ----------------------------------------------------------------
+    def params(self, game_params: Mapping[str, Any] | None) -> GameParams:
+        return self.Params.model_validate(dict(game_params or {}))
+
+    def c_params(self, game_params: Mapping[str, Any] | None) -> str:
+        return self.params(game_params).c_params()
+
+
+def move_names(game: "Game") -> list[list[str]]:
+    """names[agent][move] for every move id, read once from C."""
+    return [[game.move_name(a, m) for m in range(MAX_MOVES)] for a in range(game.num_agents)]
+
+
+def move_namer(names: Sequence[Sequence[str]], agent: int) -> Callable[[int], str]:
+    """A move -> name function for one agent (tree views, root bars); -1 and
+    255 are pass nodes."""
+    row = names[agent] if 0 <= agent < len(names) else ()
+
+    def name(move: int) -> str:
+        if move < 0 or move == 255:
+            return "pass"
+        return row[move] if move < len(row) and row[move] != "?" else str(move)
+    return name
