@@ -111,8 +111,8 @@ class ArenaScene(Scene):
         m = self.match
         self.colors = self._agent_colors()
         self.plugin = m.world.plugin
-        self.board = self.plugin.renderer(self.colors, list(m.names))
         names = move_names(m.world.game)          # from C, once per match
+        self.board = self.plugin.renderer(self.colors, list(m.names), names)
         self.namers = [move_namer(names, a) for a in range(m.world.num_agents)]
         self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode)
                       for a in range(m.world.num_agents)]

@@ -79,7 +79,7 @@ class ReplayScene(Scene):
         h = replay.header
         self.num_agents = h.num_agents
         self.owner = {a: p.player for p in h.players for a in p.agents}
-        self.board = self.plugin.renderer(self.colors, self.labels)
+        self.board = self.plugin.renderer(self.colors, self.labels, names)
         self.namers = [move_namer(names, a) for a in range(self.num_agents)]
         self.first, self.last = replay.start_turn, replay.end_turn
         # the bar spans every recorded turn; a gap makes the rest unreachable

@@ -40,11 +40,11 @@ class GameParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    def c_params(self) -> str:
-        """The C parameter string ("key=value ..."), explicit fields only, so
-        C's own defaults stay the defaults."""
+    def c_params(self, full: bool = False) -> str:
+        """The C parameter string ("key=value ..."): the fields set explicitly
+        (so C's own defaults stay the defaults), or every field with `full`."""
         from ..native.game import format_params
-        return format_params(self.model_dump(exclude_unset=True))
+        return format_params(self.model_dump(exclude_unset=not full))
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,9 @@ class GamePlugin:
     # key names (pygame.key.name) the plugin answers; the contract test tries each
     keys: ClassVar[tuple[str, ...]] = ()
     bench: ClassVar[tuple[BenchCase, ...]] = ()
+    # parameter sets the shared contract tests play (tests/games/test_contract.py):
+    # small ones first; every one must end within its own turn limit
+    examples: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
 
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
@@ -150,7 +153,11 @@ class GamePlugin:
         return None
 
     # -- drawing (pygame) ------------------------------------------------------
-    def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str]):
+    def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str],
+                 move_names: Sequence[Sequence[str]] | None = None):
+        """The board renderer: draw(surface, rect, view, prev, alpha, ctx) and
+        move_at(rect, view, pos, agent) -> a move for a click, or None.
+        `move_names`: names[agent][move] from C (move_names(game))."""
         raise NotImplementedError
 
     # -- pure-Python twin --------------------------------------------------------

@@ -36,6 +36,11 @@ class SnakesPlugin(GamePlugin):
                   reference=True),
     )
 
+    examples = ({"width": 7, "height": 7, "snakes": 2, "max_turns": 150},
+                {"snakes": 4, "max_turns": 200},
+                {"width": 5, "height": 5, "snakes": 1, "max_turns": 80},
+                {"width": 25, "height": 9, "snakes": 8, "max_turns": 120, "food_spawn_chance": 0})
+
     def decode(self, words: Sequence[int]) -> SnakesView:
         return decode_snakes(words)
 
@@ -73,7 +78,7 @@ class SnakesPlugin(GamePlugin):
         d = view.snakes[agent].direction
         return 0 if d is None else d
 
-    def renderer(self, colors, names):
+    def renderer(self, colors, names, move_names=None):
         from .render import SnakesBoardRenderer
         return SnakesBoardRenderer(list(colors), list(names))
 

@@ -1,0 +1,19 @@
+"""The scenario's [game_params] for `goofspiel` (ranges as native/src/games/goofspiel.c)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..base import GameParams
+
+
+class GoofspielGameParams(GameParams):
+    num_cards: int = Field(13, ge=1, le=16, description="cards per hand and prizes")
+    players: int = Field(2, ge=2, le=4)
+    points_order: Literal["descending", "ascending", "random"] = Field(
+        "descending", description="prize reveal order (random: a chance event)")
+    returns_type: Literal["win_loss", "point_difference", "total_points"] = "win_loss"
+    w_expected: float = Field(1.0, ge=0.0, le=1.0,
+                              description="weight of the expected share of the prizes left "
+                                          "in the leaf evaluation")

@@ -1,0 +1,199 @@
+"""The goofspiel table: the prize on offer, every player's hand (cards still
+held bright, spent cards hollow, the search's root policy as a bar under each
+card), and the bidding history with who won each prize.
+
+  +--------------------------------------------------------------+
+  |  [ 9 ]  prize 4 of 13    face down: 8 7 6 5 4 3 2 1          |
+  |  Red   31 pts  [1][2][ ][4][5][ ][7] ... one card per value  |
+  |  Blue  24 pts  [1][ ][3][4][ ][ ][7] ...  ▂ policy bars       |
+  |  prize  13 12 11 10  9                                       |
+  |  Red    13  1  12  2  ·      winner's bid filled in its colour |
+  |  Blue    8 11  12  9  ·      a tie: the prize struck out       |
+  +--------------------------------------------------------------+
+
+Layout is computed once per (rect, view shape) by `_layout`, shared by draw()
+and move_at() (a click on a held card of the person's hand plays it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from ...render import palette as pal
+from ...render.fonts import elide, text
+from ...render.grid import clipped
+from .view import GoofspielView
+
+
+@dataclass(frozen=True)
+class _Layout:
+    head: pygame.Rect                     # the prize band
+    rows: tuple[pygame.Rect, ...]         # one hand row per player
+    label_w: int                          # width of a row's name/points column
+    card_w: int
+    card_h: int
+    history: pygame.Rect
+    font: int                             # base font size
+
+
+def _layout(rect: pygame.Rect, n_cards: int, players: int) -> _Layout:
+    m = max(3, rect.w // 60)
+    inner = rect.inflate(-2 * m, -2 * m)
+    head_h = max(14, int(inner.h * 0.22))
+    hands_h = max(12 * players, int(inner.h * 0.42))
+    font = max(8, min(16, inner.h // 28, inner.w // 40))
+    head = pygame.Rect(inner.x, inner.y, inner.w, head_h)
+    row_h = hands_h // players
+    label_w = min(max(40, 7 * font), inner.w // 3)
+    card_w = max(3, (inner.w - label_w) // max(1, n_cards) - 2)
+    card_h = max(6, min(int(card_w * 1.4), row_h - max(4, row_h // 5)))
+    rows = tuple(pygame.Rect(inner.x, head.bottom + i * row_h, inner.w, row_h)
+                 for i in range(players))
+    hist_top = head.bottom + players * row_h + m
+    history = pygame.Rect(inner.x, hist_top, inner.w, max(0, inner.bottom - hist_top))
+    return _Layout(head, rows, label_w, card_w, card_h, history, font)
+
+
+def _card_rect(lay: _Layout, row: pygame.Rect, value: int) -> pygame.Rect:
+    x = row.x + lay.label_w + (value - 1) * (lay.card_w + 2)
+    return pygame.Rect(x, row.y + (row.h - lay.card_h) // 2 - 2, lay.card_w, lay.card_h)
+
+
+class GoofspielRenderer:
+    def __init__(self, colors, names) -> None:
+        self.colors = list(colors)
+        self.names = list(names)
+
+    def _color(self, agent: int) -> tuple[int, int, int]:
+        return self.colors[agent % len(self.colors)] if self.colors else pal.agent_color(agent)
+
+    def move_at(self, rect: pygame.Rect, view: GoofspielView, pos, agent: int) -> int | None:
+        """A click on a card still in `agent`'s hand plays it."""
+        if view.over or not 0 <= agent < view.players:
+            return None
+        lay = _layout(rect, view.num_cards, view.players)
+        for v in view.hands[agent]:
+            if _card_rect(lay, lay.rows[agent], v).collidepoint(pos):
+                return v - 1
+        return None
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: GoofspielView,
+             prev: GoofspielView | None = None, alpha: float = 1.0, ctx=None) -> None:
+        with clipped(surface, rect):
+            surface.fill(pal.BG, rect)
+            lay = _layout(rect, view.num_cards, view.players)
+            fresh = prev is not None and prev.turn < view.turn and alpha < 1.0
+            self._draw_prize(surface, lay, view)
+            for a in range(view.players):
+                self._draw_hand(surface, lay, view, a, ctx)
+            self._draw_history(surface, lay, view, alpha if fresh else 1.0)
+
+    # ------------------------------------------------------------ parts
+    def _draw_prize(self, surface, lay: _Layout, view: GoofspielView) -> None:
+        r = lay.head
+        cw = min(int(r.h * 0.72), r.w // 5)
+        card = pygame.Rect(r.x, r.y, cw, r.h)
+        f = lay.font
+        if view.prize:
+            pygame.draw.rect(surface, (245, 236, 210), card, border_radius=max(2, cw // 8))
+            pygame.draw.rect(surface, (180, 150, 80), card, 2, border_radius=max(2, cw // 8))
+            size = max(8, min(int(r.h * 0.55), cw))
+            lab = text(str(view.prize), size, (40, 34, 24), bold=True)
+            surface.blit(lab, lab.get_rect(center=card.center))
+        else:
+            pygame.draw.rect(surface, pal.GRID, card, 1, border_radius=max(2, cw // 8))
+        x = card.right + max(4, f // 2)
+        room = r.right - x
+        if view.over:
+            lines = [("all prizes awarded", pal.TEXT)]
+        else:
+            lines = [(f"prize {view.turn + 1} of {view.num_cards} · {view.points_order}",
+                      pal.TEXT)]
+            if view.unrevealed:
+                down = " ".join(str(v) for v in (sorted(view.unrevealed, reverse=True)))
+                what = "face down" if view.points_order == "random" else "to come"
+                lines.append((f"{what}: {down}", pal.TEXT_DIM))
+        lines.append((f"returns: {view.returns_type.replace('_', ' ')}", pal.TEXT_DIM))
+        y = r.y
+        for s, col in lines:
+            if y + f > r.bottom + 2:
+                break
+            surface.blit(text(elide(s, f, room), f, col), (x, y))
+            y += f + 4
+
+    def _draw_hand(self, surface, lay: _Layout, view: GoofspielView, a: int, ctx) -> None:
+        row = lay.rows[a]
+        color = self._color(a)
+        f = lay.font
+        mine = ctx is not None and ctx.highlight_agent == a
+        if mine:
+            pygame.draw.rect(surface, pal.PANEL_HI, row, border_radius=4)
+        name = self.names[a] if a < len(self.names) else f"P{a}"
+        pygame.draw.rect(surface, color, (row.x, row.y + 3, 4, row.h - 6))
+        surface.blit(text(elide(name, f, lay.label_w - 10, bold=True), f, color, bold=True),
+                     (row.x + 8, row.y + 2))
+        if row.h >= 2 * f + 4:
+            surface.blit(text(f"{view.points[a]} pts", f, pal.TEXT, mono=True),
+                         (row.x + 8, row.y + f + 5))
+        held = set(view.hands[a])
+        policy = dict(ctx.policies.get(a, ())) if ctx is not None else {}
+        chosen = ctx.chosen.get(a) if ctx is not None else None
+        top = max(policy.values(), default=0.0)
+        for v in range(1, view.num_cards + 1):
+            cr = _card_rect(lay, row, v)
+            if v in held:
+                up = chosen == v - 1
+                if up:
+                    cr = cr.move(0, -max(2, lay.card_h // 6))
+                pygame.draw.rect(surface, pal.lerp(color, (250, 250, 250), 0.55), cr,
+                                 border_radius=max(1, lay.card_w // 6))
+                pygame.draw.rect(surface, pal.TEXT if up else color, cr, 2 if up else 1,
+                                 border_radius=max(1, lay.card_w // 6))
+                fg = (30, 32, 40)
+            else:
+                pygame.draw.rect(surface, pal.GRID, cr, 1, border_radius=max(1, lay.card_w // 6))
+                fg = pal.TEXT_DIM
+            size = max(7, min(f, int(lay.card_w * 0.75)))
+            if lay.card_w >= 9:
+                lab = text(str(v), size, fg, bold=v in held)
+                if lab.get_width() <= lay.card_w + 2:
+                    surface.blit(lab, lab.get_rect(center=cr.center))
+            p = policy.get(v - 1)
+            if p and v in held:   # the search's root policy, scaled to its top move
+                h = max(1, int((row.bottom - cr.bottom - 2) * p / top)) if top > 0 else 0
+                pygame.draw.rect(surface, color, (cr.x, cr.bottom + 1, cr.w, h))
+
+    def _draw_history(self, surface, lay: _Layout, view: GoofspielView, fade: float) -> None:
+        r = lay.history
+        f = max(7, lay.font - 1)
+        if r.h < 2 * f or not view.history:
+            if r.h >= f and not view.history:
+                surface.blit(text("no bids yet", f, pal.TEXT_DIM), (r.x, r.y))
+            return
+        rows = view.players + 1
+        cell_h = max(f + 2, min(r.h // rows, 2 * f + 4))
+        cell_w = max(6, min((r.w - lay.label_w) // max(1, view.num_cards), 3 * f))
+        surface.blit(text("prize", f, pal.TEXT_DIM), (r.x, r.y))
+        for a in range(view.players):
+            name = self.names[a] if a < len(self.names) else f"P{a}"
+            surface.blit(text(elide(name, f, lay.label_w - 6), f, self._color(a)),
+                         (r.x, r.y + (a + 1) * cell_h))
+        for k, rd in enumerate(view.history):
+            x = r.x + lay.label_w + k * cell_w
+            t = fade if k == len(view.history) - 1 else 1.0
+            col = pal.lerp(pal.BG, pal.TEXT, t)
+            lab = text(str(rd.prize), f, col, bold=True)
+            surface.blit(lab, lab.get_rect(midtop=(x + cell_w // 2, r.y)))
+            if rd.winner < 0:   # tied: the prize is discarded
+                y = r.y + f // 2 + 1
+                pygame.draw.line(surface, pal.lerp(pal.BG, pal.ERROR, t),
+                                 (x + 2, y), (x + cell_w - 2, y), 2)
+            for a, bid in enumerate(rd.bids):
+                cell = pygame.Rect(x + 1, r.y + (a + 1) * cell_h, cell_w - 2, cell_h - 2)
+                if a == rd.winner:
+                    pygame.draw.rect(surface, pal.lerp(pal.BG, self._color(a), 0.8 * t), cell,
+                                     border_radius=2)
+                lab = text(str(bid), f, pal.lerp(pal.BG, pal.TEXT, t))
+                if lab.get_width() <= cell.w + 2:
+                    surface.blit(lab, lab.get_rect(center=cell.center))
