@@ -144,7 +144,7 @@ static const char PARAMS_DOC[] =
     "  matching_pennies  [[1,-1],[-1,1]], zero-sum (row wins on a match)\n"
     "  prisoners_dilemma [[3,0],[5,1]], b = a^T (cooperate/defect)\n"
     "  battle_of_sexes   [[3,0],[0,2]], b = [[2,0],[0,3]] (opera/football)\n"
-    "  stag_hunt         [[4,0],[3,3]], b = a^T\n"
+    "  stag_hunt         [[4,0],[3,3]], b = a^T (stag/hare)\n"
     "  chicken           [[0,-1],[1,-10]], b = a^T (swerve/straight)\n"
     "  shapley           winner gets 1, else 0: a[r][c] = 1 iff r beats c\n"
     "                    (rock/paper/scissors), b = a^T\n"
