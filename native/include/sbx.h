@@ -92,7 +92,8 @@ int sbx_game_evaluate(const sbx_game *game, double *scores_out);
 int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
 uint64_t sbx_game_hash(const sbx_game *game);
 /* Flat int32 export of the state (layout documented per game, see
- * SBX_SNAKES_* below); *len_out gets the number of words written. */
+ * SBX_SNAKES_* and SBX_MATRIX_* below); *len_out gets the number of words
+ * written. */
 int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 /* Set the state from an export; validated, the state is unchanged on error. */
 int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
@@ -133,6 +134,21 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_SNAKES_MOVE_DOWN 1
 #define SBX_SNAKES_MOVE_LEFT 2
 #define SBX_SNAKES_MOVE_RIGHT 3
+
+/* Matrix export layout (int32 words), version SBX_MATRIX_EXPORT_VERSION,
+ * 7 + 3*R*C words for an R x C game:
+ *   [0] version  [1] rows R  [2] cols C  [3] repeats  [4] turn (rounds
+ *   played)  [5] last row  [6] last column (-1 -1 before the first round)
+ *   then R*C counts: times each joint action (r, c) was played, row-major
+ *   (index r*C + c); they sum to turn
+ *   then the row player's payoffs a, R*C words row-major, then the column
+ *   player's b, likewise, each in milli-units: round(x * 1000) half away
+ *   from zero, clamped to int32. They are for renderers; the game's
+ *   parameters hold the exact doubles, and an import must repeat them.
+ *   Agent 0 plays rows (move r), agent 1 columns. Totals are not exported:
+ *   they follow from the counts and the tables. The RNG stream (the game has
+ *   no chance events) is not exported; import keeps the game's own. */
+#define SBX_MATRIX_EXPORT_VERSION 1
 
 /* ===================================================== 2. Search params ==
  * One flat struct; every knob of every algorithm lives here. Ranges and

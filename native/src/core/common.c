@@ -38,7 +38,10 @@ static int is_sep(char c) {
 
 int sbx_parse_kv(const char *text, sbx_kv_fn fn, void *ctx) {
     if (text == NULL) return SBX_OK;
-    char key[64], value[128];
+    /* A value can be a matrix payoff row: 16 numbers of up to 24 characters
+     * ("-1.2345678901234567e-300") and 15 '/' = 399 characters; a list of
+     * 16 action names takes 255. */
+    char key[64], value[512];
     const char *p = text;
     for (;;) {
         while (*p && is_sep(*p)) p++;

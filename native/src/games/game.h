@@ -71,11 +71,14 @@ struct sbx_game {
     void *cfg;
     void *state;
     size_t state_size;
-    char params[512];
+    /* Effective parameters (describe). Large enough for the longest game
+     * description: a 16x16 general-sum matrix table spelled out in full. */
+    char params[16384];
 };
 
 /* Registered games. */
 extern const sbx_game_vt sbx_snakes_vt;
+extern const sbx_game_vt sbx_matrix_vt;
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,
