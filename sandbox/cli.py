@@ -217,6 +217,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also measure what recording a replay costs (about 15 s more)")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="only this game's cases (names: `python -m sandbox info`)")
+    series = sub.add_parser("series", help="a series of matches with seats rotated: each "
+                                           "player's score with a 95%% interval")
+    series.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
+    series.add_argument("--games", type=int, default=100, metavar="N",
+                        help="games in all, a multiple of the players (default 100)")
+    series.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="first seed; group k of games plays seed S+k (default 1)")
+    sb = series.add_mutually_exclusive_group()
+    sb.add_argument("--iterations", type=int, default=None, metavar="K",
+                    help="search iterations per player per turn")
+    sb.add_argument("--ms", type=float, default=None, metavar="T",
+                    help="search milliseconds per player per turn")
+    series.add_argument("--turns", type=int, default=None, metavar="N",
+                        help="stop each game after N turns (default: the scenario's)")
+    series.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                        help="change the scenario, e.g. players.1.controller=random (repeatable)")
+    series.add_argument("--json", action="store_true", help="print one JSON object")
+    series.add_argument("--quiet", action="store_true", help="no progress line")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
@@ -235,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              game=args.game)
         if args.command == "info":
             return _info()
+        if args.command == "series":
+            return run_series(args)
         if args.command == "replay":
             if args.action is None:
                 replay.print_help()
@@ -244,6 +264,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
     return _guard(dispatch)
+
+
+# ------------------------------------------------------------------- series
+def run_series(args: argparse.Namespace, out=None) -> int:
+    import json
+
+    from .config import load_scenario
+    from .sim.series import play_series
+
+    out = out or sys.stdout
+    _check_common(args)
+    if not 0 <= args.seed < 2**62:
+        raise CliError("--seed must be in 0..2^62-1")
+    scenario = load_scenario(args.scenario)
+    if args.set:
+        scenario = scenario.with_settings(args.set)
+    budget = _budget_from(args)
+
+    def progress(done: int, res) -> None:
+        if args.quiet or args.json or not sys.stderr.isatty():
+            return
+        scores = "  ".join(f"{p.name} {p.mean:.3f}" for p in res.players)
+        print(f"\r  game {done}/{args.games}: {scores}   ", end="", file=sys.stderr, flush=True)
+
+    res = play_series(scenario, args.games, seed=args.seed, budget=budget, max_turns=args.turns,
+                      on_game=progress)
+    if not (args.quiet or args.json):
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(res.to_dict()), file=out)
+    else:
+        print(res.text(), file=out)
+    return 0
 
 
 # ------------------------------------------------------------------- replay

@@ -142,6 +142,44 @@ class Scenario(BaseModel):
     def with_overrides(self, **changes: Any) -> "Scenario":
         return scenario_from_dict({**self.model_dump(), **changes}, source="(overrides)")
 
+    def with_settings(self, assignments: list[str]) -> "Scenario":
+        """`["players.1.controller=random", "game_params.num_cards=5"]`: each
+        dotted path set to a TOML value (a bare word is a string), then the
+        whole scenario validated again; errors are one ScenarioError line."""
+        data = self.model_dump(exclude_unset=True)
+        for item in assignments:
+            path, sep, raw = item.partition("=")
+            keys = path.strip().split(".")
+            if not sep or not all(k.strip() for k in keys):
+                raise ScenarioError(f"--set {item!r}: expected PATH=VALUE, "
+                                    "e.g. players.0.search.c=1.2")
+            try:
+                value = tomllib.loads(f"v = {raw.strip()}")["v"]
+            except tomllib.TOMLDecodeError:
+                value = raw.strip()
+            node: Any = data
+            for k in keys[:-1]:
+                if isinstance(node, list):
+                    if not (k.isdigit() and int(k) < len(node)):
+                        raise ScenarioError(f"--set {path}: no item {k!r} here")
+                    node = node[int(k)]
+                elif isinstance(node, dict):
+                    node = node.setdefault(k, {})
+                else:
+                    raise ScenarioError(f"--set {path}: {k!r} is inside a value")
+                if node is None:
+                    raise ScenarioError(f"--set {path}: {k!r} is not set in this scenario")
+            last = keys[-1]
+            if isinstance(node, list):
+                if not (last.isdigit() and int(last) < len(node)):
+                    raise ScenarioError(f"--set {path}: no item {last!r} here")
+                node[int(last)] = value
+            elif isinstance(node, dict):
+                node[last] = value
+            else:
+                raise ScenarioError(f"--set {path}: {last!r} is inside a value")
+        return scenario_from_dict(data, source="--set")
+
 
 def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)") -> Scenario:
     try:

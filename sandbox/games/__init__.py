@@ -15,9 +15,10 @@ from typing import Sequence
 from ..native import InvalidArgument
 from .base import (AgentFacts, AgentStatus, BenchCase, BoardContext, GameParams, GamePlugin,
                    KeyResult, move_namer, move_names)
+from .matrix import PLUGIN as _MATRIX
 from .snakes import PLUGIN as _SNAKES
 
-_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES,)}
+_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _MATRIX)}
 
 
 def plugin(kind: str) -> GamePlugin:

@@ -40,7 +40,7 @@ def _layout(rect: pygame.Rect, rows: int, cols: int) -> _Layout:
     inner = rect.inflate(-2 * m, -2 * m)
     font = max(8, min(15, inner.h // 22, inner.w // 36))
     info_h = font + 6
-    left = min(max(5 * font, inner.w // 4), inner.w // 2)
+    left = min(max(8 * font, inner.w // 3), inner.w // 2)
     top = min(max(3 * font, inner.h // 5), inner.h // 2)
     cell_w = max(4, (inner.w - left) // cols)
     cell_h = max(4, min((inner.h - top - info_h) // rows, 3 * cell_w))
@@ -150,37 +150,45 @@ class MatrixRenderer:
         mine = ctx.highlight_agent if ctx is not None else None
         freq = (view.frequencies(0), view.frequencies(1))
         # rows: name, then the row player's policy as a bar growing leftward
+        # (its share as a percentage at the far end), the played share below
         pol0 = dict(policies.get(0, ()))
-        bar_w = lay.left // 2 - 4
+        small = max(7, f - 2)
+        pct_w = text("100%", small, pal.TEXT_DIM).get_width() + 4
         for r in range(view.rows):
             y = t.y + r * lay.cell_h
-            name = elide(self._action(0, r), f, lay.left - bar_w - 8)
+            name = elide(self._action(0, r), f, max(10, lay.left // 2))
             lab = text(name, f, self.colors[0] if mine == 0 else pal.TEXT)
             surface.blit(lab, (t.x - lab.get_width() - 4, y + (lay.cell_h - lab.get_height()) // 2))
             right = t.x - lab.get_width() - 8
-            h = max(2, lay.cell_h // 3)
+            bar_w = max(0, right - (t.x - lay.left) - pct_w)
+            h = max(2, min(10, lay.cell_h // 4))
+            mid = y + lay.cell_h // 2
             p = pol0.get(r, 0.0)
-            if p > 0:
+            if p > 0 and bar_w > 4:
                 w = max(1, int(bar_w * p))
-                pygame.draw.rect(surface, self.colors[0], (right - w, y + lay.cell_h // 2 - h, w, h))
+                pygame.draw.rect(surface, self.colors[0], (right - w, mid - h, w, h))
+                pl = text(f"{100 * p:.0f}%", small, self.colors[0])
+                surface.blit(pl, (right - w - pl.get_width() - 3, mid - h // 2 - pl.get_height() // 2))
             fw = int(bar_w * freq[0][r])
             if fw:
-                pygame.draw.rect(surface, pal.TEXT_DIM, (right - fw, y + lay.cell_h // 2 + 1, fw, 2))
+                pygame.draw.rect(surface, pal.TEXT_DIM, (right - fw, mid + 1, fw, 2))
         # columns: name, then the column player's policy as a bar growing up
         pol1 = dict(policies.get(1, ()))
-        bar_h = lay.top // 2 - 4
         for c in range(view.cols):
             x = t.x + c * lay.cell_w
             name = elide(self._action(1, c), f, lay.cell_w - 2)
             lab = text(name, f, self.colors[1] if mine == 1 else pal.TEXT)
             surface.blit(lab, lab.get_rect(midbottom=(x + lay.cell_w // 2, t.y - 3)))
             bottom = t.y - lab.get_height() - 6
-            w = max(2, lay.cell_w // 3)
+            bar_h = max(0, bottom - (t.y - lay.top) - small - 4)
+            w = max(2, min(10, lay.cell_w // 4))
+            cx = x + lay.cell_w // 2
             p = pol1.get(c, 0.0)
-            if p > 0:
+            if p > 0 and bar_h > 4:
                 h = max(1, int(bar_h * p))
-                pygame.draw.rect(surface, self.colors[1],
-                                 (x + lay.cell_w // 2 - w, bottom - h, w, h))
+                pygame.draw.rect(surface, self.colors[1], (cx - w, bottom - h, w, h))
+                pl = text(f"{100 * p:.0f}%", small, self.colors[1])
+                surface.blit(pl, pl.get_rect(midbottom=(cx - w // 2, bottom - h - 1)))
             fh = int(bar_h * freq[1][c])
             if fh:
-                pygame.draw.rect(surface, pal.TEXT_DIM, (x + lay.cell_w // 2 + 1, bottom - fh, 2, fh))
+                pygame.draw.rect(surface, pal.TEXT_DIM, (cx + 1, bottom - fh, 2, fh))

@@ -1,0 +1,144 @@
+"""A series of matches with seats rotated and paired seeds: how strong is
+each player of a scenario, with a 95% interval.
+
+Games come in groups of one seed: with P players, the group plays P games on
+the same seed (the same deal, start layout, prize order ...), the players'
+seats rotated one step each game, so no player keeps a seat's advantage. A
+player's score in a game is the share of the other players it finished ahead
+of, a tie counting half (two players: win 1, draw 0.5, loss 0). A player's
+figure is its mean score; the interval is a normal-approximation 95%
+interval over the groups' means (paired seeds make the groups the
+independent units).
+
+    python -m sandbox series SCENARIO --games 200 [--iterations K] [--set players.1.controller=random]
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..config import Budget, Scenario
+from ..native import InvalidArgument
+from .match import Match
+
+
+@dataclass
+class PlayerScore:
+    player: int
+    name: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    scores: list[float] = field(default_factory=list)         # per game
+    group_means: list[float] = field(default_factory=list)    # per seed group
+
+    @property
+    def games(self) -> int:
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores) if self.scores else math.nan
+
+    def interval(self) -> tuple[float, float]:
+        """95% interval of the mean score (normal approximation over groups)."""
+        g = self.group_means
+        if len(g) < 2:
+            return (math.nan, math.nan)
+        m = sum(g) / len(g)
+        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (len(g) - 1))
+        half = 1.96 * sd / math.sqrt(len(g))
+        return (m - half, m + half)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval()
+        return {"player": self.player, "name": self.name, "games": self.games,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "score": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
+
+
+@dataclass
+class SeriesResult:
+    scenario: str
+    games: int
+    seconds: float
+    players: list[PlayerScore]
+    turns: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "games": self.games,
+                "seconds": round(self.seconds, 1),
+                "mean_turns": round(sum(self.turns) / len(self.turns), 2) if self.turns else None,
+                "players": [p.to_dict() for p in self.players]}
+
+    def text(self) -> str:
+        lines = [f"{self.scenario}: {self.games} games, seats rotated, paired seeds "
+                 f"({self.seconds:.1f} s)",
+                 f"  {'player':<16}{'score':>8}  {'95% interval':<17}{'W':>5}{'D':>5}{'L':>5}"]
+        for p in self.players:
+            lo, hi = p.interval()
+            lines.append(f"  {p.name[:16]:<16}{p.mean:>8.3f}  [{lo:.3f}, {hi:.3f}]   "
+                         f"{p.wins:>5}{p.draws:>5}{p.losses:>5}")
+        return "\n".join(lines)
+
+
+def seated(scenario: Scenario, shift: int) -> Scenario:
+    """The scenario with player i moving the agents of seat (i + shift) % P."""
+    n = len(scenario.players)
+    seats = [scenario.player_agents(i) for i in range(n)]
+    players = [p.model_copy(update={"agents": seats[(i + shift) % n]})
+               for i, p in enumerate(scenario.players)]
+    return scenario.model_copy(update={"players": players})
+
+
+def game_scores(ranking: tuple[int, ...], agents: list[list[int]]) -> list[float]:
+    """Each player's score: the share of other players it beat (ties half).
+    A player with several agents ranks by its best agent."""
+    ranks = [min(ranking[a] for a in ags) for ags in agents]
+    n = len(ranks)
+    if n < 2:
+        return [1.0] * n
+    return [sum(1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                for j in range(n) if j != i) / (n - 1) for i in range(n)]
+
+
+def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | None = None,
+                max_turns: int | None = None,
+                on_game: Callable[[int, SeriesResult], None] | None = None) -> SeriesResult:
+    n = len(scenario.players)
+    if n < 2:
+        raise InvalidArgument("a series needs at least two players")
+    if any(p.controller == "human" for p in scenario.players):
+        raise InvalidArgument("a series plays without people: this scenario has a human player")
+    if games < n or games % n:
+        raise InvalidArgument(f"--games must be a positive multiple of the {n} players "
+                              f"(one game per seat rotation), got {games}")
+    res = SeriesResult(scenario.name, 0, 0.0,
+                       [PlayerScore(i, p.name or f"P{i}") for i, p in enumerate(scenario.players)])
+    t0 = time.perf_counter()
+    for g in range(games // n):
+        group: list[list[float]] = [[] for _ in range(n)]
+        for shift in range(n):
+            sc = seated(scenario, shift)
+            with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns) as m:
+                result = m.play()
+            agents = [sc.player_agents(i) for i in range(n)]
+            scores = game_scores(result.ranking, agents)
+            for i, s in enumerate(scores):
+                p = res.players[i]
+                p.scores.append(s)
+                group[i].append(s)
+                # win: ahead of everyone; loss: behind everyone; else a draw
+                p.wins += s == 1.0
+                p.losses += s == 0.0
+                p.draws += 0.0 < s < 1.0
+            res.turns.append(result.turns)
+            res.games += 1
+            res.seconds = time.perf_counter() - t0
+            if on_game is not None:
+                on_game(res.games, res)
+        for i in range(n):
+            res.players[i].group_means.append(sum(group[i]) / len(group[i]))
+    return res
