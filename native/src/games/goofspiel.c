@@ -90,6 +90,8 @@ static inline int top_bit32(uint32_t x) { return 31 - __builtin_clz(x); }
  * 8-byte store, the high half shifted up by 8 in every byte at once (ids stay
  * below 16, no carries). Stores land at out[k], k <= 8, so they stay inside
  * the caller's SBX_MAX_MOVES-byte buffer. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "BYTE_MOVES stores rely on little-endian byte order");
 static uint64_t BYTE_MOVES[256];
 static uint8_t BYTE_COUNT[256];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -285,7 +287,7 @@ static int goof_legal_moves(const void *cfgv, const void *stv, int agent,
     const uint64_t lo = BYTE_MOVES[h & 0xFF];
     const uint64_t hi = BYTE_MOVES[h >> 8] + 0x0808080808080808ULL;
     const int k = BYTE_COUNT[h & 0xFF];
-    memcpy(out, &lo, 8); /* little-endian byte order: x86-64, aarch64 */
+    memcpy(out, &lo, 8);
     memcpy(out + k, &hi, 8);
     return k + BYTE_COUNT[h >> 8]; /* empty hand <=> terminal */
 }
