@@ -30,7 +30,7 @@ extern "C" {
 /* SBX_CDEF_BEGIN */
 
 /* ---------------------------------------------------------------- limits -- */
-#define SBX_MAX_AGENTS 8        /* agents per game (snakes: 1..8)             */
+#define SBX_MAX_AGENTS 8        /* agents per game (snakes 1..8, goofspiel 2..4) */
 #define SBX_MAX_MOVES 16        /* distinct moves per agent                   */
 #define SBX_MAX_DEPTH 64        /* search depth limit                         */
 #define SBX_MOVE_NONE 255       /* "no action" (dead agent, pass node)        */
@@ -92,8 +92,8 @@ int sbx_game_evaluate(const sbx_game *game, double *scores_out);
 int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
 uint64_t sbx_game_hash(const sbx_game *game);
 /* Flat int32 export of the state (layout documented per game, see
- * SBX_SNAKES_* and SBX_MATRIX_* below); *len_out gets the number of words
- * written. */
+ * SBX_SNAKES_*, SBX_GOOFSPIEL_* and SBX_MATRIX_* below); *len_out gets the
+ * number of words written. */
 int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 /* Set the state from an export; validated, the state is unchanged on error. */
 int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
@@ -134,6 +134,26 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_SNAKES_MOVE_DOWN 1
 #define SBX_SNAKES_MOVE_LEFT 2
 #define SBX_SNAKES_MOVE_RIGHT 3
+
+/* Goofspiel export layout (int32 words), version SBX_GOOFSPIEL_EXPORT_VERSION:
+ *   [0] version  [1] num_cards N  [2] players P  [3] turn T (rounds played)
+ *   [4] points_order (SBX_GOOFSPIEL_ORDER_*)
+ *   [5] returns_type (SBX_GOOFSPIEL_RETURNS_*)
+ *   [6] current prize (1..N; 0 when terminal, i.e. T == N)
+ *   [7] bitmask of the prizes not yet revealed, the current one excluded
+ *       (bit v-1 = prize v)
+ *   then per player, in agent order: points, hand bitmask (bit c-1 = card c)
+ *   then T round records, oldest first: prize, winner (agent, -1 if the
+ *   highest bid was tied and the prize discarded), P bids (card values)
+ *   Length 8 + 2P + T(2 + P). Move id = card - 1.
+ *   The RNG stream is not exported; import keeps the game's current one. */
+#define SBX_GOOFSPIEL_EXPORT_VERSION 1
+#define SBX_GOOFSPIEL_ORDER_DESCENDING 0
+#define SBX_GOOFSPIEL_ORDER_ASCENDING 1
+#define SBX_GOOFSPIEL_ORDER_RANDOM 2
+#define SBX_GOOFSPIEL_RETURNS_WIN_LOSS 0
+#define SBX_GOOFSPIEL_RETURNS_POINT_DIFFERENCE 1
+#define SBX_GOOFSPIEL_RETURNS_TOTAL_POINTS 2
 
 /* Matrix export layout (int32 words), version SBX_MATRIX_EXPORT_VERSION,
  * 7 + 3*R*C words for an R x C game:

@@ -15,10 +15,12 @@ from typing import Sequence
 from ..native import InvalidArgument
 from .base import (AgentFacts, AgentStatus, BenchCase, BoardContext, GameParams, GamePlugin,
                    KeyResult, move_namer, move_names)
+from .goofspiel import PLUGIN as _GOOFSPIEL
 from .matrix import PLUGIN as _MATRIX
 from .snakes import PLUGIN as _SNAKES
 
-_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _MATRIX)}
+# in the C registry's order (native/src/games/game.c)
+_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX)}
 
 
 def plugin(kind: str) -> GamePlugin:

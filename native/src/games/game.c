@@ -9,6 +9,7 @@
 
 static const sbx_game_vt *const registry[] = {
     &sbx_snakes_vt,
+    &sbx_goofspiel_vt,
     &sbx_matrix_vt,
 };
 #define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))

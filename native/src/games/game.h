@@ -42,7 +42,9 @@ typedef struct sbx_game_vt {
     void (*reseed)(void *state, uint64_t seed);
     int (*turn)(const void *state);
 
-    /* Hot path. legal_moves writes move ids, returns the count (0 if dead).
+    /* Hot path. legal_moves writes move ids, returns the count (0 if dead);
+     * out always holds SBX_MAX_MOVES bytes, and a game may write scratch
+     * past the count within them (goofspiel stores 8 ids at a time).
      * step takes one move per agent (ignored for dead agents), assumes they
      * are legal, and writes per-agent rewards if rewards != NULL. */
     int (*legal_moves)(const void *cfg, const void *state, int agent,
@@ -78,6 +80,7 @@ struct sbx_game {
 
 /* Registered games. */
 extern const sbx_game_vt sbx_snakes_vt;
+extern const sbx_game_vt sbx_goofspiel_vt;
 extern const sbx_game_vt sbx_matrix_vt;
 
 /* Shared by game.c and the search: is every live agent's move legal? */

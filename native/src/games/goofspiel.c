@@ -1,0 +1,675 @@
+/*
+ * goofspiel.c — the `goofspiel` game (RULES.md §5, the Game of Pure Strategy
+ * with OpenSpiel's parameterisation: num_cards, players, points_order,
+ * returns_type).
+ *
+ * State storage (one fixed-size plain struct, the same size for every
+ * configuration; clone = memcpy):
+ *
+ *   +---------------------------+  rng: the state's own stream, used only
+ *   | rng, turn                 |  for random prize reveals
+ *   | prize, unrevealed, left   |  current prize value (0 when terminal),
+ *   |                           |  bitmask of prizes still face down (bit
+ *   |                           |  v-1 = prize v, current excluded) and their
+ *   |                           |  total value plus the current prize's
+ *   +---------------------------+
+ *   | hand[4]     uint16        |  bit c-1 set while card c is held
+ *   | hand_sum[4] int16         |  sum of the cards held (leaf evaluation)
+ *   | points[4]   int16         |  sum of the prizes won
+ *   +---------------------------+
+ *   | hist[16]  {prize, winner, |  one record per round played, appended by
+ *   |            bid[4]}        |  step; only the export and hash read it
+ *   +---------------------------+
+ *
+ * Everything the hot path needs (legal moves, a step, the evaluation) is a
+ * handful of bit operations on the masks and the cached sums: legal moves
+ * are the set bits of one hand, the next prize is the lowest or highest set
+ * bit of `unrevealed` (or a uniformly drawn one), and a step never walks the
+ * history. The cached sums are redundant with the masks; import rebuilds
+ * them from the masks.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/common.h"
+#include "game.h"
+
+#define MAX_CARDS SBX_MAX_MOVES /* move id = card - 1 */
+#define MAX_PLAYERS 4
+
+_Static_assert(MAX_CARDS <= 16, "hands and prize sets are 16-bit masks");
+
+enum { ORDER_DESC = SBX_GOOFSPIEL_ORDER_DESCENDING,
+       ORDER_ASC = SBX_GOOFSPIEL_ORDER_ASCENDING,
+       ORDER_RANDOM = SBX_GOOFSPIEL_ORDER_RANDOM };
+enum { RET_WIN_LOSS = SBX_GOOFSPIEL_RETURNS_WIN_LOSS,
+       RET_POINT_DIFF = SBX_GOOFSPIEL_RETURNS_POINT_DIFFERENCE,
+       RET_TOTAL = SBX_GOOFSPIEL_RETURNS_TOTAL_POINTS };
+
+static const char *const ORDER_NAMES[3] = {"descending", "ascending", "random"};
+static const char *const RETURNS_NAMES[3] = {"win_loss", "point_difference",
+                                             "total_points"};
+static const char *const CARD_NAMES[MAX_CARDS] = {
+    "1", "2", "3", "4", "5", "6", "7", "8",
+    "9", "10", "11", "12", "13", "14", "15", "16"};
+
+typedef struct goof_cfg {
+    int num_cards, players, order, returns;
+    double w_expected;
+    /* derived */
+    uint32_t full;       /* bits 0..num_cards-1            */
+    int total;           /* 1 + 2 + ... + num_cards        */
+} goof_cfg;
+
+typedef struct goof_round {
+    uint8_t prize;               /* 1..num_cards                      */
+    int8_t winner;               /* -1: tie for the highest bid       */
+    uint8_t bid[MAX_PLAYERS];    /* card values                       */
+} goof_round;
+
+typedef struct goof_state {
+    uint64_t rng;
+    int32_t turn;                /* rounds played                     */
+    int32_t left;                /* prize + value of `unrevealed`     */
+    uint16_t unrevealed;
+    uint8_t prize;               /* 0 when terminal                   */
+    uint8_t pad;
+    uint16_t hand[MAX_PLAYERS];
+    int16_t hand_sum[MAX_PLAYERS];
+    int16_t points[MAX_PLAYERS];
+    goof_round hist[MAX_CARDS];
+} goof_state;
+
+static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
+static inline int top_bit32(uint32_t x) { return 31 - __builtin_clz(x); }
+
+/* Legal moves without a loop over the hand's bits (the search asks for them
+ * per agent per depth): BYTE_MOVES[b] holds the set bit positions of byte b
+ * packed into the low bytes of a word, so each half of the hand is one
+ * 8-byte store, the high half shifted up by 8 in every byte at once (ids stay
+ * below 16, no carries). Stores land at out[k], k <= 8, so they stay inside
+ * the caller's SBX_MAX_MOVES-byte buffer. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "BYTE_MOVES stores rely on little-endian byte order");
+static uint64_t BYTE_MOVES[256];
+static uint8_t BYTE_COUNT[256];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_tables(void) {
+    for (int b = 0; b < 256; b++) {
+        uint64_t w = 0;
+        int k = 0;
+        for (int i = 0; i < 8; i++) {
+            if (b >> i & 1) w |= (uint64_t)i << (8 * k++);
+        }
+        BYTE_MOVES[b] = w;
+        BYTE_COUNT[b] = (uint8_t)k;
+    }
+}
+
+/* ------------------------------------------------------------ parameters */
+
+static const char PARAMS_DOC[] =
+    "num_cards=13              cards per hand and prizes, 1..16\n"
+    "players=2                 2..4\n"
+    "points_order=descending   prize reveal order: descending|ascending|random\n"
+    "                          (random: drawn from the state's own RNG, so\n"
+    "                          every search iteration samples it anew)\n"
+    "returns_type=win_loss     win_loss|point_difference|total_points, as in\n"
+    "                          OpenSpiel: win_loss gives the k players with the\n"
+    "                          most points +1/k each and the others -1/(n-k)\n"
+    "                          each (all 0 if everyone ties); point_difference\n"
+    "                          gives points - mean(points); total_points gives\n"
+    "                          points\n"
+    "w_expected=1              0..1, weight of the expected share below\n"
+    "Moves: card c has move id c-1 and is named \"c\".\n"
+    "Evaluation (the search's leaf score): the returns at a terminal state;\n"
+    "otherwise, with R = value still to be awarded (current + unrevealed\n"
+    "prizes) and share_i = (sum of i's cards) / (sum of everyone's cards):\n"
+    "  est_i = points_i + w_expected * R * share_i\n"
+    "  total_points:     est_i\n"
+    "  point_difference: est_i - mean(est)\n"
+    "  win_loss:         clamp((est_i - max_{j!=i} est_j) / (R + 1), -1, 1)\n";
+
+static int pick_name(const char *key, const char *value,
+                     const char *const *names, int count, int *out) {
+    for (int i = 0; i < count; i++) {
+        if (strcmp(value, names[i]) == 0) {
+            *out = i;
+            return SBX_OK;
+        }
+    }
+    return sbx_fail(SBX_ERR_ARGUMENT, "%s: '%s' is not one of %s|%s|%s", key,
+                    value, names[0], names[1], names[2]);
+}
+
+static int set_param(void *ctx, const char *key, const char *value) {
+    goof_cfg *c = ctx;
+    if (strcmp(key, "num_cards") == 0) {
+        return sbx_kv_int(key, value, 1, MAX_CARDS, &c->num_cards);
+    }
+    if (strcmp(key, "players") == 0) {
+        return sbx_kv_int(key, value, 2, MAX_PLAYERS, &c->players);
+    }
+    if (strcmp(key, "points_order") == 0) {
+        return pick_name(key, value, ORDER_NAMES, 3, &c->order);
+    }
+    if (strcmp(key, "returns_type") == 0) {
+        return pick_name(key, value, RETURNS_NAMES, 3, &c->returns);
+    }
+    if (strcmp(key, "w_expected") == 0) {
+        return sbx_kv_double(key, value, 0.0, 1.0, &c->w_expected);
+    }
+    return sbx_fail(SBX_ERR_ARGUMENT, "unknown goofspiel parameter '%s'", key);
+}
+
+static int goof_configure(void *cfgv, const char *params) {
+    goof_cfg *c = cfgv;
+    pthread_once(&tables_once, fill_tables); /* before any state exists */
+    memset(c, 0, sizeof *c); /* padding too: configs are compared bytewise */
+    c->num_cards = 13;
+    c->players = 2;
+    c->order = ORDER_DESC;
+    c->returns = RET_WIN_LOSS;
+    c->w_expected = 1.0;
+    int rc = sbx_parse_kv(params, set_param, c);
+    if (rc != SBX_OK) return rc;
+    c->full = (1u << c->num_cards) - 1u;
+    c->total = c->num_cards * (c->num_cards + 1) / 2;
+    return SBX_OK;
+}
+
+static void goof_describe(const void *cfgv, char *buf, size_t cap) {
+    const goof_cfg *c = cfgv;
+    snprintf(buf, cap,
+             "num_cards=%d players=%d points_order=%s returns_type=%s "
+             "w_expected=%.17g",
+             c->num_cards, c->players, ORDER_NAMES[c->order],
+             RETURNS_NAMES[c->returns], c->w_expected);
+}
+
+static size_t goof_state_size(const void *cfgv) {
+    (void)cfgv;
+    return sizeof(goof_state);
+}
+static int goof_num_agents(const void *cfgv) {
+    return ((const goof_cfg *)cfgv)->players;
+}
+static int goof_max_moves(const void *cfgv) {
+    return ((const goof_cfg *)cfgv)->num_cards;
+}
+
+/* ------------------------------------------------------------ init */
+
+/* Turns the next prize face up: the highest or lowest still face down, or a
+ * uniformly drawn one (the chance event) from the state's RNG. */
+static inline void reveal_next(const goof_cfg *cfg, goof_state *st) {
+    uint32_t m = st->unrevealed;
+    if (m == 0) {
+        st->prize = 0;
+        return;
+    }
+    int bit;
+    if (cfg->order == ORDER_DESC) {
+        bit = top_bit32(m);
+    } else if (cfg->order == ORDER_ASC) {
+        bit = ctz32(m);
+    } else {
+        uint32_t k = sbx_rng_below(&st->rng, (uint32_t)sbx_popcount64(m));
+        while (k--) m &= m - 1; /* drop the k lowest set bits */
+        bit = ctz32(m);
+    }
+    st->unrevealed = (uint16_t)(st->unrevealed & ~(1u << bit));
+    st->prize = (uint8_t)(bit + 1);
+}
+
+static int goof_init(const void *cfgv, void *stv, uint64_t seed) {
+    const goof_cfg *cfg = cfgv;
+    goof_state *st = stv;
+    memset(st, 0, sizeof *st);
+    st->rng = seed;
+    for (int a = 0; a < cfg->players; a++) {
+        st->hand[a] = (uint16_t)cfg->full;
+        st->hand_sum[a] = (int16_t)cfg->total;
+    }
+    st->unrevealed = (uint16_t)cfg->full;
+    st->left = cfg->total;
+    reveal_next(cfg, st);
+    return SBX_OK;
+}
+
+static void goof_reseed(void *stv, uint64_t seed) {
+    ((goof_state *)stv)->rng = seed;
+}
+static int goof_turn(const void *stv) {
+    return ((const goof_state *)stv)->turn;
+}
+
+/* ------------------------------------------------------------ returns */
+
+/* Final returns as OpenSpiel defines them (see PARAMS_DOC). */
+static void goof_returns(const goof_cfg *cfg, const goof_state *st,
+                         double *out) {
+    const int n = cfg->players;
+    if (cfg->returns == RET_TOTAL) {
+        for (int i = 0; i < n; i++) out[i] = st->points[i];
+        return;
+    }
+    if (cfg->returns == RET_POINT_DIFF) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) sum += st->points[i];
+        for (int i = 0; i < n; i++) out[i] = (double)st->points[i] - sum / n;
+        return;
+    }
+    int best = st->points[0];
+    for (int i = 1; i < n; i++) best = st->points[i] > best ? st->points[i] : best;
+    int winners = 0;
+    for (int i = 0; i < n; i++) winners += st->points[i] == best;
+    if (winners == n) { /* everyone tied: a draw */
+        for (int i = 0; i < n; i++) out[i] = 0.0;
+        return;
+    }
+    const double win = 1.0 / winners, lose = -1.0 / (n - winners);
+    for (int i = 0; i < n; i++) out[i] = st->points[i] == best ? win : lose;
+}
+
+/* ------------------------------------------------------------ step */
+
+static int goof_is_terminal(const void *cfgv, const void *stv) {
+    return ((const goof_state *)stv)->turn >= ((const goof_cfg *)cfgv)->num_cards;
+}
+
+static int goof_legal_moves(const void *cfgv, const void *stv, int agent,
+                            uint8_t *out) {
+    (void)cfgv;
+    const uint32_t h = ((const goof_state *)stv)->hand[agent];
+    const uint64_t lo = BYTE_MOVES[h & 0xFF];
+    const uint64_t hi = BYTE_MOVES[h >> 8] + 0x0808080808080808ULL;
+    const int k = BYTE_COUNT[h & 0xFF];
+    memcpy(out, &lo, 8);
+    memcpy(out + k, &hi, 8);
+    return k + BYTE_COUNT[h >> 8]; /* empty hand <=> terminal */
+}
+
+static int goof_is_alive(const void *cfgv, const void *stv, int agent) {
+    (void)cfgv;
+    (void)stv;
+    (void)agent;
+    return 1; /* nobody is eliminated, not even at the end */
+}
+
+static uint32_t goof_alive_mask(const void *cfgv, const void *stv) {
+    (void)stv;
+    return (1u << ((const goof_cfg *)cfgv)->players) - 1u;
+}
+
+static void goof_step(const void *cfgv, void *stv, const uint8_t *joint,
+                      double *rewards) {
+    const goof_cfg *cfg = cfgv;
+    goof_state *st = stv;
+    const int n = cfg->players;
+    goof_round *r = &st->hist[st->turn];
+    int best = 0, count = 0, who = -1;
+    for (int a = 0; a < n; a++) {
+        /* & 15: moves are assumed legal (game.c checks them); the mask only
+         * keeps a bad id from shifting out of range. */
+        const int m = joint[a] & 15, card = m + 1;
+        r->bid[a] = (uint8_t)card;
+        st->hand[a] = (uint16_t)(st->hand[a] & ~(1u << m));
+        st->hand_sum[a] = (int16_t)(st->hand_sum[a] - card);
+        if (card > best) {
+            best = card;
+            count = 1;
+            who = a;
+        } else if (card == best) {
+            count++;
+        }
+    }
+    const int v = st->prize;
+    r->prize = (uint8_t)v;
+    if (count != 1) who = -1; /* a tie for the highest bid discards the prize */
+    r->winner = (int8_t)who;
+    if (who >= 0) st->points[who] = (int16_t)(st->points[who] + v);
+    st->left -= v;
+    st->turn++;
+    reveal_next(cfg, st);
+
+    if (!rewards) return;
+    /* Per-step rewards that add up to the final returns. */
+    switch (cfg->returns) {
+    case RET_TOTAL:
+        for (int a = 0; a < n; a++) rewards[a] = a == who ? (double)v : 0.0;
+        break;
+    case RET_POINT_DIFF: {
+        /* the winner's gain minus everyone's share of it: summed over the
+         * rounds, points_i - (sum of points) / n */
+        const double mean = who >= 0 ? (double)v / n : 0.0;
+        for (int a = 0; a < n; a++) rewards[a] = (a == who ? (double)v : 0.0) - mean;
+        break;
+    }
+    default:
+        if (st->turn >= cfg->num_cards) goof_returns(cfg, st, rewards);
+        else for (int a = 0; a < n; a++) rewards[a] = 0.0;
+        break;
+    }
+}
+
+/* ------------------------------------------------------------ evaluate */
+
+/* Leaf score. Terminal: the returns. Otherwise each player is credited with
+ * the points it has plus a share of the value still in play (R) in
+ * proportion to the card strength it has left: the one who kept the bigger
+ * cards can still outbid the others for more of R. This is the expected
+ * outcome if prizes went to players with probability proportional to their
+ * remaining card sums; cheap (a few multiplications) and exact at the end
+ * (R = 0). w_expected scales how much that estimate is trusted.
+ *   total_points:     est_i
+ *   point_difference: est_i - mean(est)      (OpenSpiel's point_difference
+ *                                             applied to the estimates)
+ *   win_loss:         the lead over the best other player, relative to what
+ *                     is still in play: (est_i - max_{j!=i} est_j) / (R + 1)
+ *                     clamped to [-1, 1]; a lead larger than R is nearly a
+ *                     sure win, a lead of 0 a coin flip. */
+static void goof_evaluate(const void *cfgv, const void *stv, double *out) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    const int n = cfg->players;
+    if (st->turn >= cfg->num_cards) {
+        goof_returns(cfg, st, out);
+        return;
+    }
+    int tot = 0;
+    for (int i = 0; i < n; i++) tot += st->hand_sum[i]; /* >= n: all hold cards */
+    const double R = (double)st->left;
+    const double scale = cfg->w_expected * R / (double)tot;
+    double est[MAX_PLAYERS];
+    for (int i = 0; i < n; i++) {
+        est[i] = (double)st->points[i] + scale * (double)st->hand_sum[i];
+    }
+    if (cfg->returns == RET_TOTAL) {
+        for (int i = 0; i < n; i++) out[i] = est[i];
+    } else if (cfg->returns == RET_POINT_DIFF) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) sum += est[i];
+        for (int i = 0; i < n; i++) out[i] = est[i] - sum / n;
+    } else {
+        /* max over the others = the overall best, or the runner-up for the
+         * best player itself */
+        int top = 0;
+        for (int i = 1; i < n; i++) top = est[i] > est[top] ? i : top;
+        double second = -1e300;
+        for (int i = 0; i < n; i++) {
+            if (i != top && est[i] > second) second = est[i];
+        }
+        for (int i = 0; i < n; i++) {
+            double m = (est[i] - (i == top ? second : est[top])) / (R + 1.0);
+            out[i] = m > 1.0 ? 1.0 : m < -1.0 ? -1.0 : m;
+        }
+    }
+}
+
+/* Rank = number of players with strictly more points (ties share a rank). */
+static void goof_ranking(const void *cfgv, const void *stv, int32_t *rank) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    for (int i = 0; i < cfg->players; i++) {
+        int r = 0;
+        for (int j = 0; j < cfg->players; j++) r += st->points[j] > st->points[i];
+        rank[i] = r;
+    }
+}
+
+/* ------------------------------------------------------------ export */
+
+/* Export writes through an emitter that either fills a buffer or only
+ * hashes the words (so hashing needs no buffer). */
+typedef struct emitter {
+    int32_t *buf;
+    int cap, n;
+    uint64_t h;
+} emitter;
+
+static void emit(emitter *e, int32_t w) {
+    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
+    e->n++;
+    e->h = sbx_hash_word(e->h, w);
+}
+
+static void write_export(const goof_cfg *cfg, const goof_state *st,
+                         emitter *e) {
+    emit(e, SBX_GOOFSPIEL_EXPORT_VERSION);
+    emit(e, cfg->num_cards);
+    emit(e, cfg->players);
+    emit(e, st->turn);
+    emit(e, cfg->order);
+    emit(e, cfg->returns);
+    emit(e, st->prize);
+    emit(e, st->unrevealed);
+    for (int a = 0; a < cfg->players; a++) {
+        emit(e, st->points[a]);
+        emit(e, st->hand[a]);
+    }
+    for (int t = 0; t < st->turn; t++) {
+        const goof_round *r = &st->hist[t];
+        emit(e, r->prize);
+        emit(e, r->winner);
+        for (int a = 0; a < cfg->players; a++) emit(e, r->bid[a]);
+    }
+}
+
+static int goof_export(const void *cfgv, const void *stv, int32_t *buf,
+                       int cap) {
+    emitter e = {buf, cap, 0, SBX_HASH_INIT};
+    write_export(cfgv, stv, &e);
+    if (e.n > cap) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "export needs %d words, buffer has %d",
+                        e.n, cap);
+    }
+    return e.n;
+}
+
+static uint64_t goof_hash(const void *cfgv, const void *stv) {
+    emitter e = {NULL, 0, 0, SBX_HASH_INIT};
+    write_export(cfgv, stv, &e);
+    return sbx_hash_finish(e.h);
+}
+
+/* Sum of the card values whose bits are set in m. */
+static int mask_value(uint32_t m) {
+    int v = 0;
+    for (; m; m &= m - 1) v += ctz32(m) + 1;
+    return v;
+}
+
+/* Validates buf completely while building the state into nst (zeroed). Every
+ * word is range-checked before it is used as a shift or an index. */
+static int import_into(const goof_cfg *cfg, goof_state *nst,
+                       const int32_t *buf, int len) {
+    const int N = cfg->num_cards, n = cfg->players;
+    const uint32_t full = cfg->full;
+    if (len < 8) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: %d words, the header alone "
+                        "has 8", len);
+    }
+    if (buf[0] != SBX_GOOFSPIEL_EXPORT_VERSION) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: unknown export version %d",
+                        (int)buf[0]);
+    }
+    if (buf[1] != N || buf[2] != n || buf[4] != cfg->order ||
+        buf[5] != cfg->returns) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: num_cards %d, players %d, points_order %d, "
+                        "returns_type %d do not match the game's %d, %d, %d, %d",
+                        (int)buf[1], (int)buf[2], (int)buf[4], (int)buf[5], N, n,
+                        cfg->order, cfg->returns);
+    }
+    const int32_t turn = buf[3];
+    if (turn < 0 || turn > N) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: turn %d out of range 0..%d",
+                        (int)turn, N);
+    }
+    const int expect = 8 + 2 * n + turn * (2 + n);
+    if (len != expect) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: %d words expected for turn %d, got %d", expect,
+                        (int)turn, len);
+    }
+    const int terminal = turn == N;
+    const int32_t prize = buf[6], unrev = buf[7];
+    if (terminal ? prize != 0 : (prize < 1 || prize > N)) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "import: current prize %d %s",
+                        (int)prize, terminal ? "at a terminal state (want 0)"
+                                             : "out of range");
+    }
+    if (unrev < 0 || ((uint32_t)unrev & ~full) ||
+        sbx_popcount64((uint32_t)unrev) != (terminal ? 0 : N - turn - 1) ||
+        (!terminal && ((uint32_t)unrev >> (prize - 1)) & 1u)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: unrevealed prize mask 0x%x does not hold the "
+                        "%d prizes still face down", (unsigned)unrev,
+                        terminal ? 0 : N - turn - 1);
+    }
+    nst->turn = turn;
+    nst->prize = (uint8_t)prize;
+    nst->unrevealed = (uint16_t)unrev;
+    int p = 8;
+    int32_t points[MAX_PLAYERS];
+    for (int a = 0; a < n; a++) {
+        points[a] = buf[p];
+        const int32_t hand = buf[p + 1];
+        p += 2;
+        if (hand < 0 || ((uint32_t)hand & ~full) ||
+            sbx_popcount64((uint32_t)hand) != N - turn) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: player %d hand mask 0x%x does not hold %d "
+                            "cards of 1..%d", a, (unsigned)hand, N - turn, N);
+        }
+        nst->hand[a] = (uint16_t)hand;
+        nst->hand_sum[a] = (int16_t)mask_value((uint32_t)hand);
+    }
+    /* History: prizes and bids each used once; winners follow the bids. */
+    uint32_t prizes_seen = 0, bids_seen[MAX_PLAYERS] = {0};
+    int won[MAX_PLAYERS] = {0};
+    for (int t = 0; t < turn; t++) {
+        const int32_t rp = buf[p], rw = buf[p + 1];
+        const int32_t *bids = &buf[p + 2];
+        p += 2 + n;
+        if (rp < 1 || rp > N || ((prizes_seen >> (rp - 1)) & 1u)) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: round %d prize %d out of range or repeated",
+                            t, (int)rp);
+        }
+        const int want = cfg->order == ORDER_DESC ? N - t
+                         : cfg->order == ORDER_ASC ? t + 1
+                                                   : (int)rp;
+        if (rp != want) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: round %d prize %d, the %s order gives %d",
+                            t, (int)rp, ORDER_NAMES[cfg->order], want);
+        }
+        prizes_seen |= 1u << (rp - 1);
+        int best = 0, count = 0, who = -1;
+        goof_round *r = &nst->hist[t];
+        for (int a = 0; a < n; a++) {
+            const int32_t b = bids[a];
+            if (b < 1 || b > N || ((bids_seen[a] >> (b - 1)) & 1u) ||
+                ((nst->hand[a] >> (b - 1)) & 1u)) {
+                return sbx_fail(SBX_ERR_ARGUMENT,
+                                "import: round %d player %d bid %d is out of "
+                                "range, bid before or still in the hand",
+                                t, a, (int)b);
+            }
+            bids_seen[a] |= 1u << (b - 1);
+            r->bid[a] = (uint8_t)b;
+            if (b > best) {
+                best = b;
+                count = 1;
+                who = a;
+            } else if (b == best) {
+                count++;
+            }
+        }
+        if (count != 1) who = -1;
+        if (rw != who) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: round %d winner %d, the bids give %d", t,
+                            (int)rw, who);
+        }
+        if (who >= 0) won[who] += rp;
+        r->prize = (uint8_t)rp;
+        r->winner = (int8_t)who;
+    }
+    if (!terminal) {
+        const int want = cfg->order == ORDER_DESC ? N - turn
+                         : cfg->order == ORDER_ASC ? turn + 1
+                                                   : (int)prize;
+        if (prize != want || ((prizes_seen >> (prize - 1)) & 1u)) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: current prize %d was played before or is "
+                            "not next in the %s order", (int)prize,
+                            ORDER_NAMES[cfg->order]);
+        }
+    }
+    const uint32_t cur = terminal ? 0u : 1u << (prize - 1);
+    if ((prizes_seen & (uint32_t)unrev) || (prizes_seen | cur | (uint32_t)unrev) != full) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "import: played, current and unrevealed prizes are not "
+                        "1..%d exactly once", N);
+    }
+    for (int a = 0; a < n; a++) {
+        if (points[a] != won[a]) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: player %d has %d points, the history gives "
+                            "%d", a, (int)points[a], won[a]);
+        }
+        nst->points[a] = (int16_t)won[a];
+    }
+    nst->left = (int32_t)(prize + mask_value((uint32_t)unrev));
+    return SBX_OK;
+}
+
+static int goof_import(const void *cfgv, void *stv, const int32_t *buf,
+                       int len) {
+    /* Build into a scratch state so the game is unchanged on error. */
+    goof_state nst;
+    memset(&nst, 0, sizeof nst);
+    int rc = import_into(cfgv, &nst, buf, len);
+    if (rc == SBX_OK) {
+        nst.rng = ((goof_state *)stv)->rng; /* chance stream is not exported */
+        memcpy(stv, &nst, sizeof nst);
+    }
+    return rc;
+}
+
+static const char *goof_move_name(const void *cfgv, int agent, int move) {
+    (void)agent;
+    const goof_cfg *cfg = cfgv;
+    return (move >= 0 && move < cfg->num_cards) ? CARD_NAMES[move] : "?";
+}
+
+const sbx_game_vt sbx_goofspiel_vt = {
+    .name = "goofspiel",
+    .params_doc = PARAMS_DOC,
+    .cfg_size = sizeof(goof_cfg),
+    .configure = goof_configure,
+    .describe = goof_describe,
+    .state_size = goof_state_size,
+    .num_agents = goof_num_agents,
+    .max_moves = goof_max_moves,
+    .fixed_moves = 0,
+    .init = goof_init,
+    .reseed = goof_reseed,
+    .turn = goof_turn,
+    .legal_moves = goof_legal_moves,
+    .step = goof_step,
+    .is_terminal = goof_is_terminal,
+    .is_alive = goof_is_alive,
+    .alive_mask = goof_alive_mask,
+    .evaluate = goof_evaluate,
+    .ranking = goof_ranking,
+    .hash = goof_hash,
+    .export_state = goof_export,
+    .import_state = goof_import,
+    .move_name = goof_move_name,
+};
