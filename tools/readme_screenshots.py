@@ -9,6 +9,9 @@ budgets, so the pictures are reproducible:
   nodelink.png  a young tree in the node-link layout, a node hovered
   step.png      the step-by-step view in its joint-action phase
   replay.png    the replay scene on a recorded duel with its trees
+  goofspiel.png the arena on goofspiel_13_duel after 5 rounds
+  matrix.png    the arena on matrix_biased_rps_duel after 12 rounds
+  menu.png      the start menu
 """
 from __future__ import annotations
 
@@ -106,6 +109,26 @@ def replay_shot(out: Path) -> None:
         app.close()
 
 
+def game_shots(out: Path) -> None:
+    for name, stem, turns in (("goofspiel", "goofspiel_13_duel", 5),
+                              ("matrix", "matrix_biased_rps_duel", 12)):
+        app = App()
+        arena = ArenaScene(app, load_scenario(stem), seed=2, recorder_factory=lambda: None)
+        app.push(arena)
+        play_to(app, arena, turns)
+        app.screenshot(out / f"{name}.png")
+        app.close()
+
+
+def menu_shot(out: Path) -> None:
+    from sandbox.app.menu import MenuScene
+    app = App()
+    app.push(MenuScene(app))
+    frames(app, 3)
+    app.screenshot(out / "menu.png")
+    app.close()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
@@ -114,6 +137,8 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     arena_shots(out)
     replay_shot(out)
+    game_shots(out)
+    menu_shot(out)
     for p in sorted(out.glob("*.png")):
         print(p)
     return 0

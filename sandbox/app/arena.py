@@ -30,7 +30,7 @@ from ..games import BoardContext, move_namer, move_names
 from ..native import SandboxError
 from ..render import palette as pal
 from ..render.scoreboard import draw_scoreboard
-from ..render.fonts import text
+from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
 from ..render.tree_view import TreeView
@@ -590,11 +590,14 @@ class ArenaScene(Scene):
         view, prev = self.live.view, self.live.prev_view
         human = self._human_agent()
         self.board.draw(surface, L["board"], view, prev, self.live.alpha, self._board_context(human))
-        if self.live.paused:
-            surface.blit(text("paused", 14, pal.WARN, bold=True), (L["board"].x + 6, L["board"].y + 4))
-        elif self.live.waiting_for_human() and self.match.turn_ready():
-            surface.blit(text(f"your move: {self.plugin.keys_hint}", 14, pal.WARN, bold=True),
-                         (L["board"].x + 6, L["board"].y + 4))
+        note = ("paused" if self.live.paused else
+                f"your move: {self.plugin.keys_hint}"
+                if self.live.waiting_for_human() and self.match.turn_ready() else "")
+        if note:   # on a dark label: boards draw right up to their top-left corner
+            lab = text(elide(note, 14, L["board"].w - 12, bold=True), 14, pal.WARN, bold=True)
+            box = lab.get_rect(topleft=(L["board"].x + 4, L["board"].y + 2)).inflate(8, 4)
+            pygame.draw.rect(surface, pal.PANEL, box, border_radius=4)
+            surface.blit(lab, (box.x + 4, box.y + 2))
         if self.live.over:
             self._draw_result(surface, L["board"])
         self._draw_controls_frame(surface, L["controls"])

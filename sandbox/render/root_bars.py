@@ -61,18 +61,25 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         lab = fonts.text(empty, 11, palette.TEXT_DIM)
         surface.blit(lab, (x, y + 2))
         return
+    # Rows of at least 9 px; when they do not all fit (goofspiel has 13
+    # moves), they flow into columns side by side rather than being cut.
     n = len(stats)
-    rh = int(min(22, max(9, (rect.bottom - y - 2) / n)))
+    fit = max(1, int((rect.bottom - y - 2) // 9))
+    ncols = min(n, -(-n // fit))
+    per = -(-n // ncols)
+    col_w = (rect.right - x) // ncols
+    rh = int(min(22, max(9, (rect.bottom - y - 2) / per)))
     fs = 11 if rh >= 14 else 9
     names = [_name(int(s.move), move_name) for s in stats]
     name_w = max(fonts.font(fs, bold=True).size(nm)[0] for nm in names) + 8
-    right_w = 96 if rect.w >= 220 else 44 if rect.w >= 120 else 0
-    bar_x = x + name_w
-    bar_w = max(rect.right - 4 - right_w - bar_x, 4)
+    right_w = 96 if col_w >= 220 else 44 if col_w >= 120 else 0
     dim = palette.lerp(color, palette.PANEL, 0.45)
-    for s, nm in zip(stats, names):
-        if y + rh > rect.bottom + 1:
-            break
+    top = y
+    for i, (s, nm) in enumerate(zip(stats, names)):
+        cx = x + (i // per) * col_w
+        y = top + (i % per) * rh
+        bar_x = cx + name_w
+        bar_w = max(cx + col_w - 4 - right_w - bar_x, 4)
         chosen = chosen_move is not None and int(s.move) == int(chosen_move)
         share = s.visits / total if total > 0 else 0.0
         bh = max(rh - 4, 3)
@@ -84,7 +91,7 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         if chosen:
             pygame.draw.rect(surface, palette.TEXT, (bar_x - 1, by - 1, bar_w + 2, bh + 2), 1)
         lab = fonts.text(nm, fs, palette.TEXT if chosen else palette.TEXT_DIM, bold=chosen)
-        surface.blit(lab, (x, y + (rh - lab.get_height()) // 2))
+        surface.blit(lab, (cx, y + (rh - lab.get_height()) // 2))
         pct = f"{share * 100:.1f}%"
         if right_w:
             tx = bar_x + bar_w + 6
@@ -107,4 +114,3 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
             qlab = fonts.text(f"p {float(s.prob) * 100:.0f}%", fs - 1, palette.ACCENT)
             surface.blit(qlab, (bar_x + bar_w - qlab.get_width() - 2,
                                 y + (rh - qlab.get_height()) // 2))
-        y += rh

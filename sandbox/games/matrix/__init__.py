@@ -44,7 +44,7 @@ class MatrixPlugin(GamePlugin):
     def facts(self, view: MatrixView, agent: int) -> AgentFacts:
         total = view.totals[agent]
         return AgentFacts(summary=f"{total:+.4g}",
-                          detail=f"round {min(view.turn, view.repeats)}/{view.repeats}")
+                          detail=f"{view.turn}/{view.repeats} rounds played")
 
     def summary(self, view: MatrixView) -> dict[str, Any]:
         return {"turn": view.turn, "last": list(view.last) if view.last else None,
