@@ -178,13 +178,19 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_ELIM_PASS 0         /* dead agent descends through pass nodes    */
 #define SBX_ELIM_FREEZE 1       /* dead agent's tree stops at its death      */
 
+#define SBX_BOUNDS_LEAF 0       /* UCB normalised by the leaf scores' range  */
+#define SBX_BOUNDS_DEPTH 1      /* ... by the range of the (discounted)
+                                   scores backed up at each depth            */
+
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */
     double gamma;               /* discount per step from leaf toward root   */
     double death_penalty_value; /* subtracted from a doomed child's UCB      */
+    double reuse_decay;         /* kept subtree's statistics x this at re-root*/
     int32_t max_depth;          /* simulated turns per iteration             */
     int32_t random_threshold;   /* parent visits below which pick at random  */
     int32_t depth_normalize;    /* 1: leaf score / depth reached             */
+    int32_t bounds;             /* SBX_BOUNDS_LEAF or SBX_BOUNDS_DEPTH       */
     int32_t elimination;        /* SBX_ELIM_PASS or SBX_ELIM_FREEZE          */
     int32_t death_penalty;      /* 1: penalise children of certain death     */
     int32_t death_min_visits;   /* visits, all fatal, before "certain death" */
@@ -289,7 +295,9 @@ typedef struct sbx_trace {
     int8_t expanded[SBX_MAX_AGENTS][SBX_MAX_DEPTH]; /* node expanded here    */
     int8_t alive_after[SBX_MAX_AGENTS][SBX_MAX_DEPTH];
     double score[SBX_MAX_AGENTS];                   /* leaf score backed up  */
-    double norm_min[SBX_MAX_AGENTS];                /* bounds after update   */
+    double norm_min[SBX_MAX_AGENTS];                /* bounds after update
+                                                       (bounds=depth: of the
+                                                       root's children)      */
     double norm_max[SBX_MAX_AGENTS];
     uint64_t sim_seed;
     int32_t stop_reason;        /* SBX_STOP_NONE if the iteration ran        */

@@ -33,6 +33,7 @@ from ..render.scoreboard import draw_scoreboard
 from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
+from ..render.tooltip import draw_tooltip
 from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.live import SPEEDS, LiveMatch
@@ -185,24 +186,31 @@ class ArenaScene(Scene):
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
             g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
-                         step=0.05, tooltip="UCB1 exploration constant")); yy += 36
+                         step=0.05, tooltip="UCB1 exploration constant")); yy += 33
             g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
                          p.max_depth, step=1, integer=True, fmt="{}",
-                         tooltip="simulated turns per iteration")); yy += 36
+                         tooltip="simulated turns per iteration")); yy += 33
             g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", min(0.80, p.gamma), 1.00, p.gamma,
                          step=0.005, fmt="{:.3f}", tooltip="discount per step toward the root"))
-            yy += 36
+            yy += 33
             g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0,
                          max(100, p.random_threshold), p.random_threshold, step=1, integer=True,
                          fmt="{}", tooltip="uniform random selection below this many parent "
-                                           "visits")); yy += 36
+                                           "visits")); yy += 33
+            g.add(Slider("reuse_decay", (c.x, yy, sw, 30), "reuse decay", 0.0, 1.0, p.reuse_decay,
+                         step=0.05, fmt="{:.2f}",
+                         tooltip="tree reuse: the kept subtree's visits and totals are scaled by "
+                                 "this when a turn is played (1 = kept whole); old turns' visits "
+                                 "were gathered against opponent moves that were not played"))
+            yy += 33
             ms = budget.ms if budget.ms else 50.0
             label = "budget ms/turn" if budget.ms else f"budget ms/turn (now {budget.iterations} it)"
             g.add(Slider("budget_ms", (c.x, yy, sw, 30), label, 1, max(1000.0, ms), ms, log=True,
-                         fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 38
-            g.add(Picker("elimination", (c.x, yy, sw, 24), "eliminated:",
-                         [("pass", "pass-through nodes"), ("freeze", "freeze tree")],
-                         p.elimination)); yy += 30
+                         fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 35
+            g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
+                         [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
+            g.add(Picker("bounds", (c.x + sw // 2, yy, sw - sw // 2, 24), "bounds:",
+                         [("leaf", "leaf"), ("depth", "per depth")], p.bounds)); yy += 29
             g.add(Toggle("death_penalty", (c.x, yy, sw // 2, 22), "death penalty", p.death_penalty,
                          "penalise children of certain death"))
             g.add(Toggle("rollout", (c.x + sw // 2, yy, sw // 2, 22), "rollouts", p.rollout,
@@ -210,7 +218,11 @@ class ArenaScene(Scene):
             g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "tree reuse", p.tree_reuse,
                          "keep the played subtree between turns"))
             g.add(Toggle("depth_normalize", (c.x + sw // 2, yy, sw // 2, 22), "depth-normalise",
-                         p.depth_normalize, "leaf score / depth reached")); yy += 26
+                         p.depth_normalize,
+                         "leaf score / depth reached (score per turn): for scores that add up "
+                         "over turns. With a state value (alive/dead) it also shrinks distant "
+                         "outcomes: a death at depth 10 costs a tenth of one at depth 1"))
+            yy += 26
         if isinstance(ctl, SearchController) and len(ctl.agents) == 1:
             g.add(Toggle("human", (c.x, yy, c.w, 22), f"you play ({self.plugin.keys_hint})",
                          ctl.agents[0] in self.live.human_agents, "take over (H)"))
@@ -762,13 +774,7 @@ class ArenaScene(Scene):
         surface.blit(t2, t2.get_rect(center=(box.centerx, box.y + 50)))
 
     def _tooltip(self, surface, tip: str) -> None:
-        t = text(tip, 12, pal.TEXT)
-        x, y = self.hover_pos
-        r = pygame.Rect(x + 14, y + 14, t.get_width() + 10, t.get_height() + 6)
-        r.clamp_ip(surface.get_rect())
-        pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=3)
-        pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
-        surface.blit(t, (r.x + 5, r.y + 3))
+        draw_tooltip(surface, self.hover_pos, tip, max_width=420)   # long tips wrap
 
     def _draw_message(self, surface) -> None:
         t = text(self.message, 13, pal.TEXT)

@@ -32,9 +32,10 @@ from ..games import BoardContext, move_namer, move_names, plugin as game_plugin
 from ..native import Game, SandboxError, SearchParams, TreeSnapshot
 from ..render import palette as pal
 from ..render.charts import draw_replay_charts
-from ..render.fonts import elide, font, text
+from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.scoreboard import draw_scoreboard
+from ..render.tooltip import draw_tooltip as _tooltip, fit_lines as _fit_lines
 from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
 from ..replay.stats import agent_colors, agent_labels
@@ -563,56 +564,6 @@ def _tree_area(panel: pygame.Rect) -> pygame.Rect:
 
 def _fmt(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-def _wrap(s: str, size: int, width: int) -> list[str]:
-    """`s` broken at spaces into lines of at most `width` pixels (a word
-    longer than that is elided)."""
-    f = font(size)
-    out: list[str] = []
-    cur = ""
-    for word in s.split(" "):
-        cand = f"{cur} {word}" if cur else word
-        if cur and f.size(cand)[0] > width:
-            out.append(cur)
-            cand = word
-        cur = cand
-    out.append(cur)
-    return [elide(x, size, width) for x in out]
-
-
-def _fit_lines(items: list[str], size: int, width: int, max_lines: int,
-               more_hint: str = "") -> list[str]:
-    """`items` wrapped to `width`, at most `max_lines` lines; where items are
-    left out the last line says "+N more" (N items), never a silent cut."""
-    if max_lines <= 0:
-        return []
-    wrapped = [_wrap(it, size, width) for it in items]
-    if sum(len(w) for w in wrapped) <= max_lines:
-        return [x for w in wrapped for x in w]
-    out: list[str] = []
-    for i, w in enumerate(wrapped):
-        if len(out) + len(w) > max_lines - 1:
-            return out + [elide(f"+{len(items) - i} more{more_hint}", size, width)]
-        out.extend(w)
-    return out
-
-
-def _tooltip(surface, pos, tip: str) -> None:
-    """A tip of one or more lines (newlines), each wrapped to the window;
-    lines that do not fit its height end in "+N more"."""
-    area = surface.get_rect()
-    width = max(80, min(560, area.w - 30))
-    line_h = font(12).get_linesize()
-    lines = _fit_lines(tip.split("\n"), 12, width, max(1, (area.h - 10) // line_h))
-    imgs = [text(x, 12, pal.TEXT) for x in lines]
-    r = pygame.Rect(pos[0] + 14, pos[1] + 14, max(t.get_width() for t in imgs) + 10,
-                    line_h * len(imgs) + 6)
-    r.clamp_ip(area)
-    pygame.draw.rect(surface, pal.PANEL_HI, r, border_radius=3)
-    pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
-    for i, t in enumerate(imgs):
-        surface.blit(t, (r.x + 5, r.y + 3 + i * line_h))
 
 
 def _draw_help(surface, rows, title: str) -> None:

@@ -15,6 +15,10 @@ from ._lib import check, ffi, lib, pystr
 
 ELIMINATION = {"pass": 0, "freeze": 1}
 ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
+BOUNDS = {"leaf": 0, "depth": 1}
+BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
+# choice fields: Python name <-> C integer
+CHOICES = {"elimination": (ELIMINATION, ELIMINATION_NAMES), "bounds": (BOUNDS, BOUNDS_NAMES)}
 
 
 class SearchParams(BaseModel):
@@ -28,10 +32,19 @@ class SearchParams(BaseModel):
                          description="discount per step from the leaf toward the root (1 = none)")
     death_penalty_value: float = Field(1.0, ge=0.0, le=100.0,
                                        description="amount taken off a doomed child's UCB value")
+    reuse_decay: float = Field(1.0, ge=0.0, le=1.0,
+                               description="tree reuse: the kept subtree's statistics are scaled "
+                                           "by this at each re-root (1 = kept as they are)")
     max_depth: int = Field(10, ge=1, le=64, description="simulated turns per iteration")
     random_threshold: int = Field(10, ge=0, le=1_000_000,
                                   description="parent visits below which a child is picked at random")
-    depth_normalize: bool = Field(False, description="divide the leaf score by the depth reached")
+    depth_normalize: bool = Field(
+        False, description="divide the leaf score by the depth reached (score per turn); with a "
+                           "state-value evaluation this shrinks distant outcomes: a death at depth "
+                           "10 costs a tenth of one at depth 1")
+    bounds: Literal["leaf", "depth"] = Field(
+        "leaf", description="UCB normalisation: the range of leaf scores (the tutorial's) or, per "
+                            "depth, of the discounted scores node means are made of")
     elimination: Literal["pass", "freeze"] = Field(
         "pass", description="eliminated agent: pass-through nodes or frozen tree")
     death_penalty: bool = Field(False, description="penalise children of certain death")
@@ -51,8 +64,8 @@ class SearchParams(BaseModel):
     def to_c(self, out=None):
         p = out if out is not None else ffi.new("sbx_search_params *")
         for name, value in self.model_dump().items():
-            if name == "elimination":
-                value = ELIMINATION[value]
+            if name in CHOICES:
+                value = CHOICES[name][0][value]
             elif isinstance(value, bool):
                 value = int(value)
             setattr(p, name, value)
@@ -63,8 +76,8 @@ class SearchParams(BaseModel):
         values: dict[str, Any] = {}
         for name, field in cls.model_fields.items():
             raw = getattr(p, name)
-            if name == "elimination":
-                values[name] = ELIMINATION_NAMES[raw]
+            if name in CHOICES:
+                values[name] = CHOICES[name][1][raw]
             elif field.annotation is bool:
                 values[name] = bool(raw)
             else:

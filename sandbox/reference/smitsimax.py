@@ -43,6 +43,7 @@ from sandbox.native.search import MoveStat, RunResult, SearchStats, Trace
 from .rng import SplitMix64
 
 MOVE_NONE = 255  # SBX_MOVE_NONE: root and pass nodes, dead agents' action
+MAX_DEPTH = 64   # SBX_MAX_DEPTH
 
 # Node flags (SBX_NODE_*).
 FLAG_PASS = 1       # pass node of an eliminated agent
@@ -91,6 +92,16 @@ class Tree:
     def reset_bounds(self) -> None:
         self.smin = math.inf
         self.smax = -math.inf
+        # bounds="depth": per depth, the range of the discounted values added
+        # to node totals there
+        self.dmin = [math.inf] * (MAX_DEPTH + 1)
+        self.dmax = [-math.inf] * (MAX_DEPTH + 1)
+
+    def norm_range(self, mode: str, depth: int) -> tuple[float, float]:
+        """The range UCB normalises children at `depth` by (C's norm_range)."""
+        if mode == "depth":
+            return self.dmin[depth], self.dmax[depth]
+        return self.smin, self.smax
 
     @property
     def used(self) -> int:
@@ -112,24 +123,20 @@ class Tree:
             self.nodes.append(Node(move=MOVE_NONE, depth=parent.depth + 1, flags=FLAG_PASS))
         return parent.pass_child
 
-    def reroot(self, new_root: int, alive: bool, gamma: float) -> None:
+    def reroot(self, new_root: int, alive: bool, gamma: float, decay: float = 1.0) -> None:
         """Keep only the subtree under new_root. Kept nodes keep their order,
         so a node's new index is its rank among the kept ones (as C's
         in-place compaction gives). First the branch the real game ruled out
         is dropped: the pass child if the agent is alive at the new root, the
-        move children if it is dead (their visits and discounted totals are
-        taken out of the new root)."""
+        move children if it is dead. Then every kept node but the root is
+        scaled by `decay` (visits rounded down, totals by the same factor as
+        the visits, so means stay), and the new root's visits and total are
+        derived from its kept children (simulations that ended at it did not
+        happen in the real game)."""
         nr = self.nodes[new_root]
         if alive and nr.pass_child:
-            pc = self.nodes[nr.pass_child]
-            nr.visits -= pc.visits
-            nr.total -= gamma * pc.total
             nr.pass_child = 0
         elif not alive and nr.nchildren:
-            for c in nr.children():
-                ch = self.nodes[c]
-                nr.visits -= ch.visits
-                nr.total -= gamma * ch.total
             nr.first_child = 0
             nr.nchildren = 0
         keep = {new_root}
@@ -150,8 +157,23 @@ class Tree:
                 nchildren=nd.nchildren,
                 pass_child=new_index[nd.pass_child] if nd.pass_child else 0,
                 flags=nd.flags))
-        nodes[0].move = MOVE_NONE  # a root is nobody's move
-        nodes[0].flags = 0
+        if decay < 1.0:
+            for nd in nodes[1:]:
+                v = int(nd.visits * decay)
+                nd.total = nd.total * (v / nd.visits) if v else 0.0
+                nd.visits = v
+        root = nodes[0]
+        visits, total = 0, 0.0
+        for c in root.children():
+            visits += nodes[c].visits
+            total += nodes[c].total
+        if root.pass_child:
+            visits += nodes[root.pass_child].visits
+            total += nodes[root.pass_child].total
+        root.visits = visits
+        root.total = gamma * total
+        root.move = MOVE_NONE  # a root is nobody's move
+        root.flags = 0
         self.nodes = nodes
         self.depth_reached = 0
 
@@ -185,7 +207,7 @@ class Smitsimax:
         if new.node_cap < need:
             raise InvalidArgument(f"node_cap: {new.node_cap} nodes cannot hold one iteration "
                                   f"at max_depth {new.max_depth} (needs {need})")
-        if new.depth_normalize != self.params.depth_normalize:
+        if new.depth_normalize != self.params.depth_normalize or new.bounds != self.params.bounds:
             # scores per turn and raw scores live on different scales (§13)
             for t in self.trees:
                 t.reset_bounds()
@@ -219,11 +241,13 @@ class Smitsimax:
                     return ok[self.rng.below(len(ok))], PICK_RANDOM
             return children[self.rng.below(len(children))], PICK_RANDOM
 
-        # UCB1 on the normalised mean (mean - smin) / (smax - smin).
-        lo, scale = tree.smin, tree.smax - tree.smin
+        # UCB1 on the normalised mean (mean - lo) / (hi - lo), [lo, hi] the
+        # leaf scores' range or that of the children's depth (bounds=depth).
+        lo, hi = tree.norm_range(p.bounds, node.depth + 1)
+        scale = hi - lo
         if not scale > 0.0:
             scale = 1.0
-            if not tree.smin <= tree.smax:
+            if not lo <= hi:
                 lo = 0.0  # no score seen yet
         # C*sqrt(ln N / n) written as (C*sqrt(ln N)) * (1/sqrt(n)), in this
         # order of operations, exactly as the C core computes it.
@@ -355,8 +379,11 @@ class Smitsimax:
             v = score[a]
             for _ in range(leaf_depth[a] - tree.nodes[path[-1]].depth):
                 v *= p.gamma
-            for idx in reversed(path):
-                tree.nodes[idx].total += v
+            for k in range(len(path) - 1, -1, -1):   # path[k] is at depth k
+                tree.nodes[path[k]].total += v
+                if p.bounds == "depth":
+                    tree.dmin[k] = min(tree.dmin[k], v)
+                    tree.dmax[k] = max(tree.dmax[k], v)
                 v *= p.gamma
 
             # Certain death propagates up: a node all of whose children are
@@ -385,8 +412,10 @@ class Smitsimax:
                 expanded=np.array(rec_expanded, dtype=bool).reshape(n, depth),
                 alive_after=np.array(rec_alive, dtype=bool).reshape(n, depth),
                 scores=np.array(score, dtype=np.float64),
-                norm_min=np.array([t.smin for t in trees], dtype=np.float64),
-                norm_max=np.array([t.smax for t in trees], dtype=np.float64))
+                norm_min=np.array([_shown(t.norm_range(p.bounds, 1))[0] for t in trees],
+                                  dtype=np.float64),
+                norm_max=np.array([_shown(t.norm_range(p.bounds, 1))[1] for t in trees],
+                                  dtype=np.float64))
         return STOP_NONE, depth
 
     # -- running ----------------------------------------------------------------
@@ -489,7 +518,8 @@ class Smitsimax:
                         if tree.nodes[c].move == joint8[a]:
                             target = c
             if target:
-                tree.reroot(target, self.root.is_alive(a), self.params.gamma)
+                tree.reroot(target, self.root.is_alive(a), self.params.gamma,
+                            self.params.reuse_decay)
             else:
                 tree.clear()
             tree.reset_bounds()
@@ -565,8 +595,14 @@ class Smitsimax:
             nodes=tuple(t.used for t in trees),
             root_visits=tuple(t.nodes[0].visits for t in trees),
             max_depth_reached=tuple(t.depth_reached for t in trees),
-            norm_min=tuple(t.smin if t.smin <= t.smax else 0.0 for t in trees),
-            norm_max=tuple(t.smax if t.smin <= t.smax else 0.0 for t in trees))
+            norm_min=tuple(_shown(t.norm_range(self.params.bounds, 1))[0] for t in trees),
+            norm_max=tuple(_shown(t.norm_range(self.params.bounds, 1))[1] for t in trees))
+
+
+def _shown(bounds: tuple[float, float]) -> tuple[float, float]:
+    """Bounds as stats and traces report them: (0, 0) before any score."""
+    lo, hi = bounds
+    return (lo, hi) if lo <= hi else (0.0, 0.0)
 
 
 # ---------------------------------------------------------------- benchmark

@@ -14,6 +14,7 @@ import pytest
 
 import sandbox.app.replay_scene as replay_scene_module
 import sandbox.render.scoreboard as board_module
+import sandbox.render.tooltip as tooltip_module
 import sandbox.render.fonts as fonts_module
 from sandbox.app.menu import MenuScene
 from sandbox.app.replay_scene import ReplayScene, _tooltip
@@ -335,12 +336,12 @@ def test_every_settings_change_of_a_turn_is_shown_or_counted(app, replay_file, t
     tip = scene.widgets.tooltip_at(pos)
     assert tip.startswith(f"turn {CHANGE_TURN}:") and all(f"{k}=" in tip for k in fields)
     lines: list[str] = []
-    saved = replay_scene_module.text
+    saved = tooltip_module.text
     try:
-        replay_scene_module.text = lambda s, *a, **k: (lines.append(s), saved(s, *a, **k))[1]
+        tooltip_module.text = lambda s, *a, **k: (lines.append(s), saved(s, *a, **k))[1]
         _tooltip(app.screen, pos, tip)
     finally:
-        replay_scene_module.text = saved
+        tooltip_module.text = saved
     joined = " ".join(lines)
     assert all(f"{k}=" in joined for k in fields) and not any("more" in x for x in lines)
     width = app.screen.get_width()

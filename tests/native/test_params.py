@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from sandbox.native import Game, InvalidArgument, Search, SearchParams, c_default_params, \
     c_param_table
-from sandbox.native.params import ELIMINATION
+from sandbox.native.params import CHOICES
 
 FIELDS = SearchParams.model_fields
 
@@ -50,11 +50,12 @@ def test_python_default_and_range_equal_the_c_table(row):
         assert int(default) == row["default"]
         assert (row["min"], row["max"]) == (0, 1)
     else:
-        assert kind == "choice" and name == "elimination"
+        assert kind == "choice" and name in CHOICES
+        names = CHOICES[name][0]
         choices = typing.get_args(field.annotation)
-        assert set(choices) == set(ELIMINATION)
-        assert sorted(ELIMINATION.values()) == list(range(int(row["min"]), int(row["max"]) + 1))
-        assert ELIMINATION[default] == row["default"]
+        assert set(choices) == set(names)
+        assert sorted(names.values()) == list(range(int(row["min"]), int(row["max"]) + 1))
+        assert names[default] == row["default"]
 
 
 def test_python_defaults_equal_c_defaults():
@@ -118,7 +119,8 @@ PARAM_SETS = [
 @pytest.mark.parametrize("params", PARAM_SETS)
 def test_to_c_from_c_round_trip(params):
     c = params.to_c()
-    assert c.elimination == ELIMINATION[params.elimination]
+    assert c.elimination == CHOICES["elimination"][0][params.elimination]
+    assert c.bounds == CHOICES["bounds"][0][params.bounds]
     assert c.max_depth == params.max_depth and c.c == params.c
     assert SearchParams.from_c(c) == params
 

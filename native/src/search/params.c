@@ -25,12 +25,25 @@ static const param_def DEFS[] = {
         "discount per step from the leaf toward the root (1 = none)"),
     DEF(death_penalty_value, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
         "amount taken off a doomed child's UCB value (normalised units)"),
+    DEF(reuse_decay, SBX_PARAM_FLOAT, 0.0, 1.0, 1.0,
+        "tree reuse: the kept subtree's visits and totals are scaled by this "
+        "at each re-root (1 = kept as they are; old turns' visits were "
+        "gathered against opponent moves that were not played)"),
     DEF(max_depth, SBX_PARAM_INT, 1, SBX_MAX_DEPTH, 10,
         "simulated turns per iteration"),
     DEF(random_threshold, SBX_PARAM_INT, 0, 1000000, 10,
         "parent visits below which a child is picked uniformly at random"),
     DEF(depth_normalize, SBX_PARAM_BOOL, 0, 1, 0,
-        "divide the leaf score by the depth reached (score per turn)"),
+        "divide the leaf score by the depth reached (score per turn); for "
+        "scores that accumulate over turns. With a state-value evaluation "
+        "it also shrinks distant outcomes: a death at depth 10 costs a "
+        "tenth of one at depth 1"),
+    DEF(bounds, SBX_PARAM_CHOICE, SBX_BOUNDS_LEAF, SBX_BOUNDS_DEPTH,
+        SBX_BOUNDS_LEAF,
+        "UCB score normalisation: 0 leaf (the range of leaf scores, the "
+        "tutorial's), 1 depth (the range of the discounted scores backed up "
+        "at each depth, so gamma < 1 does not weaken exploitation near the "
+        "root)"),
     DEF(elimination, SBX_PARAM_CHOICE, SBX_ELIM_PASS, SBX_ELIM_FREEZE,
         SBX_ELIM_PASS,
         "eliminated agent: 0 pass-through nodes, 1 freeze its tree"),

@@ -55,6 +55,10 @@ typedef struct smx_tree {
     uint64_t *mark;        /* one bit per node: reroot and snapshot marks     */
     uint32_t *rank;        /* per 64-node word: marked nodes before it        */
     double smin, smax;     /* running bounds of backed-up leaf scores         */
+    /* bounds=depth: per depth (from the current root), the range of the
+     * discounted values added to node totals there, i.e. the scale that
+     * node means at that depth actually live on */
+    double dmin[SBX_MAX_DEPTH + 1], dmax[SBX_MAX_DEPTH + 1];
     int32_t depth_reached; /* deepest node since the last re-root             */
 } smx_tree;
 
@@ -91,6 +95,27 @@ static inline double rsqrt_n(uint32_t n) {
 static void bounds_reset(smx_tree *t) {
     t->smin = INFINITY;
     t->smax = -INFINITY;
+    for (int d = 0; d <= SBX_MAX_DEPTH; d++) {
+        t->dmin[d] = INFINITY;
+        t->dmax[d] = -INFINITY;
+    }
+}
+
+/* The range the UCB exploitation term is normalised by, for children at
+ * `depth`: the leaf scores' (tutorial §7) or that depth's (bounds=depth).
+ * With gamma < 1 a node's mean is a leaf score discounted once per step
+ * above the leaf, so near the root it sits on a narrower scale than the
+ * leaf range: with bounds=leaf the exploitation term shrinks toward the
+ * root and C weighs relatively more there. */
+static inline void norm_range(const smx_tree *t, int mode, int depth, double *lo,
+                              double *hi) {
+    if (mode == SBX_BOUNDS_DEPTH) {
+        *lo = t->dmin[depth];
+        *hi = t->dmax[depth];
+    } else {
+        *lo = t->smin;
+        *hi = t->smax;
+    }
 }
 
 static void tree_clear(smx_tree *t) {
@@ -159,9 +184,11 @@ static int smx_create(sbx_search *s) {
 
 static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
     smx *x = s->algo;
-    if (s->p.depth_normalize != old->depth_normalize) {
+    if (s->p.depth_normalize != old->depth_normalize ||
+        s->p.bounds != old->bounds) {
         /* Scores per turn and raw scores live on different scales (§13):
-         * bounds gathered on one would squash the other. */
+         * bounds gathered on one would squash the other. A change of bounds
+         * mode starts the ranges afresh too (they are gathered differently). */
         for (int a = 0; a < s->num_agents; a++) bounds_reset(&x->t[a]);
     }
     if (s->p.node_cap == old->node_cap) return SBX_OK;
@@ -218,12 +245,11 @@ FORCE_INLINE uint32_t pass_child(smx_tree *t, uint32_t idx) {
 }
 
 /* Tutorial §7 selectChild: uniform while the parent is young, then UCB1 on
- * the normalised mean, (mean - smin) / (smax - smin), plus C*sqrt(ln N / n).
- * (Subtracting smin shifts every child equally, so the pick is the
- * tutorial's.) smin/smax bound the leaf scores; a node's mean is discounted
- * by gamma per step above its leaves, so with gamma < 1 the normalised means
- * sit below [0, 1], the more so nearer the root, as in the tutorial, whose
- * bounds are also over undiscounted leaf scores. */
+ * the normalised mean, (mean - lo) / (hi - lo), plus C*sqrt(ln N / n).
+ * (Subtracting lo shifts every child equally, so the pick is the
+ * tutorial's.) [lo, hi] is the range of the leaf scores (bounds=leaf, the
+ * tutorial's) or of the discounted values backed up at the children's depth
+ * (bounds=depth), see norm_range(). */
 FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
                                    const sbx_search_params *p, uint64_t *rng,
                                    int *pick) {
@@ -242,10 +268,12 @@ FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
         return first + sbx_rng_below(rng, (uint32_t)k);
     }
     *pick = SBX_PICK_UCB;
-    double lo = t->smin, scale = t->smax - t->smin;
+    double lo, hi;
+    norm_range(t, p->bounds, node->depth + 1, &lo, &hi);
+    double scale = hi - lo;
     if (!(scale > 0.0)) {
         scale = 1.0;
-        if (!(t->smin <= t->smax)) lo = 0.0; /* no score seen yet */
+        if (!(lo <= hi)) lo = 0.0; /* no score seen yet */
     }
     /* C*sqrt(ln N / n) as (C*sqrt(ln N)) * (1/sqrt(n)): one sqrt per parent
      * instead of a divide and a sqrt per child. */
@@ -418,9 +446,18 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {
             v *= gamma;
         }
-        for (int k = plen[a] - 1; k >= 0; k--) {
-            t->nodes[path[a][k]].total += v;
-            v *= gamma;
+        if (p->bounds == SBX_BOUNDS_DEPTH) {
+            for (int k = plen[a] - 1; k >= 0; k--) { /* path[k] is at depth k */
+                t->nodes[path[a][k]].total += v;
+                if (v < t->dmin[k]) t->dmin[k] = v;
+                if (v > t->dmax[k]) t->dmax[k] = v;
+                v *= gamma;
+            }
+        } else {
+            for (int k = plen[a] - 1; k >= 0; k--) {
+                t->nodes[path[a][k]].total += v;
+                v *= gamma;
+            }
         }
         /* Certain death propagates up: a node all of whose children are
          * certain death is itself doomed (re-judged on every visit). */
@@ -449,8 +486,10 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
             tr->path_len[a] = plen[a];
             for (int k = 0; k < plen[a]; k++) tr->path[a][k] = (int32_t)path[a][k];
             tr->score[a] = score[a];
-            tr->norm_min[a] = x->t[a].smin;
-            tr->norm_max[a] = x->t[a].smax;
+            double lo, hi;
+            norm_range(&x->t[a], p->bounds, 1, &lo, &hi);
+            tr->norm_min[a] = lo <= hi ? lo : 0.0;
+            tr->norm_max[a] = lo <= hi ? hi : 0.0;
         }
     }
     return SBX_STOP_NONE;
@@ -482,24 +521,17 @@ static inline void bit_clear(uint64_t *m, uint32_t i) {
  * among kept nodes) is never above its old one, so moving in index order
  * never overwrites a kept node not yet moved. Children blocks are kept or
  * dropped whole, so they stay contiguous. */
-static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma) {
+static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
+                   double decay) {
     /* The real game has settled what was uncertain when these statistics
      * were gathered: an agent alive at the new root will not descend its
      * pass node, a dead one will not pick moves. Drop the branch that can no
-     * longer be reached, taking its visits and (discounted) score out of the
-     * new root so UCB's ln N counts only reachable play. */
+     * longer be reached (the new root's visits and total are derived from
+     * what is kept, after the compaction below). */
     smx_node *nr = &t->nodes[new_root];
     if (alive && nr->pass_child) {
-        const smx_node *pc = &t->nodes[nr->pass_child];
-        nr->visits -= pc->visits;
-        nr->total -= gamma * pc->total;
         nr->pass_child = 0;
     } else if (!alive && nr->nchildren) {
-        for (uint32_t c = 0; c < nr->nchildren; c++) {
-            const smx_node *ch = &t->nodes[nr->first_child + c];
-            nr->visits -= ch->visits;
-            nr->total -= gamma * ch->total;
-        }
         nr->first_child = 0;
         nr->nchildren = 0;
     }
@@ -536,8 +568,38 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma) {
 #undef RANK
     memset(t->mark, 0, words * sizeof *t->mark);
     t->used = kept;
-    t->nodes[0].move = SBX_MOVE_NONE; /* a root is nobody's move */
-    t->nodes[0].flags = 0;
+    /* Old turns' visits were gathered against opponent moves that were not
+     * played: reuse_decay < 1 lets new search outweigh them. Visits round
+     * down (a child never ends above its parent); totals scale with the
+     * visits kept, so every mean stays what it was. */
+    if (decay < 1.0) {
+        for (uint32_t i = 1; i < kept; i++) {
+            smx_node *nd = &t->nodes[i];
+            uint32_t v = (uint32_t)((double)nd->visits * decay);
+            nd->total = v ? nd->total * ((double)v / (double)nd->visits) : 0.0;
+            nd->visits = v;
+        }
+    }
+    /* The new root is what its kept children say: every simulation that
+     * went on below it. Iterations that ended at it (a simulated death in
+     * freeze mode, a terminal state) did not happen in the real game and
+     * would inflate ln N. A childless new root starts at 0 visits, so its
+     * first random_threshold visits are random again. */
+    smx_node *root = &t->nodes[0];
+    uint32_t visits = 0;
+    double total = 0.0;
+    for (uint32_t c = 0; c < root->nchildren; c++) {
+        visits += t->nodes[root->first_child + c].visits;
+        total += t->nodes[root->first_child + c].total;
+    }
+    if (root->pass_child) {
+        visits += t->nodes[root->pass_child].visits;
+        total += t->nodes[root->pass_child].total;
+    }
+    root->visits = visits;
+    root->total = gamma * total;
+    root->move = SBX_MOVE_NONE; /* a root is nobody's move */
+    root->flags = 0;
     t->depth_reached = 0;
 }
 
@@ -560,7 +622,7 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
             }
         }
         if (target) {
-            reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma);
+            reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma, s->p.reuse_decay);
         } else {
             tree_clear(t);
         }
@@ -638,8 +700,10 @@ static void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->nodes[a] = (int32_t)t->used;
         out->root_visits[a] = (int32_t)t->nodes[0].visits;
         out->max_depth_reached[a] = t->depth_reached;
-        out->norm_min[a] = t->smin <= t->smax ? t->smin : 0.0;
-        out->norm_max[a] = t->smin <= t->smax ? t->smax : 0.0;
+        double lo, hi;
+        norm_range(t, s->p.bounds, 1, &lo, &hi);
+        out->norm_min[a] = lo <= hi ? lo : 0.0;
+        out->norm_max[a] = lo <= hi ? hi : 0.0;
     }
 }
 
