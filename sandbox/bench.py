@@ -11,8 +11,14 @@ top-level keys, as they always were:
                              short match (the search re-roots every turn)
   smitsimax_iterations_per_s iterations per second in the same run
   python_reference_*         the same search in pure Python (the plugin's
-                             reference twin); python_reference_ratio is C
-                             turns/s over Python turns/s
+                             reference twin); python_reference_ratio is the
+                             reference's time over C's time for the SAME
+                             workload (same seed, turns and iterations; the
+                             iterations, simulated turns and nodes created
+                             are checked equal on both sides)
+  search_share_of_engine     smitsimax simulated turns/s / engine steps/s of
+                             this run: the share of the engine's raw speed
+                             the search keeps
   bytes_per_node             sizeof(tree node); rss_bytes_per_node measures it
   snapshot_4000_ms           C cost of a 4,000-node tree snapshot
   signature                  nodes created by a fixed-seed, fixed-iteration run:
@@ -152,15 +158,39 @@ def rss_bytes_per_node(nodes_target: int, kind: str, game_params: Any,
     return round(per_node, 2), nodes
 
 
-def reference_turns_per_s(p: GamePlugin, case: BenchCase, iterations: int,
-                          turns: int) -> float | None:
-    """The pure-Python reference running the same search (same game, seed,
-    parameters); None if the game has no reference twin."""
-    from .reference.smitsimax import bench_reference
+def reference_ratio(p: GamePlugin, case: BenchCase, iterations: int,
+                    turns: int) -> dict[str, Any] | None:
+    """C and the pure-Python reference on one and the same workload: the
+    short self-play match of `turns` turns x `iterations` iterations from
+    seed 1. The reference runs it once; C runs it repeatedly (fresh game and
+    search each time, median time), since it takes a few milliseconds. The
+    two must do identical work (iterations, simulated turns, nodes created),
+    else the ratio would compare different things: a mismatch raises.
+    None if the game has no reference twin."""
+    from .reference.smitsimax import reference_match
     if p.reference_game(case.game_params, 1) is None:
         return None
-    return bench_reference(lambda seed: p.reference_game(case.game_params, seed),
-                           SearchParams(**case.search), iterations, turns, seed=1)
+    params = SearchParams(**case.search)
+    ref = reference_match(lambda seed: p.reference_game(case.game_params, seed), params,
+                          iterations, turns, seed=1)
+    times = []
+    while len(times) < 5 or sum(times) < 300.0:
+        run = search_run(turns, iterations, seed=1, params=params, kind=p.kind,
+                         game_params=case.game_params)
+        run["search"].close()
+        run["game"].close()
+        times.append(run["ms"])
+        same = [(k, ref[k], run[k]) for k in ("iterations", "sim_turns", "nodes_added")
+                if ref[k] != run[k]]
+        if same:
+            raise InvalidArgument(f"bench: the reference and C did different work {same}")
+    c_ms = statistics.median(times)
+    return {"python_reference_turns_per_s": round(ref["sim_turns"] / (ref["ms"] / 1000.0)),
+            "python_reference_c_turns_per_s": round(ref["sim_turns"] / (c_ms / 1000.0)),
+            "python_reference_ratio": round(ref["ms"] / c_ms, 1),
+            "python_reference_workload": f"{turns} turns x {iterations:,} iterations, "
+                                         f"{ref['sim_turns']:,} simulated turns, "
+                                         f"{ref['nodes_added']:,} nodes, seed 1 (both sides)"}
 
 
 def first_move_rate(kind: str, game_params: Any, search: Any, iterations: int,
@@ -253,10 +283,11 @@ def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, An
     run["search"].close()
     run["game"].close()
 
-    ref = (reference_turns_per_s(p, case, iterations=150 if quick else 400, turns=2)
+    ref = (reference_ratio(p, case, iterations=150 if quick else 400, turns=2)
            if case.reference else None)
-    res["python_reference_turns_per_s"] = round(ref) if ref else None
-    res["python_reference_ratio"] = round(res["smitsimax_turns_per_s"] / ref, 1) if ref else None
+    res.update(ref or {"python_reference_turns_per_s": None, "python_reference_ratio": None})
+    res["search_share_of_engine"] = round(res["smitsimax_turns_per_s"] /
+                                          res["engine_steps_per_s"], 3)
 
     sig = search_run(turns=5, iterations=5_000, seed=1)
     res["signature"] = sig["nodes_added"]
@@ -300,8 +331,13 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         line(res, "engine steps/s", "engine_steps_per_s")
         line(res, "smitsimax simulated turns/s", "smitsimax_turns_per_s")
         line(res, "smitsimax iterations/s", "smitsimax_iterations_per_s")
+        line(res, "search turns/s / engine steps/s", "search_share_of_engine", "", "{:.3f}")
         line(res, "python reference turns/s", "python_reference_turns_per_s")
-        line(res, "C / python reference ratio", "python_reference_ratio", "x", "{:,.1f}")
+        line(res, "C turns/s, the same workload", "python_reference_c_turns_per_s")
+        line(res, "C / python reference, same work", "python_reference_ratio", "x",
+             "{:,.1f}")
+        if res.get("python_reference_workload"):
+            print(f"    (workload: {res['python_reference_workload']})")
         line(res, "bytes per node (sizeof)", "bytes_per_node")
         line(res, "bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
         line(res, "snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
