@@ -100,4 +100,28 @@ static inline uint64_t sbx_hash_finish(uint64_t h) {
     return h ^ (h >> 31);
 }
 
+/* Export and hash from one writer: a game writes its export words through
+ * sbx_emit; sbx_export_with fills a buffer (and reports a short one),
+ * sbx_hash_with only hashes, so hashing needs no buffer and the hash is
+ * always the hash of the export. */
+typedef struct sbx_emitter {
+    int32_t *buf;       /* NULL: hash only */
+    int cap, n;
+    uint64_t h;
+} sbx_emitter;
+
+static inline void sbx_emit(sbx_emitter *e, int32_t w) {
+    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
+    e->n++;
+    e->h = sbx_hash_word(e->h, w);
+}
+
+typedef void (*sbx_export_writer)(const void *cfg, const void *state,
+                                  sbx_emitter *e);
+/* Words written, or SBX_ERR_ARGUMENT if cap is too small. */
+int sbx_export_with(sbx_export_writer write, const void *cfg, const void *state,
+                    int32_t *buf, int cap);
+uint64_t sbx_hash_with(sbx_export_writer write, const void *cfg,
+                       const void *state);
+
 #endif

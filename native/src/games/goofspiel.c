@@ -422,57 +422,36 @@ static void goof_ranking(const void *cfgv, const void *stv, int32_t *rank) {
 
 /* ------------------------------------------------------------ export */
 
-/* Export writes through an emitter that either fills a buffer or only
- * hashes the words (so hashing needs no buffer). */
-typedef struct emitter {
-    int32_t *buf;
-    int cap, n;
-    uint64_t h;
-} emitter;
-
-static void emit(emitter *e, int32_t w) {
-    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
-    e->n++;
-    e->h = sbx_hash_word(e->h, w);
-}
-
-static void write_export(const goof_cfg *cfg, const goof_state *st,
-                         emitter *e) {
-    emit(e, SBX_GOOFSPIEL_EXPORT_VERSION);
-    emit(e, cfg->num_cards);
-    emit(e, cfg->players);
-    emit(e, st->turn);
-    emit(e, cfg->order);
-    emit(e, cfg->returns);
-    emit(e, st->prize);
-    emit(e, st->unrevealed);
+static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    sbx_emit(e, SBX_GOOFSPIEL_EXPORT_VERSION);
+    sbx_emit(e, cfg->num_cards);
+    sbx_emit(e, cfg->players);
+    sbx_emit(e, st->turn);
+    sbx_emit(e, cfg->order);
+    sbx_emit(e, cfg->returns);
+    sbx_emit(e, st->prize);
+    sbx_emit(e, st->unrevealed);
     for (int a = 0; a < cfg->players; a++) {
-        emit(e, st->points[a]);
-        emit(e, st->hand[a]);
+        sbx_emit(e, st->points[a]);
+        sbx_emit(e, st->hand[a]);
     }
     for (int t = 0; t < st->turn; t++) {
         const goof_round *r = &st->hist[t];
-        emit(e, r->prize);
-        emit(e, r->winner);
-        for (int a = 0; a < cfg->players; a++) emit(e, r->bid[a]);
+        sbx_emit(e, r->prize);
+        sbx_emit(e, r->winner);
+        for (int a = 0; a < cfg->players; a++) sbx_emit(e, r->bid[a]);
     }
 }
 
 static int goof_export(const void *cfgv, const void *stv, int32_t *buf,
                        int cap) {
-    emitter e = {buf, cap, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    if (e.n > cap) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "export needs %d words, buffer has %d",
-                        e.n, cap);
-    }
-    return e.n;
+    return sbx_export_with(write_export, cfgv, stv, buf, cap);
 }
 
 static uint64_t goof_hash(const void *cfgv, const void *stv) {
-    emitter e = {NULL, 0, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    return sbx_hash_finish(e.h);
+    return sbx_hash_with(write_export, cfgv, stv);
 }
 
 /* Sum of the card values whose bits are set in m. */

@@ -175,15 +175,25 @@ static int name_char_ok(char ch) {
            (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
 }
 
+/* One '/'-separated item of a list value: its start and length; *p moves
+ * past its separator. Returns 0 when the list is used up. */
+static int next_item(const char **p, const char **start, size_t *len) {
+    if (*p == NULL) return 0;
+    const char *s = *p, *q = s;
+    while (*q && *q != '/') q++;
+    *start = s;
+    *len = (size_t)(q - s);
+    *p = *q ? q + 1 : NULL; /* NULL: that was the last item */
+    return 1;
+}
+
 /* "rock/paper/scissors" -> names; returns the count or a failure. */
 static int parse_names(const char *key, const char *value,
                        char out[MAX_ACT][NAME_CAP]) {
     int n = 0;
-    const char *p = value;
-    for (;;) {
-        const char *s = p;
-        while (*p && *p != '/') p++;
-        size_t len = (size_t)(p - s);
+    const char *p = value, *s;
+    size_t len;
+    while (next_item(&p, &s, &len)) {
         if (n == MAX_ACT) {
             return sbx_fail(SBX_ERR_ARGUMENT, "%s: more than %d names", key,
                             MAX_ACT);
@@ -209,19 +219,16 @@ static int parse_names(const char *key, const char *value,
             }
         }
         n++;
-        if (!*p) return n;
-        p++; /* '/' */
     }
+    return n;
 }
 
 /* "0/-25/50" -> values (at most MAX_ACT); returns the count or a failure. */
 static int parse_row(const char *key, const char *value, double *out) {
     int n = 0;
-    const char *p = value;
-    for (;;) {
-        const char *s = p;
-        while (*p && *p != '/') p++;
-        size_t len = (size_t)(p - s);
+    const char *p = value, *s;
+    size_t len;
+    while (next_item(&p, &s, &len)) {
         if (n == MAX_ACT) {
             return sbx_fail(SBX_ERR_ARGUMENT, "%s: more than %d values", key,
                             MAX_ACT);
@@ -251,9 +258,8 @@ static int parse_row(const char *key, const char *value, double *out) {
                             num);
         }
         out[n++] = v == 0.0 ? 0.0 : v; /* -0 -> +0: b = -a stays exact */
-        if (!*p) return n;
-        p++;
     }
+    return n;
 }
 
 /* "a7" / "b12" -> player 0/1 and row 7/12; 0 if key is not of that form. */
@@ -634,59 +640,38 @@ static void matrix_ranking(const void *cfgv, const void *stv, int32_t *rank) {
 
 /* ------------------------------------------------------------ export */
 
-/* Export writes through an emitter that either fills a buffer or only
- * hashes the words (so hashing needs no buffer). */
-typedef struct emitter {
-    int32_t *buf;
-    int cap, n;
-    uint64_t h;
-} emitter;
-
-static void emit(emitter *e, int32_t w) {
-    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
-    e->n++;
-    e->h = sbx_hash_word(e->h, w);
-}
-
 #define HEADER_WORDS 7
 
 static int export_len(const matrix_cfg *c) {
     return HEADER_WORDS + 3 * c->rows * c->cols;
 }
 
-static void write_export(const matrix_cfg *c, const matrix_state *st,
-                         emitter *e) {
-    emit(e, SBX_MATRIX_EXPORT_VERSION);
-    emit(e, c->rows);
-    emit(e, c->cols);
-    emit(e, c->repeats);
-    emit(e, st->turn);
-    emit(e, st->last_row);
-    emit(e, st->last_col);
-    for (int i = 0; i < c->rows * c->cols; i++) emit(e, st->counts[i]);
+static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
+    const matrix_cfg *c = cfgv;
+    const matrix_state *st = stv;
+    sbx_emit(e, SBX_MATRIX_EXPORT_VERSION);
+    sbx_emit(e, c->rows);
+    sbx_emit(e, c->cols);
+    sbx_emit(e, c->repeats);
+    sbx_emit(e, st->turn);
+    sbx_emit(e, st->last_row);
+    sbx_emit(e, st->last_col);
+    for (int i = 0; i < c->rows * c->cols; i++) sbx_emit(e, st->counts[i]);
     for (int r = 0; r < c->rows; r++) {
-        for (int k = 0; k < c->cols; k++) emit(e, c->a_milli[r][k]);
+        for (int k = 0; k < c->cols; k++) sbx_emit(e, c->a_milli[r][k]);
     }
     for (int r = 0; r < c->rows; r++) {
-        for (int k = 0; k < c->cols; k++) emit(e, c->b_milli[r][k]);
+        for (int k = 0; k < c->cols; k++) sbx_emit(e, c->b_milli[r][k]);
     }
 }
 
 static int matrix_export(const void *cfgv, const void *stv, int32_t *buf,
                          int cap) {
-    emitter e = {buf, cap, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    if (e.n > cap) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "export needs %d words, buffer has %d",
-                        e.n, cap);
-    }
-    return e.n;
+    return sbx_export_with(write_export, cfgv, stv, buf, cap);
 }
 
 static uint64_t matrix_hash(const void *cfgv, const void *stv) {
-    emitter e = {NULL, 0, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    return sbx_hash_finish(e.h);
+    return sbx_hash_with(write_export, cfgv, stv);
 }
 
 /* Checks every word before touching the state, so a refused import leaves

@@ -703,20 +703,6 @@ static void snakes_ranking(const void *cfgv, const void *stv, int32_t *rank) {
 
 /* ------------------------------------------------------------ export */
 
-/* Export writes through an emitter that either fills a buffer or only
- * hashes the words (so hashing needs no buffer). */
-typedef struct emitter {
-    int32_t *buf;
-    int cap, n;
-    uint64_t h;
-} emitter;
-
-static void emit(emitter *e, int32_t w) {
-    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
-    e->n++;
-    e->h = sbx_hash_word(e->h, w);
-}
-
 static int cell_x(const snakes_cfg *cfg, const snake *s, const uint16_t *ring,
                   unsigned k, int *y) {
     uint16_t c = ring[(s->head + k) & ((unsigned)cfg->ring_cap - 1)];
@@ -728,52 +714,45 @@ static int cell_x(const snakes_cfg *cfg, const snake *s, const uint16_t *ring,
     return c % cfg->width;
 }
 
-static void write_export(const snakes_cfg *cfg, const snakes_state *st,
-                         emitter *e) {
+static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
     const uint8_t *cells = CELLS(cfg, st);
-    emit(e, SBX_SNAKES_EXPORT_VERSION);
-    emit(e, cfg->width);
-    emit(e, cfg->height);
-    emit(e, cfg->snakes);
-    emit(e, st->turn);
-    emit(e, st->food_count);
+    sbx_emit(e, SBX_SNAKES_EXPORT_VERSION);
+    sbx_emit(e, cfg->width);
+    sbx_emit(e, cfg->height);
+    sbx_emit(e, cfg->snakes);
+    sbx_emit(e, st->turn);
+    sbx_emit(e, st->food_count);
     for (int c = 0; c < cfg->ncells; c++) {
         if (cells[c] & FOOD_BIT) {
-            emit(e, c % cfg->width);
-            emit(e, c / cfg->width);
+            sbx_emit(e, c % cfg->width);
+            sbx_emit(e, c / cfg->width);
         }
     }
     for (int i = 0; i < cfg->snakes; i++) {
         const snake *s = &st->s[i];
         const uint16_t *ring = RING(cfg, st, i);
-        emit(e, s->alive);
-        emit(e, s->health);
-        emit(e, s->length);
-        emit(e, s->death_turn);
-        emit(e, s->cause);
+        sbx_emit(e, s->alive);
+        sbx_emit(e, s->health);
+        sbx_emit(e, s->length);
+        sbx_emit(e, s->death_turn);
+        sbx_emit(e, s->cause);
         for (unsigned k = 0; k < s->length; k++) {
             int y, x = cell_x(cfg, s, ring, k, &y);
-            emit(e, x);
-            emit(e, y);
+            sbx_emit(e, x);
+            sbx_emit(e, y);
         }
     }
 }
 
 static int snakes_export(const void *cfgv, const void *stv, int32_t *buf,
                          int cap) {
-    emitter e = {buf, cap, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    if (e.n > cap) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "export needs %d words, buffer has %d",
-                        e.n, cap);
-    }
-    return e.n;
+    return sbx_export_with(write_export, cfgv, stv, buf, cap);
 }
 
 static uint64_t snakes_hash(const void *cfgv, const void *stv) {
-    emitter e = {NULL, 0, 0, SBX_HASH_INIT};
-    write_export(cfgv, stv, &e);
-    return sbx_hash_finish(e.h);
+    return sbx_hash_with(write_export, cfgv, stv);
 }
 
 /* Validates buf completely while building the state into nst (zeroed). */

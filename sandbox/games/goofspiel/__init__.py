@@ -24,9 +24,11 @@ class GoofspielPlugin(GamePlugin):
     keys_hint = "a number key bids that card (0 = 10, J Q K = 11-13), or click a card"
     keys = tuple(_KEYS)
     bench = (
-        BenchCase(label="goofspiel 13 cards, descending, smitsimax depth 13, one thread",
+        BenchCase(label="goofspiel 13 cards, descending, smitsimax depth 13 with rollouts "
+                        "(goofspiel_13_duel's settings), one thread",
                   game_params={"num_cards": 13, "points_order": "descending"},
-                  search={"max_depth": 13}, match_turns=13, match_iterations=10_000,
+                  search={"max_depth": 13, "rollout": True, "c": 3.0, "gamma": 1.0},
+                  match_turns=13, match_iterations=10_000,
                   quick_turns=4, quick_iterations=2_000, first_move=(1_000, 10_000),
                   first_move_target=500_000),
     )
