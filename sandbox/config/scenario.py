@@ -20,6 +20,9 @@ from .errors import one_line
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = ROOT / "scenarios"
 DEFAULT_SCENARIO = "snakes_standard_4p"
+# The largest scenario file read: a 16x16 matrix table with long names is a few
+# KB; a bigger file is a mistake, and reading it whole would be the first cost.
+MAX_SCENARIO_BYTES = 1 << 20
 
 
 class ScenarioError(SandboxError, ValueError):
@@ -157,6 +160,9 @@ class Scenario(BaseModel):
                 value = tomllib.loads(f"v = {raw.strip()}")["v"]
             except tomllib.TOMLDecodeError:
                 value = raw.strip()
+            except (RecursionError, MemoryError):
+                raise ScenarioError(f"--set {path}: the value is nested too deeply to "
+                                    "read") from None
             node: Any = data
             for k in keys[:-1]:
                 if isinstance(node, list):
@@ -208,10 +214,32 @@ def list_scenarios() -> list[Path]:
 
 def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     path = find_scenario(name_or_path)
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a directory, not a scenario file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path.name}: {size:,} bytes; a scenario file is at most "
+                                f"{MAX_SCENARIO_BYTES:,}")
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path.name}: not UTF-8 text (byte {exc.start}: "
+                            f"{exc.object[exc.start:exc.start + 1]!r})") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return scenario_from_dict(parse_toml(text, path.name), source=path.name)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """tomllib.loads with every failure as one ScenarioError line. tomllib
+    recurses once per nesting level, so a few hundred levels of arrays or
+    inline tables raise RecursionError (a 3,000-line traceback unhandled)."""
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path.name}: TOML syntax error: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc}") from None
-    return scenario_from_dict(data, source=path.name)
+        raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: TOML nested too deeply to read (arrays or tables "
+                            "inside each other hundreds of levels down)") from None
+    except MemoryError:
+        raise ScenarioError(f"{source}: TOML too large to read") from None

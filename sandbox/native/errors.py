@@ -67,7 +67,8 @@ def one_line(exc: "ValidationError", limit: int = 3, prefix: str = "") -> str:
                                                            if prefix else msg)
         if "input" in err and err.get("type") not in ("missing",) and not isinstance(
                 err["input"], (dict, list)):
-            text += f" (got {err['input']!r})"
+            got = repr(err["input"])     # cut short: a value can be a whole file
+            text += f" (got {got if len(got) <= 80 else got[:77] + '...'})"
         parts.append(text)
     more = len(exc.errors()) - limit
     if more > 0:

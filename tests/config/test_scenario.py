@@ -190,3 +190,41 @@ def test_unreadable_file(tmp_path):
     with pytest.raises(ScenarioError) as exc:
         load_scenario(p)
     assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("nested", [
+    "x = " + "[" * 500 + "]" * 500,                         # arrays
+    "x = " + "{a = " * 500 + "1" + "}" * 500,              # inline tables
+    "x = " + "[" * 100_000,                                 # unbalanced, very deep
+], ids=["arrays", "inline-tables", "unbalanced"])
+def test_deeply_nested_toml_is_one_line(tmp_path, nested):
+    """tomllib recurses per level: 500 levels raised RecursionError and a
+    3,000-line traceback."""
+    p = write(tmp_path, 'game = "snakes"\n' + nested + "\n")
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(p)
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith("case.toml: ") and "nested too deeply" in msg
+
+
+def test_deeply_nested_set_value_is_one_line():
+    sc = load_scenario()
+    with pytest.raises(ScenarioError) as exc:
+        sc.with_settings(["players.0.search.c=" + "[" * 600 + "]" * 600])
+    msg = str(exc.value)
+    assert "\n" not in msg and "--set players.0.search.c" in msg and "nested" in msg
+
+
+def test_a_directory_and_a_huge_file(tmp_path):
+    d = tmp_path / "dir.toml"
+    d.mkdir()
+    with pytest.raises(ScenarioError, match="is a directory"):
+        load_scenario(d)
+    big = write(tmp_path, "# " + "x" * (1 << 20) + "\n", name="big.toml")
+    with pytest.raises(ScenarioError, match=r"big.toml: 1,048,579 bytes; a scenario file is at"):
+        load_scenario(big)
+
+
+def test_long_values_are_cut_in_messages():
+    msg = one_line_error(with_change("players.0.search.c", "x" * 5000))
+    assert len(msg) < 300 and "..." in msg
