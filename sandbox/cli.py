@@ -337,8 +337,14 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
                 raise ReplayError(f"{args.file}: {report.message}")
             print(f"ok: {args.file}: {report.message}", file=out)
             return 0
-        if args.action == "stats":
+        stats = None
+        if args.action in ("stats", "export", "plot"):
+            # they show the recorded figures without re-simulating: say which
+            # of them contradict each other (verify checks by replaying)
             stats = compute_stats(replay)
+            for w in stats.warnings:
+                print(f"warning: {args.file}: {w}", file=sys.stderr, flush=True)
+        if args.action == "stats":
             if args.json:
                 print(json.dumps(stats.to_dict(), allow_nan=False), file=out)
             else:
@@ -346,14 +352,14 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
             return 0
         if args.action == "export":
             try:
-                rows = to_csv(replay, args.csv)
+                rows = to_csv(replay, args.csv, stats)
             except OSError as exc:
                 raise ReplayError(f"{args.csv}: cannot write: {exc.strerror or exc}") from None
             print(f"wrote {rows} rows to {args.csv}", file=out)
             return 0
         if args.action == "plot":
             from .replay.plot import plot_png
-            path = plot_png(replay, args.png, size)
+            path = plot_png(replay, args.png, size, stats)
             print(f"wrote {path} ({size[0]}x{size[1]})", file=out)
             return 0
         raise CliError(f"unknown replay action {args.action!r}")

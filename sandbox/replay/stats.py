@@ -32,6 +32,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from .checks import consistency_warnings
 from .format import RootMove, TurnLine
 from .reader import Replay
 
@@ -173,6 +174,9 @@ class ReplayStats:
     iterations: dict[str, list[float]] = field(default_factory=dict)
     entropy: dict[str, list[float]] = field(default_factory=dict)
     colors: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    # figures that contradict each other or are nonsense (sandbox.replay.checks);
+    # the CLI prints them as `warning:` lines, the figures are shown anyway
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
@@ -354,7 +358,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
         root_value={labels[a]: s_value[a] for a in range(n) if owner.get(a) in searching},
         iterations={player_name[pl]: s_iters[pl] for pl in s_iters if pl in searching},
         entropy={labels[a]: s_entropy[a] for a in range(n) if owner.get(a) in searching},
-        colors=label_colors)
+        colors=label_colors, warnings=tuple(consistency_warnings(replay)))
 
 
 def _row(line: TurnLine, a: int, player: int, name: str, alive_before: bool) -> TurnAgentRow:
