@@ -120,9 +120,23 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
             print(f"{scenario.name}: {match.world.num_agents} agents, seed {match.seed}, "
                   f"{what} per player per turn", file=out)
 
+        full_turns: dict[int, int] = {}     # player -> turns its search stopped on the cap
+        was_full: set[int] = set()
+
         def progress(rec) -> None:
+            # A full tree stops the search early (it plays the best move found
+            # so far): say so when it starts, not every turn it lasts.
+            full = {p.player: p for p in rec.players if p.stop_reason == "node_cap"}
+            for i in full:
+                full_turns[i] = full_turns.get(i, 0) + 1
+            newly = [full[i] for i in sorted(full) if i not in was_full]
+            was_full.clear()
+            was_full.update(full)
             if args.quiet:
                 return
+            for p in newly:
+                print(f"turn {rec.turn:4d}: {_node_cap_text(match, p.player)}: its search "
+                      f"stopped after {p.iterations:,} iterations", file=out, flush=True)
             if rec.eliminated or rec.turn % 10 == 0 or match.over:
                 its = "/".join(str(p.iterations) for p in rec.players)
                 msg = (f"turn {rec.turn:4d}: {' '.join(joint_names(match.world, rec.joint))}"
@@ -132,6 +146,10 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
                 print(msg, file=out, flush=True)
 
         result = match.play(progress)
+        if full_turns and not args.quiet:
+            each = ", ".join(f"{match.controllers[i].name} on {k} of {len(match.history)} turns"
+                             for i, k in sorted(full_turns.items()))
+            print(f"tree full (node cap): {each}", file=out)
         if recorder is not None:
             recorder.close()
             if recorder.path is not None:
@@ -139,6 +157,14 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
                 print(f"replay: {recorder.path}{note}", file=out)
         print(result.line(), file=out, flush=True)
     return 0
+
+
+def _node_cap_text(match, player: int) -> str:
+    """"Red's tree is full (node cap 1,024 nodes per agent tree)"."""
+    c = match.controllers[player]
+    settings = c.settings
+    cap = f"node cap {settings.node_cap:,} nodes per agent tree" if settings else "node cap"
+    return f"{c.name}'s tree is full ({cap})"
 
 
 # --------------------------------------------------------------- main.py entry
