@@ -7,14 +7,16 @@ to 1 (got 1.5)`.
 """
 from __future__ import annotations
 
+import os
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..games import plugin as game_plugin
-from ..native import Game, SandboxError, SearchParams
+from ..native import Game, SandboxError, Search, SearchParams
 from .errors import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +25,9 @@ DEFAULT_SCENARIO = "snakes_standard_4p"
 # The largest scenario file read: a 16x16 matrix table with long names is a few
 # KB; a bigger file is a mistake, and reading it whole would be the first cost.
 MAX_SCENARIO_BYTES = 1 << 20
+# Every search tree of a match may grow to its node cap: the worst case must
+# fit in memory. Default budget: half the machine's memory, at most this.
+MEMORY_BUDGET_CAP = 8 << 30
 
 
 class ScenarioError(SandboxError, ValueError):
@@ -94,6 +99,9 @@ class Scenario(BaseModel):
     budget: Budget = Budget()
     players: list[PlayerConfig] = Field(min_length=1, max_length=8)
     record: RecordConfig = RecordConfig()
+    memory_budget_mb: int | None = Field(
+        None, ge=1, le=1 << 24, description="memory all search trees of a match may take at "
+        "most, in MiB (default: half the machine's memory, at most 8 GiB)")
 
     @model_validator(mode="after")
     def _check_against_game(self) -> "Scenario":
@@ -125,7 +133,32 @@ class Scenario(BaseModel):
         if sorted(owned) != list(range(n)):
             raise ValueError(f"players must move each of the game's {n} agents exactly "
                              f"once (they move {sorted(owned)})")
+        self._check_memory(n)
         return self
+
+    def _check_memory(self, num_agents: int) -> None:
+        """A player's search keeps one tree per agent of the game, each up to
+        node_cap nodes of node_bytes (C's figure): their sum over the search
+        players must fit the memory budget, or a long match ends in the OOM
+        killer instead of an error at load."""
+        searching = [(i, p) for i, p in enumerate(self.players) if p.controller == "smitsimax"]
+        if not searching:
+            return
+        node_bytes = _node_bytes(self.game)
+        total = sum(p.search.node_cap for _, p in searching) * num_agents * node_bytes
+        budget = (self.memory_budget_mb << 20 if self.memory_budget_mb is not None
+                  else default_memory_budget())
+        if total <= budget:
+            return
+        who = ", ".join(f"{i} {p.name}".rstrip() + f" (node_cap {p.search.node_cap:,})"
+                        for i, p in searching)
+        where = ("memory_budget_mb" if self.memory_budget_mb is not None
+                 else "half the machine's memory, at most 8 GiB; set memory_budget_mb")
+        raise ValueError(
+            f"memory: the search trees may take {_size(total)} ({len(searching)} search "
+            f"player{'s' if len(searching) != 1 else ''} x {num_agents} agent trees x node_cap "
+            f"x {node_bytes} bytes; players {who}), over the budget of {_size(budget)} "
+            f"({where}); lower players.N.search.node_cap")
 
     def game_param_string(self) -> str:
         """The C parameter string of this scenario's game (validated)."""
@@ -185,6 +218,27 @@ class Scenario(BaseModel):
             else:
                 raise ScenarioError(f"--set {path}: {last!r} is inside a value")
         return scenario_from_dict(data, source="--set")
+
+
+def default_memory_budget() -> int:
+    """Half the machine's physical memory, at most MEMORY_BUDGET_CAP (8 GiB)
+    where the machine does not say how much it has."""
+    try:
+        phys = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        phys = 0
+    return min(phys // 2, MEMORY_BUDGET_CAP) if phys > 0 else MEMORY_BUDGET_CAP
+
+
+@lru_cache(maxsize=None)
+def _node_bytes(kind: str) -> int:
+    """Bytes per tree node, from C (a fresh small search's stats)."""
+    with Game(kind, None, seed=0) as g, Search(g, SearchParams(node_cap=1024)) as s:
+        return s.stats().node_bytes
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
 
 def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)") -> Scenario:
