@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .errors import ReplayError
 from .reader import Replay
 
 MAX_ITERATIONS = 10**12
@@ -44,6 +45,13 @@ def consistency_warnings(replay: Replay) -> list[str]:
 
     h = replay.header
     n = h.num_agents
+    # the first thing verify does: can this build rebuild the recorded game?
+    try:
+        replay.new_game(check=True).close()
+    except ReplayError as exc:
+        note("game", str(exc).removeprefix(f"{replay.path}: "))
+    if not replay.turns:
+        note("no_turns", "no turn is recorded (the match never played a turn here)")
     alive = list(h.initial_alive)
     for line in replay.turns:
         t = line.turn

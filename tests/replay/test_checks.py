@@ -104,6 +104,18 @@ def _names(lines):
     _result(lines)["names"][0] = "Impostor"
 
 
+def _unknown_game(lines):
+    lines[0]["game"] = "chess"
+
+
+def _params_no_longer_parse(lines):
+    lines[0]["game_params"] += " width=99"
+
+
+def _header_only(lines):
+    del lines[1:]
+
+
 def _bad_root(lines):
     _turn(lines, 2)["players"][0]["agents"][0]["root"][0]["prob"] = 7.5
 
@@ -125,6 +137,9 @@ def _bad_root(lines):
     (_final_hash, ["final hash 0123456789abcdef is not turn"]),
     (_names, ["result line: names", "Impostor", "differ from the header's"]),
     (_bad_root, ["turn 2: player 0: agent 0's root move", "prob 7.5"]),
+    (_unknown_game, ["cannot rebuild the game: unknown game kind 'chess'"]),
+    (_params_no_longer_parse, ["cannot rebuild the game: width"]),
+    (_header_only, ["no turn is recorded"]),
 ], ids=lambda x: x.__name__.strip("_") if callable(x) else None)
 def test_stats_export_and_plot_warn_and_still_show_the_figures(recorded, tmp_path, capsys,
                                                               edit, words):
