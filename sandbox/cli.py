@@ -92,13 +92,14 @@ def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=N
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
-    from .config import load_scenario
+    from .config import find_scenario, load_scenario
 
     out = out or sys.stdout
     _check_common(args)
     scenario = load_scenario(args.scenario)
     if any(p.controller == "human" for p in scenario.players):
-        raise CliError("this scenario has human players; headless play needs the app")
+        raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
+                       "headless play needs the app")
     budget = _budget_from(args)
     recorder = make_recorder(args, scenario)
     try:

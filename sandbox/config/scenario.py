@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams
+from ..native.params import Float, Int
 from .errors import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +41,11 @@ class Budget(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ms: float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
-    iterations: int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
-    slice_ms: float = Field(5.0, gt=0.0, le=10_000.0,
+    ms: Float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
+    iterations: Int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
+    slice_ms: Float = Field(5.0, gt=0.0, le=10_000.0,
                             description="search slice between snapshots (time budgets)")
-    slice_iterations: int = Field(2000, ge=1, le=100_000_000,
+    slice_iterations: Int = Field(2000, ge=1, le=100_000_000,
                                   description="search slice between snapshots (iteration budgets)")
 
     @model_validator(mode="after")
@@ -63,8 +64,8 @@ class RecordConfig(BaseModel):
     enabled: bool = Field(True, description="write a replay of every match")
     dir: str = Field("replays", min_length=1, description="folder for replay files")
     record_trees: bool = Field(False, description="also store each agent's top-of-tree per turn")
-    tree_nodes: int = Field(200, ge=1, le=5000, description="nodes per stored tree")
-    fsync_every: int = Field(0, ge=0, le=1_000_000,
+    tree_nodes: Int = Field(200, ge=1, le=5000, description="nodes per stored tree")
+    fsync_every: Int = Field(0, ge=0, le=1_000_000,
                              description="fsync every N turns (0: only when the match ends)")
 
 
@@ -72,12 +73,12 @@ class PlayerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field("", max_length=40)
-    agents: list[int] | None = Field(None, description="agents this player moves (default: its index)")
+    agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
     controller: Literal["smitsimax", "random", "human"] = "smitsimax"
     search: SearchParams = SearchParams()
     budget: Budget | None = Field(None, description="overrides the scenario budget")
-    color: tuple[int, int, int] | None = None
-    seed: int | None = Field(None, ge=0, lt=2**63)
+    color: tuple[Int, Int, Int] | None = None
+    seed: Int | None = Field(None, ge=0, lt=2**63)
 
     @model_validator(mode="after")
     def _check_color(self) -> "PlayerConfig":
@@ -94,12 +95,12 @@ class Scenario(BaseModel):
     game: str = Field(description="game kind, e.g. one `python -m sandbox info` lists")
     game_params: dict[str, Any] = Field(default_factory=dict,
                                         description="checked by the game's own model and by C")
-    seed: int = Field(1, ge=0, lt=2**63)
-    max_turns: int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
+    seed: Int = Field(1, ge=0, lt=2**63)
+    max_turns: Int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
     budget: Budget = Budget()
     players: list[PlayerConfig] = Field(min_length=1, max_length=8)
     record: RecordConfig = RecordConfig()
-    memory_budget_mb: int | None = Field(
+    memory_budget_mb: Int | None = Field(
         None, ge=1, le=1 << 24, description="memory all search trees of a match may take at "
         "most, in MiB (default: half the machine's memory, at most 8 GiB)")
 

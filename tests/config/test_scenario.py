@@ -105,6 +105,13 @@ def test_a_valid_dict():
     ("game", "chess", ["game", "chess"]),
     ("players.0.controller", "alien", ["players.0.controller"]),
     ("players.0.color", [300, 0, 0], ["color", "255"]),
+    # a bool is no number (pydantic would read true as 1)
+    ("seed", True, ["seed", "expected a number, not true"]),
+    ("max_turns", False, ["max_turns", "not false"]),
+    ("budget.iterations", True, ["budget.iterations", "not true"]),
+    ("players.0.search.max_depth", True, ["players.0.search.max_depth", "not true"]),
+    ("players.0.agents", [True], ["players.0.agents.0", "not true"]),
+    ("record.tree_nodes", True, ["record.tree_nodes", "not true"]),
 ])
 def test_field_errors_name_the_field(path, value, words):
     msg = one_line_error(with_change(path, value))

@@ -266,3 +266,15 @@ def test_closed_objects_say_closed_even_with_wrong_arguments_elsewhere():
         g.step([0, 0])
     with pytest.raises(ClosedError):
         Search(g)
+
+
+@pytest.mark.parametrize("field", ["c", "gamma", "max_depth", "random_threshold", "node_cap",
+                                   "death_min_visits", "time_check_interval"])
+def test_search_params_numbers_refuse_true_and_false(field):
+    """pydantic's lax mode reads true as 1 (`max_depth = true` searched one
+    turn deep); a number field of SearchParams refuses a bool."""
+    from pydantic import ValidationError
+    with pytest.raises(ValidationError, match="expected a number, not true"):
+        SearchParams(**{field: True})
+    with Game("snakes", SMALL) as g, pytest.raises(InvalidArgument, match=f"params: {field}: "):
+        Search(g, {field: False})
