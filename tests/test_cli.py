@@ -211,3 +211,19 @@ def test_a_full_tree_is_said_on_the_console_and_in_replay_stats(tmp_path):
     assert s.returncode == 0 and s.stderr == ""
     assert "tree full (node cap 1,024): Red on 6 turns (0-5)" in s.stdout.splitlines()
     assert "Blue on" not in s.stdout
+
+
+def test_a_string_game_parameter_cannot_smuggle_keys(tmp_path):
+    """`ruleset = "standard width=7 max_turns=3"` once changed the board and
+    the turn cap with exit 0; now the scenario is refused, naming the field,
+    before any match (or replay file) begins."""
+    sc = tmp_path / "smuggle.toml"
+    sc.write_text('game = "snakes"\n[game_params]\nruleset = "standard width=7 max_turns=3"\n'
+                  + "[[players]]\n" * 4)
+    for args in ([MAIN, str(sc), "--headless"], ["-m", "sandbox", "play", str(sc)]):
+        p = run(args, tmp_path)
+        assert p.returncode == 1
+        line = assert_one_error_line(p)
+        assert line.startswith("error: smuggle.toml: game_params.ruleset: ")
+        assert "'standard width=7 max_turns=3'" in line
+    assert [x.name for x in tmp_path.iterdir()] == ["smuggle.toml"]
