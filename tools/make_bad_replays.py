@@ -332,7 +332,8 @@ def main() -> int:
                 "# cases there and rerun it). For each file: what `python -m sandbox replay",
                 "# verify FILE` and `... replay stats FILE` do: the exit status; the one",
                 "# `error:` line's fragment; every `warning:` line's fragments (none listed:",
-                "# no warning); for verify's success, a fragment of its `ok:` line.",
+                "# no warning); for verify's success, a fragment of its `ok:` line. `game`:",
+                "# the game of the match it was made from (every game needs its own).",
                 ""]
     for case in CASES:
         lines = case.damage(list(sources[case.source]))
@@ -340,7 +341,8 @@ def main() -> int:
         if case.raw_tail and lines:
             data += b"\n"
         (OUT / case.name).write_bytes(data)
-        expected += [f'["{case.name}"]', f"what = {_toml(case.what)}",
+        expected += [f'["{case.name}"]', f"game = {_toml(case.source)}",
+                     f"what = {_toml(case.what)}",
                      f"verify = {_toml(case.verify)}", f"stats = {_toml(case.stats)}", ""]
     (OUT / "EXPECTED.toml").write_text("\n".join(expected), encoding="utf-8")
     print(f"wrote {len(CASES)} damaged replays and EXPECTED.toml to {OUT.relative_to(ROOT)}")

@@ -91,17 +91,18 @@ def state_words(words: Any) -> np.ndarray:
             raise InvalidArgument("state must be a flat list of integers")
         if words.size and words.dtype.kind not in "iu":
             raise InvalidArgument(f"state: expected integers (got an array of {words.dtype})")
-        items = words
-    elif isinstance(words, (str, bytes, Mapping)) or not hasattr(words, "__len__"):
+        if words.size and (int(words.min()) < -2**31 or int(words.max()) >= 2**31):
+            raise InvalidArgument("state words must fit in 32 bits")
+        return np.ascontiguousarray(words, dtype=np.int32)
+    if isinstance(words, (str, bytes, Mapping)) or not hasattr(words, "__len__"):
         raise InvalidArgument(f"state: expected a flat sequence of integers (got {show(words)})")
-    else:
-        items = list(words)
-        for i, w in enumerate(items):
-            if type(w) is not int:      # the usual case costs one check per word
-                if isinstance(w, (list, tuple, np.ndarray)):
-                    raise InvalidArgument("state must be a flat list of integers")
-                items[i] = int_arg(f"state word {i}", w, -2**63, 2**63 - 1)
-    if len(items) and (int(min(items)) < -2**31 or int(max(items)) >= 2**31):
+    items = list(words)
+    for i, w in enumerate(items):
+        if type(w) is not int:          # the usual case costs one check per word
+            if isinstance(w, (list, tuple, np.ndarray)):
+                raise InvalidArgument("state must be a flat list of integers")
+            items[i] = int_arg(f"state word {i}", w, -2**63, 2**63 - 1)
+    if items and (min(items) < -2**31 or max(items) >= 2**31):
         raise InvalidArgument("state words must fit in 32 bits")
     return np.ascontiguousarray(np.asarray(items, dtype=np.int64), dtype=np.int32)
 
