@@ -92,13 +92,14 @@ def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=N
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
-    from .config import load_scenario
+    from .config import find_scenario, load_scenario
 
     out = out or sys.stdout
     _check_common(args)
     scenario = load_scenario(args.scenario)
     if any(p.controller == "human" for p in scenario.players):
-        raise CliError("this scenario has human players; headless play needs the app")
+        raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
+                       "headless play needs the app")
     budget = _budget_from(args)
     recorder = make_recorder(args, scenario)
     try:
@@ -120,9 +121,23 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
             print(f"{scenario.name}: {match.world.num_agents} agents, seed {match.seed}, "
                   f"{what} per player per turn", file=out)
 
+        full_turns: dict[int, int] = {}     # player -> turns its search stopped on the cap
+        was_full: set[int] = set()
+
         def progress(rec) -> None:
+            # A full tree stops the search early (it plays the best move found
+            # so far): say so when it starts, not every turn it lasts.
+            full = {p.player: p for p in rec.players if p.stop_reason == "node_cap"}
+            for i in full:
+                full_turns[i] = full_turns.get(i, 0) + 1
+            newly = [full[i] for i in sorted(full) if i not in was_full]
+            was_full.clear()
+            was_full.update(full)
             if args.quiet:
                 return
+            for p in newly:
+                print(f"turn {rec.turn:4d}: {_node_cap_text(match, p.player)}: its search "
+                      f"stopped after {p.iterations:,} iterations", file=out, flush=True)
             if rec.eliminated or rec.turn % 10 == 0 or match.over:
                 its = "/".join(str(p.iterations) for p in rec.players)
                 msg = (f"turn {rec.turn:4d}: {' '.join(joint_names(match.world, rec.joint))}"
@@ -132,6 +147,10 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
                 print(msg, file=out, flush=True)
 
         result = match.play(progress)
+        if full_turns and not args.quiet:
+            each = ", ".join(f"{match.controllers[i].name} on {k} of {len(match.history)} turns"
+                             for i, k in sorted(full_turns.items()))
+            print(f"tree full (node cap): {each}", file=out)
         if recorder is not None:
             recorder.close()
             if recorder.path is not None:
@@ -139,6 +158,14 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
                 print(f"replay: {recorder.path}{note}", file=out)
         print(result.line(), file=out, flush=True)
     return 0
+
+
+def _node_cap_text(match, player: int) -> str:
+    """"Red's tree is full (node cap 1,024 nodes per agent tree)"."""
+    c = match.controllers[player]
+    settings = c.settings
+    cap = f"node cap {settings.node_cap:,} nodes per agent tree" if settings else "node cap"
+    return f"{c.name}'s tree is full ({cap})"
 
 
 # --------------------------------------------------------------- main.py entry
@@ -337,8 +364,14 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
                 raise ReplayError(f"{args.file}: {report.message}")
             print(f"ok: {args.file}: {report.message}", file=out)
             return 0
-        if args.action == "stats":
+        stats = None
+        if args.action in ("stats", "export", "plot"):
+            # they show the recorded figures without re-simulating: say which
+            # of them contradict each other (verify checks by replaying)
             stats = compute_stats(replay)
+            for w in stats.warnings:
+                print(f"warning: {args.file}: {w}", file=sys.stderr, flush=True)
+        if args.action == "stats":
             if args.json:
                 print(json.dumps(stats.to_dict(), allow_nan=False), file=out)
             else:
@@ -346,14 +379,14 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
             return 0
         if args.action == "export":
             try:
-                rows = to_csv(replay, args.csv)
+                rows = to_csv(replay, args.csv, stats)
             except OSError as exc:
                 raise ReplayError(f"{args.csv}: cannot write: {exc.strerror or exc}") from None
             print(f"wrote {rows} rows to {args.csv}", file=out)
             return 0
         if args.action == "plot":
             from .replay.plot import plot_png
-            path = plot_png(replay, args.png, size)
+            path = plot_png(replay, args.png, size, stats)
             print(f"wrote {path} ({size[0]}x{size[1]})", file=out)
             return 0
         raise CliError(f"unknown replay action {args.action!r}")

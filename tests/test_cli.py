@@ -170,3 +170,60 @@ def test_profile_frames_reports_frame_times_and_both_search_speeds(tmp_path):
 def test_profile_frames_rejects_nonsense(tmp_path):
     assert "--profile-frames" in assert_one_error_line(
         run([MAIN, "--profile-frames", "0"], tmp_path))
+
+
+CAPPED = """name = "capped"
+game = "snakes"
+[game_params]
+width = 7
+height = 7
+snakes = 2
+[budget]
+ms = 0
+iterations = 20000
+[[players]]
+name = "Red"
+[players.search]
+node_cap = 1024
+[[players]]
+name = "Blue"
+"""
+
+
+def test_a_full_tree_is_said_on_the_console_and_in_replay_stats(tmp_path):
+    """Red's search stops on its node cap every turn (1,024 nodes cannot
+    hold 20,000 iterations): the console says so once, when it starts, with
+    the cap, then sums up; `replay stats` lists the turns."""
+    sc = tmp_path / "capped.toml"
+    sc.write_text(CAPPED)
+    p = run([MAIN, str(sc), "--headless", "--turns", "6", "--replay-dir", str(tmp_path)],
+            tmp_path)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    lines = p.stdout.splitlines()
+    full = [x for x in lines if "tree is full" in x]
+    assert len(full) == 1, p.stdout
+    assert re.match(r"^turn +0: Red's tree is full \(node cap 1,024 nodes per agent tree\): "
+                    r"its search stopped after [\d,]+ iterations$", full[0]), full[0]
+    assert "tree full (node cap): Red on 6 of 6 turns" in lines
+    assert RESULT.match(lines[-1])
+    replay = next(tmp_path.glob("*.jsonl"))
+    s = run(["-m", "sandbox", "replay", "stats", str(replay)], tmp_path)
+    assert s.returncode == 0 and s.stderr == ""
+    assert "tree full (node cap 1,024): Red on 6 turns (0-5)" in s.stdout.splitlines()
+    assert "Blue on" not in s.stdout
+
+
+def test_a_string_game_parameter_cannot_smuggle_keys(tmp_path):
+    """`ruleset = "standard width=7 max_turns=3"` once changed the board and
+    the turn cap with exit 0; now the scenario is refused, naming the field,
+    before any match (or replay file) begins."""
+    sc = tmp_path / "smuggle.toml"
+    sc.write_text('game = "snakes"\n[game_params]\nruleset = "standard width=7 max_turns=3"\n'
+                  + "[[players]]\n" * 4)
+    for args in ([MAIN, str(sc), "--headless"], ["-m", "sandbox", "play", str(sc)]):
+        p = run(args, tmp_path)
+        assert p.returncode == 1
+        line = assert_one_error_line(p)
+        assert line.startswith("error: smuggle.toml: game_params.ruleset: ")
+        assert "'standard width=7 max_turns=3'" in line
+    assert [x.name for x in tmp_path.iterdir()] == ["smuggle.toml"]

@@ -698,8 +698,9 @@ class ArenaScene(Scene):
                 for v, x in zip(vals, xs[1:]):
                     col = pal.WARN if (warn and v == vals[3]) else pal.TEXT
                     surface.blit(text(v, 12, col, mono=True), (x, y))
-                if snap.cap_reached:
-                    surface.blit(text("node cap reached", 11, pal.WARN), (xs[0], y + 14))
+                note = tree_full_note(snap)
+                if note:
+                    surface.blit(text(note, 11, pal.WARN), (xs[0], y + 14))
                     y += 14
             else:
                 surface.blit(text(c.kind, 12, pal.TEXT_DIM), (xs[1], y))
@@ -836,6 +837,14 @@ class ArenaScene(Scene):
                 entry["value"] = w.value
             out[w.id] = entry
         return out
+
+
+def tree_full_note(snap) -> str:
+    """The meter's warning when a player's search stopped because a tree hit
+    its node cap (it then plays the best move found so far): "" otherwise."""
+    if snap.cap_reached or snap.stop_reason == "node_cap":
+        return f"tree full (node cap {_count(snap.node_cap)})"
+    return ""
 
 
 def _count(n: int) -> str:

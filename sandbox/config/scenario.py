@@ -7,19 +7,28 @@ to 1 (got 1.5)`.
 """
 from __future__ import annotations
 
+import os
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..games import plugin as game_plugin
-from ..native import Game, SandboxError, SearchParams
+from ..native import Game, SandboxError, Search, SearchParams
+from ..native.params import Float, Int
 from .errors import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = ROOT / "scenarios"
 DEFAULT_SCENARIO = "snakes_standard_4p"
+# The largest scenario file read: a 16x16 matrix table with long names is a few
+# KB; a bigger file is a mistake, and reading it whole would be the first cost.
+MAX_SCENARIO_BYTES = 1 << 20
+# Every search tree of a match may grow to its node cap: the worst case must
+# fit in memory. Default budget: half the machine's memory, at most this.
+MEMORY_BUDGET_CAP = 8 << 30
 
 
 class ScenarioError(SandboxError, ValueError):
@@ -32,11 +41,11 @@ class Budget(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ms: float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
-    iterations: int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
-    slice_ms: float = Field(5.0, gt=0.0, le=10_000.0,
+    ms: Float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
+    iterations: Int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
+    slice_ms: Float = Field(5.0, gt=0.0, le=10_000.0,
                             description="search slice between snapshots (time budgets)")
-    slice_iterations: int = Field(2000, ge=1, le=100_000_000,
+    slice_iterations: Int = Field(2000, ge=1, le=100_000_000,
                                   description="search slice between snapshots (iteration budgets)")
 
     @model_validator(mode="after")
@@ -55,8 +64,8 @@ class RecordConfig(BaseModel):
     enabled: bool = Field(True, description="write a replay of every match")
     dir: str = Field("replays", min_length=1, description="folder for replay files")
     record_trees: bool = Field(False, description="also store each agent's top-of-tree per turn")
-    tree_nodes: int = Field(200, ge=1, le=5000, description="nodes per stored tree")
-    fsync_every: int = Field(0, ge=0, le=1_000_000,
+    tree_nodes: Int = Field(200, ge=1, le=5000, description="nodes per stored tree")
+    fsync_every: Int = Field(0, ge=0, le=1_000_000,
                              description="fsync every N turns (0: only when the match ends)")
 
 
@@ -64,12 +73,12 @@ class PlayerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field("", max_length=40)
-    agents: list[int] | None = Field(None, description="agents this player moves (default: its index)")
+    agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
     controller: Literal["smitsimax", "random", "human"] = "smitsimax"
     search: SearchParams = SearchParams()
     budget: Budget | None = Field(None, description="overrides the scenario budget")
-    color: tuple[int, int, int] | None = None
-    seed: int | None = Field(None, ge=0, lt=2**63)
+    color: tuple[Int, Int, Int] | None = None
+    seed: Int | None = Field(None, ge=0, lt=2**63)
 
     @model_validator(mode="after")
     def _check_color(self) -> "PlayerConfig":
@@ -86,11 +95,14 @@ class Scenario(BaseModel):
     game: str = Field(description="game kind, e.g. one `python -m sandbox info` lists")
     game_params: dict[str, Any] = Field(default_factory=dict,
                                         description="checked by the game's own model and by C")
-    seed: int = Field(1, ge=0, lt=2**63)
-    max_turns: int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
+    seed: Int = Field(1, ge=0, lt=2**63)
+    max_turns: Int = Field(0, ge=0, le=1_000_000, description="stop after this many turns (0: never)")
     budget: Budget = Budget()
     players: list[PlayerConfig] = Field(min_length=1, max_length=8)
     record: RecordConfig = RecordConfig()
+    memory_budget_mb: Int | None = Field(
+        None, ge=1, le=1 << 24, description="memory all search trees of a match may take at "
+        "most, in MiB (default: half the machine's memory, at most 8 GiB)")
 
     @model_validator(mode="after")
     def _check_against_game(self) -> "Scenario":
@@ -122,7 +134,32 @@ class Scenario(BaseModel):
         if sorted(owned) != list(range(n)):
             raise ValueError(f"players must move each of the game's {n} agents exactly "
                              f"once (they move {sorted(owned)})")
+        self._check_memory(n)
         return self
+
+    def _check_memory(self, num_agents: int) -> None:
+        """A player's search keeps one tree per agent of the game, each up to
+        node_cap nodes of node_bytes (C's figure): their sum over the search
+        players must fit the memory budget, or a long match ends in the OOM
+        killer instead of an error at load."""
+        searching = [(i, p) for i, p in enumerate(self.players) if p.controller == "smitsimax"]
+        if not searching:
+            return
+        node_bytes = _node_bytes(self.game)
+        total = sum(p.search.node_cap for _, p in searching) * num_agents * node_bytes
+        budget = (self.memory_budget_mb << 20 if self.memory_budget_mb is not None
+                  else default_memory_budget())
+        if total <= budget:
+            return
+        who = ", ".join(f"{i} {p.name}".rstrip() + f" (node_cap {p.search.node_cap:,})"
+                        for i, p in searching)
+        where = ("memory_budget_mb" if self.memory_budget_mb is not None
+                 else "half the machine's memory, at most 8 GiB; set memory_budget_mb")
+        raise ValueError(
+            f"memory: the search trees may take {_size(total)} ({len(searching)} search "
+            f"player{'s' if len(searching) != 1 else ''} x {num_agents} agent trees x node_cap "
+            f"x {node_bytes} bytes; players {who}), over the budget of {_size(budget)} "
+            f"({where}); lower players.N.search.node_cap")
 
     def game_param_string(self) -> str:
         """The C parameter string of this scenario's game (validated)."""
@@ -157,6 +194,9 @@ class Scenario(BaseModel):
                 value = tomllib.loads(f"v = {raw.strip()}")["v"]
             except tomllib.TOMLDecodeError:
                 value = raw.strip()
+            except (RecursionError, MemoryError):
+                raise ScenarioError(f"--set {path}: the value is nested too deeply to "
+                                    "read") from None
             node: Any = data
             for k in keys[:-1]:
                 if isinstance(node, list):
@@ -179,6 +219,27 @@ class Scenario(BaseModel):
             else:
                 raise ScenarioError(f"--set {path}: {last!r} is inside a value")
         return scenario_from_dict(data, source="--set")
+
+
+def default_memory_budget() -> int:
+    """Half the machine's physical memory, at most MEMORY_BUDGET_CAP (8 GiB)
+    where the machine does not say how much it has."""
+    try:
+        phys = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        phys = 0
+    return min(phys // 2, MEMORY_BUDGET_CAP) if phys > 0 else MEMORY_BUDGET_CAP
+
+
+@lru_cache(maxsize=None)
+def _node_bytes(kind: str) -> int:
+    """Bytes per tree node, from C (a fresh small search's stats)."""
+    with Game(kind, None, seed=0) as g, Search(g, SearchParams(node_cap=1024)) as s:
+        return s.stats().node_bytes
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
 
 def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)") -> Scenario:
@@ -208,10 +269,32 @@ def list_scenarios() -> list[Path]:
 
 def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     path = find_scenario(name_or_path)
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a directory, not a scenario file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path.name}: {size:,} bytes; a scenario file is at most "
+                                f"{MAX_SCENARIO_BYTES:,}")
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path.name}: not UTF-8 text (byte {exc.start}: "
+                            f"{exc.object[exc.start:exc.start + 1]!r})") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return scenario_from_dict(parse_toml(text, path.name), source=path.name)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """tomllib.loads with every failure as one ScenarioError line. tomllib
+    recurses once per nesting level, so a few hundred levels of arrays or
+    inline tables raise RecursionError (a 3,000-line traceback unhandled)."""
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path.name}: TOML syntax error: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc}") from None
-    return scenario_from_dict(data, source=path.name)
+        raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: TOML nested too deeply to read (arrays or tables "
+                            "inside each other hundreds of levels down)") from None
+    except MemoryError:
+        raise ScenarioError(f"{source}: TOML too large to read") from None

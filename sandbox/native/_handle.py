@@ -8,23 +8,74 @@ allows from any thread (search set_params / stop). close() takes both, so it
 never frees memory under a call in progress."""
 from __future__ import annotations
 
+import math
+import numbers
+import operator
 import threading
 from typing import Any, Callable
+
+import numpy as np
 
 from ._lib import ffi
 from .errors import ClosedError, InvalidArgument
 
 
-def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
+def show(value: Any, limit: int = 60) -> str:
+    """What was passed, for a message: its type and repr(), cut short (a
+    wrong argument can be huge)."""
+    r = repr(value)
+    r = r if len(r) <= limit else r[: limit - 3] + "..."
+    return r if value is None else f"{type(value).__name__} {r}"
+
+
+def int_arg(name: str, value: Any, lo: int, hi: int, span: str | None = None) -> int:
     """An integer argument checked against the C type's range, so nonsense
-    becomes InvalidArgument instead of cffi's OverflowError."""
-    try:
-        v = int(value)
-    except (TypeError, ValueError):
-        raise InvalidArgument(f"{name}: expected an integer (got {value!r})") from None
-    if not lo <= v <= hi:
-        raise InvalidArgument(f"{name} {v} out of range (must be in {lo}..{hi})")
+    becomes InvalidArgument instead of cffi's OverflowError or TypeError.
+
+    Only integers pass (numpy's included): a float is refused even when it is
+    whole (run(iterations=1.9) must not quietly run 1, and a rule with no
+    exceptions is easier to trust than "2.0 is fine"), and so is a bool,
+    which Python counts as an int but which is a mistake wherever a count,
+    a seed, an agent or a move is meant."""
+    if type(value) is not int:          # the common case stays one check
+        if isinstance(value, (bool, np.bool_)):
+            raise InvalidArgument(f"{name}: expected an integer, not a bool (got {value!r})")
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise InvalidArgument(f"{name}: expected an integer (got {show(value)})") from None
+    if not lo <= value <= hi:
+        raise InvalidArgument(f"{name} {value} out of range (must be in {span or f'{lo}..{hi}'})")
+    return value
+
+
+def seed_arg(name: str, value: Any) -> int:
+    """A seed: an integer in 0..2^64-1 (C's uint64_t), never wrapped."""
+    return int_arg(name, value, 0, 2**64 - 1, span="0..2^64-1")
+
+
+def real_arg(name: str, value: Any) -> float:
+    """A finite real number (ints welcome; bools, strings, NaN and infinities
+    are not)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidArgument(f"{name}: expected a number (got {show(value)})")
+    v = float(value)
+    if not math.isfinite(v):
+        raise InvalidArgument(f"{name}: expected a finite number (got {v})")
     return v
+
+
+def text_arg(name: str, value: Any) -> bytes:
+    """A string for C: UTF-8 without NUL (C would stop reading at a NUL, so
+    "snakes\\0anything" would be taken for "snakes")."""
+    if not isinstance(value, str):
+        raise InvalidArgument(f"{name}: expected a string (got {show(value)})")
+    if "\0" in value:
+        raise InvalidArgument(f"{name}: must not contain a NUL character (got {value!r:.60})")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidArgument(f"{name}: not encodable as UTF-8 (got {value!r:.60})") from None
 
 
 I32 = (-2**31, 2**31 - 1)

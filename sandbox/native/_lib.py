@@ -26,9 +26,5 @@ def check(rc: int) -> None:
         raise error_for(rc, last_error())
 
 
-def cstr(text: str) -> bytes:
-    return text.encode("utf-8")
-
-
 def pystr(ptr) -> str:
     return ffi.string(ptr).decode("utf-8", "replace") if ptr != ffi.NULL else ""

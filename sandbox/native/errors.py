@@ -2,6 +2,11 @@
 exceptions."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pydantic import ValidationError
+
 
 class SandboxError(Exception):
     """Base of every error the sandbox raises on purpose."""
@@ -38,3 +43,34 @@ _BY_CODE: dict[int, type[SandboxError]] = {
 def error_for(code: int, message: str) -> SandboxError:
     cls = _BY_CODE.get(code, InternalError)
     return cls(message or f"C core returned status {code}")
+
+
+# -------------------------------------------------- pydantic errors on one line
+# Here rather than in sandbox.config so that the native layer, which validates
+# SearchParams handed to Search, can word its errors the same way; it only
+# reads ValidationError.errors(), so pydantic is not imported.
+def _loc(loc: tuple) -> str:
+    return ".".join(str(p) for p in loc) or "(file)"
+
+
+def one_line(exc: "ValidationError", limit: int = 3, prefix: str = "") -> str:
+    """'players.0.search.c: Input should be less than or equal to 10 (got 50)'
+    — the first few errors, joined by '; '. `prefix` goes before each field
+    path (a nested model validated on its own, e.g. "game_params.")."""
+    parts = []
+    for err in exc.errors()[:limit]:
+        msg = err.get("msg", "invalid")
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        loc = err.get("loc", ())
+        text = f"{prefix}{_loc(loc)}: {msg}" if loc else (f"{prefix.rstrip('.')}: {msg}"
+                                                           if prefix else msg)
+        if "input" in err and err.get("type") not in ("missing",) and not isinstance(
+                err["input"], (dict, list)):
+            got = repr(err["input"])     # cut short: a value can be a whole file
+            text += f" (got {got if len(got) <= 80 else got[:77] + '...'})"
+        parts.append(text)
+    more = len(exc.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)

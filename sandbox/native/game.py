@@ -5,8 +5,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import I32, Handle, int_arg
-from ._lib import check, cstr, ffi, lib, pystr
+from ._handle import I32, I64, Handle, int_arg, seed_arg, show, text_arg
+from ._lib import check, ffi, lib, pystr
 from .errors import InvalidArgument
 
 EXPORT_MAX = lib.SBX_EXPORT_MAX
@@ -23,7 +23,7 @@ def kinds() -> list[str]:
 
 
 def params_doc(kind: str) -> str:
-    p = lib.sbx_game_kind_params_doc(cstr(kind))
+    p = lib.sbx_game_kind_params_doc(text_arg("kind", kind))
     if p == ffi.NULL:
         raise InvalidArgument(f"unknown game kind '{kind}'")
     return pystr(p)
@@ -41,13 +41,19 @@ def format_params(params: Mapping[str, Any] | str | None) -> str:
     if params is None:
         return ""
     if isinstance(params, str):
+        text_arg("params", params)   # no NUL: C would read only up to it
         return params
+    if not isinstance(params, Mapping):
+        raise InvalidArgument(f"params: expected a mapping of parameter names to values or a "
+                              f"'key=value ...' string (got {show(params)})")
     parts = []
     for key, value in params.items():
+        if not isinstance(key, str):
+            raise InvalidArgument(f"params: parameter names are strings (got {show(key)})")
         if isinstance(value, bool):
             value = int(value)
         elif isinstance(value, float):
-            value = repr(value)
+            value = repr(value)          # nan/inf spell as words C refuses by name
         elif not isinstance(value, (int, str)):
             raise InvalidArgument(f"{key}: a game parameter must be a number or a word "
                                   f"(got {type(value).__name__})")
@@ -59,16 +65,59 @@ def format_params(params: Mapping[str, Any] | str | None) -> str:
     return " ".join(parts)
 
 
+def game_arg(name: str, value: Any) -> "Game":
+    if not isinstance(value, Game):
+        raise InvalidArgument(f"{name}: expected a Game (got {show(value)})")
+    return value
+
+
+def joint_arg(joint: Any, n: int) -> None:
+    """A joint action is a sequence (list, tuple, numpy array) of n moves; the
+    moves themselves are checked as they are copied for C."""
+    if isinstance(joint, (str, bytes, Mapping)) or not hasattr(joint, "__len__") \
+            or not hasattr(joint, "__getitem__"):
+        raise InvalidArgument(f"joint: expected a sequence of {n} moves (got {show(joint)})")
+    if len(joint) != n:
+        raise InvalidArgument(f"joint action needs {n} moves, got {len(joint)}")
+
+
+def state_words(words: Any) -> np.ndarray:
+    """An exported state handed back: a flat sequence of integers that fit in
+    32 bits, as a contiguous int32 array. Floats, bools, strings and nested
+    lists are refused rather than converted (numpy would turn 1.5 into 1 and
+    True into 1 without a word)."""
+    if isinstance(words, np.ndarray):
+        if words.ndim != 1:
+            raise InvalidArgument("state must be a flat list of integers")
+        if words.size and words.dtype.kind not in "iu":
+            raise InvalidArgument(f"state: expected integers (got an array of {words.dtype})")
+        if words.size and (int(words.min()) < -2**31 or int(words.max()) >= 2**31):
+            raise InvalidArgument("state words must fit in 32 bits")
+        return np.ascontiguousarray(words, dtype=np.int32)
+    if isinstance(words, (str, bytes, Mapping)) or not hasattr(words, "__len__"):
+        raise InvalidArgument(f"state: expected a flat sequence of integers (got {show(words)})")
+    items = list(words)
+    for i, w in enumerate(items):
+        if type(w) is not int:          # the usual case costs one check per word
+            if isinstance(w, (list, tuple, np.ndarray)):
+                raise InvalidArgument("state must be a flat list of integers")
+            items[i] = int_arg(f"state word {i}", w, -2**63, 2**63 - 1)
+    if items and (min(items) < -2**31 or max(items) >= 2**31):
+        raise InvalidArgument("state words must fit in 32 bits")
+    return np.ascontiguousarray(np.asarray(items, dtype=np.int64), dtype=np.int32)
+
+
 class Game:
     """One game state. Not shared between threads while one of them steps it
     (calls are serialised, but the state is a single value)."""
 
     def __init__(self, kind: str, params: Mapping[str, Any] | str | None = None,
                  seed: int = 0) -> None:
-        if not 0 <= int(seed) < 2**64:
-            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        seed = seed_arg("seed", seed)
+        ckind = text_arg("kind", kind)
+        cparams = format_params(params).encode("utf-8")
         out = ffi.new("sbx_game **")
-        check(lib.sbx_game_new(cstr(kind), cstr(format_params(params)), int(seed), out))
+        check(lib.sbx_game_new(ckind, cparams, seed, out))
         self._h = Handle(out[0], lib.sbx_game_free, "game")
         self._init_meta()
 
@@ -109,6 +158,7 @@ class Game:
         return Game._wrap(out[0])
 
     def copy_from(self, other: "Game") -> None:
+        game_arg("other", other)
         with self._h.lock, other._h.lock:
             check(lib.sbx_game_copy_state(self._h.get(), other._h.get()))
 
@@ -118,9 +168,7 @@ class Game:
 
     # -- rules ----------------------------------------------------------------
     def _agent(self, agent: int) -> int:
-        if not 0 <= agent < self.num_agents:
-            raise InvalidArgument(f"agent {agent} out of range 0..{self.num_agents - 1}")
-        return agent
+        return int_arg("agent", agent, 0, self.num_agents - 1)
 
     @property
     def turn(self) -> int:
@@ -137,8 +185,7 @@ class Game:
 
     def step(self, joint: Sequence[int]) -> np.ndarray:
         """One simultaneous turn; returns the per-agent rewards of the step."""
-        if len(joint) != self.num_agents:
-            raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        joint_arg(joint, self.num_agents)
         with self._h.lock:
             p = self._h.get()
             for i, m in enumerate(joint):
@@ -146,7 +193,9 @@ class Game:
                     if lib.sbx_game_is_alive(p, i):
                         raise InvalidArgument(f"agent {i}: no move given, but it is alive")
                     m = MOVE_NONE
-                self._joint[i] = int_arg(f"agent {i}: move", m, *I32)
+                elif type(m) is not int or not I32[0] <= m <= I32[1]:
+                    m = int_arg(f"agent {i}: move", m, *I32)   # refuses, or a numpy int
+                self._joint[i] = m
             check(lib.sbx_game_step(self._h.get(), self._joint, self._rewards))
             return np.frombuffer(ffi.buffer(self._rewards, 8 * self.num_agents),
                                  dtype=np.float64).copy()
@@ -190,12 +239,7 @@ class Game:
         return buf[: n[0]].copy()
 
     def import_state(self, words: Sequence[int] | np.ndarray) -> None:
-        arr = np.ascontiguousarray(np.asarray(words, dtype=np.int64))
-        if arr.ndim != 1:
-            raise InvalidArgument("state must be a flat list of integers")
-        if arr.size and (arr.min() < -2**31 or arr.max() >= 2**31):
-            raise InvalidArgument("state words must fit in 32 bits")
-        arr32 = arr.astype(np.int32)
+        arr32 = state_words(words)
         with self._h.lock:
             check(lib.sbx_game_import(self._h.get(), ffi.from_buffer("int32_t[]", arr32),
                                       int(arr32.size)))
@@ -207,22 +251,26 @@ class Game:
 
     def reseed(self, seed: int) -> None:
         with self._h.lock:
-            check(lib.sbx_game_reseed(self._h.get(), int(seed) % 2**64))
+            check(lib.sbx_game_reseed(self._h.get(), seed_arg("seed", seed)))
 
     def playout(self, max_steps: int, seed: int) -> int:
         """Random legal moves until terminal or max_steps; returns turns played."""
+        max_steps = int_arg("max_steps", max_steps, 0, I64[1], span="0..2^63-1")
+        seed = seed_arg("seed", seed)
         out = ffi.new("int64_t *")
         with self._h.lock:
-            check(lib.sbx_game_playout(self._h.get(), int(max_steps), int(seed) % 2**64, out))
+            check(lib.sbx_game_playout(self._h.get(), max_steps, seed, out))
         return int(out[0])
 
     def playouts(self, n: int, max_steps: int, seed: int) -> int:
         """n random playouts from this state (left unchanged), in one C loop;
         returns the total turns played."""
+        n = int_arg("n", n, 0, I64[1], span="0..2^63-1")
+        max_steps = int_arg("max_steps", max_steps, 0, I64[1], span="0..2^63-1")
+        seed = seed_arg("seed", seed)
         out = ffi.new("int64_t *")
         with self._h.lock:
-            check(lib.sbx_game_playouts(self._h.get(), int(n), int(max_steps),
-                                        int(seed) % 2**64, out))
+            check(lib.sbx_game_playouts(self._h.get(), n, max_steps, seed, out))
         return int(out[0])
 
     def __repr__(self) -> str:

@@ -7,9 +7,9 @@ the two agree field by field.
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ._lib import check, ffi, lib, pystr
 
@@ -21,22 +21,35 @@ BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
 CHOICES = {"elimination": (ELIMINATION, ELIMINATION_NAMES), "bounds": (BOUNDS, BOUNDS_NAMES)}
 
 
+def _not_bool(value: Any) -> Any:
+    # pydantic's lax mode reads true as 1: `max_depth = true` in a scenario
+    # would search one turn deep without a word. A number field wants a number.
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, not {str(value).lower()}")
+    return value
+
+
+NoBool = BeforeValidator(_not_bool)
+Int = Annotated[int, NoBool]
+Float = Annotated[float, NoBool]
+
+
 class SearchParams(BaseModel):
     """Every Smitsimax knob. Immutable: change with `model_copy(update=...)`
     or `params.replace(c=1.2)`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    c: float = Field(0.7, ge=0.0, le=10.0, description="UCB1 exploration constant C")
-    gamma: float = Field(0.97, ge=0.01, le=1.0,
+    c: Float = Field(0.7, ge=0.0, le=10.0, description="UCB1 exploration constant C")
+    gamma: Float = Field(0.97, ge=0.01, le=1.0,
                          description="discount per step from the leaf toward the root (1 = none)")
-    death_penalty_value: float = Field(1.0, ge=0.0, le=100.0,
+    death_penalty_value: Float = Field(1.0, ge=0.0, le=100.0,
                                        description="amount taken off a doomed child's UCB value")
-    reuse_decay: float = Field(1.0, ge=0.0, le=1.0,
+    reuse_decay: Float = Field(1.0, ge=0.0, le=1.0,
                                description="tree reuse: the kept subtree's statistics are scaled "
                                            "by this at each re-root (1 = kept as they are)")
-    max_depth: int = Field(10, ge=1, le=64, description="simulated turns per iteration")
-    random_threshold: int = Field(10, ge=0, le=1_000_000,
+    max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration")
+    random_threshold: Int = Field(10, ge=0, le=1_000_000,
                                   description="parent visits below which a child is picked at random")
     depth_normalize: bool = Field(
         False, description="divide the leaf score by the depth reached (score per turn); with a "
@@ -48,12 +61,12 @@ class SearchParams(BaseModel):
     elimination: Literal["pass", "freeze"] = Field(
         "pass", description="eliminated agent: pass-through nodes or frozen tree")
     death_penalty: bool = Field(False, description="penalise children of certain death")
-    death_min_visits: int = Field(3, ge=1, le=1_000_000,
+    death_min_visits: Int = Field(3, ge=1, le=1_000_000,
                                   description="visits, all fatal, before a child counts as certain death")
     rollout: bool = Field(False, description="one new node per tree per iteration, random moves below")
     tree_reuse: bool = Field(True, description="keep the played subtree between turns")
-    node_cap: int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
-    time_check_interval: int = Field(32, ge=1, le=1 << 20,
+    node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
+    time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="iterations between clock reads")
 
     def replace(self, **changes: Any) -> "SearchParams":

@@ -6,15 +6,18 @@ C core applies new parameters from its next iteration.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import I32, I64, Handle, int_arg
+from pydantic import ValidationError
+
+from ._handle import I32, I64, Handle, int_arg, real_arg, seed_arg, show
 from ._lib import check, ffi, lib
-from .errors import InvalidArgument
-from .game import MOVE_NONE, Game
+from .errors import InvalidArgument, one_line
+from .game import MOVE_NONE, Game, game_arg, joint_arg
 from .params import SearchParams
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
@@ -92,18 +95,35 @@ class Trace:
     norm_max: np.ndarray
 
 
+def params_arg(params: Any, base: SearchParams | None = None,
+               changes: Mapping[str, Any] | None = None) -> SearchParams:
+    """SearchParams from what a caller handed over (SearchParams, a mapping of
+    its fields, None for the defaults), or `base` with `changes`. A bad value
+    is InvalidArgument naming the field, like every other bad argument here,
+    not pydantic's multi-line ValidationError."""
+    try:
+        if base is not None:
+            return base.replace(**dict(changes or {}))
+        if params is not None and not isinstance(params, (SearchParams, Mapping)):
+            raise InvalidArgument(f"params: expected SearchParams or a mapping of its fields "
+                                  f"(got {show(params)})")
+        return SearchParams.coerce(params)
+    except ValidationError as exc:
+        raise InvalidArgument(f"params: {one_line(exc)}") from None
+
+
 class Search:
     def __init__(self, game: Game, params: SearchParams | Mapping[str, Any] | None = None,
                  seed: int = 0) -> None:
-        if not 0 <= int(seed) < 2**64:
-            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
-        self._params = SearchParams.coerce(params)
+        game_arg("game", game)
+        seed = seed_arg("seed", seed)
+        self._params = params_arg(params)
         self.num_agents = game.num_agents
         self.kind = game.kind
         self.game_params = game.params
         out = ffi.new("sbx_search **")
         with game._h.lock:
-            check(lib.sbx_search_new(game._ptr(), self._params.to_c(), int(seed), out))
+            check(lib.sbx_search_new(game._ptr(), self._params.to_c(), seed, out))
         self._h = Handle(out[0], lib.sbx_search_free, "search")
         self._result = ffi.new("sbx_run_result *")
         self._joint = ffi.new("int32_t[]", self.num_agents)
@@ -134,14 +154,14 @@ class Search:
         return self._params
 
     def set_params(self, params: SearchParams | Mapping[str, Any]) -> None:
-        new = SearchParams.coerce(params)
+        new = params_arg(params)
         c = new.to_c()
         with self._h.guard:
             check(lib.sbx_search_set_params(self._h.get(), c))
         self._params = new
 
     def update_params(self, **changes: Any) -> SearchParams:
-        new = self._params.replace(**changes)
+        new = params_arg(None, base=self._params, changes=changes)
         self.set_params(new)
         return new
 
@@ -162,10 +182,15 @@ class Search:
     def run(self, iterations: int | None = None, ms: float | None = None) -> RunResult:
         """Search until the iteration and/or time budget is used (at least one
         must be given). Releases the GIL while C runs."""
-        if (iterations or 0) < 0 or (ms or 0.0) < 0:
-            raise InvalidArgument("budgets must be >= 0")
-        it = int_arg("iterations", iterations or 0, *I64)
-        t = float(ms or 0.0)
+        it = 0 if iterations is None else int_arg("iterations", iterations, -I64[1], I64[1],
+                                                           span="0..2^63-1")
+        t = 0.0
+        if ms is not None:
+            if isinstance(ms, float) and not math.isfinite(ms):
+                raise InvalidArgument(f"ms: the budget must be a finite number >= 0 (got {ms})")
+            t = real_arg("ms", ms)
+        if it < 0 or t < 0:
+            raise InvalidArgument(f"budgets must be >= 0 (iterations {it}, ms {t:g})")
         if it == 0 and t == 0.0:
             raise InvalidArgument("give iterations=, ms=, or both")
         r = self._result
@@ -198,11 +223,22 @@ class Search:
         )
 
     def _fill_joint(self, joint: Sequence[int | None]) -> None:
-        if len(joint) != self.num_agents:
-            raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
+        joint_arg(joint, self.num_agents)
         for i, m in enumerate(joint):
-            m = MOVE_NONE if m is None or m < 0 else int_arg(f"agent {i}: move", m, *I32)
-            self._joint[i] = m
+            if m is not None:
+                m = int_arg(f"agent {i}: move", m, *I32)
+            # None or a negative move: the agent had none (it is out)
+            self._joint[i] = MOVE_NONE if m is None or m < 0 else m
+
+    def _same_game(self, name: str, game: Any) -> Game:
+        game_arg(name, game)
+        if game.kind != self.kind:
+            raise InvalidArgument(f"{name}: a different game ({game.kind}; this search plays "
+                                  f"{self.kind})")
+        if game.params != self.game_params:
+            raise InvalidArgument(f"{name}: a different game ({game.kind} with other "
+                                  f"parameters than this search's)")
+        return game
 
     def advance(self, joint: Sequence[int | None], new_root: Game | None = None) -> None:
         """The real game played `joint`: keep each tree's matching subtree
@@ -213,10 +249,12 @@ class Search:
             if new_root is None:
                 check(lib.sbx_search_advance(self._h.get(), self._joint, ffi.NULL))
             else:
+                self._same_game("new_root", new_root)
                 with new_root._h.lock:
                     check(lib.sbx_search_advance(self._h.get(), self._joint, new_root._ptr()))
 
     def reset(self, root: Game) -> None:
+        self._same_game("root", root)
         with self._h.lock, root._h.lock:
             check(lib.sbx_search_reset(self._h.get(), root._ptr()))
 
@@ -239,7 +277,8 @@ class Search:
         n = ffi.new("int *")
         ms = self._moves
         with self._h.lock:
-            check(lib.sbx_search_root_stats(self._h.get(), int_arg("agent", agent, *I32), ms,
+            check(lib.sbx_search_root_stats(self._h.get(),
+                                            int_arg("agent", agent, 0, self.num_agents - 1), ms,
                                             len(ms), n))
             return [MoveStat(int(ms[i].move), int(ms[i].visits), float(ms[i].mean),
                              float(ms[i].prob)) for i in range(n[0])]
@@ -287,7 +326,7 @@ class Search:
             # never more rows than the tree has (the C core trims to that too)
             max_nodes = max(1, min(max_nodes, self.stats().nodes[agent]))
             out = np.zeros(max_nodes, dtype=SNAPSHOT_DTYPE)
-        elif out.dtype != SNAPSHOT_DTYPE or len(out) < max_nodes or not out.flags.c_contiguous:
+        elif not isinstance(out, np.ndarray) or out.dtype != SNAPSHOT_DTYPE or len(out) < max_nodes or not out.flags.c_contiguous:
             raise InvalidArgument("out must be a contiguous SNAPSHOT_DTYPE array of >= max_nodes rows")
         n = ffi.new("int *")
         s = self._stats

@@ -299,8 +299,12 @@ def _parse(blob: bytes) -> tuple[dict | None, str]:
         return None, "not UTF-8 text"
     try:
         obj = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         return None, "not JSON"
+    except RecursionError:   # json.loads recurses once per level of [ or {
+        return None, "JSON nested too deeply to read"
+    except MemoryError:
+        return None, "line too large to read"
     if not isinstance(obj, dict):
         return None, "not a JSON object"
     return obj, ""

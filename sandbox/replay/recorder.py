@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from ..sim import Match, MatchResult, TurnRecord
 
 
+SCORE_DECIMALS = 6      # turn lines keep scores to this many decimals (verify compares so)
+
+
 def slug(text: str, limit: int = 40) -> str:
     """'Four snakes, standard rules' -> 'four-snakes-standard-rules'."""
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -301,7 +304,7 @@ def turn_line(record: "TurnRecord") -> TurnLine:
                      for ch in p.changes]))
     return TurnLine(
         turn=record.turn, joint=list(record.joint), players=players,
-        hash=hash_hex(record.state_hash), scores=[_r(x, 6) for x in record.scores],
+        hash=hash_hex(record.state_hash), scores=[_r(x, SCORE_DECIMALS) for x in record.scores],
         alive=list(record.alive), eliminated=list(record.eliminated),
         rewards=[_r(x, 6) for x in record.rewards])
 

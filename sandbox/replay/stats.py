@@ -32,6 +32,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from .checks import consistency_warnings
 from .format import RootMove, TurnLine
 from .reader import Replay
 
@@ -135,6 +136,10 @@ class AgentStats:
     final_score: float
     rank: int | None                   # from the result line (0 = best)
     changes: tuple[SettingsChangeInfo, ...]   # its player's settings changes
+    # turns on which its player's search stopped because a tree hit the node
+    # cap (it then played the best move found so far), and that cap at the start
+    node_cap_turns: tuple[int, ...] = ()
+    node_cap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -173,6 +178,9 @@ class ReplayStats:
     iterations: dict[str, list[float]] = field(default_factory=dict)
     entropy: dict[str, list[float]] = field(default_factory=dict)
     colors: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    # figures that contradict each other or are nonsense (sandbox.replay.checks);
+    # the CLI prints them as `warning:` lines, the figures are shown anyway
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
@@ -214,6 +222,14 @@ class ReplayStats:
                 out.append(f"settings {a.name}: {ch.text()}")
         if not any(a.changes for a in self.agents):
             out.append("settings changes: none")
+        full = [a for a in self.agents if a.node_cap_turns]
+        for a in full:
+            cap = f" {a.node_cap:,}" if a.node_cap is not None else ""
+            k = len(a.node_cap_turns)
+            out.append(f"tree full (node cap{cap}): {a.name} on {k} turn{'s' if k != 1 else ''}"
+                       f" ({_ranges(a.node_cap_turns)})")
+        if not full and any(a.controller == "smitsimax" for a in self.agents):
+            out.append("tree full (node cap): never")
         return "\n".join(out)
 
     def _recorded_note(self) -> str:
@@ -221,6 +237,18 @@ class ReplayStats:
         expected = self.turns - self.start_turn
         return "" if self.turns_recorded == expected else \
             f" ({self.turns_recorded} of them recorded)"
+
+
+def _ranges(turns: Sequence[int], limit: int = 6) -> str:
+    """(3, 4, 5, 9, 11, 12) -> '3-5, 9, 11-12'; long lists cut with '...'."""
+    spans: list[list[int]] = []
+    for t in turns:
+        if spans and t == spans[-1][1] + 1:
+            spans[-1][1] = t
+        else:
+            spans.append([t, t])
+    parts = [f"{a}-{b}" if b > a else str(a) for a, b in spans]
+    return ", ".join(parts[:limit]) + (", ..." if len(parts) > limit else "")
 
 
 def _fmt(x: float, nd: int) -> str:
@@ -283,10 +311,13 @@ def compute_stats(replay: Replay) -> ReplayStats:
     s_value = {a: [] for a in range(n)}
     s_entropy = {a: [] for a in range(n)}
     s_iters = {p.player: [] for p in h.players}
+    capped: dict[int, list[int]] = {}     # player -> turns stopped on the node cap
 
     for line in replay.turns:
         alive_before = replay.alive_before(line.turn)
         for p in line.players:
+            if p.stop_reason == "node_cap":
+                capped.setdefault(p.player, []).append(line.turn)
             for ch in p.changes:
                 info = SettingsChangeInfo(line.turn, ch.player, ch.iteration, dict(ch.changes))
                 changes.setdefault(ch.player, []).append(info)
@@ -311,6 +342,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
 
     result = replay.result
     last = replay.turns[-1] if replay.turns else None
+    caps = {p.player: p.search.get("node_cap") for p in h.players
+            if p.search is not None and isinstance(p.search.get("node_cap"), int)}
     agents = []
     for a in range(n):
         mine = [r for r in rows if r.agent == a and r.alive_before]
@@ -330,7 +363,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
             eliminated_turn=eliminated.get(a),
             final_score=last.scores[a] if last is not None else NAN,
             rank=result.ranking[a] if result is not None and a < len(result.ranking) else None,
-            changes=tuple(changes.get(pl, ()))))
+            changes=tuple(changes.get(pl, ())),
+            node_cap_turns=tuple(capped.get(pl, ())), node_cap=caps.get(pl)))
 
     player_color = {p.player: colors[p.agents[0]] if p.agents else PALETTE[0] for p in h.players}
     label_colors = {labels[a]: colors[a] for a in range(n)}
@@ -354,7 +388,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
         root_value={labels[a]: s_value[a] for a in range(n) if owner.get(a) in searching},
         iterations={player_name[pl]: s_iters[pl] for pl in s_iters if pl in searching},
         entropy={labels[a]: s_entropy[a] for a in range(n) if owner.get(a) in searching},
-        colors=label_colors)
+        colors=label_colors, warnings=tuple(consistency_warnings(replay)))
 
 
 def _row(line: TurnLine, a: int, player: int, name: str, alive_before: bool) -> TurnAgentRow:

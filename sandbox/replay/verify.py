@@ -2,8 +2,11 @@
 
 The game is rebuilt from (kind, effective parameter string, match seed), its
 initial hash compared with the header's, then every recorded joint action is
-played and the hash after each step compared with the turn line's. The first
-difference, an illegal recorded move or a missing turn ends the check.
+played and the hash after each step compared with the turn line's, and so
+are the figures the turn line states about the new state (who is alive, the
+evaluation scores); at the end the result line's ranking and winner are
+compared with the replayed game's. The first difference, an illegal recorded
+move or a missing turn ends the check.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from ..native import SandboxError
 from .errors import ReplayError
 from .format import hash_hex
 from .reader import Replay
+from .recorder import SCORE_DECIMALS
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,8 @@ class VerifyReport:
     turns_checked: int             # turn lines whose hash matched
     first_divergence: int | None   # the first turn that did not replay as recorded
     message: str                   # one line
-    problem: str = ""              # "" | "initial" | "hash" | "illegal" | "missing" | "result"
+    problem: str = ""              # "" | "initial" | "hash" | "illegal" | "missing" |
+                                   # "figures" | "result"
     recorded: str | None = None    # the hashes that differ
     replayed: str | None = None
 
@@ -60,6 +65,20 @@ def verify(replay: Replay) -> VerifyReport:
                 return VerifyReport(False, checked, t,
                                     f"turn {t}: state hash differs (recorded {line.hash}, "
                                     f"replayed {got})", "hash", line.hash, got)
+            # The same state, so the same figures: a turn line whose alive
+            # flags or scores differ (a NaN, an edited number) was tampered with.
+            alive = game.alive
+            if list(line.alive) != alive:
+                return VerifyReport(False, checked, t, f"turn {t}: recorded alive "
+                                    f"{_flags(line.alive)} differ from the replayed "
+                                    f"{_flags(alive)}", "figures")
+            # rounded as the recorder rounds them, then compared exactly
+            scores = [round(float(x), SCORE_DECIMALS) for x in game.evaluate()]
+            if list(line.scores) != scores:
+                a = next(a for a, (x, y) in enumerate(zip(line.scores, scores)) if x != y)
+                return VerifyReport(False, checked, t, f"turn {t}: recorded score of agent {a} "
+                                    f"is {line.scores[a]!r}, the replayed state scores "
+                                    f"{scores[a]!r}", "figures")
             checked += 1
         r = replay.result
         if r is not None:
@@ -69,8 +88,24 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"result line: turns {r.turns}, final hash {r.final_hash}; "
                                     f"replayed turns {game.turn}, final hash {final}", "result",
                                     r.final_hash, final)
+            ranking = game.ranking()
+            best = [a for a, k in enumerate(ranking) if k == 0]
+            winner = best[0] if len(best) == 1 else None
+            if list(r.ranking) != ranking or r.winner != winner:
+                return VerifyReport(False, checked, game.turn,
+                                    f"result line: ranking {list(r.ranking)}, winner "
+                                    f"{_who(r.winner)}; the replayed game ranks {ranking}, "
+                                    f"winner {_who(winner)}", "result")
     what = "complete match" if r is not None else "no result line: the match did not finish"
     return VerifyReport(True, checked, None, f"{checked} turns verified ({what})")
+
+
+def _flags(alive) -> str:
+    return "".join("1" if a else "0" for a in alive)
+
+
+def _who(agent: int | None) -> str:
+    return "none" if agent is None else str(agent)
 
 
 def _joint(joint) -> str:

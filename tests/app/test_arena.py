@@ -746,3 +746,32 @@ def test_the_window_asks_for_a_minimum_size(app):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert tuple(pygame.Window.from_display_module().minimum_size) == MIN_SIZE
+
+
+def test_meters_say_when_a_players_tree_is_full(app, monkeypatch):
+    """A search stopped by its node cap plays its best move so far; the
+    meters say "tree full (node cap N)" under that player only."""
+    import sandbox.app.arena as arena_module
+    from sandbox.render.fonts import text as real_text
+    sc = load_scenario(SCENARIO).with_settings(["players.1.search.node_cap=1024"])
+    scene = ArenaScene(app, sc, seed=SEED, budget=Budget(ms=0, iterations=20_000),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    snaps = [c.latest for c in scene.match.controllers]
+    assert snaps[1].stop_reason == "node_cap" and snaps[1].iterations < 20_000
+    assert all(s.stop_reason != "node_cap" for i, s in enumerate(snaps) if i != 1)
+    drawn: list[tuple[str, tuple]] = []
+
+    def capture(s, size, color, *args, **kwargs):
+        drawn.append((s, color))
+        return real_text(s, size, color, *args, **kwargs)
+    monkeypatch.setattr(arena_module, "text", capture)
+    scene.draw(app.screen)
+    notes = [(s, c) for s, c in drawn if s.startswith("tree full")]
+    assert notes == [("tree full (node cap 1,024)", pal.WARN)]
+    # it sits under player 1's row: the row's name is drawn just before it
+    names = [s for s, _ in drawn if s in [c.name[:9] for c in scene.match.controllers]]
+    order = [s for s, _ in drawn if s in names or s.startswith("tree full")]
+    assert order.index("tree full (node cap 1,024)") == order.index(
+        scene.match.controllers[1].name[:9]) + 1

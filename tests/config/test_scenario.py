@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.config import (Budget, Scenario, ScenarioError, find_scenario, list_scenarios,
                             load_scenario, scenario_from_dict)
-from sandbox.native import Game, SearchParams
+from sandbox.native import Game, Search, SearchParams
 from sandbox.sim import Match
 
 SHIPPED = list_scenarios()
@@ -105,6 +105,13 @@ def test_a_valid_dict():
     ("game", "chess", ["game", "chess"]),
     ("players.0.controller", "alien", ["players.0.controller"]),
     ("players.0.color", [300, 0, 0], ["color", "255"]),
+    # a bool is no number (pydantic would read true as 1)
+    ("seed", True, ["seed", "expected a number, not true"]),
+    ("max_turns", False, ["max_turns", "not false"]),
+    ("budget.iterations", True, ["budget.iterations", "not true"]),
+    ("players.0.search.max_depth", True, ["players.0.search.max_depth", "not true"]),
+    ("players.0.agents", [True], ["players.0.agents.0", "not true"]),
+    ("record.tree_nodes", True, ["record.tree_nodes", "not true"]),
 ])
 def test_field_errors_name_the_field(path, value, words):
     msg = one_line_error(with_change(path, value))
@@ -190,3 +197,109 @@ def test_unreadable_file(tmp_path):
     with pytest.raises(ScenarioError) as exc:
         load_scenario(p)
     assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("nested", [
+    "x = " + "[" * 500 + "]" * 500,                         # arrays
+    "x = " + "{a = " * 500 + "1" + "}" * 500,              # inline tables
+    "x = " + "[" * 100_000,                                 # unbalanced, very deep
+], ids=["arrays", "inline-tables", "unbalanced"])
+def test_deeply_nested_toml_is_one_line(tmp_path, nested):
+    """tomllib recurses per level: 500 levels raised RecursionError and a
+    3,000-line traceback."""
+    p = write(tmp_path, 'game = "snakes"\n' + nested + "\n")
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(p)
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith("case.toml: ") and "nested too deeply" in msg
+
+
+def test_deeply_nested_set_value_is_one_line():
+    sc = load_scenario()
+    with pytest.raises(ScenarioError) as exc:
+        sc.with_settings(["players.0.search.c=" + "[" * 600 + "]" * 600])
+    msg = str(exc.value)
+    assert "\n" not in msg and "--set players.0.search.c" in msg and "nested" in msg
+
+
+def test_a_directory_and_a_huge_file(tmp_path):
+    d = tmp_path / "dir.toml"
+    d.mkdir()
+    with pytest.raises(ScenarioError, match="is a directory"):
+        load_scenario(d)
+    big = write(tmp_path, "# " + "x" * (1 << 20) + "\n", name="big.toml")
+    with pytest.raises(ScenarioError, match=r"big.toml: 1,048,579 bytes; a scenario file is at"):
+        load_scenario(big)
+
+
+def test_long_values_are_cut_in_messages():
+    msg = one_line_error(with_change("players.0.search.c", "x" * 5000))
+    assert len(msg) < 300 and "..." in msg
+
+
+# ------------------------------------------------------------ memory budget
+def _big(caps: dict[int, int], **top) -> dict:
+    data = copy.deepcopy(BASE)
+    for i, cap in caps.items():
+        data["players"][i]["search"] = {"node_cap": cap}
+    data.update(top)
+    return data
+
+
+def test_node_bytes_come_from_c():
+    from sandbox.config.scenario import _node_bytes
+    with Game("snakes", {"width": 7, "height": 7, "snakes": 2}) as g, Search(g) as s:
+        assert _node_bytes("snakes") == s.stats().node_bytes == 32
+
+
+def test_trees_over_the_memory_budget_are_refused_at_load():
+    """2 search players x 2 agent trees x 2^26 nodes x 32 bytes = 8 GiB."""
+    msg = one_line_error(_big({0: 1 << 26, 1: 1 << 26}, memory_budget_mb=8 * 1024 - 1))
+    for w in ("memory: the search trees may take 8.0 GiB", "2 search players x 2 agent trees",
+              "x 32 bytes", "0 A (node_cap 67,108,864), 1 B (node_cap 67,108,864)",
+              "over the budget of", "(memory_budget_mb)", "lower players.N.search.node_cap"):
+        assert w in msg, msg
+    assert scenario_from_dict(_big({0: 1 << 26, 1: 1 << 26}, memory_budget_mb=8 * 1024))
+    # the default trees: 2 x 2 x 2^21 x 32 = 256 MiB
+    msg = one_line_error(_big({}, memory_budget_mb=255))
+    assert "may take 256.0 MiB" in msg and "budget of 255.0 MiB (memory_budget_mb)" in msg
+    assert scenario_from_dict(_big({}, memory_budget_mb=256))
+
+
+def test_only_search_players_count():
+    data = _big({0: 1 << 26, 1: 1 << 26}, memory_budget_mb=4 * 1024)
+    one_line_error(data)
+    data["players"][1]["controller"] = "random"
+    assert scenario_from_dict(data)          # one search player: 4 GiB fits 4 GiB
+
+
+@pytest.mark.parametrize("value, words", [
+    (0, ["memory_budget_mb", "greater than or equal to 1"]),
+    (-5, ["memory_budget_mb"]),
+    (1.5, ["memory_budget_mb", "integer"]),
+    ("lots", ["memory_budget_mb", "'lots'"]),
+    (1 << 30, ["memory_budget_mb", "less than or equal"]),
+])
+def test_memory_budget_field_is_validated(value, words):
+    msg = one_line_error({**BASE, "memory_budget_mb": value})
+    for w in words:
+        assert w in msg, msg
+
+
+def test_default_memory_budget_is_half_the_machine_at_most_8_gib(monkeypatch):
+    from sandbox.config import scenario as mod
+    pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": (4 << 30) // 4096}   # a 4 GiB machine
+    monkeypatch.setattr(mod.os, "sysconf", lambda name: pages[name])
+    assert mod.default_memory_budget() == 2 << 30
+    # four default search players on 11x11 with four snakes: 4 x 4 x 2^21 x 32 = 1 GiB fits
+    assert load_scenario("snakes_standard_4p")
+    msg = one_line_error(_big({0: 1 << 25, 1: 1 << 25}))                 # 4 GiB
+    assert "may take 4.0 GiB" in msg and "set memory_budget_mb" in msg
+    assert "over the budget of 2.0 GiB (half the machine's memory" in msg
+    pages["SC_PHYS_PAGES"] = (64 << 30) // 4096                         # a 64 GiB machine
+    assert mod.default_memory_budget() == 8 << 30
+
+    def unknown(name):
+        raise ValueError(name)
+    monkeypatch.setattr(mod.os, "sysconf", unknown)
+    assert mod.default_memory_budget() == 8 << 30

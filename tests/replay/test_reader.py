@@ -214,3 +214,24 @@ def test_state_at_returns_independent_games(recorded):
         assert b.turn == 10 and f"{b.state_hash():016x}" == replay.hash_at(10)
         a.close()
         b.close()
+
+
+@pytest.mark.parametrize("depth", [2_000, 200_000])
+def test_deeply_nested_json_line_is_dropped(recorded, tmp_path, depth):
+    """json.loads recurses per level; a line nested thousands deep is a
+    dropped line with its reason, like any other damaged line."""
+    path = recorded.copy_to(tmp_path)
+    lines = _lines(path)
+    lines.insert(5, b'{"type": "turn", "x": ' + b"[" * depth + b"]" * depth + b"}")
+    _write(path, lines)
+    replay = read_replay(path)
+    assert [tuple(d) for d in replay.dropped] == [(6, "JSON nested too deeply to read")]
+    assert len(replay.turns) == len(recorded.history) and verify(replay).ok
+
+
+def test_deeply_nested_header_is_one_line(recorded, tmp_path):
+    path = recorded.copy_to(tmp_path)
+    lines = _lines(path)
+    lines[0] = lines[0][:-1] + b', "x": ' + b"{\"a\": " * 5000 + b"1" + b"}" * 5000 + b"}"
+    _write(path, lines)
+    assert "no valid replay header (line 1: JSON nested too deeply to read)" in _error(path)

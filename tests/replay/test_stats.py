@@ -133,3 +133,10 @@ def test_match_length_with_a_dropped_turn_line(recorded, tmp_path, capsys):
     assert (st.turns, st.turns_recorded) == (n, n - 1)
     assert f"| {n} turns ({n - 1} of them recorded) | finished" in st.text()
     assert st.to_dict()["turns"] == n
+
+
+def test_no_full_tree_in_a_roomy_match(recorded):
+    st = compute_stats(read_replay(recorded.path))
+    assert all(a.node_cap_turns == () for a in st.agents)
+    assert [a.node_cap for a in st.agents] == [1 << 21] * 3 + [None]   # the random player
+    assert "tree full (node cap): never" in st.text().splitlines()

@@ -128,3 +128,48 @@ def test_playback_refuses_a_diverging_file(recorded, tmp_path):
     replay = read_replay(_tamper(recorded, tmp_path, 0, seed))
     with pytest.raises(ReplayError, match="another initial state"):
         replay.state_at(0)
+
+
+def test_tampered_figures_of_a_turn(recorded, tmp_path):
+    """The hash covers the state; the alive flags and scores a turn line
+    states about that state are checked against the replayed one too."""
+    def nan_score(obj):
+        obj["scores"][2] = float("nan")
+    path = _tamper(recorded, tmp_path, 6, nan_score)
+    report = verify(read_replay(path))
+    assert not report.ok and report.problem == "figures" and report.first_divergence == 5
+    assert "turn 5: recorded score of agent 2 is nan, the replayed state scores" in report.message
+
+    def nudged(obj):
+        obj["scores"][0] += 0.001
+    report = verify(read_replay(_tamper(recorded, tmp_path, 3, nudged)))
+    assert not report.ok and report.problem == "figures" and "agent 0" in report.message
+
+    def revived(obj):
+        obj["alive"] = [True] * len(obj["alive"])
+    # a turn after someone is out, not the one that put them out (that line
+    # would contradict its own `eliminated` and be dropped by the reader)
+    k = next(r.turn for r in recorded.history if not all(r.alive) and not r.eliminated)
+    report = verify(read_replay(_tamper(recorded, tmp_path, k + 1, revived)))
+    assert not report.ok and report.problem == "figures" and "recorded alive 1111" in report.message
+
+
+def test_result_line_contradicting_the_replayed_ranking(recorded, tmp_path, capsys):
+    n = len(recorded.history) + 1
+
+    def other_winner(obj):
+        obj["winner"] = (obj["ranking"].index(0) + 1) % len(obj["ranking"])
+    path = _tamper(recorded, tmp_path, n, other_winner)
+    report = verify(read_replay(path))
+    assert not report.ok and report.problem == "result"
+    assert "the replayed game ranks" in report.message and "winner" in report.message
+    assert main(["replay", "verify", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "result line: ranking" in err[0]
+
+    def reranked(obj):
+        obj["ranking"] = list(reversed(obj["ranking"]))
+        best = [a for a, k in enumerate(obj["ranking"]) if k == 0]
+        obj["winner"] = best[0] if len(best) == 1 else None
+    report = verify(read_replay(_tamper(recorded, tmp_path, n, reranked)))
+    assert not report.ok and report.problem == "result"

@@ -1,0 +1,353 @@
+"""Regenerate the damaged-replay corpus, tests/data/replays_bad/.
+
+    python tools/make_bad_replays.py            # rewrites the folder
+
+Plays three short real matches (snakes, goofspiel, matrix; iteration budgets,
+so the moves are reproducible), records them, then writes one damaged copy
+per case below and EXPECTED.toml: for each file, what `python -m sandbox
+replay verify FILE` and `... replay stats FILE` must do (exit status, the
+error line's fragment, the warning lines' fragments). tests/test_corpus.py
+runs them. A new game or replay format adds its own cases here.
+
+The damage is applied to fixed turns (2, 3, 4 ...) so the expected messages
+do not depend on how a match went; the files are committed, so a change of
+the search algorithm does not change them (only a change of a game's rules
+or state layout would, and then this script rebuilds them).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))   # this checkout's sandbox, not an installed one
+
+from sandbox.config import Budget, scenario_from_dict  # noqa: E402
+from sandbox.replay import Recorder  # noqa: E402
+from sandbox.sim import Match  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "replays_bad"
+CREATED = "2025-01-01T00:00:00+00:00"     # a fixed stamp: regenerating changes less
+
+MATCHES = {
+    "snakes": {"name": "corpus snakes", "game": "snakes",
+               "game_params": {"width": 7, "height": 7, "snakes": 2}, "seed": 3,
+               "max_turns": 12, "players": [{"name": "A"}, {"name": "B"}]},
+    "goofspiel": {"name": "corpus goofspiel", "game": "goofspiel",
+                  "game_params": {"num_cards": 5}, "seed": 3,
+                  "players": [{"name": "A"}, {"name": "B"}]},
+    "matrix": {"name": "corpus matrix", "game": "matrix",
+               "game_params": {"preset": "biased_rps", "repeats": 4}, "seed": 3,
+               "players": [{"name": "A"}, {"name": "B"}]},
+}
+
+
+def record(kind: str, directory: Path) -> list[str]:
+    """A real recorded match of `kind`, as its lines (no newlines)."""
+    sc = scenario_from_dict(MATCHES[kind], source=kind)
+    rec = Recorder(directory, name_hint=f"corpus-{kind}")
+    with Match(sc, budget=Budget(iterations=100, ms=0), recorder=rec) as m:
+        m.play()
+    rec.close()
+    lines = rec.path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["created"] = CREATED
+    return [json.dumps(header, separators=(",", ":"))] + lines[1:]
+
+
+# ------------------------------------------------------------- the damage
+Lines = list  # list[str]; a case may put bytes in it (non-UTF-8)
+
+
+def edit(lines: Lines, index: int, fn: Callable[[dict], None]) -> None:
+    obj = json.loads(lines[index])
+    fn(obj)
+    lines[index] = json.dumps(obj, separators=(",", ":"))   # NaN stays NaN
+
+
+def turn_index(lines: Lines, turn: int) -> int:
+    return next(i for i, x in enumerate(lines)
+                if isinstance(x, str) and f'"type":"turn","turn":{turn},' in x)
+
+
+def set_in_turn(turn: int, fn: Callable[[dict], None]) -> Callable[[Lines], Lines]:
+    def damage(lines: Lines) -> Lines:
+        edit(lines, turn_index(lines, turn), fn)
+        return lines
+    return damage
+
+
+def set_in_header(fn: Callable[[dict], None]) -> Callable[[Lines], Lines]:
+    def damage(lines: Lines) -> Lines:
+        edit(lines, 0, fn)
+        return lines
+    return damage
+
+
+def set_in_result(fn: Callable[[dict], None]) -> Callable[[Lines], Lines]:
+    def damage(lines: Lines) -> Lines:
+        edit(lines, len(lines) - 1, fn)
+        return lines
+    return damage
+
+
+def contradict_winner(r: dict) -> None:
+    """A winner its own ranking does not put first (alone)."""
+    best = [a for a, k in enumerate(r["ranking"]) if k == 0]
+    r["winner"] = (best[0] + 1) % len(r["ranking"]) if len(best) == 1 else best[0]
+
+
+DEEP = 5000
+
+
+@dataclass
+class Case:
+    name: str
+    source: str                                   # which match
+    what: str
+    damage: Callable[[Lines], Lines]
+    verify: dict = field(default_factory=dict)    # exit, error | out, warnings
+    stats: dict = field(default_factory=dict)
+    raw_tail: bool = True                         # end the file with a newline
+
+
+def torn_result(lines):
+    lines[-1] = lines[-1][: len(lines[-1]) // 2]
+    return lines
+
+
+def torn_turn(lines):
+    lines.pop()                                   # the result line never came
+    lines[-1] = lines[-1][:120]
+    return lines
+
+
+def garbage(lines):
+    lines.insert(3, "garbage {{{ not json")
+    lines.insert(6, b"\xff\xfe\x00 binary")
+    lines.insert(8, "[1, 2, 3]")
+    return lines
+
+
+def swap_turns(lines):
+    a, b = turn_index(lines, 3), turn_index(lines, 4)
+    lines[a], lines[b] = lines[b], lines[a]
+    return lines
+
+
+def repeat_turn(lines):
+    i = turn_index(lines, 2)
+    lines.insert(i + 1, lines[i])
+    return lines
+
+
+def header_only(lines):
+    return lines[:1]
+
+
+def deep_line(lines):
+    lines.insert(4, '{"type":"turn","x":' + "[" * DEEP + "]" * DEEP + "}")
+    return lines
+
+
+def deep_header(lines):
+    lines[0] = lines[0][:-1] + ',"x":' + '{"a":' * DEEP + "1" + "}" * DEEP + "}"
+    return lines
+
+
+def no_header(lines):
+    return lines[1:]
+
+
+def extra_move(lines):
+    edit(lines, turn_index(lines, 5), lambda t: t["joint"].append(0))
+    return lines
+
+
+def second_result(lines):
+    lines.append(lines[-1])
+    return lines
+
+
+def absurd(lines):
+    def f(t):
+        t["players"][0]["iterations"] = -5
+        t["players"][1]["search_ms"] = float("inf")
+    edit(lines, turn_index(lines, 2), f)
+    return lines
+
+
+CASES = [
+    Case("torn_last_line.jsonl", "snakes", "the result line cut in half (a crash while writing)",
+         torn_result,
+         verify={"exit": 0, "out": "12 turns verified (no result line",
+                 "warnings": ["torn last line (no newline)"]},
+         stats={"exit": 0, "warnings": ["torn last line (no newline)"]}, raw_tail=False),
+    Case("torn_turn_line.jsonl", "snakes", "the last turn line cut, no result line",
+         torn_turn,
+         verify={"exit": 0, "out": "11 turns verified (no result line",
+                 "warnings": ["torn last line"]},
+         stats={"exit": 0, "warnings": ["torn last line"]}, raw_tail=False),
+    Case("garbage_lines.jsonl", "snakes", "garbage, binary and a JSON array among the lines",
+         garbage,
+         verify={"exit": 0, "out": "12 turns verified (complete match)",
+                 "warnings": ["dropped 3 lines (line 4: not JSON; line 7: not UTF-8 text; "
+                              "line 9: not a JSON object)"]},
+         stats={"exit": 0, "warnings": ["dropped 3 lines"]}),
+    Case("other_format.jsonl", "snakes", "a header of another format",
+         set_in_header(lambda h: h.update(format="chess-pgn")),
+         verify={"exit": 1, "error": "not a sandbox-replay file (format 'chess-pgn')"},
+         stats={"exit": 1, "error": "not a sandbox-replay file (format 'chess-pgn')"}),
+    Case("unsupported_version.jsonl", "snakes", "format version 99",
+         set_in_header(lambda h: h.update(version=99)),
+         verify={"exit": 1, "error": "replay format version 99 is not supported (this build "
+                                     "reads version 1)"},
+         stats={"exit": 1, "error": "replay format version 99 is not supported"}),
+    Case("version_true.jsonl", "snakes", "format version true (a bool is no version)",
+         set_in_header(lambda h: h.update(version=True)),
+         verify={"exit": 1, "error": "replay format version True is not supported"},
+         stats={"exit": 1, "error": "replay format version True is not supported"}),
+    Case("header_names_vs_num_agents.jsonl", "snakes", "three names for two agents",
+         set_in_header(lambda h: h["names"].append("C")),
+         verify={"exit": 1, "error": "line 1: invalid header: names: 3 entries, but num_agents "
+                                     "is 2"},
+         stats={"exit": 1, "error": "names: 3 entries, but num_agents is 2"}),
+    Case("header_agent_owned_twice.jsonl", "snakes", "both players own agent 0",
+         set_in_header(lambda h: h["players"][1].update(agents=[0, 1])),
+         verify={"exit": 1, "error": "players: agent 0 belongs to player 0 and to player 1"},
+         stats={"exit": 1, "error": "agent 0 belongs to player 0 and to player 1"}),
+    Case("turns_out_of_order.jsonl", "snakes", "turn lines 3 and 4 swapped",
+         swap_turns,
+         verify={"exit": 1, "error": "turn 3: missing from the file",
+                 "warnings": ["turn 3 out of order or repeated (expected 5)"]},
+         stats={"exit": 0, "warnings": ["turn 3 out of order or repeated"]}),
+    Case("turn_repeated.jsonl", "snakes", "turn 2's line written twice",
+         repeat_turn,
+         verify={"exit": 0, "out": "12 turns verified (complete match)",
+                 "warnings": ["turn 2 out of order or repeated (expected 3)"]},
+         stats={"exit": 0, "warnings": ["turn 2 out of order or repeated"]}),
+    Case("turn_wrong_agent_count.jsonl", "snakes", "turn 5 plays three moves for two agents",
+         extra_move,
+         verify={"exit": 1, "error": "turn 5: missing from the file",
+                 "warnings": ["turn 5: 3 moves for 2 agents"]},
+         stats={"exit": 0, "warnings": ["turn 5: 3 moves for 2 agents"]}),
+    Case("result_contradicts_ranking.jsonl", "snakes", "a winner its ranking does not put first",
+         set_in_result(contradict_winner),
+         verify={"exit": 1, "error": "result line: ranking"},
+         stats={"exit": 0, "warnings": ["result line: winner is agent", "but its ranking"]}),
+    Case("result_after_result.jsonl", "snakes", "the result line written twice",
+         second_result,
+         verify={"exit": 0, "out": "12 turns verified (complete match)",
+                 "warnings": ["result line after the result line"]},
+         stats={"exit": 0, "warnings": ["result line after the result line"]}),
+    Case("nan_scores.jsonl", "snakes", "turn 2's scores are NaN",
+         set_in_turn(2, lambda t: t.update(scores=[float("nan")] * len(t["scores"]))),
+         verify={"exit": 1, "error": "turn 2: recorded score of agent 0 is nan"},
+         stats={"exit": 0, "warnings": ["turn 2: scores of agent 0 is nan"]}),
+    Case("absurd_figures.jsonl", "snakes", "negative iterations, infinite search time",
+         absurd,
+         verify={"exit": 0, "out": "12 turns verified (complete match)"},
+         stats={"exit": 0, "warnings": ["turn 2: player 0: iterations -5 is absurd",
+                                        "turn 2: player 1: search_ms is inf"]}),
+    Case("wrong_hash.jsonl", "snakes", "turn 4's state hash changed",
+         set_in_turn(4, lambda t: t.update(hash="0123456789abcdef")),
+         verify={"exit": 1, "error": "turn 4: state hash differs (recorded 0123456789abcdef, "
+                                     "replayed"},
+         stats={"exit": 0}),
+    Case("illegal_move.jsonl", "snakes", "turn 3 plays move 9",
+         set_in_turn(3, lambda t: t["joint"].__setitem__(0, 9)),
+         verify={"exit": 1, "error": "turn 3: recorded moves [9, "},
+         stats={"exit": 0}),
+    Case("initial_hash_tampered.jsonl", "snakes", "the header's initial hash changed",
+         set_in_header(lambda h: h.update(initial_hash="00000000deadbeef")),
+         verify={"exit": 1, "error": "initial state hash differs (recorded 00000000deadbeef"},
+         stats={"exit": 0, "warnings": ["this build rebuilds another initial state"]}),
+    Case("unknown_game_kind.jsonl", "snakes", "a replay of a game kind that does not exist",
+         set_in_header(lambda h: h.update(game="chess")),
+         verify={"exit": 1, "error": "cannot rebuild the game: unknown game kind 'chess'"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: unknown game kind 'chess'"]}),
+    Case("game_params_no_longer_parse.jsonl", "snakes", "game_params the game refuses",
+         set_in_header(lambda h: h.update(game_params=h["game_params"] + " width=99")),
+         verify={"exit": 1, "error": "cannot rebuild the game: width"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: width"]}),
+    Case("empty.jsonl", "snakes", "an empty file", lambda lines: [],
+         verify={"exit": 1, "error": "empty file, not a replay"},
+         stats={"exit": 1, "error": "empty file, not a replay"}, raw_tail=False),
+    Case("header_only.jsonl", "snakes", "a header and nothing else", header_only,
+         verify={"exit": 0, "out": "0 turns verified (no result line"},
+         stats={"exit": 0, "warnings": ["no turn is recorded"]}),
+    Case("no_header.jsonl", "snakes", "the header line lost", no_header,
+         verify={"exit": 1, "error": "no valid replay header"},
+         stats={"exit": 1, "error": "no valid replay header"}),
+    Case("not_a_replay.jsonl", "snakes", "a text file",
+         lambda lines: ["hello world", "this is not a replay"],
+         verify={"exit": 1, "error": "not a replay file (line 1: not JSON)"},
+         stats={"exit": 1, "error": "not a replay file (line 1: not JSON)"}),
+    Case("deep_json_line.jsonl", "snakes", f"a line nested {DEEP} levels deep", deep_line,
+         verify={"exit": 0, "out": "12 turns verified (complete match)",
+                 "warnings": ["line 5: JSON nested too deeply to read"]},
+         stats={"exit": 0, "warnings": ["line 5: JSON nested too deeply to read"]}),
+    Case("deep_json_header.jsonl", "snakes", f"the header nested {DEEP} levels deep",
+         deep_header,
+         verify={"exit": 1, "error": "no valid replay header (line 1: JSON nested too deeply"},
+         stats={"exit": 1, "error": "no valid replay header (line 1: JSON nested too deeply"}),
+    Case("goofspiel_num_cards_17.jsonl", "goofspiel", "goofspiel with 17 cards",
+         set_in_header(lambda h: h.update(game_params="num_cards=17")),
+         verify={"exit": 1, "error": "cannot rebuild the game: num_cards"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: num_cards"]}),
+    Case("goofspiel_torn_last_line.jsonl", "goofspiel", "goofspiel, result line cut",
+         torn_result,
+         verify={"exit": 0, "out": "5 turns verified (no result line",
+                 "warnings": ["torn last line"]},
+         stats={"exit": 0, "warnings": ["torn last line"]}, raw_tail=False),
+    Case("matrix_result_contradicts_ranking.jsonl", "matrix", "matrix, a winner its ranking "
+         "does not put first", set_in_result(contradict_winner),
+         verify={"exit": 1, "error": "result line: ranking"},
+         stats={"exit": 0, "warnings": ["result line: winner is"]}),
+    Case("matrix_illegal_move.jsonl", "matrix", "matrix, turn 1 plays action 7 of 3",
+         set_in_turn(1, lambda t: t["joint"].__setitem__(1, 7)),
+         verify={"exit": 1, "error": "turn 1: recorded moves"},
+         stats={"exit": 0}),
+]
+
+
+def _toml(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return json.dumps(value, ensure_ascii=False)   # strings, ints, lists: TOML spells them so
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        sources = {kind: record(kind, Path(tmp)) for kind in MATCHES}
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    OUT.mkdir(parents=True)
+    expected = ["# The damaged-replay corpus, written by tools/make_bad_replays.py (edit the",
+                "# cases there and rerun it). For each file: what `python -m sandbox replay",
+                "# verify FILE` and `... replay stats FILE` do: the exit status; the one",
+                "# `error:` line's fragment; every `warning:` line's fragments (none listed:",
+                "# no warning); for verify's success, a fragment of its `ok:` line. `game`:",
+                "# the game of the match it was made from (every game needs its own).",
+                ""]
+    for case in CASES:
+        lines = case.damage(list(sources[case.source]))
+        data = b"\n".join(x if isinstance(x, bytes) else x.encode("utf-8") for x in lines)
+        if case.raw_tail and lines:
+            data += b"\n"
+        (OUT / case.name).write_bytes(data)
+        expected += [f'["{case.name}"]', f"game = {_toml(case.source)}",
+                     f"what = {_toml(case.what)}",
+                     f"verify = {_toml(case.verify)}", f"stats = {_toml(case.stats)}", ""]
+    (OUT / "EXPECTED.toml").write_text("\n".join(expected), encoding="utf-8")
+    print(f"wrote {len(CASES)} damaged replays and EXPECTED.toml to {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
