@@ -185,6 +185,7 @@ iterations = 20000
 name = "Red"
 [players.search]
 node_cap = 1024
+tree_reuse = false
 [[players]]
 name = "Blue"
 """
@@ -192,7 +193,9 @@ name = "Blue"
 
 def test_a_full_tree_is_said_on_the_console_and_in_replay_stats(tmp_path):
     """Red's search stops on its node cap every turn (1,024 nodes cannot
-    hold 20,000 iterations): the console says so once, when it starts, with
+    hold 20,000 iterations from a fresh root; without tree reuse no turn
+    starts from a kept subtree that might leave more room): the console
+    says so once, when it starts, with
     the cap, then sums up; `replay stats` lists the turns."""
     sc = tmp_path / "capped.toml"
     sc.write_text(CAPPED)
