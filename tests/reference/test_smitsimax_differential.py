@@ -43,37 +43,69 @@ def pair(params: dict, seed: int):
     return Game("snakes", params, seed=seed), SnakesGame(params, seed=seed)
 
 
-def reference_rows(x: Smitsimax, agent: int) -> dict:
-    """Every node of a reference tree as the C snapshot describes it:
-    id -> (parent id, visits, mean, prob, depth, move, flags)."""
+FIELDS = ("parent", "visits", "mean", "prob", "depth", "move", "flags")
+
+
+def reference_tree(x: Smitsimax, agent: int) -> dict[str, np.ndarray]:
+    """Every node of a reference tree as the C snapshot describes it, one
+    array per field indexed by node id: parent id (-1 for the root),
+    visits, float32 mean, float32 share of the parent's child visits,
+    depth, move, flags."""
     nodes = x.trees[agent].nodes
-    rows = {0: (-1, nodes[0].visits, np.float32(nodes[0].mean()), np.float32(1.0), 0, 255, 0)}
-    for idx, nd in enumerate(nodes):
-        kids = list(nd.children()) + ([nd.pass_child] if nd.pass_child else [])
-        total = float(sum(nodes[k].visits for k in kids))
-        for k in kids:
-            c = nodes[k]
-            prob = np.float32(c.visits / total if total > 0 else 0.0)
-            rows[k] = (idx, c.visits, np.float32(c.mean()), prob, c.depth, c.move, c.flags)
-    assert len(rows) == len(nodes)
-    return rows
+    n = len(nodes)
+    parent = np.full(n, -1, dtype=np.int64)
+    visits = np.zeros(n, dtype=np.int64)
+    total = np.zeros(n)
+    depth, move, flags = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    for i, nd in enumerate(nodes):
+        visits[i], total[i], depth[i], move[i], flags[i] = (
+            nd.visits, nd.total, nd.depth, nd.move, nd.flags)
+        if nd.nchildren:
+            parent[nd.first_child:nd.first_child + nd.nchildren] = i
+        if nd.pass_child:
+            parent[nd.pass_child] = i
+    assert np.all(parent[1:] >= 0), "every node hangs under the root"
+    flags[0] = 0                          # a snapshot shows no flags on the root
+    safe = np.maximum(visits, 1)
+    mean = np.where(visits > 0, total / safe, 0.0).astype(np.float32)
+    kids = np.bincount(parent[1:], weights=visits[1:], minlength=n)
+    share = np.ones(n, dtype=np.float32)
+    under = kids[parent[1:]]
+    share[1:] = np.where(under > 0, visits[1:] / np.maximum(under, 1), 0.0).astype(np.float32)
+    return dict(parent=parent, visits=visits, mean=mean, prob=share, depth=depth, move=move,
+                flags=flags)
 
 
-def c_rows(s: Search, agent: int) -> dict:
+def c_tree(s: Search, agent: int) -> dict[str, np.ndarray]:
+    """The C tree from a full snapshot, in the same form."""
     snap = s.snapshot(agent, max_nodes=s.stats().nodes[agent], min_visits=0)
-    ids = snap.node.tolist()
-    return {int(r["node"]): (ids[r["parent"]] if r["parent"] >= 0 else -1, int(r["visits"]),
-                             r["mean"], r["prob"], int(r["depth"]), int(r["move"]),
-                             int(r["flags"]))
-            for r in snap.rows}
+    ids = snap.node.astype(np.int64)
+    order = np.argsort(ids)
+    assert np.array_equal(ids[order], np.arange(len(ids))), "node ids are 0..n-1"
+    parent = np.where(snap.parent >= 0, ids[np.maximum(snap.parent, 0)], -1)
+    cols = dict(parent=parent, visits=snap.visits, mean=snap.mean, prob=snap.prob,
+                depth=snap.depth, move=snap.move, flags=snap.flags)
+    return {k: np.asarray(v)[order].astype(np.float32 if k in ("mean", "prob") else np.int64)
+            for k, v in cols.items()}
+
+
+def assert_same_tree(s: Search, x: Smitsimax, agent: int) -> None:
+    """Ids, parents, visits, means, shares, depths, moves and flags (DIED,
+    SURVIVED, DOOMED, PASS) of every node, as far as the C snapshot shows
+    them; means and shares exactly (float32 of the same doubles)."""
+    ref, c = reference_tree(x, agent), c_tree(s, agent)
+    assert len(ref["visits"]) == len(c["visits"]), f"agent {agent}: node counts"
+    for field in FIELDS:
+        if not np.array_equal(ref[field], c[field]):
+            bad = int(np.flatnonzero(ref[field] != c[field])[0])
+            raise AssertionError(f"agent {agent}, node {bad}: {field} reference "
+                                 f"{ref[field][bad]} C {c[field][bad]}")
 
 
 def assert_same_search(s: Search, x: Smitsimax) -> None:
     n = s.num_agents
     for a in range(n):
-        # The whole tree: ids, parents, visits, means, flags (DIED, SURVIVED,
-        # DOOMED, PASS), as far as the C snapshot shows them.
-        assert reference_rows(x, a) == c_rows(s, a)
+        assert_same_tree(s, x, a)
     for a in range(n):
         assert x.root_stats(a) == s.root_stats(a)  # moves, visits, means, probs: exact
     assert x.best_moves() == s.best_moves()
@@ -345,11 +377,11 @@ def test_a_trap_with_a_pass_child(death_penalty):
         assert_same_search(s, x)
     if death_penalty:
         return  # the penalty steers A away before X's children are all tried
-    rows = c_rows(s, 0)
-    corner = next(k for k, row in rows.items() if row[0] == 0 and row[5] == 1)  # A: down
-    parent, visits, _, _, _, _, flags = rows[corner]
+    t = c_tree(s, 0)
+    corner = int(np.flatnonzero((t["parent"] == 0) & (t["move"] == 1))[0])   # A: down
+    flags = t["flags"][corner]
     assert flags & 2 and flags & 4           # A both died and survived there
-    assert any(row[0] == corner and row[6] & 1 for row in rows.values())  # a pass child
+    assert np.any((t["parent"] == corner) & (t["flags"] & 1 != 0))          # a pass child
     assert flags & 8                         # and X is certain death
 
 
