@@ -134,18 +134,33 @@ def test_reuse_decay_one_is_today():
         assert sorted((k.move, k.visits) for k in s.root_stats(0)) == old
 
 
-def test_left_branch_of_the_head_on_is_dropped_when_it_happened():
-    """The real head-on kills snake 0 (4 players, the game goes on): only
-    its pass child is kept and the root is exactly that child's count."""
-    params = SearchParams(max_depth=5, random_threshold=1_000_000)
+@pytest.mark.parametrize("elimination", ["pass", "freeze"])
+def test_left_branch_of_the_head_on_is_dropped_when_it_happened(elimination):
+    """The real head-on kills snake 0 (4 players, the game goes on): its
+    move children under 'right' can no longer happen. In pass mode only its
+    pass child is kept and the root is exactly that child's count; a frozen
+    tree has no pass child, so the dead agent's new root is bare (0 visits,
+    no children) and stays so: it only counts the iterations that follow."""
+    params = SearchParams(max_depth=5, random_threshold=1_000_000, elimination=elimination)
     with head_on(4) as g, Search(g, params, seed=3) as s:
         s.run(iterations=4000)
         full = full_tree(s, 0)
         right = child_rows(full, 0)[RIGHT]
         passes = [k for k in full.children(right) if full.move[k] == MOVE_NONE]
-        assert passes
+        moves = [k for k in full.children(right) if full.move[k] != MOVE_NONE]
+        assert moves, "snake 0 also survived 'right' in the search"
         joint = [RIGHT, LEFT, UP, UP]
         g.step(joint)
         assert not g.is_alive(0)
         s.advance(joint, new_root=g)
-        assert s.stats().root_visits[0] == int(full.visits[passes[0]])
+        if elimination == "pass":
+            assert passes
+            assert s.stats().root_visits[0] == int(full.visits[passes[0]])
+            assert [k.move for k in s.root_stats(0)] == [-1]
+        else:
+            assert not passes
+            assert s.stats().root_visits[0] == 0 and s.stats().nodes[0] == 1
+            assert s.root_stats(0) == []
+            s.run(iterations=100)
+            assert s.stats().root_visits[0] == 100 and s.stats().nodes[0] == 1
+        assert s.best_moves()[0] is None

@@ -1,7 +1,11 @@
 """The C Smitsimax and the pure-Python reference, on the same inputs.
 
 Same game state, same search seed, same SearchParams: the trees must be the
-same. Means are compared with exact float equality: the reference performs
+same. Besides single searches and short matches, three long matches (210
+turns, one at max_depth 20) hot-swap bounds, reuse_decay, depth_normalize,
+elimination, rollout and more mid-turn; one search passes 2,048 visits at the
+root and its favourite child (where C leaves its sqrt/ln tables); and a kept
+child that has a pass child re-roots while its agent survives. Means are compared with exact float equality: the reference performs
 the same IEEE operations in the same order (the C core is built with
 -ffp-contract=off, and both call the same libm log), so there is no
 floating-point reason for them to differ.
@@ -43,37 +47,69 @@ def pair(params: dict, seed: int):
     return Game("snakes", params, seed=seed), SnakesGame(params, seed=seed)
 
 
-def reference_rows(x: Smitsimax, agent: int) -> dict:
-    """Every node of a reference tree as the C snapshot describes it:
-    id -> (parent id, visits, mean, prob, depth, move, flags)."""
+FIELDS = ("parent", "visits", "mean", "prob", "depth", "move", "flags")
+
+
+def reference_tree(x: Smitsimax, agent: int) -> dict[str, np.ndarray]:
+    """Every node of a reference tree as the C snapshot describes it, one
+    array per field indexed by node id: parent id (-1 for the root),
+    visits, float32 mean, float32 share of the parent's child visits,
+    depth, move, flags."""
     nodes = x.trees[agent].nodes
-    rows = {0: (-1, nodes[0].visits, np.float32(nodes[0].mean()), np.float32(1.0), 0, 255, 0)}
-    for idx, nd in enumerate(nodes):
-        kids = list(nd.children()) + ([nd.pass_child] if nd.pass_child else [])
-        total = float(sum(nodes[k].visits for k in kids))
-        for k in kids:
-            c = nodes[k]
-            prob = np.float32(c.visits / total if total > 0 else 0.0)
-            rows[k] = (idx, c.visits, np.float32(c.mean()), prob, c.depth, c.move, c.flags)
-    assert len(rows) == len(nodes)
-    return rows
+    n = len(nodes)
+    parent = np.full(n, -1, dtype=np.int64)
+    visits = np.zeros(n, dtype=np.int64)
+    total = np.zeros(n)
+    depth, move, flags = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    for i, nd in enumerate(nodes):
+        visits[i], total[i], depth[i], move[i], flags[i] = (
+            nd.visits, nd.total, nd.depth, nd.move, nd.flags)
+        if nd.nchildren:
+            parent[nd.first_child:nd.first_child + nd.nchildren] = i
+        if nd.pass_child:
+            parent[nd.pass_child] = i
+    assert np.all(parent[1:] >= 0), "every node hangs under the root"
+    flags[0] = 0                          # a snapshot shows no flags on the root
+    safe = np.maximum(visits, 1)
+    mean = np.where(visits > 0, total / safe, 0.0).astype(np.float32)
+    kids = np.bincount(parent[1:], weights=visits[1:], minlength=n)
+    share = np.ones(n, dtype=np.float32)
+    under = kids[parent[1:]]
+    share[1:] = np.where(under > 0, visits[1:] / np.maximum(under, 1), 0.0).astype(np.float32)
+    return dict(parent=parent, visits=visits, mean=mean, prob=share, depth=depth, move=move,
+                flags=flags)
 
 
-def c_rows(s: Search, agent: int) -> dict:
+def c_tree(s: Search, agent: int) -> dict[str, np.ndarray]:
+    """The C tree from a full snapshot, in the same form."""
     snap = s.snapshot(agent, max_nodes=s.stats().nodes[agent], min_visits=0)
-    ids = snap.node.tolist()
-    return {int(r["node"]): (ids[r["parent"]] if r["parent"] >= 0 else -1, int(r["visits"]),
-                             r["mean"], r["prob"], int(r["depth"]), int(r["move"]),
-                             int(r["flags"]))
-            for r in snap.rows}
+    ids = snap.node.astype(np.int64)
+    order = np.argsort(ids)
+    assert np.array_equal(ids[order], np.arange(len(ids))), "node ids are 0..n-1"
+    parent = np.where(snap.parent >= 0, ids[np.maximum(snap.parent, 0)], -1)
+    cols = dict(parent=parent, visits=snap.visits, mean=snap.mean, prob=snap.prob,
+                depth=snap.depth, move=snap.move, flags=snap.flags)
+    return {k: np.asarray(v)[order].astype(np.float32 if k in ("mean", "prob") else np.int64)
+            for k, v in cols.items()}
+
+
+def assert_same_tree(s: Search, x: Smitsimax, agent: int) -> None:
+    """Ids, parents, visits, means, shares, depths, moves and flags (DIED,
+    SURVIVED, DOOMED, PASS) of every node, as far as the C snapshot shows
+    them; means and shares exactly (float32 of the same doubles)."""
+    ref, c = reference_tree(x, agent), c_tree(s, agent)
+    assert len(ref["visits"]) == len(c["visits"]), f"agent {agent}: node counts"
+    for field in FIELDS:
+        if not np.array_equal(ref[field], c[field]):
+            bad = int(np.flatnonzero(ref[field] != c[field])[0])
+            raise AssertionError(f"agent {agent}, node {bad}: {field} reference "
+                                 f"{ref[field][bad]} C {c[field][bad]}")
 
 
 def assert_same_search(s: Search, x: Smitsimax) -> None:
     n = s.num_agents
     for a in range(n):
-        # The whole tree: ids, parents, visits, means, flags (DIED, SURVIVED,
-        # DOOMED, PASS), as far as the C snapshot shows them.
-        assert reference_rows(x, a) == c_rows(s, a)
+        assert_same_tree(s, x, a)
     for a in range(n):
         assert x.root_stats(a) == s.root_stats(a)  # moves, visits, means, probs: exact
     assert x.best_moves() == s.best_moves()
@@ -345,11 +381,11 @@ def test_a_trap_with_a_pass_child(death_penalty):
         assert_same_search(s, x)
     if death_penalty:
         return  # the penalty steers A away before X's children are all tried
-    rows = c_rows(s, 0)
-    corner = next(k for k, row in rows.items() if row[0] == 0 and row[5] == 1)  # A: down
-    parent, visits, _, _, _, _, flags = rows[corner]
+    t = c_tree(s, 0)
+    corner = int(np.flatnonzero((t["parent"] == 0) & (t["move"] == 1))[0])   # A: down
+    flags = t["flags"][corner]
     assert flags & 2 and flags & 4           # A both died and survived there
-    assert any(row[0] == corner and row[6] & 1 for row in rows.values())  # a pass child
+    assert np.any((t["parent"] == corner) & (t["flags"] & 1 != 0))          # a pass child
     assert flags & 8                         # and X is certain death
 
 
@@ -370,6 +406,144 @@ def test_certain_death_is_lifted_when_a_child_survives(seed):
     s, x = Search(g, params, seed=seed), Smitsimax(r, params, seed=seed)
     for k in range(60):
         run_both(s, x, 1 if k < 40 else 10)
+        assert_same_search(s, x)
+
+
+# ------------------------------------------------------------ long matches
+
+def advance_both(s: Search, x: Smitsimax, g: Game, r: SnakesGame, joint) -> None:
+    """The real game plays `joint` (C engine; the reference root is imported
+    from it) and both searches re-root on it."""
+    g.step([0 if m is None else m for m in joint])
+    r.step(joint)
+    r.import_state(g.export().tolist())
+    s.advance(joint, g)
+    x.advance(joint, r)
+
+
+def play_match(game: dict, params: SearchParams, iterations: int, turns: int, seed: int,
+               swaps: dict[int, dict] | None = None) -> dict:
+    """The C search and the reference play side by side: every turn both
+    search, the best joint move is played and both re-root on it (tree
+    reuse). A hot-swap listed for a turn lands mid-turn, between two slices,
+    on both sides at the same iteration. Whole trees are compared after every
+    search and every re-root. New games (other seeds) are started until
+    `turns` turns have been played."""
+    swaps = swaps or {}
+    played = games = deepest = 0
+    while played < turns:
+        g, r = pair(game, seed + 1000 * games)
+        s, x = Search(g, params, seed=seed + games), Smitsimax(r, params, seed=seed + games)
+        while played < turns and not g.is_terminal:
+            if played in swaps:
+                run_both(s, x, iterations // 2)
+                s.update_params(**swaps[played])
+                x.update_params(**swaps[played])
+                assert s.c_params() == x.params
+                run_both(s, x, iterations - iterations // 2)
+            else:
+                run_both(s, x, iterations)
+            assert_same_search(s, x)
+            deepest = max(deepest, *s.stats().max_depth_reached)
+            advance_both(s, x, g, r, s.best_moves())
+            assert_same_search(s, x)
+            played += 1
+        games += 1
+    return {"turns": played, "games": games, "deepest": deepest}
+
+
+# game, params, iterations per turn, turns, hot-swaps by turn. Together with
+# the shorter matches above, the file plays well over 200 turns.
+LONG_MATCHES = {
+    "duel_11x11_depth_20": (
+        {"snakes": 2, "width": 11, "height": 11},
+        SearchParams(max_depth=20, c=0.8, random_threshold=4), 60, 70,
+        {20: {"bounds": "depth", "reuse_decay": 0.5},
+         40: {"depth_normalize": True, "elimination": "freeze"},
+         55: {"rollout": True, "gamma": 0.9}}),
+    "four_9x9": (
+        {"snakes": 4, "width": 9, "height": 9},
+        BASE.replace(death_penalty=True, death_min_visits=2), 40, 70,
+        {10: {"elimination": "freeze", "bounds": "depth"},
+         30: {"reuse_decay": 0.3, "rollout": True, "max_depth": 10},
+         50: {"rollout": False, "elimination": "pass", "depth_normalize": True, "c": 1.4}}),
+    "duel_7x7_depth_bounds": (
+        {"snakes": 2, "width": 7, "height": 7, "minimum_food": 2},
+        BASE.replace(bounds="depth", reuse_decay=0.7, gamma=0.95, random_threshold=2), 50, 70,
+        {15: {"bounds": "leaf", "depth_normalize": True, "random_threshold": 8},
+         35: {"reuse_decay": 0.0, "death_penalty": True, "max_depth": 14}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_MATCHES))
+def test_long_match_with_hot_swaps(name):
+    game, params, iterations, turns, swaps = LONG_MATCHES[name]
+    played = play_match(game, params, iterations, turns, seed=21, swaps=swaps)
+    assert played["turns"] == turns
+    if params.max_depth >= 20:
+        assert played["deepest"] >= 15      # deep trees, not just a deep setting
+
+
+def test_nodes_past_2048_visits():
+    """sqrt(ln N) and 1/sqrt(n) come from tables in C below 2,048 and are
+    computed directly above (the reference computes them directly always):
+    a long search whose root and favourite child pass 2,048 visits, then a
+    hot-swap of C so that UCB1 re-balances at those nodes."""
+    g, r = pair({"snakes": 2, "width": 11, "height": 11}, 5)
+    params = BASE.replace(max_depth=4, c=0.3)
+    s, x = Search(g, params, seed=5), Smitsimax(r, params, seed=5)
+    run_both(s, x, 2600)
+    assert_same_search(s, x)
+    for a in range(2):
+        t = c_tree(s, a)
+        assert t["visits"][0] == 2600
+        children = t["parent"] == 0
+        assert t["visits"][children].max() > 2048, t["visits"][children]
+    s.update_params(c=1.5)
+    x.update_params(c=1.5)
+    run_both(s, x, 400)
+    assert_same_search(s, x)
+
+
+def pos_head_on() -> list[int]:
+    """Snakes 0 and 1 face each other two cells apart on 11x11 (right/left
+    meets head-on, both die); snakes 2 and 3 sit safely apart, so the game
+    goes on after a head-on."""
+    return build_export(11, 11, [Snake([(5, 5), (4, 5), (3, 5)], 100),
+                                 Snake([(7, 5), (8, 5), (9, 5)], 100),
+                                 Snake([(2, 8)] * 3, 100), Snake([(8, 2)] * 3, 100)])
+
+
+def test_kept_child_with_a_pass_child_while_the_agent_survives():
+    """Snake 0's 'right' child holds simulations where it died head-on (its
+    pass child) and ones where it lived (its move children). The real turn
+    is survived: both sides keep the move children, drop the pass child,
+    and play on."""
+    game = {"snakes": 4, "width": 11, "height": 11, "food_spawn_chance": 0, "minimum_food": 0}
+    params = BASE.replace(max_depth=5, random_threshold=1_000_000)
+    g, r = pair(game, 3)
+    g.import_state(pos_head_on())
+    r.import_state(pos_head_on())
+    s, x = Search(g, params, seed=3), Smitsimax(r, params, seed=3)
+    run_both(s, x, 1200)
+    assert_same_search(s, x)
+    t = c_tree(s, 0)
+    right = int(np.flatnonzero((t["parent"] == 0) & (t["move"] == 3))[0])
+    below = t["parent"] == right
+    assert np.any(below & (t["flags"] & 1 != 0) & (t["visits"] > 0))     # a pass child
+    assert np.any(below & (t["flags"] & 1 == 0) & (t["visits"] > 0))     # move children
+    advance_both(s, x, g, r, [3, 0, 0, 0])                                  # right, up, up, up
+    assert g.is_alive(0)
+    assert_same_search(s, x)
+    assert -1 not in [m.move for m in s.root_stats(0)]
+    s.update_params(random_threshold=10)
+    x.update_params(random_threshold=10)
+    for _ in range(6):
+        run_both(s, x, 200)
+        assert_same_search(s, x)
+        if g.is_terminal:
+            break
+        advance_both(s, x, g, r, s.best_moves())
         assert_same_search(s, x)
 
 

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 from render_support import make_snapshot
 
-from sandbox.native.snapshot import FLAG_TRUNCATED
+from sandbox.native import Game, Search, SearchParams
+from sandbox.native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED,
+                                     FLAG_TRUNCATED)
 from sandbox.render.tree_layout import (compact_count, icicle_layout, level_starts,
                                         nodelink_layout, rasterize_intervals, rows_for_path,
                                         ucb_value)
@@ -76,11 +78,52 @@ def test_rasterize_total_coverage_equals_widths(real_snapshot):
 
 
 def test_ucb_value_matches_the_c_formula():
-    # (mean - lo) / (hi - lo) + c * sqrt(ln N) / sqrt(n)
+    """ucb_value claims to score a child as smitsimax.c's select_child does.
+    Checked against the C core itself: from full snapshots taken before a
+    traced iteration, every child C picked by UCB1 is the argmax of
+    ucb_value over its siblings, given the parent's visits counting the one
+    that makes the pick and the death penalty where a child is certain death
+    (unvisited children are +inf: the first is taken). Picks that float32
+    snapshot means cannot separate are skipped, and must be rare."""
+    params = SearchParams(max_depth=6, c=1.1, random_threshold=4, death_penalty=True,
+                          death_min_visits=2, death_penalty_value=0.4)
+    checked = skipped = 0
+    with Game("snakes", {"width": 9, "height": 9, "snakes": 3}, seed=2) as g, \
+            Search(g, params, seed=2) as s:
+        s.run(iterations=1500)
+        for _ in range(60):
+            snaps = [s.snapshot(a, max_nodes=s.stats().nodes[a], min_visits=0) for a in range(3)]
+            tr = s.step_traced()
+            for a, snap in enumerate(snaps):
+                row_of = {int(n): r for r, n in enumerate(snap.node)}
+                for k, pick in enumerate(tr.picks[a]):   # no rollout or freeze: path[k] is at k
+                    parent = row_of.get(tr.paths[a][k])
+                    if pick != "ucb" or parent is None or tr.expanded[a][k]:
+                        continue
+                    kids = [r for r in snap.children(parent) if not snap.flags[r] & FLAG_PASS]
+                    values = []
+                    for r in kids:
+                        f = int(snap.flags[r])
+                        doomed = bool(f & FLAG_DOOMED) or (
+                            f & (FLAG_DIED | FLAG_SURVIVED) == FLAG_DIED and snap.visits[r] >= 2)
+                        values.append(ucb_value(float(snap.mean[r]), int(snap.visits[r]),
+                                                int(snap.visits[parent]) + 1, snap.norm_min,
+                                                snap.norm_max, params.c,
+                                                params.death_penalty_value if doomed else 0.0))
+                    best = int(np.argmax(values))
+                    close = [v for v in values if math.isfinite(values[best])
+                             and values[best] - v < 1e-5]
+                    if len(close) > 1:
+                        skipped += 1
+                        continue
+                    assert snap.node[kids[best]] == tr.paths[a][k + 1], (a, k, values)
+                    checked += 1
+    assert checked > 300 and skipped < checked // 50
+    # the parts a snapshot cannot show: no spread yet means scale 1, and the
+    # penalty comes off the whole value
     v = ucb_value(0.7, 9, 100, -1.0, 3.0, 0.7)
     assert v == pytest.approx((0.7 + 1.0) / 4.0 + 0.7 * math.sqrt(math.log(100)) / 3.0)
     assert ucb_value(0.7, 0, 100, -1.0, 3.0, 0.7) == math.inf
-    # No spread yet: scale 1.
     assert ucb_value(0.5, 4, 16, 0.5, 0.5, 1.0) == pytest.approx(0.0 + math.sqrt(math.log(16)) / 2)
     assert ucb_value(0.7, 9, 100, -1.0, 3.0, 0.7, penalty=1.0) == pytest.approx(v - 1.0)
 

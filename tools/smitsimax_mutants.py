@@ -1,0 +1,161 @@
+"""Mutants of native/src/search/smitsimax.c that the tests must kill. Not a test.
+
+    python tools/smitsimax_mutants.py                 # every mutant
+    python tools/smitsimax_mutants.py M4 M12a         # some of them
+    python tools/smitsimax_mutants.py --list
+
+For each mutant: apply it to smitsimax.c, rebuild in place, run the tests
+that do not use the Python reference (tests/native and the UCB check of
+tests/render), report which failed, then restore the file. At the end the
+clean core is rebuilt and the same tests are run once more (they must pass
+again). A mutant no test kills is reported as SURVIVED and the exit status
+is 1. Takes about 15 s per mutant (a rebuild and the tests).
+
+Refuses to start when smitsimax.c has uncommitted changes, and restores the
+file's own text (not a git checkout), so nothing else is touched.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "native/src/search/smitsimax.c"
+TESTS = ["tests/native", "tests/render/test_tree_layout.py"]
+
+# name: (what it breaks, old text, new text); each old text occurs once.
+MUTANTS = {
+    "M1": ("UCB1 without the normalisation of the mean",
+           "double v = (c->total / (double)c->visits - lo) * inv_scale +",
+           "double v = (c->total / (double)c->visits) +"),
+    "M2": ("ln N of the visits before this one (N - 1)",
+           "const double explore = p->c * sqrt_ln_n(node->visits);",
+           "const double explore = p->c * sqrt_ln_n(node->visits - 1);"),
+    "M3": ("random phase one visit too long (<=)",
+           "if (node->visits < (uint32_t)p->random_threshold) {",
+           "if (node->visits <= (uint32_t)p->random_threshold) {"),
+    "M3b": ("random phase one visit too short",
+            "if (node->visits < (uint32_t)p->random_threshold) {",
+            "if (node->visits + 1 < (uint32_t)p->random_threshold) {"),
+    "M4": ("UCB1 ties go to the later child",
+           "        if (v > best_v) {", "        if (v >= best_v) {"),
+    "M5": ("bounds=depth: the parent's depth range instead of the children's",
+           "norm_range(t, p->bounds, node->depth + 1, &lo, &hi);",
+           "norm_range(t, p->bounds, node->depth, &lo, &hi);"),
+    "M6": ("death penalty left out of UCB1",
+           "            v -= p->death_penalty_value;", "            v -= 0.0;"),
+    "M7": ("random phase ignores certain death",
+           "if (m > 0 && m < k) return", "if (0 && m > 0 && m < k) return"),
+    "M8a": ("best move: equal visits and means go to the later child",
+            "ch->total / ch->visits > best->total / best->visits)) {",
+            "ch->total / ch->visits >= best->total / best->visits)) {"),
+    "M8b": ("best move: no tie-break by mean",
+            "(ch->visits == best->visits &&", "(0 && ch->visits == best->visits &&"),
+    "M8c": ("best move: higher mean before more visits",
+            "if (!best || ch->visits > best->visits ||",
+            "if (!best || ch->total / ch->visits > best->total / best->visits ||"),
+    "M9": ("certain death ignores the DOOMED flag",
+           "return (c->flags & SBX_NODE_DOOMED) ||", "return 0 ||"),
+    "M10a": ("DOOMED never lifted",
+             "            else nd->flags &= (uint8_t)~SBX_NODE_DOOMED;", "            else (void)0;"),
+    "M10b": ("DOOMED judged from the child on the path only",
+             "for (int i = 0; all && i < nd->nchildren; i++) {",
+             "for (int i = 0; all && i < 0; i++) {"),
+    "M10c": ("death_min_visits off by one",
+             "c->visits >= (uint32_t)min_visits);", "c->visits > (uint32_t)min_visits);"),
+    "M10d": ("DOOMED never set",
+             "            if (all) nd->flags |= SBX_NODE_DOOMED;",
+             "            if (0) nd->flags |= SBX_NODE_DOOMED;"),
+    "M11": ("unvisited children not taken first",
+            "if (c->visits == 0) return first + (uint32_t)i;", "if (c->visits == 0) continue;"),
+    "M12a": ("sqrt(ln N) wrong past the 2,048 table",
+             "return n < SMALL_N ? sqrt_ln_table[n] : sqrt(log((double)n));",
+             "return n < SMALL_N ? sqrt_ln_table[n] : log((double)n);"),
+    "M12b": ("1/sqrt(n) wrong past the 2,048 table",
+             "return n < SMALL_N ? rsqrt_table[n] : 1.0 / sqrt((double)n);",
+             "return n < SMALL_N ? rsqrt_table[n] : 1.0 / (double)n;"),
+    "M13": ("leaf bounds: the maximum never updated",
+            "        if (score[a] > t->smax) t->smax = score[a];\n", ""),
+    "M14": ("re-root keeps the old depths",
+            "nd.depth = (uint8_t)(nd.depth - 1);", "nd.depth = (uint8_t)(nd.depth);"),
+    "M15": ("leaf bounds from the score before depth_normalize",
+            "        if (score[a] < t->smin) t->smin = score[a];\n"
+            "        if (score[a] > t->smax) t->smax = score[a];",
+            "        if (final_scores[a] < t->smin) t->smin = final_scores[a];\n"
+            "        if (final_scores[a] > t->smax) t->smax = final_scores[a];"),
+    "M16": ("re-root keeps a dead agent's move children",
+            "    } else if (!alive && nr->nchildren) {", "    } else if (0) {"),
+    "M17": ("reuse_decay rounds visits to nearest",
+            "uint32_t v = (uint32_t)((double)nd->visits * decay);",
+            "uint32_t v = (uint32_t)((double)nd->visits * decay + 0.5);"),
+    "M18": ("re-root keeps a surviving agent's pass child",
+            "    if (alive && nr->pass_child) {", "    if (0) {"),
+    "M19": ("bounds=depth: the undiscounted score as the depth maximum",
+            "                if (v > t->dmax[k]) t->dmax[k] = v;",
+            "                if (score[a] > t->dmax[k]) t->dmax[k] = score[a];"),
+    "M20": ("rollout score not discounted for the turns below the tree",
+            "for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {",
+            "for (int k = 0; k > 0; k--) {"),
+}
+
+
+def build() -> None:
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=ROOT,
+                       capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("build failed:\n" + r.stderr[-3000:])
+
+
+def run_tests() -> tuple[int, list[str], str]:
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS],
+                       cwd=ROOT, capture_output=True, text=True)
+    lines = r.stdout.strip().splitlines()
+    failed = [x.split(" ", 1)[1].split(" - ")[0] for x in lines if x.startswith("FAILED")]
+    return r.returncode, failed, lines[-1] if lines else ""
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("names", nargs="*", help="mutants to run (default: all)")
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = ap.parse_args()
+    if args.list:
+        for name, (what, _, _) in MUTANTS.items():
+            print(f"{name:5} {what}")
+        return 0
+    names = args.names or list(MUTANTS)
+    unknown = [n for n in names if n not in MUTANTS]
+    if unknown:
+        sys.exit(f"unknown mutants: {unknown}")
+    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(SRC)], cwd=ROOT).returncode
+    if dirty:
+        sys.exit(f"{SRC} has uncommitted changes; commit or stash them first")
+    original = SRC.read_text()
+    survived = []
+    try:
+        for name in names:
+            what, old, new = MUTANTS[name]
+            if original.count(old) != 1:
+                sys.exit(f"{name}: the text to mutate occurs {original.count(old)} times")
+            SRC.write_text(original.replace(old, new))
+            build()
+            rc, failed, summary = run_tests()
+            print(f"{name:5} {what}: {'killed' if failed else 'SURVIVED'} ({summary})", flush=True)
+            for f in failed:
+                print(f"        {f}", flush=True)
+            if not failed:
+                survived.append(name)
+    finally:
+        SRC.write_text(original)
+    build()
+    rc, failed, summary = run_tests()
+    print(f"clean core: {summary}")
+    return 1 if survived or rc else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
