@@ -93,7 +93,7 @@ class NodeInfo:
     ucb: float | None            # under params.c; None for the root, inf if unvisited
     prob: float                  # share of the parent's child visits (UCB1's policy)
     parent_visits: int | None
-    random_phase: bool           # parent visits < random_threshold: picked uniformly
+    random_phase: bool           # the parent's next visit < random_threshold: picked uniformly
     flags: list[str]
     c: float = 0.0               # the C the UCB was computed under
     exploit: float | None = None
@@ -103,6 +103,7 @@ class NodeInfo:
     # Later selection policies (Exp3, regret matching) add their own move
     # probability here, e.g. {"Exp3": 0.31}; the tooltip lists each entry.
     policy_probs: dict[str, float] = field(default_factory=dict)
+    depth_bounds: bool = False   # bounds=depth below depth 1: shown with depth 1's range
 
 
 class TreeView:
@@ -728,15 +729,20 @@ class TreeView:
             pv = int(rows["visits"][parent])
             if p.death_penalty and is_doomed(f, visits, p.death_min_visits):
                 penalty = p.death_penalty_value
-            ucb = ucb_value(mean, visits, pv, snap.norm_min, snap.norm_max, p.c, penalty)
+            # The value the NEXT pick computes: the parent is counted as
+            # visited before its child is picked (tutorial §7), so ln(N + 1).
+            nxt = pv + 1
+            ucb = ucb_value(mean, visits, nxt, snap.norm_min, snap.norm_max, p.c, penalty)
             if visits > 0:
-                exploit, explore = ucb_terms(mean, visits, pv, snap.norm_min, snap.norm_max, p.c)
+                exploit, explore = ucb_terms(mean, visits, nxt, snap.norm_min, snap.norm_max,
+                                             p.c)
         return NodeInfo(
             agent=self.agent, row=row, node_id=int(rows["node"][row]),
             path=[self.move_name(int(rows["move"][r])) for r in path[1:]],
             depth=int(rows["depth"][row]) - int(rows["depth"][0]), visits=visits, mean=mean,
             norm_mean=norm, ucb=ucb, prob=float(rows["prob"][row]), parent_visits=pv,
-            random_phase=pv is not None and pv < p.random_threshold,
+            random_phase=pv is not None and pv + 1 < p.random_threshold,
+            depth_bounds=p.bounds == "depth" and int(rows["depth"][row]) - int(rows["depth"][0]) > 1,
             flags=[name for bit, name in FLAG_NAMES if f & bit], c=p.c,
             exploit=exploit, explore=explore, death_penalty=penalty,
             random_threshold=p.random_threshold)
@@ -809,9 +815,12 @@ class TreeView:
                 if info.death_penalty:
                     s += f" − {info.death_penalty:.2f} (doomed)"
                 lines.append((s, T))
+            if info.depth_bounds:
+                lines.append(("normalised by the root children's range; the search uses "
+                              "this depth's own (bounds = depth)", D))
             if info.random_phase:
-                lines.append((f"random phase: parent has {info.parent_visits} < "
-                              f"{info.random_threshold} visits, children picked uniformly",
+                lines.append((f"random phase: the parent's next visit ({info.parent_visits + 1})"
+                              f" is below {info.random_threshold}: children picked uniformly",
                               palette.WARN))
             lines.append((f"policy prob (visit share) {info.prob * 100:.1f}%", D))
         for name, prob in info.policy_probs.items():

@@ -95,7 +95,8 @@ def test_node_at_centre_returns_the_node_with_its_ucb(small_snapshot):
     assert info.path == ["up", "down"]
     assert info.depth == 2 and info.parent_visits == 50
     mean = float(small_snapshot.mean[5])
-    assert info.ucb == pytest.approx((mean - 0.0) / 1.0 + 0.9 * math.sqrt(math.log(50)) / 5.0)
+    # the value the next pick computes: the parent counted as visited first
+    assert info.ucb == pytest.approx((mean - 0.0) / 1.0 + 0.9 * math.sqrt(math.log(51)) / 5.0)
     assert info.exploit + info.explore == pytest.approx(info.ucb)
     assert info.prob == pytest.approx(0.5)
     assert not info.random_phase
