@@ -61,8 +61,19 @@ def check(rc: int) -> None:
         raise error_for(rc, last_error())
 
 
-def cstr(text: str) -> bytes:
-    return text.encode("utf-8")
+def cstr(text: str, what: str = "text") -> bytes:
+    """A Python string as a C string. C stops reading at the first NUL, so a
+    string holding one would be silently cut short ("snakes\\0x" would make
+    a snakes game, "width=7\\0 junk" would drop the junk unchecked): refused,
+    like text that cannot be encoded (lone surrogates)."""
+    if not isinstance(text, str):
+        raise InvalidArgument(f"{what}: expected a string (got {type(text).__name__})")
+    if "\0" in text:
+        raise InvalidArgument(f"{what}: must not contain NUL characters (got {text!r})")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidArgument(f"{what}: not encodable as UTF-8 (got {text!r})") from None
 
 
 def pystr(ptr) -> str:

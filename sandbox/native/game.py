@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import I32, Handle, int_arg
+from ._handle import I32, I64, Handle, int_arg
 from ._lib import check, cstr, ffi, lib, pystr
 from .errors import InvalidArgument
 
@@ -23,7 +23,7 @@ def kinds() -> list[str]:
 
 
 def params_doc(kind: str) -> str:
-    p = lib.sbx_game_kind_params_doc(cstr(kind))
+    p = lib.sbx_game_kind_params_doc(cstr(kind, "game kind"))
     if p == ffi.NULL:
         raise InvalidArgument(f"unknown game kind '{kind}'")
     return pystr(p)
@@ -68,7 +68,8 @@ class Game:
         if not 0 <= int(seed) < 2**64:
             raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
         out = ffi.new("sbx_game **")
-        check(lib.sbx_game_new(cstr(kind), cstr(format_params(params)), int(seed), out))
+        check(lib.sbx_game_new(cstr(kind, "game kind"),
+                               cstr(format_params(params), "game parameters"), int(seed), out))
         self._h = Handle(out[0], lib.sbx_game_free, "game")
         self._init_meta()
 
@@ -190,7 +191,12 @@ class Game:
         return buf[: n[0]].copy()
 
     def import_state(self, words: Sequence[int] | np.ndarray) -> None:
-        arr = np.ascontiguousarray(np.asarray(words, dtype=np.int64))
+        try:
+            arr = np.ascontiguousarray(np.asarray(words, dtype=np.int64))
+        except (OverflowError, TypeError, ValueError):
+            # numpy's own complaint about a word past 64 bits, a NaN or a
+            # non-number: the caller handed a bad state, say so as such
+            raise InvalidArgument("state must be a flat list of 32-bit integers") from None
         if arr.ndim != 1:
             raise InvalidArgument("state must be a flat list of integers")
         if arr.size and (arr.min() < -2**31 or arr.max() >= 2**31):
@@ -212,17 +218,19 @@ class Game:
     def playout(self, max_steps: int, seed: int) -> int:
         """Random legal moves until terminal or max_steps; returns turns played."""
         out = ffi.new("int64_t *")
+        max_steps = int_arg("max_steps", max_steps, *I64)  # not cffi's OverflowError
         with self._h.lock:
-            check(lib.sbx_game_playout(self._h.get(), int(max_steps), int(seed) % 2**64, out))
+            check(lib.sbx_game_playout(self._h.get(), max_steps, int(seed) % 2**64, out))
         return int(out[0])
 
     def playouts(self, n: int, max_steps: int, seed: int) -> int:
         """n random playouts from this state (left unchanged), in one C loop;
         returns the total turns played."""
         out = ffi.new("int64_t *")
+        n = int_arg("n", n, *I64)
+        max_steps = int_arg("max_steps", max_steps, *I64)
         with self._h.lock:
-            check(lib.sbx_game_playouts(self._h.get(), int(n), int(max_steps),
-                                        int(seed) % 2**64, out))
+            check(lib.sbx_game_playouts(self._h.get(), n, max_steps, int(seed) % 2**64, out))
         return int(out[0])
 
     def __repr__(self) -> str:

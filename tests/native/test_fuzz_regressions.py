@@ -1,0 +1,55 @@
+"""Bugs the fuzz suite (tests/fuzz) found in the Python wrapper, pinned one by
+one: each call used to end in a foreign exception (OverflowError,
+ValueError, UnicodeEncodeError) or, worse, silently accepted garbage."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox.native import Game, InvalidArgument, params_doc
+
+SMALL = {"width": 7, "height": 7, "snakes": 2}
+
+
+@pytest.mark.parametrize("kind, params", [
+    ("snakes\0x", None),                   # was: a snakes game (C read up to the NUL)
+    ("snakes", "width=7\0 height=banana"),  # was: width=7, the rest never checked
+    ("snakes", "\0"),
+    ("snakes", "width=\udcff"),            # was: UnicodeEncodeError
+    ("sn\udcffakes", None),
+])
+def test_strings_c_would_cut_short_or_cannot_encode_are_refused(kind, params):
+    with pytest.raises(InvalidArgument, match="NUL|UTF-8"):
+        Game(kind, params)
+
+
+def test_params_doc_refuses_a_nul_in_the_kind():
+    with pytest.raises(InvalidArgument, match="NUL"):
+        params_doc("snakes\0")
+
+
+@pytest.mark.parametrize("words", [
+    [1, 2**70],                # was: OverflowError from numpy
+    [1.5, float("nan")],       # was: ValueError (NaN to integer)
+    ["x", 3],                  # was: ValueError (invalid literal)
+    [None],                    # was: TypeError
+])
+def test_import_of_words_that_are_not_integers_is_invalid_argument(words):
+    with Game("snakes", SMALL, seed=1) as g:
+        before = g.export()
+        with pytest.raises(InvalidArgument, match="32-bit integers"):
+            g.import_state(words)
+        assert (g.export() == before).all()
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.playout(2**64, 1),         # was: OverflowError from cffi
+    lambda g: g.playout(-1, 1),
+    lambda g: g.playouts(2**64, 10, 1),
+    lambda g: g.playouts(2, 2**63, 1),
+    lambda g: g.playouts(-3, 10, 1),
+])
+def test_playout_counts_past_int64_are_invalid_argument(call):
+    with Game("snakes", SMALL, seed=1) as g:
+        with pytest.raises(InvalidArgument, match="out of range"):
+            call(g)
+        assert g.turn == 0
