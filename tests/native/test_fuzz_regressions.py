@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.native import Game, InvalidArgument, params_doc
+from sandbox.native import Game, InvalidArgument, Search, params_doc
 
 SMALL = {"width": 7, "height": 7, "snakes": 2}
 
@@ -53,3 +53,29 @@ def test_playout_counts_past_int64_are_invalid_argument(call):
         with pytest.raises(InvalidArgument, match="out of range"):
             call(g)
         assert g.turn == 0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "reported, not fixed here (smitsimax.c is being changed on another branch): "
+    "smx_advance keeps the subtree under the joint's move without checking it "
+    "against the new root's legal moves"))
+def test_advance_to_a_root_the_joint_does_not_lead_to_keeps_no_illegal_moves():
+    """sbx_search_advance(joint, new_root) takes new_root as the state after
+    `joint`, but nothing checks that it is. Here the joint says both players
+    bid card 1 while new_root is the state after both bid card 4: the reused
+    subtree (after card 1) still offers card 4, which is no longer in hand.
+    The search then recommends it and its iterations step the game with it
+    on the unchecked hot path. Either refusing such a root or dropping the
+    subtree whose children differ from the new root's legal moves fixes it."""
+    with Game("goofspiel", "num_cards=4", seed=1) as g, \
+            Search(g, {"max_depth": 8}, seed=1) as s:
+        s.run(iterations=500)
+        with g.clone() as after:
+            after.step([3, 3])                 # both bid card 4 (move id 3)
+            s.advance([0, 0], new_root=after)  # but the joint says card 1
+        s.run(iterations=500)
+        with s.root_game() as root:
+            for a in range(2):
+                legal = root.legal_moves(a)
+                assert {m.move for m in s.root_stats(a)} <= set(legal)
+                assert s.best_moves()[a] in legal
