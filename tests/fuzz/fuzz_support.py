@@ -112,12 +112,28 @@ def must(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 # ------------------------------------------------------------------ games
+def _bounds(field) -> tuple[Any, Any, bool, bool]:
+    """(lo, hi, lo_open, hi_open) from the field's annotated_types metadata."""
+    lo = hi = None
+    lo_open = hi_open = False
+    for m in field.metadata:
+        if getattr(m, "ge", None) is not None:
+            lo = m.ge
+        if getattr(m, "gt", None) is not None:
+            lo, lo_open = m.gt, True
+        if getattr(m, "le", None) is not None:
+            hi = m.le
+        if getattr(m, "lt", None) is not None:
+            hi, hi_open = m.lt, True
+    return lo, hi, lo_open, hi_open
+
+
 @dataclass(frozen=True)
 class GameCase:
-    """A registered game with one of its plugin's example parameter sets,
-    as the C parameter string."""
+    """A registered game with one parameter set (a plugin example, or an
+    edge of its parameter model), as the C parameter string."""
     kind: str
-    example: int
+    example: int | str
     params: str
 
     def new(self, seed: int = 1) -> Game:
@@ -125,6 +141,39 @@ class GameCase:
 
     def __repr__(self) -> str:  # short in falsifying examples
         return f"GameCase({self.kind}#{self.example})"
+
+
+def _literal_choices(ann) -> tuple:
+    """The values of a Literal annotation, also inside Optional[...]."""
+    if typing.get_origin(ann) is typing.Literal:
+        return typing.get_args(ann)
+    for arg in typing.get_args(ann):
+        if typing.get_origin(arg) is typing.Literal:
+            return typing.get_args(arg)
+    return ()
+
+
+def edge_params(plugin) -> list[tuple[str, dict[str, Any]]]:
+    """Parameter sets at the edges of a plugin's model: every bounded
+    number at its minimum and at its maximum (one at a time, then all
+    together), every choice of every Literal."""
+    lows: dict[str, Any] = {}
+    highs: dict[str, Any] = {}
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, field in plugin.Params.model_fields.items():
+        for choice in _literal_choices(field.annotation):
+            out.append((f"{name}={choice}", {name: choice}))
+        if field.annotation not in (int, float):
+            continue
+        lo, hi, lo_open, hi_open = _bounds(field)
+        if lo is not None and not lo_open:
+            lows[name] = lo
+            out.append((f"{name}={lo}", {name: lo}))
+        if hi is not None and not hi_open:
+            highs[name] = hi
+            out.append((f"{name}={hi}", {name: hi}))
+    out += [("all-min", lows), ("all-max", highs)]
+    return out
 
 
 def game_cases() -> list[GameCase]:
@@ -135,7 +184,24 @@ def game_cases() -> list[GameCase]:
     return out
 
 
+def edge_cases() -> list[GameCase]:
+    """The edge parameter sets both the plugin's model and C accept (a few
+    combinations, e.g. 8 snakes on a 5x5 board, are refused by C alone)."""
+    out = []
+    for p in plugins():
+        for label, params in edge_params(p):
+            try:
+                text = p.c_params(params)
+                Game(p.kind, text, seed=1).close()
+            except (SandboxError, ValidationError):
+                continue
+            out.append(GameCase(p.kind, label, text))
+    return out
+
+
 GAME_CASES = game_cases()
+# plugin examples and the edges of every game's parameter model
+ALL_CASES = GAME_CASES + edge_cases()
 KINDS = sorted({c.kind for c in GAME_CASES})
 
 
@@ -210,22 +276,6 @@ def param_dicts(draw, kind: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------- SearchParams
-def _bounds(field) -> tuple[Any, Any, bool, bool]:
-    """(lo, hi, lo_open, hi_open) from the field's annotated_types metadata."""
-    lo = hi = None
-    lo_open = hi_open = False
-    for m in field.metadata:
-        if getattr(m, "ge", None) is not None:
-            lo = m.ge
-        if getattr(m, "gt", None) is not None:
-            lo, lo_open = m.gt, True
-        if getattr(m, "le", None) is not None:
-            hi = m.le
-        if getattr(m, "lt", None) is not None:
-            hi, hi_open = m.lt, True
-    return lo, hi, lo_open, hi_open
-
-
 # Fields whose valid range is cut down for speed (a search's arena is
 # node_cap nodes per agent; big ones cost time, not coverage). Out-of-range
 # values still come from the full range.

@@ -6,7 +6,7 @@ against the classes, so a new public method has to join them."""
 from __future__ import annotations
 
 import numpy as np
-from fuzz_support import GAME_CASES, attempt, fuzz_settings, must, random_legal_joint
+from fuzz_support import ALL_CASES, attempt, fuzz_settings, must, random_legal_joint
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -82,7 +82,7 @@ def _context(case, seed):
 
 
 @fuzz_settings(20)
-@given(case=st.sampled_from(GAME_CASES), seed=st.integers(0, 2**32),
+@given(case=st.sampled_from(ALL_CASES), seed=st.integers(0, 2**32),
        order=st.permutations(sorted(GAME_CALLS) + sorted(SEARCH_CALLS)),
        twice=st.booleans(), close_first=st.sampled_from(["game", "search", "both"]))
 def test_every_method_after_close_raises_closed_error(case, seed, order, twice, close_first):

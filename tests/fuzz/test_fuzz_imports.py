@@ -6,7 +6,7 @@ handle like any other."""
 from __future__ import annotations
 
 import numpy as np
-from fuzz_support import (GAME_CASES, attempt, fuzz_settings, must, mutate, mutations,
+from fuzz_support import (ALL_CASES, GAME_CASES, attempt, fuzz_settings, must, mutate, mutations,
                           play_random, random_legal_joint)
 from hypothesis import given
 from hypothesis import strategies as st
@@ -64,7 +64,7 @@ def _import_and_check(target: Game, words, seed: int) -> None:
 
 
 @fuzz_settings(25)
-@given(case=st.sampled_from(GAME_CASES), turns=st.integers(0, 40), seed=st.integers(0, 2**32),
+@given(case=st.sampled_from(ALL_CASES), turns=st.integers(0, 40), seed=st.integers(0, 2**32),
        ops=mutations(), target_turns=st.integers(0, 5))
 def test_mutated_export_of_the_same_game(case, turns, seed, ops, target_turns):
     with case.new(seed) as src, case.new(seed + 1) as target:

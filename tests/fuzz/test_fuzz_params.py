@@ -28,11 +28,17 @@ def _check_new_game(kind: str, params, seed) -> None:
         with again:
             assert (must(again.export) == must(g.export)).all()
             assert must(again.state_hash) == must(g.state_hash)
-        # and the game plays
+        # and the game plays, and a search runs on it (parameter sets no
+        # example uses: the largest boards, one card, 10,000 rounds ...)
         assert must(lambda: g.num_agents) >= 1
         play_random(g, 3, seed=int(seed) % 1000)
         must(g.evaluate)
         must(g.ranking)
+        with must(Search, g, SearchParams(node_cap=1 << 14), int(seed) % 2**64) as s:
+            must(s.run, iterations=20)
+            must(s.step_traced)
+            for a in range(g.num_agents):
+                must(s.snapshot, a, 50)
 
 
 @fuzz_settings(40)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from fuzz_support import (GAME_CASES, PARAMS_DOOR, any_param_dicts, attempt, fuzz_settings,
+from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_param_dicts, attempt, fuzz_settings,
                           must, valid_param_dicts)
 from hypothesis import given
 from hypothesis import strategies as st
@@ -33,7 +33,7 @@ def _small(d: dict) -> dict:
 
 
 @fuzz_settings(10)
-@given(case=st.sampled_from(GAME_CASES), start=valid_param_dicts(),
+@given(case=st.sampled_from(ALL_CASES), start=valid_param_dicts(),
        plan=st.lists(actions, min_size=1, max_size=10), close_at=st.one_of(
            st.none(), st.integers(0, 9)), seed=st.integers(0, 2**32), slices=st.integers(1, 3))
 def test_hot_swaps_while_a_run_is_in_progress(case, start, plan, close_at, seed, slices):
@@ -105,7 +105,7 @@ def test_hot_swaps_while_a_run_is_in_progress(case, start, plan, close_at, seed,
 
 
 @fuzz_settings(5)
-@given(case=st.sampled_from(GAME_CASES), seed=st.integers(0, 2**32),
+@given(case=st.sampled_from(ALL_CASES), seed=st.integers(0, 2**32),
        delay=st.floats(0, 0.01), queued=st.booleans())
 def test_close_from_another_thread_while_running(case, seed, delay, queued):
     """close() stops a run in progress and a run queued behind it; both end
