@@ -20,7 +20,7 @@ def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
     becomes InvalidArgument instead of cffi's OverflowError."""
     try:
         v = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: int(inf)
         raise InvalidArgument(f"{name}: expected an integer (got {value!r})") from None
     if not lo <= v <= hi:
         raise InvalidArgument(f"{name} {v} out of range (must be in {lo}..{hi})")

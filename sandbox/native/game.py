@@ -119,6 +119,7 @@ class Game:
 
     # -- rules ----------------------------------------------------------------
     def _agent(self, agent: int) -> int:
+        agent = int_arg("agent", agent, *I32)   # 1.0 or "x": not a TypeError from cffi
         if not 0 <= agent < self.num_agents:
             raise InvalidArgument(f"agent {agent} out of range 0..{self.num_agents - 1}")
         return agent

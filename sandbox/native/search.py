@@ -162,10 +162,13 @@ class Search:
     def run(self, iterations: int | None = None, ms: float | None = None) -> RunResult:
         """Search until the iteration and/or time budget is used (at least one
         must be given). Releases the GIL while C runs."""
-        if (iterations or 0) < 0 or (ms or 0.0) < 0:
+        it = int_arg("iterations", iterations or 0, -2**63, 2**63 - 1)
+        try:
+            t = float(ms or 0.0)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"ms: expected a number (got {ms!r})") from None
+        if it < 0 or t < 0:
             raise InvalidArgument("budgets must be >= 0")
-        it = int_arg("iterations", iterations or 0, *I64)
-        t = float(ms or 0.0)
         if it == 0 and t == 0.0:
             raise InvalidArgument("give iterations=, ms=, or both")
         r = self._result
@@ -201,8 +204,13 @@ class Search:
         if len(joint) != self.num_agents:
             raise InvalidArgument(f"joint action needs {self.num_agents} moves, got {len(joint)}")
         for i, m in enumerate(joint):
-            m = MOVE_NONE if m is None or m < 0 else int_arg(f"agent {i}: move", m, *I32)
-            self._joint[i] = m
+            if m is None:
+                self._joint[i] = MOVE_NONE
+                continue
+            # checked before the sign test, so a move that is not a number is
+            # InvalidArgument (as in Game.step), not a TypeError from `<`
+            m = int_arg(f"agent {i}: move", m, *I32)
+            self._joint[i] = MOVE_NONE if m < 0 else m
 
     def advance(self, joint: Sequence[int | None], new_root: Game | None = None) -> None:
         """The real game played `joint`: keep each tree's matching subtree

@@ -29,12 +29,25 @@ MAX_OPEN_SEARCHES = 3
 FAST = dict(node_cap=1 << 13)
 
 idx = st.integers(0, 63)
+# agents: ints in and out of range, and what int() may or may not take
+agents = st.one_of(st.integers(-1, 8), ints_wild,
+                   st.sampled_from([0.0, 1.5, -0.5, math.nan, math.inf, "1", "x", None]))
+
+
+def agent_ok(agent, n: int) -> bool:
+    """Whether the API takes `agent` for a game of n agents: the wrapper
+    reads agent ids with int() (so 1.0 and "1" are agent 1)."""
+    try:
+        return 0 <= int(agent) < n
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def joints(n: int) -> st.SearchStrategy:
     """Joint actions of every shape: right length or not, None entries,
-    numbers far past any move id."""
-    entry = st.one_of(st.integers(-2, 17), st.none(), ints_wild)
+    numbers far past any move id, things that are not numbers."""
+    entry = st.one_of(st.integers(-2, 17), st.none(), ints_wild,
+                      st.sampled_from(["x", "1", 1.5, math.nan, math.inf, [], b"\x01"]))
     return st.one_of(st.lists(entry, min_size=n, max_size=n),
                      st.lists(entry, min_size=0, max_size=n + 2))
 
@@ -136,8 +149,7 @@ class ApiMachine(RuleBasedStateMachine):
     @rule(i=idx, which=st.sampled_from(["turn", "legal_moves", "is_alive", "alive",
                                         "is_terminal", "evaluate", "ranking", "state_hash",
                                         "export", "move_name", "repr"]),
-          agent=st.one_of(st.integers(-1, 8), ints_wild), move=st.one_of(st.integers(-1, 16),
-                                                                           ints_wild))
+          agent=agents, move=st.one_of(st.integers(-1, 16), ints_wild))
     def query(self, i, which, agent, move):
         g = self._game(i)
         calls = {
@@ -155,9 +167,8 @@ class ApiMachine(RuleBasedStateMachine):
             closed_ok(g, exc)
             return
         n = g.num_agents
-        agent_ok = isinstance(agent, int) and 0 <= agent < n
         if which in ("legal_moves", "is_alive"):
-            assert (exc is None) == agent_ok, (which, agent, exc)
+            assert (exc is None) == agent_ok(agent, n), (which, agent, exc)
             if which == "legal_moves" and exc is None:
                 assert len(out) == len(set(out)) and all(0 <= m < 16 for m in out)
                 assert (len(out) > 0) == must(g.is_alive, agent) or must(lambda: g.is_terminal)
@@ -260,14 +271,14 @@ class ApiMachine(RuleBasedStateMachine):
             self._add_search(s, must(lambda: s.params))
 
     @rule(k=idx, iterations=st.one_of(st.integers(1, 40), st.sampled_from(
-              [0, -1, 2**63, 2**64, None])),
+              [0, -1, 2**63, 2**64, None, 2.5, "x", math.nan, math.inf])),
           ms=st.one_of(st.none(), st.floats(0, 2), st.sampled_from(
-              [-1.0, math.nan, math.inf, -math.inf, 0.0])))
+              [-1.0, math.nan, math.inf, -math.inf, 0.0, "soon"])))
     def run(self, k, iterations, ms):
         if not self.searches:
             return
         s = self._search(k)
-        if iterations is None and ms is not None and ms > 0.5:
+        if iterations is None and isinstance(ms, float) and ms > 0.5:
             ms = 0.5    # a pure time budget: keep it short
         r, exc = attempt(s.run, iterations=iterations, ms=ms)
         if s.closed:
@@ -277,7 +288,7 @@ class ApiMachine(RuleBasedStateMachine):
             assert isinstance(exc, InvalidArgument), repr(exc)
             return
         assert r.stop_reason in STOP_REASONS.values() and r.stop_reason != "?"
-        if iterations:
+        if isinstance(iterations, int) and iterations > 0:
             assert r.iterations <= iterations
         assert r.iterations >= 0 and r.sim_turns >= 0 and r.elapsed_ms >= 0
 
@@ -367,7 +378,7 @@ class ApiMachine(RuleBasedStateMachine):
 
     @rule(k=idx, which=st.sampled_from(["best_moves", "root_stats", "stats", "summary",
                                         "snapshot", "snapshot_out", "c_params", "params"]),
-          agent=st.one_of(st.integers(-1, 8), ints_wild),
+          agent=agents,
           max_nodes=st.one_of(st.integers(1, 300), st.sampled_from([0, -1, 2**31, 2**40])),
           min_visits=st.one_of(st.integers(0, 5), st.sampled_from([-1, 2**31, 10**6])),
           rows=st.one_of(st.integers(0, 300), st.just(None)),
@@ -393,11 +404,10 @@ class ApiMachine(RuleBasedStateMachine):
                 closed_ok(s, exc)
             return
         n = s.num_agents
-        agent_ok = isinstance(agent, int) and 0 <= agent < n
         if which == "best_moves":
             self._check_best_moves(s, out)
         elif which == "root_stats":
-            assert (exc is None) == agent_ok, repr(exc)
+            assert (exc is None) == agent_ok(agent, n), repr(exc)
             if out:
                 assert all(m.visits >= 0 and 0 <= m.prob <= 1 and math.isfinite(m.mean)
                            for m in out)
@@ -415,7 +425,7 @@ class ApiMachine(RuleBasedStateMachine):
                 assert isinstance(exc, InvalidArgument), repr(exc)
                 return
             self._check_snapshot(out, max_nodes)
-            assert agent_ok
+            assert agent_ok(agent, n)
 
     def _check_best_moves(self, s: Search, best) -> None:
         """The most-visited move is a legal move of the search's root state."""

@@ -55,6 +55,27 @@ def test_playout_counts_past_int64_are_invalid_argument(call):
         assert g.turn == 0
 
 
+@pytest.mark.parametrize("joint, words", [
+    (["x", 0], "expected an integer"),      # was: TypeError from `'x' < 0`
+    ([0, [1]], "expected an integer"),
+    ([-2**40, 0], "out of range"),          # was: taken as "no move"
+    ([0, float("inf")], "expected an integer"),   # was: OverflowError, in step too
+    ([float("nan"), 0], "expected an integer"),
+])
+def test_advance_checks_moves_like_step(joint, words):
+    with Game("snakes", SMALL, seed=1) as g, Search(g, seed=1) as s:
+        with pytest.raises(InvalidArgument, match=words):
+            s.advance(joint)
+        with pytest.raises(InvalidArgument, match=words):
+            g.step(joint)
+        # -1 and None still mean "no move" (refused here: both snakes are alive)
+        for none in (-1, None):
+            with pytest.raises(InvalidArgument, match="move 255 is not legal"):
+                s.advance([none, 0])
+        s.advance([0, 0])                   # and the refusals left the search usable
+        assert s.run(iterations=10).iterations == 10
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "reported, not fixed here (smitsimax.c is being changed on another branch): "
     "smx_advance keeps the subtree under the joint's move without checking it "
@@ -79,3 +100,22 @@ def test_advance_to_a_root_the_joint_does_not_lead_to_keeps_no_illegal_moves():
                 legal = root.legal_moves(a)
                 assert {m.move for m in s.root_stats(a)} <= set(legal)
                 assert s.best_moves()[a] in legal
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda g, s: g.legal_moves(1.0), None),          # was: TypeError from cffi
+    (lambda g, s: g.is_alive(0.5), None),
+    (lambda g, s: g.legal_moves("x"), "expected an integer"),
+    (lambda g, s: g.is_alive(float("inf")), "expected an integer"),
+    (lambda g, s: s.run(ms="soon"), "expected a number"),   # was: TypeError from `<`
+    (lambda g, s: s.run(iterations="many"), "expected an integer"),
+    (lambda g, s: s.run(iterations=2**63), "out of range"),
+    (lambda g, s: s.run(iterations=-1), ">= 0"),
+])
+def test_agents_and_budgets_that_are_not_integers(call, words):
+    with Game("snakes", SMALL, seed=1) as g, Search(g, seed=1) as s:
+        if words is None:       # a whole float is that agent, as elsewhere in the API
+            call(g, s)
+        else:
+            with pytest.raises(InvalidArgument, match=words):
+                call(g, s)
