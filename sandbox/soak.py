@@ -63,7 +63,7 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
         elif ann is int and lo is not None and hi is not None:
             hi = min(int(hi), SOAK_LIMITS.get(name, int(hi)))
             # log-uniform: small and large values both turn up
-            new[name] = int(round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi)))))
+            new[name] = round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi))))
             new[name] = max(int(lo), min(hi, new[name]))
         elif ann is float and lo is not None and hi is not None:
             new[name] = rng.uniform(float(lo), float(hi))

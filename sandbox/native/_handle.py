@@ -27,6 +27,21 @@ def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
     return v
 
 
+def seed_arg(value: Any, wrap: bool = False) -> int:
+    """A 64-bit seed: refused outside 0..2^64-1, or with `wrap` taken
+    modulo 2^64 (a stream's reseed); anything int() does not take is
+    InvalidArgument."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgument(f"seed: expected an integer (got {value!r})") from None
+    if wrap:
+        return v % 2**64
+    if not 0 <= v < 2**64:
+        raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {value})")
+    return v
+
+
 I32 = (-2**31, 2**31 - 1)
 I64 = (0, 2**63 - 1)
 

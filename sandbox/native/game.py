@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import I32, I64, Handle, int_arg
+from ._handle import I32, I64, Handle, int_arg, seed_arg
 from ._lib import check, cstr, ffi, lib, pystr
 from .errors import InvalidArgument
 
@@ -65,11 +65,10 @@ class Game:
 
     def __init__(self, kind: str, params: Mapping[str, Any] | str | None = None,
                  seed: int = 0) -> None:
-        if not 0 <= int(seed) < 2**64:
-            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        seed = seed_arg(seed)
         out = ffi.new("sbx_game **")
         check(lib.sbx_game_new(cstr(kind, "game kind"),
-                               cstr(format_params(params), "game parameters"), int(seed), out))
+                               cstr(format_params(params), "game parameters"), seed, out))
         self._h = Handle(out[0], lib.sbx_game_free, "game")
         self._init_meta()
 
@@ -214,14 +213,14 @@ class Game:
 
     def reseed(self, seed: int) -> None:
         with self._h.lock:
-            check(lib.sbx_game_reseed(self._h.get(), int(seed) % 2**64))
+            check(lib.sbx_game_reseed(self._h.get(), seed_arg(seed, wrap=True)))
 
     def playout(self, max_steps: int, seed: int) -> int:
         """Random legal moves until terminal or max_steps; returns turns played."""
         out = ffi.new("int64_t *")
         max_steps = int_arg("max_steps", max_steps, *I64)  # not cffi's OverflowError
         with self._h.lock:
-            check(lib.sbx_game_playout(self._h.get(), max_steps, int(seed) % 2**64, out))
+            check(lib.sbx_game_playout(self._h.get(), max_steps, seed_arg(seed, wrap=True), out))
         return int(out[0])
 
     def playouts(self, n: int, max_steps: int, seed: int) -> int:
@@ -231,7 +230,8 @@ class Game:
         n = int_arg("n", n, *I64)
         max_steps = int_arg("max_steps", max_steps, *I64)
         with self._h.lock:
-            check(lib.sbx_game_playouts(self._h.get(), n, max_steps, int(seed) % 2**64, out))
+            check(lib.sbx_game_playouts(self._h.get(), n, max_steps, seed_arg(seed, wrap=True),
+                                        out))
         return int(out[0])
 
     def __repr__(self) -> str:

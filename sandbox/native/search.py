@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._handle import I32, I64, Handle, int_arg
+from ._handle import I32, Handle, int_arg, seed_arg
 from ._lib import check, ffi, lib
 from .errors import InvalidArgument
 from .game import MOVE_NONE, Game
@@ -95,15 +95,14 @@ class Trace:
 class Search:
     def __init__(self, game: Game, params: SearchParams | Mapping[str, Any] | None = None,
                  seed: int = 0) -> None:
-        if not 0 <= int(seed) < 2**64:
-            raise InvalidArgument(f"seed: must be in 0..2^64-1 (got {seed})")
+        seed = seed_arg(seed)
         self._params = SearchParams.coerce(params)
         self.num_agents = game.num_agents
         self.kind = game.kind
         self.game_params = game.params
         out = ffi.new("sbx_search **")
         with game._h.lock:
-            check(lib.sbx_search_new(game._ptr(), self._params.to_c(), int(seed), out))
+            check(lib.sbx_search_new(game._ptr(), self._params.to_c(), seed, out))
         self._h = Handle(out[0], lib.sbx_search_free, "search")
         self._result = ffi.new("sbx_run_result *")
         self._joint = ffi.new("int32_t[]", self.num_agents)

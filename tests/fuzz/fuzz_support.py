@@ -230,7 +230,8 @@ def c_values(kind: str) -> list[str]:
 SEPARATORS = [" ", ",", ";", "\t", "\n", "\r", "=", "==", "", "  ", ",;"]
 
 any_seed = st.one_of(st.integers(0, 2**64 - 1), st.integers(-2**70, 2**70),
-                     st.sampled_from([0, 1, 2**63, 2**64 - 1, 2**64, -1]))
+                     st.sampled_from([0, 1, 2**63, 2**64 - 1, 2**64, -1, 1.5, "7", "x",
+                                      math.nan, math.inf, None]))
 
 ints_wild = st.one_of(st.integers(-3, 20), st.integers(-2**31, 2**31 - 1),
                       st.sampled_from([-2**31, 2**31 - 1, 2**31, -2**31 - 1, 2**63, -2**63,

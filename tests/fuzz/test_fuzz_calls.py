@@ -4,15 +4,16 @@ slices, advanced, reset, inspected with random sizes, re-parameterised,
 stopped and closed in any order, then used after close.
 
 Each machine plays one parameter set of one game (a plugin example or an edge
-of the game's parameter model) and keeps a few games and searches of it, plus the odd game of another case for the calls that must
-refuse a foreign game. A closed object stays in play: every later call on it
-must raise the project's ClosedError (or refuse its arguments first)."""
+of the game's parameter model) and keeps a few games and searches of it, plus
+the odd game of another case for the calls that must refuse a foreign game.
+A closed object stays in play: every later call on it must raise the
+project's ClosedError (or refuse its arguments first)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from fuzz_support import (ALL_CASES, PARAMS_DOOR, attempt, fuzz_settings, ints_wild, must,
+from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_seed, attempt, fuzz_settings, ints_wild, must,
                           random_legal_joint, search_params)
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -26,7 +27,7 @@ MAX_OPEN_SEARCHES = 3
 # small arenas: the machine is about call orders, not search quality (any
 # depth, so an iteration may need more nodes than the arena has: C refuses
 # that, or stops the run on node_cap)
-FAST = dict(node_cap=1 << 13)
+FAST = {"node_cap": 1 << 13}
 
 idx = st.integers(0, 63)
 # agents: ints in and out of range, and what int() may or may not take
@@ -181,7 +182,7 @@ class ApiMachine(RuleBasedStateMachine):
             if which == "evaluate":
                 assert out.shape == (n,) and np.isfinite(out).all()
             if which == "ranking":
-                assert sorted(out)[0] == 0 and all(0 <= r < n for r in out)
+                assert min(out) == 0 and all(0 <= r < n for r in out)
 
     @rule(i=idx)
     def step_legal(self, i):
@@ -212,8 +213,7 @@ class ApiMachine(RuleBasedStateMachine):
             assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
             assert np.array_equal(must(g.export), before)
 
-    @rule(i=idx, seed=st.integers(0, 2**64 - 1), what=st.sampled_from(["reseed", "playout",
-                                                                        "playouts"]),
+    @rule(i=idx, seed=any_seed, what=st.sampled_from(["reseed", "playout", "playouts"]),
           steps=st.one_of(st.integers(0, 40), st.sampled_from([-1, 2**63, 2**64])),
           n=st.one_of(st.integers(0, 4), st.sampled_from([-1, 2**64])))
     def chance(self, i, seed, what, steps, n):
@@ -256,7 +256,7 @@ class ApiMachine(RuleBasedStateMachine):
 
     # ------------------------------------------------------------ searches
     @precondition(lambda self: len(self._open(self.searches)) < MAX_OPEN_SEARCHES)
-    @rule(i=idx, params=search_params(), seed=st.integers(0, 2**64 - 1))
+    @rule(i=idx, params=search_params(), seed=any_seed)
     def new_search(self, i, params, seed):
         g = self._game(i)
         if isinstance(params, dict):

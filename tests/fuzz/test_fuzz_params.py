@@ -31,10 +31,11 @@ def _check_new_game(kind: str, params, seed) -> None:
         # and the game plays, and a search runs on it (parameter sets no
         # example uses: the largest boards, one card, 10,000 rounds ...)
         assert must(lambda: g.num_agents) >= 1
-        play_random(g, 3, seed=int(seed) % 1000)
+        seed = int(seed) % 2**64      # it was taken: int() reads it
+        play_random(g, 3, seed=seed % 1000)
         must(g.evaluate)
         must(g.ranking)
-        with must(Search, g, SearchParams(node_cap=1 << 14), int(seed) % 2**64) as s:
+        with must(Search, g, SearchParams(node_cap=1 << 14), seed) as s:
             must(s.run, iterations=20)
             must(s.step_traced)
             for a in range(g.num_agents):
@@ -90,7 +91,7 @@ def test_search_params_every_knob(params):
     sp, exc = attempt(SearchParams.model_validate, params, allow=(ValidationError,))
     if exc is not None:
         return
-    for name, field in FIELDS.items():
+    for name in FIELDS:
         assert getattr(sp, name) is not None
     with Game("snakes", {"width": 5, "height": 5, "snakes": 1}, seed=1) as g:
         s, exc = attempt(Search, g, sp, 1)
@@ -123,8 +124,8 @@ def test_search_constructor_and_setters_with_fuzzed_params(data, seed):
                 if how == "set_params":
                     _, exc = attempt(s.set_params, new, allow=PARAMS_DOOR)
                 else:
-                    _, exc = attempt(lambda: s.update_params(**{str(k): v for k, v in new.items()}),
-                                     allow=PARAMS_DOOR)
+                    kwargs = {str(k): v for k, v in new.items()}
+                    _, exc = attempt(lambda kw=kwargs: s.update_params(**kw), allow=PARAMS_DOOR)
                 if exc is None:
                     last = must(lambda: s.params)
                 # a refused change leaves the search as it was; an accepted

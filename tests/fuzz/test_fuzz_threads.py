@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_param_dicts, attempt, fuzz_settings,
-                          must, valid_param_dicts)
+from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_param_dicts, attempt, fuzz_settings, must,
+                          valid_param_dicts)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -77,8 +77,8 @@ def test_hot_swaps_while_a_run_is_in_progress(case, start, plan, close_at, seed,
             if what == "set":
                 _, exc = attempt(s.set_params, params, allow=PARAMS_DOOR)
             else:
-                _, exc = attempt(lambda: s.update_params(**{str(k): v for k, v in params.items()}),
-                                 allow=PARAMS_DOOR)
+                kwargs = {str(k): v for k, v in params.items()}
+                _, exc = attempt(lambda kw=kwargs: s.update_params(**kw), allow=PARAMS_DOOR)
             if closed:
                 assert exc is not None
             elif exc is None:

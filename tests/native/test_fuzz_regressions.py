@@ -89,11 +89,10 @@ def test_advance_to_a_root_the_joint_does_not_lead_to_keeps_no_illegal_moves():
     on the unchecked hot path. Either refusing such a root or dropping the
     subtree whose children differ from the new root's legal moves fixes it."""
     with Game("goofspiel", "num_cards=4", seed=1) as g, \
-            Search(g, {"max_depth": 8}, seed=1) as s:
+            Search(g, {"max_depth": 8}, seed=1) as s, g.clone() as after:
         s.run(iterations=500)
-        with g.clone() as after:
-            after.step([3, 3])                 # both bid card 4 (move id 3)
-            s.advance([0, 0], new_root=after)  # but the joint says card 1
+        after.step([3, 3])                 # both bid card 4 (move id 3)
+        s.advance([0, 0], new_root=after)  # but the joint says card 1
         s.run(iterations=500)
         with s.root_game() as root:
             for a in range(2):
@@ -119,3 +118,17 @@ def test_agents_and_budgets_that_are_not_integers(call, words):
         else:
             with pytest.raises(InvalidArgument, match=words):
                 call(g, s)
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: Game("snakes", SMALL, seed="x"),        # was: ValueError from int()
+    lambda g: Game("snakes", SMALL, seed=float("nan")),
+    lambda g: Search(g, seed=float("inf")),           # was: OverflowError
+    lambda g: g.reseed(None),                         # was: TypeError
+    lambda g: g.playout(5, "x"),
+    lambda g: g.playouts(2, 5, []),
+])
+def test_seeds_that_are_not_integers_are_invalid_argument(call):
+    with Game("snakes", SMALL, seed=1) as g:
+        with pytest.raises(InvalidArgument, match="seed: expected an integer"):
+            call(g)
