@@ -416,10 +416,13 @@ class ApiMachine(RuleBasedStateMachine):
             assert list(out.best_moves) == must(s.best_moves)
             assert out.stats == must(s.stats)
         elif which == "stats":
-            cap = self.accepted.get(id(s))
             assert all(1 <= x for x in out.nodes[:n])
-            if cap is not None and cap == must(s.c_params):
-                assert all(x <= cap.node_cap for x in out.nodes[:n])
+            # parameters set since the last run are pending until C applies
+            # them (c_params does): from then on every tree fits its cap
+            p = must(s.c_params)
+            assert p == self.accepted[id(s)]
+            after = must(s.stats)
+            assert all(x <= p.node_cap for x in after.nodes[:n]) and after.node_cap == p.node_cap
         elif which in ("snapshot", "snapshot_out"):
             if exc is not None:
                 assert isinstance(exc, InvalidArgument), repr(exc)
