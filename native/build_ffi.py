@@ -27,24 +27,35 @@ def read_cdef() -> str:
 
 # -O3 comes after Python's own flags, so it wins. -ffp-contract=off keeps
 # floating point exactly as written (no fused multiply-add), which the
-# pure-Python reference and bit-identical replays rely on. SBX_SANITIZE=1
-# builds with AddressSanitizer/UBSan for the memory-safety check.
+# pure-Python reference and bit-identical replays rely on.
 COMPILE_ARGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fvisibility=hidden",
                 "-Wall", "-Wextra", "-Wno-unused-parameter"]
 LINK_ARGS: list[str] = ["-pthread"]
-if os.environ.get("SBX_SANITIZE"):
-    COMPILE_ARGS += ["-fsanitize=address,undefined", "-fno-wrapv", "-g", "-O1",
-                     "-fno-omit-frame-pointer"]
+
+# SBX_SANITIZE=1 builds with AddressSanitizer + UBSan for the memory-safety
+# check (tools/sanitize.py builds it into build/sanitize/, away from the
+# normal .so, and runs tests under it). -fno-wrapv undoes Python's -fwrapv,
+# which would hide signed overflow from UBSan; -fno-sanitize-recover makes
+# every UBSan finding fatal (by default UBSan prints and carries on, and a
+# test would pass). The build says what it is in lib.SBX_BUILD_SANITIZED, so
+# tests/conftest.py can refuse to run the normal suite on it by mistake.
+SANITIZE = os.environ.get("SBX_SANITIZE", "") not in ("", "0")
+if SANITIZE:
+    COMPILE_ARGS += ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                     "-fno-wrapv", "-g", "-O1", "-fno-omit-frame-pointer"]
     LINK_ARGS += ["-fsanitize=address,undefined"]
 
 ffibuilder = FFI()
-ffibuilder.cdef(read_cdef())
+# SBX_BUILD_SANITIZED is not part of the public header: it describes this
+# build of the extension, not the C API.
+ffibuilder.cdef(read_cdef() + "\n#define SBX_BUILD_SANITIZED ...\n")
 ffibuilder.set_source(
     "sandbox.native._sbx",
     '#include "sbx.h"',
     sources=SOURCES,
     include_dirs=[str(HERE / "include")],
-    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    define_macros=[("_POSIX_C_SOURCE", "200809L"),
+                   ("SBX_BUILD_SANITIZED", "1" if SANITIZE else "0")],
     extra_compile_args=COMPILE_ARGS,
     extra_link_args=LINK_ARGS,
 )

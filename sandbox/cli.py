@@ -263,6 +263,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     series.add_argument("--json", action="store_true", help="print one JSON object")
     series.add_argument("--quiet", action="store_true", help="no progress line")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
+                                       "fails if memory grows more than 5%% after warm-up")
+    soak.add_argument("--minutes", type=float, default=None, metavar="N",
+                      help="stop after N minutes (default: no time limit)")
+    soak.add_argument("--turns", type=int, default=10_000, metavar="T",
+                      help="stop after T turns in all (default 10000)")
+    soak.add_argument("--scenario", default=None, metavar="S",
+                      help="scenario name or .toml (default: snakes_standard_4p)")
+    soak.add_argument("--rotate", action="store_true",
+                      help="cycle through every bundled scenario without a human player")
+    soak.add_argument("--iterations", type=int, default=100, metavar="K",
+                      help="search iterations per player per turn (default 100)")
+    soak.add_argument("--seed", type=int, default=1, metavar="S", help="first match seed")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     for p in sub.choices.values():
@@ -282,6 +295,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _info()
         if args.command == "series":
             return run_series(args)
+        if args.command == "soak":
+            from .soak import run_soak
+            return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,
+                            rotate=args.rotate, iterations=args.iterations, seed=args.seed)[0]
         if args.command == "replay":
             if args.action is None:
                 replay.print_help()

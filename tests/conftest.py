@@ -3,3 +3,28 @@ real window (STYLE.md: headless tests set SDL_VIDEODRIVER=dummy here)."""
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+def pytest_report_header(config):
+    from sandbox.native import _lib
+    build = "ASan+UBSan build" if _lib.SANITIZED else "normal build"
+    return f"sandbox C core: {build} ({_lib.CORE_PATH})"
+
+
+def pytest_sessionstart(session):
+    """The sanitizer build (python tools/sanitize.py, SBX_SANITIZE=1) and the
+    normal one are never mixed up: a sanitizer run must have loaded the
+    sanitizer build, and a normal run must not have (an instrumented .so in
+    sandbox/native/ left by `SBX_SANITIZE=1 pip install -e .` would make the
+    suite slow and its timings meaningless)."""
+    import pytest
+
+    from sandbox.native import _lib
+    wanted = os.environ.get("SBX_SANITIZER_RUN") == "1"
+    if wanted and not _lib.SANITIZED:
+        pytest.exit(f"SBX_SANITIZER_RUN=1 but {_lib.CORE_PATH} is not the sanitizer build",
+                    returncode=4)
+    if _lib.SANITIZED and not wanted:
+        pytest.exit(f"{_lib.CORE_PATH} is the ASan+UBSan build; run it through "
+                    "`python tools/sanitize.py`, or rebuild the normal one "
+                    "(`rm -rf build && python setup.py build_ext --inplace`)", returncode=4)

@@ -5,15 +5,50 @@ here; nothing outside sandbox.native touches cffi at all.
 """
 from __future__ import annotations
 
-from .errors import error_for
+import os
+import sys
 
-try:
-    from ._sbx import ffi, lib  # built by native/build_ffi.py via setup.py
-except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError(
-        "the sandbox's C core is not built; run `pip install -e .` in the "
-        "project root (after C changes: `pip install --no-build-isolation -e .`)"
-    ) from exc
+from .errors import InvalidArgument, error_for
+
+# SBX_NATIVE_LIB=/path/to/_sbx*.so loads that build of the extension instead
+# of the one next to this file: tools/sanitize.py points it at the
+# ASan+UBSan build in build/sanitize/, so the sanitizer run never replaces
+# (or is confused with) the normal in-place .so. Subprocesses that tests
+# start inherit the variable and load the same build.
+_OVERRIDE = os.environ.get("SBX_NATIVE_LIB", "")
+
+
+def _load_extension(path: str):
+    import importlib.machinery
+    import importlib.util
+
+    if not os.path.isfile(path):
+        raise ImportError(f"SBX_NATIVE_LIB={path}: no such file (build it with "
+                          "`python tools/sanitize.py --build-only`)")
+    name = __package__ + "._sbx"
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+if _OVERRIDE:
+    _mod = _load_extension(_OVERRIDE)
+    ffi, lib = _mod.ffi, _mod.lib
+else:
+    try:
+        from ._sbx import ffi, lib  # built by native/build_ffi.py via setup.py
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(
+            "the sandbox's C core is not built; run `pip install -e .` in the "
+            "project root (after C changes: `pip install --no-build-isolation -e .`)"
+        ) from exc
+
+# Whether this extension was built with SBX_SANITIZE=1 (ASan + UBSan).
+SANITIZED = bool(getattr(lib, "SBX_BUILD_SANITIZED", 0))
+CORE_PATH = _OVERRIDE or getattr(sys.modules.get(__package__ + "._sbx"), "__file__", "")
 
 
 def last_error() -> str:

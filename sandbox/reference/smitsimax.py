@@ -520,6 +520,12 @@ class Smitsimax:
             if target:
                 tree.reroot(target, self.root.is_alive(a), self.params.gamma,
                             self.params.reuse_decay)
+                # a new root the joint does not lead to may have other legal
+                # moves than the kept children: then the tree starts afresh
+                root = tree.nodes[0]
+                if root.nchildren and [tree.nodes[c].move for c in root.children()] != \
+                        list(self.root.legal_moves(a)):
+                    tree.clear()
             else:
                 tree.clear()
             tree.reset_bounds()

@@ -623,6 +623,22 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
         }
         if (target) {
             reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma, s->p.reuse_decay);
+            /* The kept children were expanded from the legal moves of the
+             * states this node stood for. A new root the joint does not lead
+             * to (the caller's new_root is only checked for kind and
+             * parameters) can have other moves, e.g. a goofspiel hand that
+             * still holds the card the joint says was played: then the kept
+             * tree would propose illegal moves, so it starts afresh. */
+            const smx_node *r = &t->nodes[0];
+            if (r->nchildren) {
+                uint8_t moves[SBX_MAX_MOVES];
+                int k = s->vt->legal_moves(s->cfg, s->root, a, moves);
+                int same = k == r->nchildren;
+                for (int i = 0; same && i < k; i++) {
+                    same = t->nodes[r->first_child + (uint32_t)i].move == moves[i];
+                }
+                if (!same) tree_clear(t);
+            }
         } else {
             tree_clear(t);
         }

@@ -1,0 +1,180 @@
+"""Soak: matches back to back with live hot-swaps, watching memory.
+
+    python -m sandbox soak [--minutes N] [--turns T] [--scenario S | --rotate]
+
+Plays the default scenario (or the one given, or every bundled scenario
+without a human player in turn, with --rotate) with a small iteration budget,
+match after match, until T turns in all (default 10,000) or N minutes. Every
+`swap_every` turns (default 10) one search player chosen at random gets random
+valid search settings through SearchController.update_settings while its
+search is thinking, exactly as the app's panel sends them. The resident set
+(/proc/self/statm) is sampled after a warm-up (the first 10% of the turns)
+and at the end; growth above `max_growth_pct` (5%) is a failure (exit 1).
+
+Not part of the test run (a 10,000-turn soak takes about a minute); one test
+runs it with a tiny budget to check that it works.
+"""
+from __future__ import annotations
+
+import gc
+import math
+import os
+import random
+import sys
+import time
+import typing
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from .config import Budget, Scenario, list_scenarios, load_scenario
+from .config.scenario import DEFAULT_SCENARIO
+from .native import InvalidArgument, SearchParams
+from .sim import Match, SearchController
+
+# Valid ranges are the model's, but a few are cut down so that a soak of
+# 10,000 turns measures memory, not a search that grew 64 MB trees at depth 64:
+# node_cap up to 2^18 nodes per tree, max_depth up to 30.
+SOAK_LIMITS = {"node_cap": 1 << 18, "max_depth": 30}
+
+
+def _bounds(field) -> tuple[Any, Any]:
+    lo = hi = None
+    for m in field.metadata:
+        lo = getattr(m, "ge", None) if getattr(m, "ge", None) is not None else lo
+        hi = getattr(m, "le", None) if getattr(m, "le", None) is not None else hi
+    return lo, hi
+
+
+def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) -> SearchParams:
+    """`base` with 1..`changes` knobs set to random valid values, for every
+    field SearchParams declares (knobs added later join in by themselves;
+    one of a kind this function does not know keeps its value)."""
+    fields = SearchParams.model_fields
+    picked = rng.sample(sorted(fields), k=min(len(fields), rng.randint(1, changes)))
+    new: dict[str, Any] = {}
+    for name in picked:
+        field = fields[name]
+        ann = field.annotation
+        lo, hi = _bounds(field)
+        if typing.get_origin(ann) is typing.Literal:
+            new[name] = rng.choice(typing.get_args(ann))
+        elif ann is bool:
+            new[name] = rng.random() < 0.5
+        elif ann is int and lo is not None and hi is not None:
+            hi = min(int(hi), SOAK_LIMITS.get(name, int(hi)))
+            # log-uniform: small and large values both turn up
+            new[name] = round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi))))
+            new[name] = max(int(lo), min(hi, new[name]))
+        elif ann is float and lo is not None and hi is not None:
+            new[name] = rng.uniform(float(lo), float(hi))
+    return base.replace(**new)
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass
+class SoakResult:
+    turns: int
+    matches: int
+    swaps: int
+    swaps_confirmed: int
+    seconds: float
+    rss_warm: int | None
+    rss_warm_turn: int
+    rss_end: int
+
+    @property
+    def growth_pct(self) -> float | None:
+        if not self.rss_warm:
+            return None
+        return 100.0 * (self.rss_end - self.rss_warm) / self.rss_warm
+
+
+def soak_scenarios(name: str | None, rotate: bool) -> list[Scenario]:
+    if name is not None and rotate:
+        raise InvalidArgument("give --scenario or --rotate, not both")
+    if not rotate:
+        sc = load_scenario(name or DEFAULT_SCENARIO)
+        if any(p.controller == "human" for p in sc.players):
+            raise InvalidArgument(f"{sc.name}: has a human player; the soak plays unattended")
+        return [sc]
+    out = [load_scenario(p) for p in list_scenarios()]
+    return [sc for sc in out if not any(p.controller == "human" for p in sc.players)]
+
+
+def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | None = None,
+             rotate: bool = False, iterations: int = 100, seed: int = 1, swap_every: int = 10,
+             warmup: float = 0.1, max_growth_pct: float = 5.0,
+             out: TextIO | None = None) -> tuple[int, SoakResult]:
+    """Returns (exit status, result): 0 if RSS grew by at most
+    max_growth_pct after the warm-up, 1 if more, 2 if the run ended before
+    the warm-up was over (nothing to compare)."""
+    out = out or sys.stdout
+    if turns < 1:
+        raise InvalidArgument("--turns must be >= 1")
+    if iterations < 1:
+        raise InvalidArgument("--iterations must be >= 1")
+    if swap_every < 1:
+        raise InvalidArgument("swap_every must be >= 1")
+    if minutes is not None and not minutes > 0:
+        raise InvalidArgument("--minutes must be > 0")
+    scenarios = soak_scenarios(scenario, rotate)
+    rng = random.Random(seed)
+    budget = Budget(iterations=iterations, ms=0)
+    deadline = time.monotonic() + minutes * 60 if minutes else math.inf
+    warm_turn = max(1, int(turns * warmup))
+    t0 = time.perf_counter()
+    done = matches = swaps = confirmed = 0
+    rss_warm: int | None = None
+    report_every = max(1, turns // 10)
+    names = ", ".join(sc.name for sc in scenarios)
+    print(f"soak: {turns} turns or {minutes or 'no'} minutes on {names}; {iterations} iterations "
+          f"per player per turn; a settings swap every {swap_every} turns", file=out, flush=True)
+
+    while done < turns and time.monotonic() < deadline:
+        sc = scenarios[matches % len(scenarios)]
+        with Match(sc, seed=seed + matches, budget=budget, max_turns=sc.max_turns) as match:
+            matches += 1
+            searchers = [c for c in match.controllers if isinstance(c, SearchController)]
+            asked: dict[int, SearchParams] = {}
+            while not match.over and done < turns and time.monotonic() < deadline:
+                match.start_turn()           # the searches think on their threads ...
+                if searchers and done % swap_every == swap_every - 1:
+                    c = rng.choice(searchers)    # ... while the panel changes one
+                    asked[c.player] = random_settings(rng, c.settings)
+                    c.update_settings(asked[c.player], turn=match.turn)
+                    swaps += 1
+                match.complete_turn()
+                for c in searchers:
+                    # applied at a slice boundary and read back from C
+                    if c.player in asked and c.c_confirmed == asked[c.player]:
+                        confirmed += 1
+                        del asked[c.player]
+                done += 1
+                if done == warm_turn:
+                    gc.collect()
+                    rss_warm = rss_bytes()
+                if done % report_every == 0:
+                    secs = time.perf_counter() - t0
+                    print(f"  turn {done:>6}: {matches} matches, {done / secs:,.0f} turns/s, "
+                          f"RSS {rss_bytes() / 2**20:.1f} MB", file=out, flush=True)
+    gc.collect()
+    res = SoakResult(turns=done, matches=matches, swaps=swaps, swaps_confirmed=confirmed,
+                     seconds=time.perf_counter() - t0, rss_warm=rss_warm,
+                     rss_warm_turn=warm_turn, rss_end=rss_bytes())
+    print(f"soak: turns={res.turns} matches={res.matches} swaps={res.swaps} "
+          f"(read back from C: {res.swaps_confirmed}) time={res.seconds:.1f}s "
+          f"turns/s={res.turns / max(res.seconds, 1e-9):,.0f}", file=out)
+    if res.rss_warm is None:
+        print(f"soak: ended before the warm-up (turn {warm_turn}): no RSS growth to report "
+              f"(RSS {res.rss_end / 2**20:.1f} MB)", file=out, flush=True)
+        return 2, res
+    growth = res.growth_pct
+    verdict = "ok" if growth <= max_growth_pct else "FAILED"
+    print(f"soak: rss warm-up={res.rss_warm / 2**20:.1f} MB (turn {warm_turn}) "
+          f"end={res.rss_end / 2**20:.1f} MB growth={growth:+.2f}% "
+          f"(limit {max_growth_pct:g}%): {verdict}", file=out, flush=True)
+    return (0 if growth <= max_growth_pct else 1), res

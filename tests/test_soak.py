@@ -1,0 +1,71 @@
+"""The soak command (sandbox/soak.py) on a tiny budget: it plays, swaps
+settings that reach C, samples memory and decides by its limit. The real
+10,000-turn figure is in the README, not in a test."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from sandbox.cli import main
+from sandbox.native import Game, Search, SearchParams
+from sandbox.soak import SOAK_LIMITS, random_settings, run_soak, soak_scenarios
+
+
+def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
+    rng = random.Random(7)
+    base = SearchParams()
+    changed: set[str] = set()
+    with Game("snakes", {"snakes": 8, "width": 25, "height": 9}, seed=1) as g, \
+            Search(g, SearchParams(node_cap=1024), seed=1) as s:
+        for _ in range(300):
+            new = random_settings(rng, base)
+            s.set_params(new)                   # C accepts every one of them
+            assert s.c_params() == new
+            for name, limit in SOAK_LIMITS.items():   # what it sets, not what it keeps
+                assert getattr(new, name) == getattr(base, name) or getattr(new, name) <= limit
+            changed |= {k for k in SearchParams.model_fields if getattr(new, k) != getattr(base, k)}
+    # every knob gets changed at some point
+    assert changed == set(SearchParams.model_fields)
+
+
+def test_a_short_soak_plays_swaps_and_reports_memory():
+    out = io.StringIO()
+    rc, res = run_soak(turns=60, iterations=20, swap_every=5, rotate=True, out=out)
+    text = out.getvalue()
+    assert res.turns == 60 and res.matches >= 1
+    assert res.swaps == 12
+    # a swap reaches C at the searcher's next slice; only the last few can
+    # still be pending when the run stops
+    assert res.swaps_confirmed >= res.swaps - 4
+    assert res.rss_warm is not None and res.rss_end > 0
+    assert "growth=" in text and "turns=60" in text
+    assert rc == (0 if res.growth_pct <= 5.0 else 1)
+
+
+def test_the_growth_limit_decides_the_exit_status():
+    rc, res = run_soak(turns=20, iterations=10, swap_every=3, max_growth_pct=-100.0,
+                       out=io.StringIO())
+    assert rc == 1 and res.turns == 20
+    rc, _ = run_soak(turns=20, iterations=10, swap_every=3, max_growth_pct=1e9,
+                     out=io.StringIO())
+    assert rc == 0
+
+
+def test_rotation_skips_scenarios_with_a_person():
+    scenarios = soak_scenarios(None, rotate=True)
+    assert len(scenarios) >= 2
+    assert all(p.controller != "human" for sc in scenarios for p in sc.players)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["soak", "--turns", "0"], "--turns"),
+    (["soak", "--iterations", "0", "--turns", "5"], "--iterations"),
+    (["soak", "--scenario", "snakes_you_vs_three", "--turns", "5"], "human"),
+    (["soak", "--scenario", "snakes_duel_trees", "--rotate"], "not both"),
+])
+def test_bad_soak_arguments_are_one_error_line(argv, words, capsys):
+    assert main(argv) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and words in err and err.count("\n") == 1

@@ -1,0 +1,178 @@
+"""Build the C core with AddressSanitizer + UBSan and run tests under it.
+
+    python tools/sanitize.py                      # build, then the sanitizer selection
+    python tools/sanitize.py tests/native -x      # build, then any pytest arguments
+    python tools/sanitize.py --build-only         # just the build (prints the .so path)
+    python tools/sanitize.py --no-build tests/fuzz
+
+The sanitizer build goes to build/sanitize/ (objects and the .so), never next
+to the normal extension in sandbox/native/, and is loaded through
+SBX_NATIVE_LIB: the normal test run cannot pick it up by accident, and
+switching between the two never reuses the other's objects. tests/conftest.py
+checks both ways that the core loaded is the one this run asked for.
+
+The run preloads the ASan runtime (a non-instrumented python must load it
+first) and sets:
+  ASAN_OPTIONS   halt_on_error=1 (the first report ends the process),
+                 detect_leaks=0 (Python itself never frees everything at exit,
+                   so LeakSanitizer would drown real leaks in the interpreter's;
+                   tests/native/test_lifetime.py measures leaks by RSS instead),
+                 quarantine_size_mb=32 (freed memory is held back this long to
+                   catch use after free; the default 256 MB grows RSS by the
+                   whole quarantine over test_lifetime's 3000 create/free
+                   cycles, which its 4 MB allowance rightly calls a leak; 32 MB
+                   fills during the test's warm-up, so RSS is flat after it
+                   and a real leak of the trees still shows in full),
+                 allocator_may_return_null=1 (an allocation C cannot get
+                   returns NULL like glibc does, so the core's own
+                   out-of-memory path runs instead of an ASan abort),
+                 log_path=<dir>/asan (reports from every process, including
+                   subprocesses whose stderr a test swallows, land in files
+                   that are printed and counted at the end)
+  UBSAN_OPTIONS  halt_on_error=1, print_stacktrace=1 (with the build's
+                 -fno-sanitize-recover the first finding ends the process).
+                 GCC's UBSan runtime ignores log_path and writes to stderr,
+                 so pytest runs with --capture=sys (fd 2 is not captured) and
+                 its output is scanned for reports. A UBSan report from a
+                 subprocess whose stderr a test captures is seen only as that
+                 process's failure (none of the default selection starts one).
+  PYTHONMALLOC=malloc (with --pymalloc-off, the default for the fuzz suite:
+                 Python objects, cffi buffers included, get ASan redzones;
+                 it roughly doubles the run time, so it is off for the rest)
+
+Exit status: pytest's, or 3 if a sanitizer report was seen (in the output or
+an ASan log file) even though pytest passed.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build" / "sanitize"
+DEFAULT_TESTS = ["tests/native", "tests/games", "tests/reference", "tests/sim", "tests/fuzz"]
+QUARANTINE_MB = 32
+REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer",
+                  "WARNING: AddressSanitizer")
+
+
+def runtime(name: str) -> str:
+    path = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    if not os.path.isabs(path) or not os.path.exists(path):
+        sys.exit(f"error: {name} not found (gcc -print-file-name={name} gave {path!r})")
+    return os.path.realpath(path)
+
+
+def build() -> Path:
+    """Compile every source again (--force: a header change must not leave
+    stale objects behind) into build/sanitize/."""
+    env = dict(os.environ, SBX_SANITIZE="1")
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--force",
+         "--build-temp", str(BUILD / "temp"), "--build-lib", str(BUILD / "lib")],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        sys.exit("error: the sanitizer build failed")
+    found = sorted(glob.glob(str(BUILD / "lib" / "sandbox" / "native" / "_sbx*.so")))
+    if not found:
+        sys.exit(f"error: no extension was built under {BUILD / 'lib'}")
+    print(f"sanitize: built {found[-1]} in {time.perf_counter() - t0:.1f} s", flush=True)
+    return Path(found[-1])
+
+
+def sanitizer_env(lib: Path, log_dir: Path, pymalloc_off: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    preload = [runtime("libasan.so")]
+    if env.get("LD_PRELOAD"):
+        preload.append(env["LD_PRELOAD"])
+    env.update({
+        "SBX_NATIVE_LIB": str(lib),
+        "SBX_SANITIZER_RUN": "1",
+        "LD_PRELOAD": ":".join(preload),
+        "ASAN_OPTIONS": ":".join([
+            "halt_on_error=1", "detect_leaks=0", f"quarantine_size_mb={QUARANTINE_MB}",
+            "allocator_may_return_null=1", "abort_on_error=0",
+            f"log_path={log_dir / 'asan'}"]),
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+    })
+    if pymalloc_off:
+        env["PYTHONMALLOC"] = "malloc"
+    return env
+
+
+def reports(log_dir: Path) -> list[Path]:
+    return sorted(p for p in log_dir.iterdir() if p.is_file() and p.stat().st_size > 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build-only", action="store_true", help="build and print the .so path")
+    ap.add_argument("--no-build", action="store_true", help="reuse build/sanitize/")
+    ap.add_argument("--pymalloc", choices=("on", "off", "auto"), default="auto",
+                    help="off: PYTHONMALLOC=malloc (ASan sees Python's buffers too); "
+                         "auto: off when the run is only the fuzz suite")
+    args, pytest_args = ap.parse_known_args(argv)
+    if args.no_build:
+        found = sorted(glob.glob(str(BUILD / "lib" / "sandbox" / "native" / "_sbx*.so")))
+        if not found:
+            sys.exit("error: no sanitizer build yet (run without --no-build)")
+        lib = Path(found[-1])
+    else:
+        lib = build()
+    if args.build_only:
+        print(lib)
+        return 0
+    selection = pytest_args or DEFAULT_TESTS
+    paths = [a for a in selection if not a.startswith("-")]
+    pymalloc_off = args.pymalloc == "off" or (
+        args.pymalloc == "auto" and bool(paths) and all("tests/fuzz" in p for p in paths))
+    log_dir = Path(tempfile.mkdtemp(prefix="sbx-sanitize-"))
+    env = sanitizer_env(lib, log_dir, pymalloc_off)
+    # --capture=sys: pytest captures Python's sys.stdout/err but leaves file
+    # descriptor 2 alone, so a report written there by a process that UBSan
+    # (or ASan) is killing reaches this script; with fd capture it would die
+    # in pytest's temporary file, unread.
+    capture = [] if any(a == "-s" or a.startswith("--capture") for a in selection) else [
+        "--capture=sys"]
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *capture, *selection]
+    print("sanitize: " + " ".join(f"{k}={env[k]}" for k in (
+        "ASAN_OPTIONS", "UBSAN_OPTIONS") ) + (" PYTHONMALLOC=malloc" if pymalloc_off else ""),
+        flush=True)
+    print("sanitize: " + " ".join(cmd[1:]), flush=True)
+    t0 = time.perf_counter()
+    # pytest's output is passed through line by line and scanned: UBSan
+    # writes its reports to stderr whatever log_path says
+    markers = 0
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        markers += any(m in line for m in REPORT_MARKERS)
+    rc = proc.wait()
+    sys.stdout.flush()
+    found = reports(log_dir)
+    for p in found:
+        text = p.read_text(errors="replace")
+        markers += sum(text.count(m) for m in REPORT_MARKERS)
+        print(f"\n===== sanitizer report {p.name} =====\n{text}", flush=True)
+    print(f"sanitize: pytest exit {rc}, {markers} sanitizer report(s) "
+          f"({len(found)} ASan log file(s)), {time.perf_counter() - t0:.0f} s", flush=True)
+    shutil.rmtree(log_dir, ignore_errors=True)
+    if rc == 0 and markers:
+        return 3
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
