@@ -254,9 +254,11 @@ class Search:
                     check(lib.sbx_search_advance(self._h.get(), self._joint, new_root._ptr()))
 
     def reset(self, root: Game) -> None:
-        self._same_game("root", root)
+        game_arg("root", root)
         with self._h.lock, root._h.lock:
-            check(lib.sbx_search_reset(self._h.get(), root._ptr()))
+            ptr, root_ptr = self._h.get(), root._ptr()   # closed: ClosedError comes first
+            self._same_game("root", root)
+            check(lib.sbx_search_reset(ptr, root_ptr))
 
     def root_game(self) -> Game:
         """A new Game holding a copy of the search's root state."""

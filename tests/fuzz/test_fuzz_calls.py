@@ -36,12 +36,12 @@ agents = st.one_of(st.integers(-1, 8), ints_wild,
 
 
 def agent_ok(agent, n: int) -> bool:
-    """Whether the API takes `agent` for a game of n agents: the wrapper
-    reads agent ids with int() (so 1.0 and "1" are agent 1)."""
-    try:
-        return 0 <= int(agent) < n
-    except (TypeError, ValueError, OverflowError):
+    """Whether the API takes `agent` for a game of n agents: integers only
+    (numpy's too), never a bool or a float, even a whole one (the wrapper's
+    rule, sandbox.native._handle.int_arg)."""
+    if isinstance(agent, (bool, np.bool_)) or not isinstance(agent, (int, np.integer)):
         return False
+    return 0 <= int(agent) < n
 
 
 def joints(n: int) -> st.SearchStrategy:
