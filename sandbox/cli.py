@@ -326,15 +326,18 @@ def run_series(args: argparse.Namespace, out=None) -> int:
         scenario = scenario.with_settings(args.set)
     budget = _budget_from(args)
 
+    # a progress line only where a person watches (not into logs or pipes)
+    show = not (args.quiet or args.json) and sys.stderr.isatty()
+
     def progress(done: int, res) -> None:
-        if args.quiet or args.json or not sys.stderr.isatty():
-            return
-        scores = "  ".join(f"{p.name} {p.mean:.3f}" for p in res.players)
-        print(f"\r  game {done}/{args.games}: {scores}   ", end="", file=sys.stderr, flush=True)
+        if show:
+            scores = "  ".join(f"{p.name} {p.mean:.3f}" for p in res.players)
+            print(f"\r  game {done}/{args.games}: {scores}   ", end="", file=sys.stderr,
+                  flush=True)
 
     res = play_series(scenario, args.games, seed=args.seed, budget=budget, max_turns=args.turns,
                       on_game=progress)
-    if not (args.quiet or args.json):
+    if show:
         print(file=sys.stderr)
     if args.json:
         print(json.dumps(res.to_dict()), file=out)

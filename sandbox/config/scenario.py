@@ -199,26 +199,24 @@ class Scenario(BaseModel):
                                     "read") from None
             node: Any = data
             for k in keys[:-1]:
-                if isinstance(node, list):
-                    if not (k.isdigit() and int(k) < len(node)):
-                        raise ScenarioError(f"--set {path}: no item {k!r} here")
-                    node = node[int(k)]
-                elif isinstance(node, dict):
-                    node = node.setdefault(k, {})
-                else:
-                    raise ScenarioError(f"--set {path}: {k!r} is inside a value")
+                slot = _slot(node, k, path)
+                node = node.setdefault(slot, {}) if isinstance(node, dict) else node[slot]
                 if node is None:
                     raise ScenarioError(f"--set {path}: {k!r} is not set in this scenario")
-            last = keys[-1]
-            if isinstance(node, list):
-                if not (last.isdigit() and int(last) < len(node)):
-                    raise ScenarioError(f"--set {path}: no item {last!r} here")
-                node[int(last)] = value
-            elif isinstance(node, dict):
-                node[last] = value
-            else:
-                raise ScenarioError(f"--set {path}: {last!r} is inside a value")
+            node[_slot(node, keys[-1], path)] = value
         return scenario_from_dict(data, source="--set")
+
+
+def _slot(node: Any, key: str, path: str) -> str | int:
+    """Where `key` of a --set path lands in `node`: a dict key, or the index
+    of an existing list item."""
+    if isinstance(node, dict):
+        return key
+    if isinstance(node, list):
+        if not (key.isdigit() and int(key) < len(node)):
+            raise ScenarioError(f"--set {path}: no item {key!r} here")
+        return int(key)
+    raise ScenarioError(f"--set {path}: {key!r} is inside a value")
 
 
 def default_memory_budget() -> int:
