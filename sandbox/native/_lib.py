@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import InvalidArgument, error_for
+from .errors import error_for
 
 # SBX_NATIVE_LIB=/path/to/_sbx*.so loads that build of the extension instead
 # of the one next to this file: tools/sanitize.py points it at the

@@ -7,7 +7,6 @@ where it must change what the search does.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
