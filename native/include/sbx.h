@@ -182,6 +182,28 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_BOUNDS_DEPTH 1      /* ... by the range of the (discounted)
                                    scores backed up at each depth            */
 
+/* algorithm: which search runs behind the API (one C file each) */
+#define SBX_ALGO_SMITSIMAX 0    /* decoupled trees, one per agent (smitsimax.c) */
+#define SBX_ALGO_SUCT 1         /* sequential UCT: agents serialised, one tree  */
+#define SBX_ALGO_JOINT 2        /* joint-action MCTS: a child per joint action  */
+#define SBX_ALGO_RANDOM 3       /* uniform random legal move, no search         */
+#define SBX_ALGO_GREEDY 4       /* best one-ply evaluation vs random opponents  */
+
+/* policy: Smitsimax's selection policy at every node */
+#define SBX_POLICY_UCB1 0       /* UCB1 on normalised scores (tutorial §6-§7)   */
+#define SBX_POLICY_UCB1_TUNED 1 /* UCB1-Tuned: variance-aware exploration       */
+#define SBX_POLICY_EXP3 2       /* Exp3 (tutorial §10)                          */
+#define SBX_POLICY_RM 3         /* regret matching (tutorial §11)               */
+#define SBX_POLICY_RM_PLUS 4    /* regret matching+, regrets floored at 0       */
+
+/* final_move: how Exp3 / RM pick the move to play from the average strategy */
+#define SBX_FINAL_ARGMAX 0
+#define SBX_FINAL_SAMPLE 1
+
+/* backup: how a node's value is formed from what is below it */
+#define SBX_BACKUP_MEAN 0       /* arithmetic mean of backed-up scores          */
+#define SBX_BACKUP_POWER 1      /* power mean of the children (Dam et al.)      */
+
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */
     double gamma;               /* discount per step from leaf toward root   */
@@ -199,6 +221,14 @@ typedef struct sbx_search_params {
     int32_t tree_reuse;         /* 1: keep the played subtree between turns  */
     int32_t node_cap;           /* nodes per agent tree (arena size)         */
     int32_t time_check_interval;/* iterations between clock reads            */
+    double exploration;         /* Exp3/RM: uniform share mixed into sampling */
+    double power_p;             /* backup=power: exponent p >= 1             */
+    int32_t algorithm;          /* SBX_ALGO_*                                */
+    int32_t policy;             /* SBX_POLICY_* (Smitsimax)                  */
+    int32_t final_move;         /* SBX_FINAL_* (Exp3 / RM)                   */
+    int32_t backup;             /* SBX_BACKUP_*                              */
+    int32_t lead;               /* SUCT: agent serialised first (-1: agent 0,
+                                   or the seat, filled in by the controller) */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -283,6 +313,10 @@ int sbx_search_run(sbx_search *search, int64_t max_iterations, double max_ms,
 #define SBX_PICK_UCB 2
 #define SBX_PICK_PASS 3         /* eliminated agent: pass node               */
 #define SBX_PICK_ROLLOUT 4      /* below the tree: uniform random move       */
+#define SBX_PICK_SAMPLE 5       /* sampled from the Exp3 / RM strategy       */
+/* SUCT and joint-action MCTS keep one tree: its path is path[0] (SUCT: one
+ * node per agent per turn, in the serialised order; joint: one per turn),
+ * path_len of the other agents is 0; moves/pick still hold every agent's. */
 
 typedef struct sbx_trace {
     int32_t num_agents;
@@ -311,8 +345,12 @@ int sbx_search_step_traced(sbx_search *search, sbx_trace *out);
 typedef struct sbx_move_stat {
     int32_t move;
     int32_t visits;
-    double mean;                /* mean backed-up score                      */
-    double prob;                /* share of visits (policy probability)      */
+    double mean;                /* mean backed-up score (its value)          */
+    double prob;                /* share of visits                           */
+    double policy;              /* the policy's probability of this move:
+                                   the average strategy for Exp3/RM, the
+                                   share of visits for the UCB family, 1 for
+                                   the move a greedy/random agent plays      */
 } sbx_move_stat;
 
 typedef struct sbx_search_stats {
@@ -322,7 +360,14 @@ typedef struct sbx_search_stats {
     int32_t num_agents;
     int32_t node_cap;           /* per tree                                  */
     int32_t cap_reached;        /* the last run stopped on SBX_STOP_NODE_CAP */
-    int32_t node_bytes;         /* sizeof one tree node                      */
+    int32_t node_bytes;         /* bytes of one tree node (algorithm, policy)*/
+    int32_t algorithm;          /* SBX_ALGO_* in force (a requested change
+                                   takes effect at the next advance/reset,
+                                   or at once before the turn's first
+                                   iteration)                                */
+    int32_t policy;             /* SBX_POLICY_* in force (likewise)          */
+    int32_t trees;              /* trees kept: agents (smitsimax), 1 (SUCT,
+                                   joint), 0 (random, greedy)                */
     int32_t nodes[SBX_MAX_AGENTS];
     int32_t root_visits[SBX_MAX_AGENTS];
     int32_t max_depth_reached[SBX_MAX_AGENTS];
@@ -363,6 +408,13 @@ typedef struct sbx_snapshot_node {
     int16_t depth;
     uint8_t move;               /* SBX_MOVE_NONE for the root and pass nodes */
     uint8_t flags;              /* SBX_NODE_* bits                           */
+    int8_t agent;               /* whose move the node is; -1 for the root.
+                                   Smitsimax: the tree's agent. SUCT: the
+                                   agent of that row of the serialised tree.
+                                   Joint: -1 (every agent moves, see joint) */
+    uint8_t joint[SBX_MAX_AGENTS]; /* joint-action nodes: each agent's move
+                                   (SBX_MOVE_NONE for an agent without one);
+                                   all SBX_MOVE_NONE for other algorithms   */
 } sbx_snapshot_node;
 
 #define SBX_NODE_PASS 1         /* pass node of an eliminated agent          */

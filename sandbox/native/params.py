@@ -17,8 +17,22 @@ ELIMINATION = {"pass": 0, "freeze": 1}
 ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
 BOUNDS = {"leaf": 0, "depth": 1}
 BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
+ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4}
+POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
+FINAL_MOVE = {"argmax": 0, "sample": 1}
+BACKUP = {"mean": 0, "power": 1}
+
+
+def _names(table: dict[str, int]) -> dict[int, str]:
+    return {v: k for k, v in table.items()}
+
+
 # choice fields: Python name <-> C integer
-CHOICES = {"elimination": (ELIMINATION, ELIMINATION_NAMES), "bounds": (BOUNDS, BOUNDS_NAMES)}
+CHOICES = {name: (table, _names(table)) for name, table in {
+    "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
+    "policy": POLICY, "final_move": FINAL_MOVE, "backup": BACKUP}.items()}
+ALGORITHM_NAMES = _names(ALGORITHM)
+POLICY_NAMES = _names(POLICY)
 
 
 def _not_bool(value: Any) -> Any:
@@ -68,6 +82,24 @@ class SearchParams(BaseModel):
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="iterations between clock reads")
+    exploration: Float = Field(0.1, ge=0.0, le=1.0,
+                               description="Exp3 / RM: share of the sampling distribution spread "
+                                           "uniformly (Exp3's gamma)")
+    power_p: Float = Field(2.0, ge=1.0, le=64.0,
+                           description="backup=power: exponent of the power mean (1 = mean)")
+    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy"] = Field(
+        "smitsimax", description="the search: decoupled trees (smitsimax), sequential UCT, "
+                                 "joint-action MCTS, uniform random, greedy one-ply; a change "
+                                 "takes effect at the next turn")
+    policy: Literal["ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"] = Field(
+        "ucb1", description="Smitsimax selection policy; a change takes effect at the next "
+                            "turn, with fresh trees")
+    final_move: Literal["argmax", "sample"] = Field(
+        "argmax", description="Exp3 / RM: play the average strategy's argmax or a sample of it")
+    backup: Literal["mean", "power"] = Field(
+        "mean", description="node value: mean of backed-up scores or power mean of the children")
+    lead: Int = Field(-1, ge=-1, le=7,
+                      description="SUCT: agent serialised first (-1: the seat the search plays for)")
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A validated copy with some fields changed."""

@@ -18,7 +18,7 @@ from ._handle import I32, I64, Handle, int_arg, real_arg, seed_arg, show
 from ._lib import check, ffi, lib
 from .errors import InvalidArgument, one_line
 from .game import MOVE_NONE, Game, game_arg, joint_arg
-from .params import SearchParams
+from .params import ALGORITHM_NAMES, POLICY_NAMES, SearchParams
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
 STOP_REASONS = {
@@ -52,7 +52,8 @@ class MoveStat:
     move: int          # -1 for a pass node
     visits: int
     mean: float
-    prob: float
+    prob: float        # share of visits
+    policy: float      # the policy's probability (average strategy for Exp3/RM)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,9 @@ class SearchStats:
     node_cap: int
     cap_reached: bool
     node_bytes: int
+    algorithm: str      # in force (a requested change waits for the next turn)
+    policy: str         # in force
+    trees: int          # agents (smitsimax), 1 (suct, joint), 0 (random, greedy)
     nodes: tuple[int, ...]
     root_visits: tuple[int, ...]
     max_depth_reached: tuple[int, ...]
@@ -93,6 +97,10 @@ class Trace:
     scores: np.ndarray                    # per agent, the backed-up leaf score
     norm_min: np.ndarray
     norm_max: np.ndarray
+
+
+def _move_stat(r: Any) -> MoveStat:
+    return MoveStat(int(r.move), int(r.visits), float(r.mean), float(r.prob), float(r.policy))
 
 
 def params_arg(params: Any, base: SearchParams | None = None,
@@ -282,8 +290,7 @@ class Search:
             check(lib.sbx_search_root_stats(self._h.get(),
                                             int_arg("agent", agent, 0, self.num_agents - 1), ms,
                                             len(ms), n))
-            return [MoveStat(int(ms[i].move), int(ms[i].visits), float(ms[i].mean),
-                             float(ms[i].prob)) for i in range(n[0])]
+            return [_move_stat(ms[i]) for i in range(n[0])]
 
     def stats(self) -> SearchStats:
         s = self._stats
@@ -297,6 +304,8 @@ class Search:
             iterations=int(s.iterations), sim_turns=int(s.sim_turns),
             iterations_root=int(s.iterations_root), node_cap=int(s.node_cap),
             cap_reached=bool(s.cap_reached), node_bytes=int(s.node_bytes),
+            algorithm=ALGORITHM_NAMES.get(int(s.algorithm), "?"),
+            policy=POLICY_NAMES.get(int(s.policy), "?"), trees=int(s.trees),
             nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
             max_depth_reached=tuple(s.max_depth_reached[0:k]),
             norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]))
@@ -312,8 +321,7 @@ class Search:
                 stats=self._stats_from(u.stats),
                 best_moves=tuple(None if m == MOVE_NONE else int(m) for m in u.best_moves[0:k]),
                 root_stats=tuple(
-                    tuple(MoveStat(int(r.move), int(r.visits), float(r.mean), float(r.prob))
-                          for r in u.root[a][0:u.root_counts[a]])
+                    tuple(_move_stat(r) for r in u.root[a][0:u.root_counts[a]])
                     for a in range(k)))
 
     def snapshot(self, agent: int, max_nodes: int = 4000, min_visits: int = 1,

@@ -13,7 +13,8 @@ import numpy as np
 SNAPSHOT_DTYPE = np.dtype(
     [("node", np.int32), ("parent", np.int32), ("visits", np.int32),
      ("mean", np.float32), ("prob", np.float32), ("depth", np.int16),
-     ("move", np.uint8), ("flags", np.uint8)],
+     ("move", np.uint8), ("flags", np.uint8), ("agent", np.int8),
+     ("joint", np.uint8, (8,))],
     align=True,
 )
 
@@ -63,6 +64,16 @@ class TreeSnapshot:
     @property
     def prob(self) -> np.ndarray:
         return self.rows["prob"]
+
+    @property
+    def mover(self) -> np.ndarray:
+        """Whose move each row is (-1: the root, or every agent's: joint)."""
+        return self.rows["agent"]
+
+    @property
+    def joint(self) -> np.ndarray:
+        """[rows, 8] each agent's move at a joint-action node (255 = none)."""
+        return self.rows["joint"]
 
     @property
     def flags(self) -> np.ndarray:

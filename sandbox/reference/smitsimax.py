@@ -583,9 +583,9 @@ class Smitsimax:
         out = []
         for idx in rows:
             c = tree.nodes[idx]
+            share = c.visits / total if total > 0 else 0.0
             out.append(MoveStat(move=-1 if c.move == MOVE_NONE else c.move,
-                                visits=c.visits, mean=c.mean(),
-                                prob=c.visits / total if total > 0 else 0.0))
+                                visits=c.visits, mean=c.mean(), prob=share, policy=share))
         return out
 
     def node_count(self) -> int:
@@ -598,6 +598,7 @@ class Smitsimax:
             iterations_root=self.iterations_root, node_cap=self.params.node_cap,
             cap_reached=self.last_stop == STOP_NODE_CAP,
             node_bytes=0,  # no arena here; C reports sizeof(smx_node)
+            algorithm="smitsimax", policy="ucb1", trees=self.num_agents,
             nodes=tuple(t.used for t in trees),
             root_visits=tuple(t.nodes[0].visits for t in trees),
             max_depth_reached=tuple(t.depth_reached for t in trees),

@@ -783,8 +783,12 @@ def test_snapshot_dtype_matches_the_c_struct():
         dt, offset = SNAPSHOT_DTYPE.fields[name][:2]
         assert offset == field.offset == ffi.offsetof(ctype, name), name
         assert dt.itemsize == ffi.sizeof(field.type), name
-        assert dt.kind == ("f" if field.type.cname == "float" else
-                           "u" if field.type.cname.startswith("uint") else "i"), name
+        ctype_f, dt_f = field.type, dt
+        if field.type.kind == "array":  # joint: uint8_t[SBX_MAX_AGENTS]
+            assert dt.shape == (field.type.length,), name
+            ctype_f, dt_f = field.type.item, dt.base
+        assert dt_f.kind == ("f" if ctype_f.cname == "float" else
+                             "u" if ctype_f.cname.startswith("uint") else "i"), name
 
 
 @pytest.fixture(scope="module")

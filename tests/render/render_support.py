@@ -29,7 +29,8 @@ def make_snapshot(nodes: Sequence[tuple], norm: tuple[float, float] = (0.0, 1.0)
     for i, (p, v, mean, move, flags) in enumerate(nodes):
         total = kid_visits.get(p, 0) + hidden.get(p, 0)
         rows[i] = (i, p, v, mean, v / total if p >= 0 and total else 1.0,
-                   0 if p < 0 else rows[p]["depth"] + 1, move, flags)
+                   0 if p < 0 else rows[p]["depth"] + 1, move, flags,
+                   -1 if p < 0 else agent, (255,) * 8)
     rows.flags.writeable = False
     return TreeSnapshot(agent=agent, rows=rows, norm_min=norm[0], norm_max=norm[1],
                         tree_nodes=tree_nodes or len(nodes))

@@ -30,7 +30,7 @@ def test_bars_drawn_with_the_chosen_move_in_full_colour(real_search):
 
 
 def test_bar_length_follows_visit_share():
-    stats = [MoveStat(0, 30, 0.1, 0.3), MoveStat(1, 70, 0.5, 0.7)]
+    stats = [MoveStat(0, 30, 0.1, 0.3, 0.3), MoveStat(1, 70, 0.5, 0.7, 0.7)]
     a = pygame.Surface((300, 80))
     draw_root_bars(a, a.get_rect(), stats, move_name, COLOR, chosen_move=0)
     b = pygame.Surface((300, 80))
@@ -40,15 +40,15 @@ def test_bar_length_follows_visit_share():
 
 
 def test_empty_zero_and_pass_stats_draw():
-    for stats in ([], [MoveStat(-1, 0, 0.0, 0.0)], [MoveStat(-1, 12, 0.3, 1.0)]):
+    for stats in ([], [MoveStat(-1, 0, 0.0, 0.0, 0.0)], [MoveStat(-1, 12, 0.3, 1.0, 1.0)]):
         surf = pygame.Surface((200, 60))
         surf.fill((0, 0, 0))
         draw_root_bars(surf, (0, 0, 200, 60), stats, move_name, COLOR, title="Agent 2")
         assert count(surf, palette.PANEL) < 200 * 60       # text was drawn
     tiny = pygame.Surface((30, 10))
-    draw_root_bars(tiny, tiny.get_rect(), [MoveStat(0, 1, 0.0, 1.0)], move_name, COLOR)
+    draw_root_bars(tiny, tiny.get_rect(), [MoveStat(0, 1, 0.0, 1.0, 1.0)], move_name, COLOR)
     # A policy whose probability differs from the visit share shows it.
     surf = pygame.Surface((320, 60))
-    draw_root_bars(surf, surf.get_rect(), [MoveStat(0, 50, 0.0, 0.2), MoveStat(1, 50, 0.0, 0.8)],
+    draw_root_bars(surf, surf.get_rect(), [MoveStat(0, 50, 0.0, 0.2, 0.2), MoveStat(1, 50, 0.0, 0.8, 0.8)],
                    move_name, COLOR)
     assert count(surf, palette.ACCENT) > 0

@@ -59,6 +59,34 @@ static const param_def DEFS[] = {
         "nodes per agent tree (32 bytes each); the search stops when full"),
     DEF(time_check_interval, SBX_PARAM_INT, 1, 1 << 20, 32,
         "iterations between clock reads under a time budget"),
+    DEF(exploration, SBX_PARAM_FLOAT, 0.0, 1.0, 0.1,
+        "Exp3 / RM: share of the sampling distribution spread uniformly "
+        "(Exp3's gamma); keeps importance weights bounded"),
+    DEF(power_p, SBX_PARAM_FLOAT, 1.0, 64.0, 2.0,
+        "backup=power: exponent p of the power mean (1 = arithmetic mean, "
+        "large = max)"),
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_GREEDY,
+        SBX_ALGO_SMITSIMAX,
+        "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
+        "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
+        "(one ply vs random opponents); a change takes effect at the next "
+        "turn"),
+    DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
+        SBX_POLICY_UCB1,
+        "Smitsimax selection: 0 ucb1, 1 ucb1_tuned, 2 exp3, 3 rm, 4 rm_plus; "
+        "a change takes effect at the next turn (fresh trees)"),
+    DEF(final_move, SBX_PARAM_CHOICE, SBX_FINAL_ARGMAX, SBX_FINAL_SAMPLE,
+        SBX_FINAL_ARGMAX,
+        "Exp3 / RM move to play: 0 argmax of the average strategy, 1 sampled "
+        "from it"),
+    DEF(backup, SBX_PARAM_CHOICE, SBX_BACKUP_MEAN, SBX_BACKUP_POWER,
+        SBX_BACKUP_MEAN,
+        "node value: 0 mean of backed-up scores, 1 power mean of the "
+        "children's values (Dam et al.; UCB family)"),
+    DEF(lead, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
+        "SUCT: the agent serialised first (the others see its move: give it "
+        "the seat that must not peek); -1: the seat the search plays for "
+        "(agent 0 outside a match)"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

@@ -20,6 +20,61 @@ void *sbx_search_scratch(sbx_search *s, size_t bytes) {
     return s->scratch;
 }
 
+/* One entry per SBX_ALGO_*, in id order. */
+static const sbx_algo_vt *const ALGOS[] = {
+    [SBX_ALGO_SMITSIMAX] = &sbx_smitsimax_vt,
+    [SBX_ALGO_SUCT] = NULL,
+    [SBX_ALGO_JOINT] = NULL,
+    [SBX_ALGO_RANDOM] = NULL,
+    [SBX_ALGO_GREEDY] = NULL,
+};
+
+const sbx_algo_vt *sbx_algo_for(int algorithm) {
+    if (algorithm < 0 || algorithm >= (int)(sizeof ALGOS / sizeof ALGOS[0])) return NULL;
+    return ALGOS[algorithm];
+}
+
+static int check_algo(int algorithm) {
+    if (!sbx_algo_for(algorithm)) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "algorithm: %d is not built into this core",
+                        algorithm);
+    }
+    return SBX_OK;
+}
+
+/* Statistics gathered under one algorithm or selection policy mean nothing to
+ * another (Exp3's reward estimates are not regrets, a joint-action tree is
+ * not a decoupled one): a change of either waits for a fresh turn (advance,
+ * reset), or applies at once while this turn has no iterations yet. The new
+ * one starts with fresh trees. On failure (memory) the old one stays. */
+static int sync_active(sbx_search *s) {
+    if (s->p.algorithm != s->algo_id) {
+        const sbx_algo_vt *nv = sbx_algo_for(s->p.algorithm);
+        if (!nv) return check_algo(s->p.algorithm);
+        void *old = s->algo;
+        const sbx_algo_vt *ov = s->algo_vt;
+        const int32_t old_policy = s->policy;
+        s->algo = NULL;
+        s->algo_vt = nv;
+        s->policy = s->p.policy;
+        int rc = nv->create(s); /* cleans up after itself on failure */
+        void *made = s->algo;
+        s->algo = old;
+        if (rc) {
+            s->algo_vt = ov;
+            s->policy = old_policy;
+            return rc;
+        }
+        ov->destroy(s);
+        s->algo = made;
+        s->algo_id = s->p.algorithm;
+    } else if (s->p.policy != s->policy) {
+        s->policy = s->p.policy;
+        s->algo_vt->reset_all(s);
+    }
+    return SBX_OK;
+}
+
 static int same_game(const sbx_search *s, const sbx_game *g) {
     return g && g->vt == s->vt && g->state_size == s->state_size &&
            memcmp(g->cfg, s->cfg, s->vt->cfg_size) == 0;
@@ -53,13 +108,17 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     }
     int rc0 = check_cap_fits(&p, root->vt->max_moves(root->cfg));
     if (rc0) return rc0;
+    rc0 = check_algo(p.algorithm);
+    if (rc0) return rc0;
     sbx_search *s = calloc(1, sizeof *s);
     if (!s) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
     s->vt = root->vt;
     s->state_size = root->state_size;
     s->num_agents = root->vt->num_agents(root->cfg);
     s->max_moves = root->vt->max_moves(root->cfg);
-    s->algo_vt = &sbx_smitsimax_vt;
+    s->algo_vt = sbx_algo_for(p.algorithm);
+    s->algo_id = p.algorithm;
+    s->policy = p.policy;
     s->p = p;
     pthread_mutex_init(&s->lock, NULL);
     s->lock_ready = 1;
@@ -105,7 +164,9 @@ static int apply_pending(sbx_search *s) {
     s->p = s->pending;
     atomic_store_explicit(&s->has_pending, 0, memory_order_release);
     pthread_mutex_unlock(&s->lock);
-    return s->algo_vt->params_changed(s, &old);
+    int rc = s->algo_vt->params_changed(s, &old);
+    if (rc == SBX_OK && s->iterations_root == 0) rc = sync_active(s);
+    return rc;
 }
 
 int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
@@ -113,6 +174,8 @@ int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
     rc = check_cap_fits(params, s->max_moves);
+    if (rc) return rc;
+    rc = check_algo(params->algorithm);
     if (rc) return rc;
     pthread_mutex_lock(&s->lock);
     s->pending = *params;
@@ -234,7 +297,7 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
     s->algo_vt->advance(s, joint); /* sees the new root state */
     s->iterations_root = 0;
     s->last_stop = SBX_STOP_NONE;
-    return SBX_OK;
+    return sync_active(s);
 }
 
 int sbx_search_reset(sbx_search *s, const sbx_game *root) {
@@ -249,7 +312,7 @@ int sbx_search_reset(sbx_search *s, const sbx_game *root) {
     s->algo_vt->reset_all(s);
     s->iterations_root = 0;
     s->last_stop = SBX_STOP_NONE;
-    return SBX_OK;
+    return sync_active(s);
 }
 
 int sbx_search_root_state(const sbx_search *s, sbx_game *game) {
@@ -298,6 +361,8 @@ int sbx_search_stats_get(sbx_search *s, sbx_search_stats *out) {
     out->num_agents = s->num_agents;
     out->node_cap = s->p.node_cap;
     out->cap_reached = s->last_stop == SBX_STOP_NODE_CAP;
+    out->algorithm = s->algo_id;
+    out->policy = s->policy;
     s->algo_vt->fill_stats(s, out);
     return SBX_OK;
 }

@@ -30,9 +30,12 @@ struct sbx_search {
     size_t state_size;
     int num_agents;
     int max_moves;
-    const sbx_algo_vt *algo_vt;
 
     /* driving thread */
+    const sbx_algo_vt *algo_vt; /* the algorithm in force ...               */
+    int32_t algo_id;            /* ... its SBX_ALGO_* (p.algorithm may be a
+                                   requested one that waits for the turn)   */
+    int32_t policy;             /* SBX_POLICY_* in force (likewise)         */
     void *root;                 /* root state                               */
     void *sim;                  /* scratch state for one iteration          */
     sbx_search_params p;        /* in force                                 */
@@ -77,6 +80,9 @@ struct sbx_algo_vt {
 };
 
 extern const sbx_algo_vt sbx_smitsimax_vt;
+
+/* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
+const sbx_algo_vt *sbx_algo_for(int algorithm);
 
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);

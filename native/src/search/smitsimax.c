@@ -703,6 +703,7 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
         out[i].visits = (int32_t)c->visits;
         out[i].mean = c->visits ? c->total / c->visits : 0.0;
         out[i].prob = sum > 0 ? c->visits / sum : 0.0;
+        out[i].policy = out[i].prob;
     }
     *n_out = k;
     return SBX_OK;
@@ -711,6 +712,7 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
 static void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
     smx *x = s->algo;
     out->node_bytes = (int32_t)sizeof(smx_node);
+    out->trees = s->num_agents;
     for (int a = 0; a < s->num_agents; a++) {
         const smx_tree *t = &x->t[a];
         out->nodes[a] = (int32_t)t->used;
@@ -800,7 +802,8 @@ static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
     const smx_node *root = &t->nodes[0];
     out[rows++] = (sbx_snapshot_node){0, -1, (int32_t)root->visits,
                                       root->visits ? (float)(root->total / root->visits) : 0.0f,
-                                      1.0f, 0, SBX_MOVE_NONE, 0};
+                                      1.0f, 0, SBX_MOVE_NONE, 0, -1, {0}};
+    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     bit_clear(t->mark, 0);
     for (int head = 0; head < rows; head++) {
         const smx_node *nd = &t->nodes[out[head].node];
@@ -825,7 +828,10 @@ static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
                 sum > 0 ? (float)(ch->visits / sum) : 0.0f,
                 (int16_t)ch->depth,
                 ch->move,
-                (uint8_t)(ch->flags & 0x0F)};
+                (uint8_t)(ch->flags & 0x0F),
+                (int8_t)agent,
+                {0}};
+            memset(out[rows - 1].joint, SBX_MOVE_NONE, sizeof out[rows - 1].joint);
         }
     }
     *n_out = rows;

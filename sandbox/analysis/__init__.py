@@ -1,0 +1,1 @@
+"""Game-theoretic analysis: exploitability (NashConv) of strategies."""
