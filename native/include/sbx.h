@@ -92,8 +92,8 @@ int sbx_game_evaluate(const sbx_game *game, double *scores_out);
 int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
 uint64_t sbx_game_hash(const sbx_game *game);
 /* Flat int32 export of the state (layout documented per game, see
- * SBX_SNAKES_*, SBX_GOOFSPIEL_* and SBX_MATRIX_* below); *len_out gets the
- * number of words written. */
+ * SBX_SNAKES_*, SBX_GOOFSPIEL_*, SBX_MATRIX_* and SBX_DEPTHBIAS_* below);
+ * *len_out gets the number of words written. */
 int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 /* Set the state from an export; validated, the state is unchanged on error. */
 int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
@@ -169,6 +169,19 @@ const char *sbx_game_params(const sbx_game *game);
  *   they follow from the counts and the tables. The RNG stream (the game has
  *   no chance events) is not exported; import keeps the game's own. */
 #define SBX_MATRIX_EXPORT_VERSION 1
+
+/* Depthbias export layout (int32 words), version SBX_DEPTHBIAS_EXPORT_VERSION,
+ * always 14 words (the tutorial's §13 widget: one agent, three actions):
+ *   [0] version  [1] turn (turns played)  [2] choice (0 sprint, 1 march,
+ *   2 siege; -1 before the choice)  [3] length L, the episode's turns, the
+ *   choice turn included (0 before the choice)  [4] points so far
+ *   (= turn * the choice's per-turn points)
+ *   then per action, sprint, march, siege: min, max, per-turn points (the
+ *   game's parameters, for renderers; an import must repeat them).
+ *   Move ids: 0 sprint, 1 march, 2 siege (turn 0 only), 3 go (after).
+ *   The RNG stream (it draws L at the choice) is not exported; import keeps
+ *   the game's own. */
+#define SBX_DEPTHBIAS_EXPORT_VERSION 1
 
 /* ===================================================== 2. Search params ==
  * One flat struct; every knob of every algorithm lives here. Ranges and

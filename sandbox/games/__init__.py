@@ -15,12 +15,14 @@ from typing import Sequence
 from ..native import InvalidArgument
 from .base import (AgentFacts, AgentStatus, BenchCase, BoardContext, GameParams, GamePlugin,
                    KeyResult, move_namer, move_names)
+from .depthbias import PLUGIN as _DEPTHBIAS
 from .goofspiel import PLUGIN as _GOOFSPIEL
 from .matrix import PLUGIN as _MATRIX
 from .snakes import PLUGIN as _SNAKES
 
 # in the C registry's order (native/src/games/game.c)
-_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX)}
+_REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX,
+                                                            _DEPTHBIAS)}
 
 
 def plugin(kind: str) -> GamePlugin:

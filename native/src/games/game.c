@@ -11,6 +11,7 @@ static const sbx_game_vt *const registry[] = {
     &sbx_snakes_vt,
     &sbx_goofspiel_vt,
     &sbx_matrix_vt,
+    &sbx_depthbias_vt,
 };
 #define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
 
