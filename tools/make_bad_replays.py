@@ -2,7 +2,7 @@
 
     python tools/make_bad_replays.py            # rewrites the folder
 
-Plays three short real matches (snakes, goofspiel, matrix; iteration budgets,
+Plays four short real matches (snakes, goofspiel, matrix, depthbias; iteration budgets,
 so the moves are reproducible), records them, then writes one damaged copy
 per case below and EXPECTED.toml: for each file, what `python -m sandbox
 replay verify FILE` and `... replay stats FILE` must do (exit status, the
@@ -44,6 +44,8 @@ MATCHES = {
     "matrix": {"name": "corpus matrix", "game": "matrix",
                "game_params": {"preset": "biased_rps", "repeats": 4}, "seed": 3,
                "players": [{"name": "A"}, {"name": "B"}]},
+    "depthbias": {"name": "corpus depthbias", "game": "depthbias", "game_params": {},
+                  "seed": 3, "players": [{"name": "A"}]},
 }
 
 
@@ -313,6 +315,17 @@ CASES = [
          set_in_turn(1, lambda t: t["joint"].__setitem__(1, 7)),
          verify={"exit": 1, "error": "turn 1: recorded moves"},
          stats={"exit": 0}),
+    Case("depthbias_second_choice.jsonl", "depthbias", "depthbias, turn 1 chooses again "
+         "(sprint) where only `go` is legal",
+         set_in_turn(1, lambda t: t["joint"].__setitem__(0, 0)),
+         verify={"exit": 1, "error": "turn 1: recorded moves [0]"},
+         stats={"exit": 0}),
+    Case("depthbias_min_above_max.jsonl", "depthbias", "depthbias with siege_min above "
+         "siege_max", set_in_header(lambda h: h.update(game_params=h["game_params"]
+                                                       + " siege_min=19")),
+         verify={"exit": 1, "error": "cannot rebuild the game: siege_min=19 is greater than "
+                                     "siege_max=18"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: siege_min=19"]}),
 ]
 
 
