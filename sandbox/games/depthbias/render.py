@@ -1,6 +1,6 @@
 """The depthbias board: the three actions as lanes on one time axis.
 
-  turn 5 of 15 · siege · 35 pts                       raw ≈   per turn
+  turn 5 of 15 · siege · 35 pts                        total  per turn
   sprint 10/turn  ▕██░░░░░ range 2-5 ░░            ▏    35       10
         ▆▆▆ 62%    (the search's root policy under the name)
   march   8/turn  ▕      ░░░░ 6-10 ░░░░            ▏    64        8
@@ -108,7 +108,7 @@ class DepthBiasRenderer:
         right = lay.axis_x0 + lay.axis_w + 4
         half = lay.cols_w // 2
         small = max(7, f - 2)
-        for k, label in enumerate(("raw ≈", "per turn")):
+        for k, label in enumerate(("total", "per turn")):
             lab = text(elide(label, small, max(8, half - 2)), small, pal.TEXT_DIM)
             surface.blit(lab, lab.get_rect(topright=(right + (k + 1) * half - 2, y)))
 
@@ -119,19 +119,22 @@ class DepthBiasRenderer:
         chosen = view.choice == i
         dim = view.choice is not None and not chosen
         name_col = self.color if chosen or picked else (pal.TEXT_DIM if dim else pal.TEXT)
-        # label: name, rate, and the search's policy share as a bar below
-        name = text(elide(spec.name, f, lay.label_w - 4), f, name_col, bold=chosen or picked)
-        surface.blit(name, (lane.x, lane.y + 2))
+        # label: name, rate, and the search's policy share as a bar below,
+        # the block centred on the lane
         small = max(7, f - 2)
+        name = text(elide(spec.name, f, lay.label_w - 4), f, name_col, bold=chosen or picked)
         rate = text(elide(f"{spec.points}/turn", small, lay.label_w - 4), small, pal.TEXT_DIM)
-        surface.blit(rate, (lane.x, lane.y + 2 + name.get_height()))
-        bar_y = lane.y + 4 + name.get_height() + rate.get_height()
-        if p > 0 and bar_y + 4 <= lane.bottom:
-            pct_w = text("100%", small, self.color).get_width() + 6
-            w = max(1, int(max(0, lay.label_w - pct_w - 4) * p))
-            pygame.draw.rect(surface, self.color, (lane.x, bar_y, w, max(2, small // 3)))
-            pl = text(f"{100 * p:.0f}%", small, self.color)
-            surface.blit(pl, (lane.x + w + 3, bar_y - pl.get_height() // 3))
+        bar_h = max(2, small // 3)
+        block = name.get_height() + rate.get_height() + 2 + bar_h
+        y = lane.y + max(1, (lane.h - block) // 2)
+        surface.blit(name, (lane.x, y))
+        surface.blit(rate, (lane.x, y + name.get_height()))
+        bar_y = y + name.get_height() + rate.get_height() + 2
+        if p > 0 and bar_y + bar_h <= lane.bottom:
+            pct = text(f"{100 * p:.0f}%", small, self.color)
+            w = max(1, int(max(0, lay.label_w - pct.get_width() - 10) * p))
+            pygame.draw.rect(surface, self.color, (lane.x, bar_y, w, bar_h))
+            surface.blit(pct, (lane.x + w + 3, bar_y + bar_h // 2 - pct.get_height() // 2))
         # the band of possible lengths, the fill of turns played, the tick at L
         band_h = max(4, min(lane.h // 3, 2 * f))
         cy = lane.centery
