@@ -34,7 +34,7 @@ _KEYS = {"1": 0, "2": 1, "3": 2, "[1]": 0, "[2]": 1, "[3]": 2,
 
 class DepthBiasPlugin(GamePlugin):
     kind = "depthbias"
-    title = "Depth bias — sprint, march or siege: short or long episodes (tutorial §13), one agent"
+    title = "Depth bias — sprint, march or siege: short or long episodes (tutorial §13)"
     Params = DepthBiasGameParams
     keys_hint = "1/2/3 choose sprint/march/siege, or click a lane; then space goes on"
     keys = tuple(_KEYS)
@@ -94,5 +94,5 @@ class DepthBiasPlugin(GamePlugin):
 
 PLUGIN = DepthBiasPlugin()
 
-__all__ = ["ACTIONS", "ActionSpec", "DepthBiasPlugin", "DepthBiasView", "PLUGIN",
+__all__ = ["ACTIONS", "PLUGIN", "ActionSpec", "DepthBiasPlugin", "DepthBiasView",
            "decode_depthbias"]

@@ -1,11 +1,12 @@
 """The depthbias board: the three actions as lanes on one time axis.
 
-  turn 5 of 15 · siege · 35 pts                        total  per turn
-  sprint 10/turn  ▕██░░░░░ range 2-5 ░░            ▏    35       10
-        ▆▆▆ 62%    (the search's root policy under the name)
-  march   8/turn  ▕      ░░░░ 6-10 ░░░░            ▏    64        8
-  siege   7/turn  ▕█████████████ 13-18 ░░░│        ▏   108        7
-                   0    5    10   15   20   turns
+  turn 5 of 16 · siege · 35 pts                      total  per turn
+  sprint    ▕    [2-5]                        ▏     35     10
+  10/turn
+  ▆▆ 1%     (the search's root policy share under the name)
+  march     ▕            [6-10]               ▏     64      8
+  siege     ▕█████████             [13-│--18] ▏  108.5      7
+              0    5    10   15   turns    (fill: turns played; │ the drawn L)
 
 Each lane spans turns 0..T (T = the longest max); the band is the range of
 episode lengths the action may draw, the right columns the expected raw total
@@ -104,7 +105,8 @@ class DepthBiasRenderer:
             line = (f"turn {view.turn} of {view.length} · {view.choice_name} · "
                     f"{view.points} pts")
         y = rect.y + m
-        surface.blit(text(elide(line, f, max(10, rect.w - lay.cols_w - 2 * m)), f, pal.TEXT), (rect.x + m, y))
+        head = elide(line, f, max(10, rect.w - lay.cols_w - 2 * m))
+        surface.blit(text(head, f, pal.TEXT), (rect.x + m, y))
         right = lay.axis_x0 + lay.axis_w + 4
         half = lay.cols_w // 2
         small = max(7, f - 2)
@@ -161,7 +163,8 @@ class DepthBiasRenderer:
         for k, value in enumerate((f"{spec.expected_total:.4g}", str(spec.points))):
             lab = text(value, f, pal.TEXT_DIM if dim else pal.TEXT, bold=k == 1)
             surface.blit(lab, lab.get_rect(midright=(right + (k + 1) * half - 2, cy)))
-        pygame.draw.line(surface, pal.GRID, (lane.x, lane.bottom - 1), (lane.right, lane.bottom - 1))
+        pygame.draw.line(surface, pal.GRID, (lane.x, lane.bottom - 1),
+                         (lane.right, lane.bottom - 1))
 
     def _draw_axis(self, surface, lay: _Layout) -> None:
         small = max(7, lay.font - 2)
