@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .rps import RpsReport
 
 SIZE = (1200, 800)
+NASHCONV_FLOOR = 1e-6     # the NashConv chart's bottom (log axis)
 
 
 def check_png_path(path: str | os.PathLike) -> Path:
@@ -101,11 +102,13 @@ def draw_race(surface: "pygame.Surface", rect, xs, nashconv, top, normalised: bo
     from ..render.charts import draw_line_chart
     rect = pygame.Rect(rect)
     h = (rect.h - 8) // 2
-    xr = (xs[0] if xs else 1, x_max) if x_max else None
+    xr = (min(xs[0], 100) if xs else 100, x_max) if x_max else None
+    # an exact 0 (RPS visits split evenly) has no log: drawn at the floor
+    nashconv = {k: [max(v, NASHCONV_FLOOR) for v in vals] for k, vals in nashconv.items()}
     draw_line_chart(surface, (rect.x, rect.y, rect.w, h), nashconv, colors,
                     title="NashConv", x_label="iterations (log)", x_values=xs,
-                    y_label="normalised by the payoff range, log" if normalised else
-                    "payoff units, log", x_log=True, y_log=True, x_range=xr)
+                    y_label="normalised by the payoff range, log; 0 drawn at 1e-6" if normalised
+                    else "payoff units, log; 0 drawn at 1e-6", x_log=True, y_log=True, x_range=xr)
     draw_line_chart(surface, (rect.x, rect.y + h + 8, rect.w, h), top, colors,
                     title="Most-played action's share", x_label="iterations (log)",
                     x_values=xs, y_label="row player's visits", x_log=True,

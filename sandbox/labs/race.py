@@ -87,14 +87,17 @@ class RaceLab:
         return RacePoint(self.done, nc, nc / self.range if self.range > 0 else nc, share, top,
                          tuple(float(p) for p in x), tuple(float(p) for p in y))
 
-    def advance_to(self, n: int) -> list[RacePoint]:
-        """Run every policy's search up to n iterations in all; a point each."""
+    def advance_to(self, n: int, record: bool = True) -> list[RacePoint]:
+        """Run every policy's search up to n iterations in all; a point each
+        (kept in the runners' `points` unless record is False)."""
         n = int(n)
-        out = []
+        out: list[RacePoint] = []
         for r in self.runners:
             if n > r.search.stats().iterations:
                 r.search.run(iterations=n - r.search.stats().iterations)
         self.done = max(self.done, n)
+        if not record:
+            return out
         for r in self.runners:
             r.in_force = r.search.stats().policy
             p = self.point(r)
