@@ -15,8 +15,9 @@ import numpy as np
 from pydantic import ValidationError
 
 from ..games import kinds, plugin
-from ..native import Game, InvalidArgument
+from ..native import Game
 from ..native.errors import one_line
+from .common import LabError
 
 MATRIX = "matrix"
 DEPTHBIAS = "depthbias"
@@ -49,7 +50,7 @@ def _table(text: str, what: str) -> list[list[float]]:
     try:
         table = [[float(x) for x in r.split(",")] for r in rows]
     except ValueError:
-        raise InvalidArgument(f"{what}: rows are ';'-separated, values ','-separated numbers "
+        raise LabError(f"{what}: rows are ';'-separated, values ','-separated numbers "
                               f"(got {text!r})") from None
     return table
 
@@ -66,16 +67,16 @@ def matrix_params(spec: str, repeats: int = 1) -> str:
         elif any(ch.isdigit() for ch in spec):
             parts = spec.split("|")
             if len(parts) > 2:
-                raise InvalidArgument(f"game table: at most two tables, 'A|B' (got {spec!r})")
+                raise LabError(f"game table: at most two tables, 'A|B' (got {spec!r})")
             a = _table(parts[0], "game table")
             b = _table(parts[1], "game table (column player)") if len(parts) == 2 else None
             model = P(payoffs=a, col_payoffs=b, repeats=repeats)
         else:
-            raise InvalidArgument(f"unknown game {spec!r}: a preset "
+            raise LabError(f"unknown game {spec!r}: a preset "
                                   f"({', '.join(matrix_presets())}) or a payoff table like "
                                   f"'0,-1,1;1,0,-1;-1,1,0'")
     except ValidationError as exc:
-        raise InvalidArgument(f"game {spec!r}: {one_line(exc)}") from None
+        raise LabError(f"game {spec!r}: {one_line(exc)}") from None
     return model.c_params(full=True)
 
 
@@ -101,6 +102,6 @@ def payoff_tables(game: Game) -> tuple[np.ndarray, np.ndarray]:
 
 def depthbias_game(params: str = "", seed: int = 0) -> Game:
     if not depthbias_available():
-        raise InvalidArgument(f"the depth-bias lab needs the '{DEPTHBIAS}' game, which this "
+        raise LabError(f"the depth-bias lab needs the '{DEPTHBIAS}' game, which this "
                               f"build does not have (games: {', '.join(kinds())})")
     return Game(DEPTHBIAS, params, seed=seed)
