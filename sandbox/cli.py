@@ -278,7 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     soak.add_argument("--seed", type=int, default=1, metavar="S", help="first match seed")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
-    for p in sub.choices.values():
+    from .labs.commands import add_lab_args
+    lab = sub.add_parser("lab", help="the labs headless: rps (playground), race (convergence), "
+                                     "depth (depth bias); a table and a PNG")
+    add_lab_args(lab)
+    for p in [*sub.choices.values(), *lab._lab_parsers.choices.values()]:
         p.error = parser.error  # type: ignore[method-assign]
 
     def dispatch() -> int:
@@ -304,6 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 replay.print_help()
                 return EXIT_USAGE
             return run_replay(args)
+        if args.command == "lab":
+            if args.lab is None:
+                lab.print_help()
+                return EXIT_USAGE
+            from .labs.commands import run_lab
+            return run_lab(args)
         parser.print_help()
         return EXIT_USAGE
 

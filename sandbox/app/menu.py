@@ -59,8 +59,10 @@ class MenuScene(Scene):
             b = g.add(Button(f"scen:{i}", (x, 170 + i * 56, 560, 46), name))
             b.toggled = i == self.chosen
         y = 170 + len(self.entries) * 56 + 20
-        g.add(Button("play", (x, y, 270, 36), "Play (Enter)"))
-        g.add(Button("quit", (x + 290, y, 270, 36), "Quit (Esc)"))
+        g.add(Button("play", (x, y, 180, 36), "Play (Enter)"))
+        g.add(Button("labs", (x + 190, y, 180, 36), "Labs (L)",
+                     "RPS playground, convergence race, depth bias"))
+        g.add(Button("quit", (x + 380, y, 180, 36), "Quit (Esc)"))
         self.replays = self._scan_replays()
         rx = x + 600
         for i, p in enumerate(self.replays):
@@ -78,6 +80,8 @@ class MenuScene(Scene):
                 self.watch(self.replays[int(event.id[7:])])
             elif event.id == "play":
                 self.play()
+            elif event.id == "labs":
+                self.labs()
             elif event.id == "quit":
                 self.app.quit()
             return True
@@ -87,6 +91,9 @@ class MenuScene(Scene):
                 return True
             if event.key == pygame.K_ESCAPE:
                 self.app.quit()
+                return True
+            if event.key == pygame.K_l:
+                self.labs()
                 return True
             if event.key in (pygame.K_UP, pygame.K_DOWN) and self.entries:
                 self.chosen = (self.chosen + (1 if event.key == pygame.K_DOWN else -1)) % len(self.entries)
@@ -105,6 +112,10 @@ class MenuScene(Scene):
             return
         self.app.push(ArenaScene(self.app, scenario,
                                  recorder_factory=self.app.recorder_factory(scenario, stem)))
+
+    def labs(self) -> None:
+        from .labs_scene import LabsScene
+        self.app.push(LabsScene(self.app))
 
     def watch(self, path: Path) -> None:
         """Open a replay file in the replay scene (a bad file: a message)."""

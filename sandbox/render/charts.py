@@ -93,9 +93,11 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                     cursor: float | None = None,
                     y_range: tuple[float, float] | None = None,
                     text_size: int | None = None,
-                    x_range: tuple[float, float] | None = None) -> pygame.Rect:
+                    x_range: tuple[float, float] | None = None,
+                    x_log: bool = False, y_log: bool = False) -> pygame.Rect:
     """One line chart filling `rect`: title and legend on top, y ticks left,
-    x ticks and label below. `x_values` are shared by every series (default
+    x ticks and label below. `x_log` / `y_log`: a log10 axis with a tick per
+    decade (values <= 0 break the line there). `x_values` are shared by every series (default
     0, 1, 2 ...). `markers` are (x, kind) or (x, kind, label) with kind
     "elimination" or "settings" (vertical dashed lines, a glyph on top);
     `cursor` draws the timeline position. `x_range` widens the x axis beyond
@@ -138,12 +140,19 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
 
     n = max((len(v) for v in series.values()), default=0)
     xs = list(x_values) if x_values is not None else list(range(n))
+    if x_log:
+        xs = [_log10(v) for v in xs]
+        x_range = None if x_range is None else (_log10(x_range[0]), _log10(x_range[1]))
+    if y_log:
+        series = {k: [_log10(v) for v in vals] for k, vals in series.items()}
+        y_range = None if y_range is None else (_log10(y_range[0]), _log10(y_range[1]))
+    xs_ok = [v for v in xs if math.isfinite(v)]
     values = _finite(v for s in series.values() for v in s)
-    if not values or not xs:
+    if not values or not xs_ok:
         _text(surface, "no data", plot.center, MUTED, small + 2, "center")
         _frame(surface, plot)
         return plot
-    x_lo, x_hi = min(xs), max(xs)
+    x_lo, x_hi = min(xs_ok), max(xs_ok)
     if x_range is not None:
         x_lo, x_hi = min(x_lo, x_range[0]), max(x_hi, x_range[1])
     if x_hi <= x_lo:
@@ -162,21 +171,31 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
         return plot.bottom - 1 - (v - y_lo) / (y_hi - y_lo) * (plot.height - 1)
 
     # grid and ticks
-    yt = nice_ticks(y_lo, y_hi, max(2, plot.height // 40))
+    count = max(2, plot.height // 40)
+    yt = nice_ticks(y_lo, y_hi, count)
     ystep = yt[1] - yt[0] if len(yt) > 1 else 1.0
-    for v in yt:
+    ylabels = [tick_label(v, ystep) for v in yt]
+    if y_log:
+        yt = _decades(y_lo, y_hi)
+        ylabels = [decade_label(v) for v in yt]
+        if len(yt) < 2:   # less than a decade: round values of the linear range
+            lin = [v for v in nice_ticks(10 ** y_lo, 10 ** y_hi, count) if v > 0]
+            yt, ylabels = [math.log10(v) for v in lin], [f"{v:.3g}" for v in lin]
+    for v, label in zip(yt, ylabels):
         y = round(py(v))
         if plot.top <= y < plot.bottom:
             pygame.draw.line(surface, GRID, (plot.x, y), (plot.right - 1, y))
-            _text(surface, tick_label(v, ystep), (plot.x - 6, y), MUTED, small, "midright")
-    xt = [v for v in nice_ticks(x_lo, x_hi, max(2, plot.width // 90)) if v == int(v)]
+            _text(surface, label, (plot.x - 6, y), MUTED, small, "midright")
+    xt = _decades(x_lo, x_hi) if x_log else [
+        v for v in nice_ticks(x_lo, x_hi, max(2, plot.width // 90)) if v == int(v)]
     xstep = xt[1] - xt[0] if len(xt) > 1 else 1.0
     for v in xt:
         x = round(px(v))
         if plot.x <= x < plot.right:
             pygame.draw.line(surface, GRID, (x, plot.top), (x, plot.bottom - 1))
             pygame.draw.line(surface, AXIS, (x, plot.bottom), (x, plot.bottom + 4))
-            _text(surface, tick_label(v, xstep), (x, plot.bottom + 5), MUTED, small, "midtop")
+            _text(surface, decade_label(v) if x_log else tick_label(v, xstep),
+                  (x, plot.bottom + 5), MUTED, small, "midtop")
     _text(surface, x_label, (plot.centerx, rect.bottom - 2), MUTED, small, "midbottom")
 
     clip = surface.get_clip()
@@ -199,7 +218,7 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
         c = colors[label]
         run: list[tuple[float, float]] = []
         for xv, v in list(zip(xs, vals)) + [(None, None)]:
-            if v is not None and xv is not None and math.isfinite(v):
+            if v is not None and xv is not None and math.isfinite(v) and math.isfinite(xv):
                 run.append((px(xv), py(v)))
                 continue
             if len(run) == 1:
@@ -213,6 +232,23 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     surface.set_clip(clip)
     _frame(surface, plot)
     return plot
+
+
+def _log10(v: float | None) -> float:
+    return math.log10(v) if v is not None and math.isfinite(v) and v > 0 else math.nan
+
+
+def _decades(lo: float, hi: float) -> list[float]:
+    return [float(k) for k in range(math.ceil(lo - 1e-9), math.floor(hi + 1e-9) + 1)]
+
+
+def decade_label(k: float) -> str:
+    """10^k as a tick label: 100, 1k, 10k, 1M; 0.1, 0.01, 1e-05."""
+    v = 10.0 ** k
+    for div, suffix in ((1e6, "M"), (1e3, "k")):
+        if v >= div:
+            return f"{v / div:g}{suffix}"
+    return f"{v:g}"
 
 
 def _frame(surface: pygame.Surface, plot: pygame.Rect) -> None:

@@ -1,0 +1,92 @@
+"""Convergence race: checkpoints, and each checkpoint's NashConv recomputed
+independently from the searches' root stats with the preset's table typed
+in by hand."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sandbox.labs.common import checkpoints
+from sandbox.labs.kinds import matrix_game, matrix_params, payoff_tables
+from sandbox.labs.race import RaceLab, run_race
+from sandbox.native import InvalidArgument
+
+# biased RPS as native/src/games/matrix.c's comment gives it (zero-sum)
+BIASED = [[0, -25, 50], [25, 0, -5], [-50, 5, 0]]
+
+
+def nashconv_by_hand(a, x, y) -> float:
+    """Zero-sum: b = -a. Plain loops, no numpy, no matrix_nashconv."""
+    n, m = len(a), len(a[0])
+    v = sum(x[i] * a[i][j] * y[j] for i in range(n) for j in range(m))
+    best_row = max(sum(a[i][j] * y[j] for j in range(m)) for i in range(n))
+    best_col = max(sum(-a[i][j] * x[i] for i in range(n)) for j in range(m))
+    return (best_row - v) + (best_col + v)
+
+
+def test_checkpoints_are_log_spaced_up_to_the_total():
+    assert checkpoints(100_000) == [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000,
+                                    100_000]
+    assert checkpoints(3000) == [100, 200, 500, 1000, 2000, 3000]
+    assert checkpoints(40) == [40]
+
+
+def test_a_checkpoints_nashconv_recomputed_from_the_root_stats():
+    with RaceLab("biased_rps", ["ucb1"], seed=3) as lab:
+        for cp in (100, 700):
+            pt = lab.advance_to(cp)[0]
+            s = lab.runners[0].search
+            rows = [sorted(s.root_stats(a), key=lambda m: m.move) for a in (0, 1)]
+            x = [m.policy for m in rows[0]]
+            y = [m.policy for m in rows[1]]
+            x, y = [p / sum(x) for p in x], [p / sum(y) for p in y]
+            want = nashconv_by_hand(BIASED, x, y)
+            assert pt.iterations == cp == s.stats().iterations
+            assert pt.nashconv == pytest.approx(want, rel=1e-9, abs=1e-12)
+            assert pt.nashconv_norm == pytest.approx(want / 100.0, rel=1e-9, abs=1e-12)
+            v = [m.visits for m in rows[0]]
+            assert pt.top_share == pytest.approx(max(v) / sum(v))
+            assert pt.top_move == v.index(max(v))
+
+
+def test_nashconv_by_hand_knows_pure_and_equilibrium_strategies():
+    # the oracle itself: rock vs rock in biased RPS, each gains 25 by paper
+    assert nashconv_by_hand(BIASED, [1, 0, 0], [1, 0, 0]) == 50
+    eq = [1 / 16, 5 / 8, 5 / 16]
+    assert nashconv_by_hand(BIASED, eq, eq) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_payoff_tables_of_a_custom_general_sum_table():
+    a, b = payoff_tables(matrix_game(matrix_params("3,0;5,1|3,5;0,1.5")))
+    assert a.tolist() == [[3, 0], [5, 1]] and b.tolist() == [[3, 5], [0, 1.5]]
+    a, b = payoff_tables(matrix_game(matrix_params("biased_rps")))
+    assert a.tolist() == BIASED and (b == -a).all()
+
+
+def test_the_report_table_and_json():
+    rep = run_race("rps", 1000, "ucb1,rm", seed=2)
+    assert rep.checkpoints == [100, 200, 500, 1000]
+    assert list(rep.policies) == ["ucb1", "rm"] and rep.payoff_range == 2.0
+    lines = rep.text().splitlines()
+    assert sum(1 for ln in lines if ln.lstrip().startswith(("100 ", "200 ", "500 ", "1,000 "))) \
+        == 4
+    d = json.loads(json.dumps(rep.to_dict(), allow_nan=False))
+    assert len(d["policies"]["rm"]) == 4 and d["policies"]["rm"][-1]["iterations"] == 1000
+
+
+def test_same_seed_same_curve():
+    a = run_race("biased_rps", 2000, "ucb1", seed=5).policies["ucb1"]
+    b = run_race("biased_rps", 2000, "ucb1", seed=5).policies["ucb1"]
+    assert a == b
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"game": "1,2;3"}, "same number of columns"), ({"game": "nope"}, "unknown game"),
+    ({"game": "1,x"}, "values ','-separated"), ({"game": "1,nan"}, "finite number"),
+    ({"iterations": 0}, "--iterations"), ({"policies": "ucb1,ucb3"}, "unknown policy"),
+    ({"policies": "rm,rm"}, "twice"), ({"policies": ","}, "at least one")])
+def test_bad_settings_are_refused(kwargs, match):
+    with pytest.raises(InvalidArgument, match=match):   # LabError is one
+        run_race(**{"iterations": 100, **kwargs})
