@@ -266,6 +266,12 @@ void sbx_search_free(sbx_search *search);          /* NULL is fine */
 /* Validated, then applied from the next iteration, even if a run is in
  * progress on another thread (hot-swap). */
 int sbx_search_set_params(sbx_search *search, const sbx_search_params *params);
+/* The checks set_params makes (ranges, and what depends on this search's
+ * game: node_cap against the algorithm's worst iteration, joint-action
+ * MCTS's branching, SUCT's lead), without setting anything. Reads only what
+ * is constant for the search's life: any thread. */
+int sbx_search_check_params(const sbx_search *search,
+                            const sbx_search_params *params);
 /* The parameters in force now (pending ones are applied first). */
 int sbx_search_get_params(sbx_search *search, sbx_search_params *out);
 /* Ask a running sbx_search_run to return after its current iteration. */
