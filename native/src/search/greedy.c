@@ -164,6 +164,8 @@ static void grd_fill_stats(sbx_search *s, sbx_search_stats *out) {
     grd *x = s->algo;
     out->node_bytes = 0;
     out->trees = 0;
+    /* no tree: a snapshot is the root row alone */
+    for (int a = 0; a < s->num_agents; a++) out->nodes[a] = 1;
     for (int a = 0; a < s->num_agents; a++) {
         out->root_visits[a] = (int32_t)x->samples;
         out->max_depth_reached[a] = x->samples ? 1 : 0;

@@ -93,6 +93,8 @@ static int rnd_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
 static void rnd_fill_stats(sbx_search *s, sbx_search_stats *out) {
     out->node_bytes = 0;
     out->trees = 0;
+    /* no tree: a snapshot is the root row alone */
+    for (int a = 0; a < s->num_agents; a++) out->nodes[a] = 1;
 }
 
 static int64_t rnd_node_count(sbx_search *s) { return 0; }
