@@ -357,3 +357,75 @@ def test_random_is_uniform_deterministic_and_ignores_how_often_it_is_asked():
     assert play(6, 1)[1] != seq
     # every joint action turns up
     assert len(set(seq)) == 9
+
+
+# ----------------------------------------------------------------- chance
+
+
+STARVING = "width=7 height=7 snakes=3 max_health=5 food_spawn_chance=50 max_turns=60"
+
+
+@pytest.mark.parametrize("algorithm", ["suct", "joint", "greedy", "smitsimax"])
+def test_traced_iterations_replay_through_the_checked_rules(algorithm):
+    """Snakes that starve unless chance puts food near them: a stored node's
+    moves (or a pass) disagree with many simulated states. Every traced
+    iteration is replayed through Game.step, which refuses an illegal move
+    or a missing one for a live snake: the search never played one."""
+    replayed = 0
+    with Game("snakes", STARVING, seed=8) as g, \
+            Search(g, SearchParams(algorithm=algorithm, max_depth=8, random_threshold=2),
+                   seed=3) as s:
+        while not g.is_terminal:
+            s.run(iterations=150)
+            for _ in range(4):
+                t = s.step_traced()
+                with s.root_game() as sim:
+                    sim.reseed(t.sim_seed)
+                    for d in range(t.depth):
+                        joint = [int(m) if m >= 0 else None for m in t.moves[:, d]]
+                        for a in range(3):
+                            assert (joint[a] is None) == (not sim.is_alive(a)), (d, a)
+                        sim.step(joint)
+                        assert list(t.alive_after[:, d]) == [
+                            sim.is_alive(a) for a in range(3)]
+                    assert sim.is_terminal == t.terminal
+                    replayed += 1
+            best = s.best_moves()
+            g.step(best)
+            s.advance(best, new_root=g)
+    assert replayed >= 8
+
+
+@pytest.mark.parametrize("algorithm", ["suct", "joint"])
+def test_a_kept_tree_that_disagrees_with_the_state_is_left_not_followed(algorithm):
+    """advance() with a new root the joint does not lead to: the tree is
+    kept along [card 1, card 3] but the real column player threw card 4, so
+    its hand still holds 3 and lacks 4. Stored levels below that disagree
+    with every simulated state; an iteration must leave the tree there (the
+    cards stored would be illegal now). Replayed through the checked rules."""
+    with Game("goofspiel", "num_cards=5", seed=1) as g, \
+            Search(g, SearchParams(algorithm=algorithm, max_depth=5, random_threshold=0),
+                   seed=2) as s:
+        s.run(iterations=4000)
+        g.step([0, 3])
+        s.advance([0, 2], new_root=g)
+        if algorithm == "joint":
+            # a joint root's children hold every agent's moves: the re-root
+            # checks them all against the new root and starts afresh
+            assert s.stats().root_visits[0] == 0 and s.stats().nodes[0] == 1
+            s.run(iterations=100)
+            for a, m in enumerate(s.best_moves()):
+                assert m in g.legal_moves(a)
+            return
+        assert s.stats().root_visits[0] > 0           # SUCT kept the lead's level
+        left = 0
+        for _ in range(200):
+            t = s.step_traced()
+            with s.root_game() as sim:
+                sim.reseed(t.sim_seed)
+                for d in range(t.depth):
+                    sim.step([int(m) for m in t.moves[:, d]])   # refuses a card not in hand
+            left += "rollout" in t.picks[1]
+        assert left > 0
+        for a, m in enumerate(s.best_moves()):
+            assert m in g.legal_moves(a)
