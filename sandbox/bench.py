@@ -44,6 +44,7 @@ from typing import Any
 
 from .games import BenchCase, GamePlugin, plugin, plugins
 from .native import Game, InvalidArgument, Search, SearchParams, core_version
+from .native.params import ALGORITHM
 
 TARGETS = {
     "smitsimax_turns_per_s": 3_000_000,
@@ -209,6 +210,21 @@ def first_move_rate(kind: str, game_params: Any, search: Any, iterations: int,
     return statistics.median(rates)
 
 
+def algorithm_rates(kind: str, game_params: Any, search: Any, quick: bool) -> dict[str, Any]:
+    """First-move iterations/s of every algorithm (smitsimax and the
+    baselines) with the case's search settings; None where C refuses the
+    algorithm for the game (joint-action MCTS on too many joint actions)."""
+    iterations = 500 if quick else 2_000
+    out: dict[str, Any] = {}
+    for name in ALGORITHM:
+        try:
+            out[name] = round(first_move_rate(kind, game_params, {**search, "algorithm": name},
+                                              iterations, 0.05 if quick else 0.2))
+        except InvalidArgument:
+            out[name] = None
+    return out
+
+
 def match_figures(kind: str, case: BenchCase, quick: bool) -> tuple[dict[str, Any], dict]:
     """The short self-play match of a case: turns/s, iterations/s, depth."""
     run = search_run(turns=case.quick_turns if quick else case.match_turns,
@@ -239,6 +255,8 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
         for n in case.first_move}
     if case.first_move_target is not None:
         res["first_move_target"] = case.first_move_target
+    res["algorithm_iterations_per_s"] = algorithm_rates(p.kind, case.game_params, case.search,
+                                                        quick)
     return res
 
 
@@ -289,6 +307,8 @@ def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, An
     res["search_share_of_engine"] = round(res["smitsimax_turns_per_s"] /
                                           res["engine_steps_per_s"], 3)
 
+    res["algorithm_iterations_per_s"] = algorithm_rates(p.kind, case.game_params, case.search,
+                                                        quick)
     sig = search_run(turns=5, iterations=5_000, seed=1)
     res["signature"] = sig["nodes_added"]
     res["signature_visits_digest"] = sig["visits_digest"]
@@ -313,6 +333,13 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         return 0
     print(f"sandbox bench — core {res['core_version']}, Python {res['python']}"
           + (" — QUICK: smaller budgets, not comparable with a full run" if quick else ""))
+
+    def algorithm_lines(src: dict) -> None:
+        for name, rate in src.get("algorithm_iterations_per_s", {}).items():
+            if rate is None:
+                print(f"  {name + ' first move: it/s':<38}{'refused':>16}")
+            else:
+                line({"v": rate}, f"{name} first move: it/s", "v")
 
     def line(src: dict, label: str, key: str, unit: str = "", fmt: str = "{:,.0f}",
              target: float | None = None, lower_is_better: bool = False) -> None:
@@ -342,6 +369,7 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         line(res, "bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
         line(res, "snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
         line(res, "signature (nodes, 5x5000 it, seed 1)", "signature", "", "{}")
+        algorithm_lines(res)
     for kind, g in res.get("games", {}).items():
         print(f" {g['label']}")
         line(g, "engine steps/s", "engine_steps_per_s")
@@ -350,6 +378,7 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         for n, rate in g["first_move_iterations_per_s"].items():
             line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
                  target=g.get("first_move_target"))
+        algorithm_lines(g)
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "

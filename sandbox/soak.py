@@ -34,6 +34,7 @@ from .sim import Match, SearchController
 # Valid ranges are the model's, but a few are cut down so that a soak of
 # 10,000 turns measures memory, not a search that grew 64 MB trees at depth 64:
 # node_cap up to 2^18 nodes per tree, max_depth up to 30.
+SWAP_TRIES = 20                  # draws per swap until one C accepts for the game
 SOAK_LIMITS = {"node_cap": 1 << 18, "max_depth": 30}
 
 
@@ -144,9 +145,18 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
                 match.start_turn()           # the searches think on their threads ...
                 if searchers and done % swap_every == swap_every - 1:
                     c = rng.choice(searchers)    # ... while the panel changes one
-                    asked[c.player] = random_settings(rng, c.settings)
-                    c.update_settings(asked[c.player], turn=match.turn)
-                    swaps += 1
+                    for _ in range(SWAP_TRIES):
+                        new = random_settings(rng, c.settings)
+                        try:
+                            c.update_settings(new, turn=match.turn)
+                        except InvalidArgument:
+                            # C refuses it for this game, as the panel would
+                            # (joint-action MCTS on too many agents, a
+                            # node_cap below the algorithm's worst iteration)
+                            continue
+                        asked[c.player] = new
+                        swaps += 1
+                        break
                 match.complete_turn()
                 for c in searchers:
                     # applied at a slice boundary and read back from C

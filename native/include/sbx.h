@@ -198,7 +198,8 @@ const char *sbx_game_params(const sbx_game *game);
 /* algorithm: which search runs behind the API (one C file each) */
 #define SBX_ALGO_SMITSIMAX 0    /* decoupled trees, one per agent (smitsimax.c) */
 #define SBX_ALGO_SUCT 1         /* sequential UCT: agents serialised, one tree  */
-#define SBX_ALGO_JOINT 2        /* joint-action MCTS: a child per joint action  */
+#define SBX_ALGO_JOINT 2        /* joint-action MCTS: a child per joint action
+                                   (refused above 4096 joint actions a node) */
 #define SBX_ALGO_RANDOM 3       /* uniform random legal move, no search         */
 #define SBX_ALGO_GREEDY 4       /* best one-ply evaluation vs random opponents  */
 
@@ -279,6 +280,12 @@ void sbx_search_free(sbx_search *search);          /* NULL is fine */
 /* Validated, then applied from the next iteration, even if a run is in
  * progress on another thread (hot-swap). */
 int sbx_search_set_params(sbx_search *search, const sbx_search_params *params);
+/* The checks set_params makes (ranges, and what depends on this search's
+ * game: node_cap against the algorithm's worst iteration, joint-action
+ * MCTS's branching, SUCT's lead), without setting anything. Reads only what
+ * is constant for the search's life: any thread. */
+int sbx_search_check_params(const sbx_search *search,
+                            const sbx_search_params *params);
 /* The parameters in force now (pending ones are applied first). */
 int sbx_search_get_params(sbx_search *search, sbx_search_params *out);
 /* Ask a running sbx_search_run to return after its current iteration. */
@@ -329,7 +336,11 @@ int sbx_search_run(sbx_search *search, int64_t max_iterations, double max_ms,
 #define SBX_PICK_SAMPLE 5       /* sampled from the Exp3 / RM strategy       */
 /* SUCT and joint-action MCTS keep one tree: its path is path[0] (SUCT: one
  * node per agent per turn, in the serialised order; joint: one per turn),
- * path_len of the other agents is 0; moves/pick still hold every agent's. */
+ * path_len of the other agents is 0; moves/pick still hold every agent's.
+ * SUCT's path can be longer than one row (agents x max_depth + 1 nodes): it
+ * runs on into path[1], path[2], ... as one flat array of path_len[0]
+ * entries. Greedy traces its one simulated turn (depth 1, no path); random
+ * traces nothing (depth 0). */
 
 typedef struct sbx_trace {
     int32_t num_agents;
@@ -381,7 +392,9 @@ typedef struct sbx_search_stats {
     int32_t policy;             /* SBX_POLICY_* in force (likewise)          */
     int32_t trees;              /* trees kept: agents (smitsimax), 1 (SUCT,
                                    joint), 0 (random, greedy)                */
-    int32_t nodes[SBX_MAX_AGENTS];
+    int32_t nodes[SBX_MAX_AGENTS]; /* per agent's tree; with one tree (SUCT,
+                                   joint) every agent's entry is its size;
+                                   random and greedy: 1 (the root row)       */
     int32_t root_visits[SBX_MAX_AGENTS];
     int32_t max_depth_reached[SBX_MAX_AGENTS];
     double norm_min[SBX_MAX_AGENTS];
@@ -389,7 +402,9 @@ typedef struct sbx_search_stats {
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier
- * child in legal-move order);
+ * child in legal-move order); SUCT and joint: most-visited move of the
+ * agent's root marginal; greedy: highest mean (ties: more samples, then the
+ * earlier move); random: the turn's draw (search seed and turn count).
  * SBX_MOVE_NONE for an agent without legal moves. */
 int sbx_search_best_moves(sbx_search *search, int32_t *moves_out);
 int sbx_search_root_stats(sbx_search *search, int agent, sbx_move_stat *out,
@@ -438,7 +453,10 @@ typedef struct sbx_snapshot_node {
 
 /* The top of agent's tree: the (at most) max_nodes most-visited nodes with
  * visits >= min_visits, which always form a connected tree under the root.
- * *n_out gets the rows written. */
+ * *n_out gets the rows written. SUCT: the one tree for any agent (rows say
+ * whose move they are). Joint: the one tree, with move and mean taken from
+ * the asking agent's side (its own move in the joint action, its own
+ * score). Random and greedy: the root row alone. */
 int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out);
 

@@ -99,7 +99,9 @@ class SearchParams(BaseModel):
     backup: Literal["mean", "power"] = Field(
         "mean", description="node value: mean of backed-up scores or power mean of the children")
     lead: Int = Field(-1, ge=-1, le=7,
-                      description="SUCT: agent serialised first (-1: the seat the search plays for)")
+                      description="SUCT: agent serialised first, the one that cannot peek "
+                                  "(-1: the seat the search plays for, given by the match's "
+                                  "controller; agent 0 for a bare Search)")
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A validated copy with some fields changed."""

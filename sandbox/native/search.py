@@ -1,4 +1,4 @@
-"""Search: a C Smitsimax search owned by Python.
+"""Search: a C search (Smitsimax or a baseline, params.algorithm) owned by Python.
 
 Threading: one thread drives a search (run, step_traced, advance, inspect);
 `set_params` and `stop` may be called from any other thread meanwhile — the
@@ -168,6 +168,17 @@ class Search:
             check(lib.sbx_search_set_params(self._h.get(), c))
         self._params = new
 
+    def check_params(self, params: SearchParams | Mapping[str, Any]) -> SearchParams:
+        """The checks set_params makes (ranges, and what depends on this
+        search's game: node_cap against the algorithm's worst iteration,
+        joint-action MCTS's branching, SUCT's lead), without setting
+        anything: InvalidArgument naming what C refuses. Any thread."""
+        new = params_arg(params)
+        c = new.to_c()
+        with self._h.guard:
+            check(lib.sbx_search_check_params(self._h.get(), c))
+        return new
+
     def update_params(self, **changes: Any) -> SearchParams:
         new = params_arg(None, base=self._params, changes=changes)
         self.set_params(new)
@@ -218,7 +229,7 @@ class Search:
             depth=d,
             terminal=bool(t.terminal),
             sim_seed=int(t.sim_seed),
-            paths=tuple(tuple(t.path[a][0:t.path_len[a]]) for a in range(n)),
+            paths=self._paths(t, n),
             moves=moves.reshape(n, d),
             picks=tuple(tuple(PICKS.get(t.pick[a][k], "?") for k in range(d)) for a in range(n)),
             expanded=np.array([[bool(t.expanded[a][k]) for k in range(d)] for a in range(n)],
@@ -229,6 +240,14 @@ class Search:
             norm_min=np.array([t.norm_min[a] for a in range(n)]),
             norm_max=np.array([t.norm_max[a] for a in range(n)]),
         )
+
+    @staticmethod
+    def _paths(t: Any, n: int) -> tuple[tuple[int, ...], ...]:
+        # SUCT's one path has a node per agent per turn: it may run on past
+        # path[0] into the next rows (sbx_trace: path_len[0] says how far)
+        flat = ffi.cast("int32_t *", t.path)
+        row = lib.SBX_MAX_DEPTH + 1
+        return tuple(tuple(flat[a * row:a * row + t.path_len[a]]) for a in range(n))
 
     def _fill_joint(self, joint: Sequence[int | None]) -> None:
         joint_arg(joint, self.num_agents)

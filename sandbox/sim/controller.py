@@ -20,6 +20,7 @@ import numpy as np
 
 from ..config import Budget
 from ..native import Game, InvalidState, MoveStat, Search, SearchParams, Trace, TreeSnapshot
+from ..native.search import params_arg
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,8 @@ class HumanController(Controller):
 
 
 class SearchController(Controller):
-    """A Smitsimax player searching on its own worker thread."""
+    """A searching player (Smitsimax or a baseline: params.algorithm) on its
+    own worker thread."""
 
     kind = "smitsimax"
 
@@ -217,10 +219,11 @@ class SearchController(Controller):
                  params: SearchParams | Mapping[str, Any] | None, seed: int,
                  name: str = "") -> None:
         super().__init__(player, agents, name)
-        self.search = Search(game, params, seed=seed)
         self.num_agents = game.num_agents
-        self._settings = self.search.params
-        self.c_confirmed: SearchParams = self.search.c_params()
+        settings = params_arg(params)
+        self.search = Search(game, self._for_c(settings), seed=seed)
+        self._settings = settings
+        self.c_confirmed: SearchParams = self._confirmed()
         self._pending: SearchParams | None = None
         self._pending_turn = -1
         self._cv = threading.Condition()
@@ -240,6 +243,22 @@ class SearchController(Controller):
         self._thread.start()
 
     # settings (any thread) -----------------------------------------------------
+    def _for_c(self, params: SearchParams) -> SearchParams:
+        """What C gets: SUCT's lead -1 means the seat this search plays for
+        (its first agent), so the seat moves first and cannot peek at the
+        others' moves (suct.c: the information leak)."""
+        if params.lead == -1 and params.algorithm == "suct":
+            return params.replace(lead=self.agents[0])
+        return params
+
+    def _confirmed(self) -> SearchParams:
+        """The settings as C holds them, in the settings' terms (a lead C
+        got from the seat reads back as the -1 that asked for it)."""
+        c = self.search.c_params()
+        if self._settings.lead == -1 and c == self._for_c(self._settings):
+            return self._settings
+        return c
+
     @property
     def settings(self) -> SearchParams:
         """The newest settings asked for (applied at the next slice)."""
@@ -249,6 +268,11 @@ class SearchController(Controller):
     def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
         base = self.settings
         new = params if isinstance(params, SearchParams) else base.replace(**dict(params))
+        # what C would refuse for this game (joint-action MCTS on too many
+        # agents, node_cap below the algorithm's worst iteration, a lead past
+        # the agents) is refused here, in the caller's thread, not later on
+        # the worker's
+        self.search.check_params(self._for_c(new))
         with self._cv:
             self._pending = new
             self._pending_turn = turn
@@ -262,10 +286,10 @@ class SearchController(Controller):
         if new is None or new == self._settings:
             return
         old = self._settings
-        self.search.set_params(new)
+        self.search.set_params(self._for_c(new))
         self._settings = new
         # Read back from C: proof the search itself received the change.
-        self.c_confirmed = self.search.c_params()
+        self.c_confirmed = self._confirmed()
         diff = {k: (getattr(old, k), getattr(new, k)) for k in type(new).model_fields
                 if getattr(old, k) != getattr(new, k)}
         with self._changes_lock:

@@ -356,6 +356,23 @@ def search_params(valid_only: bool = False) -> st.SearchStrategy:
     return st.one_of(st.none(), valid, valid_param_dicts(), any_param_dicts())
 
 
+# every algorithm the params model offers (smitsimax and the baselines)
+ALGORITHMS: tuple[str, ...] = typing.get_args(FIELDS["algorithm"].annotation)
+
+
+def search_any_algorithm(game: Game, params: SearchParams, seed: int):
+    """Search(game, params, seed), counted. Only joint-action MCTS may be
+    refused, on a game with too many joint actions per node (InvalidArgument
+    saying so): the same params with Smitsimax then."""
+    from sandbox.native import InvalidArgument, Search
+    s, exc = attempt(Search, game, params, seed)
+    if exc is None:
+        return s
+    assert isinstance(exc, InvalidArgument), repr(exc)
+    assert params.algorithm == "joint" and "joint action" in str(exc), str(exc)
+    return must(Search, game, params.replace(algorithm="smitsimax"), seed)
+
+
 # ------------------------------------------------------------- imports
 MUTATIONS = ("flip", "set", "scale", "insert", "delete", "truncate", "extend", "swap",
              "negate", "offset")

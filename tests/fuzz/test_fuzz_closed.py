@@ -6,7 +6,8 @@ against the classes, so a new public method has to join them."""
 from __future__ import annotations
 
 import numpy as np
-from fuzz_support import ALL_CASES, attempt, fuzz_settings, must, random_legal_joint
+from fuzz_support import (ALGORITHMS, ALL_CASES, attempt, fuzz_settings, must,
+                          random_legal_joint, search_any_algorithm)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,6 +40,7 @@ SEARCH_CALLS = {
     "advance_to": lambda s, c: s.advance(c["joint"], new_root=c["after"]),
     "best_moves": lambda s, c: s.best_moves(),
     "c_params": lambda s, c: s.c_params(),
+    "check_params": lambda s, c: s.check_params(c["params"]),
     "reset": lambda s, c: s.reset(c["twin"]),
     "root_game": lambda s, c: s.root_game(),
     "root_stats": lambda s, c: s.root_stats(0),
@@ -71,23 +73,25 @@ def test_the_tables_cover_every_public_method():
     assert _public(Search) - covered == set()
 
 
-def _context(case, seed):
+def _context(case, seed, algorithm="smitsimax"):
     g = case.new(seed)
     twin = must(g.clone)
     joint = random_legal_joint(g, np.random.default_rng(seed))
     after = must(g.clone)
     must(after.step, joint)
     return g, {"twin": twin, "joint": joint, "after": after, "words": must(twin.export),
-               "params": SearchParams(max_depth=4, node_cap=4096)}
+               "params": SearchParams(max_depth=4, node_cap=4096, algorithm=algorithm)}
 
 
 @fuzz_settings(20)
 @given(case=st.sampled_from(ALL_CASES), seed=st.integers(0, 2**32),
        order=st.permutations(sorted(GAME_CALLS) + sorted(SEARCH_CALLS)),
-       twice=st.booleans(), close_first=st.sampled_from(["game", "search", "both"]))
-def test_every_method_after_close_raises_closed_error(case, seed, order, twice, close_first):
-    g, ctx = _context(case, seed)
-    s = must(Search, g, ctx["params"], seed)
+       twice=st.booleans(), close_first=st.sampled_from(["game", "search", "both"]),
+       algorithm=st.sampled_from(ALGORITHMS))
+def test_every_method_after_close_raises_closed_error(case, seed, order, twice, close_first,
+                                                      algorithm):
+    g, ctx = _context(case, seed, algorithm)
+    s = search_any_algorithm(g, ctx["params"], seed)
     must(s.run, iterations=20)
     try:
         if close_first in ("game", "both"):

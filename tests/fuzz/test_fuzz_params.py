@@ -96,15 +96,20 @@ def test_search_params_every_knob(params):
     with Game("snakes", {"width": 5, "height": 5, "snakes": 1}, seed=1) as g:
         s, exc = attempt(Search, g, sp, 1)
         if exc is not None:
-            # C's one cross-field rule: the arena must hold one iteration
+            # C's cross-field rules: the arena must hold one iteration of
+            # the algorithm; SUCT's lead must be one of the game's agents
+            # (this snakes game has one)
             assert isinstance(exc, (InvalidArgument, OutOfMemory)), repr(exc)
             if isinstance(exc, InvalidArgument):
-                assert "node_cap" in str(exc)
+                assert "node_cap" in str(exc) or (
+                    sp.algorithm == "suct" and sp.lead >= 1 and "lead" in str(exc)), str(exc)
             return
         with s:
             assert must(s.c_params) == sp
+            assert must(s.stats).algorithm == sp.algorithm
             r = must(s.run, iterations=3)
             assert r.iterations <= 3
+            assert must(s.best_moves)[0] in (0, 1, 2, 3)
 
 
 @fuzz_settings(30)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_param_dicts, attempt, fuzz_settings, must,
-                          valid_param_dicts)
+from fuzz_support import (ALGORITHMS, ALL_CASES, PARAMS_DOOR, any_param_dicts, attempt,
+                          fuzz_settings, must, search_any_algorithm, valid_param_dicts)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +37,8 @@ def _small(d: dict) -> dict:
        plan=st.lists(actions, min_size=1, max_size=10), close_at=st.one_of(
            st.none(), st.integers(0, 9)), seed=st.integers(0, 2**32), slices=st.integers(1, 3))
 def test_hot_swaps_while_a_run_is_in_progress(case, start, plan, close_at, seed, slices):
+    # (valid_param_dicts draws every algorithm, and the swaps switch between
+    # them: a switch waits for a fresh turn, so most land before a run)
     with case.new(seed) as g:
         s, exc = attempt(Search, g, _small(start), seed, allow=PARAMS_DOOR)
         if exc is not None:
@@ -106,12 +108,14 @@ def test_hot_swaps_while_a_run_is_in_progress(case, start, plan, close_at, seed,
 
 @fuzz_settings(5)
 @given(case=st.sampled_from(ALL_CASES), seed=st.integers(0, 2**32),
-       delay=st.floats(0, 0.01), queued=st.booleans())
-def test_close_from_another_thread_while_running(case, seed, delay, queued):
+       delay=st.floats(0, 0.01), queued=st.booleans(), algorithm=st.sampled_from(ALGORITHMS))
+def test_close_from_another_thread_while_running(case, seed, delay, queued, algorithm):
     """close() stops a run in progress and a run queued behind it; both end
-    with a result or ClosedError, and the search is closed."""
+    with a result or ClosedError, and the search is closed (every algorithm:
+    random's no-op iterations spin on the budget, the others fill trees)."""
     with case.new(seed) as g:
-        s = must(Search, g, SearchParams(node_cap=1 << 14, max_depth=6), seed)
+        s = search_any_algorithm(g, SearchParams(node_cap=1 << 14, max_depth=6,
+                                                 algorithm=algorithm), seed)
         outcomes: list = []
 
         def work() -> None:

@@ -134,6 +134,10 @@ CASES = [
     # -- Search methods
     ("set_params-int", lambda g, s, o: s.set_params(5), ["params", "SearchParams"]),
     ("set_params-bad", lambda g, s, o: s.set_params({"gamma": 2}), ["params", "gamma"]),
+    ("check_params-int", lambda g, s, o: s.check_params(5), ["params", "SearchParams"]),
+    ("check_params-bad", lambda g, s, o: s.check_params({"gamma": 2}), ["params", "gamma"]),
+    ("check_params-lead", lambda g, s, o: s.check_params({"algorithm": "suct", "lead": 7}),
+     ["lead", "agent 7"]),
     ("update_params-bad", lambda g, s, o: s.update_params(max_depth=0.5), ["params", "max_depth"]),
     ("update_params-unknown", lambda g, s, o: s.update_params(speed=9), ["params", "speed"]),
     ("run-iterations-1.9", lambda g, s, o: s.run(iterations=1.9), ["iterations", "float 1.9"]),

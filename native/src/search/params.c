@@ -85,8 +85,9 @@ static const param_def DEFS[] = {
         "children's values (Dam et al.; UCB family)"),
     DEF(lead, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
         "SUCT: the agent serialised first (the others see its move: give it "
-        "the seat that must not peek); -1: the seat the search plays for "
-        "(agent 0 outside a match)"),
+        "the seat that must not peek); -1: the seat the search plays for, "
+        "filled in by the match's controller (agent 0 for a bare search); "
+        "refused past the game's agents when SUCT is asked for"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

@@ -23,10 +23,10 @@ void *sbx_search_scratch(sbx_search *s, size_t bytes) {
 /* One entry per SBX_ALGO_*, in id order. */
 static const sbx_algo_vt *const ALGOS[] = {
     [SBX_ALGO_SMITSIMAX] = &sbx_smitsimax_vt,
-    [SBX_ALGO_SUCT] = NULL,
-    [SBX_ALGO_JOINT] = NULL,
-    [SBX_ALGO_RANDOM] = NULL,
-    [SBX_ALGO_GREEDY] = NULL,
+    [SBX_ALGO_SUCT] = &sbx_suct_vt,
+    [SBX_ALGO_JOINT] = &sbx_joint_vt,
+    [SBX_ALGO_RANDOM] = &sbx_random_vt,
+    [SBX_ALGO_GREEDY] = &sbx_greedy_vt,
 };
 
 const sbx_algo_vt *sbx_algo_for(int algorithm) {
@@ -80,15 +80,22 @@ static int same_game(const sbx_search *s, const sbx_game *g) {
            memcmp(g->cfg, s->cfg, s->vt->cfg_size) == 0;
 }
 
-/* One iteration may add max_depth * (moves + 1) nodes to a tree (a child
- * block and a pass node per depth); a cap below that could never run one. */
-static int check_cap_fits(const sbx_search_params *p, int max_moves) {
-    int64_t need = (int64_t)p->max_depth * (max_moves + 1) + 1;
+/* Everything about params that depends on the game and the algorithm asked
+ * for: the algorithm is built in, accepts this game and these params (SUCT's
+ * lead, joint-action MCTS's branching), and node_cap holds one iteration's
+ * worst case in each of its arenas (each algorithm states its own; a cap
+ * below it could never run one). */
+static int check_fits(const sbx_search_params *p, int num_agents, int max_moves) {
+    int rc = check_algo(p->algorithm);
+    if (rc) return rc;
+    const sbx_algo_vt *vt = sbx_algo_for(p->algorithm);
+    if (vt->check && (rc = vt->check(p, num_agents, max_moves)) != SBX_OK) return rc;
+    int64_t need = vt->iteration_nodes(p, num_agents, max_moves);
     if (p->node_cap < need) {
         return sbx_fail(SBX_ERR_ARGUMENT,
-                        "node_cap: %d nodes cannot hold one iteration at "
+                        "node_cap: %d nodes cannot hold one %s iteration at "
                         "max_depth %d (needs %lld)",
-                        p->node_cap, p->max_depth, (long long)need);
+                        p->node_cap, vt->name, p->max_depth, (long long)need);
     }
     return SBX_OK;
 }
@@ -106,9 +113,8 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     } else {
         sbx_search_params_default(&p);
     }
-    int rc0 = check_cap_fits(&p, root->vt->max_moves(root->cfg));
-    if (rc0) return rc0;
-    rc0 = check_algo(p.algorithm);
+    int rc0 = check_fits(&p, root->vt->num_agents(root->cfg),
+                         root->vt->max_moves(root->cfg));
     if (rc0) return rc0;
     sbx_search *s = calloc(1, sizeof *s);
     if (!s) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
@@ -173,15 +179,20 @@ int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
-    rc = check_cap_fits(params, s->max_moves);
-    if (rc) return rc;
-    rc = check_algo(params->algorithm);
+    rc = check_fits(params, s->num_agents, s->max_moves);
     if (rc) return rc;
     pthread_mutex_lock(&s->lock);
     s->pending = *params;
     atomic_store_explicit(&s->has_pending, 1, memory_order_release);
     pthread_mutex_unlock(&s->lock);
     return SBX_OK;
+}
+
+int sbx_search_check_params(const sbx_search *s, const sbx_search_params *params) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    int rc = sbx_search_params_validate(params);
+    if (rc) return rc;
+    return check_fits(params, s->num_agents, s->max_moves);
 }
 
 int sbx_search_get_params(sbx_search *s, sbx_search_params *out) {

@@ -1,8 +1,8 @@
 /*
  * search.h — the search object shared by search.c (lifecycle, budgets,
- * hot-swap, checked public API) and the algorithms (smitsimax.c; later
- * mcgs.c, parallel variants). An algorithm implements sbx_algo_vt and keeps
- * its trees in s->algo.
+ * hot-swap, checked public API) and the algorithms (smitsimax.c, suct.c,
+ * joint.c, random.c, greedy.c; later mcgs.c, parallel variants). An
+ * algorithm implements sbx_algo_vt and keeps its trees in s->algo.
  *
  * Fields are grouped by who writes them:
  *   constant for the search's life ........ vt, cfg, sizes, counts
@@ -56,6 +56,15 @@ struct sbx_search {
 
 struct sbx_algo_vt {
     const char *name;
+    /* Refuse a game or parameters this algorithm cannot search (a message
+     * naming the parameter); NULL: any. Called before create and on every
+     * set_params that asks for this algorithm. */
+    int (*check)(const sbx_search_params *p, int num_agents, int max_moves);
+    /* The most nodes one iteration may add to one of its arenas: a node_cap
+     * below it is refused up front, and before every iteration each arena
+     * must have that much room (else SBX_STOP_NODE_CAP). */
+    int64_t (*iteration_nodes)(const sbx_search_params *p, int num_agents,
+                               int max_moves);
     int (*create)(sbx_search *s);
     void (*destroy)(sbx_search *s);
     /* New params are in s->p; old ones given (e.g. node_cap changed). */
@@ -80,6 +89,10 @@ struct sbx_algo_vt {
 };
 
 extern const sbx_algo_vt sbx_smitsimax_vt;
+extern const sbx_algo_vt sbx_suct_vt;
+extern const sbx_algo_vt sbx_joint_vt;
+extern const sbx_algo_vt sbx_random_vt;
+extern const sbx_algo_vt sbx_greedy_vt;
 
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);

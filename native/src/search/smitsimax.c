@@ -182,6 +182,12 @@ static int smx_create(sbx_search *s) {
     return SBX_OK;
 }
 
+/* A child block and a pass node per depth, in every agent's tree. */
+static int64_t smx_iteration_nodes(const sbx_search_params *p, int num_agents,
+                                   int max_moves) {
+    return (int64_t)p->max_depth * (max_moves + 1) + 1;
+}
+
 static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
     smx *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize ||
@@ -847,6 +853,7 @@ static int64_t smx_node_count(sbx_search *s) {
 
 const sbx_algo_vt sbx_smitsimax_vt = {
     .name = "smitsimax",
+    .iteration_nodes = smx_iteration_nodes,
     .create = smx_create,
     .destroy = smx_destroy,
     .params_changed = smx_params_changed,

@@ -1,0 +1,597 @@
+/*
+ * joint.c — joint-action MCTS (smitsimax-tutorial.txt §4, "Approach 2"):
+ * ONE tree whose node children are every joint action.
+ *
+ * A node's children are the product of the agents' legal moves (an agent
+ * without moves contributes one "none"), stored in mixed-radix order with
+ * the last agent's move varying fastest, so child index = sum over agents of
+ * (index of its move) x (product of the later agents' move counts). With m
+ * moves and k agents that is m^k children per node: the branching the
+ * tutorial warns about. A game whose worst case exceeds JOINT_MAX_CHILDREN
+ * (4096: 8 snakes have 4^8 = 65536) is refused when the algorithm is asked
+ * for, with a message.
+ *
+ * Selection is DUCT statistics over a joint-action tree (the choice made
+ * here; a single UCB over m^k joint children would need every one visited
+ * before it learns anything): at a node, each agent runs UCB1 on ITS
+ * marginal statistics (visits and its own score totals per own move, summed
+ * over the joint children with that move, normalised by its running bounds
+ * as in tutorial §7), the picks form a joint action, and the iteration
+ * descends into that joint child. Unlike Smitsimax the node is a state, not
+ * an information set: below it every agent knows the joint action played.
+ * random_threshold, c, gamma, max_depth, depth_normalize, rollout, node_cap,
+ * tree_reuse (re-root to the joint child played) and elimination (freeze:
+ * a dead agent's score is taken when it died) work as in Smitsimax; the
+ * selection policy is UCB1 (`policy` is ignored).
+ *
+ * A node keeps one score total per agent, so it grows with the agents:
+ * 24 bytes + 8 per agent (node_bytes in the stats). Chance events can make a
+ * stored node's children disagree with the simulated state: the iteration
+ * then leaves the tree and plays uniformly random legal moves.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+#include "search.h"
+#include "tree.h"
+
+#define JOINT_MAX_CHILDREN 4096
+
+typedef struct jnt_node {
+    sbx_tree_hdr h;                /* first_child, visits, nchildren, depth  */
+    uint8_t pad[4];
+    uint8_t joint[SBX_MAX_AGENTS]; /* each agent's move (SBX_MOVE_NONE: none)*/
+    double total[];                /* per agent: its backed-up scores        */
+} jnt_node;
+
+_Static_assert(offsetof(jnt_node, total) == 24, "joint nodes: 24 bytes + 8 per agent");
+
+typedef struct jnt {
+    sbx_tree t;
+    int32_t depth_reached;
+    double smin[SBX_MAX_AGENTS], smax[SBX_MAX_AGENTS];
+} jnt;
+
+#define NODE(x, i) ((jnt_node *)sbx_tree_at(&(x)->t, (i)))
+
+/* Moves of one agent at a state, as the tree stores them: at least one
+ * entry (SBX_MOVE_NONE for an agent without moves). */
+typedef struct agent_moves {
+    int k[SBX_MAX_AGENTS];
+    int radix[SBX_MAX_AGENTS];     /* child index stride of each agent       */
+    uint8_t m[SBX_MAX_AGENTS][SBX_MAX_MOVES];
+    int product;
+} agent_moves;
+
+static void moves_at(const sbx_search *s, const void *state, const uint8_t *alive,
+                     agent_moves *am) {
+    const int n = s->num_agents;
+    for (int a = 0; a < n; a++) {
+        int k = 0;
+        if (alive[a]) {
+            if (s->vt->fixed_moves) {
+                k = s->max_moves;
+                for (int i = 0; i < k; i++) am->m[a][i] = (uint8_t)i;
+            } else {
+                k = s->vt->legal_moves(s->cfg, state, a, am->m[a]);
+            }
+        }
+        if (k == 0) {
+            am->m[a][0] = SBX_MOVE_NONE;
+            k = 1;
+        }
+        am->k[a] = k;
+    }
+    int r = 1;
+    for (int a = n - 1; a >= 0; a--) {
+        am->radix[a] = r;
+        r *= am->k[a];
+    }
+    am->product = r;
+}
+
+static int64_t worst_children(int num_agents, int max_moves) {
+    int64_t prod = 1;
+    for (int a = 0; a < num_agents && prod <= JOINT_MAX_CHILDREN; a++) {
+        prod *= max_moves > 1 ? max_moves : 1;
+    }
+    return prod;
+}
+
+static int jnt_check(const sbx_search_params *p, int num_agents, int max_moves) {
+    if (worst_children(num_agents, max_moves) > JOINT_MAX_CHILDREN) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "algorithm: joint-action MCTS needs a child per joint "
+                        "action, and %d agents with up to %d moves each make "
+                        "more than %d (the limit); use smitsimax or suct",
+                        num_agents, max_moves, JOINT_MAX_CHILDREN);
+    }
+    return SBX_OK;
+}
+
+static int64_t jnt_iteration_nodes(const sbx_search_params *p, int num_agents,
+                                   int max_moves) {
+    int64_t blocks = p->rollout ? 1 : p->max_depth;
+    return blocks * worst_children(num_agents, max_moves) + 1;
+}
+
+static void bounds_reset(jnt *x) {
+    for (int a = 0; a < SBX_MAX_AGENTS; a++) {
+        x->smin[a] = INFINITY;
+        x->smax[a] = -INFINITY;
+    }
+}
+
+static void clear(jnt *x) {
+    sbx_tree_clear(&x->t);
+    memset(NODE(x, 0)->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
+    x->depth_reached = 0;
+}
+
+static void jnt_destroy(sbx_search *s) {
+    jnt *x = s->algo;
+    if (!x) return;
+    sbx_tree_free(&x->t);
+    free(x);
+    s->algo = NULL;
+}
+
+static int jnt_create(sbx_search *s) {
+    jnt *x = calloc(1, sizeof *x);
+    if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a joint-action tree");
+    s->algo = x;
+    x->t.stride = sizeof(jnt_node) + (size_t)s->num_agents * sizeof(double);
+    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
+        jnt_destroy(s);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node tree arena",
+                        s->p.node_cap);
+    }
+    clear(x);
+    bounds_reset(x);
+    return SBX_OK;
+}
+
+static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
+    jnt *x = s->algo;
+    if (s->p.depth_normalize != old->depth_normalize) bounds_reset(x);
+    if (s->p.node_cap == old->node_cap) return SBX_OK;
+    if (x->t.used > (uint32_t)s->p.node_cap) clear(x);
+    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
+        s->p.node_cap = (int32_t)x->t.cap;
+        return sbx_fail(SBX_ERR_MEMORY,
+                        "out of memory resizing the tree arena; node_cap stays %d",
+                        old->node_cap);
+    }
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ iteration */
+
+/* Do node's children stand for these moves (chance may disagree)? */
+static int children_match(const jnt *x, const jnt_node *node, int n,
+                          const agent_moves *am) {
+    if (node->h.nchildren != am->product) return 0;
+    for (int a = 0; a < n; a++) {
+        for (int i = 0; i < am->k[a]; i++) {
+            const jnt_node *c = NODE(x, node->h.first_child + (uint32_t)(i * am->radix[a]));
+            if (c->joint[a] != am->m[a][i]) return 0;
+        }
+    }
+    return 1;
+}
+
+/* Each agent's marginal at a node: visits and its own totals per own move
+ * index, summed over the joint children (one pass, digits counted up in
+ * storage order). */
+typedef struct marg {
+    uint32_t visits[SBX_MAX_AGENTS][SBX_MAX_MOVES];
+    double total[SBX_MAX_AGENTS][SBX_MAX_MOVES];
+} marg;
+
+static void marginals(const jnt *x, const jnt_node *node, int n,
+                      const agent_moves *am, marg *mg) {
+    for (int a = 0; a < n; a++) {
+        memset(mg->visits[a], 0, sizeof mg->visits[a]);
+        memset(mg->total[a], 0, sizeof mg->total[a]);
+    }
+    int digit[SBX_MAX_AGENTS] = {0};
+    for (int c = 0; c < node->h.nchildren; c++) {
+        const jnt_node *ch = NODE(x, node->h.first_child + (uint32_t)c);
+        for (int a = 0; a < n; a++) {
+            mg->visits[a][digit[a]] += ch->h.visits;
+            mg->total[a][digit[a]] += ch->total[a];
+        }
+        for (int a = n - 1; a >= 0; a--) { /* last agent fastest */
+            if (++digit[a] < am->k[a]) break;
+            digit[a] = 0;
+        }
+    }
+}
+
+/* Tutorial §7 selectChild on one agent's marginal. */
+static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
+                       const double *total, double c) {
+    double lo = x->smin[a], hi = x->smax[a];
+    double scale = hi - lo;
+    if (!(scale > 0.0)) {
+        scale = 1.0;
+        if (!(lo <= hi)) lo = 0.0;
+    }
+    uint32_t sum = 0;
+    for (int i = 0; i < k; i++) sum += visits[i];
+    const double explore = c * sqrt(log((double)(sum > 0 ? sum : 1)));
+    int best = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        if (visits[i] == 0) return i;
+        double v = (total[i] / (double)visits[i] - lo) / scale +
+                   explore / sqrt((double)visits[i]);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
+    jnt *x = s->algo;
+    const sbx_search_params *p = &s->p;
+    const sbx_game_vt *vt = s->vt;
+    const void *cfg = s->cfg;
+    const int n = s->num_agents;
+    const int64_t need = jnt_iteration_nodes(p, n, s->max_moves);
+    if ((int64_t)(x->t.cap - x->t.used) < need) return SBX_STOP_NODE_CAP;
+
+    void *sim = s->sim;
+    memcpy(sim, s->root, s->state_size);
+    const uint64_t sim_seed = sbx_rng_next(&s->rng);
+    vt->reseed(sim, sim_seed);
+
+    uint32_t path[SBX_MAX_DEPTH + 1];
+    int plen = 1, in_tree = 1, depth = 0, terminal = 0;
+    uint8_t alive[SBX_MAX_AGENTS], frozen[SBX_MAX_AGENTS], joint[SBX_MAX_AGENTS];
+    int leaf_depth[SBX_MAX_AGENTS], idx[SBX_MAX_AGENTS];
+    double score[SBX_MAX_AGENTS];
+    agent_moves am;
+    marg mg;
+    const int freeze = p->elimination == SBX_ELIM_FREEZE;
+    const uint32_t alive0 = vt->alive_mask(cfg, sim);
+    for (int a = 0; a < n; a++) {
+        alive[a] = (uint8_t)((alive0 >> a) & 1u);
+        frozen[a] = 0;
+    }
+    path[0] = 0;
+    NODE(x, 0)->h.visits++;
+
+    for (int d = 0; d < p->max_depth; d++) {
+        moves_at(s, sim, alive, &am);
+        int expanded = 0, pick_tree = 0;
+        uint32_t stepped = 0;
+        if (in_tree) {
+            const uint32_t cur = path[plen - 1];
+            jnt_node *node = NODE(x, cur);
+            if (node->h.first_child == 0) {
+                uint32_t first = sbx_tree_push(&x->t, am.product, node->h.depth + 1);
+                int digit[SBX_MAX_AGENTS] = {0};
+                for (int c = 0; c < am.product; c++) {
+                    jnt_node *ch = NODE(x, first + (uint32_t)c);
+                    memset(ch->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
+                    for (int a = 0; a < n; a++) ch->joint[a] = am.m[a][digit[a]];
+                    for (int a = n - 1; a >= 0; a--) {
+                        if (++digit[a] < am.k[a]) break;
+                        digit[a] = 0;
+                    }
+                }
+                node = NODE(x, cur);
+                node->h.first_child = first;
+                node->h.nchildren = (uint16_t)am.product;
+                expanded = 1;
+            } else if (!children_match(x, node, n, &am)) {
+                in_tree = 0;
+            }
+            if (in_tree) {
+                if (node->h.visits < (uint32_t)p->random_threshold) {
+                    pick_tree = SBX_PICK_RANDOM;
+                    for (int a = 0; a < n; a++) idx[a] = (int)sbx_rng_below(&s->rng, (uint32_t)am.k[a]);
+                } else {
+                    pick_tree = SBX_PICK_UCB;
+                    marginals(x, node, n, &am, &mg);
+                    for (int a = 0; a < n; a++) {
+                        idx[a] = select_move(x, a, am.k[a], mg.visits[a], mg.total[a], p->c);
+                    }
+                }
+                uint32_t c = node->h.first_child;
+                for (int a = 0; a < n; a++) c += (uint32_t)(idx[a] * am.radix[a]);
+                NODE(x, c)->h.visits++;
+                path[plen++] = c;
+                stepped = c;
+                for (int a = 0; a < n; a++) joint[a] = am.m[a][idx[a]];
+                if (p->rollout && expanded) in_tree = 0;
+            }
+        }
+        if (!stepped) {
+            for (int a = 0; a < n; a++) {
+                joint[a] = am.m[a][sbx_rng_below(&s->rng, (uint32_t)am.k[a])];
+            }
+        }
+        if (tr) {
+            for (int a = 0; a < n; a++) {
+                int pick = joint[a] == SBX_MOVE_NONE ? (stepped ? SBX_PICK_PASS : SBX_PICK_NONE)
+                           : stepped               ? pick_tree
+                                                   : SBX_PICK_ROLLOUT;
+                tr->moves[a][d] = joint[a] == SBX_MOVE_NONE ? -1 : joint[a];
+                tr->pick[a][d] = (int8_t)pick;
+                tr->expanded[a][d] = (int8_t)expanded;
+            }
+        }
+        vt->step(cfg, sim, joint, NULL);
+        depth = d + 1;
+        int newly_frozen = 0;
+        const uint32_t alive_now = vt->alive_mask(cfg, sim);
+        for (int a = 0; a < n; a++) {
+            if (!alive[a]) {
+                if (tr) tr->alive_after[a][d] = 0;
+                continue;
+            }
+            int now = (int)((alive_now >> a) & 1u);
+            if (tr) tr->alive_after[a][d] = (int8_t)now;
+            if (!now) {
+                alive[a] = 0;
+                if (freeze) {
+                    frozen[a] = 1;
+                    leaf_depth[a] = depth;
+                    newly_frozen = 1;
+                }
+            }
+        }
+        if (newly_frozen) {
+            double at_death[SBX_MAX_AGENTS];
+            vt->evaluate(cfg, sim, at_death);
+            for (int a = 0; a < n; a++) {
+                if (frozen[a] == 1) {
+                    score[a] = at_death[a];
+                    frozen[a] = 2;
+                }
+            }
+        }
+        if (vt->is_terminal(cfg, sim)) {
+            terminal = 1;
+            break;
+        }
+    }
+    *turns += depth;
+
+    double final_scores[SBX_MAX_AGENTS];
+    vt->evaluate(cfg, sim, final_scores);
+    double gpow[SBX_MAX_DEPTH + 1];
+    gpow[0] = 1.0;
+    for (int i = 1; i <= SBX_MAX_DEPTH; i++) gpow[i] = gpow[i - 1] * p->gamma;
+    for (int a = 0; a < n; a++) {
+        if (!frozen[a]) {
+            score[a] = final_scores[a];
+            leaf_depth[a] = depth;
+        }
+        if (p->depth_normalize) score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
+        if (score[a] < x->smin[a]) x->smin[a] = score[a];
+        if (score[a] > x->smax[a]) x->smax[a] = score[a];
+    }
+    /* path[i] is at depth i: discounted once per turn between it and the
+     * turn each agent's score was taken (tutorial §13) */
+    for (int i = 0; i < plen; i++) {
+        jnt_node *nd = NODE(x, path[i]);
+        for (int a = 0; a < n; a++) {
+            int k = leaf_depth[a] - i;
+            nd->total[a] += score[a] * gpow[k > 0 ? k : 0];
+        }
+    }
+    if (plen - 1 > x->depth_reached) x->depth_reached = plen - 1;
+
+    if (tr) {
+        tr->depth = depth;
+        tr->terminal = terminal;
+        tr->sim_seed = sim_seed;
+        tr->path_len[0] = plen;
+        for (int i = 0; i < plen; i++) tr->path[0][i] = (int32_t)path[i];
+        for (int a = 0; a < n; a++) {
+            tr->score[a] = score[a];
+            tr->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
+            tr->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
+        }
+    }
+    return SBX_STOP_NONE;
+}
+
+static int jnt_iterate(sbx_search *s, int64_t *turns) {
+    return jnt_iterate_impl(s, turns, NULL);
+}
+
+static int jnt_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
+    return jnt_iterate_impl(s, turns, tr);
+}
+
+/* ------------------------------------------------------------ tree reuse */
+
+static void root_moves(const sbx_search *s, agent_moves *am) {
+    uint8_t alive[SBX_MAX_AGENTS];
+    const uint32_t mask = s->vt->alive_mask(s->cfg, s->root);
+    for (int a = 0; a < s->num_agents; a++) alive[a] = (uint8_t)((mask >> a) & 1u);
+    moves_at(s, s->root, alive, am);
+}
+
+static void jnt_advance(sbx_search *s, const uint8_t *joint) {
+    jnt *x = s->algo;
+    const int n = s->num_agents;
+    bounds_reset(x);
+    uint32_t target = 0;
+    if (s->p.tree_reuse) {
+        const jnt_node *r = NODE(x, 0);
+        for (uint32_t c = 0; c < r->h.nchildren && !target; c++) {
+            const jnt_node *ch = NODE(x, r->h.first_child + c);
+            int same = 1;
+            for (int a = 0; a < n && same; a++) same = ch->joint[a] == joint[a];
+            if (same) target = r->h.first_child + c;
+        }
+    }
+    if (!target) {
+        clear(x);
+        return;
+    }
+    sbx_tree_reroot(&x->t, target);
+    const double decay = s->p.reuse_decay;
+    if (decay < 1.0) {
+        for (uint32_t i = 1; i < x->t.used; i++) {
+            jnt_node *nd = NODE(x, i);
+            uint32_t v = (uint32_t)((double)nd->h.visits * decay);
+            for (int a = 0; a < n; a++) {
+                nd->total[a] = v ? nd->total[a] * ((double)v / (double)nd->h.visits) : 0.0;
+            }
+            nd->h.visits = v;
+        }
+    }
+    jnt_node *r = NODE(x, 0);
+    uint32_t visits = 0;
+    double total[SBX_MAX_AGENTS] = {0};
+    for (uint32_t c = 0; c < r->h.nchildren; c++) {
+        const jnt_node *ch = NODE(x, r->h.first_child + c);
+        visits += ch->h.visits;
+        for (int a = 0; a < n; a++) total[a] += ch->total[a];
+    }
+    r->h.visits = visits;
+    for (int a = 0; a < n; a++) r->total[a] = s->p.gamma * total[a];
+    memset(r->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
+    x->depth_reached = 0;
+    if (r->h.nchildren) {
+        agent_moves am;
+        root_moves(s, &am);
+        if (!children_match(x, r, n, &am)) clear(x);
+    }
+}
+
+static void jnt_reset_all(sbx_search *s) {
+    jnt *x = s->algo;
+    clear(x);
+    bounds_reset(x);
+}
+
+/* ------------------------------------------------------------ inspection */
+
+/* The root's marginals and the moves they are for; 0 if the root is not
+ * expanded (or, after a caller's new_root, does not match). */
+static int root_marginals(sbx_search *s, agent_moves *am, marg *mg) {
+    jnt *x = s->algo;
+    root_moves(s, am);
+    const jnt_node *r = NODE(x, 0);
+    if (!r->h.nchildren || !children_match(x, r, s->num_agents, am)) return 0;
+    marginals(x, r, s->num_agents, am, mg);
+    return 1;
+}
+
+static void jnt_best_moves(sbx_search *s, int32_t *out) {
+    agent_moves am;
+    marg mg;
+    const int have = root_marginals(s, &am, &mg);
+    for (int a = 0; a < s->num_agents; a++) {
+        out[a] = am.m[a][0]; /* SBX_MOVE_NONE for an agent without moves */
+        if (!have) continue;
+        int best = -1;
+        for (int i = 0; i < am.k[a]; i++) {
+            uint32_t v = mg.visits[a][i];
+            if (v == 0) continue;
+            if (best < 0 || v > mg.visits[a][best] ||
+                (v == mg.visits[a][best] &&
+                 mg.total[a][i] / v > mg.total[a][best] / mg.visits[a][best])) {
+                best = i;
+            }
+        }
+        if (best >= 0) out[a] = am.m[a][best];
+    }
+}
+
+static int jnt_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
+                          int *n_out) {
+    agent_moves am;
+    marg mg;
+    if (!root_marginals(s, &am, &mg)) {
+        *n_out = 0;
+        return SBX_OK;
+    }
+    const int k = am.k[agent];
+    if (k > cap) return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap, k);
+    double sum = 0;
+    for (int i = 0; i < k; i++) sum += mg.visits[agent][i];
+    for (int i = 0; i < k; i++) {
+        uint32_t v = mg.visits[agent][i];
+        out[i].move = am.m[agent][i] == SBX_MOVE_NONE ? -1 : am.m[agent][i];
+        out[i].visits = (int32_t)v;
+        out[i].mean = v ? mg.total[agent][i] / v : 0.0;
+        out[i].prob = sum > 0 ? v / sum : 0.0;
+        out[i].policy = out[i].prob;
+    }
+    *n_out = k;
+    return SBX_OK;
+}
+
+static void jnt_fill_stats(sbx_search *s, sbx_search_stats *out) {
+    jnt *x = s->algo;
+    out->node_bytes = (int32_t)x->t.stride;
+    out->trees = 1;
+    for (int a = 0; a < s->num_agents; a++) {
+        out->nodes[a] = (int32_t)x->t.used;
+        out->root_visits[a] = (int32_t)NODE(x, 0)->h.visits;
+        out->max_depth_reached[a] = x->depth_reached;
+        out->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
+        out->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
+    }
+}
+
+typedef struct row_ctx {
+    int agent, n;
+} row_ctx;
+
+/* Rows: agent -1 (everyone moves), joint[] each agent's move; move and mean
+ * are the asking agent's (its own move, its own score). */
+static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
+                     sbx_snapshot_node *row) {
+    const row_ctx *rc = ctx;
+    const jnt_node *nd = sbx_tree_at(t, node);
+    row->mean = nd->h.visits ? (float)(nd->total[rc->agent] / nd->h.visits) : 0.0f;
+    row->agent = -1;
+    if (node != 0) {
+        row->move = nd->joint[rc->agent];
+        for (int a = 0; a < rc->n; a++) row->joint[a] = nd->joint[a];
+    }
+}
+
+static int jnt_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
+                        sbx_snapshot_node *out, int *n_out) {
+    jnt *x = s->algo;
+    row_ctx rc = {agent, s->num_agents};
+    return sbx_tree_snapshot(s, &x->t, max_nodes, min_visits, out, n_out, fill_row, &rc);
+}
+
+static int64_t jnt_node_count(sbx_search *s) {
+    jnt *x = s->algo;
+    return x->t.used;
+}
+
+const sbx_algo_vt sbx_joint_vt = {
+    .name = "joint",
+    .check = jnt_check,
+    .iteration_nodes = jnt_iteration_nodes,
+    .create = jnt_create,
+    .destroy = jnt_destroy,
+    .params_changed = jnt_params_changed,
+    .iterate = jnt_iterate,
+    .iterate_traced = jnt_iterate_traced,
+    .advance = jnt_advance,
+    .reset_all = jnt_reset_all,
+    .best_moves = jnt_best_moves,
+    .root_stats = jnt_root_stats,
+    .snapshot = jnt_snapshot,
+    .fill_stats = jnt_fill_stats,
+    .node_count = jnt_node_count,
+};

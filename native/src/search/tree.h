@@ -1,0 +1,67 @@
+/*
+ * tree.h — one node arena for the one-tree baselines (suct.c, joint.c).
+ *
+ * Nodes are `stride` bytes (an algorithm's own struct, which may grow with
+ * the number of agents) and begin with sbx_tree_hdr. Storage follows
+ * Smitsimax's rules (smitsimax.c has the diagram): index 0 is the root,
+ * children of a node are contiguous, every node is stored after its parent,
+ * no malloc per node. Those rules let reroot() keep the played subtree by
+ * sliding it to the front of the arena in place, and snapshot() pick the
+ * most-visited connected top of the tree with one heap.
+ */
+#ifndef SBX_TREE_H
+#define SBX_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+
+typedef struct sbx_tree_hdr {
+    uint32_t first_child;  /* 0: not expanded                               */
+    uint32_t visits;       /* incremented when selected (as Smitsimax)      */
+    uint16_t nchildren;    /* up to 4096 (joint actions)                    */
+    uint16_t depth;        /* levels below the current root                 */
+} sbx_tree_hdr;
+
+typedef struct sbx_tree {
+    unsigned char *nodes;
+    size_t stride;         /* bytes per node, a multiple of 8               */
+    uint32_t used, cap;
+    uint64_t *mark;        /* one bit per node: reroot and snapshot marks   */
+    uint32_t *rank;        /* per 64-node word: marked nodes before it      */
+} sbx_tree;
+
+static inline void *sbx_tree_at(const sbx_tree *t, uint32_t i) {
+    return t->nodes + (size_t)i * t->stride;
+}
+static inline sbx_tree_hdr *sbx_tree_hdr_at(const sbx_tree *t, uint32_t i) {
+    return (sbx_tree_hdr *)sbx_tree_at(t, i);
+}
+
+/* (Re)size the arena to cap nodes of t->stride bytes. On failure the tree
+ * keeps its old arena and cap and SBX_ERR_MEMORY is returned (no message). */
+int sbx_tree_alloc(sbx_tree *t, uint32_t cap);
+void sbx_tree_free(sbx_tree *t);
+/* Only the root, zeroed (visits 0, not expanded). */
+void sbx_tree_clear(sbx_tree *t);
+/* Append a block of k zeroed nodes at depth `depth`; the caller has checked
+ * the room. Returns the first index. */
+uint32_t sbx_tree_push(sbx_tree *t, int k, int depth);
+/* Keep only the subtree under new_root (> 0), moved to the front in index
+ * order: new_root becomes 0, depths shift by new_root's, first_child ids are
+ * renumbered. Other fields are copied as they are. */
+void sbx_tree_reroot(sbx_tree *t, uint32_t new_root);
+
+/* Fills an algorithm's own fields of a snapshot row (mean, move, flags,
+ * agent, joint); node, parent, visits, prob and depth are filled already. */
+typedef void (*sbx_tree_row_fn)(const void *ctx, const sbx_tree *t,
+                                uint32_t node, sbx_snapshot_node *row);
+/* sbx_search_snapshot for one tree: the (at most) max_nodes most-visited
+ * nodes with visits >= min_visits, connected under the root, written
+ * parents first with siblings in storage order. */
+int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
+                      int min_visits, sbx_snapshot_node *out, int *n_out,
+                      sbx_tree_row_fn fill, const void *ctx);
+
+#endif
