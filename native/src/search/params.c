@@ -137,5 +137,15 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                             in->name, in->min_value, in->max_value, v);
         }
     }
+    /* Cross-field rule: the power mean is a UCB-family backup, and it keeps
+     * each node's value in the 8 bytes UCB1-Tuned needs for its sum of
+     * squares and Exp3 / RM for their per-child statistics (32-byte nodes). */
+    if (p->backup == SBX_BACKUP_POWER && p->policy != SBX_POLICY_UCB1) {
+        static const char *const NAMES[] = {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"};
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "backup: power works with policy ucb1 only (got policy %s); "
+                        "use backup=mean with policy %s",
+                        NAMES[p->policy], NAMES[p->policy]);
+    }
     return SBX_OK;
 }
