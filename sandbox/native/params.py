@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ._lib import check, ffi, lib, pystr
 
@@ -100,6 +100,15 @@ class SearchParams(BaseModel):
         "mean", description="node value: mean of backed-up scores or power mean of the children")
     lead: Int = Field(-1, ge=-1, le=7,
                       description="SUCT: agent serialised first (-1: the seat the search plays for)")
+
+    @model_validator(mode="after")
+    def _power_needs_ucb1(self) -> "SearchParams":
+        """C's cross-field rule (params.c): the power mean is a UCB1 backup
+        and keeps its value in the bytes the other policies use."""
+        if self.backup == "power" and self.policy != "ucb1":
+            raise ValueError(f"backup: power works with policy ucb1 only (got policy "
+                             f"{self.policy}); use backup=mean with policy {self.policy}")
+        return self
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A validated copy with some fields changed."""
