@@ -25,8 +25,8 @@ top-level keys, as they always were:
                              changes exactly when the search's behaviour does
 
 "policies" -> name (ucb1, ucb1_tuned, exp3, rm, rm_plus, ucb1_power: UCB1
-with backup=power) -> kind (snakes: the primary case, goofspiel: its case,
-each with only the policy changed): iterations/s and simulated turns/s of the
+with backup=power) -> kind (every registered game's first bench case, the
+primary one for the default game, with only the policy changed): iterations/s and simulated turns/s of the
 same short match, and bytes_per_node (sizeof, per policy: the node does not
 grow for any of them).
 
@@ -251,12 +251,9 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
 POLICY_ROWS = {"ucb1": {}, "ucb1_tuned": {"policy": "ucb1_tuned"}, "exp3": {"policy": "exp3"},
                "rm": {"policy": "rm"}, "rm_plus": {"policy": "rm_plus"},
                "ucb1_power": {"backup": "power"}}
-POLICY_GAMES = ("snakes", "goofspiel")
-
-
-def policy_figures(quick: bool, kinds: tuple[str, ...] = POLICY_GAMES) -> dict[str, Any]:
-    """Per selection policy and game: the case's short match with only the
-    policy (or backup) changed."""
+def policy_figures(quick: bool, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """Per selection policy and game: the game's first bench case's short
+    match with only the policy (or backup) changed."""
     out: dict[str, Any] = {}
     for name, change in POLICY_ROWS.items():
         row: dict[str, Any] = {}
@@ -299,9 +296,7 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
             others[p.kind] = collect_case(p, case, quick)
     if others:
         res["games"] = others
-    kinds = tuple(k for k in POLICY_GAMES if game is None or k == game)
-    if kinds:
-        res["policies"] = policy_figures(quick, kinds)
+    res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
     return res
 
 
@@ -388,7 +383,7 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
             line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
                  target=g.get("first_move_target"))
     if res.get("policies"):
-        kinds = [k for k in POLICY_GAMES if k in next(iter(res["policies"].values()))]
+        kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
         print(" selection policies (each case's match, only the policy changed): it/s")
         print(f"  {'policy':<14}" + "".join(f"{k:>16}" for k in kinds) + f"{'bytes/node':>12}")
         for name, row in res["policies"].items():
