@@ -24,6 +24,12 @@ top-level keys, as they always were:
   signature                  nodes created by a fixed-seed, fixed-iteration run:
                              changes exactly when the search's behaviour does
 
+"policies" -> name (ucb1, ucb1_tuned, exp3, rm, rm_plus, ucb1_power: UCB1
+with backup=power) -> kind (every registered game's first bench case, the
+primary one for the default game, with only the policy changed): iterations/s and simulated turns/s of the
+same short match, and bytes_per_node (sizeof, per policy: the node does not
+grow for any of them).
+
 Every other game's case reports under "games" -> kind: its engine steps/s,
 the same short match, and the iterations/s of a fresh search from the start
 position at each of its first-move budgets. `--game NAME` runs one game.
@@ -260,6 +266,31 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
     return res
 
 
+POLICY_ROWS = {"ucb1": {}, "ucb1_tuned": {"policy": "ucb1_tuned"}, "exp3": {"policy": "exp3"},
+               "rm": {"policy": "rm"}, "rm_plus": {"policy": "rm_plus"},
+               "ucb1_power": {"backup": "power"}}
+def policy_figures(quick: bool, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """Per selection policy and game: the game's first bench case's short
+    match with only the policy (or backup) changed."""
+    out: dict[str, Any] = {}
+    for name, change in POLICY_ROWS.items():
+        row: dict[str, Any] = {}
+        for kind in kinds:
+            case = plugin(kind).bench[0]
+            run = search_run(turns=case.quick_turns if quick else case.match_turns,
+                             iterations=case.quick_iterations if quick else case.match_iterations,
+                             params=SearchParams(**{**case.search, **change}), kind=kind,
+                             game_params=case.game_params)
+            secs = max(run["ms"] / 1000.0, 1e-9)
+            row[kind] = {"iterations_per_s": round(run["iterations"] / secs),
+                         "turns_per_s": round(run["sim_turns"] / secs)}
+            row["bytes_per_node"] = run["search"].stats().node_bytes
+            run["search"].close()
+            run["game"].close()
+        out[name] = row
+    return out
+
+
 def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     res: dict[str, Any] = {
         "core_version": core_version(),
@@ -283,6 +314,7 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
             others[p.kind] = collect_case(p, case, quick)
     if others:
         res["games"] = others
+    res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
     return res
 
 
@@ -379,6 +411,13 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
             line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
                  target=g.get("first_move_target"))
         algorithm_lines(g)
+    if res.get("policies"):
+        kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
+        print(" selection policies (each case's match, only the policy changed): it/s")
+        print(f"  {'policy':<14}" + "".join(f"{k:>16}" for k in kinds) + f"{'bytes/node':>12}")
+        for name, row in res["policies"].items():
+            print(f"  {name:<14}" + "".join(f"{row[k]['iterations_per_s']:>16,}" for k in kinds)
+                  + f"{row['bytes_per_node']:>12}")
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "

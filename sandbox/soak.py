@@ -68,6 +68,9 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
             new[name] = max(int(lo), min(hi, new[name]))
         elif ann is float and lo is not None and hi is not None:
             new[name] = rng.uniform(float(lo), float(hi))
+    if (new.get("backup", base.backup) == "power"
+            and new.get("policy", base.policy) != "ucb1"):
+        new["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
     return base.replace(**new)
 
 

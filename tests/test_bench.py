@@ -39,6 +39,13 @@ def test_bench_json_quick(tmp_path):
     assert res["signature"] == SIGNATURE
     assert res["bytes_per_node"] == 32
     assert res["quick"] is True
+    # every selection policy has its figures on snakes and goofspiel, and
+    # no policy grows the node
+    assert set(res["policies"]) == {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus", "ucb1_power"}
+    for name, row in res["policies"].items():
+        assert row["bytes_per_node"] == 32, name
+        for kind in ("snakes", "goofspiel"):
+            assert row[kind]["iterations_per_s"] > 0 and row[kind]["turns_per_s"] > 0, (name, kind)
     # every registered game has its own figures
     for kind, g in res["games"].items():
         assert g["smitsimax_iterations_per_s"] > 0 and g["engine_steps_per_s"] > 0, kind

@@ -216,7 +216,9 @@ const char *sbx_game_params(const sbx_game *game);
 
 /* backup: how a node's value is formed from what is below it */
 #define SBX_BACKUP_MEAN 0       /* arithmetic mean of backed-up scores          */
-#define SBX_BACKUP_POWER 1      /* power mean of the children (Dam et al.)      */
+#define SBX_BACKUP_POWER 1      /* power mean of the children (Dam et al.);
+                                   policy ucb1 only (validate refuses others:
+                                   the value takes the node's spare bytes)    */
 
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ._lib import check, ffi, lib, pystr
 
@@ -82,7 +82,7 @@ class SearchParams(BaseModel):
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="iterations between clock reads")
-    exploration: Float = Field(0.1, ge=0.0, le=1.0,
+    exploration: Float = Field(0.05, ge=0.0, le=1.0,
                                description="Exp3 / RM: share of the sampling distribution spread "
                                            "uniformly (Exp3's gamma)")
     power_p: Float = Field(2.0, ge=1.0, le=64.0,
@@ -102,6 +102,15 @@ class SearchParams(BaseModel):
                       description="SUCT: agent serialised first, the one that cannot peek "
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
+
+    @model_validator(mode="after")
+    def _power_needs_ucb1(self) -> "SearchParams":
+        """C's cross-field rule (params.c): the power mean is a UCB1 backup
+        and keeps its value in the bytes the other policies use."""
+        if self.backup == "power" and self.policy != "ucb1":
+            raise ValueError(f"backup: power works with policy ucb1 only (got policy "
+                             f"{self.policy}); use backup=mean with policy {self.policy}")
+        return self
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A validated copy with some fields changed."""

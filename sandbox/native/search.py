@@ -35,6 +35,7 @@ PICKS = {
     lib.SBX_PICK_UCB: "ucb",
     lib.SBX_PICK_PASS: "pass",
     lib.SBX_PICK_ROLLOUT: "rollout",
+    lib.SBX_PICK_SAMPLE: "sample",
 }
 
 

@@ -18,6 +18,15 @@ One iteration:
   4. at the end (max depth or terminal) each agent's score is backed up its
      own path, multiplied by gamma per step toward the root.
 
+Selection policies (params.policy, the one in force is `self.policy`: a
+change waits for the next advance/reset, or applies at once with fresh trees
+while the turn has no iterations, as in C's search.c): ucb1 and ucb1_tuned
+pick by an index; exp3, rm and rm_plus sample from a strategy and update
+per-child statistics after the iteration. C keeps those in the node's 8
+spare bytes, as two float32s (exp3/rm: `p0`, `p1`, rounded to float32 here
+exactly where C stores them) or one double (`aux`: ucb1_tuned's sum of
+squares, backup=power's value).
+
 Nodes live in one list per agent, addressed by index like C's arena: index 0
 is the root, children of a node are contiguous, and every node comes after
 its parent. The node_cap check is kept so that a search that fills its C
@@ -30,6 +39,7 @@ step(joint), is_alive(a), is_terminal (property), evaluate().
 from __future__ import annotations
 
 import math
+import struct
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -52,8 +62,57 @@ FLAG_SURVIVED = 4   # the agent survived this node's move (at least once)
 FLAG_DOOMED = 8     # certain death: every child is certain death
 
 # How a move was chosen, as in sbx_trace.pick (names of sandbox.native).
-PICK_NONE, PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT = (
-    "none", "random", "ucb", "pass", "rollout")
+PICK_NONE, PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT, PICK_SAMPLE = (
+    "none", "random", "ucb", "pass", "rollout", "sample")
+
+SAMPLING = ("exp3", "rm", "rm_plus")   # the rest is the UCB family
+
+_F32 = struct.Struct("f")
+
+
+def f32(x: float) -> float:
+    """x rounded to float32, as C's (float) cast stores it."""
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def rng_unit(rng: SplitMix64) -> float:
+    """A double in [0, 1) from the top 53 bits (smitsimax.c rng_unit)."""
+    return (rng.next() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def norm_at(tree: "Tree", mode: str, depth: int) -> tuple[float, float]:
+    """(lo, scale) of values at `depth` with selection's fallbacks (C's
+    norm_at): no range yet, scale 1; no score yet, lo 0."""
+    lo, hi = tree.norm_range(mode, depth)
+    scale = hi - lo
+    if not scale > 0.0:
+        scale = 1.0
+        if not lo <= hi:
+            lo = 0.0
+    return lo, scale
+
+
+def strategy(children: Sequence["Node"], gamma_x: float, policy: str) -> list[float]:
+    """The un-mixed strategy over the children (C's strategy())."""
+    k = len(children)
+    if policy == "exp3":
+        eta = gamma_x / k
+        gmax = children[0].p0
+        for c in children[1:]:
+            if c.p0 > gmax:
+                gmax = c.p0
+        w = [math.exp(eta * (c.p0 - gmax)) for c in children]
+        total = 0.0
+        for x in w:
+            total += x
+        return [x / total for x in w]
+    pos = [c.p0 if c.p0 > 0.0 else 0.0 for c in children]
+    total = 0.0
+    for x in pos:
+        total += x
+    if total > 0.0:
+        return [x / total for x in pos]
+    return [1.0 / k] * k
 
 # Why a run stopped (SBX_STOP_*).
 STOP_NONE, STOP_ITERATIONS, STOP_NODE_CAP, STOP_TERMINAL = (
@@ -70,6 +129,9 @@ class Node:
     nchildren: int = 0
     pass_child: int = 0      # 0: none
     flags: int = 0
+    aux: float = 0.0         # double: ucb1_tuned sum of squares / power value
+    p0: float = 0.0          # float32: exp3 reward estimate G, rm regret R
+    p1: float = 0.0          # float32: average-strategy sum (exp3, rm)
 
     def children(self) -> range:
         return range(self.first_child, self.first_child + self.nchildren)
@@ -123,7 +185,8 @@ class Tree:
             self.nodes.append(Node(move=MOVE_NONE, depth=parent.depth + 1, flags=FLAG_PASS))
         return parent.pass_child
 
-    def reroot(self, new_root: int, alive: bool, gamma: float, decay: float = 1.0) -> None:
+    def reroot(self, new_root: int, alive: bool, gamma: float, decay: float = 1.0,
+               policy: str = "ucb1") -> None:
         """Keep only the subtree under new_root. Kept nodes keep their order,
         so a node's new index is its rank among the kept ones (as C's
         in-place compaction gives). First the branch the real game ruled out
@@ -156,11 +219,18 @@ class Tree:
                 first_child=new_index[nd.first_child] if nd.first_child else 0,
                 nchildren=nd.nchildren,
                 pass_child=new_index[nd.pass_child] if nd.pass_child else 0,
-                flags=nd.flags))
+                flags=nd.flags, aux=nd.aux, p0=nd.p0, p1=nd.p1))
         if decay < 1.0:
+            # the policies' sums: tuned's like the total, exp3/rm's by decay
             for nd in nodes[1:]:
                 v = int(nd.visits * decay)
-                nd.total = nd.total * (v / nd.visits) if v else 0.0
+                f = v / nd.visits if v else 0.0
+                nd.total = nd.total * f if v else 0.0
+                if policy == "ucb1_tuned":
+                    nd.aux = nd.aux * f if v else 0.0
+                if policy in SAMPLING:
+                    nd.p0 = f32(nd.p0 * decay)
+                    nd.p1 = f32(nd.p1 * decay)
                 nd.visits = v
         root = nodes[0]
         visits, total = 0, 0.0
@@ -174,6 +244,7 @@ class Tree:
         root.total = gamma * total
         root.move = MOVE_NONE  # a root is nobody's move
         root.flags = 0
+        root.p0 = root.p1 = root.aux = 0.0  # a root is nobody's child (C zeroes its 8 bytes)
         self.nodes = nodes
         self.depth_reached = 0
 
@@ -196,6 +267,19 @@ class Smitsimax:
         self.sim_turns = 0
         self.iterations_root = 0
         self.last_stop = STOP_NONE
+        self.policy: str = self.params.policy   # in force
+
+    @property
+    def power(self) -> bool:
+        """backup=power in force: under UCB1 only (C's power_on)."""
+        return self.policy == "ucb1" and self.params.backup == "power"
+
+    def _sync_policy(self) -> None:
+        """A requested policy takes over with fresh trees (search.c sync_active)."""
+        if self.params.policy != self.policy:
+            self.policy = self.params.policy
+            for t in self.trees:
+                t.clear()
 
     # -- parameters -----------------------------------------------------------
     def set_params(self, params: SearchParams | Mapping[str, Any]) -> None:
@@ -211,11 +295,19 @@ class Smitsimax:
             # scores per turn and raw scores live on different scales (§13)
             for t in self.trees:
                 t.reset_bounds()
+        if (self.policy == "ucb1" and new.backup == "power"
+                and self.params.backup != "power"):
+            # power switched on mid-search: every value starts as the mean
+            for t in self.trees:
+                for nd in t.nodes:
+                    nd.aux = nd.total / nd.visits if nd.visits else 0.0
         if new.node_cap != self.params.node_cap:
             for t in self.trees:
                 if t.used > new.node_cap:
                     t.clear()
         self.params = new
+        if self.iterations_root == 0:
+            self._sync_policy()
 
     def update_params(self, **changes: Any) -> SearchParams:
         self.set_params(self.params.replace(**changes))
@@ -243,28 +335,112 @@ class Smitsimax:
 
         # UCB1 on the normalised mean (mean - lo) / (hi - lo), [lo, hi] the
         # leaf scores' range or that of the children's depth (bounds=depth).
-        lo, hi = tree.norm_range(p.bounds, node.depth + 1)
-        scale = hi - lo
-        if not scale > 0.0:
-            scale = 1.0
-            if not lo <= hi:
-                lo = 0.0  # no score seen yet
+        lo, scale = norm_at(tree, p.bounds, node.depth + 1)
         # C*sqrt(ln N / n) written as (C*sqrt(ln N)) * (1/sqrt(n)), in this
         # order of operations, exactly as the C core computes it.
         inv_scale = 1.0 / scale
-        explore = p.c * math.sqrt(math.log(node.visits))
+        tuned = self.policy == "ucb1_tuned"
+        power = self.power
+        explore = 0.0 if tuned else p.c * math.sqrt(math.log(node.visits))
+        ln_n = math.log(node.visits) if tuned else 0.0
         best, best_v = children[0], -math.inf
         for c in children:
             child = tree.nodes[c]
             if child.visits == 0:
                 return c, PICK_UCB  # the first unvisited child wins
-            v = ((child.total / child.visits - lo) * inv_scale
-                 + explore * (1.0 / math.sqrt(child.visits)))
+            if tuned:
+                # UCB1-Tuned: C*sqrt(ln N / n * min(1/4, var/scale^2 + sqrt(2 ln N / n)))
+                n = float(child.visits)
+                mean = child.total / n
+                var = child.aux / n - mean * mean
+                if var < 0.0:
+                    var = 0.0
+                vb = var * inv_scale * inv_scale + math.sqrt(2.0 * ln_n / n)
+                if vb > 0.25:
+                    vb = 0.25
+                v = (mean - lo) * inv_scale + p.c * math.sqrt(ln_n / n * vb)
+            else:
+                value = child.aux if power else child.total / child.visits
+                v = ((value - lo) * inv_scale
+                     + explore * (1.0 / math.sqrt(child.visits)))
             if p.death_penalty and self._is_doomed(child):
                 v -= p.death_penalty_value
             if v > best_v:  # strict: ties keep the earlier child
                 best, best_v = c, v
         return best, PICK_UCB
+
+    def _select_sample(self, tree: Tree, node: Node) -> tuple[int, float]:
+        """Exp3 / RM: sample from (1 - gamma) sigma + gamma / K; sigma is
+        added to each child's average-strategy sum. Returns the child and
+        its sampling probability."""
+        p = self.params
+        children = list(node.children())
+        nodes = [tree.nodes[c] for c in children]
+        k = len(children)
+        sigma = strategy(nodes, p.exploration, self.policy)
+        mix = p.exploration / k
+        u = rng_unit(self.rng)
+        acc = 0.0
+        chosen, pc = -1, 0.0
+        for i, nd in enumerate(nodes):
+            nd.p1 = f32(nd.p1 + sigma[i])
+            pi = (1.0 - p.exploration) * sigma[i] + mix
+            acc += pi
+            if chosen < 0 and u < acc:
+                chosen, pc = i, pi
+        if chosen < 0:
+            chosen = k - 1
+            pc = (1.0 - p.exploration) * sigma[k - 1] + mix
+        return children[chosen], pc
+
+    def _update_sampling(self, tree: Tree, path: list[int], psel: dict[int, float],
+                         vals: dict[int, float]) -> None:
+        """Exp3: G_picked += x / p; RM: R_i += xhat_i - x for every sibling
+        (xhat = x / p for the picked child, 0 otherwise), RM+ floored at 0.
+        x = the backed-up value normalised by its depth's scale, clamped."""
+        p = self.params
+        for k in range(len(path) - 1, 0, -1):
+            pk = psel.get(k, 0.0)
+            if pk <= 0.0:
+                continue
+            lo, scale = norm_at(tree, p.bounds, k)
+            x = (vals[k] - lo) / scale
+            x = min(max(x, 0.0), 1.0)
+            c = tree.nodes[path[k]]
+            if self.policy == "exp3":
+                c.p0 = f32(c.p0 + x / pk)
+            else:
+                parent = tree.nodes[path[k - 1]]
+                for i in parent.children():
+                    ch = tree.nodes[i]
+                    xhat = x / pk if i == path[k] else 0.0
+                    r = f32(ch.p0 + (xhat - x))
+                    if self.policy == "rm_plus" and r < 0.0:
+                        r = 0.0
+                    ch.p0 = r
+
+    def _backup_power(self, tree: Tree, path: list[int]) -> None:
+        """backup=power, bottom-up: gamma * the visit-weighted power mean of
+        the visited children's values normalised to [0, 1] (clamped), mapped
+        back; a node without visited children: its mean."""
+        p = self.params
+        inv_p = 1.0 / p.power_p
+        for k in range(len(path) - 1, -1, -1):
+            nd = tree.nodes[path[k]]
+            lo, scale = norm_at(tree, p.bounds, k + 1)
+            num = den = 0.0
+            kids = list(nd.children()) + ([nd.pass_child] if nd.pass_child else [])
+            for i in kids:
+                c = tree.nodes[i]
+                if c.visits == 0:
+                    continue
+                x = min(max((c.aux - lo) / scale, 0.0), 1.0)
+                num += float(c.visits) * math.pow(x, p.power_p)
+                den += float(c.visits)
+            if den > 0.0:
+                nd.aux = p.gamma * (lo + math.pow(num / den, inv_p) * scale)
+            else:
+                nd.aux = nd.total / nd.visits
 
     # -- one iteration ----------------------------------------------------------
     def _iterate(self, trace: dict | None = None) -> tuple[str, int]:
@@ -289,6 +465,8 @@ class Smitsimax:
         leaf_depth = [0] * n
         for t in trees:
             t.nodes[0].visits += 1
+        sampling = self.policy in SAMPLING
+        psel: list[dict[int, float]] = [{} for _ in range(n)]   # path index -> p
         rec_moves = [[] for _ in range(n)]
         rec_pick = [[] for _ in range(n)]
         rec_expanded = [[] for _ in range(n)]
@@ -314,7 +492,11 @@ class Smitsimax:
                     if tree.nodes[cur].first_child == 0:
                         tree.expand(cur, moves)
                         expanded = True
-                    c, pick = self._select_child(tree, tree.nodes[cur])
+                    if sampling:
+                        c, psel[a][len(paths[a])] = self._select_sample(tree, tree.nodes[cur])
+                        pick = PICK_SAMPLE
+                    else:
+                        c, pick = self._select_child(tree, tree.nodes[cur])
                     tree.nodes[c].visits += 1
                     move = tree.nodes[c].move
                     paths[a].append(c)
@@ -379,12 +561,20 @@ class Smitsimax:
             v = score[a]
             for _ in range(leaf_depth[a] - tree.nodes[path[-1]].depth):
                 v *= p.gamma
+            vals: dict[int, float] = {}
             for k in range(len(path) - 1, -1, -1):   # path[k] is at depth k
                 tree.nodes[path[k]].total += v
+                if self.policy == "ucb1_tuned":
+                    tree.nodes[path[k]].aux += v * v
+                vals[k] = v
                 if p.bounds == "depth":
                     tree.dmin[k] = min(tree.dmin[k], v)
                     tree.dmax[k] = max(tree.dmax[k], v)
                 v *= p.gamma
+            if sampling:
+                self._update_sampling(tree, path, psel[a], vals)
+            if self.power:
+                self._backup_power(tree, path)
 
             # Certain death propagates up: a node all of whose children are
             # certain death is itself doomed (re-judged on every visit).
@@ -519,7 +709,7 @@ class Smitsimax:
                             target = c
             if target:
                 tree.reroot(target, self.root.is_alive(a), self.params.gamma,
-                            self.params.reuse_decay)
+                            self.params.reuse_decay, self.policy)
                 # a new root the joint does not lead to may have other legal
                 # moves than the kept children: then the tree starts afresh
                 root = tree.nodes[0]
@@ -531,6 +721,7 @@ class Smitsimax:
             tree.reset_bounds()
         self.iterations_root = 0
         self.last_stop = STOP_NONE
+        self._sync_policy()
 
     def reset(self, root: Any) -> None:
         """Drop every tree and take root's state."""
@@ -541,6 +732,7 @@ class Smitsimax:
             t.clear()
         self.iterations_root = 0
         self.last_stop = STOP_NONE
+        self._sync_policy()
 
     def root_game(self) -> Any:
         return self.root.clone()
@@ -557,6 +749,10 @@ class Smitsimax:
                 out.append(None)
                 continue
             root = tree.nodes[0]
+            if self.policy in SAMPLING:
+                i = self._average_pick(tree, a)
+                out.append(tree.nodes[root.first_child + i].move if i >= 0 else legal[0])
+                continue
             best = None
             for c in root.children():
                 ch = tree.nodes[c]
@@ -569,6 +765,34 @@ class Smitsimax:
             out.append(best.move if best is not None else legal[0])
         return out
 
+    def _final_draw(self, agent: int) -> float:
+        """final_move=sample's draw: a hash of the RNG word (not advanced)
+        and the iteration counters (smitsimax.c final_draw)."""
+        m = (1 << 64) - 1
+        h = (self.rng.state ^ ((self.iterations * 0xD1B54A32D192ED03) & m)
+             ^ ((self.iterations_root << 20) & m) ^ agent)
+        return rng_unit(SplitMix64(h))
+
+    def _average_pick(self, tree: Tree, agent: int) -> int:
+        """Index of the root child played by Exp3 / RM: the average
+        strategy's argmax (ties: earlier) or a draw from it; -1 if empty."""
+        root = tree.nodes[0]
+        kids = [tree.nodes[c] for c in root.children()]
+        total, best = 0.0, -1
+        for i, c in enumerate(kids):
+            total += c.p1
+            if c.p1 > 0.0 and (best < 0 or c.p1 > kids[best].p1):
+                best = i
+        if best < 0 or self.params.final_move == "argmax":
+            return best
+        u = self._final_draw(agent) * total
+        acc = 0.0
+        for i, c in enumerate(kids):
+            acc += c.p1
+            if c.p1 > 0.0 and u < acc:
+                return i
+        return best
+
     def root_stats(self, agent: int) -> list[MoveStat]:
         """The root's children in move order, then its pass child; prob is
         the share of the root's child visits."""
@@ -577,15 +801,21 @@ class Smitsimax:
         tree = self.trees[agent]
         root = tree.nodes[0]
         rows = list(root.children()) + ([root.pass_child] if root.pass_child else [])
-        total = 0.0
+        total = avg = 0.0
         for idx in rows:
             total += tree.nodes[idx].visits
+        for idx in root.children():
+            avg += tree.nodes[idx].p1
+        sampling = self.policy in SAMPLING
         out = []
-        for idx in rows:
+        for i, idx in enumerate(rows):
             c = tree.nodes[idx]
             share = c.visits / total if total > 0 else 0.0
+            pol = share
+            if sampling and i < root.nchildren:  # the average strategy
+                pol = c.p1 / avg if avg > 0 else 0.0
             out.append(MoveStat(move=-1 if c.move == MOVE_NONE else c.move,
-                                visits=c.visits, mean=c.mean(), prob=share, policy=share))
+                                visits=c.visits, mean=c.mean(), prob=share, policy=pol))
         return out
 
     def node_count(self) -> int:
@@ -598,7 +828,7 @@ class Smitsimax:
             iterations_root=self.iterations_root, node_cap=self.params.node_cap,
             cap_reached=self.last_stop == STOP_NODE_CAP,
             node_bytes=0,  # no arena here; C reports sizeof(smx_node)
-            algorithm="smitsimax", policy="ucb1", trees=self.num_agents,
+            algorithm="smitsimax", policy=self.policy, trees=self.num_agents,
             nodes=tuple(t.used for t in trees),
             root_visits=tuple(t.nodes[0].visits for t in trees),
             max_depth_reached=tuple(t.depth_reached for t in trees),

@@ -333,7 +333,10 @@ def valid_param_dicts(draw) -> dict[str, Any]:
     valid values (node_cap may still be too small for max_depth: C refuses
     that with InvalidArgument)."""
     names = draw(st.lists(st.sampled_from(sorted(FIELDS)), unique=True, max_size=len(FIELDS)))
-    return {n: draw(valid_field(n, FIELDS[n])) for n in names}
+    d = {n: draw(valid_field(n, FIELDS[n])) for n in names}
+    if d.get("backup") == "power" and d.get("policy", "ucb1") != "ucb1":
+        d["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
+    return d
 
 
 @st.composite

@@ -572,3 +572,158 @@ def test_benchmark_match_is_the_c_match():
             break
     assert [ref["iterations"], ref["sim_turns"], ref["nodes_added"]] == totals
     assert bench_reference(make, params, iterations=20, turns=1) > 0
+
+
+# ------------------------------------------------------------ policies
+# Every selection policy and the power-mean backup, C against the twin, on
+# snakes (the pure-Python game) and on goofspiel and a matrix game (the C
+# game behind the reference interface: the twin under test is the search,
+# not the game).
+
+POLICIES = ("ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus")
+POLICY_VARIANTS = {
+    **{pol: BASE.replace(policy=pol, max_depth=5) for pol in POLICIES},
+    **{f"{pol}_depth_bounds": BASE.replace(policy=pol, max_depth=5, bounds="depth",
+                                           gamma=0.9) for pol in POLICIES},
+    "exp3_explore_0.4": BASE.replace(policy="exp3", exploration=0.4, max_depth=5),
+    "rm_plus_sample": BASE.replace(policy="rm_plus", final_move="sample", max_depth=5),
+    "rm_rollout": BASE.replace(policy="rm", rollout=True, max_depth=8),
+    "tuned_freeze": BASE.replace(policy="ucb1_tuned", elimination="freeze", max_depth=5),
+    "power": BASE.replace(backup="power", max_depth=5),
+    "power_p8_depth": BASE.replace(backup="power", power_p=8.0, bounds="depth", gamma=0.9,
+                                   max_depth=5),
+    "power_p1": BASE.replace(backup="power", power_p=1.0, max_depth=5),
+}
+
+
+class NativeTwin:
+    """A C Game behind the reference game interface (the reference has a
+    pure-Python twin of snakes only)."""
+
+    def __init__(self, g: Game, max_moves: int) -> None:
+        self.g, self.max_moves = g, max_moves
+        self.num_agents, self.kind, self.params = g.num_agents, g.kind, g.params
+
+    def clone(self) -> "NativeTwin":
+        return NativeTwin(self.g.clone(), self.max_moves)
+
+    def reseed(self, seed: int) -> None:
+        self.g.reseed(seed)
+
+    def legal_moves(self, agent: int) -> list[int]:
+        return self.g.legal_moves(agent)
+
+    def step(self, joint) -> None:
+        self.g.step([None if m is None or m == 255 else m for m in joint])
+
+    def is_alive(self, agent: int) -> bool:
+        return self.g.is_alive(agent)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.g.is_terminal
+
+    def evaluate(self) -> list[float]:
+        return list(self.g.evaluate())
+
+
+NATIVE_GAMES = {  # kind, params, the C game's max_moves
+    "goofspiel_6_random": ("goofspiel", {"num_cards": 6, "points_order": "random"}, 6),
+    "goofspiel_5_3p": ("goofspiel", {"num_cards": 5, "players": 3}, 5),
+    "biased_rps_x4": ("matrix", {"preset": "biased_rps", "repeats": 4}, 3),
+}
+
+
+def native_pair(name: str, seed: int):
+    kind, params, max_moves = NATIVE_GAMES[name]
+    g = Game(kind, params, seed=seed)
+    return g, NativeTwin(g.clone(), max_moves)
+
+
+@pytest.mark.parametrize("game", ["four_11x11", *sorted(NATIVE_GAMES)])
+@pytest.mark.parametrize("variant", sorted(POLICY_VARIANTS))
+def test_policy_one_search(variant, game):
+    params = POLICY_VARIANTS[variant]
+    for seed in (1, 2):
+        g, r = pair(GAMES[game], seed) if game in GAMES else native_pair(game, seed)
+        s, x = Search(g, params, seed=seed * 17), Smitsimax(r, params, seed=seed * 17)
+        run_both(s, x, 250)
+        assert_same_search(s, x)
+        if params.policy in ("exp3", "rm", "rm_plus"):  # the average strategy is reported
+            pol = [st.policy for st in s.root_stats(0)]
+            assert abs(sum(pol) - 1.0) < 1e-9
+            assert pol != [st.prob for st in s.root_stats(0)]
+
+
+def play_native(params: SearchParams, name: str, seed: int, iterations: int) -> int:
+    """play_turns for a C game behind NativeTwin: search, play the best
+    joint on both sides, re-root, compare, until the game ends."""
+    g, r = native_pair(name, seed)
+    s, x = Search(g, params, seed=seed), Smitsimax(r, params, seed=seed)
+    reused = 0
+    while not g.is_terminal:
+        run_both(s, x, iterations)
+        assert_same_search(s, x)
+        joint = s.best_moves()
+        g.step(joint)
+        s.advance(joint, g)
+        x.advance(joint, NativeTwin(g.clone(), r.max_moves))
+        reused += sum(n > 1 for n in s.stats().nodes)
+        assert_same_search(s, x)
+    return reused
+
+
+@pytest.mark.parametrize("decay", [1.0, 0.6])
+@pytest.mark.parametrize("policy", POLICIES + ("power",))
+def test_policy_across_turns_with_tree_reuse(policy, decay):
+    params = (BASE.replace(backup="power") if policy == "power" else BASE.replace(policy=policy))
+    params = params.replace(max_depth=4, reuse_decay=decay)
+    assert play_turns(params, GAMES["four_11x11"], seed=7, turns=3, iterations=150) > 0
+    assert play_native(params.replace(max_depth=6), "goofspiel_6_random", seed=3,
+                       iterations=150) > 0
+
+
+def test_policy_and_backup_hot_swaps():
+    """A requested policy waits for the next turn (fresh trees), or takes
+    over at once before the turn's first iteration; power switched on
+    mid-search starts every value at its mean."""
+    g, r = pair(GAMES["duel_7x7"], 9)
+    s, x = Search(g, BASE, seed=9), Smitsimax(r, BASE, seed=9)
+    for changes in ({}, {"backup": "power"}, {"power_p": 4.0}, {"backup": "mean"},
+                    {"backup": "power", "policy": "ucb1"}, {"policy": "exp3", "backup": "mean"},
+                    {"exploration": 0.3}):
+        s.update_params(**changes)
+        x.update_params(**changes)
+        run_both(s, x, 80)
+        assert_same_search(s, x)
+    assert s.stats().policy == x.stats().policy == "ucb1"   # exp3 waits for the turn
+    joint = s.best_moves()
+    g.step(joint)
+    r.step(joint)
+    r.import_state(g.export().tolist())
+    s.advance(joint, g)
+    x.advance(joint, r)
+    assert s.stats().policy == x.stats().policy == "exp3"
+    assert s.stats().nodes == (1, 1)                        # fresh trees
+    for changes in ({"policy": "rm_plus"}, {"exploration": 0.05}):  # before the first iteration
+        s.update_params(**changes)
+        x.update_params(**changes)
+        run_both(s, x, 80)
+        assert_same_search(s, x)
+    assert s.stats().policy == "rm_plus"
+
+
+@pytest.mark.parametrize("policy", ["ucb1_tuned", "exp3", "rm"])
+def test_policy_step_traced(policy):
+    params = BASE.replace(policy=policy, max_depth=5)
+    g, r = native_pair("goofspiel_6_random", 12)
+    s, x = Search(g, params, seed=12), Smitsimax(r, params, seed=12)
+    picks = set()
+    for k in range(30):
+        if k % 5 == 4:
+            run_both(s, x, 20)
+        ct, rt = s.step_traced(), x.step_traced()
+        assert_same_trace(ct, rt)
+        picks.update(p for row in ct.picks for p in row)
+    assert_same_search(s, x)
+    assert ("sample" in picks) == (policy != "ucb1_tuned")

@@ -20,19 +20,25 @@ typedef struct param_def {
 
 static const param_def DEFS[] = {
     DEF(c, SBX_PARAM_FLOAT, 0.0, 10.0, 0.7,
-        "UCB1 exploration constant C"),
+        "UCB family: exploration constant C (ucb1: C*sqrt(ln N/n); ucb1_tuned: "
+        "C*sqrt(ln N/n * min(1/4, V))); exp3/rm/rm_plus: unused"),
     DEF(gamma, SBX_PARAM_FLOAT, 0.01, 1.0, 0.97,
         "discount per step from the leaf toward the root (1 = none)"),
     DEF(death_penalty_value, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
-        "amount taken off a doomed child's UCB value (normalised units)"),
+        "amount taken off a doomed child's UCB value (normalised units); UCB "
+        "family only"),
     DEF(reuse_decay, SBX_PARAM_FLOAT, 0.0, 1.0, 1.0,
         "tree reuse: the kept subtree's visits and totals are scaled by this "
         "at each re-root (1 = kept as they are; old turns' visits were "
-        "gathered against opponent moves that were not played)"),
+        "gathered against opponent moves that were not played); ucb1_tuned's "
+        "sum of squares scales like the totals, exp3's reward estimates, "
+        "rm's regrets and the average strategies by this factor; a power-mean "
+        "value is kept"),
     DEF(max_depth, SBX_PARAM_INT, 1, SBX_MAX_DEPTH, 10,
         "simulated turns per iteration"),
     DEF(random_threshold, SBX_PARAM_INT, 0, 1000000, 10,
-        "parent visits below which a child is picked uniformly at random"),
+        "UCB family: parent visits below which a child is picked uniformly "
+        "at random; exp3/rm/rm_plus always sample their own strategy"),
     DEF(depth_normalize, SBX_PARAM_BOOL, 0, 1, 0,
         "divide the leaf score by the depth reached (score per turn); for "
         "scores that accumulate over turns. With a state-value evaluation "
@@ -40,15 +46,17 @@ static const param_def DEFS[] = {
         "tenth of one at depth 1"),
     DEF(bounds, SBX_PARAM_CHOICE, SBX_BOUNDS_LEAF, SBX_BOUNDS_DEPTH,
         SBX_BOUNDS_LEAF,
-        "UCB score normalisation: 0 leaf (the range of leaf scores, the "
+        "score normalisation: 0 leaf (the range of leaf scores, the "
         "tutorial's), 1 depth (the range of the discounted scores backed up "
         "at each depth, so gamma < 1 does not weaken exploitation near the "
-        "root)"),
+        "root). The same scale normalises UCB's means, ucb1_tuned's variance, "
+        "exp3/rm's rewards (to [0, 1], clamped) and the power mean"),
     DEF(elimination, SBX_PARAM_CHOICE, SBX_ELIM_PASS, SBX_ELIM_FREEZE,
         SBX_ELIM_PASS,
         "eliminated agent: 0 pass-through nodes, 1 freeze its tree"),
     DEF(death_penalty, SBX_PARAM_BOOL, 0, 1, 0,
-        "penalise children whose every visit was fatal (certain death)"),
+        "UCB family: penalise children whose every visit was fatal (certain "
+        "death); exp3/rm/rm_plus: unused"),
     DEF(death_min_visits, SBX_PARAM_INT, 1, 1000000, 3,
         "visits, all fatal, before a child counts as certain death"),
     DEF(rollout, SBX_PARAM_BOOL, 0, 1, 0,
@@ -59,12 +67,15 @@ static const param_def DEFS[] = {
         "nodes per agent tree (32 bytes each); the search stops when full"),
     DEF(time_check_interval, SBX_PARAM_INT, 1, 1 << 20, 32,
         "iterations between clock reads under a time budget"),
-    DEF(exploration, SBX_PARAM_FLOAT, 0.0, 1.0, 0.1,
-        "Exp3 / RM: share of the sampling distribution spread uniformly "
-        "(Exp3's gamma); keeps importance weights bounded"),
+    DEF(exploration, SBX_PARAM_FLOAT, 0.0, 1.0, 0.05,
+        "exp3/rm/rm_plus: share gamma of the sampling distribution spread "
+        "uniformly, p = (1-gamma) sigma + gamma/K, which bounds the "
+        "importance weights x/p by K/gamma; exp3's learning rate is "
+        "gamma/K. Not in the reported average strategy. UCB family: unused"),
     DEF(power_p, SBX_PARAM_FLOAT, 1.0, 64.0, 2.0,
-        "backup=power: exponent p of the power mean (1 = arithmetic mean, "
-        "large = max)"),
+        "backup=power (ucb1): exponent p of the power mean of the children's "
+        "normalised values (1 = visit-weighted mean, large = max); unused "
+        "otherwise"),
     DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_GREEDY,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
@@ -73,16 +84,24 @@ static const param_def DEFS[] = {
         "turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
-        "Smitsimax selection: 0 ucb1, 1 ucb1_tuned, 2 exp3, 3 rm, 4 rm_plus; "
-        "a change takes effect at the next turn (fresh trees)"),
+        "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
+        "exp3 (softmax of importance-weighted reward estimates), 3 rm (regret "
+        "matching, outcome-sampling regrets), 4 rm_plus (regrets floored at "
+        "0); a change takes effect at the next turn (fresh trees). Final "
+        "move: most visited for ucb1/ucb1_tuned, from the average strategy "
+        "for the others (final_move)"),
     DEF(final_move, SBX_PARAM_CHOICE, SBX_FINAL_ARGMAX, SBX_FINAL_SAMPLE,
         SBX_FINAL_ARGMAX,
-        "Exp3 / RM move to play: 0 argmax of the average strategy, 1 sampled "
-        "from it"),
+        "exp3/rm/rm_plus move to play: 0 argmax of the average strategy, 1 a "
+        "draw from it (a hash of the search's RNG word and iteration counts: "
+        "the same however often it is asked); UCB family: unused (most "
+        "visited)"),
     DEF(backup, SBX_PARAM_CHOICE, SBX_BACKUP_MEAN, SBX_BACKUP_POWER,
         SBX_BACKUP_MEAN,
         "node value: 0 mean of backed-up scores, 1 power mean of the "
-        "children's values (Dam et al.; UCB family)"),
+        "children's values (Dam et al.), used by selection in place of the "
+        "mean; power works with policy ucb1 only (it keeps the value in the "
+        "bytes the other policies use)"),
     DEF(lead, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
         "SUCT: the agent serialised first (the others see its move: give it "
         "the seat that must not peek); -1: the seat the search plays for, "
@@ -137,6 +156,16 @@ int sbx_search_params_validate(const sbx_search_params *p) {
             return sbx_fail(SBX_ERR_ARGUMENT, "%s: must be in %g..%g (got %g)",
                             in->name, in->min_value, in->max_value, v);
         }
+    }
+    /* Cross-field rule: the power mean is a UCB-family backup, and it keeps
+     * each node's value in the 8 bytes UCB1-Tuned needs for its sum of
+     * squares and Exp3 / RM for their per-child statistics (32-byte nodes). */
+    if (p->backup == SBX_BACKUP_POWER && p->policy != SBX_POLICY_UCB1) {
+        static const char *const NAMES[] = {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"};
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "backup: power works with policy ucb1 only (got policy %s); "
+                        "use backup=mean with policy %s",
+                        NAMES[p->policy], NAMES[p->policy]);
     }
     return SBX_OK;
 }

@@ -39,8 +39,17 @@ typedef struct smx_node {
     uint32_t visits;       /* incremented when selected, as in tutorial §7    */
     uint32_t first_child;  /* 0: not expanded                                 */
     uint32_t pass_child;   /* 0: none                                         */
-    float policy[2];       /* per-child state for the Exp3 / regret-matching
-                              selection policies to come; zero under UCB1     */
+    float policy[2];       /* the policy's 8 bytes, by policy in force:
+                              ucb1 + backup=mean: unused (zero)
+                              ucb1 + backup=power: the node's value (double)
+                              ucb1_tuned: sum of squared backed-up values
+                              (double); exp3: [0] cumulative importance-
+                              weighted reward G, [1] average-strategy sum;
+                              rm / rm_plus: [0] cumulative regret R, [1]
+                              average-strategy sum. Doubles go through
+                              aux_get/aux_set (memcpy: offset 20 is not
+                              8-aligned). tuned and power would both need
+                              the double, so params.c refuses the pair.  */
     uint8_t move;          /* SBX_MOVE_NONE for root and pass nodes           */
     uint8_t nchildren;
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED | _DOOMED     */
@@ -67,6 +76,23 @@ typedef struct smx {
 } smx;
 
 #define FORCE_INLINE static inline __attribute__((always_inline))
+
+static inline double aux_get(const smx_node *n) {
+    double d;
+    memcpy(&d, n->policy, sizeof d);
+    return d;
+}
+static inline void aux_set(smx_node *n, double d) { memcpy(n->policy, &d, sizeof d); }
+
+/* Exp3 and regret matching sample from a distribution; UCB1 and UCB1-Tuned
+ * pick by an index (the "UCB family": random_threshold, death_penalty and
+ * backup=power apply to them only). */
+#define IS_SAMPLING(policy) ((policy) >= SBX_POLICY_EXP3)
+
+/* A double in [0, 1) from the top 53 bits (mirrored by the reference). */
+static inline double rng_unit(uint64_t *state) {
+    return (double)(sbx_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 /* sqrt(ln n) and 1/sqrt(n) for the small visit counts that dominate selection.
  * Past the table the same expressions are computed directly, so a value
@@ -197,6 +223,19 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
          * mode starts the ranges afresh too (they are gathered differently). */
         for (int a = 0; a < s->num_agents; a++) bounds_reset(&x->t[a]);
     }
+    if (s->policy == SBX_POLICY_UCB1 && s->p.backup == SBX_BACKUP_POWER &&
+        old->backup != SBX_BACKUP_POWER) {
+        /* power backup switched on mid-search: every node's value starts as
+         * its mean and the path's power means are recomputed as it is
+         * visited (UCB1 left the bytes unused, so nothing else is lost) */
+        for (int a = 0; a < s->num_agents; a++) {
+            smx_tree *t = &x->t[a];
+            for (uint32_t i = 0; i < t->used; i++) {
+                smx_node *nd = &t->nodes[i];
+                aux_set(nd, nd->visits ? nd->total / (double)nd->visits : 0.0);
+            }
+        }
+    }
     if (s->p.node_cap == old->node_cap) return SBX_OK;
     for (int a = 0; a < s->num_agents; a++) {
         smx_tree *t = &x->t[a];
@@ -250,15 +289,43 @@ FORCE_INLINE uint32_t pass_child(smx_tree *t, uint32_t idx) {
     return c;
 }
 
+/* The normalisation of values at `depth`: lo and 1/scale, with the same
+ * fallbacks selection has always used (no range yet: scale 1; no score
+ * yet: lo 0). Shared by UCB selection, the Exp3 / RM rewards and the power
+ * mean so that all three see one scale. */
+FORCE_INLINE void norm_at(const smx_tree *t, int mode, int depth, double *lo,
+                          double *scale) {
+    double hi;
+    norm_range(t, mode, depth, lo, &hi);
+    double sc = hi - *lo;
+    if (!(sc > 0.0)) {
+        sc = 1.0;
+        if (!(*lo <= hi)) *lo = 0.0; /* no score seen yet */
+    }
+    *scale = sc;
+}
+
+/* A child's value as UCB sees it: its mean, or with backup=power the power
+ * mean kept in its spare bytes (see backup_power()). */
+FORCE_INLINE double node_value(const smx_node *c, const int power) {
+    return power ? aux_get(c) : c->total / (double)c->visits;
+}
+
 /* Tutorial §7 selectChild: uniform while the parent is young, then UCB1 on
  * the normalised mean, (mean - lo) / (hi - lo), plus C*sqrt(ln N / n).
  * (Subtracting lo shifts every child equally, so the pick is the
  * tutorial's.) [lo, hi] is the range of the leaf scores (bounds=leaf, the
  * tutorial's) or of the discounted values backed up at the children's depth
- * (bounds=depth), see norm_range(). */
-FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
-                                   const sbx_search_params *p, uint64_t *rng,
-                                   int *pick) {
+ * (bounds=depth), see norm_range().
+ * UCB1-Tuned (Auer et al. 2002) replaces the bonus by
+ * C*sqrt(ln N / n * min(1/4, V)), V = variance + sqrt(2 ln N / n), the
+ * variance of the child's backed-up values on the same normalised scale
+ * (raw variance / scale^2; floored at 0 against rounding). `policy` and
+ * `power` are compile-time constants in every caller, so UCB1 carries no
+ * trace of the others. */
+FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
+                                 const sbx_search_params *p, uint64_t *rng,
+                                 int *pick, const int policy, const int power) {
     const uint32_t first = node->first_child;
     const int k = node->nchildren;
     const smx_node *ch = &t->nodes[first];
@@ -274,24 +341,32 @@ FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
         return first + sbx_rng_below(rng, (uint32_t)k);
     }
     *pick = SBX_PICK_UCB;
-    double lo, hi;
-    norm_range(t, p->bounds, node->depth + 1, &lo, &hi);
-    double scale = hi - lo;
-    if (!(scale > 0.0)) {
-        scale = 1.0;
-        if (!(lo <= hi)) lo = 0.0; /* no score seen yet */
-    }
+    double lo, scale;
+    norm_at(t, p->bounds, node->depth + 1, &lo, &scale);
     /* C*sqrt(ln N / n) as (C*sqrt(ln N)) * (1/sqrt(n)): one sqrt per parent
      * instead of a divide and a sqrt per child. */
     const double inv_scale = 1.0 / scale;
-    const double explore = p->c * sqrt_ln_n(node->visits);
+    const double explore =
+        policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits) : 0.0;
+    const double ln_n = policy == SBX_POLICY_UCB1_TUNED ? log((double)node->visits) : 0.0;
     uint32_t best = first;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const smx_node *c = &ch[i];
         if (c->visits == 0) return first + (uint32_t)i;
-        double v = (c->total / (double)c->visits - lo) * inv_scale +
-                   explore * rsqrt_n(c->visits);
+        double v;
+        if (policy == SBX_POLICY_UCB1_TUNED) {
+            const double n = (double)c->visits;
+            const double mean = c->total / n;
+            double var = aux_get(c) / n - mean * mean;
+            if (var < 0.0) var = 0.0;
+            double vb = var * inv_scale * inv_scale + sqrt(2.0 * ln_n / n);
+            if (vb > 0.25) vb = 0.25;
+            v = (mean - lo) * inv_scale + p->c * sqrt(ln_n / n * vb);
+        } else {
+            v = (node_value(c, power) - lo) * inv_scale +
+                explore * rsqrt_n(c->visits);
+        }
         if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
@@ -303,10 +378,152 @@ FORCE_INLINE uint32_t select_child(const smx_tree *t, const smx_node *node,
     return best;
 }
 
+/* The un-mixed strategy sigma over a node's k children, in double:
+ * Exp3: softmax of eta * G (eta = gamma / K, the largest G subtracted so
+ * exp never overflows); RM / RM+: positive regrets normalised, uniform when
+ * none is positive. */
+FORCE_INLINE void strategy(const smx_node *ch, int k, double gamma_x,
+                           const int policy, double *sigma) {
+    double sum = 0.0;
+    if (policy == SBX_POLICY_EXP3) {
+        const double eta = gamma_x / (double)k;
+        double gmax = (double)ch[0].policy[0];
+        for (int i = 1; i < k; i++) {
+            if ((double)ch[i].policy[0] > gmax) gmax = (double)ch[i].policy[0];
+        }
+        for (int i = 0; i < k; i++) {
+            sigma[i] = exp(eta * ((double)ch[i].policy[0] - gmax));
+            sum += sigma[i];
+        }
+        for (int i = 0; i < k; i++) sigma[i] = sigma[i] / sum;
+    } else {
+        for (int i = 0; i < k; i++) {
+            const double r = (double)ch[i].policy[0];
+            sigma[i] = r > 0.0 ? r : 0.0;
+            sum += sigma[i];
+        }
+        if (sum > 0.0) {
+            for (int i = 0; i < k; i++) sigma[i] = sigma[i] / sum;
+        } else {
+            for (int i = 0; i < k; i++) sigma[i] = 1.0 / (double)k;
+        }
+    }
+}
+
+/* Exp3 / regret matching (Lanctot et al.'s SM-MCTS; tutorial §10-§11):
+ * sample from p = (1 - gamma) sigma + gamma / K, gamma = `exploration`.
+ * sigma (without the uniform mix: Lanctot et al.'s practice, so the
+ * exploration does not bias the reported strategy) is added to each
+ * child's average-strategy sum. *p_out gets the picked child's p, which
+ * the update after the iteration divides by. */
+FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
+                                    const sbx_search_params *p, uint64_t *rng,
+                                    int *pick, double *p_out, const int policy) {
+    const uint32_t first = node->first_child;
+    const int k = node->nchildren;
+    smx_node *ch = &t->nodes[first];
+    double sigma[SBX_MAX_MOVES];
+    strategy(ch, k, p->exploration, policy, sigma);
+    const double mix = p->exploration / (double)k;
+    const double u = rng_unit(rng);
+    double acc = 0.0;
+    int chosen = -1;
+    double pc = 0.0;
+    for (int i = 0; i < k; i++) {
+        ch[i].policy[1] = (float)((double)ch[i].policy[1] + sigma[i]);
+        const double pi = (1.0 - p->exploration) * sigma[i] + mix;
+        acc += pi;
+        if (chosen < 0 && u < acc) {
+            chosen = i;
+            pc = pi;
+        }
+    }
+    if (chosen < 0) { /* u above a sum rounded below 1: the last child */
+        chosen = k - 1;
+        pc = (1.0 - p->exploration) * sigma[k - 1] + mix;
+    }
+    *pick = SBX_PICK_SAMPLE;
+    *p_out = pc;
+    return first + (uint32_t)chosen;
+}
+
+/* ------------------------------------------------------------ backup */
+
+/* Exp3 / RM after the iteration, at every sampled step of one agent's path:
+ * the picked child path[k] earned x = its backed-up value vals[k]
+ * normalised by the scale its depth's UCB would use (norm_at), clamped to
+ * [0, 1]. Exp3: G_picked += x / p_picked (the importance-weighted reward
+ * estimate). RM: every child i of the parent gets R_i += xhat_i - x,
+ * xhat_i = x / p_i for the picked child and 0 for the others (outcome
+ * sampling); RM+ floors each R_i at 0 after the update. Stored as floats. */
+FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
+                                  const double *psel, const double *vals,
+                                  const sbx_search_params *p, const int policy) {
+    for (int k = plen - 1; k >= 1; k--) {
+        if (psel[k] <= 0.0) continue; /* a pass node: nothing was sampled */
+        double lo, scale;
+        norm_at(t, p->bounds, k, &lo, &scale);
+        double x = (vals[k] - lo) / scale;
+        if (x < 0.0) x = 0.0;
+        if (x > 1.0) x = 1.0;
+        smx_node *c = &t->nodes[path[k]];
+        if (policy == SBX_POLICY_EXP3) {
+            c->policy[0] = (float)((double)c->policy[0] + x / psel[k]);
+        } else {
+            const smx_node *parent = &t->nodes[path[k - 1]];
+            smx_node *ch = &t->nodes[parent->first_child];
+            for (int i = 0; i < parent->nchildren; i++) {
+                const double xhat = &ch[i] == c ? x / psel[k] : 0.0;
+                float r = (float)((double)ch[i].policy[0] + (xhat - x));
+                if (policy == SBX_POLICY_RM_PLUS && r < 0.0f) r = 0.0f;
+                ch[i].policy[0] = r;
+            }
+        }
+    }
+}
+
+/* backup=power (Dam et al. 2020; tutorial §13), bottom-up along the path:
+ * a node with visited children gets gamma * their power mean,
+ * (sum n_i x_i^p / sum n_i)^(1/p) over x_i = the children's values
+ * normalised to [0, 1] by their depth's scale (norm_at, clamped), mapped
+ * back to the raw scale; a node without visited children gets its mean.
+ * Kept in the node's spare double, read by select_ucb in place of the mean. */
+static void backup_power(smx_tree *t, const uint32_t *path, int plen,
+                         const sbx_search_params *p) {
+    const double inv_p = 1.0 / p->power_p;
+    for (int k = plen - 1; k >= 0; k--) {
+        smx_node *nd = &t->nodes[path[k]];
+        double lo, scale;
+        norm_at(t, p->bounds, k + 1, &lo, &scale);
+        double num = 0.0, den = 0.0;
+        const int kids = nd->nchildren + (nd->pass_child ? 1 : 0);
+        for (int i = 0; i < kids; i++) {
+            const smx_node *c = &t->nodes[i < nd->nchildren ? nd->first_child + (uint32_t)i
+                                                           : nd->pass_child];
+            if (c->visits == 0) continue;
+            double x = (aux_get(c) - lo) / scale;
+            if (x < 0.0) x = 0.0;
+            if (x > 1.0) x = 1.0;
+            num += (double)c->visits * pow(x, p->power_p);
+            den += (double)c->visits;
+        }
+        if (den > 0.0) {
+            aux_set(nd, p->gamma * (lo + pow(num / den, inv_p) * scale));
+        } else {
+            aux_set(nd, nd->total / (double)nd->visits);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ iteration */
 
+/* One iteration. `policy` (SBX_POLICY_*) and `power` (backup=power in force
+ * for UCB1) are constants at every call but the traced one, so each policy
+ * gets its own copy of the loop (smx_iterate dispatches once per iteration)
+ * and UCB1's is the loop it always was. */
 FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
-                                  sbx_trace *tr) {
+                                  sbx_trace *tr, const int policy,
+                                  const int power) {
     smx *x = s->algo;
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
@@ -329,6 +546,9 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         frozen[SBX_MAX_AGENTS];
     uint32_t step_node[SBX_MAX_AGENTS];
     double score[SBX_MAX_AGENTS];
+    /* Exp3 / RM: the picked child's sampling probability per path index
+     * (0: not sampled there, e.g. a pass node) */
+    double psel[IS_SAMPLING(policy) ? SBX_MAX_AGENTS : 1][SBX_MAX_DEPTH + 1];
     uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
     if (vt->fixed_moves) {
@@ -358,6 +578,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
                 if (in_tree[a]) { /* eliminated: descend through a pass node */
                     uint32_t c = pass_child(t, path[a][plen[a] - 1]);
                     t->nodes[c].visits++;
+                    if (IS_SAMPLING(policy)) psel[a][plen[a]] = 0.0;
                     path[a][plen[a]++] = c;
                     pick = SBX_PICK_PASS;
                 }
@@ -367,7 +588,13 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
                     expand(t, cur, moves, k);
                     expanded = 1;
                 }
-                uint32_t c = select_child(t, &t->nodes[cur], p, &s->rng, &pick);
+                uint32_t c;
+                if (IS_SAMPLING(policy)) {
+                    c = select_sample(t, &t->nodes[cur], p, &s->rng, &pick,
+                                      &psel[a][plen[a]], policy);
+                } else {
+                    c = select_ucb(t, &t->nodes[cur], p, &s->rng, &pick, policy, power);
+                }
                 t->nodes[c].visits++;
                 joint[a] = t->nodes[c].move;
                 path[a][plen[a]++] = c;
@@ -452,9 +679,15 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {
             v *= gamma;
         }
+        double vals[SBX_MAX_DEPTH + 1]; /* the value backed up at path[k] */
         if (p->bounds == SBX_BOUNDS_DEPTH) {
             for (int k = plen[a] - 1; k >= 0; k--) { /* path[k] is at depth k */
                 t->nodes[path[a][k]].total += v;
+                if (policy == SBX_POLICY_UCB1_TUNED) {
+                    smx_node *nd = &t->nodes[path[a][k]];
+                    aux_set(nd, aux_get(nd) + v * v);
+                }
+                if (IS_SAMPLING(policy)) vals[k] = v;
                 if (v < t->dmin[k]) t->dmin[k] = v;
                 if (v > t->dmax[k]) t->dmax[k] = v;
                 v *= gamma;
@@ -462,9 +695,16 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         } else {
             for (int k = plen[a] - 1; k >= 0; k--) {
                 t->nodes[path[a][k]].total += v;
+                if (policy == SBX_POLICY_UCB1_TUNED) {
+                    smx_node *nd = &t->nodes[path[a][k]];
+                    aux_set(nd, aux_get(nd) + v * v);
+                }
+                if (IS_SAMPLING(policy)) vals[k] = v;
                 v *= gamma;
             }
         }
+        if (IS_SAMPLING(policy)) update_sampling(t, path[a], plen[a], psel[a], vals, p, policy);
+        if (power) backup_power(t, path[a], plen[a], p);
         /* Certain death propagates up: a node all of whose children are
          * certain death is itself doomed (re-judged on every visit). */
         for (int k = plen[a] - 2; k >= 0; k--) {
@@ -501,12 +741,44 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     return SBX_STOP_NONE;
 }
 
-static int smx_iterate(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL);
+/* backup=power counts only under UCB1: a pending policy change keeps the
+ * old policy in force to the turn's end, and its bytes hold other things. */
+static inline int power_on(const sbx_search *s) {
+    return s->policy == SBX_POLICY_UCB1 && s->p.backup == SBX_BACKUP_POWER;
 }
 
+static __attribute__((noinline)) int iter_ucb1(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1, 0);
+}
+static __attribute__((noinline)) int iter_ucb1_power(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1, 1);
+}
+static __attribute__((noinline)) int iter_tuned(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
+}
+static __attribute__((noinline)) int iter_exp3(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_EXP3, 0);
+}
+static __attribute__((noinline)) int iter_rm(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_RM, 0);
+}
+static __attribute__((noinline)) int iter_rm_plus(sbx_search *s, int64_t *turns) {
+    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_RM_PLUS, 0);
+}
+
+static int smx_iterate(sbx_search *s, int64_t *turns) {
+    switch (s->policy) {
+    case SBX_POLICY_UCB1_TUNED: return iter_tuned(s, turns);
+    case SBX_POLICY_EXP3: return iter_exp3(s, turns);
+    case SBX_POLICY_RM: return iter_rm(s, turns);
+    case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, turns);
+    default: return power_on(s) ? iter_ucb1_power(s, turns) : iter_ucb1(s, turns);
+    }
+}
+
+/* The step-by-step view is not hot: one copy with the policy at run time. */
 static int smx_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
-    return smx_iterate_impl(s, turns, tr);
+    return smx_iterate_impl(s, turns, tr, s->policy, power_on(s));
 }
 
 /* ------------------------------------------------------------ tree reuse */
@@ -528,7 +800,7 @@ static inline void bit_clear(uint64_t *m, uint32_t i) {
  * never overwrites a kept node not yet moved. Children blocks are kept or
  * dropped whole, so they stay contiguous. */
 static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
-                   double decay) {
+                   double decay, int policy) {
     /* The real game has settled what was uncertain when these statistics
      * were gathered: an agent alive at the new root will not descend its
      * pass node, a dead one will not pick moves. Drop the branch that can no
@@ -577,12 +849,23 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
     /* Old turns' visits were gathered against opponent moves that were not
      * played: reuse_decay < 1 lets new search outweigh them. Visits round
      * down (a child never ends above its parent); totals scale with the
-     * visits kept, so every mean stays what it was. */
+     * visits kept, so every mean stays what it was. The policies' sums
+     * follow: UCB1-Tuned's sum of squares like the total (the variance
+     * stays); Exp3's reward estimates, RM's regrets and both average-
+     * strategy sums by decay itself (siblings by one factor, so RM's
+     * strategy stays and Exp3's softens). A power-mean value is a value,
+     * not a sum: it stays. */
     if (decay < 1.0) {
         for (uint32_t i = 1; i < kept; i++) {
             smx_node *nd = &t->nodes[i];
             uint32_t v = (uint32_t)((double)nd->visits * decay);
-            nd->total = v ? nd->total * ((double)v / (double)nd->visits) : 0.0;
+            const double f = v ? (double)v / (double)nd->visits : 0.0;
+            nd->total = v ? nd->total * f : 0.0;
+            if (policy == SBX_POLICY_UCB1_TUNED) aux_set(nd, v ? aux_get(nd) * f : 0.0);
+            if (IS_SAMPLING(policy)) {
+                nd->policy[0] = (float)((double)nd->policy[0] * decay);
+                nd->policy[1] = (float)((double)nd->policy[1] * decay);
+            }
             nd->visits = v;
         }
     }
@@ -606,6 +889,7 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
     root->total = gamma * total;
     root->move = SBX_MOVE_NONE; /* a root is nobody's move */
     root->flags = 0;
+    root->policy[0] = root->policy[1] = 0.0f; /* a root is nobody's child */
     t->depth_reached = 0;
 }
 
@@ -628,7 +912,8 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
             }
         }
         if (target) {
-            reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma, s->p.reuse_decay);
+            reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma, s->p.reuse_decay,
+                   s->policy);
             /* The kept children were expanded from the legal moves of the
              * states this node stood for. A new root the joint does not lead
              * to (the caller's new_root is only checked for kind and
@@ -662,6 +947,36 @@ static void smx_reset_all(sbx_search *s) {
 
 /* ------------------------------------------------------------ inspection */
 
+/* The sample of final_move=sample: a pure function of the search's state
+ * (its RNG word, not advanced, and the iteration counters) and the agent,
+ * so asking again, or asking summary and best_moves, gives the same move. */
+static double final_draw(const sbx_search *s, int agent) {
+    uint64_t h = s->rng ^ ((uint64_t)s->iterations * 0xD1B54A32D192ED03ULL) ^
+                 ((uint64_t)s->iterations_root << 20) ^ (uint64_t)agent;
+    return rng_unit(&h);
+}
+
+/* Exp3 / RM: the average strategy's argmax (ties: the earlier move) or a
+ * draw from it; -1 if it is still empty. */
+static int average_pick(const sbx_search *s, const smx_tree *t, int agent) {
+    const smx_node *root = &t->nodes[0];
+    const smx_node *ch = &t->nodes[root->first_child];
+    double sum = 0.0;
+    int best = -1;
+    for (int i = 0; i < root->nchildren; i++) {
+        sum += (double)ch[i].policy[1];
+        if (ch[i].policy[1] > 0.0f && (best < 0 || ch[i].policy[1] > ch[best].policy[1])) best = i;
+    }
+    if (best < 0 || s->p.final_move == SBX_FINAL_ARGMAX) return best;
+    const double u = final_draw(s, agent) * sum;
+    double acc = 0.0;
+    for (int i = 0; i < root->nchildren; i++) {
+        acc += (double)ch[i].policy[1];
+        if (ch[i].policy[1] > 0.0f && u < acc) return i;
+    }
+    return best; /* rounding at the top end */
+}
+
 static void smx_best_moves(sbx_search *s, int32_t *out) {
     smx *x = s->algo;
     uint8_t moves[SBX_MAX_MOVES];
@@ -674,6 +989,11 @@ static void smx_best_moves(sbx_search *s, int32_t *out) {
             continue;
         }
         out[a] = moves[0]; /* no visits yet: first legal move */
+        if (IS_SAMPLING(s->policy)) {
+            int i = average_pick(s, t, a);
+            if (i >= 0) out[a] = t->nodes[root->first_child + (uint32_t)i].move;
+            continue;
+        }
         const smx_node *best = NULL;
         for (uint32_t c = 0; c < root->nchildren; c++) {
             const smx_node *ch = &t->nodes[root->first_child + c];
@@ -698,9 +1018,13 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
         return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap,
                         k);
     }
-    double sum = 0;
-    for (uint32_t c = 0; c < root->nchildren; c++) sum += t->nodes[root->first_child + c].visits;
+    double sum = 0, avg = 0;
+    for (uint32_t c = 0; c < root->nchildren; c++) {
+        sum += t->nodes[root->first_child + c].visits;
+        avg += (double)t->nodes[root->first_child + c].policy[1];
+    }
     if (root->pass_child) sum += t->nodes[root->pass_child].visits;
+    const int sampling = IS_SAMPLING(s->policy);
     for (int i = 0; i < k; i++) {
         uint32_t idx = i < root->nchildren ? root->first_child + (uint32_t)i
                                            : root->pass_child;
@@ -709,7 +1033,11 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
         out[i].visits = (int32_t)c->visits;
         out[i].mean = c->visits ? c->total / c->visits : 0.0;
         out[i].prob = sum > 0 ? c->visits / sum : 0.0;
-        out[i].policy = out[i].prob;
+        /* Exp3 / RM: the normalised average strategy (a pass child is
+         * not a strategy's move: its visit share) */
+        out[i].policy = sampling && i < root->nchildren
+                            ? (avg > 0 ? (double)c->policy[1] / avg : 0.0)
+                            : out[i].prob;
     }
     *n_out = k;
     return SBX_OK;

@@ -1,0 +1,268 @@
+"""Smitsimax's selection policies against independent oracles.
+
+Each formula is recomputed here in plain numpy from what the C search
+reports in its traces (every agent's move and backed-up score, the score
+bounds), never from the C code or the Python twin:
+  - RM, RM+ and Exp3 on a one-shot matrix game (depth 1): the regrets /
+    reward estimates and the average strategy, against root_stats' policy
+    and the final move;
+  - UCB1-Tuned's and the power-mean backup's choices, predicted iteration by
+    iteration from running (n, sum, sum of squares) and hand-computed values;
+  - convergence: RM and RM+ self-play on RPS and biased RPS reach a small
+    NashConv (sandbox.analysis.nashconv) at 20,000 iterations.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sandbox.analysis.nashconv import matrix_nashconv
+from sandbox.native import Game, Search, SearchParams
+from sandbox.native.errors import InvalidArgument
+
+RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+BIASED_RPS = np.array([[0, -25, 50], [25, 0, -5], [-50, 5, 0]], dtype=float)
+ONE_SHOT = SearchParams(max_depth=1, tree_reuse=False)
+f32 = np.float32
+
+
+def norm(score: float, lo: float, hi: float) -> float:
+    """x in [0, 1]: the score on the bounds the trace reports (after this
+    iteration's update), with the core's fallback for an empty range."""
+    scale = hi - lo
+    if not scale > 0:
+        scale = 1.0
+    return min(max((score - lo) / scale, 0.0), 1.0)
+
+
+def sigma_of(policy: str, stat: np.ndarray, gamma: float) -> np.ndarray:
+    """The un-mixed strategy from the per-action statistic (regret or G)."""
+    s = stat.astype(np.float64)
+    if policy == "exp3":
+        w = np.exp(gamma / len(s) * (s - s.max()))
+        return w / w.sum()
+    pos = np.maximum(s, 0.0)
+    return pos / pos.sum() if pos.sum() > 0 else np.full(len(s), 1.0 / len(s))
+
+
+def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, seed: int):
+    """Run the C search traced and recompute every agent's statistic and
+    average strategy from the formulas; returns (search, per-agent average
+    strategies, number of iterations whose pick had p < 1/3)."""
+    g = Game("matrix", {"preset": preset}, seed=seed)
+    s = Search(g, ONE_SHOT.replace(policy=policy, exploration=gamma), seed=seed)
+    stat = [np.zeros(3, dtype=f32) for _ in range(2)]
+    avg = [np.zeros(3, dtype=f32) for _ in range(2)]
+    for _ in range(iterations):
+        t = s.step_traced()
+        assert t.stop_reason == "none"
+        for a in range(2):
+            assert t.picks[a] == ("sample",)
+            sig = sigma_of(policy, stat[a], gamma)
+            avg[a] = (avg[a].astype(np.float64) + sig).astype(f32)
+            p = (1 - gamma) * sig + gamma / 3
+            i = int(t.moves[a][0])
+            x = norm(float(t.scores[a]), float(t.norm_min[a]), float(t.norm_max[a]))
+            if policy == "exp3":
+                stat[a][i] = f32(float(stat[a][i]) + x / p[i])
+            else:
+                xhat = np.zeros(3)
+                xhat[i] = x / p[i]
+                stat[a] = (stat[a].astype(np.float64) + (xhat - x)).astype(f32)
+                if policy == "rm_plus":
+                    stat[a] = np.maximum(stat[a], f32(0))
+    return s, [a / a.astype(np.float64).sum() for a in avg]
+
+
+@pytest.mark.parametrize("policy", ["rm", "rm_plus", "exp3"])
+@pytest.mark.parametrize("preset", ["rps", "biased_rps"])
+def test_average_strategy_recomputed_from_the_trace(policy, preset):
+    s, avg = replay_sampling(policy, preset, 400, gamma=0.2, seed=3)
+    for a in range(2):
+        got = np.array([m.policy for m in s.root_stats(a)])
+        np.testing.assert_allclose(got, avg[a], rtol=0, atol=1e-6)
+        assert s.best_moves()[a] == int(np.argmax(avg[a]))
+        # the policy is the average strategy, not the visit share
+        assert not np.allclose(got, [m.prob for m in s.root_stats(a)], atol=1e-3)
+
+
+def test_ucb_family_policy_is_the_visit_share():
+    g = Game("matrix", {"preset": "rps"}, seed=1)
+    for policy in ("ucb1", "ucb1_tuned"):
+        s = Search(g, ONE_SHOT.replace(policy=policy), seed=1)
+        s.run(iterations=500)
+        rows = s.root_stats(0)
+        assert [m.policy for m in rows] == [m.visits / 500 for m in rows]
+
+
+def test_final_move_sample_is_a_deterministic_draw_of_the_average():
+    """final_move=sample: asking again gives the same move (it does not
+    advance the search's RNG: the next iteration is unchanged), and over
+    many searches the moves follow the average strategy."""
+    g = Game("matrix", {"preset": "biased_rps"}, seed=1)
+    counts = np.zeros(3)
+    expected = np.zeros(3)
+    for seed in range(300):
+        s = Search(g, ONE_SHOT.replace(policy="rm", final_move="sample"), seed=seed)
+        s.run(iterations=60)
+        first = s.best_moves()
+        assert all(s.best_moves() == first for _ in range(3))
+        s.summary()
+        assert s.best_moves() == first
+        counts[first[0]] += 1
+        expected += [m.policy for m in s.root_stats(0)]
+    twin = Search(g, ONE_SHOT.replace(policy="rm", final_move="sample"), seed=7)
+    ref = Search(g, ONE_SHOT.replace(policy="rm", final_move="sample"), seed=7)
+    twin.run(iterations=60)
+    ref.run(iterations=60)
+    for _ in range(5):
+        twin.best_moves()
+    twin.run(iterations=40)
+    ref.run(iterations=40)
+    assert twin.root_stats(0) == ref.root_stats(0)
+    # chi-square-ish: within 5 standard deviations of the average strategy
+    expected /= 300
+    sd = np.sqrt(300 * expected * (1 - expected))
+    assert np.all(np.abs(counts - 300 * expected) < 5 * sd + 1), (counts, expected * 300)
+    assert np.count_nonzero(counts) >= 2  # not always the argmax
+
+
+THRESHOLD = 3  # random picks while the parent has fewer visits: breaks the symmetry
+#               of two identical searches (in lockstep they would tie forever)
+
+
+def ucb_choice(n, tot, sq, value, c, lo, hi, tuned):
+    """The child UCB picks: first unvisited, else the largest index; None
+    while the parent is young (a random pick)."""
+    if n.sum() + 1 < THRESHOLD:
+        return None
+    if np.any(n == 0):
+        return int(np.argmax(n == 0))
+    scale = hi - lo if hi - lo > 0 else 1.0
+    N = n.sum() + 1  # the parent's visits count this visit (tutorial §7)
+    if tuned:
+        mean = tot / n
+        var = np.maximum(sq / n - mean * mean, 0.0) / scale ** 2
+        v = np.minimum(0.25, var + np.sqrt(2 * math.log(N) / n))
+        idx = (mean - lo) / scale + c * np.sqrt(math.log(N) / n * v)
+    else:
+        idx = (value - lo) / scale + c * np.sqrt(math.log(N)) / np.sqrt(n)
+    return int(np.argmax(idx))
+
+
+@pytest.mark.parametrize("tuned", [True, False])
+def test_ucb1_tuned_choices_recomputed_by_hand(tuned):
+    """Depth 1, always UCB (random_threshold 0): every pick of both agents
+    predicted from running counts, sums and sums of squares. Biased RPS
+    gives children very different variances, so UCB1-Tuned and UCB1 part
+    ways; each oracle matches its own policy only."""
+    g = Game("matrix", {"preset": "biased_rps"}, seed=2)
+    params = ONE_SHOT.replace(policy="ucb1_tuned" if tuned else "ucb1",
+                              random_threshold=THRESHOLD, c=1.0)
+    s = Search(g, params, seed=2)
+    n = [np.zeros(3) for _ in range(2)]
+    tot = [np.zeros(3) for _ in range(2)]
+    sq = [np.zeros(3) for _ in range(2)]
+    lo, hi = [math.inf] * 2, [-math.inf] * 2
+    agree_tuned = agree_plain = young = 0
+    for _ in range(600):
+        t = s.step_traced()
+        for a in range(2):
+            b_lo, b_hi = (lo[a], hi[a]) if lo[a] <= hi[a] else (0.0, 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pt = ucb_choice(n[a], tot[a], sq[a], tot[a] / n[a], 1.0, b_lo, b_hi, True)
+                pp = ucb_choice(n[a], tot[a], sq[a], tot[a] / n[a], 1.0, b_lo, b_hi, False)
+            i = int(t.moves[a][0])
+            young += pt is None
+            agree_tuned += pt == i
+            agree_plain += pp == i
+            x = float(t.scores[a])
+            lo[a], hi[a] = min(lo[a], x), max(hi[a], x)
+            n[a][i] += 1
+            tot[a][i] += x
+            sq[a][i] += x * x
+    mine, other = (agree_tuned, agree_plain) if tuned else (agree_plain, agree_tuned)
+    assert young == 2 * (THRESHOLD - 1)
+    assert mine == 1200 - young
+    assert other < 1150  # the two policies really differ here
+
+
+def test_power_mean_backup_choices_recomputed_by_hand():
+    """Two rounds of biased RPS, depth 2, UCB everywhere: a depth-1 node's
+    value is gamma * (lo + scale * (sum n_i x_i^p / sum n_i)^(1/p)) over its
+    children's normalised means; the root picks by those values. Every pick
+    at both depths is predicted."""
+    p_exp, gamma, c = 4.0, 0.9, 0.5
+    g = Game("matrix", {"preset": "biased_rps", "repeats": 2}, seed=4)
+    params = SearchParams(max_depth=2, tree_reuse=False, random_threshold=THRESHOLD, c=c,
+                          gamma=gamma, backup="power", power_p=p_exp)
+    s = Search(g, params, seed=4)
+    # per agent: root children (n, total, value); per root child: its children (n, total)
+    n1 = np.zeros((2, 3))
+    v1 = np.zeros((2, 3))
+    n2 = np.zeros((2, 3, 3))
+    t2 = np.zeros((2, 3, 3))
+    lo, hi = [math.inf] * 2, [-math.inf] * 2
+    agree = young = 0
+    for _ in range(500):
+        t = s.step_traced()
+        assert t.depth == 2
+        for a in range(2):
+            b_lo, b_hi = (lo[a], hi[a]) if lo[a] <= hi[a] else (0.0, 0.0)
+            i, j = int(t.moves[a][0]), int(t.moves[a][1])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                for pick, got in ((ucb_choice(n1[a], None, None, v1[a], c, b_lo, b_hi, False), i),
+                                  (ucb_choice(n2[a, i], None, None, t2[a, i] / n2[a, i], c,
+                                              b_lo, b_hi, False), j)):
+                    young += pick is None
+                    agree += pick == got
+            x = float(t.scores[a])
+            lo[a], hi[a] = min(lo[a], x), max(hi[a], x)
+            n1[a, i] += 1
+            n2[a, i, j] += 1
+            t2[a, i, j] += x
+            scale = hi[a] - lo[a] if hi[a] > lo[a] else 1.0
+            seen = n2[a, i] > 0
+            xs = np.clip((t2[a, i][seen] / n2[a, i][seen] - lo[a]) / scale, 0, 1)
+            pm = (np.sum(n2[a, i][seen] * xs ** p_exp) / n2[a, i][seen].sum()) ** (1 / p_exp)
+            v1[a, i] = gamma * (lo[a] + pm * scale)
+    assert young < 60 and agree == 2000 - young
+    mean_run = Search(g, params.replace(backup="mean"), seed=4)
+    power_run = Search(g, params, seed=4)
+    moves = [[tuple(x.step_traced().moves[0]) for _ in range(500)] for x in (mean_run, power_run)]
+    assert moves[0] != moves[1]  # the backup changes what is searched
+
+
+def test_power_backup_needs_ucb1():
+    g = Game("matrix", {"preset": "rps"}, seed=1)
+    for policy in ("ucb1_tuned", "exp3", "rm", "rm_plus"):
+        with pytest.raises(InvalidArgument, match=f"backup: power .*policy {policy}"):
+            Search(g, {"policy": policy, "backup": "power"})
+    s = Search(g, {"backup": "power"})
+    with pytest.raises(InvalidArgument, match="backup: power"):
+        s.update_params(policy="rm")
+
+
+def test_node_stays_32_bytes_for_every_policy():
+    g = Game("snakes", {}, seed=1)
+    for policy in ("ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"):
+        s = Search(g, {"policy": policy}, seed=1)
+        s.run(iterations=50)
+        assert s.stats().node_bytes == 32 and s.stats().policy == policy
+
+
+@pytest.mark.parametrize("policy", ["rm", "rm_plus"])
+@pytest.mark.parametrize("table", ["rps", "biased_rps"])
+def test_regret_matching_self_play_converges(policy, table):
+    """NashConv of the two root average strategies, in units of the payoff
+    range (biased RPS spans 100), after 20,000 iterations."""
+    a = {"rps": RPS, "biased_rps": BIASED_RPS}[table]
+    g = Game("matrix", {"preset": table}, seed=1)
+    s = Search(g, ONE_SHOT.replace(policy=policy), seed=1)
+    s.run(iterations=20000)
+    x = [m.policy for m in s.root_stats(0)]
+    y = [m.policy for m in s.root_stats(1)]
+    nc = matrix_nashconv(a, -a, x, y) / (a.max() - a.min())
+    assert nc < 0.05, (nc, x, y)
