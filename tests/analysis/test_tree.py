@@ -34,9 +34,10 @@ def returns(points: tuple[int, int], kind: str) -> tuple[float, float]:
     return (0.0, 0.0) if p0 == p1 else ((1.0, -1.0) if p0 > p1 else (-1.0, 1.0))
 
 
-def play(prizes, bids0, bids1, kind="win_loss"):
-    """The returns when the prizes come in this order and the seats bid so."""
-    pts = [0, 0]
+def play(prizes, bids0, bids1, kind="win_loss", points=(0, 0)):
+    """The returns when the prizes come in this order and the seats bid so,
+    from these points."""
+    pts = list(points)
     for v, c0, c1 in zip(prizes, bids0, bids1):
         if c0 > c1:
             pts[0] += v
@@ -45,43 +46,37 @@ def play(prizes, bids0, bids1, kind="win_loss"):
     return returns(tuple(pts), kind)
 
 
-def reduced_strategies(n: int):
-    """Every reduced pure strategy of a seat in n-card goofspiel with a fixed
-    prize order, as a function (own bids so far, the other's bids so far) ->
-    card. Built as a decision table over the histories consistent with the
-    seat's own earlier choices."""
-    cards = tuple(range(1, n + 1))
+def reduced_strategies(n: int, hand=None, other=None):
+    """Every reduced pure strategy of a seat holding `hand` (default 1..n)
+    against a seat holding `other` with a fixed prize order, as a table
+    (own bids so far, the other's bids so far) -> card, over the histories
+    consistent with the seat's own earlier choices."""
+    hand = tuple(hand or range(1, n + 1))
+    other = tuple(other or range(1, n + 1))
 
-    def expand(depth, mine, theirs_options):
-        # the seat's choice at every history reachable given its own bids `mine`
-        if depth == n:
+    def expand(mine, theirs):
+        # the seat's choices from the history (mine, theirs) on
+        if len(mine) == len(hand):
             yield {}
             return
-        hand = [c for c in cards if c not in mine]
-        for c in hand:
-            # for each possible bid sequence of the other seat up to here, a sub-table
-            others = [t for t in theirs_options]
-            subs = []
-            for t in others:
-                t_hand = [x for x in cards if x not in t]
-                subs.append([(t + (o,), list(expand(depth + 1, mine + (c,), [t + (o,)])))
-                             for o in t_hand])
-            for choice in itertools.product(*[[(t2, s) for s in ss] for sub in subs
-                                              for t2, ss in sub]):
-                table = {(mine, theirs): c for theirs in others}
-                for t2, s in choice:
-                    table.update(s)
+        for c in (x for x in hand if x not in mine):
+            subs = [list(expand(mine + (c,), theirs + (o,)))
+                    for o in other if o not in theirs]
+            for choice in itertools.product(*subs):
+                table = {(mine, theirs): c}
+                for sub in choice:
+                    table.update(sub)
                 yield table
 
-    return list(expand(0, (), [()]))
+    return list(expand((), ()))
 
 
-def play_tables(t0, t1, n, prizes, kind="win_loss"):
+def play_tables(t0, t1, n, prizes, kind="win_loss", points=(0, 0)):
     b0, b1 = (), ()
     for _ in range(n):
         c0, c1 = t0[(b0, b1)], t1[(b1, b0)]
         b0, b1 = b0 + (c0,), b1 + (c1,)
-    return play(prizes, b0, b1, kind)
+    return play(prizes, b0, b1, kind, points)
 
 
 # ------------------------------------------------------------------ by hand
@@ -124,6 +119,26 @@ def test_goofspiel_3_value_by_the_normal_form(strategies3, kind):
     nf = solve_zero_sum(a)
     eq = solve_equilibrium(build_tree(goof(3, returns=kind)))
     assert eq.value == pytest.approx(nf.value, abs=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["win_loss", "point_difference"])
+def test_an_uneven_position_by_the_normal_form(kind):
+    """4 cards; after a first round where seat 0 bid 1 and seat 1 bid 2 (seat 1
+    took the 4): hands {2,3,4} and {1,3,4}, prizes 3, 2, 1 to come. Not
+    symmetric, so the value is not 0 by symmetry."""
+    s0, s1 = reduced_strategies(3, (2, 3, 4), (1, 3, 4)), reduced_strategies(3, (1, 3, 4),
+                                                                            (2, 3, 4))
+    a = np.array([[play_tables(t0, t1, 3, (3, 2, 1), kind, (0, 4))[0] for t1 in s1]
+                  for t0 in s0])
+    nf = solve_zero_sum(a)
+    g = goof(4, returns=kind)
+    g.step([0, 1])
+    eq = solve_equilibrium(build_tree(g))
+    # the tree counts the rewards from its root on: point_difference paid the
+    # first round's -2 already; win_loss pays everything at the end
+    past = returns((0, 4), kind)[0] if kind == "point_difference" else 0.0
+    assert eq.value == pytest.approx(nf.value - past, abs=1e-9)
+    assert abs(eq.value) > 0.1
 
 
 def uniform_value_and_br(strategies, n, prizes, kind):
