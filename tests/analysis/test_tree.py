@@ -197,9 +197,8 @@ def test_best_response_to_a_fixed_asymmetric_profile(strategies3):
     def profile(node):
         game = tree.games[node.key]
         h0, h1 = game.legal_moves(0), game.legal_moves(1)
-        x = np.zeros(len(h0)); x[0] = 1.0      # lowest card (moves ascending)
-        y = np.zeros(len(h1)); y[-1] = 1.0     # highest card
-        return x, y
+        # moves are ascending: seat 0 bids its lowest card, seat 1 its highest
+        return np.eye(len(h0))[0], np.eye(len(h1))[-1]
 
     got = evaluate_profile(tree, profile)
     np.testing.assert_allclose(got.value, v, atol=1e-12)
