@@ -262,6 +262,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="change the scenario, e.g. players.1.controller=random (repeatable)")
     series.add_argument("--json", action="store_true", help="print one JSON object")
     series.add_argument("--quiet", action="store_true", help="no progress line")
+    exploit = sub.add_parser("exploit", help="exact NashConv of a player's search in self-play "
+                                             "(matrix games, goofspiel with up to 5 cards)")
+    exploit.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
+    exploit.add_argument("--agent", type=int, default=0, metavar="K",
+                         help="the player whose search settings define the behaviour (default 0)")
+    exploit.add_argument("--iterations", type=int, default=None, metavar="N",
+                         help="iterations per search (default: the player's budget)")
+    exploit.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
                                        "fails if memory grows more than 5%% after warm-up")
@@ -299,6 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _info()
         if args.command == "series":
             return run_series(args)
+        if args.command == "exploit":
+            return run_exploit(args)
         if args.command == "soak":
             from .soak import run_soak
             return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,
@@ -353,6 +363,35 @@ def run_series(args: argparse.Namespace, out=None) -> int:
         print(json.dumps(res.to_dict()), file=out)
     else:
         print(res.text(), file=out)
+    return 0
+
+
+# ------------------------------------------------------------------ exploit
+def run_exploit(args: argparse.Namespace, out=None) -> int:
+    import json
+
+    from .analysis.exploit import exploit_scenario
+    from .config import load_scenario
+
+    out = out or sys.stdout
+    if args.iterations is not None and args.iterations < 1:
+        raise CliError("--iterations must be >= 1")
+    scenario = load_scenario(args.scenario)
+    show = not args.json and sys.stderr.isatty()
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if show:
+            of = f"/{total:,}" if total else ""
+            print(f"\r  {stage} {done:,}{of}   ", end="", file=sys.stderr, flush=True)
+
+    report = exploit_scenario(scenario, agent=args.agent, iterations=args.iterations,
+                              progress=progress)
+    if show:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_dict()), file=out)
+    else:
+        print(report.text(), file=out)
     return 0
 
 

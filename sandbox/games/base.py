@@ -122,6 +122,12 @@ class GamePlugin:
     # parameter sets the shared contract tests play (tests/games/test_contract.py):
     # small ones first; every one must end within its own turn limit
     examples: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    # exact exploitability (sandbox.analysis, `python -m sandbox exploit`):
+    # whether the game can be analysed at all, and whether as the one-shot
+    # game at its initial state (a matrix game's first round) rather than by
+    # enumerating its whole tree
+    exploitable: ClassVar[bool] = False
+    exploit_one_shot: ClassVar[bool] = False
 
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
@@ -165,6 +171,19 @@ class GamePlugin:
         """A reference game object (the interface sandbox.reference.smitsimax
         drives), or None if this game has no reference."""
         return None
+
+    # -- exact exploitability --------------------------------------------------------
+    def exploit_refusal(self, game_params: Mapping[str, Any] | None) -> str:
+        """Why these parameters cannot be analysed exactly (too many states,
+        not two seats), or "" when they can. Asked only if `exploitable`."""
+        return ""
+
+    def chance_outcomes(self, game: "Game") -> list[tuple[float, "Game"]]:
+        """The states this one could have been, had the chance event the
+        game has just drawn (at its creation or its last step) come out each
+        possible way, with their probabilities. A game without chance: the
+        state itself."""
+        return [(1.0, game)]
 
     # -- parameters ----------------------------------------------------------------
     def params(self, game_params: Mapping[str, Any] | None) -> GameParams:

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import GoofspielGameParams
-from .view import GoofspielView, Round, decode_goofspiel
+from .view import ORDERS, GoofspielView, Round, decode_goofspiel
 
 # Keys a person bids with: the card's value; 0 is the 10, J Q K the 11-13
 # (cards 14-16 are played with a click). Keypad digits work too.
@@ -37,6 +37,46 @@ class GoofspielPlugin(GamePlugin):
                 {"num_cards": 6, "players": 3, "points_order": "ascending",
                  "returns_type": "total_points"},
                 {"num_cards": 16, "players": 4, "points_order": "random"})
+
+    # Exact exploitability enumerates every decision state: 5 cards, fixed
+    # prize order, make 4,026 states where someone has a choice (a search at
+    # each); a random order multiplies them by the prize draws (4 cards:
+    # 3,652; 5 cards: about 450,000, too many).
+    exploitable = True
+    MAX_EXPLOIT_CARDS = 5
+    MAX_EXPLOIT_CARDS_RANDOM = 4
+
+    def exploit_refusal(self, game_params) -> str:
+        p = self.params(game_params)
+        if p.players != 2:
+            return f"exact exploitability needs two players (this goofspiel has {p.players})"
+        limit = (self.MAX_EXPLOIT_CARDS_RANDOM if p.points_order == "random"
+                 else self.MAX_EXPLOIT_CARDS)
+        if p.num_cards > limit:
+            order = " with a random prize order" if p.points_order == "random" else ""
+            return (f"exact exploitability enumerates every state: num_cards must be "
+                    f"<= {limit}{order} (got {p.num_cards})")
+        return ""
+
+    def chance_outcomes(self, game) -> list[tuple[float, Any]]:
+        """A random prize order draws the prize on the table from those face
+        down (uniformly: goofspiel.c's reveal_next); each draw is a state
+        built through import (export words [6] current prize, [7] the
+        unrevealed mask, sbx.h)."""
+        words = game.export()
+        prize, face_down = int(words[6]), int(words[7])
+        if ORDERS[int(words[4])] != "random" or prize == 0:
+            return [(1.0, game)]
+        pool = face_down | 1 << (prize - 1)
+        draws = [b for b in range(16) if pool >> b & 1]
+        out = []
+        for b in draws:
+            w = words.copy()
+            w[6], w[7] = b + 1, pool & ~(1 << b)
+            g = game.clone()
+            g.import_state(w)
+            out.append((1.0 / len(draws), g))
+        return out
 
     def decode(self, words: Sequence[int]) -> GoofspielView:
         return decode_goofspiel(words)

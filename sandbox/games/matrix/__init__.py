@@ -35,6 +35,12 @@ class MatrixPlugin(GamePlugin):
                  "row_actions": ["up", "down"], "repeats": 7},
                 {"preset": "shapley", "repeats": 50})
 
+    # Exact exploitability judges the first round as a one-shot game (the
+    # stage game); a repeated game's whole tree (R*C)^repeats is not
+    # enumerated.
+    exploitable = True
+    exploit_one_shot = True
+
     def decode(self, words: Sequence[int]) -> MatrixView:
         return decode_matrix(words)
 
