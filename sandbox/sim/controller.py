@@ -19,7 +19,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import Game, InvalidState, MoveStat, Search, SearchParams, Trace, TreeSnapshot
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidArgument, InvalidState, MoveStat, Search,
+                      SearchParams, Trace, TreeSnapshot)
+from .algorithms import algorithm_built
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ class ControllerSnapshot:
     norm_max: tuple[float, ...]
     trees: Mapping[int, TreeSnapshot] = field(default_factory=dict)
     published_at: float = 0.0   # time.perf_counter()
+    # In force in C (SearchStats): a change asked for waits for the next turn,
+    # so these may differ from params.algorithm / params.policy.
+    algorithm: str = "smitsimax"
+    policy: str = "ucb1"
+    num_trees: int = -1         # agents (smitsimax), 1 (suct, joint), 0 (random, greedy)
 
 
 class Controller:
@@ -249,6 +256,11 @@ class SearchController(Controller):
     def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
         base = self.settings
         new = params if isinstance(params, SearchParams) else base.replace(**dict(params))
+        # Refused here, on the caller's thread: applied at a slice boundary,
+        # C's refusal would end the worker's turn instead.
+        if new.algorithm != base.algorithm and not algorithm_built(
+                Game(self.search.kind, self.search.game_params, seed=0), new.algorithm):
+            raise InvalidArgument(f"algorithm: {new.algorithm} is not built into this core")
         with self._cv:
             self._pending = new
             self._pending_turn = turn
@@ -394,7 +406,7 @@ class SearchController(Controller):
         trees = self._last_trees
         if req is not None and (not thinking or (now - self._last_tree_time) * 1000 >= req.every_ms):
             agents = req.agents if req.agents is not None else range(self.num_agents)
-            trees = {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
+            trees = self._snapshots(tuple(agents), st.trees, req)
             self._last_trees = trees
             self._last_tree_time = now
         secs = search_ms / 1000.0
@@ -408,7 +420,24 @@ class SearchController(Controller):
             best_moves=summary.best_moves,
             tree_nodes=st.nodes, node_cap=st.node_cap, cap_reached=st.cap_reached,
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
-            norm_max=st.norm_max, trees=trees, published_at=now)
+            norm_max=st.norm_max, trees=trees, published_at=now,
+            algorithm=st.algorithm, policy=st.policy, num_trees=st.trees)
+
+    def _snapshots(self, agents: tuple[int, ...], kept: int,
+                   req: TreeRequest) -> Mapping[int, TreeSnapshot]:
+        """The trees asked for. Random and greedy keep none; SUCT and joint
+        keep one, which Search.snapshot returns for any agent: it is taken
+        once and every asked agent maps to that same object (the view shows
+        one panel for it)."""
+        if kept == 0 or not agents:
+            return {}
+        if kept == 1:
+            # A buffer of the asked size: the one tree's node count need not
+            # be filed under this agent.
+            out = np.zeros(req.max_nodes, dtype=SNAPSHOT_DTYPE)
+            one = self.search.snapshot(agents[0], req.max_nodes, req.min_visits, out=out)
+            return {a: one for a in agents}
+        return {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
 
     @property
     def latest(self) -> ControllerSnapshot | None:
