@@ -619,7 +619,7 @@ class TreeView:
         # Python lists: the loops below index per node, and numpy scalars
         # are slow to index one at a time.
         X, Y, R = cx.tolist(), cy.tolist(), r.tolist()
-        P, F, M = snap.parent.tolist(), snap.flags.tolist(), snap.move.tolist()
+        P, F = snap.parent.tolist(), snap.flags.tolist()
         V, PR, B, G = snap.visits.tolist(), snap.prob.tolist(), on_best.tolist(), gap.tolist()
         RGB = self._node_colors(snap).astype(np.int64).tolist()
         # Edges first, best line last so it stays on top.

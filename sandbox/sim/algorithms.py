@@ -71,3 +71,10 @@ def algorithm_built(game: Game, algorithm: str) -> bool:
                 raise
             _BUILT[algorithm] = False
     return _BUILT[algorithm]
+
+# What a tree panel says for a search that keeps no tree.
+NO_TREE_NOTES = {
+    "random": "no search tree: a uniformly random legal move each turn",
+    "greedy": "no search tree: each move's mean one-ply evaluation against random "
+              "opponents (μ in the bars); it plays the best",
+}
