@@ -204,3 +204,18 @@ def test_the_step_view_is_for_smitsimax_only(arena, monkeypatch):
     arena.traced_step()
     assert arena.animation is None
     assert "step view: Smitsimax only" in arena.message
+
+
+def test_a_scenarios_policy_is_in_force_from_the_first_turn(app):  # noqa: F811
+    from sandbox.config import load_scenario
+    scenario = load_scenario("snakes_standard_4p").with_settings(
+        ["players.0.search.policy=rm", "players.0.search.final_move=sample"])
+    scene = ArenaScene(app, scenario, seed=5, budget=Budget(ms=0, iterations=200),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    ctl = scene.match.controllers[0]
+    assert (ctl.latest.algorithm, ctl.latest.policy) == ("smitsimax", "rm")
+    assert scene._algorithm_status(ctl) == ("in force: Smitsimax · RM", "")
+    assert scene.widgets.get("policy").value == "rm"
+    assert scene.widgets.get("final_move").value == "sample"
