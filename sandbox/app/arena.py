@@ -354,7 +354,8 @@ class ArenaScene(Scene):
         return yy + 27 + 17
 
     def _algorithm_status(self, ctl: SearchController) -> tuple[str, str]:
-        """('in force: Smitsimax · UCB1', '→ RM next turn' or '')."""
+        """('now: Smitsimax · UCB1', '→ RM next turn' or ''): what C runs
+        this turn, and the change that waits for the next."""
         alg, pol = self._in_force(ctl)
         want = ctl.settings
 
@@ -363,10 +364,10 @@ class ArenaScene(Scene):
         now = name(alg, pol)
         nxt = ""
         if want.algorithm != alg:
-            nxt = f"→ {name(want.algorithm, want.policy)} next turn"
+            nxt = f"→ {ALGORITHM_LABELS[want.algorithm]} next turn"   # its policy: the picker
         elif want.algorithm in POLICY_ALGORITHMS and want.policy != pol:
             nxt = f"→ {POLICY_LABELS[want.policy]} next turn"
-        return f"in force: {now}", nxt
+        return f"now: {now}", nxt
 
     def _scenario_stem(self) -> str:
         name = self.match.scenario.name

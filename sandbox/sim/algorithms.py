@@ -75,6 +75,5 @@ def algorithm_built(game: Game, algorithm: str) -> bool:
 # What a tree panel says for a search that keeps no tree.
 NO_TREE_NOTES = {
     "random": "no search tree: a uniformly random legal move each turn",
-    "greedy": "no search tree: each move's mean one-ply evaluation against random "
-              "opponents (μ in the bars); it plays the best",
+    "greedy": "no search tree; μ = a move's mean one-ply value vs random opponents",
 }

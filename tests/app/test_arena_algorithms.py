@@ -70,12 +70,12 @@ def test_the_pickers_offer_every_algorithm_and_policy(arena):
 def test_a_policy_pick_is_hot_swapped_and_waits_for_the_next_turn(arena):
     ctl = arena.match.controllers[0]
     wait_decided(arena)                        # turn 0 searched: a change waits
-    assert arena._algorithm_status(ctl) == ("in force: Smitsimax · UCB1", "")
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · UCB1", "")
     pick(arena, "policy", "rm")
     assert ctl.settings.policy == "rm"
     assert ctl.search.c_params().policy == "rm"           # C has the request ...
     assert ctl.latest.policy == "ucb1"                    # ... and runs UCB1 this turn
-    assert arena._algorithm_status(ctl) == ("in force: Smitsimax · UCB1", "→ RM next turn")
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · UCB1", "→ RM next turn")
     # the panel now shows the knobs RM reads
     ids = {w.id for w in arena.widgets.widgets}
     assert {"exploration", "final_move"} <= ids and "c" not in ids
@@ -84,7 +84,7 @@ def test_a_policy_pick_is_hot_swapped_and_waits_for_the_next_turn(arena):
     step_turn(arena)
     wait_decided(arena)
     assert ctl.latest.policy == "rm" and ctl.search.stats().policy == "rm"
-    assert arena._algorithm_status(ctl) == ("in force: Smitsimax · RM", "")
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · RM", "")
     assert any("policy ucb1→rm" in line for line in arena.change_log)
 
 
@@ -216,6 +216,6 @@ def test_a_scenarios_policy_is_in_force_from_the_first_turn(app):  # noqa: F811
     wait_decided(scene)
     ctl = scene.match.controllers[0]
     assert (ctl.latest.algorithm, ctl.latest.policy) == ("smitsimax", "rm")
-    assert scene._algorithm_status(ctl) == ("in force: Smitsimax · RM", "")
+    assert scene._algorithm_status(ctl) == ("now: Smitsimax · RM", "")
     assert scene.widgets.get("policy").value == "rm"
     assert scene.widgets.get("final_move").value == "sample"
