@@ -12,6 +12,14 @@ budgets, so the pictures are reproducible:
   goofspiel.png the arena on goofspiel_13_duel after 5 rounds
   matrix.png    the arena on matrix_biased_rps_duel after 12 rounds
   menu.png      the start menu
+  policies.png  the arena with an Exp3 and an RM player: the algorithm and
+                policy pickers, their average-strategy root bars, a policy
+                change waiting for the next turn
+  suct.png      a Sequential-UCT player's one tree (rows by player)    } once the
+  joint.png     a joint-action player's one tree (joint-action labels) } C core
+  greedy.png    a greedy player: no tree, its per-move means           } has them
+
+    python tools/readme_screenshots.py --only algorithms   # just the last four
 """
 from __future__ import annotations
 
@@ -31,7 +39,9 @@ from sandbox.app.replay_scene import ReplayScene  # noqa: E402
 from sandbox.app.shell import App  # noqa: E402
 from sandbox.config import Budget, load_scenario  # noqa: E402
 from sandbox.replay import Recorder, read_replay  # noqa: E402
+from sandbox.native import Game  # noqa: E402
 from sandbox.sim import Match  # noqa: E402
+from sandbox.sim.algorithms import algorithm_built  # noqa: E402
 
 
 def frames(app: App, n: int) -> None:
@@ -120,6 +130,42 @@ def game_shots(out: Path) -> None:
         app.close()
 
 
+def algorithm_shots(out: Path) -> None:
+    """The pickers and the views of every algorithm (issue 11)."""
+    scenario = load_scenario("snakes_duel_trees")
+    app = App()
+    arena = ArenaScene(app, scenario, seed=3, budget=Budget(iterations=3000, ms=0),
+                       recorder_factory=lambda: None)
+    app.push(arena)
+    arena.set_param("policy", "exp3", player=0)
+    arena.set_param("policy", "rm", player=1)
+    arena._build_widgets()
+    play_to(app, arena, 6)
+    arena.set_param("policy", "rm_plus", player=0)   # waits for the next turn
+    arena._build_widgets()
+    frames(app, 2)
+    app.screenshot(out / "policies.png")
+    app.close()
+
+    game = Game(scenario.game, None, seed=0)
+    for alg in ("suct", "joint", "greedy"):
+        if not algorithm_built(game, alg):
+            print(f"{alg}.png: skipped ({alg} is not built into this C core)")
+            continue
+        app = App()
+        arena = ArenaScene(app, scenario, seed=3, budget=Budget(iterations=3000, ms=0),
+                           recorder_factory=lambda: None)
+        app.push(arena)
+        arena.set_param("algorithm", alg, player=0)
+        arena._build_widgets()
+        play_to(app, arena, 4)
+        if alg != "greedy":   # the one tree over both panels: player 0's whole search
+            arena._set_tree_source(0)
+            frames(app, 30)
+        app.screenshot(out / f"{alg}.png")
+        app.close()
+
+
 def menu_shot(out: Path) -> None:
     from sandbox.app.menu import MenuScene
     app = App()
@@ -132,9 +178,13 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
+    ap.add_argument("--only", choices=["algorithms"], help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    algorithm_shots(out)
+    if args.only:
+        return 0
     arena_shots(out)
     replay_shot(out)
     game_shots(out)

@@ -16,6 +16,11 @@ controllers' published snapshots. Layout (1280x800 default, resizable):
   |  (root bars)     |  (root bars)      |  (root bars)      |              |
   +-------------------------------------------------------------------------+
        the walls between the panels: no tree sees another's selection
+
+A tree panel shows what the search in force keeps (sandbox.sim.algorithms):
+Smitsimax one tree per agent; SUCT and joint-action MCTS ONE tree, drawn in
+one panel for all the agents it decides (their root bars side by side);
+random and greedy no tree: a placeholder and taller root bars.
 """
 from __future__ import annotations
 
@@ -36,6 +41,10 @@ from ..render.step_view import StepAnimation
 from ..render.tooltip import draw_tooltip
 from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
+from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_TREE_NOTES,
+                              POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
+                              TREE_ALGORITHMS, algorithm_built, trees_kept,
+                              uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
 from .shell import App, Scene
@@ -93,6 +102,7 @@ class ArenaScene(Scene):
         self.live.on_turn.append(self._on_turn)
         self._build_match_views()
         self.layout = {}
+        self._status_y: int | None = None
         self.widgets = WidgetGroup()
 
     # ------------------------------------------------------------ setup
@@ -115,8 +125,11 @@ class ArenaScene(Scene):
         names = move_names(m.world.game)          # from C, once per match
         self.board = self.plugin.renderer(self.colors, list(m.names), names)
         self.namers = [move_namer(names, a) for a in range(m.world.num_agents)]
-        self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode)
+        self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode,
+                               agent_colors=self.colors, agent_names=list(m.names),
+                               move_names=self.namers)
                       for a in range(m.world.num_agents)]
+        self._groups: list[tuple[int, ...]] = [(a,) for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
         self._feed_next = 0
@@ -145,13 +158,71 @@ class ArenaScene(Scene):
         right = pygame.Rect(controls.right + 14, top.bottom + 8,
                             max(150, w - controls.right - 24), main_h - 16)
         trees = pygame.Rect(0, h - tree_h, w, tree_h)
+        self._groups = self._panel_groups()
         n = max(1, len(self.trees))
         pw = trees.w // n
-        panels = [pygame.Rect(trees.x + i * pw, trees.y, pw if i < n - 1 else trees.w - i * pw,
-                              trees.h) for i in range(n)]
+        # A panel per group of agents that share a tree, as wide as its agents'.
+        panels, x = [], trees.x
+        for k, g in enumerate(self._groups):
+            end = trees.right if k == len(self._groups) - 1 else x + pw * len(g)
+            panels.append(pygame.Rect(x, trees.y, end - x, trees.h))
+            x = end
         self.layout = {"top": top, "board": board, "controls": controls, "right": right,
-                       "trees": trees, "panels": panels}
+                       "trees": trees, "panels": panels, "groups": list(self._groups)}
         self._build_widgets()
+
+    # ------------------------------------------------------------ algorithms
+    def _kept(self, ctl) -> int:
+        """Trees the controller's search keeps now (in force: the published
+        summary's; before any, its settings')."""
+        snap = ctl.latest
+        if snap is not None and snap.num_trees >= 0:
+            return snap.num_trees
+        return trees_kept(ctl.settings.algorithm, self.match.world.num_agents)
+
+    def _in_force(self, ctl) -> tuple[str, str]:
+        """(algorithm, policy) the C search runs now; a change asked for
+        waits for the next turn."""
+        snap = ctl.latest
+        if snap is not None and snap.num_trees >= 0:
+            return snap.algorithm, snap.policy
+        return ctl.settings.algorithm, ctl.settings.policy
+
+    def _panel_groups(self) -> list[tuple[int, ...]]:
+        """Agents per tree panel: one each, except that a search keeping ONE
+        tree (SUCT, joint) shows it once for all the agents it is shown for."""
+        n = self.match.world.num_agents
+        groups: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for a in range(n):
+            if a in seen:
+                continue
+            ctl = self._tree_controller(a)
+            members: tuple[int, ...] = (a,)
+            if isinstance(ctl, SearchController) and self._kept(ctl) == 1:
+                mine = range(n) if self.tree_source is not None else ctl.agents
+                members = tuple(m for m in mine if m not in seen) or (a,)
+            groups.append(members)
+            seen.update(members)
+        return groups
+
+    def _group_title(self, group: tuple[int, ...]) -> tuple[str, str | None]:
+        """(panel header, the tree view's own title or None for 'Agent N')."""
+        a = group[0]
+        ctl = self._tree_controller(a)
+        names = self.match.names
+        if not isinstance(ctl, SearchController):
+            return f"{names[a]} — {ctl.kind}", None
+        alg, _ = self._in_force(ctl)
+        kept = self._kept(ctl)
+        whose = "own tree" if self.tree_source is None else f"in {ctl.name}'s search"
+        if kept == 1:
+            who = ", ".join(names[m] for m in group)
+            return f"{who} — {ctl.name}'s one {ALGORITHM_LABELS[alg]} tree", \
+                f"{ALGORITHM_LABELS[alg]} tree"
+        if kept == 0:
+            return f"{names[a]} — {ALGORITHM_LABELS[alg]}: no tree", None
+        return f"{names[a]} — {whose}", None
 
     def _build_widgets(self) -> None:
         L = self.layout
@@ -178,35 +249,59 @@ class ArenaScene(Scene):
             b.toggled = i == self.selected
         ctl = players[self.selected] if self.selected < len(players) else None
         yy = c.y + 34
+        self._status_y = None
         if isinstance(ctl, SearchController):
             p = ctl.settings
             budget = self.match.budget_for(ctl.player)
             sw = c.w
+            yy = self._add_algorithm_pickers(g, ctl, c, yy)
+            # Only the knobs the chosen search reads (tidy panel): a tree
+            # search's, Exp3/RM's in place of UCB's C; random/greedy: budget.
+            tree = p.algorithm in TREE_ALGORITHMS
+            sampling = uses_average_strategy(p.algorithm, p.policy)
             # The ranges a user explores; a scenario may set a value outside
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
-            g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
-                         step=0.05, tooltip="UCB1 exploration constant")); yy += 33
-            g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
-                         p.max_depth, step=1, integer=True, fmt="{}",
-                         tooltip="simulated turns per iteration")); yy += 33
-            g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", min(0.80, p.gamma), 1.00, p.gamma,
-                         step=0.005, fmt="{:.3f}", tooltip="discount per step toward the root"))
-            yy += 33
-            g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0,
-                         max(100, p.random_threshold), p.random_threshold, step=1, integer=True,
-                         fmt="{}", tooltip="uniform random selection below this many parent "
-                                           "visits")); yy += 33
-            g.add(Slider("reuse_decay", (c.x, yy, sw, 30), "reuse decay", 0.0, 1.0, p.reuse_decay,
-                         step=0.05, fmt="{:.2f}",
-                         tooltip="tree reuse: the kept subtree's visits and totals are scaled by "
-                                 "this when a turn is played (1 = kept whole); old turns' visits "
-                                 "were gathered against opponent moves that were not played"))
-            yy += 33
+            if tree and sampling:
+                g.add(Slider("exploration", (c.x, yy, sw, 30), "exploration γ", 0.0, 1.0,
+                             p.exploration, step=0.01, fmt="{:.2f}",
+                             tooltip="Exp3 / RM: share of the sampling distribution spread "
+                                     "uniformly over the moves")); yy += 33
+            elif tree:
+                g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
+                             step=0.05, tooltip="UCB1 exploration constant")); yy += 33
+            if tree:
+                g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
+                             p.max_depth, step=1, integer=True, fmt="{}",
+                             tooltip="simulated turns per iteration")); yy += 33
+                g.add(Slider("gamma", (c.x, yy, sw, 30), "gamma", min(0.80, p.gamma), 1.00,
+                             p.gamma, step=0.005, fmt="{:.3f}",
+                             tooltip="discount per step toward the root"))
+                yy += 33
+                g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0,
+                             max(100, p.random_threshold), p.random_threshold, step=1,
+                             integer=True, fmt="{}",
+                             tooltip="uniform random selection below this many parent "
+                                     "visits")); yy += 33
+                g.add(Slider("reuse_decay", (c.x, yy, sw, 30), "reuse decay", 0.0, 1.0,
+                             p.reuse_decay, step=0.05, fmt="{:.2f}",
+                             tooltip="tree reuse: the kept subtree's visits and totals are scaled "
+                                     "by this when a turn is played (1 = kept whole); old turns' "
+                                     "visits were gathered against opponent moves that were not "
+                                     "played"))
+                yy += 33
             ms = budget.ms if budget.ms else 50.0
             label = "budget ms/turn" if budget.ms else f"budget ms/turn (now {budget.iterations} it)"
             g.add(Slider("budget_ms", (c.x, yy, sw, 30), label, 1, max(1000.0, ms), ms, log=True,
                          fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 35
+            if tree and sampling:
+                g.add(Picker("final_move", (c.x, yy, sw, 24), "move played:",
+                             [("argmax", "strategy's argmax"), ("sample", "sampled from it")],
+                             p.final_move, tooltip="Exp3 / RM: the move played comes from the "
+                                                   "average strategy: its most likely move or a "
+                                                   "sample")); yy += 29
+        if isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS:
+            p, sw = ctl.settings, c.w
             g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
                          [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
             g.add(Picker("bounds", (c.x + sw // 2, yy, sw - sw // 2, 24), "bounds:",
@@ -227,14 +322,52 @@ class ArenaScene(Scene):
             g.add(Toggle("human", (c.x, yy, c.w, 22), f"you play ({self.plugin.keys_hint})",
                          ctl.agents[0] in self.live.human_agents, "take over (H)"))
             yy += 28
-        src = [(None, "trees: each agent's own")] + [
-            (k.player, f"trees: {k.name}'s search") for k in players if isinstance(k, SearchController)]
-        g.add(Picker("tree_source", (c.x, yy, c.w, 24), "", src, self.tree_source)); yy += 30
-        g.add(Picker("tree_mode", (c.x, yy, c.w, 24), "", [("auto", "layout: auto"),
-                                                           ("icicle", "layout: icicle"),
-                                                           ("nodelink", "layout: node-link")],
-                     self.tree_mode))
+        # Trees shown and their layout share a row (the pickers above need it).
+        src = [(None, "trees: each own")] + [
+            (k.player, f"trees: {k.name[:8]}'s") for k in players if isinstance(k, SearchController)]
+        tw = c.w * 6 // 10
+        g.add(Picker("tree_source", (c.x, yy, tw - 4, 24), "", src, self.tree_source,
+                     tooltip="each agent's own tree, or every tree of one player's search (V)"))
+        g.add(Picker("tree_mode", (c.x + tw, yy, c.w - tw, 24), "",
+                     [("auto", "auto"), ("icicle", "icicle"), ("nodelink", "node-link")],
+                     self.tree_mode, tooltip="tree layout (T)"))
         self.widgets = g
+
+    def _add_algorithm_pickers(self, g: WidgetGroup, ctl: SearchController,
+                               c: pygame.Rect, yy: int) -> int:
+        """The algorithm and (where it has one) policy pickers, and under
+        them the line that says what is in force; returns the next y."""
+        p = ctl.settings
+        game = self.match.world.game
+        algos = [(a, ALGORITHM_LABELS[a] + ("" if algorithm_built(game, a) else " (not built)"))
+                 for a in ALGORITHMS]
+        half = c.w // 2
+        g.add(Picker("algorithm", (c.x, yy, half - 4, 24), "", algos, p.algorithm,
+                     tooltip=f"search algorithm: {ALGORITHM_TIPS[p.algorithm]} "
+                             "(a change takes effect at the next turn)"))
+        if p.algorithm in POLICY_ALGORITHMS:
+            g.add(Picker("policy", (c.x + half, yy, c.w - half, 24), "policy",
+                         [(k, POLICY_LABELS[k]) for k in POLICIES], p.policy,
+                         tooltip=f"selection policy at every node: {POLICY_TIPS[p.policy]} "
+                                 "(a change takes effect at the next turn, with fresh trees)"))
+        self._status_y = yy + 27
+        return yy + 27 + 17
+
+    def _algorithm_status(self, ctl: SearchController) -> tuple[str, str]:
+        """('now: Smitsimax · UCB1', '→ RM next turn' or ''): what C runs
+        this turn, and the change that waits for the next."""
+        alg, pol = self._in_force(ctl)
+        want = ctl.settings
+
+        def name(a: str, q: str) -> str:
+            return ALGORITHM_LABELS[a] + (f" · {POLICY_LABELS[q]}" if a in POLICY_ALGORITHMS else "")
+        now = name(alg, pol)
+        nxt = ""
+        if want.algorithm != alg:
+            nxt = f"→ {ALGORITHM_LABELS[want.algorithm]} next turn"   # its policy: the picker
+        elif want.algorithm in POLICY_ALGORITHMS and want.policy != pol:
+            nxt = f"→ {POLICY_LABELS[want.policy]} next turn"
+        return f"now: {now}", nxt
 
     def _scenario_stem(self) -> str:
         name = self.match.scenario.name
@@ -379,6 +512,9 @@ class ArenaScene(Scene):
             self._set_budget(float(value))
         else:
             self.set_param(wid, value)
+            if wid in ("algorithm", "policy"):
+                # the knobs that apply change (or the refused pick goes back)
+                self._build_widgets()
 
     # ------------------------------------------------------------ commands
     def set_param(self, field: str, value: Any, player: int | None = None) -> None:
@@ -484,6 +620,12 @@ class ArenaScene(Scene):
         if not isinstance(ctl, SearchController):
             self.flash("this player does not search")
             return
+        alg, _ = self._in_force(ctl)
+        if alg != "smitsimax" or ctl.settings.algorithm != "smitsimax":
+            # The animation walks one tree per agent; a single-tree search's
+            # trace has its whole path in path[0] and no walls to show.
+            self.flash(f"step view: Smitsimax only ({ctl.name} runs {ALGORITHM_LABELS[alg]})")
+            return
         if not self.live.paused:
             self.live.toggle_pause()
             self._sync_play_button()
@@ -528,6 +670,9 @@ class ArenaScene(Scene):
     def update(self, dt_ms: float) -> None:
         played = self.live.update(dt_ms) is not None
         self.widgets.update(dt_ms)
+        if self.layout and self._panel_groups() != self._groups:
+            # a change of algorithm took effect: one panel per tree it keeps
+            self.resize(self.app.screen.get_size())
         # A frame that played a turn (re-rooting four searches, recording)
         # re-renders no tree: one heavy job per frame keeps the slowest frames
         # inside the frame budget.
@@ -552,11 +697,17 @@ class ArenaScene(Scene):
         # ...and at most TREE_RENDERS_PER_S in all, so that the UI leaves the
         # cores to the searches it is showing.
         fed = now < self._feed_after or (hold and now < self._feed_after + TREE_HOLD_MAX_S)
+        leaders = {g[0] for g in self._groups}   # the view that draws each panel
         for k in range(n):
             a = (self._feed_next + k) % n
+            if a not in leaders:
+                continue
             tv = self.trees[a]
             ctl = self._tree_controller(a)
             params = ctl.settings if isinstance(ctl, SearchController) else None
+            if isinstance(ctl, SearchController):
+                alg, pol = self._in_force(ctl)
+                tv.sampling_policy = POLICY_LABELS[pol] if uses_average_strategy(alg, pol) else ""
             snap = self._tree_snapshot(a)
             if snap is not tv.snapshot and tv.snapshot is not None and fed \
                     and self.animation is None:   # a traced step shows all trees at once
@@ -580,8 +731,13 @@ class ArenaScene(Scene):
             return None
         return snap.trees.get(agent)
 
+    def _panel_views(self) -> list[tuple[tuple[int, ...], TreeView, pygame.Rect]]:
+        """(agents, the view drawing their tree, panel) per tree panel."""
+        return [(g, self.trees[g[0]], panel)
+                for g, panel in zip(self._groups, self.layout.get("panels", []))]
+
     def _tree_at(self, pos, hover: bool = False, click: bool = False):
-        for a, (tv, panel) in enumerate(zip(self.trees, self.layout.get("panels", []))):
+        for g, tv, panel in self._panel_views():
             area = self._tree_area(panel)
             if area.collidepoint(pos):
                 return tv.click(pos) if click else tv.hover(pos)
@@ -623,7 +779,7 @@ class ArenaScene(Scene):
             if tip:
                 self._tooltip(surface, tip)
             else:   # a clicked (pinned) node keeps its numbers on screen
-                for tv, panel in zip(self.trees, L["panels"]):
+                for _, tv, panel in self._panel_views():
                     info = tv.selected
                     if info is not None:
                         area = self._tree_area(panel)
@@ -641,8 +797,8 @@ class ArenaScene(Scene):
             snap = c.latest
             if snap is None or not isinstance(c, SearchController):
                 continue
-            for a in c.agents:
-                policies[a] = tuple((s.move, s.prob) for s in snap.root_stats[a] if s.move >= 0)
+            for a in c.agents:   # the policy's probabilities (Exp3/RM: average strategy)
+                policies[a] = tuple((s.move, s.policy) for s in snap.root_stats[a] if s.move >= 0)
         chosen = {a: m for a, m in self.live.human.items() if a in self.live.fresh_human}
         return BoardContext(highlight_agent=human, policies=policies, chosen=chosen)
 
@@ -671,6 +827,14 @@ class ArenaScene(Scene):
             what = ("you steer it with the arrow keys" if ctl.kind == "human"
                     else f"{ctl.kind} player, no search settings")
             surface.blit(text(f"{ctl.name}: {what}", 13, pal.TEXT_DIM), (r.x, r.y + 40))
+        elif self._status_y is not None:
+            now, nxt = self._algorithm_status(ctl)
+            lab = text(now, 11, pal.TEXT_DIM)
+            surface.blit(lab, (r.x, self._status_y))
+            if nxt:
+                surface.blit(text(elide(nxt, 11, r.w - lab.get_width() - 10, bold=True), 11,
+                                  pal.WARN, bold=True),
+                             (r.x + lab.get_width() + 8, self._status_y))
 
     def _draw_right(self, surface, r: pygame.Rect, view) -> None:
         m = self.match
@@ -716,16 +880,34 @@ class ArenaScene(Scene):
                 y += 14
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
-        for a, (tv, panel) in enumerate(zip(self.trees, panels)):
+        for g, tv, panel in self._panel_views():
             pygame.draw.rect(surface, pal.PANEL, panel)
+            a = g[0]
             ctl = self._tree_controller(a)
-            name = self.match.names[a]
-            whose = "own tree" if self.tree_source is None else f"in {ctl.name}'s search"
-            surface.blit(text(f"{name} — {whose}", 12, self.colors[a], bold=True),
+            header, tv.title = self._group_title(g)
+            surface.blit(text(elide(header, 12, panel.w - 16, bold=True), 12,
+                              self.colors[a] if len(g) == 1 else pal.TEXT, bold=True),
                          (panel.x + 8, panel.y + 5))
-            self._draw_bars(surface, a, ctl.latest,
-                            pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64))
-            tv.draw(surface, self._tree_area(panel))
+            kept, policy_name, alg = -1, None, ""
+            if isinstance(ctl, SearchController):
+                kept = self._kept(ctl)
+                alg, pol = self._in_force(ctl)
+                if uses_average_strategy(alg, pol):
+                    policy_name = POLICY_LABELS[pol]
+            # No tree: the bars (greedy's per-move means) take its room.
+            bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
+            bw = (panel.w - 16) // len(g)
+            for k, m in enumerate(g):   # one tree for several agents: bars side by side
+                self._draw_bars(surface, m, ctl.latest,
+                                pygame.Rect(panel.x + 8 + k * bw, panel.y + 22,
+                                            bw - (8 if k < len(g) - 1 else 0), bars_h),
+                                policy_name, title=self.match.names[m] if len(g) > 1 else None)
+            if kept == 0:
+                note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
+                lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
+                surface.blit(lab, (panel.x + 10, panel.bottom - 22))
+            else:
+                tv.draw(surface, self._tree_area(panel))
         # the walls: no tree sees another agent's selection
         for panel in panels[1:]:
             x = panel.x
@@ -735,7 +917,8 @@ class ArenaScene(Scene):
             self.animation.draw_overlay(surface, [self._tree_area(p) for p in panels],
                                         [p.x for p in panels[1:]])
 
-    def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect) -> None:
+    def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
+                   policy_name: str | None = None, title: str | None = None) -> None:
         """The root bars from a cached surface: while a search thinks its
         snapshot changes every slice, and redrawing four panels of text every
         frame costs the searches CPU; a settled snapshot shows at once."""
@@ -746,7 +929,7 @@ class ArenaScene(Scene):
         if not status.alive:   # nothing left to decide: say so, not "yet"
             stats, chosen = (), None
             empty = status.out_text()
-        key = (stats, chosen, rect.size, empty)
+        key = (stats, chosen, rect.size, empty, policy_name, title)
         now = time.perf_counter()
         cached = self._bars.get(agent)
         if cached is None or (cached[0] != key and (
@@ -755,7 +938,8 @@ class ArenaScene(Scene):
             surf = cached[1] if cached is not None and cached[1].get_size() == rect.size \
                 else pygame.Surface(rect.size)
             draw_root_bars(surf, surf.get_rect(), stats, self.namers[agent], self.colors[agent],
-                           chosen_move=chosen, empty=empty)
+                           chosen_move=chosen, empty=empty, policy_name=policy_name,
+                           title=title)
             cached = (key, surf, now)
             self._bars[agent] = cached
         surface.blit(cached[1], rect.topleft)

@@ -8,6 +8,11 @@ with the move and its percentage; the mean backed-up score as a number (and
 a value-coloured square when the agent's score bounds are passed as `norm`);
 the chosen move drawn brighter and outlined. A pass node (move -1) reads
 "pass". Pure drawing: reads the stats, keeps no state.
+
+With `policy_name` (an Exp3 / regret-matching search, whose move comes from
+its average strategy, not from the visit counts) the bar is MoveStat.policy,
+the average strategy, and the visit share stays visible as a thin light
+line along the bottom of each bar; a legend line says which is which.
 """
 from __future__ import annotations
 
@@ -29,10 +34,13 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                    color: tuple[int, int, int], chosen_move: int | None = None,
                    title: str | None = None,
                    norm: tuple[float, float] | None = None,
-                   empty: str = "no root statistics yet") -> None:
-    """`stats`: MoveStat-like objects (move, visits, mean, prob). `norm`:
-    the agent's (min, max) score bounds, to colour each mean on the value map.
-    `empty`: what to say when there are no stats."""
+                   empty: str = "no root statistics yet",
+                   policy_name: str | None = None) -> None:
+    """`stats`: MoveStat-like objects (move, visits, mean, prob, policy).
+    `norm`: the agent's (min, max) score bounds, to colour each mean on the
+    value map. `empty`: what to say when there are no stats. `policy_name`
+    (e.g. "Exp3"): bars show the policy's average strategy, the visit share
+    is the thin line."""
     rect = pygame.Rect(rect)
     surface.fill(palette.PANEL, rect)
     if rect.w < 20 or rect.h < 12:
@@ -40,12 +48,17 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     clip = surface.get_clip()
     surface.set_clip(rect.clip(clip) if clip else rect)
     try:
-        _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty)
+        _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty,
+              policy_name)
     finally:
         surface.set_clip(clip)
 
 
-def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty) -> None:
+VISIT_LINE = (236, 238, 244)   # the visit share under a policy bar
+
+
+def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty,
+          policy_name=None) -> None:
     x, y = rect.x + 4, rect.y + 2
     total = sum(max(int(s.visits), 0) for s in stats)
     if title is not None:
@@ -61,6 +74,8 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         lab = fonts.text(empty, 11, palette.TEXT_DIM)
         surface.blit(lab, (x, y + 2))
         return
+    if policy_name:
+        y = _legend(surface, x, y, rect.right - 4, policy_name, color)
     # Rows of at least 9 px; when they do not all fit (goofspiel has 13
     # moves), they flow into columns side by side rather than being cut.
     n = len(stats)
@@ -72,7 +87,8 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
     fs = 11 if rh >= 14 else 9
     names = [_name(int(s.move), move_name) for s in stats]
     name_w = max(fonts.font(fs, bold=True).size(nm)[0] for nm in names) + 8
-    right_w = 96 if col_w >= 220 else 44 if col_w >= 120 else 0
+    wide = 136 if policy_name else 96     # "v 30%  μ 0.4" after a policy's bar
+    right_w = wide if col_w >= 124 + wide else 44 if col_w >= 120 else 0
     dim = palette.lerp(color, palette.PANEL, 0.45)
     top = y
     for i, (s, nm) in enumerate(zip(stats, names)):
@@ -82,17 +98,25 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         bar_w = max(cx + col_w - 4 - right_w - bar_x, 4)
         chosen = chosen_move is not None and int(s.move) == int(chosen_move)
         share = s.visits / total if total > 0 else 0.0
+        value = min(max(float(s.policy), 0.0), 1.0) if policy_name else share
         bh = max(rh - 4, 3)
         by = y + (rh - bh) // 2
         pygame.draw.rect(surface, palette.GRID, (bar_x, by, bar_w, bh))
-        fill_w = int(round(share * bar_w))
+        fill_w = int(round(value * bar_w))
         if fill_w > 0:
             pygame.draw.rect(surface, color if chosen else dim, (bar_x, by, fill_w, bh))
+        if policy_name:   # the visit share: a light line along the bar's bottom
+            lh = 2 if bh >= 7 else 1
+            vis_w = int(round(share * bar_w))
+            pygame.draw.rect(surface, palette.PANEL, (bar_x, by + bh - lh - 1, bar_w, 1))
+            if vis_w > 0:
+                pygame.draw.rect(surface, VISIT_LINE, (bar_x, by + bh - lh, vis_w, lh))
+            surface.fill(VISIT_LINE, (bar_x + min(vis_w, bar_w - 1), by + bh - lh - 2, 1, lh + 2))
         if chosen:
             pygame.draw.rect(surface, palette.TEXT, (bar_x - 1, by - 1, bar_w + 2, bh + 2), 1)
         lab = fonts.text(nm, fs, palette.TEXT if chosen else palette.TEXT_DIM, bold=chosen)
         surface.blit(lab, (cx, y + (rh - lab.get_height()) // 2))
-        pct = f"{share * 100:.1f}%"
+        pct = f"{value * 100:.1f}%"
         if right_w:
             tx = bar_x + bar_w + 6
             plab = fonts.text(pct, fs, palette.TEXT)
@@ -104,13 +128,31 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
                     t = (s.mean - lo) / (hi - lo) if hi > lo else 0.5
                     pygame.draw.rect(surface, palette.value_color(t), (mx, y + rh // 2 - 4, 8, 8))
                     mx += 11
-                mlab = fonts.text(f"μ {s.mean:.3g}", fs - 1, palette.TEXT_DIM)
+                mtxt = f"v {share * 100:.0f}%  μ {s.mean:.3g}" if policy_name else \
+                    f"μ {s.mean:.3g}"
+                mlab = fonts.text(mtxt, fs - 1, palette.TEXT_DIM)
                 surface.blit(mlab, (mx, y + (rh - mlab.get_height()) // 2))
         elif bar_w > 40:   # no room on the right: the percentage goes in the bar
             plab = fonts.text(pct, fs - 1, palette.TEXT)
             surface.blit(plab, (bar_x + 2, y + (rh - plab.get_height()) // 2))
-        # A policy that is not the visit share (Exp3, RM) shows its own number.
-        if total > 0 and abs(float(s.prob) - share) > 0.005 and bar_w > 80:
+        # A probability that is not the visit share shows its own number.
+        if not policy_name and total > 0 and abs(float(s.prob) - share) > 0.005 and bar_w > 80:
             qlab = fonts.text(f"p {float(s.prob) * 100:.0f}%", fs - 1, palette.ACCENT)
             surface.blit(qlab, (bar_x + bar_w - qlab.get_width() - 2,
                                 y + (rh - qlab.get_height()) // 2))
+
+
+def _legend(surface, x: int, y: int, right: int, policy_name: str, color) -> int:
+    """'▆ Exp3 average strategy  ▁ visit share' in one line; returns the y
+    below it. Shortened to fit; the swatches always show."""
+    for words in ((f"{policy_name} average strategy", "visit share"),
+                  (f"{policy_name} avg strategy", "visits"), ("strategy", "visits")):
+        labs = [fonts.text(w, 10, palette.TEXT_DIM) for w in words]
+        if x + 12 + labs[0].get_width() + 10 + 12 + labs[1].get_width() <= right:
+            break
+    pygame.draw.rect(surface, color, (x, y + 3, 9, 7))
+    surface.blit(labs[0], (x + 12, y))
+    x2 = x + 12 + labs[0].get_width() + 10
+    pygame.draw.rect(surface, VISIT_LINE, (x2, y + 8, 9, 2))
+    surface.blit(labs[1], (x2 + 12, y))
+    return y + 13

@@ -195,3 +195,68 @@ def rows_for_path(node_ids: Sequence[int], id_to_row: dict[int, int]) -> tuple[l
             return rows, len(node_ids) - i
         rows.append(r)
     return rows, 0
+
+
+# -- trees of every algorithm ---------------------------------------------------
+# Smitsimax keeps one tree per agent (every row is that agent's move); SUCT
+# keeps ONE tree whose rows are the agents' moves in the serialised order
+# (TreeSnapshot.mover); joint-action MCTS keeps one tree whose children are
+# joint actions (TreeSnapshot.joint, 255 = no move for that agent).
+NO_MOVE = 255
+
+
+def tree_kind(snap: "TreeSnapshot") -> str:
+    """'joint' if any row holds a joint action, 'sequential' if the rows
+    below the root belong to more than one agent, else 'agent'."""
+    if len(snap.rows) <= 1:
+        return "agent"
+    joint = snap.joint[1:]
+    if (joint != NO_MOVE).any():
+        return "joint"
+    movers = snap.mover[1:]
+    movers = movers[movers >= 0]
+    return "sequential" if len(np.unique(movers)) > 1 else "agent"
+
+
+def level_movers(snap: "TreeSnapshot") -> list[int]:
+    """Per depth level from the root: the agent whose move that level is
+    (-1: the root, or a level of several agents' moves, e.g. joint)."""
+    starts = level_starts(snap.depth)
+    mover = snap.mover
+    out = []
+    for s, e in zip(starts[:-1], starts[1:]):
+        m = np.unique(mover[s:e])
+        out.append(int(m[0]) if len(m) == 1 else -1)
+    return out
+
+
+def joint_label(joint_row: Sequence[int], move_names: Sequence) -> str:
+    """'up/left': each agent's move at a joint-action node, in agent order,
+    skipping agents without one (255); `move_names[a]` names agent a's."""
+    parts = []
+    for a, m in enumerate(joint_row):
+        m = int(m)
+        if m == NO_MOVE or a >= len(move_names):
+            continue
+        parts.append(move_names[a](m))
+    return "/".join(parts) if parts else "pass"
+
+
+def mover_shades(mover: np.ndarray, norm: np.ndarray, colors: Sequence[Sequence[int]],
+                 root_rgb: Sequence[float], dark: Sequence[int] = (24, 26, 32),
+                 lo: float = 0.3) -> np.ndarray:
+    """(rows, 3) float colours: the mover's colour, its brightness by the
+    normalised mean (lo .. 1 of the way from `dark`), so the hue says whose
+    move a node is and the shade how good it looked. Rows of no single mover
+    (-1) get `root_rgb`."""
+    n = len(mover)
+    out = np.empty((n, 3), dtype=np.float64)
+    out[:] = np.asarray(root_rgb, dtype=np.float64)
+    if not len(colors):
+        return out
+    pal = np.asarray(colors, dtype=np.float64)
+    d = np.asarray(dark, dtype=np.float64)
+    ok = (mover >= 0) & (mover < len(pal))
+    t = lo + (1.0 - lo) * np.clip(norm[ok], 0.0, 1.0)
+    out[ok] = d + (pal[mover[ok]] - d) * t[:, None]
+    return out

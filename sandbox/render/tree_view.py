@@ -17,6 +17,14 @@ visit-weighted average colour of the dust in it (tree_layout.rasterize_intervals
 so the picture is stable from 10 nodes to the snapshot cap. The part of a
 truncated node's width that its shown children do not fill is its hidden
 children's share, drawn dotted.
+
+Every algorithm's tree (tree_layout.tree_kind): a Smitsimax tree is one
+agent's moves; a Sequential-UCT tree interleaves the agents' moves row by
+row, so each depth row is labelled with its player (a gutter of name and
+colour) and nodes take the mover's colour, shaded by their mean; a
+joint-action tree's children are labelled with the joint action ("up/left").
+Give the view every agent's colour, name and move names for those
+(`agent_colors`, `agent_names`, `move_names`).
 """
 from __future__ import annotations
 
@@ -34,9 +42,10 @@ from ..native.params import SearchParams  # noqa: E402
 from ..native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED,  # noqa: E402
                                FLAG_TRUNCATED, MOVE_NONE, TreeSnapshot)
 from . import fonts, palette  # noqa: E402
-from .tree_layout import (compact_count, icicle_layout, is_doomed, level_starts,  # noqa: E402
-                          nodelink_layout, rasterize_intervals, rows_for_path, ucb_terms,
-                          ucb_value)
+from .tree_layout import (NO_MOVE, compact_count, icicle_layout, is_doomed,  # noqa: E402
+                          joint_label, level_movers, level_starts, mover_shades,
+                          nodelink_layout, rasterize_intervals, rows_for_path, tree_kind,
+                          ucb_terms, ucb_value)
 
 MODES = ("auto", "icicle", "nodelink")
 NODELINK_MAX_ROWS = 300      # auto: node-link up to this many rows ...
@@ -62,6 +71,9 @@ DARK_TEXT = (18, 20, 26)
 HEADER_H = 18
 FOOTER_H = 14
 PAD = 4
+GUTTER = 62          # sequential trees: the player label of each depth row
+GUTTER_MIN_W = 220   # ... only in panels at least this wide (else a colour strip)
+STRIP_W = 5
 MAX_BAND = 34
 MIN_BAND = 4
 
@@ -104,14 +116,29 @@ class NodeInfo:
     # probability here, e.g. {"Exp3": 0.31}; the tooltip lists each entry.
     policy_probs: dict[str, float] = field(default_factory=dict)
     depth_bounds: bool = False   # bounds=depth below depth 1: shown with depth 1's range
+    mover: int = -1              # whose move the node is (SUCT); -1: the root / joint
+    kind: str = "agent"          # tree_layout.tree_kind of the tree
+    sampled: str = ""            # the policy in force samples (Exp3/RM): no UCB to show
 
 
 class TreeView:
     def __init__(self, agent: int, color: tuple[int, int, int] | None = None,
-                 move_name: Callable[[int], str] | None = None, mode: str = "auto") -> None:
+                 move_name: Callable[[int], str] | None = None, mode: str = "auto",
+                 agent_colors: Sequence[tuple[int, int, int]] | None = None,
+                 agent_names: Sequence[str] | None = None,
+                 move_names: Sequence[Callable[[int], str]] | None = None) -> None:
         self.agent = int(agent)
         self.color = tuple(color) if color else palette.agent_color(agent)
         self._move_name = move_name or default_move_name
+        # Every agent's colour, name and move names: a SUCT or joint-action
+        # tree shows other agents' moves too.
+        self.agent_colors = [tuple(c) for c in agent_colors] if agent_colors else []
+        self.agent_names = list(agent_names) if agent_names else []
+        self.move_names = list(move_names) if move_names else []
+        self.title: str | None = None    # header text (default "Agent N")
+        # The selection policy in force when it samples (e.g. "Exp3"): the
+        # tooltip then shows no UCB value, which that search does not use.
+        self.sampling_policy = ""
         self._mode = "auto"
         self.mode = mode
         self.snapshot: TreeSnapshot | None = None
@@ -145,6 +172,46 @@ class TreeView:
 
     def move_name(self, move: int) -> str:
         return "pass" if move == MOVE_NONE or move < 0 else self._move_name(int(move))
+
+    def agent_move_name(self, agent: int, move: int) -> str:
+        if move == MOVE_NONE or move < 0:
+            return "pass"
+        if 0 <= agent < len(self.move_names):
+            return self.move_names[agent](int(move))
+        return self._move_name(int(move))
+
+    def agent_color(self, agent: int) -> tuple[int, int, int]:
+        if 0 <= agent < len(self.agent_colors):
+            return self.agent_colors[agent]
+        return palette.agent_color(agent)
+
+    def agent_name(self, agent: int) -> str:
+        if 0 <= agent < len(self.agent_names):
+            return self.agent_names[agent]
+        return f"Agent {agent}"
+
+    @property
+    def kind(self) -> str:
+        """'agent', 'sequential' or 'joint' (tree_layout.tree_kind)."""
+        return "agent" if self.snapshot is None else tree_kind(self.snapshot)
+
+    def row_name(self, snap: TreeSnapshot, row: int, kind: str | None = None) -> str:
+        """A node's label: its mover's move name, or the joint action."""
+        kind = kind or tree_kind(snap)
+        if row == 0 and int(snap.parent[0]) < 0:
+            return "root"
+        if kind == "joint":
+            j = snap.joint[row]
+            if (j != NO_MOVE).any():
+                names = [(lambda m, a=a: self.agent_move_name(a, m))
+                         for a in range(len(j))]
+                return joint_label(j, names)
+            return "pass"
+        mover = int(snap.mover[row])
+        move = int(snap.move[row])
+        if kind == "sequential" and mover >= 0:
+            return self.agent_move_name(mover, move)
+        return self.move_name(move)
 
     @property
     def mode(self) -> str:
@@ -238,7 +305,7 @@ class TreeView:
         w = surf.get_width()
         pygame.draw.rect(surf, self.color, (PAD, 4, 10, 10))
         x = PAD + 14
-        title = fonts.text(f"Agent {self.agent}", 12, palette.TEXT, bold=True)
+        title = fonts.text(self.title or f"Agent {self.agent}", 12, palette.TEXT, bold=True)
         surf.blit(title, (x, 1))
         x += title.get_width() + 8
         if snap is None or len(snap.rows) == 0:
@@ -255,11 +322,22 @@ class TreeView:
     def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
         y = h - FOOTER_H + 2
-        grad = _gradient(60, 8)
-        surf.blit(grad, (PAD, y + 2))
         lo, hi = snap.norm_min, snap.norm_max
         s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
-        x = PAD + 64
+        if tree_kind(snap) == "sequential":
+            # hue = whose move, shade = mean: a dark-to-bright swatch per mover
+            x = PAD
+            movers = sorted({m for m in level_movers(snap) if m >= 0})
+            for m in movers:
+                for k in range(4):
+                    c = palette.lerp((24, 26, 32), self.agent_color(m), 0.3 + 0.7 * k / 3)
+                    surf.fill(c, (x + 4 * k, y + 2, 4, 9))
+                x += 18
+            s = "colour: mover · shade: " + s
+        else:
+            grad = _gradient(60, 8)
+            surf.blit(grad, (PAD, y + 2))
+            x = PAD + 64
         lab = fonts.text(s, 10, palette.TEXT_DIM)
         surf.blit(lab, (x, y))
         x += lab.get_width() + 10
@@ -288,15 +366,45 @@ class TreeView:
             norm = snap.normalized_mean()
         idx = np.clip((norm * 255).astype(np.int64), 0, 255)
         rgb = _LUT[idx]
+        if tree_kind(snap) == "sequential":
+            top = int(snap.mover.max()) + 1 if len(snap.rows) else 0
+            rgb = mover_shades(snap.mover, norm, [self.agent_color(a) for a in range(top)],
+                               rgb[0])
         unvisited = snap.visits <= 0
         if unvisited.any():
             rgb[unvisited] = _LUT[128] * 0.6
         return rgb
 
     # -- icicle ----------------------------------------------------------------
+    def _gutter(self, snap: TreeSnapshot, w: int) -> int:
+        """Width kept at the left for the player of each depth row (SUCT)."""
+        if tree_kind(snap) != "sequential":
+            return 0
+        return GUTTER if w >= GUTTER_MIN_W else STRIP_W + 2
+
+    def _row_labels(self, surf: pygame.Surface, snap: TreeSnapshot, gutter: int,
+                    centers: Sequence[float], band: float) -> None:
+        """The gutter of a sequential tree: each depth row's player, as a
+        colour strip and (room permitting) the name."""
+        movers = level_movers(snap)
+        for lev, yc in enumerate(centers):
+            m = movers[lev] if lev < len(movers) else -1
+            if m < 0:
+                name, col = ("root" if lev == 0 else "mixed"), palette.TEXT_DIM
+            else:
+                name, col = self.agent_name(m), self.agent_color(m)
+            hh = max(int(band) - 1, 2)
+            surf.fill(col if m >= 0 else palette.GRID, (PAD, int(yc - hh / 2), STRIP_W, hh))
+            if gutter >= GUTTER and band >= 10:
+                fs = 10 if band < 14 else 11
+                lab = fonts.text(fonts.elide(name, fs, gutter - STRIP_W - 6, bold=m >= 0), fs,
+                                 col, bold=m >= 0)
+                surf.blit(lab, (PAD + STRIP_W + 3, int(yc - lab.get_height() / 2)))
+
     def _render_icicle(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
-        area = pygame.Rect(PAD, HEADER_H, w - 2 * PAD, h - HEADER_H - FOOTER_H)
+        gutter = self._gutter(snap, w)
+        area = pygame.Rect(PAD + gutter, HEADER_H, w - 2 * PAD - gutter, h - HEADER_H - FOOTER_H)
         if area.w < 4 or area.h < MIN_BAND:
             return
         depth = (snap.depth - snap.depth[0]).astype(np.int64)
@@ -317,6 +425,10 @@ class TreeView:
         flags = snap.flags[:n]
         norm = snap.normalized_mean()
         rgb = self._node_colors(snap, norm)[:n]
+        # Sequential trees colour by mover: the colour itself is rasterised
+        # (three channels) instead of the value the map turns into colour.
+        seq = tree_kind(snap) == "sequential"
+        k = 3 if seq else 1
         is_pass = (flags & FLAG_PASS) != 0
         doomed = (flags & FLAG_DOOMED) != 0
         rgb[is_pass] = PASS_FILL
@@ -335,13 +447,16 @@ class TreeView:
         # Channels: coverage, value (plain nodes), pass, doomed, hidden. Dust
         # columns then show the visit-weighted mean value of their nodes.
         m = n + len(trunc)
-        ch = np.zeros((5, m))
+        ch = np.zeros((4 + k, m))
         ch[0] = 1.0
         plain = ~(is_pass | doomed)
-        ch[1, :n] = np.where(plain, norm[:n], 0.0)
-        ch[2, :n] = is_pass
-        ch[3, :n] = doomed
-        ch[4, n:] = 1.0
+        if seq:
+            ch[1:4, :n] = np.where(plain[None, :], rgb.T, 0.0)
+        else:
+            ch[1, :n] = np.where(plain, norm[:n], 0.0)
+        ch[k + 1, :n] = is_pass
+        ch[k + 2, :n] = doomed
+        ch[k + 3, n:] = 1.0
         ilev, ix0, ix1 = lev, x0, x1
         if len(trunc):
             # Both lists are sorted by (level, x): merge the hidden intervals
@@ -361,11 +476,14 @@ class TreeView:
         cols = rasterize_intervals(ilev, ix0, ix1, ch, nshow, aw)
 
         cov = np.clip(cols[0], 0.0, 1.0)
-        pas, doo, hid = cols[2], cols[3], cols[4]
+        pas, doo, hid = cols[k + 1], cols[k + 2], cols[k + 3]
         plain_cov = np.maximum(cov - pas - doo - hid, 0.0)
-        value = cols[1] / np.maximum(plain_cov, 1e-9)
-        lut_i = np.clip((value * 255).astype(np.int64), 0, 255)
-        img_rows = _LUT[lut_i] * plain_cov[..., None]
+        if seq:   # already coverage-weighted colour sums
+            img_rows = np.moveaxis(cols[1:4], 0, -1).copy()
+        else:
+            value = cols[1] / np.maximum(plain_cov, 1e-9)
+            lut_i = np.clip((value * 255).astype(np.int64), 0, 255)
+            img_rows = _LUT[lut_i] * plain_cov[..., None]
         img_rows += np.stack((pas, doo, hid, 1.0 - cov), axis=-1) @ _FLAT_COLORS
         # Separators: a dark first column for nodes wide enough to tell apart.
         wide = np.flatnonzero(x1 - x0 >= 3.0)
@@ -396,6 +514,9 @@ class TreeView:
         pix = pygame.image.frombuffer(img, (aw, len(ys)), "RGB")
         surf.blit(pix, area.topleft)
 
+        if gutter:
+            self._row_labels(surf, snap, gutter,
+                             [area.y + (lv + 0.5) * band for lv in range(nshow)], band)
         self._g = {"kind": "icicle", "ax": area.x, "ay": area.y, "band": band,
                    "nshow": nshow, "starts": starts[:nshow + 1].copy(), "x0": x0, "x1": x1,
                    "lev": lev, "n": n, "cut_depth": cut, "rgb": rgb}
@@ -426,12 +547,13 @@ class TreeView:
                                  (cx + s // 2, cy - s // 2), 2)
         # Labels where they fit: move name, then visits if there is room.
         if band >= 11:
+            kind = tree_kind(snap)
             fs = min(12, band - 4)
             mono_w = fonts.font(fs - 1, mono=True).size("0")[0]
             for r in np.flatnonzero(wpx >= 12).tolist():
                 col = DARK_TEXT if _lum(rgb[r]) > 120 and not flags[r] & FLAG_DOOMED \
                     else palette.TEXT
-                name = "root" if r == 0 else self.move_name(int(snap.move[r]))
+                name = self.row_name(snap, r, kind)
                 lab = fonts.text(name, fs, col)
                 avail = int(wpx[r]) - 5
                 if lab.get_width() > avail:
@@ -469,7 +591,9 @@ class TreeView:
     # -- node-link -------------------------------------------------------------
     def _render_nodelink(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
-        area = pygame.Rect(PAD + 6, HEADER_H + 2, w - 2 * PAD - 12, h - HEADER_H - FOOTER_H - 4)
+        gutter = self._gutter(snap, w)
+        area = pygame.Rect(PAD + 6 + gutter, HEADER_H + 2, w - 2 * PAD - 12 - gutter,
+                           h - HEADER_H - FOOTER_H - 4)
         if area.w < 4 or area.h < 4:
             return
         xu, lev = nodelink_layout(snap)
@@ -495,7 +619,7 @@ class TreeView:
         # Python lists: the loops below index per node, and numpy scalars
         # are slow to index one at a time.
         X, Y, R = cx.tolist(), cy.tolist(), r.tolist()
-        P, F, M = snap.parent.tolist(), snap.flags.tolist(), snap.move.tolist()
+        P, F = snap.parent.tolist(), snap.flags.tolist()
         V, PR, B, G = snap.visits.tolist(), snap.prob.tolist(), on_best.tolist(), gap.tolist()
         RGB = self._node_colors(snap).astype(np.int64).tolist()
         # Edges first, best line last so it stays on top.
@@ -507,10 +631,14 @@ class TreeView:
                                  2 if PR[i] >= 0.5 else 1)
         for a, b in zip(best, best[1:]):
             pygame.draw.line(surf, BEST_LINE, (X[a], Y[a] + R[a]), (X[b], Y[b] - R[b]), 3)
+        if gutter:
+            self._row_labels(surf, snap, gutter, [area.y + (lv + 0.5) * lh for lv in range(nlev)],
+                             min(lh, 18.0))
+        kind = tree_kind(snap)
         fs = 10 if lh >= 26 else 9
         if lh >= 18:
             for i in range(1, n):
-                name = self.move_name(M[i])
+                name = self.row_name(snap, i, kind)
                 lab = fonts.text(name, fs, palette.TEXT if B[i] else palette.TEXT_DIM)
                 room = G[i] * 0.72 - 4      # labels sit 72% of the way to the child
                 if lab.get_width() > room:
@@ -725,7 +853,10 @@ class TreeView:
         norm = min(max((mean - snap.norm_min) / span, 0.0), 1.0) if span > 0 else 0.5
         ucb = exploit = explore = pv = None
         penalty = 0.0
-        if parent >= 0:
+        kind = tree_kind(snap)
+        if parent >= 0 and self.sampling_policy:
+            pv = int(rows["visits"][parent])
+        elif parent >= 0:
             pv = int(rows["visits"][parent])
             if p.death_penalty and is_doomed(f, visits, p.death_min_visits):
                 penalty = p.death_penalty_value
@@ -738,14 +869,15 @@ class TreeView:
                                              p.c)
         return NodeInfo(
             agent=self.agent, row=row, node_id=int(rows["node"][row]),
-            path=[self.move_name(int(rows["move"][r])) for r in path[1:]],
+            path=[self.row_name(snap, r, kind) for r in path[1:]],
             depth=int(rows["depth"][row]) - int(rows["depth"][0]), visits=visits, mean=mean,
             norm_mean=norm, ucb=ucb, prob=float(rows["prob"][row]), parent_visits=pv,
             random_phase=pv is not None and pv + 1 < p.random_threshold,
             depth_bounds=p.bounds == "depth" and int(rows["depth"][row]) - int(rows["depth"][0]) > 1,
             flags=[name for bit, name in FLAG_NAMES if f & bit], c=p.c,
             exploit=exploit, explore=explore, death_penalty=penalty,
-            random_threshold=p.random_threshold)
+            random_threshold=p.random_threshold, mover=int(rows["agent"][row]), kind=kind,
+            sampled=self.sampling_policy)
 
     def hover(self, pos: Sequence[int] | None) -> NodeInfo | None:
         """Set the hovered node (None: mouse left) and return its info."""
@@ -798,8 +930,14 @@ class TreeView:
         path = " › ".join(info.path) if info.path else "root"
         if len(path) > 60:
             path = "… › " + " › ".join(info.path[-6:])
-        lines = [(f"Agent {info.agent} · depth {info.depth}", self.color),
-                 (path, T)]
+        if info.kind == "sequential" and info.mover >= 0:
+            head = (f"{self.agent_name(info.mover)}'s move · depth {info.depth}",
+                    self.agent_color(info.mover))
+        elif info.kind == "joint":
+            head = (f"joint action · depth {info.depth}", T)
+        else:
+            head = (f"Agent {info.agent} · depth {info.depth}", self.color)
+        lines = [head, (path, T)]
         if info.parent_visits is not None:
             lines.append((f"visits {info.visits:,}  ({info.prob * 100:.1f}% of parent's "
                           f"{info.parent_visits:,})", T))
@@ -823,6 +961,8 @@ class TreeView:
                               f" is below {info.random_threshold}: children picked uniformly",
                               palette.WARN))
             lines.append((f"policy prob (visit share) {info.prob * 100:.1f}%", D))
+        elif info.sampled and info.parent_visits is not None:
+            lines.append((f"{info.sampled}: moves sampled from its strategy (no UCB)", D))
         for name, prob in info.policy_probs.items():
             lines.append((f"{name} prob {prob * 100:.1f}%", D))
         if info.flags:

@@ -19,7 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import Game, InvalidState, MoveStat, Search, SearchParams, Trace, TreeSnapshot
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, Search, SearchParams, Trace,
+                      TreeSnapshot)
 from ..native.search import params_arg
 
 
@@ -79,6 +80,11 @@ class ControllerSnapshot:
     norm_max: tuple[float, ...]
     trees: Mapping[int, TreeSnapshot] = field(default_factory=dict)
     published_at: float = 0.0   # time.perf_counter()
+    # In force in C (SearchStats): a change asked for waits for the next turn,
+    # so these may differ from params.algorithm / params.policy.
+    algorithm: str = "smitsimax"
+    policy: str = "ucb1"
+    num_trees: int = -1         # agents (smitsimax), 1 (suct, joint), 0 (random, greedy)
 
 
 class Controller:
@@ -268,10 +274,11 @@ class SearchController(Controller):
     def update_settings(self, params: SearchParams | Mapping[str, Any], turn: int = -1) -> None:
         base = self.settings
         new = params if isinstance(params, SearchParams) else base.replace(**dict(params))
-        # what C would refuse for this game (joint-action MCTS on too many
-        # agents, node_cap below the algorithm's worst iteration, a lead past
-        # the agents) is refused here, in the caller's thread, not later on
-        # the worker's
+        # what C would refuse for this game (an algorithm not built in,
+        # joint-action MCTS on too many agents, node_cap below the
+        # algorithm's worst iteration, a lead past the agents) is refused
+        # here, in the caller's thread: applied at a slice boundary, C's
+        # refusal would end the worker's turn instead
         self.search.check_params(self._for_c(new))
         with self._cv:
             self._pending = new
@@ -418,7 +425,7 @@ class SearchController(Controller):
         trees = self._last_trees
         if req is not None and (not thinking or (now - self._last_tree_time) * 1000 >= req.every_ms):
             agents = req.agents if req.agents is not None else range(self.num_agents)
-            trees = {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
+            trees = self._snapshots(tuple(agents), st.trees, req)
             self._last_trees = trees
             self._last_tree_time = now
         secs = search_ms / 1000.0
@@ -432,7 +439,24 @@ class SearchController(Controller):
             best_moves=summary.best_moves,
             tree_nodes=st.nodes, node_cap=st.node_cap, cap_reached=st.cap_reached,
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
-            norm_max=st.norm_max, trees=trees, published_at=now)
+            norm_max=st.norm_max, trees=trees, published_at=now,
+            algorithm=st.algorithm, policy=st.policy, num_trees=st.trees)
+
+    def _snapshots(self, agents: tuple[int, ...], kept: int,
+                   req: TreeRequest) -> Mapping[int, TreeSnapshot]:
+        """The trees asked for. Random and greedy keep none; SUCT and joint
+        keep one, which Search.snapshot returns for any agent: it is taken
+        once and every asked agent maps to that same object (the view shows
+        one panel for it)."""
+        if kept == 0 or not agents:
+            return {}
+        if kept == 1:
+            # A buffer of the asked size: the one tree's node count need not
+            # be filed under this agent.
+            out = np.zeros(req.max_nodes, dtype=SNAPSHOT_DTYPE)
+            one = self.search.snapshot(agents[0], req.max_nodes, req.min_visits, out=out)
+            return {a: one for a in agents}
+        return {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
 
     @property
     def latest(self) -> ControllerSnapshot | None:

@@ -1,0 +1,79 @@
+"""What each search algorithm and selection policy is, for the views that
+offer them (the arena's pickers, the tree panels, the root bars).
+
+The names are SearchParams' (the C table's); this module adds the labels,
+the one-line explanations and the facts a view needs to draw a search:
+how many trees it keeps and whether its root policy is an average strategy.
+Whether an algorithm is built into the C core is asked of the core itself
+(`algorithm_built`): a new baseline shows up without a change here.
+"""
+from __future__ import annotations
+
+from typing import get_args
+
+from ..native import Game, InvalidArgument, Search, SearchParams
+
+ALGORITHMS: tuple[str, ...] = get_args(SearchParams.model_fields["algorithm"].annotation)
+POLICIES: tuple[str, ...] = get_args(SearchParams.model_fields["policy"].annotation)
+
+ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint": "joint-action",
+                    "random": "random", "greedy": "greedy 1-ply"}
+ALGORITHM_TIPS = {
+    "smitsimax": "decoupled trees, one per agent: no tree sees another's selection",
+    "suct": "sequential UCT: the agents take turns in ONE tree, so a later mover sees the "
+            "earlier movers' choices (the information leak of tutorial §4)",
+    "joint": "joint-action MCTS: one tree, one child per joint action of all agents",
+    "random": "a uniformly random legal move; no search, no tree",
+    "greedy": "the best one-ply evaluation against random opponents; no tree",
+}
+POLICY_LABELS = {"ucb1": "UCB1", "ucb1_tuned": "UCB1-Tuned", "exp3": "Exp3", "rm": "RM",
+                 "rm_plus": "RM+"}
+POLICY_TIPS = {
+    "ucb1": "UCB1 on normalised scores; plays the most visited move",
+    "ucb1_tuned": "UCB1-Tuned: exploration scaled by each move's variance; most visited move",
+    "exp3": "Exp3: moves sampled from reward estimates; plays from the average strategy",
+    "rm": "regret matching: moves sampled by positive regret; plays from the average strategy",
+    "rm_plus": "regret matching+: regrets floored at 0; plays from the average strategy",
+}
+# Policies whose root probabilities are an average strategy, not visit shares
+# (their final move comes from it: `final_move`, and `exploration` mixes in).
+AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})
+TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint"})
+# Algorithms with a selection `policy` of their own (sbx.h: Smitsimax's).
+POLICY_ALGORITHMS = frozenset({"smitsimax"})
+
+_BUILT: dict[str, bool] = {}
+
+
+def trees_kept(algorithm: str, num_agents: int) -> int:
+    """As SearchStats.trees: one per agent, one shared, or none."""
+    if algorithm == "smitsimax":
+        return num_agents
+    return 1 if algorithm in TREE_ALGORITHMS else 0
+
+
+def uses_average_strategy(algorithm: str, policy: str) -> bool:
+    return algorithm in POLICY_ALGORITHMS and policy in AVERAGE_STRATEGY
+
+
+def algorithm_built(game: Game, algorithm: str) -> bool:
+    """Whether the C core runs `algorithm` (it refuses the ones not built in
+    with "not built"). Asked once per name with a small search on `game`;
+    the answer is the core's, the same for every game."""
+    if algorithm not in ALGORITHMS:
+        raise InvalidArgument(f"algorithm: {algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+    if algorithm not in _BUILT:
+        try:
+            with Search(game, SearchParams(algorithm=algorithm, node_cap=1024)):
+                _BUILT[algorithm] = True
+        except InvalidArgument as exc:
+            if "not built" not in str(exc):
+                raise
+            _BUILT[algorithm] = False
+    return _BUILT[algorithm]
+
+# What a tree panel says for a search that keeps no tree.
+NO_TREE_NOTES = {
+    "random": "no search tree: a uniformly random legal move each turn",
+    "greedy": "no search tree; μ = a move's mean one-ply value vs random opponents",
+}

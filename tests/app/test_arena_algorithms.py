@@ -1,0 +1,221 @@
+"""The arena's algorithm and policy pickers and its views of every search.
+
+Pickers go through the same hot-swap path as the sliders (ArenaScene.
+set_param -> LiveMatch -> SearchController -> C); the panel says what C runs
+now and what waits for the next turn. Every algorithm the core builds must
+render its panels (one tree per agent, one shared tree, or none); the ones it
+refuses ("not built") skip here and are offered as such in the picker.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+from test_arena import app, click, feed, make_arena, step_turn, wait_decided, wait_until  # noqa: F401
+
+from sandbox.app.arena import ArenaScene
+from sandbox.config import Budget
+from sandbox.native import Game, InvalidArgument, Search
+from sandbox.render import palette as pal
+from sandbox.render.root_bars import VISIT_LINE
+from sandbox.sim.algorithms import ALGORITHMS, POLICIES
+
+SAMPLING = ("exp3", "rm", "rm_plus")
+
+
+def built(name: str) -> bool:
+    with Game("snakes", None, seed=0) as g:
+        try:
+            Search(g, {"algorithm": name}).close()
+            return True
+        except InvalidArgument as exc:
+            assert "not built" in str(exc)
+            return False
+
+
+BUILT = {a: built(a) for a in ALGORITHMS}
+
+
+@pytest.fixture
+def arena(app):  # noqa: F811
+    return make_arena(app)
+
+
+def pick(scene: ArenaScene, wid: str, value) -> None:
+    """Open the picker with a click and click the option (as a person does)."""
+    w = scene.widgets.get(wid)
+    click(scene, w.box.center)
+    i = [v for v, _ in w.options].index(value)
+    click(scene, w.option_rect(i).center)
+
+
+def non_panel_fraction(surface, rect: pygame.Rect) -> float:
+    px = pygame.surfarray.array3d(surface)[rect.x:rect.right, rect.y:rect.bottom]
+    return float(np.any(px != np.array(pal.PANEL), axis=2).mean())
+
+
+# ------------------------------------------------------------------ pickers
+def test_the_pickers_offer_every_algorithm_and_policy(arena):
+    algo = arena.widgets.get("algorithm")
+    assert [v for v, _ in algo.options] == list(ALGORITHMS)
+    for v, label in algo.options:   # the core's own answer, marked in the list
+        assert ("(not built)" in label) == (not BUILT[v]), label
+    assert [v for v, _ in arena.widgets.get("policy").options] == list(POLICIES)
+    assert algo.value == "smitsimax" and arena.widgets.get("policy").value == "ucb1"
+    # UCB: C applies; Exp3/RM's knobs do not show
+    ids = {w.id for w in arena.widgets.widgets}
+    assert "c" in ids and "exploration" not in ids and "final_move" not in ids
+
+
+def test_a_policy_pick_is_hot_swapped_and_waits_for_the_next_turn(arena):
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)                        # turn 0 searched: a change waits
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · UCB1", "")
+    pick(arena, "policy", "rm")
+    assert ctl.settings.policy == "rm"
+    assert ctl.search.c_params().policy == "rm"           # C has the request ...
+    assert ctl.latest.policy == "ucb1"                    # ... and runs UCB1 this turn
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · UCB1", "→ RM next turn")
+    # the panel now shows the knobs RM reads
+    ids = {w.id for w in arena.widgets.widgets}
+    assert {"exploration", "final_move"} <= ids and "c" not in ids
+    for other in arena.match.controllers[1:]:
+        assert other.settings.policy == "ucb1"
+    step_turn(arena)
+    wait_decided(arena)
+    assert ctl.latest.policy == "rm" and ctl.search.stats().policy == "rm"
+    assert arena._algorithm_status(ctl) == ("now: Smitsimax · RM", "")
+    assert any("policy ucb1→rm" in line for line in arena.change_log)
+
+
+def test_exploration_and_move_played_reach_c(arena):
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    pick(arena, "policy", "exp3")
+    s = arena.widgets.get("exploration")
+    click(arena, (s.track.x + s.track.w // 2, s.track.centery))
+    assert ctl.search.c_params().exploration == pytest.approx(0.5)
+    pick(arena, "final_move", "sample")
+    assert ctl.settings.final_move == "sample" and ctl.search.c_params().final_move == "sample"
+
+
+@pytest.mark.skipif(all(BUILT.values()), reason="every algorithm is built")
+def test_an_algorithm_the_core_lacks_is_refused_with_a_message(arena):
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    missing = next(a for a in ALGORITHMS if not BUILT[a])
+    pick(arena, "algorithm", missing)
+    assert ctl.settings.algorithm == "smitsimax"
+    assert "not built" in arena.message
+    assert arena.widgets.get("algorithm").value == "smitsimax"   # the pick went back
+
+
+# ------------------------------------------------------------------ every algorithm renders
+CASES = [(a, "ucb1") for a in ALGORITHMS] + [("smitsimax", p) for p in POLICIES if p != "ucb1"]
+
+
+@pytest.mark.parametrize("algorithm,policy", CASES)
+def test_every_search_renders_its_panels(app, algorithm, policy):  # noqa: F811
+    if not BUILT[algorithm]:
+        pytest.skip(f"{algorithm} is not built into this C core")
+    scene = make_arena(app, Budget(ms=0, iterations=400))
+    ctl = scene.match.controllers[0]
+    wait_decided(scene)
+    scene.set_param("algorithm", algorithm, player=0)
+    scene.set_param("policy", policy, player=0)
+    step_turn(scene)                           # the change is in force from this turn
+    wait_decided(scene)
+    assert (ctl.latest.algorithm, ctl.latest.policy) == (algorithm, policy)
+    for source in (None, 0):                   # its own tree, then its whole search
+        scene._set_tree_source(source)
+        scene.update(16)                       # the layout follows ...
+        scene.update(16)                       # ... and the views take their trees
+        scene.draw(app.screen)
+        kept = ctl.latest.num_trees
+        groups = scene.layout["groups"]
+        if source == 0 and kept == 1:
+            assert groups == [(0, 1, 2, 3)]    # one tree: one panel
+        else:
+            assert len(groups) == 4
+        panel = scene.layout["panels"][0]
+        assert non_panel_fraction(app.screen, scene._tree_area(panel)) > 0.02
+        if policy in SAMPLING:                 # the average strategy, visits as a line
+            bars = pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64)
+            px = pygame.surfarray.array3d(app.screen)[bars.x:bars.right, bars.y:bars.bottom]
+            assert np.all(px == np.array(VISIT_LINE), axis=-1).sum() > 0
+
+
+# ------------------------------------------------------------------ layout without the baselines
+def test_a_search_with_one_tree_gets_one_panel(app, arena, monkeypatch):  # noqa: F811
+    """The panel logic, driven by what the controller says it keeps (here
+    faked to 1 for player 0, as SUCT / joint say)."""
+    wait_until(lambda: all(tv.snapshot is not None for tv in arena.trees), arena,
+               what="tree snapshots")
+    monkeypatch.setattr(ArenaScene, "_kept",
+                        lambda self, ctl: 1 if ctl.player == 0 else 4)
+    monkeypatch.setattr(ArenaScene, "_in_force",
+                        lambda self, ctl: ("suct", "ucb1") if ctl.player == 0 else
+                        ("smitsimax", "ucb1"))
+    arena.update(16)                           # the layout follows at the next frame
+    assert arena.layout["groups"] == [(0,), (1,), (2,), (3,)]   # each player one agent
+    arena._set_tree_source(0)
+    arena.update(16)
+    assert arena.layout["groups"] == [(0, 1, 2, 3)]
+    (panel,) = arena.layout["panels"]
+    assert panel == arena.layout["trees"]
+    arena.update(16)
+    arena.draw(app.screen)
+    assert arena.trees[0].title == "Sequential UCT tree"
+    assert non_panel_fraction(app.screen, arena._tree_area(panel)) > 0.1
+    # hovering the one panel answers from its view: the root at its top
+    feed(arena, pygame.event.Event(pygame.MOUSEMOTION, pos=arena.trees[0].node_center(0),
+                                   rel=(0, 0), buttons=(0, 0, 0)))
+    assert arena.hover_info is not None
+    assert (arena.hover_info.agent, arena.hover_info.row) == (0, 0)
+    arena._set_tree_source(None)
+    arena.update(16)
+    assert len(arena.layout["panels"]) == 4
+
+
+def test_a_search_without_a_tree_shows_a_placeholder_and_its_bars(app, arena, monkeypatch):  # noqa: F811
+    wait_until(lambda: all(tv.snapshot is not None for tv in arena.trees), arena,
+               what="tree snapshots")
+    monkeypatch.setattr(ArenaScene, "_kept", lambda self, ctl: 0 if ctl.player == 1 else 4)
+    monkeypatch.setattr(ArenaScene, "_in_force",
+                        lambda self, ctl: ("greedy", "ucb1") if ctl.player == 1 else
+                        ("smitsimax", "ucb1"))
+    arena.update(16)
+    rendered = arena.trees[1].render_count
+    arena.draw(app.screen)
+    assert arena.trees[1].render_count == rendered       # no tree drawn for it
+    panel = arena.layout["panels"][1]
+    assert arena._group_title((1,))[0].endswith("greedy 1-ply: no tree")
+    # the bars take the tree's room: rows drawn below the usual 64 px ...
+    low = pygame.Rect(panel.x + 8, panel.y + 22 + 70, panel.w - 16, 40)
+    assert non_panel_fraction(app.screen, low) > 0.02
+    # ... and the note says why there is no tree
+    note = pygame.Rect(panel.x, panel.bottom - 24, panel.w, 20)
+    assert non_panel_fraction(app.screen, note) > 0.02
+
+
+def test_the_step_view_is_for_smitsimax_only(arena, monkeypatch):
+    wait_decided(arena)
+    monkeypatch.setattr(ArenaScene, "_in_force", lambda self, ctl: ("joint", "ucb1"))
+    arena.traced_step()
+    assert arena.animation is None
+    assert "step view: Smitsimax only" in arena.message
+
+
+def test_a_scenarios_policy_is_in_force_from_the_first_turn(app):  # noqa: F811
+    from sandbox.config import load_scenario
+    scenario = load_scenario("snakes_standard_4p").with_settings(
+        ["players.0.search.policy=rm", "players.0.search.final_move=sample"])
+    scene = ArenaScene(app, scenario, seed=5, budget=Budget(ms=0, iterations=200),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    ctl = scene.match.controllers[0]
+    assert (ctl.latest.algorithm, ctl.latest.policy) == ("smitsimax", "rm")
+    assert scene._algorithm_status(ctl) == ("now: Smitsimax · RM", "")
+    assert scene.widgets.get("policy").value == "rm"
+    assert scene.widgets.get("final_move").value == "sample"
