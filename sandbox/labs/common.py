@@ -54,9 +54,11 @@ def one_shot_params(policy: str, **extra) -> SearchParams:
     """A one-shot matrix game searched to depth 1, trees never kept (every
     search here is fresh, so a policy switch can never mix statistics).
     random_threshold 0: the policy itself picks from the first visit, so
-    what the lab shows is the policy's doing, not a warm-up's."""
-    return SearchParams(max_depth=1, tree_reuse=False, policy=policy, random_threshold=0,
-                        **extra)
+    what the lab shows is the policy's doing, not a warm-up's (callers may
+    override it: see race.py)."""
+    fields = {"max_depth": 1, "tree_reuse": False, "policy": policy, "random_threshold": 0,
+              **extra}
+    return SearchParams(**fields)
 
 
 def final_move_for(policy: str) -> str:

@@ -61,7 +61,13 @@ class RaceLab:
         self.names = ([self.game.move_name(0, m) for m in range(self.rows)],
                       [self.game.move_name(1, m) for m in range(self.cols)])
         # the same seed for every policy: they differ only in the policy
-        self.runners = [Runner(p, Search(self.game, one_shot_params(p), seed=self.seed))
+        # random_threshold 10 (the tutorial's): two decoupled UCB1 trees in
+        # one search that both start deterministic pick in lockstep on a
+        # symmetric table (always the diagonal: every mean 0, so perfect
+        # round robin, a fake "uniform"); ten random first picks desync
+        # them. Exp3 and RM sample from their own strategy and ignore it.
+        self.runners = [Runner(p, Search(self.game, one_shot_params(p, random_threshold=10),
+                                         seed=self.seed))
                         for p in names]
         self.done = 0
 
