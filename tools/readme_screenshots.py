@@ -41,7 +41,7 @@ from sandbox.config import Budget, load_scenario  # noqa: E402
 from sandbox.replay import Recorder, read_replay  # noqa: E402
 from sandbox.native import Game  # noqa: E402
 from sandbox.sim import Match  # noqa: E402
-from sandbox.sim.algorithms import algorithm_built  # noqa: E402
+from sandbox.sim.algorithms import algorithm_refusal  # noqa: E402
 
 
 def frames(app: App, n: int) -> None:
@@ -149,7 +149,7 @@ def algorithm_shots(out: Path) -> None:
 
     game = Game(scenario.game, None, seed=0)
     for alg in ("suct", "joint", "greedy"):
-        if not algorithm_built(game, alg):
+        if algorithm_refusal(game, alg) is not None:
             print(f"{alg}.png: skipped ({alg} is not built into this C core)")
             continue
         app = App()

@@ -43,7 +43,7 @@ from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_TREE_NOTES,
                               POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
-                              TREE_ALGORITHMS, algorithm_built, trees_kept,
+                              TREE_ALGORITHMS, algorithm_refusal, trees_kept,
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
@@ -339,7 +339,9 @@ class ArenaScene(Scene):
         them the line that says what is in force; returns the next y."""
         p = ctl.settings
         game = self.match.world.game
-        algos = [(a, ALGORITHM_LABELS[a] + ("" if algorithm_built(game, a) else " (not built)"))
+        # an algorithm C refuses for this game (joint-action MCTS on 8
+        # snakes) is listed but marked; choosing it shows C's reason
+        algos = [(a, ALGORITHM_LABELS[a] + ("" if algorithm_refusal(game, a) is None else " (n/a)"))
                  for a in ALGORITHMS]
         half = c.w // 2
         g.add(Picker("algorithm", (c.x, yy, half - 4, 24), "", algos, p.algorithm,

@@ -42,7 +42,7 @@ TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint"})
 # Algorithms with a selection `policy` of their own (sbx.h: Smitsimax's).
 POLICY_ALGORITHMS = frozenset({"smitsimax"})
 
-_BUILT: dict[str, bool] = {}
+_REFUSED: dict[tuple[str, str, str], str | None] = {}
 
 
 def trees_kept(algorithm: str, num_agents: int) -> int:
@@ -56,21 +56,21 @@ def uses_average_strategy(algorithm: str, policy: str) -> bool:
     return algorithm in POLICY_ALGORITHMS and policy in AVERAGE_STRATEGY
 
 
-def algorithm_built(game: Game, algorithm: str) -> bool:
-    """Whether the C core runs `algorithm` (it refuses the ones not built in
-    with "not built"). Asked once per name with a small search on `game`;
-    the answer is the core's, the same for every game."""
+def algorithm_refusal(game: Game, algorithm: str) -> str | None:
+    """None if the C core runs `algorithm` on this game, else its one-line
+    reason (e.g. joint-action MCTS refuses 8 snakes: 4^8 joint actions).
+    Asked once per game kind, parameters and name, with a small search."""
     if algorithm not in ALGORITHMS:
         raise InvalidArgument(f"algorithm: {algorithm!r} is not one of {', '.join(ALGORITHMS)}")
-    if algorithm not in _BUILT:
+    key = (game.kind, game.params, algorithm)
+    if key not in _REFUSED:
         try:
-            with Search(game, SearchParams(algorithm=algorithm, node_cap=1024)):
-                _BUILT[algorithm] = True
+            with Search(game, SearchParams(algorithm=algorithm, max_depth=1, node_cap=1 << 16)):
+                _REFUSED[key] = None
         except InvalidArgument as exc:
-            if "not built" not in str(exc):
-                raise
-            _BUILT[algorithm] = False
-    return _BUILT[algorithm]
+            _REFUSED[key] = str(exc)
+    return _REFUSED[key]
+
 
 # What a tree panel says for a search that keeps no tree.
 NO_TREE_NOTES = {

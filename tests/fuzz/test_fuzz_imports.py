@@ -12,7 +12,7 @@ from fuzz_support import (ALGORITHMS, ALL_CASES, GAME_CASES, attempt, fuzz_setti
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sandbox.native import Game, InvalidArgument, Search, SearchParams
+from sandbox.native import Game, InvalidArgument, SearchParams
 
 SMALL_SEARCH = SearchParams(max_depth=6, node_cap=4096, random_threshold=2)
 

@@ -3,7 +3,6 @@ writes a valid PNG, and refuses bad flags with one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
-import os
 
 import pygame
 import pytest

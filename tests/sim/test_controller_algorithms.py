@@ -10,7 +10,7 @@ import pytest
 from sandbox.config import Budget
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.sim import SearchController, TreeRequest
-from sandbox.sim.algorithms import ALGORITHMS, algorithm_built, trees_kept
+from sandbox.sim.algorithms import ALGORITHMS, algorithm_refusal, trees_kept
 
 GAME = "width=7 height=7 snakes=2"
 HANG_GUARD_S = 30.0
@@ -43,12 +43,16 @@ def think(c: SearchController, game: Game, turn: int = 0, iterations: int = 600)
     c.raise_if_failed()
 
 
-def test_algorithm_built_agrees_with_the_core(game):
+def test_algorithm_refusal_agrees_with_the_core(game):
     for a in ALGORITHMS:
-        assert algorithm_built(game, a) == BUILT[a]
-    assert BUILT["smitsimax"]
+        assert (algorithm_refusal(game, a) is None) == BUILT[a]
+    assert all(BUILT.values())
     with pytest.raises(InvalidArgument, match="not one of"):
-        algorithm_built(game, "minimax")
+        algorithm_refusal(game, "minimax")
+    # joint-action MCTS on 8 snakes: 4^8 joint actions, refused with C's reason
+    with Game("snakes", "width=11 height=11 snakes=8", seed=0) as big:
+        assert "joint" in (algorithm_refusal(big, "joint") or "")
+        assert algorithm_refusal(big, "smitsimax") is None
 
 
 def test_the_snapshot_says_what_is_in_force_not_what_was_asked(game):
