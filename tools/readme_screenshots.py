@@ -18,6 +18,8 @@ budgets, so the pictures are reproducible:
   suct.png      a Sequential-UCT player's one tree (rows by player)    } once the
   joint.png     a joint-action player's one tree (joint-action labels) } C core
   greedy.png    a greedy player: no tree, its per-move means           } has them
+  depthbias.png the arena on depthbias_lab after its first turn
+  lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
 """
@@ -121,7 +123,8 @@ def replay_shot(out: Path) -> None:
 
 def game_shots(out: Path) -> None:
     for name, stem, turns in (("goofspiel", "goofspiel_13_duel", 5),
-                              ("matrix", "matrix_biased_rps_duel", 12)):
+                              ("matrix", "matrix_biased_rps_duel", 12),
+                              ("depthbias", "depthbias_lab", 3)):
         app = App()
         arena = ArenaScene(app, load_scenario(stem), seed=2, recorder_factory=lambda: None)
         app.push(arena)
@@ -166,6 +169,29 @@ def algorithm_shots(out: Path) -> None:
         app.close()
 
 
+def lab_shots(out: Path) -> None:
+    """The Labs scene: RPS after a few rounds against an RM agent that
+    models the person's history, the convergence race part-way, the
+    depth-bias lab after some thousands of iterations."""
+    from sandbox.app.labs_scene import LabsScene
+    app = App()
+    scene = LabsScene(app, tab="rps", seed=1)
+    app.push(scene)
+    scene.rps.set(policy="rm", model_history=True)
+    scene.resize(app.screen.get_size())   # the pickers show the lab's settings
+    for move in (0, 0, 1, 0, 2, 0, 0, 1, 0, 0, 0, 2):
+        scene.play(move)
+    frames(app, 3)
+    app.screenshot(out / "lab_rps.png")
+    scene.switch("race")
+    frames(app, 60)
+    app.screenshot(out / "lab_race.png")
+    scene.switch("depth")
+    frames(app, 40)
+    app.screenshot(out / "lab_depth.png")
+    app.close()
+
+
 def menu_shot(out: Path) -> None:
     from sandbox.app.menu import MenuScene
     app = App()
@@ -188,6 +214,7 @@ def main() -> int:
     arena_shots(out)
     replay_shot(out)
     game_shots(out)
+    lab_shots(out)
     menu_shot(out)
     for p in sorted(out.glob("*.png")):
         print(p)
