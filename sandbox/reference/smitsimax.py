@@ -394,9 +394,11 @@ class Smitsimax:
         return children[chosen], pc
 
     def _update_sampling(self, tree: Tree, path: list[int], psel: dict[int, float],
-                         vals: dict[int, float]) -> None:
-        """Exp3: G_picked += x / p; RM: R_i += xhat_i - x for every sibling
-        (xhat = x / p for the picked child, 0 otherwise), RM+ floored at 0.
+                         vals: dict[int, float], prev_total: dict[int, float]) -> None:
+        """Exp3: G_picked += x / p. RM: every sibling i gets xhat_i = b_i +
+        [i picked] (x - b_picked) / p_picked, b = the child's mean before this
+        iteration (normalised, clamped; 0.5 unvisited), then R_i += xhat_i -
+        sum_j p_j xhat_j (p the sampling distribution), RM+ floored at 0.
         x = the backed-up value normalised by its depth's scale, clamped."""
         p = self.params
         for k in range(len(path) - 1, 0, -1):
@@ -411,10 +413,23 @@ class Smitsimax:
                 c.p0 = f32(c.p0 + x / pk)
             else:
                 parent = tree.nodes[path[k - 1]]
-                for i in parent.children():
-                    ch = tree.nodes[i]
-                    xhat = x / pk if i == path[k] else 0.0
-                    r = f32(ch.p0 + (xhat - x))
+                kids = [tree.nodes[i] for i in parent.children()]
+                sigma = strategy(kids, p.exploration, self.policy)
+                mix = p.exploration / len(kids)
+                xhat = []
+                ev = 0.0
+                for i, ch in zip(parent.children(), kids):
+                    picked = i == path[k]
+                    n = ch.visits - 1 if picked else ch.visits
+                    b = 0.5
+                    if n > 0:
+                        b = ((prev_total[k] if picked else ch.total) / n - lo) / scale
+                        b = min(max(b, 0.0), 1.0)
+                    xh = b + (x - b) / pk if picked else b
+                    xhat.append(xh)
+                    ev += ((1.0 - p.exploration) * sigma[len(xhat) - 1] + mix) * xh
+                for ch, xh in zip(kids, xhat):
+                    r = f32(ch.p0 + (xh - ev))
                     if self.policy == "rm_plus" and r < 0.0:
                         r = 0.0
                     ch.p0 = r
@@ -562,7 +577,9 @@ class Smitsimax:
             for _ in range(leaf_depth[a] - tree.nodes[path[-1]].depth):
                 v *= p.gamma
             vals: dict[int, float] = {}
+            prev_total: dict[int, float] = {}   # path[k]'s total before this backup
             for k in range(len(path) - 1, -1, -1):   # path[k] is at depth k
+                prev_total[k] = tree.nodes[path[k]].total
                 tree.nodes[path[k]].total += v
                 if self.policy == "ucb1_tuned":
                     tree.nodes[path[k]].aux += v * v
@@ -572,7 +589,7 @@ class Smitsimax:
                     tree.dmax[k] = max(tree.dmax[k], v)
                 v *= p.gamma
             if sampling:
-                self._update_sampling(tree, path, psel[a], vals)
+                self._update_sampling(tree, path, psel[a], vals, prev_total)
             if self.power:
                 self._backup_power(tree, path)
 
