@@ -370,9 +370,9 @@ class Smitsimax:
         return best, PICK_UCB
 
     def _select_sample(self, tree: Tree, node: Node) -> tuple[int, float]:
-        """Exp3 / RM: sample from (1 - gamma) sigma + gamma / K; sigma is
-        added to each child's average-strategy sum. Returns the child and
-        its sampling probability."""
+        """Exp3 / RM: sample from (1 - gamma) sigma + gamma / K; that sampling
+        distribution is added to each child's average-strategy sum. Returns
+        the child and its sampling probability."""
         p = self.params
         children = list(node.children())
         nodes = [tree.nodes[c] for c in children]
@@ -383,8 +383,8 @@ class Smitsimax:
         acc = 0.0
         chosen, pc = -1, 0.0
         for i, nd in enumerate(nodes):
-            nd.p1 = f32(nd.p1 + sigma[i])
             pi = (1.0 - p.exploration) * sigma[i] + mix
+            nd.p1 = f32(nd.p1 + pi)
             acc += pi
             if chosen < 0 and u < acc:
                 chosen, pc = i, pi

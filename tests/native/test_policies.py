@@ -70,8 +70,9 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
         for a in range(2):
             assert t.picks[a] == ("sample",)
             sig = sigma_of(policy, stat[a], gamma)
-            avg[a] = (avg[a].astype(np.float64) + sig).astype(f32)
             p = (1 - gamma) * sig + gamma / 3
+            # the average strategy sums the sampling distribution
+            avg[a] = (avg[a].astype(np.float64) + p).astype(f32)
             i = int(t.moves[a][0])
             lo, hi = float(t.norm_min[a]), float(t.norm_max[a])
             x = norm(float(t.scores[a]), lo, hi)

@@ -71,9 +71,9 @@ static const param_def DEFS[] = {
         "exp3/rm/rm_plus: share gamma of the sampling distribution spread "
         "uniformly, p = (1-gamma) sigma + gamma/K, which bounds the "
         "importance weights x/p by K/gamma; exp3's learning rate is "
-        "gamma/K. Not in the reported average strategy (which it biases: "
-        "regrets are against the opponent's mixed play). 0.05 scanned best "
-        "for rm/rm_plus among 0.01-0.1. UCB family: unused"),
+        "gamma/K. The reported average strategy is the average of p (the "
+        "empirical play frequencies). 0.05 scanned best for rm/rm_plus "
+        "among 0.01-0.1. UCB family: unused"),
     DEF(power_p, SBX_PARAM_FLOAT, 1.0, 64.0, 2.0,
         "backup=power (ucb1): exponent p of the power mean of the children's "
         "normalised values (1 = visit-weighted mean, large = max); unused "
