@@ -269,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="the player whose search settings define the behaviour (default 0)")
     exploit.add_argument("--iterations", type=int, default=None, metavar="N",
                          help="iterations per search (default: the player's budget)")
+    exploit.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                         help="change the scenario, e.g. players.0.search.policy=rm (repeatable)")
     exploit.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
@@ -377,6 +379,8 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
     if args.iterations is not None and args.iterations < 1:
         raise CliError("--iterations must be >= 1")
     scenario = load_scenario(args.scenario)
+    if args.set:
+        scenario = scenario.with_settings(args.set)
     show = not args.json and sys.stderr.isatty()
 
     def progress(stage: str, done: int, total: int) -> None:
