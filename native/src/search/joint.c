@@ -253,17 +253,15 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     int plen = 1, in_tree = 1, depth = 0, terminal = 0;
-    uint8_t alive[SBX_MAX_AGENTS], frozen[SBX_MAX_AGENTS], joint[SBX_MAX_AGENTS];
-    int leaf_depth[SBX_MAX_AGENTS], idx[SBX_MAX_AGENTS];
-    double score[SBX_MAX_AGENTS];
+    uint8_t joint[SBX_MAX_AGENTS];
+    int idx[SBX_MAX_AGENTS];
     agent_moves am;
     marg mg;
-    const int freeze = p->elimination == SBX_ELIM_FREEZE;
-    const uint32_t alive0 = vt->alive_mask(cfg, sim);
-    for (int a = 0; a < n; a++) {
-        alive[a] = (uint8_t)((alive0 >> a) & 1u);
-        frozen[a] = 0;
-    }
+    sbx_outcome o;
+    sbx_outcome_start(&o, s, sim);
+    const uint8_t *alive = o.alive;
+    const int *leaf_depth = o.leaf_depth;
+    const double *score = o.score;
     path[0] = 0;
     NODE(x, 0)->h.visits++;
 
@@ -330,34 +328,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         }
         vt->step(cfg, sim, joint, NULL);
         depth = d + 1;
-        int newly_frozen = 0;
-        const uint32_t alive_now = vt->alive_mask(cfg, sim);
-        for (int a = 0; a < n; a++) {
-            if (!alive[a]) {
-                if (tr) tr->alive_after[a][d] = 0;
-                continue;
-            }
-            int now = (int)((alive_now >> a) & 1u);
-            if (tr) tr->alive_after[a][d] = (int8_t)now;
-            if (!now) {
-                alive[a] = 0;
-                if (freeze) {
-                    frozen[a] = 1;
-                    leaf_depth[a] = depth;
-                    newly_frozen = 1;
-                }
-            }
-        }
-        if (newly_frozen) {
-            double at_death[SBX_MAX_AGENTS];
-            vt->evaluate(cfg, sim, at_death);
-            for (int a = 0; a < n; a++) {
-                if (frozen[a] == 1) {
-                    score[a] = at_death[a];
-                    frozen[a] = 2;
-                }
-            }
-        }
+        sbx_outcome_step(&o, s, sim, depth, tr);
         if (vt->is_terminal(cfg, sim)) {
             terminal = 1;
             break;
@@ -365,20 +336,9 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     *turns += depth;
 
-    double final_scores[SBX_MAX_AGENTS];
-    vt->evaluate(cfg, sim, final_scores);
+    sbx_outcome_finish(&o, s, sim, depth, x->smin, x->smax);
     double gpow[SBX_MAX_DEPTH + 1];
-    gpow[0] = 1.0;
-    for (int i = 1; i <= SBX_MAX_DEPTH; i++) gpow[i] = gpow[i - 1] * p->gamma;
-    for (int a = 0; a < n; a++) {
-        if (!frozen[a]) {
-            score[a] = final_scores[a];
-            leaf_depth[a] = depth;
-        }
-        if (p->depth_normalize) score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
-        if (score[a] < x->smin[a]) x->smin[a] = score[a];
-        if (score[a] > x->smax[a]) x->smax[a] = score[a];
-    }
+    sbx_gamma_powers(p->gamma, gpow);
     /* path[i] is at depth i: discounted once per turn between it and the
      * turn each agent's score was taken (tutorial §13) */
     for (int i = 0; i < plen; i++) {

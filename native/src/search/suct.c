@@ -218,17 +218,15 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     /* one node per level: at most max_depth * agents, plus the root */
     uint32_t path[SBX_MAX_DEPTH * SBX_MAX_AGENTS + 1];
     int plen = 1, in_tree = 1, depth = 0, terminal = 0;
-    uint8_t alive[SBX_MAX_AGENTS], frozen[SBX_MAX_AGENTS], joint[SBX_MAX_AGENTS];
+    uint8_t joint[SBX_MAX_AGENTS];
     uint8_t moves[SBX_MAX_MOVES];
     uint32_t step_node[SBX_MAX_AGENTS];
-    int leaf_depth[SBX_MAX_AGENTS];
-    double score[SBX_MAX_AGENTS];
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
-    const uint32_t alive0 = vt->alive_mask(cfg, sim);
-    for (int a = 0; a < n; a++) {
-        alive[a] = (uint8_t)((alive0 >> a) & 1u);
-        frozen[a] = 0;
-    }
+    sbx_outcome o;
+    sbx_outcome_start(&o, s, sim);
+    const uint8_t *alive = o.alive;
+    const int *leaf_depth = o.leaf_depth;
+    const double *score = o.score;
     path[0] = 0;
     NODE(x, 0)->h.visits++;
 
@@ -290,35 +288,13 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         }
         vt->step(cfg, sim, joint, NULL);
         depth = d + 1;
-        int newly_frozen = 0;
-        const uint32_t alive_now = vt->alive_mask(cfg, sim);
+        uint32_t alive_before = 0;
+        for (int a = 0; a < n; a++) alive_before |= (uint32_t)alive[a] << a;
+        const uint32_t died = sbx_outcome_step(&o, s, sim, depth, tr);
         for (int a = 0; a < n; a++) {
-            if (!alive[a]) {
-                if (tr) tr->alive_after[a][d] = 0;
-                continue;
-            }
-            int now = (int)((alive_now >> a) & 1u);
-            if (step_node[a]) {
-                NODE(x, step_node[a])->flags |= now ? SBX_NODE_SURVIVED : SBX_NODE_DIED;
-            }
-            if (tr) tr->alive_after[a][d] = (int8_t)now;
-            if (!now) {
-                alive[a] = 0;
-                if (freeze) {
-                    frozen[a] = 1;
-                    leaf_depth[a] = depth;
-                    newly_frozen = 1;
-                }
-            }
-        }
-        if (newly_frozen) {
-            double at_death[SBX_MAX_AGENTS];
-            vt->evaluate(cfg, sim, at_death);
-            for (int a = 0; a < n; a++) {
-                if (frozen[a] == 1) {
-                    score[a] = at_death[a];
-                    frozen[a] = 2;
-                }
+            if (step_node[a] && ((alive_before >> a) & 1u)) {
+                NODE(x, step_node[a])->flags |= ((died >> a) & 1u) ? SBX_NODE_DIED
+                                                                    : SBX_NODE_SURVIVED;
             }
         }
         if (vt->is_terminal(cfg, sim)) {
@@ -328,20 +304,9 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     *turns += depth;
 
-    double final_scores[SBX_MAX_AGENTS];
-    vt->evaluate(cfg, sim, final_scores);
+    sbx_outcome_finish(&o, s, sim, depth, x->smin, x->smax);
     double gpow[SBX_MAX_DEPTH + 1];
-    gpow[0] = 1.0;
-    for (int i = 1; i <= SBX_MAX_DEPTH; i++) gpow[i] = gpow[i - 1] * p->gamma;
-    for (int a = 0; a < n; a++) {
-        if (!frozen[a]) {
-            score[a] = final_scores[a];
-            leaf_depth[a] = depth;
-        }
-        if (p->depth_normalize) score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
-        if (score[a] < x->smin[a]) x->smin[a] = score[a];
-        if (score[a] > x->smax[a]) x->smax[a] = score[a];
-    }
+    sbx_gamma_powers(p->gamma, gpow);
     /* Each node takes its mover's score, discounted once per turn between
      * the node's turn and the turn the score was taken (tutorial §13). */
     for (int i = 1; i < plen; i++) {

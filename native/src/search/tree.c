@@ -205,3 +205,72 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
     *n_out = rows;
     return SBX_OK;
 }
+
+/* ------------------------------------------------------------ outcomes */
+
+void sbx_outcome_start(sbx_outcome *o, const sbx_search *s, const void *sim) {
+    const uint32_t alive0 = s->vt->alive_mask(s->cfg, sim);
+    for (int a = 0; a < s->num_agents; a++) {
+        o->alive[a] = (uint8_t)((alive0 >> a) & 1u);
+        o->frozen[a] = 0;
+    }
+}
+
+uint32_t sbx_outcome_step(sbx_outcome *o, const sbx_search *s, const void *sim,
+                          int depth, sbx_trace *tr) {
+    const int d = depth - 1;
+    const int freeze = s->p.elimination == SBX_ELIM_FREEZE;
+    const uint32_t alive_now = s->vt->alive_mask(s->cfg, sim);
+    uint32_t died = 0;
+    int newly_frozen = 0;
+    for (int a = 0; a < s->num_agents; a++) {
+        if (!o->alive[a]) {
+            if (tr) tr->alive_after[a][d] = 0;
+            continue;
+        }
+        const int now = (int)((alive_now >> a) & 1u);
+        if (tr) tr->alive_after[a][d] = (int8_t)now;
+        if (!now) {
+            died |= 1u << a;
+            o->alive[a] = 0;
+            if (freeze) {
+                o->frozen[a] = 1;
+                o->leaf_depth[a] = depth;
+                newly_frozen = 1;
+            }
+        }
+    }
+    if (newly_frozen) {
+        double at_death[SBX_MAX_AGENTS];
+        s->vt->evaluate(s->cfg, sim, at_death);
+        for (int a = 0; a < s->num_agents; a++) {
+            if (o->frozen[a] == 1) {
+                o->score[a] = at_death[a];
+                o->frozen[a] = 2;
+            }
+        }
+    }
+    return died;
+}
+
+void sbx_outcome_finish(sbx_outcome *o, const sbx_search *s, const void *sim,
+                        int depth, double *smin, double *smax) {
+    double final_scores[SBX_MAX_AGENTS];
+    s->vt->evaluate(s->cfg, sim, final_scores);
+    for (int a = 0; a < s->num_agents; a++) {
+        if (!o->frozen[a]) {
+            o->score[a] = final_scores[a];
+            o->leaf_depth[a] = depth;
+        }
+        if (s->p.depth_normalize) {
+            o->score[a] /= (double)(o->leaf_depth[a] > 1 ? o->leaf_depth[a] : 1);
+        }
+        if (o->score[a] < smin[a]) smin[a] = o->score[a];
+        if (o->score[a] > smax[a]) smax[a] = o->score[a];
+    }
+}
+
+void sbx_gamma_powers(double gamma, double *gpow) {
+    gpow[0] = 1.0;
+    for (int i = 1; i <= SBX_MAX_DEPTH; i++) gpow[i] = gpow[i - 1] * gamma;
+}

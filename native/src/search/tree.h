@@ -64,4 +64,31 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
                       int min_visits, sbx_snapshot_node *out, int *n_out,
                       sbx_tree_row_fn fill, const void *ctx);
 
+/* Who is alive and what each agent scores in one simulated iteration of a
+ * one-tree baseline (Smitsimax keeps its own, fused with its hot loop). An
+ * agent eliminated while `freeze` is on keeps the evaluation at its death
+ * (tutorial §13) and the turn it died; every other agent the evaluation at
+ * the end. */
+typedef struct sbx_outcome {
+    uint8_t alive[SBX_MAX_AGENTS];
+    uint8_t frozen[SBX_MAX_AGENTS];  /* 1: died this step (freeze), 2: scored */
+    int leaf_depth[SBX_MAX_AGENTS];  /* the turn each score is taken at       */
+    double score[SBX_MAX_AGENTS];
+} sbx_outcome;
+
+/* Alive flags from the simulation's start state. */
+void sbx_outcome_start(sbx_outcome *o, const sbx_search *s, const void *sim);
+/* After the step that ended turn `depth` (trace row depth - 1 if tr):
+ * marks the agents that died; with freeze, scores them now. Returns the
+ * mask of agents that died in this step. */
+uint32_t sbx_outcome_step(sbx_outcome *o, const sbx_search *s, const void *sim,
+                          int depth, sbx_trace *tr);
+/* At the end (depth turns simulated): every unfrozen agent's score, depth
+ * normalisation, and the running bounds smin/smax (per agent). */
+void sbx_outcome_finish(sbx_outcome *o, const sbx_search *s, const void *sim,
+                        int depth, double *smin, double *smax);
+/* gpow[k] = gamma^k for k = 0..SBX_MAX_DEPTH: one multiply per turn
+ * between a node and the turn its score was taken. */
+void sbx_gamma_powers(double gamma, double *gpow);
+
 #endif
