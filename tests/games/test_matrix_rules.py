@@ -670,3 +670,27 @@ def test_parameter_fuzz_never_crashes():
         ok += 1
         behaves_identically(g, Game(KIND, g.params))
     assert 100 < ok < 3000
+
+
+def test_params_model_knows_every_presets_shape_and_refuses_what_c_refuses():
+    """The model's preset shapes are C's (read from the export), and action
+    names that C refuses (none, or a count other than the preset's) are
+    refused by the model too: the fuzz suite found `col_actions = []` and
+    a wrong count passing the model but not C."""
+    from pydantic import ValidationError
+
+    from sandbox.games.matrix.params import PRESET_SHAPES, MatrixGameParams
+    for name, (rows, cols) in PRESET_SHAPES.items():
+        with Game("matrix", f"preset={name}", seed=1) as g:
+            w = g.export()
+            assert (int(w[1]), int(w[2])) == (rows, cols), name
+    for bad in ({"col_actions": []}, {"row_actions": []}, {"col_actions": ["a"]},
+                {"preset": "rps", "row_actions": ["x", "y"]},
+                {"preset": "matching_pennies", "col_actions": ["a", "b", "c"]}):
+        with pytest.raises(ValidationError):
+            MatrixGameParams(**bad)
+        text = " ".join(f"{k}={'/'.join(v) if isinstance(v, list) else v}" for k, v in bad.items())
+        with pytest.raises(InvalidArgument):
+            Game("matrix", text, seed=1)
+    ok = MatrixGameParams(preset="matching_pennies", col_actions=["h", "t"])
+    Game("matrix", ok.c_params(), seed=1).close()

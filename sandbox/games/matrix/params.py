@@ -23,6 +23,10 @@ from ..base import GameParams
 MAX_ACTIONS = 16
 PRESETS = ("rps", "biased_rps", "matching_pennies", "prisoners_dilemma", "battle_of_sexes",
            "stag_hunt", "chicken", "shapley")
+# rows x cols of each preset (matrix.c's PRESETS table; a test checks them against C)
+PRESET_SHAPES = {"rps": (3, 3), "biased_rps": (3, 3), "matching_pennies": (2, 2),
+                 "prisoners_dilemma": (2, 2), "battle_of_sexes": (2, 2), "stag_hunt": (2, 2),
+                 "chicken": (2, 2), "shapley": (3, 3)}
 ActionName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,15}$")]
 Payoff = Annotated[float, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
 Table = Annotated[list[Annotated[list[Payoff], Field(min_length=1, max_length=MAX_ACTIONS)]],
@@ -36,8 +40,8 @@ class MatrixGameParams(GameParams):
     payoffs: Table | None = Field(None, description="the row player's payoffs, rows x cols")
     col_payoffs: Table | None = Field(None, description="the column player's (default: "
                                                         "-payoffs, zero-sum)")
-    row_actions: list[ActionName] | None = Field(None, max_length=MAX_ACTIONS)
-    col_actions: list[ActionName] | None = Field(None, max_length=MAX_ACTIONS)
+    row_actions: list[ActionName] | None = Field(None, min_length=1, max_length=MAX_ACTIONS)
+    col_actions: list[ActionName] | None = Field(None, min_length=1, max_length=MAX_ACTIONS)
     repeats: int = Field(1, ge=1, le=10_000, description="rounds played")
 
     @model_validator(mode="after")
@@ -45,6 +49,8 @@ class MatrixGameParams(GameParams):
         if self.payoffs is None:
             if self.col_payoffs is not None:
                 raise ValueError("col_payoffs needs payoffs (the row player's table)")
+            rows, cols = PRESET_SHAPES[self.preset or "rps"]
+            self._check_names(rows, cols)
             return self
         if self.preset is not None:
             raise ValueError("give a preset or a payoff table, not both")
@@ -55,11 +61,15 @@ class MatrixGameParams(GameParams):
                 len(self.col_payoffs) != len(self.payoffs)
                 or any(len(r) != cols for r in self.col_payoffs)):
             raise ValueError(f"col_payoffs: must be {len(self.payoffs)}x{cols} like payoffs")
-        for name, acts, n in (("row_actions", self.row_actions, len(self.payoffs)),
+        self._check_names(len(self.payoffs), cols)
+        return self
+
+    def _check_names(self, rows: int, cols: int) -> None:
+        """One name per action (C refuses any other count)."""
+        for name, acts, n in (("row_actions", self.row_actions, rows),
                               ("col_actions", self.col_actions, cols)):
             if acts is not None and len(acts) != n:
                 raise ValueError(f"{name}: {len(acts)} names for {n} actions")
-        return self
 
     def c_params(self, full: bool = False) -> str:
         parts = []
