@@ -438,7 +438,10 @@ class ReplayScene(Scene):
             for a in range(self.num_agents):
                 at = line.agent(a)
                 if at is not None and at.root:
-                    policies[a] = tuple((r.move, r.prob) for r in at.root if r.move >= 0)
+                    # the policy's probabilities as the arena showed them
+                    # (Exp3/RM: the average strategy); older files: visits
+                    policies[a] = tuple((r.move, r.prob if r.policy is None else r.policy)
+                                        for r in at.root if r.move >= 0)
         return BoardContext(policies=policies)
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:

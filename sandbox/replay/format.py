@@ -162,6 +162,8 @@ class RootMove(_Line):
     visits: int
     mean: float
     prob: float
+    policy: float | None = None               # the policy's probability (Exp3/RM: the
+                                              # average strategy); older files: none
 
 
 class TreeColumns(_Line):
@@ -176,6 +178,33 @@ class TreeColumns(_Line):
     norm_min: float
     norm_max: float
     tree_nodes: int                           # nodes in the whole tree
+    mover: list[int] | None = None            # whose move each row is (-1: root; SUCT
+                                              # rows alternate); older files: none
+    joint: list[list[int]] | None = None      # joint-action trees only: each agent's move
+
+    @model_validator(mode="after")
+    def _columns_agree(self) -> "TreeColumns":
+        """A damaged file must not reach the tree views: every column has a
+        value per row, parents come first, and bytes fit their C fields."""
+        n = len(self.parent)
+        for name in ("move", "visits", "mean", "prob", "flags", "mover", "joint"):
+            col = getattr(self, name)
+            if col is not None and len(col) != n:
+                raise ValueError(f"tree: {name} has {len(col)} values for {n} rows")
+        if n == 0 or self.parent[0] != -1:
+            raise ValueError("tree: row 0 must be the root (parent -1)")
+        if any(not 0 <= p < i for i, p in enumerate(self.parent) if i > 0):
+            raise ValueError("tree: every parent must be an earlier row")
+        if any(not 0 <= v <= 255 for v in self.move + self.flags):
+            raise ValueError("tree: moves and flags are bytes (0..255)")
+        if any(not 0 <= v < 2**31 for v in self.visits):
+            raise ValueError("tree: visits out of range")
+        if self.mover is not None and any(not -1 <= v <= 7 for v in self.mover):
+            raise ValueError("tree: mover must be -1..7")
+        if self.joint is not None and any(len(j) != 8 or any(not 0 <= v <= 255 for v in j)
+                                          for j in self.joint):
+            raise ValueError("tree: each joint row is 8 bytes")
+        return self
 
     @classmethod
     def from_snapshot(cls, snap: TreeSnapshot) -> "TreeColumns":
@@ -186,7 +215,9 @@ class TreeColumns(_Line):
             mean=np.round(rows["mean"].astype(np.float64), 4).tolist(),
             prob=np.round(rows["prob"].astype(np.float64), 4).tolist(),
             flags=rows["flags"].tolist(), norm_min=round(float(snap.norm_min), 6),
-            norm_max=round(float(snap.norm_max), 6), tree_nodes=int(snap.tree_nodes))
+            norm_max=round(float(snap.norm_max), 6), tree_nodes=int(snap.tree_nodes),
+            mover=rows["agent"].tolist(),
+            joint=rows["joint"].tolist() if bool((rows["joint"] != 255).any()) else None)
 
     def to_snapshot(self, agent: int) -> TreeSnapshot:
         """Back to a TreeSnapshot (for the tree views); `node` is the row."""
@@ -199,6 +230,9 @@ class TreeColumns(_Line):
         rows["prob"] = self.prob
         rows["move"] = self.move
         rows["flags"] = self.flags
+        rows["agent"] = (self.mover if self.mover is not None
+                         else [-1 if p < 0 else agent for p in self.parent])
+        rows["joint"] = self.joint if self.joint is not None else 255
         depth = np.zeros(n, dtype=np.int16)
         for i, p in enumerate(self.parent):   # parents come first
             if p >= 0:

@@ -292,7 +292,8 @@ def turn_line(record: "TurnRecord") -> TurnLine:
             agents.append(AgentTurn(
                 agent=a, move=p.moves[a], nodes=p.tree_nodes.get(a),
                 root=[RootMove(move=s.move, visits=s.visits, mean=_r(s.mean, 6),
-                               prob=_r(s.prob, 6)) for s in p.root_stats.get(a, ())],
+                               prob=_r(s.prob, 6), policy=_r(s.policy, 6))
+                      for s in p.root_stats.get(a, ())],
                 tree=TreeColumns.from_snapshot(tree) if tree is not None else None))
         players.append(PlayerTurnLine(
             player=p.player, controller=p.controller, iterations=p.iterations,

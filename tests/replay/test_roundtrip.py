@@ -244,3 +244,61 @@ def test_closed_early_has_no_result(tmp_path):
     assert rec.status.state == "closed"
     replay = read_replay(rec.path)
     assert replay.result is None and len(replay.turns) == 4 and verify(replay).ok
+
+
+def test_record_trees_of_every_algorithm_keep_movers_joint_actions_and_policies(tmp_path):
+    """What the arena showed is what the replay shows: a Sequential-UCT tree
+    keeps each row's mover, a joint-action tree its joint actions, and an
+    Exp3/RM root its average strategy (not only the visit shares)."""
+    from sandbox.config import load_scenario
+    sc = load_scenario("snakes_duel_trees").with_settings([
+        "players.0.search.algorithm=suct", "players.1.search.algorithm=joint"])
+    rec = Recorder(tmp_path, name_hint="algos", record_trees=40)
+    with Match(sc, seed=3, budget=Budget(iterations=400, ms=0), max_turns=3, recorder=rec) as m:
+        while not m.over:
+            m.play_turn()
+            live = {a: m.controllers[m.owner[a]].latest for a in range(2)}
+        history = list(m.history)
+    rec.close()
+    replay = read_replay(rec.path)
+    assert verify(replay).ok
+    last = replay.turns[-1]
+    hist = history[-1]
+    suct = last.players[0].agents[0].tree.to_snapshot(0)
+    joint = last.players[1].agents[0].tree.to_snapshot(1)
+    assert suct.mover[0] == -1 and set(suct.mover[1:].tolist()) == {0, 1}
+    assert suct.mover.tolist() == hist.players[0].trees[0].mover.tolist()
+    assert (joint.joint[1:, :2] != 255).all() and (joint.joint[:, 2:] == 255).all()
+    assert joint.joint.tolist() == hist.players[1].trees[1].joint.tolist()
+    assert live  # both players searched
+
+    sc = load_scenario("matrix_rps_duel").with_settings([
+        "players.0.search.policy=rm", "game_params.repeats=2"])
+    rec = Recorder(tmp_path, name_hint="rm")
+    with Match(sc, seed=1, budget=Budget(iterations=500, ms=0), recorder=rec) as m:
+        while not m.over:
+            m.play_turn()
+        first = m.history[0]
+    rec.close()
+    root = read_replay(rec.path).turns[0].players[0].agents[0].root
+    assert [r.policy for r in root] == pytest.approx(
+        [s.policy for s in first.players[0].root_stats[0]], abs=1e-6)
+    assert any(abs(r.policy - r.prob) > 1e-3 for r in root)   # not the visit shares
+
+
+def test_a_damaged_tree_column_drops_the_line_not_the_viewer(tmp_path):
+    rec = play_recorded(tmp_path, max_turns=3, record_trees=20, change=False)
+    lines = rec.path.read_text().splitlines()
+    doc = json.loads(lines[2])
+    tree = doc["players"][0]["agents"][0]["tree"]
+    tree["visits"] = tree["visits"][:-1]          # one value short
+    lines[2] = json.dumps(doc)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    replay = read_replay(bad)
+    assert any("visits has" in d.reason for d in replay.dropped), replay.dropped
+    for t in replay.turns:
+        for p in t.players:
+            for a in p.agents:
+                if a.tree is not None:
+                    a.tree.to_snapshot(a.agent)
