@@ -352,6 +352,18 @@ class ArenaScene(Scene):
                          [(k, POLICY_LABELS[k]) for k in POLICIES], p.policy,
                          tooltip=f"selection policy at every node: {POLICY_TIPS[p.policy]} "
                                  "(a change takes effect at the next turn, with fresh trees)"))
+        elif p.algorithm == "suct":
+            # who is serialised first: the agents after it see its move (the
+            # leak of tutorial §4); the default, its own seat, only lets the
+            # opponents peek
+            names = self.match.names
+            movers = [(-1, "own seat")] + [(a, names[a]) for a in range(len(names))]
+            g.add(Picker("lead", (c.x + half, yy, c.w - half, 24), "first", movers, p.lead,
+                         tooltip="Sequential UCT serialises each turn in one tree: the agent "
+                                 "first in the order chooses blind, the ones after it see its "
+                                 "move (the information leak). 'own seat': this player's agent "
+                                 "goes first, so only its opponents peek. A change starts a "
+                                 "fresh tree"))
         self._status_y = yy + 27
         return yy + 27 + 17
 

@@ -59,7 +59,7 @@ def test_the_pickers_offer_every_algorithm_and_policy(arena):
     algo = arena.widgets.get("algorithm")
     assert [v for v, _ in algo.options] == list(ALGORITHMS)
     for v, label in algo.options:   # the core's own answer, marked in the list
-        assert ("(not built)" in label) == (not BUILT[v]), label
+        assert ("(n/a)" in label) == (not BUILT[v]), label
     assert [v for v, _ in arena.widgets.get("policy").options] == list(POLICIES)
     assert algo.value == "smitsimax" and arena.widgets.get("policy").value == "ucb1"
     # UCB: C applies; Exp3/RM's knobs do not show
@@ -99,15 +99,45 @@ def test_exploration_and_move_played_reach_c(arena):
     assert ctl.settings.final_move == "sample" and ctl.search.c_params().final_move == "sample"
 
 
-@pytest.mark.skipif(all(BUILT.values()), reason="every algorithm is built")
-def test_an_algorithm_the_core_lacks_is_refused_with_a_message(arena):
+def test_suct_offers_its_first_mover_and_a_pick_reaches_c(arena):
+    """Sequential UCT's picker slot holds the first mover (own seat, or any
+    agent by name); the pick is C's `lead` and starts a fresh tree."""
     ctl = arena.match.controllers[0]
     wait_decided(arena)
-    missing = next(a for a in ALGORITHMS if not BUILT[a])
-    pick(arena, "algorithm", missing)
+    pick(arena, "algorithm", "suct")
+    assert "policy" not in {w.id for w in arena.widgets.widgets}
+    lead = arena.widgets.get("lead")
+    assert [v for v, _ in lead.options] == [-1] + list(range(len(arena.match.names)))
+    assert [label for _, label in lead.options][1:] == list(arena.match.names)
+    step_turn(arena)
+    wait_decided(arena)
+    assert ctl.latest.algorithm == "suct"
+    pick(arena, "lead", 1)
+    assert ctl.settings.lead == 1 and ctl.search.c_params().lead == 1
+    step_turn(arena)
+    wait_decided(arena)
+    snap = ctl.search.snapshot(0, 50)
+    assert snap.mover[1] == 1            # the root's children are agent 1's moves now
+
+
+def test_an_algorithm_refused_for_this_game_is_marked_and_refused_with_cs_reason(app):  # noqa: F811
+    """Joint-action MCTS on 8 snakes (4^8 joint actions a node): marked n/a
+    in the list, and picking it says why and keeps the search as it was."""
+    from sandbox.config import load_scenario, scenario_from_dict
+    data = load_scenario("snakes_standard_4p").model_dump(exclude_unset=True)
+    data["game_params"].update(snakes=8, width=15, height=15)
+    data["players"] = [dict(data["players"][i % 4], name=f"S{i}", agents=[i]) for i in range(8)]
+    sc = scenario_from_dict(data)
+    scene = ArenaScene(app, sc, seed=1, budget=Budget(iterations=200, ms=0),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    labels = dict(scene.widgets.get("algorithm").options)
+    assert "(n/a)" in labels["joint"] and "(n/a)" not in labels["suct"]
+    ctl = scene.match.controllers[0]
+    pick(scene, "algorithm", "joint")
     assert ctl.settings.algorithm == "smitsimax"
-    assert "not built" in arena.message
-    assert arena.widgets.get("algorithm").value == "smitsimax"   # the pick went back
+    assert "joint" in scene.message
+    assert scene.widgets.get("algorithm").value == "smitsimax"
 
 
 # ------------------------------------------------------------------ every algorithm renders
