@@ -101,7 +101,7 @@ def test_stats_name_the_algorithm_and_its_trees(algorithm):
         assert st.algorithm == algorithm
         assert st.trees == {"suct": 1, "joint": 1, "random": 0, "greedy": 0}[algorithm]
         if algorithm == "suct":
-            assert st.node_bytes == 24
+            assert st.node_bytes == 32    # total + sum of squares (UCB1-Tuned)
         if algorithm == "joint":
             assert st.node_bytes == 24 + 8 * 2     # fixed part + a total per agent
 
@@ -429,3 +429,59 @@ def test_a_kept_tree_that_disagrees_with_the_state_is_left_not_followed(algorith
         assert left > 0
         for a, m in enumerate(s.best_moves()):
             assert m in g.legal_moves(a)
+
+
+def test_suct_ucb1_tuned_picks_recomputed_from_the_trace():
+    """SUCT with policy=ucb1_tuned: every UCB pick of both levels of a
+    one-shot game predicted by an independent numpy bandit fed only the
+    traced moves and scores (counts, sums and sums of squares per node,
+    each mover's running bounds), with Auer et al.'s formula; and the run
+    differs from plain UCB1's."""
+    params = SearchParams(algorithm="suct", policy="ucb1_tuned", max_depth=1, tree_reuse=False,
+                          random_threshold=4, c=1.0)
+    g = Game("matrix", {"preset": "biased_rps"}, seed=1)
+    s = Search(g, params, seed=7)
+    n = np.zeros((4, 3))          # row 0: lead's children; row 1 + r: agent 1 under lead move r
+    tot, sq = np.zeros((4, 3)), np.zeros((4, 3))
+    lo, hi = [np.inf, np.inf], [-np.inf, -np.inf]
+    root_visits, checked = 0, 0
+
+    def predict(row: int, parent_visits: int, agent: int) -> int:
+        if (n[row] == 0).any():
+            return int(np.argmax(n[row] == 0))
+        lo_a, scale = lo[agent], hi[agent] - lo[agent]
+        if not scale > 0:
+            scale, lo_a = 1.0, (lo_a if lo_a <= hi[agent] else 0.0)
+        ln_n = np.log(parent_visits)
+        mean = tot[row] / n[row]
+        var = np.maximum(sq[row] / n[row] - mean * mean, 0.0)
+        vb = np.minimum(var / scale**2 + np.sqrt(2 * ln_n / n[row]), 0.25)
+        return int(np.argmax((mean - lo_a) / scale + params.c * np.sqrt(ln_n / n[row] * vb)))
+
+    moves_seen = []
+    for _ in range(600):
+        t = s.step_traced()
+        r, c = int(t.moves[0][0]), int(t.moves[1][0])
+        moves_seen.append((r, c))
+        root_visits += 1
+        if t.picks[0][0] == "ucb":
+            assert r == predict(0, root_visits, 0)
+            checked += 1
+        if t.picks[1][0] == "ucb":
+            assert c == predict(1 + r, int(n[0, r]) + 1, 1)
+            checked += 1
+        n[0, r] += 1
+        n[1 + r, c] += 1
+        for row, col, a in ((0, r, 0), (1 + r, c, 1)):
+            v = float(t.scores[a])
+            tot[row, col] += v
+            sq[row, col] += v * v
+        for a in (0, 1):
+            lo[a], hi[a] = min(lo[a], float(t.scores[a])), max(hi[a], float(t.scores[a]))
+    assert checked > 1000
+    s2 = Search(g, params.replace(policy="ucb1"), seed=7)
+    plain = []
+    for _ in range(600):
+        t = s2.step_traced()
+        plain.append((int(t.moves[0][0]), int(t.moves[1][0])))
+    assert plain != moves_seen

@@ -92,7 +92,8 @@ static const param_def DEFS[] = {
         "control variate, VR-MCCFR), 4 rm_plus (regrets floored at "
         "0); a change takes effect at the next turn (fresh trees). Final "
         "move: most visited for ucb1/ucb1_tuned, from the average strategy "
-        "for the others (final_move)"),
+        "for the others (final_move). SUCT: ucb1 or ucb1_tuned (the sampling "
+        "policies fall back to ucb1)"),
     DEF(final_move, SBX_PARAM_CHOICE, SBX_FINAL_ARGMAX, SBX_FINAL_SAMPLE,
         SBX_FINAL_ARGMAX,
         "exp3/rm/rm_plus move to play: 0 argmax of the average strategy, 1 a "

@@ -20,8 +20,10 @@
  * and discounted by gamma per simulated turn. random_threshold, c, gamma,
  * max_depth, depth_normalize, rollout (one new node per iteration, uniform
  * moves below it), node_cap and tree_reuse work as in Smitsimax. The
- * selection policy is always UCB1 (`policy` is ignored); death_penalty and
- * bounds=depth are Smitsimax's only.
+ * selection policy is UCB1, or UCB1-Tuned with policy=ucb1_tuned (the same
+ * formula as smitsimax.c's, so the two structures can be compared with the
+ * same bandit); the sampling policies (Exp3, RM) fall back to UCB1 here.
+ * death_penalty and bounds=depth are Smitsimax's only.
  *
  * THE INFORMATION LEAK (the reason this is a baseline, not a method): an
  * agent later in the order chooses in a subtree that already knows the moves
@@ -56,9 +58,10 @@ typedef struct suct_node {
     uint8_t turn;          /* simulated turn of the move, 1..; root 0       */
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED             */
     double total;          /* the mover's backed-up (discounted) scores     */
+    double sumsq;          /* ... and their squares (UCB1-Tuned's variance)  */
 } suct_node;
 
-_Static_assert(sizeof(suct_node) == 24, "SUCT nodes are 24 bytes");
+_Static_assert(sizeof(suct_node) == 32, "SUCT nodes are 32 bytes");
 
 typedef struct suct {
     sbx_tree t;
@@ -170,7 +173,8 @@ static int children_match(const suct *x, const suct_node *node, int agent,
 
 /* Tutorial §7 selectChild for the mover's bandit (as smitsimax.c). */
 static uint32_t select_child(const suct *x, const suct_node *node, int agent,
-                             const sbx_search_params *p, uint64_t *rng, int *pick) {
+                             const sbx_search_params *p, int policy, uint64_t *rng,
+                             int *pick) {
     const uint32_t first = node->h.first_child;
     const int k = node->h.nchildren;
     if (node->h.visits < (uint32_t)p->random_threshold) {
@@ -184,15 +188,28 @@ static uint32_t select_child(const suct *x, const suct_node *node, int agent,
         scale = 1.0;
         if (!(lo <= hi)) lo = 0.0;
     }
-    const double explore = p->c * sqrt(log((double)node->h.visits));
+    const double ln_n = log((double)node->h.visits);
+    const double explore = p->c * sqrt(ln_n);
     const suct_node *ch = NODE(x, first);
     uint32_t best = first;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const suct_node *c = &ch[i];
         if (c->h.visits == 0) return first + (uint32_t)i;
-        double v = (c->total / (double)c->h.visits - lo) / scale +
-                   explore / sqrt((double)c->h.visits);
+        const double n = (double)c->h.visits;
+        double v;
+        if (policy == SBX_POLICY_UCB1_TUNED) {
+            /* Auer et al.: C * sqrt(ln N / n * min(1/4, V)), V the variance
+             * on the normalised scale plus sqrt(2 ln N / n) */
+            const double mean = c->total / n;
+            double var = c->sumsq / n - mean * mean;
+            if (var < 0.0) var = 0.0;
+            double vb = var / (scale * scale) + sqrt(2.0 * ln_n / n);
+            if (vb > 0.25) vb = 0.25;
+            v = (mean - lo) / scale + p->c * sqrt(ln_n / n * vb);
+        } else {
+            v = (c->total / n - lo) / scale + explore / sqrt(n);
+        }
         if (v > best_v) {
             best_v = v;
             best = first + (uint32_t)i;
@@ -266,7 +283,7 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                     in_tree = 0; /* chance made this node another state */
                 }
                 if (in_tree) {
-                    uint32_t c = select_child(x, node, a, p, &s->rng, &pick);
+                    uint32_t c = select_child(x, node, a, p, s->policy, &s->rng, &pick);
                     if (k == 0) pick = SBX_PICK_PASS;
                     suct_node *cn = NODE(x, c);
                     cn->h.visits++;
@@ -313,7 +330,9 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         suct_node *nd = NODE(x, path[i]);
         const int a = nd->agent;
         int k = leaf_depth[a] - nd->turn;
-        nd->total += score[a] * gpow[k > 0 ? k : 0];
+        const double v = score[a] * gpow[k > 0 ? k : 0];
+        nd->total += v;
+        nd->sumsq += v * v;
     }
     NODE(x, 0)->total += score[x->lead] * gpow[leaf_depth[x->lead]];
     const int reached = NODE(x, path[plen - 1])->turn;
@@ -383,6 +402,7 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
         if (decay < 1.0) {
             uint32_t v = (uint32_t)((double)nd->h.visits * decay);
             nd->total = v ? nd->total * ((double)v / (double)nd->h.visits) : 0.0;
+            nd->sumsq = v ? nd->sumsq * ((double)v / (double)nd->h.visits) : 0.0;
             nd->h.visits = v;
         }
     }
@@ -396,6 +416,7 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
     }
     r->h.visits = visits;
     r->total = s->p.gamma * total;
+    r->sumsq = 0.0;        /* a root is never a selected child */
     r->move = SBX_MOVE_NONE;
     r->agent = -1;
     r->turn = 0;
