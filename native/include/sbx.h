@@ -202,6 +202,8 @@ const char *sbx_game_params(const sbx_game *game);
                                    (refused above 4096 joint actions a node) */
 #define SBX_ALGO_RANDOM 3       /* uniform random legal move, no search         */
 #define SBX_ALGO_GREEDY 4       /* best one-ply evaluation vs random opponents  */
+#define SBX_ALGO_MCGS 5         /* Monte-Carlo graph search, two players: one
+                                   graph of states, n1 x n2 edges (mcgs.c)   */
 
 /* policy: Smitsimax's selection policy at every node */
 #define SBX_POLICY_UCB1 0       /* UCB1 on normalised scores (tutorial §6-§7)   */
@@ -245,6 +247,13 @@ typedef struct sbx_search_params {
     int32_t backup;             /* SBX_BACKUP_*                              */
     int32_t lead;               /* SUCT: agent serialised first (-1: agent 0,
                                    or the seat, filled in by the controller) */
+    double c_puct;              /* MCGS: PUCT exploration constant           */
+    double fpu_offset;          /* MCGS: unvisited outcome Q = node Q - this */
+    double temperature;         /* MCGS final_move=sample: pi^(1/T)          */
+    int32_t rollout_steps;      /* MCGS: random turns before a leaf's eval   */
+    int32_t short_circuit;      /* MCGS: 1: child better known than the edge:
+                                   count the edge, do not descend            */
+    int32_t transpositions;     /* MCGS: 1: states found again share a node  */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -452,6 +461,9 @@ typedef struct sbx_snapshot_node {
 #define SBX_NODE_SURVIVED 4     /* the agent survived this node's move       */
 #define SBX_NODE_DOOMED 8       /* certain death (all children fatal)        */
 #define SBX_NODE_TRUNCATED 16   /* has children not in the snapshot          */
+#define SBX_NODE_SHARED 32      /* MCGS: the node has more than one parent in
+                                   the graph; it appears once, under the
+                                   first parent met breadth-first            */
 
 /* The top of agent's tree: the (at most) max_nodes most-visited nodes with
  * visits >= min_visits, which always form a connected tree under the root.
@@ -461,6 +473,28 @@ typedef struct sbx_snapshot_node {
  * score). Random and greedy: the root row alone. */
 int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out);
+
+/* ================================================== 6. Test-only entries
+ * NOT for applications: introspection of MCGS's graph for the tests
+ * (tests/native/test_mcgs.py). SBX_ERR_STATE if the search is not running
+ * mcgs. Node ids are those of snapshot rows and trace paths. */
+typedef struct sbx_mcgs_debug_node {
+    int32_t n1, n2;             /* outcomes per player                       */
+    int32_t visits;             /* sum of the edge visits                    */
+    int32_t flags;              /* 1 evaluated, 2 terminal                   */
+    uint64_t hash;
+    int64_t hits;               /* graph-wide: transposition hits            */
+    double q[2], u[2], base[2]; /* Q, leaf value U, evaluate() of the state  */
+    uint8_t act[2][SBX_MAX_MOVES]; /* outcome -> move                         */
+    int32_t edge_visits[SBX_MAX_MOVES * SBX_MAX_MOVES]; /* row-major i*n2+j */
+    int32_t edge_child[SBX_MAX_MOVES * SBX_MAX_MOVES];  /* 0: none          */
+    float edge_r[SBX_MAX_MOVES * SBX_MAX_MOVES][2];
+} sbx_mcgs_debug_node;
+
+int sbx_search_debug_mcgs_node(sbx_search *search, int node,
+                               sbx_mcgs_debug_node *out);
+/* Runs the backup's Q recomputation on one node. */
+int sbx_search_debug_mcgs_recompute(sbx_search *search, int node);
 
 /* SBX_CDEF_END */
 

@@ -17,7 +17,7 @@ ELIMINATION = {"pass": 0, "freeze": 1}
 ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
 BOUNDS = {"leaf": 0, "depth": 1}
 BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
-ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4}
+ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5}
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 BACKUP = {"mean": 0, "power": 1}
@@ -87,9 +87,10 @@ class SearchParams(BaseModel):
                                            "uniformly (Exp3's gamma)")
     power_p: Float = Field(2.0, ge=1.0, le=64.0,
                            description="backup=power: exponent of the power mean (1 = mean)")
-    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy"] = Field(
+    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs"] = Field(
         "smitsimax", description="the search: decoupled trees (smitsimax), sequential UCT, "
-                                 "joint-action MCTS, uniform random, greedy one-ply; a change "
+                                 "joint-action MCTS, uniform random, greedy one-ply, "
+                                 "Monte-Carlo graph search (two players); a change "
                                  "takes effect at the next turn")
     policy: Literal["ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"] = Field(
         "ucb1", description="Smitsimax selection policy; a change takes effect at the next "
@@ -102,6 +103,19 @@ class SearchParams(BaseModel):
                       description="SUCT: agent serialised first, the one that cannot peek "
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
+    c_puct: Float = Field(1.5, ge=0.0, le=100.0,
+                          description="MCGS: PUCT constant (evaluation units, uniform priors)")
+    fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
+                              description="MCGS: an unvisited outcome's Q = the node's Q minus this")
+    temperature: Float = Field(1.0, ge=0.01, le=100.0,
+                               description="MCGS final_move=sample: draw from visits^(1/T)")
+    rollout_steps: Int = Field(0, ge=0, le=1000,
+                               description="MCGS: random turns before a new node's evaluation "
+                                           "(0 = evaluate at once)")
+    short_circuit: bool = Field(False, description="MCGS: a child better known than its edge: "
+                                                   "count the edge without descending")
+    transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
+                                                   "share one node (off = a tree)")
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":

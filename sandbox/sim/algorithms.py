@@ -17,7 +17,8 @@ ALGORITHMS: tuple[str, ...] = get_args(SearchParams.model_fields["algorithm"].an
 POLICIES: tuple[str, ...] = get_args(SearchParams.model_fields["policy"].annotation)
 
 ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint": "joint-action",
-                    "random": "random", "greedy": "greedy 1-ply"}
+                    "random": "random", "greedy": "greedy 1-ply",
+                    "mcgs": "MCGS (graph)"}
 ALGORITHM_TIPS = {
     "smitsimax": "decoupled trees, one per agent: no tree sees another's selection",
     "suct": "sequential UCT: the agents take turns in ONE tree, so a later mover sees the "
@@ -25,6 +26,8 @@ ALGORITHM_TIPS = {
     "joint": "joint-action MCTS: one tree, one child per joint action of all agents",
     "random": "a uniformly random legal move; no search, no tree",
     "greedy": "the best one-ply evaluation against random opponents; no tree",
+    "mcgs": "Monte-Carlo graph search (two players): one graph of states, transpositions "
+            "shared, decoupled PUCT over each player's marginal",
 }
 POLICY_LABELS = {"ucb1": "UCB1", "ucb1_tuned": "UCB1-Tuned", "exp3": "Exp3", "rm": "RM",
                  "rm_plus": "RM+"}
@@ -38,7 +41,7 @@ POLICY_TIPS = {
 # Policies whose root probabilities are an average strategy, not visit shares
 # (their final move comes from it: `final_move`, and `exploration` mixes in).
 AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})
-TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint"})
+TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint", "mcgs"})
 # Algorithms with a selection `policy` of their own (sbx.h: Smitsimax's).
 POLICY_ALGORITHMS = frozenset({"smitsimax"})
 

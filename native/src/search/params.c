@@ -78,12 +78,12 @@ static const param_def DEFS[] = {
         "backup=power (ucb1): exponent p of the power mean of the children's "
         "normalised values (1 = visit-weighted mean, large = max); unused "
         "otherwise"),
-    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_GREEDY,
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_MCGS,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
-        "(one ply vs random opponents); a change takes effect at the next "
-        "turn"),
+        "(one ply vs random opponents), 5 mcgs (Monte-Carlo graph search, "
+        "two players); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -111,6 +111,25 @@ static const param_def DEFS[] = {
         "the seat that must not peek); -1: the seat the search plays for, "
         "filled in by the match's controller (agent 0 for a bare search); "
         "refused past the game's agents when SUCT is asked for"),
+    DEF(c_puct, SBX_PARAM_FLOAT, 0.0, 100.0, 1.5,
+        "MCGS: PUCT constant, score = Q + c_puct * prior * sqrt(N) / (1 + n), "
+        "in the units of the game's evaluation (priors uniform)"),
+    DEF(fpu_offset, SBX_PARAM_FLOAT, 0.0, 100.0, 0.1,
+        "MCGS: first-play urgency, an unvisited outcome's Q is the node's Q "
+        "minus this (evaluation units)"),
+    DEF(temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
+        "MCGS with final_move=sample: the move is drawn from the marginal "
+        "visit distribution raised to 1/temperature (small = argmax)"),
+    DEF(rollout_steps, SBX_PARAM_INT, 0, 1000, 0,
+        "MCGS: uniformly random turns played from a new node before its "
+        "evaluation (0 = evaluate at once)"),
+    DEF(short_circuit, SBX_PARAM_BOOL, 0, 1, 0,
+        "MCGS: when an edge's child has more visits than the edge (found "
+        "through other parents), count the edge and stop instead of "
+        "descending (KataGo)"),
+    DEF(transpositions, SBX_PARAM_BOOL, 0, 1, 1,
+        "MCGS: look states up in the transposition table, so one reached by "
+        "two move orders is one node (0 = a tree; a change starts afresh)"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
