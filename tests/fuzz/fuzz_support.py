@@ -365,14 +365,16 @@ ALGORITHMS: tuple[str, ...] = typing.get_args(FIELDS["algorithm"].annotation)
 
 def search_any_algorithm(game: Game, params: SearchParams, seed: int):
     """Search(game, params, seed), counted. Only joint-action MCTS may be
-    refused, on a game with too many joint actions per node (InvalidArgument
-    saying so): the same params with Smitsimax then."""
+    refused, on a game with too many joint actions per node, and MCGS, on a
+    game without exactly two agents (InvalidArgument saying so): the same
+    params with Smitsimax then."""
     from sandbox.native import InvalidArgument, Search
     s, exc = attempt(Search, game, params, seed)
     if exc is None:
         return s
     assert isinstance(exc, InvalidArgument), repr(exc)
-    assert params.algorithm == "joint" and "joint action" in str(exc), str(exc)
+    assert (params.algorithm == "joint" and "joint action" in str(exc)) or (
+        params.algorithm == "mcgs" and "two-player" in str(exc)), str(exc)
     return must(Search, game, params.replace(algorithm="smitsimax"), seed)
 
 
