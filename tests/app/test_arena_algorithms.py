@@ -29,7 +29,9 @@ def built(name: str) -> bool:
             Search(g, {"algorithm": name}).close()
             return True
         except InvalidArgument as exc:
-            assert "not built" in str(exc)
+            # MCGS is built but refuses this 4-snake game (two players only);
+            # its arena views come with the maze (issue 12, deliverable 3)
+            assert "not built" in str(exc) or (name == "mcgs" and "two-player" in str(exc))
             return False
 
 

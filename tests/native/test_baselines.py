@@ -27,10 +27,14 @@ SMALL = SearchParams(node_cap=1 << 15, max_depth=6)
 
 def _search(game: Game, algorithm: str, seed: int = 5, **kw) -> Search | None:
     """A search of `algorithm`, or None where C refuses it for the game
-    (only joint-action MCTS on too many joint actions may be refused)."""
+    (only joint-action MCTS on too many joint actions and MCGS on a game
+    without two players may be refused)."""
     try:
         return Search(game, SMALL.replace(algorithm=algorithm, **kw), seed=seed)
     except InvalidArgument as exc:
+        if algorithm == "mcgs":
+            assert "two-player" in str(exc) and game.num_agents != 2, str(exc)
+            return None
         assert algorithm == "joint" and "joint action" in str(exc), str(exc)
         assert game.num_agents >= 4
         return None
