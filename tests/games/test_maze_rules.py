@@ -255,3 +255,15 @@ def test_import_validates_and_leaves_the_state_unchanged():
     g2 = maze(MUD)
     g2.import_state(good)
     assert g2.state_hash() == h and view(g2).explorers[0].stuck == 2
+
+
+@pytest.mark.parametrize("params", [{"size": "tiny", "cheese": 0, "max_turns": 40},
+                                    {"width": 3, "height": 2, "size": "huge",
+                                     "row0": "11.11c01.", "row1": "10.10c00."}])
+def test_a_game_rebuilt_from_its_described_params_is_the_same_game(params):
+    """Searches compare configs bytewise: the described params must rebuild it."""
+    g = Game("maze", params, seed=0)
+    g.step([RIGHT, STAY])
+    g2 = Game("maze", g.params, seed=0)
+    g2.copy_from(g)           # refused if the configs differ
+    assert g2.state_hash() == g.state_hash()

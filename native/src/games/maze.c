@@ -369,7 +369,18 @@ static int maze_configure(void *cfgv, const char *params) {
         }
     }
     c->words = (c->cells + 63) / 64;
+    /* Normalise what describe writes, so a game rebuilt from sbx_game_params
+     * has a bytewise-equal cfg (searches compare cfgs). */
     memset(c->rows_seen, 0, sizeof c->rows_seen);
+    c->cheese_param = c->cheese_total;
+    if (c->given) {
+        c->size = 2;
+        c->maze_seed = 1;
+        c->wall_density = 0.7;
+        c->mud_density = 0.1;
+        c->mud_range = 3;
+        c->symmetric = 1;
+    }
     return SBX_OK;
 }
 
