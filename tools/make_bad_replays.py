@@ -46,6 +46,9 @@ MATCHES = {
                "players": [{"name": "A"}, {"name": "B"}]},
     "depthbias": {"name": "corpus depthbias", "game": "depthbias", "game_params": {},
                   "seed": 3, "players": [{"name": "A"}]},
+    "maze": {"name": "corpus maze", "game": "maze",
+             "game_params": {"size": "tiny", "max_turns": 8}, "seed": 3,
+             "players": [{"name": "A"}, {"name": "B"}]},
 }
 
 
@@ -326,6 +329,14 @@ CASES = [
          verify={"exit": 1, "error": "cannot rebuild the game: siege_min=19 is greater than "
                                      "siege_max=18"},
          stats={"exit": 0, "warnings": ["cannot rebuild the game: siege_min=19"]}),
+    Case("maze_illegal_move.jsonl", "maze", "maze, turn 1 plays move 9 of 5",
+         set_in_turn(1, lambda t: t["joint"].__setitem__(0, 9)),
+         verify={"exit": 1, "error": "turn 1: recorded moves"},
+         stats={"exit": 0}),
+    Case("maze_bad_size.jsonl", "maze", "maze of an unknown size",
+         set_in_header(lambda h: h.update(game_params="size=gigantic")),
+         verify={"exit": 1, "error": "cannot rebuild the game: size"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: size"]}),
 ]
 
 

@@ -92,7 +92,8 @@ int sbx_game_evaluate(const sbx_game *game, double *scores_out);
 int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
 uint64_t sbx_game_hash(const sbx_game *game);
 /* Flat int32 export of the state (layout documented per game, see
- * SBX_SNAKES_*, SBX_GOOFSPIEL_*, SBX_MATRIX_* and SBX_DEPTHBIAS_* below);
+ * SBX_SNAKES_*, SBX_GOOFSPIEL_*, SBX_MATRIX_*, SBX_DEPTHBIAS_* and SBX_MAZE_*
+ * below);
  * *len_out gets the number of words written. */
 int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 /* Set the state from an export; validated, the state is unchanged on error. */
@@ -182,6 +183,21 @@ const char *sbx_game_params(const sbx_game *game);
  *   The RNG stream (it draws L at the choice) is not exported; import keeps
  *   the game's own. */
 #define SBX_DEPTHBIAS_EXPORT_VERSION 1
+
+/* Maze export layout (int32 words), version SBX_MAZE_EXPORT_VERSION,
+ * 8 + 4P + W*H words:
+ *   [0] version  [1] width W  [2] height H  [3] players P  [4] turn
+ *   [5] max_turns  [6] cheese at the start  [7] cheese left
+ *   then per player, in agent order: x, y, stuck (turns it must still stay
+ *   because of mud), score in twelfths of a cheese (shares 1/2, 1/3, 1/4)
+ *   then per cell, cell = y*W + x (y upwards, "up" is y+1), one word:
+ *   bits 0-3 passage right, bits 4-7 passage up (0 wall or off the grid,
+ *   1 open, N >= 2 mud costing N turns), bit 8 cheese now, bit 9 cheese at
+ *   the start. The layout belongs to the parameters: an import must repeat
+ *   it. Move ids: 0 up, 1 down, 2 left, 3 right, 4 stay.
+ *   The hash is a Zobrist key over positions, cheese left, stuck counters
+ *   and the turn (native/src/games/maze.c), not a hash of these words. */
+#define SBX_MAZE_EXPORT_VERSION 1
 
 /* ===================================================== 2. Search params ==
  * One flat struct; every knob of every algorithm lives here. Ranges and

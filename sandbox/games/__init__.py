@@ -18,11 +18,12 @@ from .base import (AgentFacts, AgentStatus, BenchCase, BoardContext, GameParams,
 from .depthbias import PLUGIN as _DEPTHBIAS
 from .goofspiel import PLUGIN as _GOOFSPIEL
 from .matrix import PLUGIN as _MATRIX
+from .maze import PLUGIN as _MAZE
 from .snakes import PLUGIN as _SNAKES
 
 # in the C registry's order (native/src/games/game.c)
 _REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX,
-                                                            _DEPTHBIAS)}
+                                                            _DEPTHBIAS, _MAZE)}
 
 
 def plugin(kind: str) -> GamePlugin:

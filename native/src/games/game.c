@@ -12,6 +12,7 @@ static const sbx_game_vt *const registry[] = {
     &sbx_goofspiel_vt,
     &sbx_matrix_vt,
     &sbx_depthbias_vt,
+    &sbx_maze_vt,
 };
 #define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
 
