@@ -305,8 +305,17 @@ class ApiMachine(RuleBasedStateMachine):
         p = must(s.c_params)
         assert 0 <= t.depth <= p.max_depth
         assert t.stop_reason in STOP_REASONS.values()
+        # the algorithm that ran the iteration (a requested change may wait)
+        algorithm = must(s.stats).algorithm
         for a in range(s.num_agents):
-            assert 0 <= len(t.paths[a]) <= t.depth + 1
+            if algorithm == "suct" and a == 0:
+                # one serialised path: a node per agent per turn, plus the root
+                longest = 1 + s.num_agents * t.depth
+            elif algorithm in ("suct", "joint", "mcgs") and a > 0:
+                longest = 0       # one tree: its path is path[0]
+            else:
+                longest = t.depth + 1
+            assert 0 <= len(t.paths[a]) <= longest, (algorithm, a, t.paths)
             assert all(pk in PICKS.values() for pk in t.picks[a])
         assert t.moves.shape == (s.num_agents, t.depth)
 
