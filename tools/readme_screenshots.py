@@ -19,6 +19,7 @@ budgets, so the pictures are reproducible:
   joint.png     a joint-action player's one tree (joint-action labels) } C core
   greedy.png    a greedy player: no tree, its per-move means           } has them
   depthbias.png the arena on depthbias_lab after its first turn
+  maze.png      the arena on maze_medium_smitsimax_duel after 25 turns
   lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
@@ -124,7 +125,8 @@ def replay_shot(out: Path) -> None:
 def game_shots(out: Path) -> None:
     for name, stem, turns in (("goofspiel", "goofspiel_13_duel", 5),
                               ("matrix", "matrix_biased_rps_duel", 12),
-                              ("depthbias", "depthbias_lab", 3)):
+                              ("depthbias", "depthbias_lab", 3),
+                              ("maze", "maze_medium_smitsimax_duel", 25)):
         app = App()
         arena = ArenaScene(app, load_scenario(stem), seed=2, recorder_factory=lambda: None)
         app.push(arena)
