@@ -315,16 +315,21 @@ static void generate(maze_cfg *c) {
     }
 }
 
-static int maze_configure(void *cfgv, const char *params) {
-    maze_cfg *c = cfgv;
-    memset(c, 0, sizeof *c);
+/* The generator's parameters at their defaults (the medium preset). */
+static void generator_defaults(maze_cfg *c) {
     c->size = 2;
-    c->players = 2;
     c->maze_seed = 1;
     c->wall_density = 0.7;
     c->mud_density = 0.1;
     c->mud_range = 3;
     c->symmetric = 1;
+}
+
+static int maze_configure(void *cfgv, const char *params) {
+    maze_cfg *c = cfgv;
+    memset(c, 0, sizeof *c);
+    generator_defaults(c);
+    c->players = 2;
     c->w_expected = 1.0;
     int rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
@@ -373,14 +378,7 @@ static int maze_configure(void *cfgv, const char *params) {
      * has a bytewise-equal cfg (searches compare cfgs). */
     memset(c->rows_seen, 0, sizeof c->rows_seen);
     c->cheese_param = c->cheese_total;
-    if (c->given) {
-        c->size = 2;
-        c->maze_seed = 1;
-        c->wall_density = 0.7;
-        c->mud_density = 0.1;
-        c->mud_range = 3;
-        c->symmetric = 1;
-    }
+    if (c->given) generator_defaults(c); /* a given layout ignores them */
     return SBX_OK;
 }
 
