@@ -46,10 +46,8 @@ static int grd_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     grd *x = s->algo;
     const sbx_game_vt *vt = s->vt;
     const int n = s->num_agents;
+    const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    memcpy(sim, s->root, s->state_size);
-    const uint64_t sim_seed = sbx_rng_next(&s->rng);
-    vt->reseed(sim, sim_seed);
     uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
     const uint32_t alive0 = vt->alive_mask(s->cfg, sim);
     for (int a = 0; a < n; a++) {

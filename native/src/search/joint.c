@@ -157,15 +157,8 @@ static int jnt_create(sbx_search *s) {
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) bounds_reset(x);
-    if (s->p.node_cap == old->node_cap) return SBX_OK;
-    if (x->t.used > (uint32_t)s->p.node_cap) clear(x);
-    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
-        s->p.node_cap = (int32_t)x->t.cap;
-        return sbx_fail(SBX_ERR_MEMORY,
-                        "out of memory resizing the tree arena; node_cap stays %d",
-                        old->node_cap);
-    }
-    return SBX_OK;
+    if (x->t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
+    return sbx_tree_follow_cap(s, &x->t, old->node_cap);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -214,12 +207,8 @@ static void marginals(const jnt *x, const jnt_node *node, int n,
 /* Tutorial §7 selectChild on one agent's marginal. */
 static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
                        const double *total, double c) {
-    double lo = x->smin[a], hi = x->smax[a];
-    double scale = hi - lo;
-    if (!(scale > 0.0)) {
-        scale = 1.0;
-        if (!(lo <= hi)) lo = 0.0;
-    }
+    double lo = x->smin[a];
+    const double scale = sbx_norm_scale(&lo, x->smax[a]);
     uint32_t sum = 0;
     for (int i = 0; i < k; i++) sum += visits[i];
     const double explore = c * sqrt(log((double)(sum > 0 ? sum : 1)));
@@ -246,10 +235,8 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const int64_t need = jnt_iteration_nodes(p, n, s->max_moves);
     if ((int64_t)(x->t.cap - x->t.used) < need) return SBX_STOP_NODE_CAP;
 
+    const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    memcpy(sim, s->root, s->state_size);
-    const uint64_t sim_seed = sbx_rng_next(&s->rng);
-    vt->reseed(sim, sim_seed);
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     int plen = 1, in_tree = 1, depth = 0, terminal = 0;

@@ -383,10 +383,8 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const uint32_t room = SBX_MAX_MOVES * SBX_MAX_MOVES;
     if (!reserve(s, x, 2 * room)) return SBX_STOP_NODE_CAP;
 
+    const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    memcpy(sim, s->root, s->state_size);
-    const uint64_t sim_seed = sbx_rng_next(&s->rng);
-    vt->reseed(sim, sim_seed);
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     uint32_t pedge[SBX_MAX_DEPTH];

@@ -17,7 +17,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "../core/common.h"
 #include "../games/game.h"
 #include "sbx.h"
 
@@ -97,6 +99,29 @@ extern const sbx_algo_vt sbx_mcgs_vt;
 
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);
+
+/* Starts one iteration's simulation: the root state copied into s->sim and
+ * reseeded from the search's RNG, so chance events differ between
+ * iterations. Returns the seed (a trace records it: replaying the joint
+ * actions on the root reseeded with it reproduces the simulation). */
+static inline uint64_t sbx_sim_begin(sbx_search *s) {
+    memcpy(s->sim, s->root, s->state_size);
+    const uint64_t seed = sbx_rng_next(&s->rng);
+    s->vt->reseed(s->sim, seed);
+    return seed;
+}
+
+/* UCB's score normalisation (tutorial §7): the scale of the running range
+ * [*lo, hi]; 1 while it is a point or empty, and *lo becomes 0 before any
+ * score was seen (lo = +INF, hi = -INF). */
+static inline double sbx_norm_scale(double *lo, double hi) {
+    double scale = hi - *lo;
+    if (!(scale > 0.0)) {
+        scale = 1.0;
+        if (!(*lo <= hi)) *lo = 0.0;
+    }
+    return scale;
+}
 
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);

@@ -297,12 +297,7 @@ FORCE_INLINE void norm_at(const smx_tree *t, int mode, int depth, double *lo,
                           double *scale) {
     double hi;
     norm_range(t, mode, depth, lo, &hi);
-    double sc = hi - *lo;
-    if (!(sc > 0.0)) {
-        sc = 1.0;
-        if (!(*lo <= hi)) *lo = 0.0; /* no score seen yet */
-    }
-    *scale = sc;
+    *scale = sbx_norm_scale(lo, hi);
 }
 
 /* A child's value as UCB sees it: its mean, or with backup=power the power
@@ -582,10 +577,8 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
         if (x->t[a].cap - x->t[a].used < need) return SBX_STOP_NODE_CAP;
     }
 
+    const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    memcpy(sim, s->root, s->state_size);
-    const uint64_t sim_seed = sbx_rng_next(&s->rng);
-    vt->reseed(sim, sim_seed); /* chance events differ between iterations */
 
     uint32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];
     int plen[SBX_MAX_AGENTS], leaf_depth[SBX_MAX_AGENTS];

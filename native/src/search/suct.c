@@ -144,15 +144,8 @@ static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
         x->lead = lead_of(&s->p, s->num_agents);
         clear(x);
     }
-    if (s->p.node_cap == old->node_cap) return SBX_OK;
-    if (x->t.used > (uint32_t)s->p.node_cap) clear(x);
-    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
-        s->p.node_cap = (int32_t)x->t.cap;
-        return sbx_fail(SBX_ERR_MEMORY,
-                        "out of memory resizing the tree arena; node_cap stays %d",
-                        old->node_cap);
-    }
-    return SBX_OK;
+    if (x->t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
+    return sbx_tree_follow_cap(s, &x->t, old->node_cap);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -182,12 +175,8 @@ static uint32_t select_child(const suct *x, const suct_node *node, int agent,
         return first + sbx_rng_below(rng, (uint32_t)k);
     }
     *pick = SBX_PICK_UCB;
-    double lo = x->smin[agent], hi = x->smax[agent];
-    double scale = hi - lo;
-    if (!(scale > 0.0)) {
-        scale = 1.0;
-        if (!(lo <= hi)) lo = 0.0;
-    }
+    double lo = x->smin[agent];
+    const double scale = sbx_norm_scale(&lo, x->smax[agent]);
     const double ln_n = log((double)node->h.visits);
     const double explore = p->c * sqrt(ln_n);
     const suct_node *ch = NODE(x, first);
@@ -227,10 +216,8 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const int64_t need = suct_iteration_nodes(p, n, s->max_moves);
     if ((int64_t)(x->t.cap - x->t.used) < need) return SBX_STOP_NODE_CAP;
 
+    const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    memcpy(sim, s->root, s->state_size);
-    const uint64_t sim_seed = sbx_rng_next(&s->rng);
-    vt->reseed(sim, sim_seed);
 
     /* one node per level: at most max_depth * agents, plus the root */
     uint32_t path[SBX_MAX_DEPTH * SBX_MAX_AGENTS + 1];

@@ -29,6 +29,16 @@ int sbx_tree_alloc(sbx_tree *t, uint32_t cap) {
     return SBX_OK;
 }
 
+int sbx_tree_follow_cap(sbx_search *s, sbx_tree *t, int32_t old_cap) {
+    if (s->p.node_cap == old_cap) return SBX_OK;
+    if (sbx_tree_alloc(t, (uint32_t)s->p.node_cap) != SBX_OK) {
+        s->p.node_cap = (int32_t)t->cap;
+        return sbx_fail(SBX_ERR_MEMORY,
+                        "out of memory resizing the tree arena; node_cap stays %d", old_cap);
+    }
+    return SBX_OK;
+}
+
 void sbx_tree_free(sbx_tree *t) {
     free(t->nodes);
     free(t->mark);

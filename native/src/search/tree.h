@@ -43,6 +43,10 @@ static inline sbx_tree_hdr *sbx_tree_hdr_at(const sbx_tree *t, uint32_t i) {
  * keeps its old arena and cap and SBX_ERR_MEMORY is returned (no message). */
 int sbx_tree_alloc(sbx_tree *t, uint32_t cap);
 void sbx_tree_free(sbx_tree *t);
+/* params_changed's node_cap part: resize the arena to s->p.node_cap if it
+ * changed from old_cap (the caller first clears a tree that no longer
+ * fits). On failure the arena and node_cap stay as they were. */
+int sbx_tree_follow_cap(sbx_search *s, sbx_tree *t, int32_t old_cap);
 /* Only the root, zeroed (visits 0, not expanded). */
 void sbx_tree_clear(sbx_tree *t);
 /* Append a block of k zeroed nodes at depth `depth`; the caller has checked
