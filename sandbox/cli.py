@@ -332,20 +332,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _guard(dispatch)
 
 
+def _scenario_with_sets(args: argparse.Namespace):
+    """The scenario named on the command line with every --set applied
+    (series and exploit take the same flags)."""
+    from .config import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    return scenario.with_settings(args.set) if args.set else scenario
+
+
 # ------------------------------------------------------------------- series
 def run_series(args: argparse.Namespace, out=None) -> int:
     import json
 
-    from .config import load_scenario
     from .sim.series import play_series
 
     out = out or sys.stdout
     _check_common(args)
     if not 0 <= args.seed < 2**62:
         raise CliError("--seed must be in 0..2^62-1")
-    scenario = load_scenario(args.scenario)
-    if args.set:
-        scenario = scenario.with_settings(args.set)
+    scenario = _scenario_with_sets(args)
     budget = _budget_from(args)
 
     # a progress line only where a person watches (not into logs or pipes)
@@ -373,14 +379,11 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
     import json
 
     from .analysis.exploit import exploit_scenario
-    from .config import load_scenario
 
     out = out or sys.stdout
     if args.iterations is not None and args.iterations < 1:
         raise CliError("--iterations must be >= 1")
-    scenario = load_scenario(args.scenario)
-    if args.set:
-        scenario = scenario.with_settings(args.set)
+    scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 
     def progress(stage: str, done: int, total: int) -> None:
