@@ -178,8 +178,9 @@ class TreeColumns(_Line):
     norm_min: float
     norm_max: float
     tree_nodes: int                           # nodes in the whole tree
-    mover: list[int] | None = None            # whose move each row is (-1: root; SUCT
-                                              # rows alternate); older files: none
+    mover: list[int] | None = None            # whose move each row is, where it is not
+                                              # the tree's agent (SUCT rows alternate);
+                                              # none: -1 at the root, the agent below
     joint: list[list[int]] | None = None      # joint-action trees only: each agent's move
 
     @model_validator(mode="after")
@@ -206,17 +207,25 @@ class TreeColumns(_Line):
             raise ValueError("tree: each joint row is 8 bytes")
         return self
 
+    @staticmethod
+    def _default_movers(parent, agent: int) -> list[int]:
+        """One tree per agent (Smitsimax): the root is nobody's move, every
+        other row the agent's. Recorded only where a tree differs."""
+        return [-1 if p < 0 else agent for p in parent]
+
     @classmethod
     def from_snapshot(cls, snap: TreeSnapshot) -> "TreeColumns":
         rows = snap.rows
+        parent = rows["parent"].tolist()
+        mover = rows["agent"].tolist()
         return cls(
-            parent=rows["parent"].tolist(), move=rows["move"].tolist(),
+            parent=parent, move=rows["move"].tolist(),
             visits=rows["visits"].tolist(),
             mean=np.round(rows["mean"].astype(np.float64), 4).tolist(),
             prob=np.round(rows["prob"].astype(np.float64), 4).tolist(),
             flags=rows["flags"].tolist(), norm_min=round(float(snap.norm_min), 6),
             norm_max=round(float(snap.norm_max), 6), tree_nodes=int(snap.tree_nodes),
-            mover=rows["agent"].tolist(),
+            mover=None if mover == cls._default_movers(parent, snap.agent) else mover,
             joint=rows["joint"].tolist() if bool((rows["joint"] != 255).any()) else None)
 
     def to_snapshot(self, agent: int) -> TreeSnapshot:
@@ -231,7 +240,7 @@ class TreeColumns(_Line):
         rows["move"] = self.move
         rows["flags"] = self.flags
         rows["agent"] = (self.mover if self.mover is not None
-                         else [-1 if p < 0 else agent for p in self.parent])
+                         else self._default_movers(self.parent, agent))
         rows["joint"] = self.joint if self.joint is not None else 255
         depth = np.zeros(n, dtype=np.int16)
         for i, p in enumerate(self.parent):   # parents come first
