@@ -426,6 +426,10 @@ typedef struct sbx_search_stats {
     int32_t max_depth_reached[SBX_MAX_AGENTS];
     double norm_min[SBX_MAX_AGENTS];
     double norm_max[SBX_MAX_AGENTS];
+    int64_t transposition_hits; /* MCGS: edges linked to a node that already
+                                   existed (a state reached again by another
+                                   move order), since the graph was started
+                                   or re-rooted; 0 for the tree searches    */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier
@@ -489,6 +493,44 @@ typedef struct sbx_snapshot_node {
  * score). Random and greedy: the root row alone. */
 int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out);
+
+/* Extra parent links of a graph among snapshot rows: for each row r (in
+ * `rows`, n_rows of them, as sbx_search_snapshot wrote them for this search
+ * since its last advance), every visited edge from r's node to the node of
+ * another row whose snapshot parent is not r, once per (r, child) pair, as
+ * pairs_out[2i] = r, pairs_out[2i+1] = the child's row. A node reached from
+ * two parents is one row under its first parent; these are the others.
+ * MCGS only; the tree searches have none (*n_out = 0). Rows naming nodes
+ * the search no longer has are skipped; at most cap_pairs pairs are written
+ * (the rest dropped, *n_out says how many were written). */
+int sbx_search_snapshot_links(sbx_search *search, const sbx_snapshot_node *rows,
+                              int n_rows, int32_t *pairs_out, int cap_pairs,
+                              int *n_out);
+
+/* The root of a two-player search as an n1 x n2 matrix of joint actions:
+ * MCGS (cells are outcome pairs, sbx.h's SBX_ALGO_MCGS) and joint-action
+ * MCTS with two agents (cells are the two agents' legal moves). Values are
+ * absolute (the scale of root stats' `mean`): a cell's value is the
+ * player's evaluation after that joint action plus its value-to-go (MCGS),
+ * or its mean backed-up score (joint). n = {0, 0} before the first
+ * iteration. SBX_ERR_STATE for other algorithms or agent counts. */
+typedef struct sbx_root_matrix {
+    int32_t n[2];               /* rows (player 0), columns (player 1)       */
+    int32_t visits;             /* root visits: the sum of the cells         */
+    uint8_t act[2][SBX_MAX_MOVES]; /* row/column -> the move it stands for
+                                   (an MCGS outcome's representative)        */
+    int32_t cell_visits[SBX_MAX_MOVES * SBX_MAX_MOVES]; /* row-major i*n2+j */
+    float cell_value[2][SBX_MAX_MOVES * SBX_MAX_MOVES]; /* NaN: unvisited  */
+    int32_t marginal_visits[2][SBX_MAX_MOVES];
+    double marginal_value[2][SBX_MAX_MOVES]; /* MCGS: Option D's marginal
+                                   value, FPU's where unvisited (what PUCT
+                                   sees); joint: the marginal mean, NaN
+                                   where unvisited                           */
+    double prior[2][SBX_MAX_MOVES]; /* PUCT's priors (joint: uniform)        */
+    double value[2];            /* the root's value per player               */
+} sbx_root_matrix;
+
+int sbx_search_root_matrix(sbx_search *search, sbx_root_matrix *out);
 
 /* ================================================== 6. Test-only entries
  * NOT for applications: introspection of MCGS's graph for the tests

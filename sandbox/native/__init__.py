@@ -7,7 +7,7 @@ from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, 
                      SandboxError)
 from .game import Game, kinds, params_doc
 from .params import SearchParams, c_default_params, c_param_table
-from .search import MoveStat, RunResult, Search, SearchStats, SearchSummary, Trace
+from .search import MoveStat, RootMatrix, RunResult, Search, SearchStats, SearchSummary, Trace
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
 
@@ -18,7 +18,7 @@ def core_version() -> str:
 
 __all__ = [
     "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
-    "OutOfMemory", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
+    "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
     "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
     "core_version", "kinds", "params_doc",
 ]

@@ -73,6 +73,32 @@ class SearchStats:
     max_depth_reached: tuple[int, ...]
     norm_min: tuple[float, ...]
     norm_max: tuple[float, ...]
+    transposition_hits: int = 0  # MCGS: edges linked to an existing node
+
+
+@dataclass(frozen=True)
+class RootMatrix:
+    """The root of a two-player search as a joint-action matrix (sbx.h's
+    sbx_root_matrix): MCGS's outcome pairs, or joint-action MCTS's children.
+    Rows are player 0's moves, columns player 1's; values absolute (the scale
+    of MoveStat.mean); NaN where a cell (or, for joint, a marginal) is
+    unvisited. Empty (0 x 0) before the first iteration."""
+    moves: tuple[tuple[int, ...], tuple[int, ...]]   # row/column -> move (-1: none)
+    visits: np.ndarray                 # [n1, n2] int
+    values: np.ndarray                 # [2, n1, n2] float, per player
+    marginal_visits: tuple[np.ndarray, np.ndarray]
+    marginal_values: tuple[np.ndarray, np.ndarray]
+    priors: tuple[np.ndarray, np.ndarray]
+    root_visits: int
+    root_values: tuple[float, float]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.visits.shape  # type: ignore[return-value]
+
+    def policies(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's marginal visit distribution (the final policy)."""
+        return tuple(v / v.sum() if v.sum() else np.zeros(len(v)) for v in self.marginal_visits)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -328,7 +354,32 @@ class Search:
             policy=POLICY_NAMES.get(int(s.policy), "?"), trees=int(s.trees),
             nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
             max_depth_reached=tuple(s.max_depth_reached[0:k]),
-            norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]))
+            norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]),
+            transposition_hits=int(s.transposition_hits))
+
+    def root_matrix(self) -> RootMatrix:
+        """The root's joint-action matrix (MCGS, or joint with two agents);
+        InvalidState for the other searches."""
+        m = ffi.new("sbx_root_matrix *")
+        with self._h.lock:
+            check(lib.sbx_search_root_matrix(self._h.get(), m))
+        n1, n2 = int(m.n[0]), int(m.n[1])
+        cells = n1 * n2
+        visits = np.frombuffer(ffi.buffer(m.cell_visits), dtype=np.int32)[:cells].reshape(n1, n2).copy()
+        values = np.stack([np.frombuffer(ffi.buffer(m.cell_value[a]), dtype=np.float32)[:cells]
+                           .reshape(n1, n2).astype(np.float64) for a in range(2)])
+        ns = (n1, n2)
+        return RootMatrix(
+            moves=tuple(tuple(-1 if m.act[a][i] == MOVE_NONE else int(m.act[a][i])
+                              for i in range(ns[a])) for a in range(2)),  # type: ignore[arg-type]
+            visits=visits, values=values,
+            marginal_visits=tuple(np.array(list(m.marginal_visits[a][0:ns[a]]), dtype=np.int64)
+                                  for a in range(2)),  # type: ignore[arg-type]
+            marginal_values=tuple(np.array(list(m.marginal_value[a][0:ns[a]]), dtype=np.float64)
+                                  for a in range(2)),  # type: ignore[arg-type]
+            priors=tuple(np.array(list(m.prior[a][0:ns[a]]), dtype=np.float64)
+                         for a in range(2)),  # type: ignore[arg-type]
+            root_visits=int(m.visits), root_values=(float(m.value[0]), float(m.value[1])))
 
     def summary(self) -> SearchSummary:
         """stats(), best_moves() and every agent's root_stats() in one C call
@@ -366,6 +417,19 @@ class Search:
                 ffi.from_buffer("sbx_snapshot_node[]", out, require_writable=True), n))
             check(lib.sbx_search_stats_get(self._h.get(), s))
             rows = out[: n[0]]
+            links = self._links(rows)
             rows.flags.writeable = False
             return TreeSnapshot(agent=int(agent), rows=rows, norm_min=float(s.norm_min[agent]),
-                                norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]))
+                                norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]),
+                                links=links)
+
+    def _links(self, rows: np.ndarray) -> np.ndarray:
+        """The graph's other parent links among fresh snapshot rows (under
+        the lock, so they describe the same graph); empty for trees."""
+        cap = 8 * len(rows) + 16   # a view's worth; C drops the rest
+        pairs = np.zeros((cap, 2), dtype=np.int32)
+        n = ffi.new("int *")
+        check(lib.sbx_search_snapshot_links(
+            self._h.get(), ffi.from_buffer("sbx_snapshot_node[]", rows), len(rows),
+            ffi.from_buffer("int32_t[]", pairs, require_writable=True), cap, n))
+        return pairs[: n[0]].copy()

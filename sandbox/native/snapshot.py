@@ -6,7 +6,7 @@ in move order, row 0 is the root with parent -1.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +33,10 @@ class TreeSnapshot:
     norm_min: float             # the agent's score bounds when taken
     norm_max: float
     tree_nodes: int             # nodes in the whole tree
+    # A graph's (MCGS's) other parents: [k, 2] int32 (parent row, child row)
+    # for every visited edge into a row that is not its row's parent (a node
+    # reached from two parents is one row). Empty for trees.
+    links: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int32))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -86,6 +90,12 @@ class TreeSnapshot:
         if not span > 0:
             return np.full(len(self.rows), 0.5, dtype=np.float64)
         return np.clip((self.mean.astype(np.float64) - self.norm_min) / span, 0.0, 1.0)
+
+    def parents_of(self, row: int) -> list[int]:
+        """Every row with an edge into `row`: its snapshot parent first,
+        then the graph's other parents (links)."""
+        first = [int(self.parent[row])] if self.parent[row] >= 0 else []
+        return first + [int(p) for p in self.links[self.links[:, 1] == row, 0]]
 
     def children(self, row: int) -> np.ndarray:
         return np.flatnonzero(self.parent == row)

@@ -386,7 +386,8 @@ class ApiMachine(RuleBasedStateMachine):
             assert (g.kind, g.params) != (s.kind, s.game_params)
 
     @rule(k=idx, which=st.sampled_from(["best_moves", "root_stats", "stats", "summary",
-                                        "snapshot", "snapshot_out", "c_params", "params"]),
+                                        "snapshot", "snapshot_out", "c_params", "params",
+                                        "root_matrix"]),
           agent=agents,
           max_nodes=st.one_of(st.integers(1, 300), st.sampled_from([0, -1, 2**31, 2**40])),
           min_visits=st.one_of(st.integers(0, 5), st.sampled_from([-1, 2**31, 10**6])),
@@ -403,7 +404,7 @@ class ApiMachine(RuleBasedStateMachine):
         calls = {
             "best_moves": s.best_moves, "root_stats": lambda: s.root_stats(agent),
             "stats": s.stats, "summary": s.summary, "c_params": s.c_params,
-            "params": lambda: s.params,
+            "params": lambda: s.params, "root_matrix": s.root_matrix,
             "snapshot": lambda: s.snapshot(agent, max_nodes, min_visits),
             "snapshot_out": lambda: s.snapshot(agent, max_nodes, min_visits, out=out_arr),
         }
@@ -421,6 +422,13 @@ class ApiMachine(RuleBasedStateMachine):
                 assert all(m.visits >= 0 and 0 <= m.prob <= 1 and math.isfinite(m.mean)
                            for m in out)
                 assert abs(sum(m.prob for m in out) - 1) < 1e-9 or sum(m.visits for m in out) == 0
+        elif which == "root_matrix":
+            # two-player MCGS or joint only; else one refusal, never a crash
+            if exc is not None:
+                assert isinstance(exc, InvalidState), repr(exc)
+                return
+            assert n == 2 and out.visits.sum() == out.root_visits >= 0
+            assert all(len(out.moves[a]) == out.shape[a] for a in range(2))
         elif which == "summary":
             assert list(out.best_moves) == must(s.best_moves)
             assert out.stats == must(s.stats)

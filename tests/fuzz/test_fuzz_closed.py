@@ -53,6 +53,7 @@ SEARCH_CALLS = {
     "stats": lambda s, c: s.stats(),
     "step_traced": lambda s, c: s.step_traced(),
     "summary": lambda s, c: s.summary(),
+    "root_matrix": lambda s, c: s.root_matrix(),
 }
 # Public names that are not C calls, each for its stated reason:
 NOT_CALLS = {

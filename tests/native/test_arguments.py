@@ -217,7 +217,7 @@ def test_the_table_covers_every_public_method():
     covered = {c[0].split("-")[0] for c in CASES}
     skip = {  # no arguments, or properties
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
-        "summary", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
+        "summary", "root_matrix", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
         "is_terminal", "alive", "closed", "num_agents", "kind", "game_params",
     }
     for cls, prefix in ((Game, "game"), (Search, "search")):

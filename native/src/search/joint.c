@@ -458,6 +458,40 @@ static void jnt_best_moves(sbx_search *s, int32_t *out) {
     }
 }
 
+/* Two agents: the root's children as sbx.h's matrix (child i*k2 + j is
+ * agent 0's move i with agent 1's move j: the mixed-radix order above). */
+static int jnt_root_matrix(sbx_search *s, sbx_root_matrix *out) {
+    jnt *x = s->algo;
+    agent_moves am;
+    marg mg;
+    if (!root_marginals(s, &am, &mg)) return SBX_OK; /* 0 x 0 */
+    const jnt_node *r = NODE(x, 0);
+    uint64_t total_visits = 0;
+    double sum[2] = {0.0, 0.0};
+    for (int c = 0; c < r->h.nchildren; c++) {
+        const jnt_node *ch = NODE(x, r->h.first_child + (uint32_t)c);
+        out->cell_visits[c] = (int32_t)ch->h.visits;
+        total_visits += ch->h.visits;
+        for (int a = 0; a < 2; a++) {
+            out->cell_value[a][c] = ch->h.visits ? (float)(ch->total[a] / ch->h.visits) : NAN;
+            sum[a] += ch->total[a];
+        }
+    }
+    out->visits = (int32_t)total_visits;
+    for (int a = 0; a < 2; a++) {
+        out->n[a] = am.k[a];
+        out->value[a] = total_visits ? sum[a] / (double)total_visits : NAN;
+        for (int i = 0; i < am.k[a]; i++) {
+            out->act[a][i] = am.m[a][i];
+            out->marginal_visits[a][i] = (int32_t)mg.visits[a][i];
+            out->marginal_value[a][i] =
+                mg.visits[a][i] ? mg.total[a][i] / mg.visits[a][i] : NAN;
+            out->prior[a][i] = 1.0 / am.k[a];
+        }
+    }
+    return SBX_OK;
+}
+
 static int jnt_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
                           int *n_out) {
     agent_moves am;
@@ -538,6 +572,7 @@ const sbx_algo_vt sbx_joint_vt = {
     .reset_all = jnt_reset_all,
     .best_moves = jnt_best_moves,
     .root_stats = jnt_root_stats,
+    .root_matrix = jnt_root_matrix,
     .snapshot = jnt_snapshot,
     .fill_stats = jnt_fill_stats,
     .node_count = jnt_node_count,

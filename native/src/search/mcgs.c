@@ -678,6 +678,76 @@ static void mcgs_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->norm_min[a] = 0.0;
         out->norm_max[a] = 0.0;
     }
+    out->transposition_hits = x->hits;
+}
+
+/* The root's edges as sbx.h's matrix: cells are outcome pairs. */
+static int mcgs_root_matrix(sbx_search *s, sbx_root_matrix *out) {
+    mcgs *x = s->algo;
+    const mcgs_node *r = root_node(s);
+    if (!r || (r->flags & MCGS_TERMINAL)) return SBX_OK; /* 0 x 0 */
+    const int n2 = r->n[1];
+    out->n[0] = r->n[0];
+    out->n[1] = n2;
+    out->visits = (int32_t)r->visits;
+    for (int a = 0; a < 2; a++) {
+        uint32_t mv[SBX_MAX_MOVES];
+        double mq[SBX_MAX_MOVES];
+        marginal(x, r, a, s->p.fpu_offset, mv, mq);
+        out->value[a] = r->base[a] + r->q[a];
+        for (int i = 0; i < r->n[a]; i++) {
+            out->act[a][i] = r->act[a][i];
+            out->marginal_visits[a][i] = (int32_t)mv[i];
+            out->marginal_value[a][i] = r->base[a] + mq[i];
+            out->prior[a][i] = 1.0 / r->n[a]; /* PUCT's prior (uniform) */
+        }
+    }
+    for (int e = 0; e < r->n[0] * n2; e++) {
+        const mcgs_edge *ed = &x->edges[r->edges + (uint32_t)e];
+        out->cell_visits[e] = (int32_t)ed->visits;
+        for (int a = 0; a < 2; a++) {
+            out->cell_value[a][e] =
+                ed->visits ? (float)(r->base[a] + ed->r[a] + x->nodes[ed->child].q[a]) : NAN;
+        }
+    }
+    return SBX_OK;
+}
+
+/* sbx.h: every visited edge between two rows that is not the child row's
+ * snapshot parent, once per (parent row, child row). */
+static int mcgs_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
+                               int32_t *pairs, int cap, int *n_out) {
+    mcgs *x = s->algo;
+    const uint32_t n = x->used;
+    /* row_of[node] = row + 1 (0: not a row); seen[child] = parent row + 1 */
+    uint32_t *row_of = sbx_search_scratch(s, (size_t)n * 2 * sizeof *row_of);
+    if (!row_of) return sbx_fail(SBX_ERR_MEMORY, "out of memory for snapshot links");
+    uint32_t *seen = row_of + n;
+    memset(row_of, 0, (size_t)n * 2 * sizeof *row_of);
+    for (int r = 0; r < n_rows; r++) {
+        const int32_t id = rows[r].node;
+        if (id >= 0 && (uint32_t)id < n && !row_of[id]) row_of[id] = (uint32_t)r + 1;
+    }
+    int count = 0;
+    for (int r = 0; r < n_rows; r++) {
+        const int32_t id = rows[r].node;
+        if (id < 0 || (uint32_t)id >= n || row_of[id] != (uint32_t)r + 1) continue;
+        const mcgs_node *nd = &x->nodes[id];
+        for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
+            const mcgs_edge *ed = &x->edges[nd->edges + e];
+            if (!ed->visits || !ed->child || !row_of[ed->child]) continue;
+            const uint32_t c = row_of[ed->child] - 1;
+            if (rows[c].parent == r || seen[ed->child] == (uint32_t)r + 1) continue;
+            seen[ed->child] = (uint32_t)r + 1;
+            if (count < cap) {
+                pairs[2 * count] = r;
+                pairs[2 * count + 1] = (int32_t)c;
+                count++;
+            }
+        }
+    }
+    *n_out = count;
+    return SBX_OK;
 }
 
 typedef struct heap_item {
@@ -818,6 +888,8 @@ const sbx_algo_vt sbx_mcgs_vt = {
     .snapshot = mcgs_snapshot,
     .fill_stats = mcgs_fill_stats,
     .node_count = mcgs_node_count,
+    .root_matrix = mcgs_root_matrix,
+    .snapshot_links = mcgs_snapshot_links,
 };
 
 /* ------------------------------------------------------------ test hooks */

@@ -406,3 +406,26 @@ int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
     }
     return s->algo_vt->snapshot(s, agent, max_nodes, min_visits, out, n_out);
 }
+
+int sbx_search_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
+                              int32_t *pairs_out, int cap_pairs, int *n_out) {
+    if (s == NULL || n_out == NULL || n_rows < 0 || cap_pairs < 0 ||
+        (rows == NULL && n_rows > 0) || (pairs_out == NULL && cap_pairs > 0)) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "snapshot links: bad rows or output buffer");
+    }
+    *n_out = 0;
+    if (!s->algo_vt->snapshot_links || n_rows == 0) return SBX_OK;
+    return s->algo_vt->snapshot_links(s, rows, n_rows, pairs_out, cap_pairs, n_out);
+}
+
+int sbx_search_root_matrix(sbx_search *s, sbx_root_matrix *out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    if (!s->algo_vt->root_matrix || s->num_agents != 2) {
+        return sbx_fail(SBX_ERR_STATE,
+                        "root matrix: %s with %d agents keeps no joint-action matrix at the "
+                        "root (mcgs, or joint with two agents)",
+                        s->algo_vt->name, s->num_agents);
+    }
+    memset(out, 0, sizeof *out);
+    return s->algo_vt->root_matrix(s, out);
+}

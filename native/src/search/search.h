@@ -88,6 +88,11 @@ struct sbx_algo_vt {
                     sbx_snapshot_node *out, int *n_out);
     void (*fill_stats)(sbx_search *s, sbx_search_stats *out);
     int64_t (*node_count)(sbx_search *s); /* over all trees */
+    /* Optional (NULL: SBX_ERR_STATE / no links): sbx.h's root matrix and
+     * snapshot links; arguments already checked. */
+    int (*root_matrix)(sbx_search *s, sbx_root_matrix *out);
+    int (*snapshot_links)(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
+                          int32_t *pairs, int cap, int *n_out);
 };
 
 extern const sbx_algo_vt sbx_smitsimax_vt;
