@@ -260,6 +260,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="stop each game after N turns (default: the scenario's)")
     series.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                         help="change the scenario, e.g. players.1.controller=random (repeatable)")
+    series.add_argument("--vary", default=None, metavar="PATH",
+                        help="set this scenario path to each group's seed, e.g. "
+                             "game_params.maze_seed (a new maze per group)")
     series.add_argument("--json", action="store_true", help="print one JSON object")
     series.add_argument("--quiet", action="store_true", help="no progress line")
     exploit = sub.add_parser("exploit", help="exact NashConv of a player's search in self-play "
@@ -364,7 +367,7 @@ def run_series(args: argparse.Namespace, out=None) -> int:
                   flush=True)
 
     res = play_series(scenario, args.games, seed=args.seed, budget=budget, max_turns=args.turns,
-                      on_game=progress)
+                      on_game=progress, vary=args.vary)
     if show:
         print(file=sys.stderr)
     if args.json:

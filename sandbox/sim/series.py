@@ -10,7 +10,13 @@ figure is its mean score; the interval is a normal-approximation 95%
 interval over the groups' means (paired seeds make the groups the
 independent units).
 
+A setting the seed does not reach can vary with the groups too: `vary`
+(`--vary game_params.maze_seed`) sets that scenario path to the group's seed,
+so group k plays another maze (the maze's layout has its own seed, kept fixed
+by the match seed) with both seat orders, still paired.
+
     python -m sandbox series SCENARIO --games 200 [--iterations K] [--set players.1.controller=random]
+        [--vary game_params.maze_seed]
 """
 from __future__ import annotations
 
@@ -106,7 +112,8 @@ def game_scores(ranking: tuple[int, ...], agents: list[list[int]]) -> list[float
 
 def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | None = None,
                 max_turns: int | None = None,
-                on_game: Callable[[int, SeriesResult], None] | None = None) -> SeriesResult:
+                on_game: Callable[[int, SeriesResult], None] | None = None,
+                vary: str | None = None) -> SeriesResult:
     n = len(scenario.players)
     if n < 2:
         raise InvalidArgument("a series needs at least two players")
@@ -117,11 +124,15 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
                               f"(one game per seat rotation), got {games}")
     res = SeriesResult(scenario.name, 0, 0.0,
                        [PlayerScore(i, p.name or f"P{i}") for i, p in enumerate(scenario.players)])
+    if vary is not None:
+        # checked up front: a bad path fails before the first game
+        scenario.with_settings([f"{vary}={seed}"])
     t0 = time.perf_counter()
     for g in range(games // n):
         group: list[list[float]] = [[] for _ in range(n)]
+        base = scenario if vary is None else scenario.with_settings([f"{vary}={seed + g}"])
         for shift in range(n):
-            sc = seated(scenario, shift)
+            sc = seated(base, shift)
             with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns) as m:
                 result = m.play()
             agents = [sc.player_agents(i) for i in range(n)]

@@ -83,3 +83,28 @@ def test_cli_json_and_one_line_errors():
                        (["--set", "players.0.search.c=99"], "players.0.search.c")):
         p = run("matrix_rps_duel", *bad)
         assert p.returncode != 0 and p.stderr.count("\n") == 1 and words in p.stderr, p.stderr
+
+
+def test_vary_gives_each_group_its_own_setting_and_pairs_the_seats():
+    # oracle: the varied series is the concatenation of fixed-maze series,
+    # one per group, each played at that group's match seed
+    sc = load_scenario("maze_medium_smitsimax_duel").with_settings(
+        ["game_params.size=tiny", "players.1.controller=random"])
+    budget = Budget(iterations=60, ms=0)
+    varied = play_series(sc, 6, seed=5, budget=budget, max_turns=25, vary="game_params.maze_seed")
+    parts = [play_series(sc.with_settings([f"game_params.maze_seed={5 + g}"]), 2, seed=5 + g,
+                         budget=budget, max_turns=25) for g in range(3)]
+    assert varied.turns == [t for r in parts for t in r.turns]
+    for i in range(2):
+        assert varied.players[i].scores == [s for r in parts for s in r.players[i].scores]
+    # and the mazes really differ: a fixed maze_seed gives another series
+    fixed = play_series(sc, 6, seed=5, budget=budget, max_turns=25)
+    assert [p.scores for p in fixed.players] != [p.scores for p in varied.players] or \
+        fixed.turns != varied.turns
+
+
+def test_vary_refuses_a_bad_path_in_one_line():
+    with pytest.raises(Exception, match="no item '9'"):
+        play_series(load_scenario("matrix_rps_duel"), 2, vary="players.9.name")
+    p = run("matrix_rps_duel", "--games", "2", "--iterations", "10", "--vary", "players.9.name")
+    assert p.returncode != 0 and p.stderr.count("\n") == 1 and "no item '9'" in p.stderr, p.stderr
