@@ -56,7 +56,7 @@ EMPTY_TEXT = "before the first playout: no root matrix yet"
 
 def cell_color(visits: int, max_visits: int) -> tuple[int, int, int]:
     """A cell's fill: unvisited, or from CELL_LO to CELL_HI by its share of
-    the most visited cell's visits (strictly brighter with more visits)."""
+    the most visited cell's visits (never darker with more visits)."""
     if visits <= 0 or max_visits <= 0:
         return UNVISITED
     return palette.lerp(CELL_LO, CELL_HI, visits / max_visits)

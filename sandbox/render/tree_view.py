@@ -353,6 +353,13 @@ class TreeView:
         lab = fonts.text(s, 10, palette.TEXT_DIM)
         surf.blit(lab, (x, y))
         x += lab.get_width() + 10
+        if (snap.flags & FLAG_SHARED).any() or len(snap.links):
+            # a graph: one node per state, however many parents reach it
+            note = ("◆ shared node · dashed: its other parents" if self._layout_now == "nodelink"
+                    else "◆ shared: shown once, under its 1st parent (no DAG here)")
+            lab = fonts.text(fonts.elide(note, 10, max(0, w - PAD - x)), 10, SHARED)
+            surf.blit(lab, (x, y))
+            x += lab.get_width() + 10
         for fill, name in ((PASS_FILL, "pass"), (DOOMED_FILL, "doomed"), (HIDDEN_FILL, "hidden")):
             lab = fonts.text(name, 10, palette.TEXT_DIM)
             if x + 12 + lab.get_width() > w - PAD:
@@ -363,14 +370,6 @@ class TreeView:
             pygame.draw.rect(surf, palette.BORDER, (x, y + 2, 9, 9), 1)
             surf.blit(lab, (x + 12, y))
             x += 12 + lab.get_width() + 8
-        if (snap.flags & FLAG_SHARED).any() or len(snap.links):
-            # a graph: one node per state, however many parents reach it
-            note = ("◆ shared: one node, several parents (dashed)" if self._layout_now == "nodelink"
-                    else "◆ shared: drawn once, under its first parent (icicle shows no DAG)")
-            lab = fonts.text(note, 10, SHARED)
-            if x + lab.get_width() <= w - PAD:
-                surf.blit(lab, (x, y))
-                x += lab.get_width() + 8
         if self._g and self._g.get("cut_depth") is not None:
             lab = fonts.text(f"depth ≥ {self._g['cut_depth']} not shown", 10, palette.WARN)
             if x + lab.get_width() <= w - PAD:
@@ -603,16 +602,17 @@ class TreeView:
                 cw = mono_w * len(cnt)
                 if lab.get_width() + 5 + cw <= avail:
                     _blit_mono(surf, cnt, x + lab.get_width() + 5, y + 1, fs - 1, col)
-        # Shared graph nodes (MCGS): a cyan corner; the icicle cannot draw
-        # their other parents (the footer says so, the tooltip lists them).
-        for r in np.flatnonzero(((flags & FLAG_SHARED) != 0) & (wpx >= 4)).tolist():
-            x, y = ax + int(x0[r]) + 1, ay + int(lev[r]) * band
-            k = max(3, min(7, band // 2, int(wpx[r]) - 1))
-            pygame.draw.polygon(surf, SHARED, [(x, y), (x + k, y), (x, y + k)])
         # Best line: the most-visited chain, outlined.
         lw = 2 if band >= 8 else 1
         for r in best:
             self._outline_icicle(surf, r, BEST_LINE, lw, offset=(0, 0))
+        # Shared graph nodes (MCGS): a cyan corner inside the outline; the
+        # icicle cannot draw their other parents (the footer says so, the
+        # tooltip lists them).
+        for r in np.flatnonzero(((flags & FLAG_SHARED) != 0) & (wpx >= 6)).tolist():
+            x, y = ax + int(x0[r]) + 2, ay + int(lev[r]) * band + 2
+            k = max(3, min(8, band // 2, int(wpx[r]) - 3))
+            pygame.draw.polygon(surf, SHARED, [(x, y), (x + k, y), (x, y + k)])
 
     def _row_box(self, row: int, offset: tuple[int, int]) -> pygame.Rect:
         g = self._g
