@@ -938,8 +938,9 @@ class ArenaScene(Scene):
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
         if self.hover_info is not None:
             self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
-        elif self.matrix_hover is not None:
-            self.matrix_hover[0].draw_tooltip(surface, self.hover_pos, self.matrix_hover[1])
+        elif self.matrix_hover is not None and self.matrix_hover[0].hovered is not None:
+            # the view's current numbers: a new matrix under a resting mouse updates them
+            self.matrix_hover[0].draw_tooltip(surface, self.hover_pos, self.matrix_hover[0].hovered)
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:

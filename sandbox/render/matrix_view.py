@@ -103,6 +103,8 @@ class MatrixView:
         self._rect = pygame.Rect(0, 0, 0, 0)
         self._g: dict | None = None
         self._hover: MatrixInfo | None = None
+        self._hover_pos: tuple[int, int] | None = None
+        self._rendered_matrix = None
 
     # -- data in ---------------------------------------------------------------
     def update(self, matrix, nodes: int = 0, hits: int | None = None,
@@ -135,14 +137,17 @@ class MatrixView:
 
     # -- rendering -------------------------------------------------------------
     def _key(self, size) -> tuple:
-        return (id(self.matrix), self.matrix is None, size, self.nodes, self.hits, self.title)
+        # the matrix itself, compared by identity below (an id() could be
+        # reused by a new matrix once the old one is freed)
+        return (size, self.nodes, self.hits, self.title)
 
     def prepare(self, rect) -> bool:
         rect = pygame.Rect(rect)
         self._rect = rect
         size = (max(rect.w, 1), max(rect.h, 1))
         key = self._key(size)
-        if self._rendered == key and self._surf is not None:
+        if self._rendered == key and self._rendered_matrix is self.matrix \
+                and self._surf is not None:
             return False
         if self._surf is None or self._surf.get_size() != size:
             self._surf = pygame.Surface(size)
@@ -151,6 +156,9 @@ class MatrixView:
         self._g = None
         self._render(surf)
         self._rendered = key
+        self._rendered_matrix = self.matrix
+        if self._hover_pos is not None:   # the numbers under a resting mouse move on
+            self._hover = self.at(self._hover_pos)
         self.render_count += 1
         return True
 
@@ -371,7 +379,14 @@ class MatrixView:
         return None
 
     def hover(self, pos) -> MatrixInfo | None:
+        """Set the position under the mouse (None: elsewhere); returns what
+        is there. Kept: a new matrix under a resting mouse updates it."""
+        self._hover_pos = None if pos is None else (int(pos[0]), int(pos[1]))
         self._hover = None if pos is None else self.at(pos)
+        return self._hover
+
+    @property
+    def hovered(self) -> MatrixInfo | None:
         return self._hover
 
     # -- tooltip ---------------------------------------------------------------

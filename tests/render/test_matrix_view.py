@@ -291,3 +291,24 @@ def test_principal_variation_follows_links_to_the_most_visited_child():
 def test_the_shared_flag_is_the_c_headers():
     from sandbox.native._lib import lib
     assert FLAG_SHARED == lib.SBX_NODE_SHARED
+
+
+def test_a_new_matrix_re_renders_and_the_resting_mouse_reads_it():
+    a, b = synthetic(3, 3, seed=1), synthetic(3, 3, seed=2)
+    v = MatrixView([RED, BLUE], ["Red", "Blue"], [str, str])
+    surf = pygame.Surface((400, 240))
+    rect = pygame.Rect(0, 0, 400, 240)
+    v.update(a)
+    v.draw(surf, rect)
+    pos = v.cell_rect(1, 2).center
+    assert v.hover(pos).visits == a.visits[1, 2]
+    n = v.render_count
+    v.update(b)              # the next slice's matrix; the mouse has not moved
+    v.draw(surf, rect)
+    assert v.render_count == n + 1
+    assert v.hovered.visits == b.visits[1, 2] != a.visits[1, 2]
+    del a                    # even when a new matrix reuses a freed one's id()
+    c = synthetic(3, 3, seed=3)
+    v.update(c)
+    v.draw(surf, rect)
+    assert v.render_count == n + 2 and v.hovered.visits == c.visits[1, 2]
