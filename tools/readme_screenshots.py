@@ -20,9 +20,14 @@ budgets, so the pictures are reproducible:
   greedy.png    a greedy player: no tree, its per-move means           } has them
   depthbias.png the arena on depthbias_lab after its first turn
   maze.png      the arena on maze_medium_smitsimax_duel after 25 turns
+  mcgs.png      the arena on maze_medium_duel (MCGS vs Smitsimax) after 12 turns: MCGS's
+                heat map beside its graph, and its principal variation on the maze
+  mcgs_graph.png the panels of maze_tiny_mcgs_selfplay after 4 turns, Red's whole search,
+                node-link: shared nodes ringed, their other parents dashed, one hovered
   lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
+    python tools/readme_screenshots.py --only mcgs         # just the MCGS two
 """
 from __future__ import annotations
 
@@ -171,6 +176,55 @@ def algorithm_shots(out: Path) -> None:
         app.close()
 
 
+def mcgs_shots(out: Path) -> None:
+    """MCGS (issue 12): the duel's heat map, graph and principal variation;
+    a small self-play graph in node-link with its shared nodes."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("maze_medium_duel"), seed=1,
+                       budget=Budget(iterations=6000, ms=0), recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 12)
+    _hover_best_cell(app, arena)
+    app.screenshot(out / "mcgs.png")
+    app.close()
+
+    app = App()
+    arena = ArenaScene(app, load_scenario("maze_tiny_mcgs_selfplay"), seed=3,
+                       recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 4)
+    arena._set_tree_source(0)
+    arena._set_tree_mode("nodelink")
+    arena.matrix_mode = "graph"
+    arena._build_widgets()
+    frames(app, 30)
+    tv = arena.trees[0]
+    snap = tv.snapshot
+    if snap is not None:
+        from sandbox.native.snapshot import FLAG_SHARED
+        shared = [r for r in range(len(snap)) if snap.flags[r] & FLAG_SHARED
+                  and tv.node_center(r) is not None]
+        if shared:
+            pos = tv.node_center(max(shared, key=lambda r: int(snap.visits[r])))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                                 buttons=(0, 0, 0)))
+            frames(app, 2)
+    pygame.image.save(app.screen.subsurface(arena.layout["trees"]), str(out / "mcgs_graph.png"))
+    app.close()
+
+
+def _hover_best_cell(app: App, arena: ArenaScene) -> None:
+    """Hover the most visited cell of the first heat map shown (its tooltip)."""
+    for mv in arena.matrices:
+        g = mv._g
+        if g is not None:
+            r = mv.cell_rect(*g["best"])
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=r.center, rel=(0, 0),
+                                                 buttons=(0, 0, 0)))
+            frames(app, 2)
+            return
+
+
 def lab_shots(out: Path) -> None:
     """The Labs scene: RPS after a few rounds against an RM agent that
     models the person's history, the convergence race part-way, the
@@ -206,11 +260,13 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms"], help="make only these shots")
+    ap.add_argument("--only", choices=["algorithms", "mcgs"], help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    algorithm_shots(out)
+    if args.only != "mcgs":
+        algorithm_shots(out)
+    mcgs_shots(out)
     if args.only:
         return 0
     arena_shots(out)

@@ -39,8 +39,11 @@ from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
 from ..render.tooltip import draw_tooltip
+from ..render.matrix_view import MatrixView
+from ..render.tree_layout import line_moves, principal_variation
 from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
+from ..sim.controller import has_root_matrix
 from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_TREE_NOTES,
                               POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
                               TREE_ALGORITHMS, algorithm_refusal, trees_kept,
@@ -51,11 +54,20 @@ from .shell import App, Scene
 
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
 TREE_NODES = 4000          # rows per published tree snapshot
+GRAPH_NODES = 120          # ... of an MCGS graph outside the icicle layout (node-link's size)
 TREE_EVERY_MS = 150.0      # how often a thinking controller publishes trees
 TREE_RENDERS_PER_S = 20.0  # tree re-renders per second, all panels together
 TREE_HOLD_MAX_S = 0.2      # longest a turn-playing frame may delay a due re-render
 ROOT_BARS_EVERY_S = 0.05   # root bars of a thinking search redraw at most 20 times/s
 SCREENSHOT_DIR = Path("screenshots")
+# What a panel of a search with a root matrix (MCGS, two-player joint) shows:
+# auto = both side by side where the panel is wide enough, else the heat map.
+MATRIX_MODES = ("auto", "both", "heatmap", "graph")
+MATRIX_MODE_LABELS = {"auto": "auto", "both": "map + graph", "heatmap": "heat map",
+                      "graph": "graph"}
+MATRIX_BOTH_MIN_W = 520      # auto: both views in a tree area at least this wide
+MATRIX_EVERY_S = 0.05        # a thinking search's heat map re-renders at most 20 times/s
+PLAN_TURNS = 30              # principal variation drawn on the board: at most this many turns
 
 HELP = [
     ("Space", "play / pause"),
@@ -69,6 +81,7 @@ HELP = [
     ("W", "your agent waits for your key each turn (on) / moves on by itself"),
     ("T", "tree layout: auto / icicle / node-link"),
     ("V", "trees shown: each agent's own / one player's whole search"),
+    ("M", "MCGS / joint panels: heat map and graph / heat map / graph"),
     ("P or F12", "screenshot to screenshots/"),
     ("Esc", "close this help / clear focus / back to the menu"),
     ("?", "this help"),
@@ -92,8 +105,10 @@ class ArenaScene(Scene):
         self.selected = 0            # player whose panel is shown
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
+        self.matrix_mode = "auto"
         self.show_help = False
         self.hover_info = None
+        self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         self.hover_pos = (0, 0)
         self.animation: StepAnimation | None = None
         self.message = ""
@@ -129,6 +144,13 @@ class ArenaScene(Scene):
                                agent_colors=self.colors, agent_names=list(m.names),
                                move_names=self.namers)
                       for a in range(m.world.num_agents)]
+        # the heat map of a search's root matrix, per panel (indexed by the
+        # panel's first agent, as the tree views)
+        self.matrices = [MatrixView(self.colors, list(m.names), self.namers)
+                         for _ in range(m.world.num_agents)]
+        self._matrix_fed: dict[int, float] = {}
+        self._plans: dict[int, tuple] = {}      # player -> (tree snapshot, its plan)
+        self._matrix_sig: tuple = ()
         self._groups: list[tuple[int, ...]] = [(a,) for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
@@ -144,8 +166,17 @@ class ArenaScene(Scene):
             if not isinstance(c, SearchController):
                 continue
             agents = None if self.tree_source == c.player else c.agents
-            c.tree_request = TreeRequest(max_nodes=TREE_NODES, min_visits=1,
+            c.tree_request = TreeRequest(max_nodes=self._tree_rows(c), min_visits=1,
                                          every_ms=TREE_EVERY_MS, agents=agents)
+
+    def _tree_rows(self, ctl) -> int:
+        """Rows a search's snapshot asks for. A graph (MCGS) reads as a graph
+        only in the node-link layout: unless icicle is asked for, its panel
+        shows the top GRAPH_NODES nodes (best-first by visits) that node-link
+        can draw with every shared child's other parents."""
+        alg = ctl.latest.algorithm if ctl.latest is not None and ctl.latest.num_trees >= 0 \
+            else ctl.settings.algorithm
+        return GRAPH_NODES if alg == "mcgs" and self.tree_mode != "icicle" else TREE_NODES
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -216,6 +247,9 @@ class ArenaScene(Scene):
         alg, _ = self._in_force(ctl)
         kept = self._kept(ctl)
         whose = "own tree" if self.tree_source is None else f"in {ctl.name}'s search"
+        if kept == 1 and alg == "mcgs":
+            who = ", ".join(names[m] for m in group)
+            return f"{who} — {ctl.name}'s MCGS graph", "MCGS graph"
         if kept == 1:
             who = ", ".join(names[m] for m in group)
             return f"{who} — {ctl.name}'s one {ALGORITHM_LABELS[alg]} tree", \
@@ -256,9 +290,14 @@ class ArenaScene(Scene):
             sw = c.w
             yy = self._add_algorithm_pickers(g, ctl, c, yy)
             # Only the knobs the chosen search reads (tidy panel): a tree
-            # search's, Exp3/RM's in place of UCB's C; random/greedy: budget.
-            tree = p.algorithm in TREE_ALGORITHMS
+            # search's, Exp3/RM's in place of UCB's C; MCGS's PUCT ones (it
+            # reads no gamma, C, random phase or reuse decay: mcgs.c);
+            # random/greedy: budget.
+            graph = p.algorithm == "mcgs"
+            tree = p.algorithm in TREE_ALGORITHMS and not graph
             sampling = uses_average_strategy(p.algorithm, p.policy)
+            if graph:
+                yy = self._add_mcgs_sliders(g, p, c, yy)
             # The ranges a user explores; a scenario may set a value outside
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
@@ -300,7 +339,15 @@ class ArenaScene(Scene):
                              p.final_move, tooltip="Exp3 / RM: the move played comes from the "
                                                    "average strategy: its most likely move or a "
                                                    "sample")); yy += 29
-        if isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS:
+        if isinstance(ctl, SearchController) and ctl.settings.algorithm == "mcgs":
+            p, sw = ctl.settings, c.w
+            g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "graph reuse", p.tree_reuse,
+                         "keep the graph reachable from the played state between turns"))
+            g.add(Toggle("transpositions", (c.x + sw // 2, yy, sw // 2, 22), "transpositions",
+                         p.transpositions, "states reached by two move orders share one node "
+                                           "(off: a tree); a change waits for the next turn"))
+            yy += 26
+        elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS:
             p, sw = ctl.settings, c.w
             g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
                          [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
@@ -331,7 +378,93 @@ class ArenaScene(Scene):
         g.add(Picker("tree_mode", (c.x + tw, yy, c.w - tw, 24), "",
                      [("auto", "auto"), ("icicle", "icicle"), ("nodelink", "node-link")],
                      self.tree_mode, tooltip="tree layout (T)"))
+        # A panel of a search with a root matrix (MCGS, two-player joint): a
+        # switch in its header between the heat map, the graph and both.
+        for k, (grp, panel) in enumerate(zip(L.get("groups", []), L.get("panels", []))):
+            if self._matrix_panel(grp):
+                g.add(Button(f"mview{k}", (panel.right - 124, panel.y + 3, 116, 18),
+                             "view: " + MATRIX_MODE_LABELS[self.matrix_mode],
+                             "heat map of the root's joint actions and/or the graph (M)"))
+        self._matrix_sig = self._matrix_signature()
         self.widgets = g
+
+    def _add_mcgs_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
+        """MCGS's own knobs (ranges stretch to a scenario's value outside
+        them, as the others): PUCT's constant, the first-play urgency
+        offset, the depth and the rollout length of a new node's value."""
+        sw = c.w
+        g.add(Slider("c_puct", (c.x, yy, sw, 30), "c_puct", 0.0, max(5.0, p.c_puct), p.c_puct,
+                     step=0.05, tooltip="PUCT exploration constant (evaluation units; uniform "
+                                        "priors): higher spreads the visits")); yy += 33
+        g.add(Slider("fpu_offset", (c.x, yy, sw, 30), "FPU offset", 0.0,
+                     max(2.0, p.fpu_offset), p.fpu_offset, step=0.01, fmt="{:.2f}",
+                     tooltip="first-play urgency: an unvisited outcome is valued at the "
+                             "node's Q minus this (higher: stay with what was tried)")); yy += 33
+        g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
+                     p.max_depth, step=1, integer=True, fmt="{}",
+                     tooltip="a playout stops this many turns below the root")); yy += 33
+        g.add(Slider("rollout_steps", (c.x, yy, sw, 30), "rollout steps", 0,
+                     max(50, p.rollout_steps), p.rollout_steps, step=1, integer=True, fmt="{}",
+                     tooltip="random turns before a new node is evaluated (0: the game's "
+                             "evaluation at once)")); yy += 33
+        return yy
+
+    # ------------------------------------------------------------ root matrices
+    def _matrix_panel(self, group: tuple[int, ...]) -> bool:
+        """Whether the panel's search has a root matrix to show (in force)."""
+        if not group:
+            return False
+        ctl = self._tree_controller(group[0])
+        if not isinstance(ctl, SearchController):
+            return False
+        return has_root_matrix(self._in_force(ctl)[0], self.match.world.num_agents)
+
+    def _matrix_signature(self) -> tuple:
+        return tuple(self._matrix_panel(g) for g in self.layout.get("groups", []))
+
+    def _panel_areas(self, group: tuple[int, ...], panel: pygame.Rect
+                     ) -> tuple[pygame.Rect | None, pygame.Rect | None]:
+        """(tree area, heat-map area) of a panel; either may be None."""
+        area = self._tree_area(panel)
+        if not self._matrix_panel(group):
+            return area, None
+        mode = self.matrix_mode
+        if mode == "auto":
+            mode = "both" if area.w >= MATRIX_BOTH_MIN_W else "heatmap"
+        if mode == "graph":
+            return area, None
+        if mode == "heatmap":
+            return None, area
+        mw = min(area.w // 2, max(280, int(area.h * 1.9)))
+        return (pygame.Rect(area.x + mw + 6, area.y, area.w - mw - 6, area.h),
+                pygame.Rect(area.x, area.y, mw, area.h))
+
+    def _set_matrix_mode(self, mode: str) -> None:
+        self.matrix_mode = mode
+        self._build_widgets()
+
+    def _cycle_matrix_mode(self) -> None:
+        self._set_matrix_mode(MATRIX_MODES[(MATRIX_MODES.index(self.matrix_mode) + 1)
+                                           % len(MATRIX_MODES)])
+        self.flash(f"MCGS panels: {MATRIX_MODE_LABELS[self.matrix_mode]}")
+
+    def _feed_matrix(self, leader: int, ctl: SearchController) -> MatrixView:
+        """The panel's heat map with the newest root matrix: while the search
+        thinks, at most every MATRIX_EVERY_S (a re-render is text and fills)."""
+        mv = self.matrices[leader]
+        snap = ctl.latest
+        if snap is None:
+            mv.update(None)
+            return mv
+        now = time.perf_counter()
+        if snap.root_matrix is not mv.matrix and (
+                not snap.thinking or now - self._matrix_fed.get(leader, 0.0) >= MATRIX_EVERY_S):
+            alg, _ = self._in_force(ctl)
+            mv.update(snap.root_matrix, nodes=max(snap.tree_nodes, default=0),
+                      hits=snap.transposition_hits if alg == "mcgs" else None,
+                      title="MCGS root" if alg == "mcgs" else "joint root")
+            self._matrix_fed[leader] = now
+        return mv
 
     def _add_algorithm_pickers(self, g: WidgetGroup, ctl: SearchController,
                                c: pygame.Rect, yy: int) -> int:
@@ -478,6 +611,8 @@ class ArenaScene(Scene):
         elif k == pygame.K_t:
             modes = ["auto", "icicle", "nodelink"]
             self._set_tree_mode(modes[(modes.index(self.tree_mode) + 1) % 3])
+        elif k == pygame.K_m:
+            self._cycle_matrix_mode()
         elif k == pygame.K_v:
             sources = [None] + [c.player for c in self.match.controllers
                                 if isinstance(c, SearchController)]
@@ -511,6 +646,8 @@ class ArenaScene(Scene):
                 self.take_screenshot()
             elif wid.startswith("tab"):
                 self._select_player(int(wid[3:]))
+            elif wid.startswith("mview"):
+                self._cycle_matrix_mode()
             return
         if wid == "speed":
             self._set_speed(value)
@@ -526,7 +663,7 @@ class ArenaScene(Scene):
             self._set_budget(float(value))
         else:
             self.set_param(wid, value)
-            if wid in ("algorithm", "policy"):
+            if wid in ("algorithm", "policy", "transpositions"):
                 # the knobs that apply change (or the refused pick goes back)
                 self._build_widgets()
 
@@ -609,6 +746,7 @@ class ArenaScene(Scene):
 
     def _set_tree_mode(self, mode: str) -> None:
         self.tree_mode = mode
+        self._apply_tree_requests()
         for tv in self.trees:
             tv.mode = mode
         try:
@@ -687,6 +825,9 @@ class ArenaScene(Scene):
         if self.layout and self._panel_groups() != self._groups:
             # a change of algorithm took effect: one panel per tree it keeps
             self.resize(self.app.screen.get_size())
+        elif self.layout and self._matrix_signature() != self._matrix_sig:
+            self._build_widgets()   # a panel gained or lost its heat map switch
+            self._apply_tree_requests()   # and an MCGS graph its size
         # A frame that played a turn (re-rooting four searches, recording)
         # re-renders no tree: one heavy job per frame keeps the slowest frames
         # inside the frame budget.
@@ -722,6 +863,8 @@ class ArenaScene(Scene):
             if isinstance(ctl, SearchController):
                 alg, pol = self._in_force(ctl)
                 tv.sampling_policy = POLICY_LABELS[pol] if uses_average_strategy(alg, pol) else ""
+                # MCGS keeps no score bounds: shade its means by the shown range
+                tv.range_from_rows = alg == "mcgs"
             snap = self._tree_snapshot(a)
             if snap is not tv.snapshot and tv.snapshot is not None and fed \
                     and self.animation is None:   # a traced step shows all trees at once
@@ -751,13 +894,20 @@ class ArenaScene(Scene):
                 for g, panel in zip(self._groups, self.layout.get("panels", []))]
 
     def _tree_at(self, pos, hover: bool = False, click: bool = False):
+        self.matrix_hover = None
+        found = None
         for g, tv, panel in self._panel_views():
-            area = self._tree_area(panel)
-            if area.collidepoint(pos):
-                return tv.click(pos) if click else tv.hover(pos)
+            area, marea = self._panel_areas(g, panel)
+            mv = self.matrices[g[0]]
             if hover:
+                info = mv.hover(pos if marea is not None and marea.collidepoint(pos) else None)
+                if info is not None:
+                    self.matrix_hover = (mv, info)
+            if area is not None and area.collidepoint(pos):
+                found = tv.click(pos) if click else tv.hover(pos)
+            elif hover:
                 tv.hover((-1, -1))
-        return None
+        return found
 
     @staticmethod
     def _tree_area(panel: pygame.Rect) -> pygame.Rect:
@@ -783,11 +933,14 @@ class ArenaScene(Scene):
         if self.live.over:
             self._draw_result(surface, L["board"])
         self._draw_controls_frame(surface, L["controls"])
-        self.widgets.draw(surface)
         self._draw_right(surface, L["right"], view)
         self._draw_trees(surface, L["panels"])
+        self.widgets.draw(surface)   # after the panels: their view switches sit on them
         if self.hover_info is not None:
             self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
+        elif self.matrix_hover is not None and self.matrix_hover[0].hovered is not None:
+            # the view's current numbers: a new matrix under a resting mouse updates them
+            self.matrix_hover[0].draw_tooltip(surface, self.hover_pos, self.matrix_hover[0].hovered)
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
@@ -814,7 +967,42 @@ class ArenaScene(Scene):
             for a in c.agents:   # the policy's probabilities (Exp3/RM: average strategy)
                 policies[a] = tuple((s.move, s.policy) for s in snap.root_stats[a] if s.move >= 0)
         chosen = {a: m for a, m in self.live.human.items() if a in self.live.fresh_human}
-        return BoardContext(highlight_agent=human, policies=policies, chosen=chosen)
+        plans, predicted = self._board_plans()
+        return BoardContext(highlight_agent=human, policies=policies, chosen=chosen,
+                            plans=plans, predicted=predicted)
+
+    def _board_plans(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+        """The principal variation of each graph (MCGS) or joint-action search:
+        the most visited joint path from its root (tree_layout.principal_variation,
+        following shared children too). `plans`: an agent's own search's line for
+        it; `predicted`: another player's search's line for an agent that has no
+        own one (a person, a Smitsimax player). Only for the turn being decided."""
+        plans: dict[int, tuple[int, ...]] = {}
+        predicted: dict[int, tuple[int, ...]] = {}
+        for c in self.match.controllers:
+            snap = c.latest
+            if not isinstance(c, SearchController) or snap is None or not c.agents:
+                continue
+            if snap.algorithm not in ("mcgs", "joint") or snap.turn != self.match.turn \
+                    or snap.stop_reason == "eliminated":
+                continue
+            tree = snap.trees.get(c.agents[0])
+            if tree is None or len(tree) < 2:
+                continue
+            cached = self._plans.get(c.player)
+            if cached is None or cached[0] is not tree:
+                rows = principal_variation(tree)[:PLAN_TURNS + 1]
+                cached = (tree, tuple(tuple(line_moves(tree, rows, a))
+                                      for a in range(self.match.world.num_agents)))
+                self._plans[c.player] = cached
+            for a, moves in enumerate(cached[1]):
+                if a in c.agents:
+                    plans[a] = moves
+                else:
+                    predicted.setdefault(a, moves)
+        for a in plans:
+            predicted.pop(a, None)
+        return plans, predicted
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:
         pygame.draw.rect(surface, pal.PANEL, r)
@@ -899,7 +1087,8 @@ class ArenaScene(Scene):
             a = g[0]
             ctl = self._tree_controller(a)
             header, tv.title = self._group_title(g)
-            surface.blit(text(elide(header, 12, panel.w - 16, bold=True), 12,
+            switch = 130 if self._matrix_panel(g) else 0   # the view switch's room
+            surface.blit(text(elide(header, 12, panel.w - 16 - switch, bold=True), 12,
                               self.colors[a] if len(g) == 1 else pal.TEXT, bold=True),
                          (panel.x + 8, panel.y + 5))
             kept, policy_name, alg = -1, None, ""
@@ -921,7 +1110,11 @@ class ArenaScene(Scene):
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, (panel.x + 10, panel.bottom - 22))
             else:
-                tv.draw(surface, self._tree_area(panel))
+                area, marea = self._panel_areas(g, panel)
+                if area is not None:
+                    tv.draw(surface, area)
+                if marea is not None:
+                    self._feed_matrix(g[0], ctl).draw(surface, marea)
         # the walls: no tree sees another agent's selection
         for panel in panels[1:]:
             x = panel.x

@@ -107,6 +107,12 @@ class BoardContext:
     policies: Mapping[int, Sequence[tuple[int, float]]] = field(default_factory=dict)
     # agent -> move a person has picked this turn (not yet played)
     chosen: Mapping[int, int] = field(default_factory=dict)
+    # agent -> its moves along its own search's principal variation (MCGS,
+    # joint-action MCTS: the most visited joint path from the root), and for
+    # an agent without one, its moves as another player's search predicts
+    # them; a board may draw them as paths
+    plans: Mapping[int, Sequence[int]] = field(default_factory=dict)
+    predicted: Mapping[int, Sequence[int]] = field(default_factory=dict)
 
 
 class GamePlugin:

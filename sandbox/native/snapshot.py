@@ -23,6 +23,7 @@ FLAG_DIED = 2
 FLAG_SURVIVED = 4
 FLAG_DOOMED = 8
 FLAG_TRUNCATED = 16
+FLAG_SHARED = 32       # MCGS: the node has more than one parent in the graph
 MOVE_NONE = 255
 
 

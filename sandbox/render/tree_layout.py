@@ -260,3 +260,55 @@ def mover_shades(mover: np.ndarray, norm: np.ndarray, colors: Sequence[Sequence[
     t = lo + (1.0 - lo) * np.clip(norm[ok], 0.0, 1.0)
     out[ok] = d + (pal[mover[ok]] - d) * t[:, None]
     return out
+
+
+# -- graphs (MCGS) ------------------------------------------------------------------
+# An MCGS snapshot lists each graph node once: its row's parent is the first
+# parent met breadth-first, and TreeSnapshot.links holds the other parents
+# ([k, 2] (parent row, child row)). The layouts above draw the first-parent
+# tree; the node-link view adds the links as extra edges.
+
+def graph_children(snap: "TreeSnapshot") -> list[list[int]]:
+    """Per row, every row it has an edge into: its tree children (rows whose
+    parent it is) and the children it reaches through a link."""
+    n = len(snap.rows)
+    out: list[list[int]] = [[] for _ in range(n)]
+    for i, p in enumerate(snap.parent.tolist()):
+        if p >= 0:
+            out[p].append(i)
+    for p, c in snap.links.tolist():
+        if 0 <= p < n and 0 <= c < n and c not in out[p]:
+            out[p].append(c)
+    return out
+
+
+def principal_variation(snap: "TreeSnapshot") -> list[int]:
+    """Rows of the most-visited path from the root, following every edge a
+    graph has (tree children and links): at each node the child with the
+    most visits (ties: the lower row, as best_line). For a tree this is
+    TreeSnapshot.best_line. Stops at a node it has already met (a graph
+    without cycles never does; a guard all the same)."""
+    if len(snap.rows) == 0:
+        return []
+    kids = graph_children(snap)
+    visits = snap.visits.tolist()
+    line, row, seen = [0], 0, {0}
+    while kids[row]:
+        best = max(kids[row], key=lambda r: (visits[r], -r))
+        if best in seen:
+            break
+        line.append(best)
+        seen.add(best)
+        row = best
+    return line
+
+
+def line_moves(snap: "TreeSnapshot", rows: Sequence[int], agent: int) -> list[int]:
+    """`agent`'s move at each row of a line below the root (joint rows: its
+    part of the joint action; -1 where it has none)."""
+    out = []
+    for r in rows[1:]:
+        j = snap.joint[r]
+        m = int(j[agent]) if (j != NO_MOVE).any() else int(snap.move[r])
+        out.append(-1 if m == NO_MOVE else m)
+    return out

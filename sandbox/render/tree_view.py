@@ -39,20 +39,20 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from ..native.params import SearchParams  # noqa: E402
-from ..native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED,  # noqa: E402
-                               FLAG_TRUNCATED, MOVE_NONE, TreeSnapshot)
+from ..native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SHARED,  # noqa: E402
+                               FLAG_SURVIVED, FLAG_TRUNCATED, MOVE_NONE, TreeSnapshot)
 from . import fonts, palette  # noqa: E402
 from .tree_layout import (NO_MOVE, compact_count, icicle_layout, is_doomed,  # noqa: E402
                           joint_label, level_movers, level_starts, mover_shades,
-                          nodelink_layout, rasterize_intervals, rows_for_path, tree_kind,
-                          ucb_terms, ucb_value)
+                          nodelink_layout, principal_variation, rasterize_intervals,
+                          rows_for_path, tree_kind, ucb_terms, ucb_value)
 
 MODES = ("auto", "icicle", "nodelink")
 NODELINK_MAX_ROWS = 300      # auto: node-link up to this many rows ...
 NODELINK_RETURN_ROWS = 240   # ... and back to it only below this (no flip-flop)
 
 FLAG_NAMES = ((FLAG_PASS, "pass"), (FLAG_DIED, "died"), (FLAG_SURVIVED, "survived"),
-              (FLAG_DOOMED, "doomed"), (FLAG_TRUNCATED, "truncated"))
+              (FLAG_DOOMED, "doomed"), (FLAG_TRUNCATED, "truncated"), (FLAG_SHARED, "shared"))
 
 # Colours of the view (the value map itself is palette.value_color).
 PASS_FILL = (84, 88, 100)
@@ -67,6 +67,8 @@ SELECTED = palette.ACCENT
 SELECT_PATH = (190, 120, 255)    # tutorial §5: purple = selected path
 BACKPROP = (255, 160, 40)        # tutorial §5: orange flash = backpropagation
 DARK_TEXT = (18, 20, 26)
+SHARED = (110, 225, 235)         # MCGS: a node with several parents, and its other-parent edges
+LINK = (64, 118, 128)
 
 HEADER_H = 18
 FOOTER_H = 14
@@ -119,6 +121,11 @@ class NodeInfo:
     mover: int = -1              # whose move the node is (SUCT); -1: the root / joint
     kind: str = "agent"          # tree_layout.tree_kind of the tree
     sampled: str = ""            # the policy in force samples (Exp3/RM): no UCB to show
+    # A graph (MCGS): every parent of the node among the snapshot's rows,
+    # each as its move path from the root (the first is the row's parent).
+    parents: list[str] = field(default_factory=list)
+    shared: bool = False         # SBX_NODE_SHARED: more than one parent in the graph
+    graph: bool = False          # an MCGS graph: PUCT selection, no UCB1 to show
 
 
 class TreeView:
@@ -139,6 +146,9 @@ class TreeView:
         # The selection policy in force when it samples (e.g. "Exp3"): the
         # tooltip then shows no UCB value, which that search does not use.
         self.sampling_policy = ""
+        # A search without score bounds (MCGS: its Q is in the game's own
+        # units): shade the means by the range of the rows shown instead.
+        self.range_from_rows = False
         self._mode = "auto"
         self.mode = mode
         self.snapshot: TreeSnapshot | None = None
@@ -146,6 +156,7 @@ class TreeView:
         self.render_count = 0            # heavy re-renders so far (tests, profiling)
         self.last_render_ms = 0.0
         self._layout = "icicle"
+        self._layout_now = "icicle"
         self._surf: pygame.Surface | None = None
         self._rendered: tuple | None = None   # (snapshot object, size, layout)
         self._rect = pygame.Rect(0, 0, 0, 0)
@@ -259,6 +270,7 @@ class TreeView:
         surf.fill(palette.PANEL)
         snap = self.snapshot
         self._g = None
+        self._layout_now = layout
         if snap is None or len(snap.rows) == 0:
             self._header(surf, snap, layout)
             self._message(surf, "no search data yet")
@@ -322,7 +334,7 @@ class TreeView:
     def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
         y = h - FOOTER_H + 2
-        lo, hi = snap.norm_min, snap.norm_max
+        lo, hi = self._bounds(snap)
         s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
         if tree_kind(snap) == "sequential":
             # hue = whose move, shade = mean: a dark-to-bright swatch per mover
@@ -341,6 +353,13 @@ class TreeView:
         lab = fonts.text(s, 10, palette.TEXT_DIM)
         surf.blit(lab, (x, y))
         x += lab.get_width() + 10
+        if (snap.flags & FLAG_SHARED).any() or len(snap.links):
+            # a graph: one node per state, however many parents reach it
+            note = ("◆ shared node · dashed: its other parents" if self._layout_now == "nodelink"
+                    else "◆ shared: shown once, under its 1st parent (no DAG here)")
+            lab = fonts.text(fonts.elide(note, 10, max(0, w - PAD - x)), 10, SHARED)
+            surf.blit(lab, (x, y))
+            x += lab.get_width() + 10
         for fill, name in ((PASS_FILL, "pass"), (DOOMED_FILL, "doomed"), (HIDDEN_FILL, "hidden")):
             lab = fonts.text(name, 10, palette.TEXT_DIM)
             if x + 12 + lab.get_width() > w - PAD:
@@ -361,9 +380,25 @@ class TreeView:
         w, h = surf.get_size()
         surf.blit(lab, ((w - lab.get_width()) // 2, (h - lab.get_height()) // 2))
 
+    def _bounds(self, snap: TreeSnapshot) -> tuple[float, float]:
+        """The range the means are shaded by: the search's score bounds, or
+        (range_from_rows, when it has none) the visited rows' own range."""
+        lo, hi = snap.norm_min, snap.norm_max
+        if self.range_from_rows and not hi > lo and len(snap.rows):
+            seen = snap.mean[snap.visits > 0]
+            if len(seen):
+                lo, hi = float(seen.min()), float(seen.max())
+        return lo, hi
+
+    def _normalized(self, snap: TreeSnapshot) -> np.ndarray:
+        lo, hi = self._bounds(snap)
+        if not hi > lo:
+            return np.full(len(snap.rows), 0.5, dtype=np.float64)
+        return np.clip((snap.mean.astype(np.float64) - lo) / (hi - lo), 0.0, 1.0)
+
     def _node_colors(self, snap: TreeSnapshot, norm: np.ndarray | None = None) -> np.ndarray:
         if norm is None:
-            norm = snap.normalized_mean()
+            norm = self._normalized(snap)
         idx = np.clip((norm * 255).astype(np.int64), 0, 255)
         rgb = _LUT[idx]
         if tree_kind(snap) == "sequential":
@@ -423,7 +458,7 @@ class TreeView:
         x1 = (x0u[:n] + wu[:n]) * aw
         lev = depth[:n]
         flags = snap.flags[:n]
-        norm = snap.normalized_mean()
+        norm = self._normalized(snap)
         rgb = self._node_colors(snap, norm)[:n]
         # Sequential trees colour by mover: the colour itself is rasterised
         # (three channels) instead of the value the map turns into colour.
@@ -520,7 +555,7 @@ class TreeView:
         self._g = {"kind": "icicle", "ax": area.x, "ay": area.y, "band": band,
                    "nshow": nshow, "starts": starts[:nshow + 1].copy(), "x0": x0, "x1": x1,
                    "lev": lev, "n": n, "cut_depth": cut, "rgb": rgb}
-        best = [r for r in (snap.best_line() if n else []) if r < n]
+        best = [r for r in (principal_variation(snap) if n else []) if r < n]
         self._g["best"] = best
         self._icicle_marks(surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow)
 
@@ -571,6 +606,13 @@ class TreeView:
         lw = 2 if band >= 8 else 1
         for r in best:
             self._outline_icicle(surf, r, BEST_LINE, lw, offset=(0, 0))
+        # Shared graph nodes (MCGS): a cyan corner inside the outline; the
+        # icicle cannot draw their other parents (the footer says so, the
+        # tooltip lists them).
+        for r in np.flatnonzero(((flags & FLAG_SHARED) != 0) & (wpx >= 6)).tolist():
+            x, y = ax + int(x0[r]) + 2, ay + int(lev[r]) * band + 2
+            k = max(3, min(8, band // 2, int(wpx[r]) - 3))
+            pygame.draw.polygon(surf, SHARED, [(x, y), (x + k, y), (x, y + k)])
 
     def _row_box(self, row: int, offset: tuple[int, int]) -> pygame.Rect:
         g = self._g
@@ -606,7 +648,7 @@ class TreeView:
         rmax = max(3.0, min(16.0, lh * 0.36))
         rmin = min(2.5, rmax)
         r = rmin + (rmax - rmin) * np.sqrt(np.clip(v / max(v[0], 1.0), 0.0, 1.0))
-        best = snap.best_line()
+        best = principal_variation(snap)
         on_best = np.zeros(n, dtype=bool)
         on_best[best] = True
         # Edge label room: the distance to the neighbours on the same level
@@ -629,6 +671,11 @@ class TreeView:
                 p = P[i]
                 pygame.draw.line(surf, edge_col, (X[p], Y[p] + R[p]), (X[i], Y[i] - R[i]),
                                  2 if PR[i] >= 0.5 else 1)
+        # A graph's other parents (MCGS links): dashed edges into the shared
+        # child, which the layout placed under its first parent.
+        links = [(int(p), int(c)) for p, c in snap.links.tolist() if 0 <= p < n and 0 <= c < n]
+        for p, c in links:
+            _dashed(surf, LINK, (X[p], Y[p] + R[p]), (X[c], Y[c] - R[c]), 1, 3.0, 4.0)
         for a, b in zip(best, best[1:]):
             pygame.draw.line(surf, BEST_LINE, (X[a], Y[a] + R[a]), (X[b], Y[b] - R[b]), 3)
         if gutter:
@@ -657,6 +704,8 @@ class TreeView:
             fill = DOOMED_FILL if f & FLAG_DOOMED else PASS_FILL if f & FLAG_PASS else RGB[i]
             pygame.draw.circle(surf, fill, c, ri)
             pygame.draw.circle(surf, BEST_LINE if B[i] else (16, 18, 22), c, ri, 2 if B[i] else 1)
+            if f & FLAG_SHARED:   # one state, several parents: a cyan ring outside
+                pygame.draw.circle(surf, SHARED, c, ri + 2, 1)
             if f & FLAG_DOOMED:
                 k = max(ri * 0.6, 1.5)
                 pygame.draw.line(surf, DOOMED_STRIPE, (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 2)
@@ -674,7 +723,7 @@ class TreeView:
                     col = DARK_TEXT if _lum(fill) > 120 else palette.TEXT
                     _blit_mono(surf, txt, c[0] - mw // 2, c[1] - 6, 9, col)
         self._g = {"kind": "nodelink", "cx": cx, "cy": cy, "r": r, "n": n, "best": best,
-                   "cut_depth": None}
+                   "cut_depth": None, "links": links}
 
     # -- overlays (per frame) -------------------------------------------------
     def _outline(self, surface: pygame.Surface, row: int, color, width: int, grow: int = 0) -> None:
@@ -849,12 +898,12 @@ class TreeView:
         visits = int(rows["visits"][row])
         mean = float(rows["mean"][row])
         f = int(rows["flags"][row])
-        span = snap.norm_max - snap.norm_min
-        norm = min(max((mean - snap.norm_min) / span, 0.0), 1.0) if span > 0 else 0.5
+        lo, hi = self._bounds(snap)
+        norm = min(max((mean - lo) / (hi - lo), 0.0), 1.0) if hi > lo else 0.5
         ucb = exploit = explore = pv = None
         penalty = 0.0
         kind = tree_kind(snap)
-        if parent >= 0 and self.sampling_policy:
+        if parent >= 0 and (self.sampling_policy or self.range_from_rows):
             pv = int(rows["visits"][parent])
         elif parent >= 0:
             pv = int(rows["visits"][parent])
@@ -867,7 +916,13 @@ class TreeView:
             if visits > 0:
                 exploit, explore = ucb_terms(mean, visits, nxt, snap.norm_min, snap.norm_max,
                                              p.c)
+        parents = []
+        if len(snap.links) or f & FLAG_SHARED:
+            for pr in snap.parents_of(row):
+                pp = [self.row_name(snap, r, kind) for r in snap.path_to(pr)[1:]]
+                parents.append(" › ".join(pp) if pp else "root")
         return NodeInfo(
+            parents=parents, shared=bool(f & FLAG_SHARED), graph=self.range_from_rows,
             agent=self.agent, row=row, node_id=int(rows["node"][row]),
             path=[self.row_name(snap, r, kind) for r in path[1:]],
             depth=int(rows["depth"][row]) - int(rows["depth"][0]), visits=visits, mean=mean,
@@ -961,12 +1016,21 @@ class TreeView:
                               f" is below {info.random_threshold}: children picked uniformly",
                               palette.WARN))
             lines.append((f"policy prob (visit share) {info.prob * 100:.1f}%", D))
+        elif info.graph and info.parent_visits is not None:
+            lines.append(("MCGS: decoupled PUCT over each player's marginal (no UCB1); "
+                          "mean = Q", D))
         elif info.sampled and info.parent_visits is not None:
             lines.append((f"{info.sampled}: moves sampled from its strategy (no UCB)", D))
         for name, prob in info.policy_probs.items():
             lines.append((f"{name} prob {prob * 100:.1f}%", D))
         if info.flags:
             lines.append(("flags: " + ", ".join(info.flags), D))
+        if info.shared or len(info.parents) > 1:
+            lines.append((f"shared graph node: {len(info.parents)} parent(s) in view", SHARED))
+            for pp in info.parents[:6]:
+                lines.append(("  from " + (pp if len(pp) <= 60 else "… " + pp[-58:]), SHARED))
+            if len(info.parents) > 6:
+                lines.append((f"  +{len(info.parents) - 6} more", SHARED))
         return lines
 
     def draw_tooltip(self, surface: pygame.Surface, pos: Sequence[int],
@@ -1024,6 +1088,22 @@ def _hatch(img: np.ndarray, mask: np.ndarray, band: int, gap: int, color, kind: 
     ys, xs = ys[sel], xs[sel]
     keep = ys < img.shape[0]
     img[ys[keep], xs[keep]] = color
+
+
+def _dashed(surf: pygame.Surface, color, a, b, width: int = 1, dash: float = 5.0,
+            gap: float = 4.0) -> None:
+    """A dashed line from a to b (pygame has none)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    t = 0.0
+    while t < length:
+        e = min(t + dash, length)
+        pygame.draw.line(surf, color, (a[0] + ux * t, a[1] + uy * t),
+                         (a[0] + ux * e, a[1] + uy * e), width)
+        t = e + gap
 
 
 def _blit_mono(surf: pygame.Surface, s: str, x: int, y: int, size: int, color) -> None:

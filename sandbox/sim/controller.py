@@ -19,8 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, Search, SearchParams, Trace,
-                      TreeSnapshot)
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, RootMatrix, Search,
+                      SearchParams, Trace, TreeSnapshot)
 from ..native.search import params_arg
 
 
@@ -85,6 +85,17 @@ class ControllerSnapshot:
     algorithm: str = "smitsimax"
     policy: str = "ucb1"
     num_trees: int = -1         # agents (smitsimax), 1 (suct, joint), 0 (random, greedy)
+    # The root as a joint-action matrix (MCGS, or joint-action MCTS with two
+    # agents), taken in the same slice as root_stats so the two agree; None
+    # for the other searches.
+    root_matrix: RootMatrix | None = None
+    transposition_hits: int = 0  # MCGS: edges linked to an existing node
+
+
+def has_root_matrix(algorithm: str, num_agents: int) -> bool:
+    """Whether Search.root_matrix answers for this search (sbx.h: MCGS's
+    outcome pairs, joint-action MCTS's children with two agents)."""
+    return num_agents == 2 and algorithm in ("mcgs", "joint")
 
 
 class Controller:
@@ -429,6 +440,12 @@ class SearchController(Controller):
             self._last_trees = trees
             self._last_tree_time = now
         secs = search_ms / 1000.0
+        matrix = None
+        if has_root_matrix(st.algorithm, self.num_agents):
+            try:   # one C call, at most 16 x 16 cells
+                matrix = self.search.root_matrix()
+            except InvalidState:   # C says it has none: the view shows none
+                matrix = None
         self._latest = ControllerSnapshot(
             player=self.player, agents=self.agents, turn=turn, thinking=thinking,
             iterations=iterations, sim_turns=turns, search_ms=search_ms,
@@ -440,7 +457,8 @@ class SearchController(Controller):
             tree_nodes=st.nodes, node_cap=st.node_cap, cap_reached=st.cap_reached,
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
             norm_max=st.norm_max, trees=trees, published_at=now,
-            algorithm=st.algorithm, policy=st.policy, num_trees=st.trees)
+            algorithm=st.algorithm, policy=st.policy, num_trees=st.trees,
+            root_matrix=matrix, transposition_hits=st.transposition_hits)
 
     def _snapshots(self, agents: tuple[int, ...], kept: int,
                    req: TreeRequest) -> Mapping[int, TreeSnapshot]:

@@ -1,5 +1,8 @@
 """The maze board: walls, mud (brown, with its cost), cheese, explorers with
-their "stuck N" counters, and a score line on top.
+their "stuck N" counters, and a score line on top. Where a search publishes
+its principal variation (BoardContext.plans: MCGS, joint-action MCTS), each
+explorer's path along it is drawn in its colour: solid for the explorer's own
+search, dashed for what an opponent's search predicts it will do.
 
 Explorers slide between cells with alpha; walls and mud are drawn once per
 size into a cached surface (the layout never changes within a game).
@@ -11,17 +14,38 @@ import pygame
 from ...render import palette as pal
 from ...render.fonts import text
 from ...render.grid import board_geometry, cell_at, cell_center, clipped
-from .view import MOVE_DELTAS, MazeView
+from .view import MOVE_DELTAS, STAY, MazeView
 
 WALL = (200, 205, 215)
 MUD = (120, 84, 48)
 CHEESE = (250, 204, 60)
 
 
+def plan_cells(view: MazeView, agent: int, moves) -> list[tuple[int, int]]:
+    """The cells an explorer passes through along `moves` from where it is
+    now: a move into a wall (or the edge) is a stay, mud is entered at once
+    (its stuck turns are the stays that follow in the line), a move of -1
+    (none) ends the path. The first cell is the explorer's own."""
+    e = view.explorers[agent]
+    x, y = e.x, e.y
+    out = [(x, y)]
+    for m in moves:
+        m = int(m)
+        if not 0 <= m < len(MOVE_DELTAS):
+            break
+        if m != STAY and view.cost(x, y, m) > 0:
+            dx, dy = MOVE_DELTAS[m]
+            x, y = x + dx, y + dy
+        out.append((x, y))
+    return out
+
+
 class MazeRenderer:
     def __init__(self, colors, names, move_names=None) -> None:
         self.colors = list(colors)
         self.names = list(names)
+        # agent -> the pixel points of the path last drawn (tests, overlays)
+        self.plan_points: dict[int, list[tuple[int, int]]] = {}
         self._cache: tuple[tuple, pygame.Surface] | None = None
 
     @staticmethod
@@ -82,6 +106,38 @@ class MazeRenderer:
             label = text(str(cost), f, (240, 225, 200), bold=True)
             surf.blit(label, label.get_rect(center=mid))
 
+    def _draw_plans(self, surface, view: MazeView, ctx, cell: int, x0: int, y0: int) -> None:
+        """Each explorer's path along a search's principal variation, under
+        the explorers: a polyline through cell centres (each explorer a little
+        offset, so that two paths along one corridor stay apart), a dot per
+        cell; dashed where it is another player's prediction."""
+        if ctx is None:
+            return
+        lines = [(a, m, False) for a, m in ctx.plans.items()] + \
+                [(a, m, True) for a, m in ctx.predicted.items()]
+        self.plan_points = {}
+        H = view.height
+        for a, moves, dashed in lines:
+            if not 0 <= a < view.players or not moves:
+                continue
+            cells = plan_cells(view, a, moves)
+            off = (a - (view.players - 1) / 2) * cell * 0.12
+            pts = [(int(px + off), int(py + off)) for px, py in
+                   (cell_center(cx, cy, cell, x0, y0, H) for cx, cy in cells)]
+            self.plan_points[a] = pts
+            color = self.colors[a % len(self.colors)]
+            width = max(2, cell // 10)
+            for p, q in zip(pts, pts[1:]):
+                if p == q:
+                    continue
+                if dashed:
+                    _dashed(surface, color, p, q, max(1, width - 1))
+                else:
+                    pygame.draw.line(surface, color, p, q, width)
+            r = max(2, cell // 12)
+            for p in dict.fromkeys(pts[1:]):     # each cell once, in order
+                pygame.draw.circle(surface, color, p, r)
+
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: MazeView,
              prev: MazeView | None = None, alpha: float = 1.0, ctx=None) -> None:
         with clipped(surface, rect):
@@ -100,6 +156,7 @@ class MazeRenderer:
             pygame.draw.polygon(surface, CHEESE, pts)
             pygame.draw.circle(surface, (200, 150, 30), (int(px + r * 0.3), int(py + r * 0.3)),
                                max(1, r // 4))
+        self._draw_plans(surface, view, ctx, cell, x0, y0)
         highlight = ctx.highlight_agent if ctx is not None else None
         same: dict[tuple[int, int], int] = {}
         for i, e in enumerate(view.explorers):
@@ -132,3 +189,14 @@ class MazeRenderer:
         tail = text(f"turn {view.turn}/{view.max_turns}  cheese left {view.cheese_left}"
                     f"/{view.cheese_total}", f, pal.TEXT)
         surface.blit(tail, (max(x, rect.right - tail.get_width() - 4), rect.y + 2))
+
+
+def _dashed(surface, color, a, b, width: int, dash: float = 5.0, gap: float = 4.0) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    t = 0.0
+    while t < length:
+        e = min(t + dash, length)
+        pygame.draw.line(surface, color, (a[0] + dx * t / length, a[1] + dy * t / length),
+                         (a[0] + dx * e / length, a[1] + dy * e / length), width)
+        t = e + gap
