@@ -116,13 +116,15 @@ def zkey(i: int) -> int:
 
 def zobrist_from_export(words) -> int:
     """Independent oracle: the key of RULES §4 (positions, cheese left, mud
-    counters, turn) from the export words alone."""
+    counters, turn, scores) from the export words alone."""
     v = decode_maze(words)
     h = zkey((NP + 1) * CELLS + 64 + v.turn)
     for p, e in enumerate(v.explorers):
         h ^= zkey(p * CELLS + e.y * v.width + e.x)
         if e.stuck:
             h ^= zkey((NP + 1) * CELLS + p * 16 + e.stuck)
+        if e.score12:
+            h ^= zkey((NP + 1) * CELLS + 64 + 100_001 + p * (12 * CELLS + 1) + e.score12)
     for (x, y) in v.cheese:
         h ^= zkey(NP * CELLS + y * v.width + x)
     return h
@@ -146,6 +148,40 @@ def test_hash_equal_for_two_move_orders_and_differs_by_turn():
     c.step([STAY, STAY])
     d = maze(MUD)
     assert view(c).explorers == view(d).explorers and c.state_hash() != d.state_hash()
+
+
+def test_hash_tells_apart_states_that_differ_only_in_the_split_of_cheese():
+    """Every state reachable in 4 turns: equal keys exactly for equal exports.
+    Among them are states with the same cells, cheese left and turn but a
+    different split of the cheese so far; the end condition and the
+    evaluation read the scores, so graph search must keep those apart (it
+    merged them when the key left the scores out)."""
+    layout = ["10.10c10c00.",
+              "11.11.11c01."]
+    root = maze(layout)
+    frontier, by_hash, score_only = [root], {}, 0
+    for _ in range(4):
+        nxt = []
+        for g in frontier:
+            for a in g.legal_moves(0):
+                for b in g.legal_moves(1):
+                    h = g.clone()
+                    h.step([a, b])
+                    key, words = h.state_hash(), tuple(h.export())
+                    if key in by_hash:
+                        assert by_hash[key] == words
+                        continue
+                    by_hash[key] = words
+                    if not h.is_terminal:
+                        nxt.append(h)
+        frontier = nxt
+    seen: dict = {}
+    for words in by_hash.values():
+        v = decode_maze(list(words))
+        where = (v.turn, tuple((e.x, e.y, e.stuck) for e in v.explorers), tuple(sorted(v.cheese)))
+        seen.setdefault(where, set()).add(tuple(e.score12 for e in v.explorers))
+    score_only = sum(len(s) > 1 for s in seen.values())
+    assert score_only > 0
 
 
 # ------------------------------------------------------------------ generator

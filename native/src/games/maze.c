@@ -22,7 +22,11 @@
  * when the counter reaches 0 (N turns in total, as in PyRat).
  *
  * Hash (the state key of RULES §4, for graph search): Zobrist over player
- * cells, remaining cheese, non-zero stuck counters and the turn. Key number
+ * cells, remaining cheese, non-zero stuck counters, the turn and non-zero
+ * scores. The scores are in the key because they are not history: the end
+ * condition (more than half the cheese) and the evaluation read them, so two
+ * states that differ only in how the cheese was split so far have different
+ * futures and must not share a graph node (MCGS merged them before). Key number
  * i is the i-th output of splitmix64 seeded with MAZE_ZOBRIST_SEED, which is
  * random access (mix(seed + (i+1)*gamma)), so there is no table and a Python
  * oracle recomputes it from the export. step updates the key incrementally.
@@ -54,6 +58,9 @@ static const int PRESET_TURNS[5] = {150, 200, 300, 400, 500};
 #define ZK_CHEESE(c) ((uint64_t)MAX_PLAYERS * MAX_CELLS + (uint64_t)(c))
 #define ZK_STUCK(p, v) ((uint64_t)(MAX_PLAYERS + 1) * MAX_CELLS + (uint64_t)(p) * 16 + (v))
 #define ZK_TURN(t) ((uint64_t)(MAX_PLAYERS + 1) * MAX_CELLS + 64 + (uint64_t)(t))
+#define ZK_SCORE(p, s)                                                     \
+    ((uint64_t)(MAX_PLAYERS + 1) * MAX_CELLS + 64 + MAX_TURNS + 1 +          \
+     (uint64_t)(p) * (12 * MAX_CELLS + 1) + (uint64_t)(s))
 
 static inline uint64_t zkey(uint64_t i) {
     uint64_t z = MAZE_ZOBRIST_SEED + (i + 1) * 0x9E3779B97F4A7C15ULL;
@@ -426,6 +433,7 @@ static uint64_t full_hash(const maze_cfg *c, const maze_state *st) {
     for (int p = 0; p < c->players; p++) {
         h ^= zkey(ZK_POS(p, st->pos[p]));
         if (st->stuck[p]) h ^= zkey(ZK_STUCK(p, st->stuck[p]));
+        if (st->score12[p]) h ^= zkey(ZK_SCORE(p, st->score12[p]));
     }
     for (int w = 0; w < c->words; w++) {
         for (uint64_t m = st->cheese[w]; m; m &= m - 1) {
@@ -522,7 +530,9 @@ static void maze_step(const void *cfgv, void *stv, const uint8_t *joint, double 
         for (int q = 0; q < n; q++) k += st->pos[q] == cell && !st->stuck[q];
         for (int q = 0; q < n; q++) {
             if (st->pos[q] == cell && !st->stuck[q]) {
+                if (st->score12[q]) h ^= zkey(ZK_SCORE(q, st->score12[q]));
                 st->score12[q] += 12 / k;
+                h ^= zkey(ZK_SCORE(q, st->score12[q]));
                 if (rewards) rewards[q] += 1.0 / k;
             }
         }
