@@ -238,6 +238,11 @@ const char *sbx_game_params(const sbx_game *game);
                                    policy ucb1 only (validate refuses others:
                                    the value takes the node's spare bytes)    */
 
+/* priors: where MCGS's PUCT priors come from */
+#define SBX_PRIORS_UNIFORM 0    /* 1 / outcomes                              */
+#define SBX_PRIORS_HEURISTIC 1  /* softmax of the game's move scores (a game
+                                   without them is refused)                  */
+
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */
     double gamma;               /* discount per step from leaf toward root   */
@@ -270,6 +275,8 @@ typedef struct sbx_search_params {
     int32_t short_circuit;      /* MCGS: 1: child better known than the edge:
                                    count the edge, do not descend            */
     int32_t transpositions;     /* MCGS: 1: states found again share a node  */
+    int32_t priors;             /* MCGS: SBX_PRIORS_* (PUCT's priors)        */
+    double prior_temperature;   /* MCGS priors=heuristic: softmax(score / T) */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -430,6 +437,12 @@ typedef struct sbx_search_stats {
                                    existed (a state reached again by another
                                    move order), since the graph was started
                                    or re-rooted; 0 for the tree searches    */
+    int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
+                                   nodes' n1 x n2 arrays; nodes: node_bytes
+                                   x nodes)                                  */
+    int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
+                                   with priors=uniform)                      */
+    int64_t table_bytes;        /* MCGS: transposition table size           */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier
@@ -547,6 +560,8 @@ typedef struct sbx_mcgs_debug_node {
     int32_t edge_visits[SBX_MAX_MOVES * SBX_MAX_MOVES]; /* row-major i*n2+j */
     int32_t edge_child[SBX_MAX_MOVES * SBX_MAX_MOVES];  /* 0: none          */
     float edge_r[SBX_MAX_MOVES * SBX_MAX_MOVES][2];
+    double prior[2][SBX_MAX_MOVES]; /* PUCT's prior per outcome (0 for a
+                                   terminal or unevaluated node)             */
 } sbx_mcgs_debug_node;
 
 int sbx_search_debug_mcgs_node(sbx_search *search, int node,

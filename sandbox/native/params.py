@@ -21,6 +21,7 @@ ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "m
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 BACKUP = {"mean": 0, "power": 1}
+PRIORS = {"uniform": 0, "heuristic": 1}
 
 
 def _names(table: dict[str, int]) -> dict[int, str]:
@@ -30,7 +31,8 @@ def _names(table: dict[str, int]) -> dict[int, str]:
 # choice fields: Python name <-> C integer
 CHOICES = {name: (table, _names(table)) for name, table in {
     "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
-    "policy": POLICY, "final_move": FINAL_MOVE, "backup": BACKUP}.items()}
+    "policy": POLICY, "final_move": FINAL_MOVE, "backup": BACKUP,
+    "priors": PRIORS}.items()}
 ALGORITHM_NAMES = _names(ALGORITHM)
 POLICY_NAMES = _names(POLICY)
 
@@ -104,7 +106,7 @@ class SearchParams(BaseModel):
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
-                          description="MCGS: PUCT constant (evaluation units, uniform priors)")
+                          description="MCGS: PUCT constant (evaluation units; see priors)")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
@@ -116,6 +118,13 @@ class SearchParams(BaseModel):
                                                    "count the edge without descending")
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
+    priors: Literal["uniform", "heuristic"] = Field(
+        "uniform", description="MCGS: PUCT priors, uniform or a softmax of the game's move "
+                               "scores (maze: minus the turns to the nearest cheese); a game "
+                               "without move scores is refused; a change starts afresh")
+    prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
+                                     description="MCGS priors=heuristic: softmax temperature "
+                                                 "(small = best-scored move, large = uniform)")
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":

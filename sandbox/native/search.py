@@ -74,6 +74,9 @@ class SearchStats:
     norm_min: tuple[float, ...]
     norm_max: tuple[float, ...]
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
+    edge_bytes: int = 0          # MCGS: edge arrays in use (bytes)
+    prior_bytes: int = 0         # MCGS: stored priors in use (0 with uniform priors)
+    table_bytes: int = 0         # MCGS: transposition table (bytes)
 
 
 @dataclass(frozen=True)
@@ -355,7 +358,9 @@ class Search:
             nodes=tuple(s.nodes[0:k]), root_visits=tuple(s.root_visits[0:k]),
             max_depth_reached=tuple(s.max_depth_reached[0:k]),
             norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]),
-            transposition_hits=int(s.transposition_hits))
+            transposition_hits=int(s.transposition_hits),
+            edge_bytes=int(s.edge_bytes), prior_bytes=int(s.prior_bytes),
+            table_bytes=int(s.table_bytes))
 
     def root_matrix(self) -> RootMatrix:
         """The root's joint-action matrix (MCGS, or joint with two agents);

@@ -363,10 +363,19 @@ def search_params(valid_only: bool = False) -> st.SearchStrategy:
 ALGORITHMS: tuple[str, ...] = typing.get_args(FIELDS["algorithm"].annotation)
 
 
+def mcgs_refusal(params: SearchParams, message: str) -> bool:
+    """MCGS's own refusals: a game without two players, or heuristic priors
+    on a game without move scores (game.h's move_scores hook)."""
+    return "two-player" in message or (
+        params.priors == "heuristic" and "priors: heuristic needs a game with move scores"
+        in message)
+
+
 def search_any_algorithm(game: Game, params: SearchParams, seed: int):
     """Search(game, params, seed), counted. Only joint-action MCTS may be
     refused, on a game with too many joint actions per node, and MCGS, on a
-    game without exactly two agents (InvalidArgument saying so): the same
+    game without exactly two agents or, with priors=heuristic, without move
+    scores (InvalidArgument saying so): the same
     params with Smitsimax then."""
     from sandbox.native import InvalidArgument, Search
     s, exc = attempt(Search, game, params, seed)
@@ -374,7 +383,7 @@ def search_any_algorithm(game: Game, params: SearchParams, seed: int):
         return s
     assert isinstance(exc, InvalidArgument), repr(exc)
     assert (params.algorithm == "joint" and "joint action" in str(exc)) or (
-        params.algorithm == "mcgs" and "two-player" in str(exc)), str(exc)
+        params.algorithm == "mcgs" and mcgs_refusal(params, str(exc))), str(exc)
     return must(Search, game, params.replace(algorithm="smitsimax"), seed)
 
 

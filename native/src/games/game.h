@@ -66,6 +66,14 @@ typedef struct sbx_game_vt {
     int (*import_state)(const void *cfg, void *state, const int32_t *buf,
                         int len);
     const char *(*move_name)(const void *cfg, int agent, int move);
+
+    /* Optional (NULL: none). A heuristic score per legal move of agent,
+     * higher = better, in legal_moves' order; returns the count written
+     * (legal_moves' count). MCGS's priors=heuristic turns them into PUCT
+     * priors (softmax over score / prior_temperature) and refuses a game
+     * without them. Not on the hot path of the tree searches. */
+    int (*move_scores)(const void *cfg, const void *state, int agent,
+                       double *out);
 } sbx_game_vt;
 
 struct sbx_game {

@@ -546,16 +546,21 @@ static void maze_step(const void *cfgv, void *stv, const uint8_t *joint, double 
 
 /* ------------------------------------------------------------ evaluate */
 
-/* Turns from `from` to every cell (mud counted as its cost): Dial's
- * algorithm with MAX_COST + 1 circular buckets. */
-static void distances(const maze_cfg *c, int from, int16_t *dist) {
+/* Turns from the nearest of `sources` to every cell (mud counted as its
+ * cost; passages cost the same both ways): Dial's algorithm with
+ * MAX_COST + 1 circular buckets. A bucket holds one distance at a time and
+ * a cell enters it at most once per distance, so MAX_CELLS entries do. */
+static void dial(const maze_cfg *c, const int16_t *sources, int n_sources, int16_t *dist) {
     static const int NB = MAX_COST + 1;
     int16_t bucket[MAX_COST + 1][MAX_CELLS];
     int len[MAX_COST + 1] = {0};
     for (int i = 0; i < c->cells; i++) dist[i] = INT16_MAX;
-    dist[from] = 0;
-    bucket[0][len[0]++] = (int16_t)from;
-    int pending = 1;
+    for (int i = 0; i < n_sources; i++) {
+        if (dist[sources[i]] == 0) continue;
+        dist[sources[i]] = 0;
+        bucket[0][len[0]++] = sources[i];
+    }
+    int pending = len[0];
     for (int d = 0; pending; d++) {
         const int b = d % NB;
         for (int i = 0; i < len[b]; i++) {
@@ -576,6 +581,40 @@ static void distances(const maze_cfg *c, int from, int16_t *dist) {
         }
         len[b] = 0;
     }
+}
+
+static void distances(const maze_cfg *c, int from, int16_t *dist) {
+    const int16_t src = (int16_t)from;
+    dial(c, &src, 1, dist);
+}
+
+/* MCGS's heuristic priors (game.h move_scores): a move's score is minus the
+ * turns until the player can stand on a cheese if it plays that move first
+ * and then walks the shortest way: the move's own cost (1, mud N, a stay or
+ * a move into a wall 1) plus the travel time from the cell it leads to, to
+ * the nearest remaining cheese (one multi-source Dial from the cheese). A
+ * stuck player's only move (stay) scores stuck + that time. The opponents
+ * are ignored (the evaluation's claim race already weighs them). */
+static int maze_move_scores(const void *cfgv, const void *stv, int agent, double *out) {
+    const maze_cfg *c = cfgv;
+    const maze_state *st = stv;
+    int16_t src[MAX_CELLS], dist[MAX_CELLS];
+    int n = 0;
+    for (int w = 0; w < c->words; w++) {
+        for (uint64_t m = st->cheese[w]; m; m &= m - 1) src[n++] = (int16_t)(w * 64 + __builtin_ctzll(m));
+    }
+    dial(c, src, n, dist);
+    const int cell = st->pos[agent];
+    if (st->stuck[agent]) {
+        out[0] = -(double)(st->stuck[agent] + dist[cell]);
+        return 1;
+    }
+    for (int m = 0; m < 5; m++) {
+        const int cost = m == STAY ? 0 : c->cost[cell][m];
+        out[m] = cost ? -(double)(cost + dist[neighbour(c, cell, m)])
+                      : -(double)(1 + dist[cell]);
+    }
+    return 5;
 }
 
 static void maze_evaluate(const void *cfgv, const void *stv, double *out) {
@@ -764,4 +803,5 @@ const sbx_game_vt sbx_maze_vt = {
     .export_state = maze_export,
     .import_state = maze_import,
     .move_name = maze_move_name,
+    .move_scores = maze_move_scores,
 };

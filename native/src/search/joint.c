@@ -101,7 +101,9 @@ static int64_t worst_children(int num_agents, int max_moves) {
     return prod;
 }
 
-static int jnt_check(const sbx_search_params *p, int num_agents, int max_moves) {
+static int jnt_check(const sbx_search_params *p, const sbx_game_vt *game,
+                     int num_agents, int max_moves) {
+    (void)game;
     if (worst_children(num_agents, max_moves) > JOINT_MAX_CHILDREN) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "algorithm: joint-action MCTS needs a child per joint "

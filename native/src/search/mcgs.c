@@ -30,12 +30,20 @@
  * PUCT per player over its marginal: Q_p[i] weighs the visited edges of
  * row i by their conditional visit share (Option D), an unvisited outcome
  * gets FPU = Q_p(n) - fpu_offset, and score = Q_p[i] + c_puct * prior_i *
- * sqrt(N) / (1 + N_i) with uniform priors; equal scores are broken
+ * sqrt(N) / (1 + N_i); equal scores are broken
  * uniformly at random with the search's RNG (with a fixed rule both players
  * of a symmetric position would pick the same index for ever and only the
  * diagonal of the edge array would be visited).
  * The pair picked is the edge followed.
  *
+ * Priors. priors=uniform: prior_i = 1/n_p. priors=heuristic: the game's
+ * move_scores hook (game.h) scores each legal move when the node is made;
+ * prior_i = the sum over the moves outcome i collapses of
+ * softmax(score / prior_temperature) over all legal moves (a move into a
+ * wall and stay share one outcome and add their shares: the outcome is
+ * played as often as any of its moves would be). A game without the hook
+ * is refused at creation and set_params.
+ * *
  * A playout stops at a node met for the first time (it is evaluated there),
  * at a terminal, at max_depth turns below the root, when the game's chance
  * made the simulated state differ from the edge's stored child (its hash;
@@ -47,7 +55,11 @@
  *
  * Memory: nodes and edges live in two arrays grown by doubling (never a
  * malloc per node); node_cap bounds the nodes (SBX_STOP_NODE_CAP when
- * full). Tree reuse re-roots at the node of the new root state (a table
+ * full). Heuristic priors live in a third array, of floats, made only when
+ * priors=heuristic: n_1 + n_2 per node (player 0's outcomes, then player
+ * 1's) from the node's `prior` index, so the node stays 104 bytes and a
+ * uniform search pays nothing. Priors are fixed when a node is made: a
+ * change of priors or prior_temperature starts the graph afresh. Tree reuse re-roots at the node of the new root state (a table
  * look-up), keeps what is reachable from it and compacts both arrays.
  */
 #include <math.h>
@@ -76,15 +88,22 @@ typedef struct mcgs_node {
     uint32_t visits;    /* sum of the edge visits                         */
     uint8_t n[2];       /* outcomes per player                            */
     uint8_t flags;
-    uint8_t pad[5];
+    uint8_t pad;
+    uint32_t prior;     /* priors=heuristic: first of n[0]+n[1] floats in
+                           the prior array                                */
     uint8_t act[2][SBX_MAX_MOVES]; /* outcome -> representative move      */
 } mcgs_node;
+
+/* The README's and bench's bytes per node assume it (8-byte fields first). */
+_Static_assert(sizeof(mcgs_node) == 104, "mcgs_node must stay 104 bytes");
 
 typedef struct mcgs {
     mcgs_node *nodes;
     uint32_t used, cap;       /* cap: allocated; s->p.node_cap: the limit */
     mcgs_edge *edges;
     uint32_t eused, ecap;
+    float *priors;            /* priors=heuristic only (NULL until needed) */
+    uint32_t pused, pcap;
     uint32_t *table;          /* open addressing: node index + 1, 0 empty */
     uint32_t tmask;
     uint32_t depth_reached;
@@ -95,12 +114,20 @@ typedef struct mcgs {
 
 /* ------------------------------------------------------------ storage */
 
-static int mcgs_check(const sbx_search_params *p, int num_agents, int max_moves) {
+static int mcgs_check(const sbx_search_params *p, const sbx_game_vt *game,
+                      int num_agents, int max_moves) {
+    (void)max_moves;
     if (num_agents != 2) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "algorithm: mcgs searches two-player games only (this "
                         "game has %d agents); use smitsimax or suct",
                         num_agents);
+    }
+    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: heuristic needs a game with move scores (%s "
+                        "has none); use priors=uniform",
+                        game->name);
     }
     return SBX_OK;
 }
@@ -151,6 +178,7 @@ static int table_rebuild(mcgs *x, uint32_t want_nodes) {
 static void clear(mcgs *x) {
     x->used = 1;
     x->eused = 0;
+    x->pused = 0;
     memset(&x->nodes[0], 0, sizeof x->nodes[0]);
     if (x->table) memset(x->table, 0, ((size_t)x->tmask + 1) * sizeof *x->table);
     x->depth_reached = 0;
@@ -162,6 +190,7 @@ static void mcgs_destroy(sbx_search *s) {
     if (!x) return;
     free(x->nodes);
     free(x->edges);
+    free(x->priors);
     free(x->table);
     free(x->tmp);
     free(x->tmp2);
@@ -193,11 +222,16 @@ static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
     if (x->used > (uint32_t)s->p.node_cap) clear(x);
     /* the transposition switch changes what a node is: start afresh */
     if (s->p.transpositions != old->transpositions) clear(x);
+    /* priors are fixed when a node is made */
+    if (s->p.priors != old->priors || s->p.prior_temperature != old->prior_temperature) {
+        clear(x);
+    }
     return SBX_OK;
 }
 
-/* Room for one more node and `edges` more edges; 0 if not (cap or memory). */
-static int reserve(sbx_search *s, mcgs *x, uint32_t edges) {
+/* Room for one more node, `edges` more edges and, with heuristic priors,
+ * `priors` more floats; 0 if not (cap or memory). */
+static int reserve(sbx_search *s, mcgs *x, uint32_t edges, uint32_t priors) {
     if (x->used >= (uint32_t)s->p.node_cap) return 0;
     if (x->used == x->cap) {
         uint32_t nc = x->cap * 2;
@@ -216,6 +250,15 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges) {
         x->edges = e;
         x->ecap = (uint32_t)nc;
     }
+    if (s->p.priors == SBX_PRIORS_HEURISTIC && (uint64_t)x->pused + priors > x->pcap) {
+        uint64_t nc = x->pcap ? x->pcap : 4096;
+        while (nc < (uint64_t)x->pused + priors) nc *= 2;
+        if (nc > UINT32_MAX) return 0;
+        float *pr = realloc(x->priors, (size_t)nc * sizeof *pr);
+        if (!pr) return 0;
+        x->priors = pr;
+        x->pcap = (uint32_t)nc;
+    }
     if (2 * (x->used + 1) > x->tmask + 1 && table_rebuild(x, x->used + 1) != SBX_OK) return 0;
     return 1;
 }
@@ -224,15 +267,18 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges) {
 
 /* Outcome classes of player a at state: moves stepped against the
  * opponent's first legal move on a copy; equal hash and evaluation =>
- * one outcome. A player without moves gets one outcome, SBX_MOVE_NONE. */
+ * one outcome. A player without moves gets one outcome, SBX_MOVE_NONE.
+ * cls[i] = the outcome of legal move i. */
 static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
-                    const uint8_t *own, int k, uint8_t opp, uint8_t *act) {
+                    const uint8_t *own, int k, uint8_t opp, uint8_t *act,
+                    uint8_t *cls) {
     if (k == 0) {
         act[0] = SBX_MOVE_NONE;
         return 1;
     }
     if (k == 1) {
         act[0] = own[0];
+        cls[0] = 0;
         return 1;
     }
     uint64_t h[SBX_MAX_MOVES];
@@ -247,11 +293,15 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
         uint64_t hi = s->vt->hash(s->cfg, x->tmp);
         double e[2];
         s->vt->evaluate(s->cfg, x->tmp, e);
-        int same = 0;
-        for (int c = 0; c < n && !same; c++) {
-            same = h[c] == hi && ev[c][0] == e[0] && ev[c][1] == e[1];
+        int same = -1;
+        for (int c = 0; c < n && same < 0; c++) {
+            if (h[c] == hi && ev[c][0] == e[0] && ev[c][1] == e[1]) same = c;
         }
-        if (same) continue;
+        if (same >= 0) {
+            cls[i] = (uint8_t)same;
+            continue;
+        }
+        cls[i] = (uint8_t)n;
         h[n] = hi;
         ev[n][0] = e[0];
         ev[n][1] = e[1];
@@ -260,8 +310,27 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
     return n;
 }
 
-/* First visit: outcome indexing, edges, U (after a random rollout). The
- * caller reserved room for SBX_MAX_MOVES^2 edges. */
+/* Player a's heuristic priors at a new node: softmax of the game's move
+ * scores / prior_temperature, each move's share added to its outcome. */
+static void heuristic_priors(sbx_search *s, const void *state, int a, int k,
+                             const uint8_t *cls, int n, float *out) {
+    double sc[SBX_MAX_MOVES];
+    for (int i = 0; i < n; i++) out[i] = 0.0f;
+    if (n <= 1 || s->vt->move_scores(s->cfg, state, a, sc) != k) {
+        for (int i = 0; i < n; i++) out[i] = 1.0f / (float)n; /* defensive */
+        return;
+    }
+    double mx = sc[0], w[SBX_MAX_MOVES], sum = 0.0;
+    for (int i = 1; i < k; i++) mx = sc[i] > mx ? sc[i] : mx;
+    for (int i = 0; i < k; i++) {
+        w[i] = exp((sc[i] - mx) / s->p.prior_temperature); /* <= 1: no overflow */
+        sum += w[i];
+    }
+    for (int i = 0; i < k; i++) out[cls[i]] += (float)(w[i] / sum);
+}
+
+/* First visit: outcome indexing, edges, priors, U (after a random rollout).
+ * The caller reserved room for SBX_MAX_MOVES^2 edges (and the priors). */
 static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state) {
     mcgs_node *nd = &x->nodes[ni];
     const sbx_game_vt *vt = s->vt;
@@ -281,9 +350,16 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
     for (int a = 0; a < 2; a++) {
         k[a] = vt->is_alive(s->cfg, state, a) ? vt->legal_moves(s->cfg, state, a, mv[a]) : 0;
     }
+    uint8_t cls[2][SBX_MAX_MOVES];
     for (int a = 0; a < 2; a++) {
         uint8_t opp = k[1 - a] ? mv[1 - a][0] : SBX_MOVE_NONE;
-        nd->n[a] = (uint8_t)outcomes(s, x, state, a, mv[a], k[a], opp, nd->act[a]);
+        nd->n[a] = (uint8_t)outcomes(s, x, state, a, mv[a], k[a], opp, nd->act[a], cls[a]);
+    }
+    if (s->p.priors == SBX_PRIORS_HEURISTIC) {
+        nd->prior = x->pused;
+        heuristic_priors(s, state, 0, k[0], cls[0], nd->n[0], &x->priors[x->pused]);
+        heuristic_priors(s, state, 1, k[1], cls[1], nd->n[1], &x->priors[x->pused + nd->n[0]]);
+        x->pused += (uint32_t)nd->n[0] + nd->n[1];
     }
     const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
     nd->edges = x->eused;
@@ -352,17 +428,24 @@ static void marginal(const mcgs *x, const mcgs_node *nd, int a, double fpu_offse
     (void)n1;
 }
 
+/* PUCT's prior of player a's outcome i (the search's priors setting). */
+static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
+                              const sbx_search_params *p) {
+    if (p->priors != SBX_PRIORS_HEURISTIC) return 1.0 / nd->n[a];
+    return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
+}
+
 static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
                           const sbx_search_params *p, uint64_t *rng) {
     uint32_t mv[SBX_MAX_MOVES];
     double mq[SBX_MAX_MOVES];
     marginal(x, nd, a, p->fpu_offset, mv, mq);
     const int k = nd->n[a];
-    const double explore = p->c_puct * (1.0 / k) * sqrt((double)nd->visits);
+    const double explore = p->c_puct * sqrt((double)nd->visits);
     int best = 0, ties = 0;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
-        double v = mq[i] + explore / (1.0 + mv[i]);
+        double v = mq[i] + explore * prior_of(x, nd, a, i, p) / (1.0 + mv[i]);
         if (v > best_v) {
             best_v = v;
             best = i;
@@ -381,7 +464,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
     const uint32_t room = SBX_MAX_MOVES * SBX_MAX_MOVES;
-    if (!reserve(s, x, 2 * room)) return SBX_STOP_NODE_CAP;
+    if (!reserve(s, x, 2 * room, 4 * SBX_MAX_MOVES)) return SBX_STOP_NODE_CAP;
 
     const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
@@ -547,6 +630,31 @@ static void reroot(mcgs *x, uint32_t keep) {
     }
     memcpy(x->edges, ne_arr, (size_t)eused * sizeof *ne_arr);
     free(ne_arr);
+    /* priors: the same order as the edges (root first) */
+    if (x->priors && x->pused) {
+        float *np = malloc((size_t)x->pused * sizeof *np);
+        if (!np) {
+            free(map);
+            free(stack);
+            clear(x);
+            return;
+        }
+        uint32_t pused = 0;
+        for (uint32_t pass = 0; pass < 2; pass++) {
+            for (uint32_t i = 0; i < x->used; i++) {
+                if (!map[i] || (pass == 0) != (i == keep)) continue;
+                mcgs_node *nd = i == keep ? &root : &x->nodes[i];
+                if (!(nd->flags & MCGS_EVALUATED) || (nd->flags & MCGS_TERMINAL)) continue;
+                const uint32_t np_ = (uint32_t)nd->n[0] + nd->n[1];
+                memcpy(&np[pused], &x->priors[nd->prior], np_ * sizeof *np);
+                nd->prior = pused;
+                pused += np_;
+            }
+        }
+        memcpy(x->priors, np, (size_t)pused * sizeof *np);
+        free(np);
+        x->pused = pused;
+    }
     for (uint32_t i = 0; i < x->used; i++) {
         if (!map[i] || i == keep) continue;
         x->nodes[map[i] - 1] = x->nodes[i]; /* map[i]-1 <= i for i != keep */
@@ -679,6 +787,9 @@ static void mcgs_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->norm_max[a] = 0.0;
     }
     out->transposition_hits = x->hits;
+    out->edge_bytes = (int64_t)x->eused * (int64_t)sizeof(mcgs_edge);
+    out->prior_bytes = (int64_t)x->pused * (int64_t)sizeof(float);
+    out->table_bytes = ((int64_t)x->tmask + 1) * (int64_t)sizeof(uint32_t);
 }
 
 /* The root's edges as sbx.h's matrix: cells are outcome pairs. */
@@ -699,7 +810,7 @@ static int mcgs_root_matrix(sbx_search *s, sbx_root_matrix *out) {
             out->act[a][i] = r->act[a][i];
             out->marginal_visits[a][i] = (int32_t)mv[i];
             out->marginal_value[a][i] = r->base[a] + mq[i];
-            out->prior[a][i] = 1.0 / r->n[a]; /* PUCT's prior (uniform) */
+            out->prior[a][i] = prior_of(x, r, a, i, &s->p); /* PUCT's prior */
         }
     }
     for (int e = 0; e < r->n[0] * n2; e++) {
@@ -916,7 +1027,11 @@ int sbx_search_debug_mcgs_node(sbx_search *s, int node, sbx_mcgs_debug_node *out
         out->q[a] = nd->q[a];
         out->u[a] = nd->u[a];
         out->base[a] = nd->base[a];
-        for (int i = 0; i < nd->n[a]; i++) out->act[a][i] = nd->act[a][i];
+        for (int i = 0; i < nd->n[a]; i++) {
+            out->act[a][i] = nd->act[a][i];
+            const int has = (nd->flags & MCGS_EVALUATED) && !(nd->flags & MCGS_TERMINAL);
+            out->prior[a][i] = has ? prior_of(x, nd, a, i, &s->p) : 0.0;
+        }
     }
     for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
         const mcgs_edge *ed = &x->edges[nd->edges + e];

@@ -113,7 +113,7 @@ static const param_def DEFS[] = {
         "refused past the game's agents when SUCT is asked for"),
     DEF(c_puct, SBX_PARAM_FLOAT, 0.0, 100.0, 1.5,
         "MCGS: PUCT constant, score = Q + c_puct * prior * sqrt(N) / (1 + n), "
-        "in the units of the game's evaluation (priors uniform)"),
+        "in the units of the game's evaluation (prior: see priors)"),
     DEF(fpu_offset, SBX_PARAM_FLOAT, 0.0, 100.0, 0.1,
         "MCGS: first-play urgency, an unvisited outcome's Q is the node's Q "
         "minus this (evaluation units)"),
@@ -130,6 +130,16 @@ static const param_def DEFS[] = {
     DEF(transpositions, SBX_PARAM_BOOL, 0, 1, 1,
         "MCGS: look states up in the transposition table, so one reached by "
         "two move orders is one node (0 = a tree; a change starts afresh)"),
+    DEF(priors, SBX_PARAM_CHOICE, SBX_PRIORS_UNIFORM, SBX_PRIORS_HEURISTIC,
+        SBX_PRIORS_UNIFORM,
+        "MCGS: PUCT priors, 0 uniform (1/outcomes), 1 heuristic (softmax of "
+        "the game's move scores / prior_temperature, summed over the moves "
+        "an outcome collapses; maze: minus the turns to the nearest cheese; "
+        "a game without move scores is refused); a change starts afresh"),
+    DEF(prior_temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
+        "MCGS priors=heuristic: softmax temperature over the move scores "
+        "(small = the best-scored move only, large = uniform); a change "
+        "starts afresh"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

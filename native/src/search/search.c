@@ -86,11 +86,12 @@ static int same_game(const sbx_search *s, const sbx_game *g) {
  * lead, joint-action MCTS's branching), and node_cap holds one iteration's
  * worst case in each of its arenas (each algorithm states its own; a cap
  * below it could never run one). */
-static int check_fits(const sbx_search_params *p, int num_agents, int max_moves) {
+static int check_fits(const sbx_search_params *p, const sbx_game_vt *game,
+                      int num_agents, int max_moves) {
     int rc = check_algo(p->algorithm);
     if (rc) return rc;
     const sbx_algo_vt *vt = sbx_algo_for(p->algorithm);
-    if (vt->check && (rc = vt->check(p, num_agents, max_moves)) != SBX_OK) return rc;
+    if (vt->check && (rc = vt->check(p, game, num_agents, max_moves)) != SBX_OK) return rc;
     int64_t need = vt->iteration_nodes(p, num_agents, max_moves);
     if (p->node_cap < need) {
         return sbx_fail(SBX_ERR_ARGUMENT,
@@ -114,7 +115,7 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     } else {
         sbx_search_params_default(&p);
     }
-    int rc0 = check_fits(&p, root->vt->num_agents(root->cfg),
+    int rc0 = check_fits(&p, root->vt, root->vt->num_agents(root->cfg),
                          root->vt->max_moves(root->cfg));
     if (rc0) return rc0;
     sbx_search *s = calloc(1, sizeof *s);
@@ -180,7 +181,7 @@ int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
-    rc = check_fits(params, s->num_agents, s->max_moves);
+    rc = check_fits(params, s->vt, s->num_agents, s->max_moves);
     if (rc) return rc;
     pthread_mutex_lock(&s->lock);
     s->pending = *params;
@@ -193,7 +194,7 @@ int sbx_search_check_params(const sbx_search *s, const sbx_search_params *params
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
-    return check_fits(params, s->num_agents, s->max_moves);
+    return check_fits(params, s->vt, s->num_agents, s->max_moves);
 }
 
 int sbx_search_get_params(sbx_search *s, sbx_search_params *out) {

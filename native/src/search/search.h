@@ -61,7 +61,8 @@ struct sbx_algo_vt {
     /* Refuse a game or parameters this algorithm cannot search (a message
      * naming the parameter); NULL: any. Called before create and on every
      * set_params that asks for this algorithm. */
-    int (*check)(const sbx_search_params *p, int num_agents, int max_moves);
+    int (*check)(const sbx_search_params *p, const sbx_game_vt *game,
+                 int num_agents, int max_moves);
     /* The most nodes one iteration may add to one of its arenas: a node_cap
      * below it is refused up front, and before every iteration each arena
      * must have that much room (else SBX_STOP_NODE_CAP). */

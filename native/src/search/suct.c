@@ -94,7 +94,9 @@ static void clear(suct *x) {
     x->depth_reached = 0;
 }
 
-static int suct_check(const sbx_search_params *p, int num_agents, int max_moves) {
+static int suct_check(const sbx_search_params *p, const sbx_game_vt *game,
+                      int num_agents, int max_moves) {
+    (void)game;
     if (p->lead >= num_agents) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "lead: agent %d is not in this %d-agent game (SUCT "
