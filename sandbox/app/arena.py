@@ -391,11 +391,12 @@ class ArenaScene(Scene):
     def _add_mcgs_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
         """MCGS's own knobs (ranges stretch to a scenario's value outside
         them, as the others): PUCT's constant, the first-play urgency
-        offset, the depth and the rollout length of a new node's value."""
+        offset, the depth, the rollout length of a new node's value, the
+        priors and (heuristic priors) their temperature."""
         sw = c.w
         g.add(Slider("c_puct", (c.x, yy, sw, 30), "c_puct", 0.0, max(5.0, p.c_puct), p.c_puct,
-                     step=0.05, tooltip="PUCT exploration constant (evaluation units; uniform "
-                                        "priors): higher spreads the visits")); yy += 33
+                     step=0.05, tooltip="PUCT exploration constant (evaluation units): "
+                                        "higher spreads the visits")); yy += 33
         g.add(Slider("fpu_offset", (c.x, yy, sw, 30), "FPU offset", 0.0,
                      max(2.0, p.fpu_offset), p.fpu_offset, step=0.01, fmt="{:.2f}",
                      tooltip="first-play urgency: an unvisited outcome is valued at the "
@@ -407,6 +408,18 @@ class ArenaScene(Scene):
                      max(50, p.rollout_steps), p.rollout_steps, step=1, integer=True, fmt="{}",
                      tooltip="random turns before a new node is evaluated (0: the game's "
                              "evaluation at once)")); yy += 33
+        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:",
+                     [("uniform", "uniform"), ("heuristic", "heuristic")], p.priors,
+                     tooltip="PUCT's priors: uniform, or a softmax of the game's move scores "
+                             "(maze: fewer turns to the nearest cheese is better); a game "
+                             "without move scores refuses heuristic")); yy += 29
+        if p.priors == "heuristic":   # the temperature is read by heuristic priors only
+            g.add(Slider("prior_temperature", (c.x, yy, sw, 30), "prior temperature",
+                         min(0.05, p.prior_temperature), max(20.0, p.prior_temperature),
+                         p.prior_temperature, log=True, fmt="{:.2f}",
+                         tooltip="softmax temperature of the heuristic priors: low puts them "
+                                 "on the best-scored move, high makes them uniform; a change "
+                                 "starts the graph afresh")); yy += 33
         return yy
 
     # ------------------------------------------------------------ root matrices
@@ -663,7 +676,7 @@ class ArenaScene(Scene):
             self._set_budget(float(value))
         else:
             self.set_param(wid, value)
-            if wid in ("algorithm", "policy", "transpositions"):
+            if wid in ("algorithm", "policy", "transpositions", "priors"):
                 # the knobs that apply change (or the refused pick goes back)
                 self._build_widgets()
 

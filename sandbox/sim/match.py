@@ -46,6 +46,10 @@ class Match:
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
         self.world = World(scenario.game, scenario.game_param_string(), self.seed)
         self.controllers: list[Controller] = []
+        # close() may run from here on (a controller C refuses, e.g. MCGS's
+        # heuristic priors on a game without move scores)
+        self._closed = False
+        self.recorder = None
         try:
             for i in range(len(scenario.players)):
                 self.controllers.append(make_controller(scenario, i, self.world, self.seed))

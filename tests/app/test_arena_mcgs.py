@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pygame
-from test_arena import (app, drag, feed, key, motion, on_track, step_turn,  # noqa: F401
-                        wait_decided, wait_until)
+from test_arena import (app, click, drag, feed, key, motion, on_track,  # noqa: F401
+                        step_turn, wait_decided, wait_until)
 
 from sandbox.app.arena import ArenaScene
 from sandbox.config import Budget, load_scenario
 from sandbox.render.tree_layout import line_moves, principal_variation
 
 BUDGET = Budget(ms=0, iterations=400)
-MCGS_KNOBS = {"c_puct", "fpu_offset", "rollout_steps", "transpositions"}
+MCGS_KNOBS = {"c_puct", "fpu_offset", "rollout_steps", "transpositions", "priors"}
 UCB_KNOBS = {"c", "gamma", "random_threshold", "reuse_decay", "elimination"}
 
 
@@ -126,3 +126,31 @@ def test_a_person_plays_against_mcgs_with_the_arrow_keys(app):  # noqa: F811
     ctx = arena._board_context(0)
     assert 1 in ctx.plans and 0 in ctx.predicted
     assert np.isfinite(arena.match.controllers[1].latest.root_matrix.root_values).all()
+
+
+def pick(scene: ArenaScene, wid: str, value) -> None:
+    """Open the picker with a click and click the option (as a person does)."""
+    w = scene.widgets.get(wid)
+    click(scene, w.box.center)
+    click(scene, w.option_rect([v for v, _ in w.options].index(value)).center)
+
+
+def test_priors_picker_and_temperature_slider_reach_the_search(app):  # noqa: F811
+    arena = duel(app)
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    assert arena.widgets.get("priors").value == "uniform"
+    assert "prior_temperature" not in ids(arena)   # read by heuristic priors only
+    pick(arena, "priors", "heuristic")
+    assert ctl.settings.priors == "heuristic" and ctl.c_confirmed.priors == "heuristic"
+    t = arena.widgets.get("prior_temperature")      # the panel was rebuilt with it
+    assert t.value == 1.0 and t.rect.bottom <= arena.layout["controls"].bottom
+    drag(arena, on_track(t, 0.5), on_track(t, 0.0))  # the log track's low end
+    assert ctl.c_confirmed.prior_temperature == 0.05
+    # the next turn's search publishes the heuristic priors: not uniform
+    step_turn(arena)
+    wait_decided(arena)
+    wait_until(lambda: ctl.latest.turn == 1 and not ctl.latest.thinking, arena)
+    m = ctl.latest.root_matrix
+    assert ctl.latest.params.priors == "heuristic"
+    assert m is not None and any(abs(x - 1 / len(m.priors[0])) > 0.05 for x in m.priors[0])

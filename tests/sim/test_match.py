@@ -234,3 +234,26 @@ def test_turn_protocol_errors():
         m.complete_turn()
     with pytest.raises(InvalidState):
         m.start_turn()                      # closed
+
+
+def test_a_player_the_core_refuses_gives_its_error_and_a_closed_match():
+    """A scenario whose search C refuses for its game (MCGS's heuristic
+    priors need the game's move scores; goofspiel has none) raises the
+    project's error from Match, not an error of a half-made Match."""
+    from sandbox.native import InvalidArgument
+    sc = scenario_from_dict({
+        "name": "refused", "game": "goofspiel", "game_params": {"num_cards": 4},
+        "budget": {"ms": 0, "iterations": 50},
+        "players": [{"name": "A", "search": {"algorithm": "mcgs", "priors": "heuristic"}},
+                    {"name": "B"}]})
+    with pytest.raises(InvalidArgument, match="priors: heuristic needs a game with move scores"):
+        Match(sc, recorder=None)
+    ok = scenario_from_dict({
+        "name": "maze", "game": "maze", "game_params": {"size": "tiny"}, "max_turns": 3,
+        "budget": {"ms": 0, "iterations": 50},
+        "players": [{"name": "A", "search": {"algorithm": "mcgs", "priors": "heuristic",
+                                             "prior_temperature": 0.3}},
+                    {"name": "B", "search": {"algorithm": "mcgs"}}]})
+    with Match(ok, recorder=None) as m:
+        assert m.controllers[0].settings.priors == "heuristic"
+        assert m.play().turns == 3
