@@ -27,7 +27,7 @@ def view(g):
     return decode_maze(g.export())
 
 
-# 4x2: (0,0) -> (1,0) is mud of cost 3, cheese at (1,0) and (2,1); all else open
+# 4x2: (0,0) -> (1,0) is mud of cost 3, cheese at (1,0) and (1,1); all else open
 MUD = ["10.10c10.00.",
        "31.11c11.01."]
 
@@ -77,6 +77,29 @@ def test_three_arriving_together_share_a_third_each():
     r = g.step([UP, DOWN, UP])
     assert np.allclose(r, [1 / 3] * 3)
     assert [e.score12 for e in view(g).explorers] == [4, 16, 4]
+
+
+def test_a_player_freed_from_mud_shares_with_one_arriving_that_turn():
+    # p0 enters the mud (cost 3) at turn 1 and can act again at the end of
+    # turn 3; p1 walks (3,1) -> (2,1) -> (1,1) (its cheese) -> (1,0) and
+    # arrives at turn 3: both able to act on (1,0), half each
+    g = maze(MUD)
+    assert list(g.step([RIGHT, LEFT])) == [0, 0]
+    assert list(g.step([STAY, LEFT])) == [0, 1]
+    assert list(g.step([STAY, DOWN])) == [0.5, 0.5]
+    assert [e.score12 for e in view(g).explorers] == [6, 18]
+
+
+def test_a_player_stuck_on_a_cheese_does_not_share_it():
+    # p0 enters the mud one turn later: still stuck (1) when p1 arrives,
+    # so p1 takes the whole cheese
+    g = maze(MUD)
+    g.step([STAY, LEFT])
+    g.step([RIGHT, LEFT])
+    r = g.step([STAY, DOWN])
+    v = view(g)
+    assert list(r) == [0, 1] and v.explorers[0].stuck == 1
+    assert [e.score12 for e in v.explorers] == [0, 24] and g.is_terminal
 
 
 def test_strict_majority_ends_the_game():
