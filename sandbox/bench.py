@@ -34,6 +34,18 @@ Every other game's case reports under "games" -> kind: its engine steps/s,
 the same short match, and the iterations/s of a fresh search from the start
 position at each of its first-move budgets. `--game NAME` runs one game.
 
+"mcgs" (when the maze is benched): Monte-Carlo graph search on the medium
+maze (maze_seed 1, the maze_medium_duel scenario's settings: depth 20,
+c_puct 1), one thread, fresh searches from the start position of a fixed
+number of playouts (100,000; --quick 20,000), seed 1:
+  playouts_per_s         uniform priors / heuristic priors (median of 3 runs)
+  nodes                  nodes allocated by those playouts with the
+                         transposition table and without it (a tree), and
+                         the saving in % (nodes_per_100k: scaled to 100,000)
+  bytes_per_node         from the arenas' real use (C's stats): node struct +
+                         edge arrays in use + stored priors, over the nodes;
+                         the transposition table apart (table_bytes_per_node)
+
 With --recording it also plays the default scenario at 50 ms per player per
 turn with and without a replay recorder (sandbox.replay.overhead) and reports
 the recorder's share of the turn time (target <= 5%).
@@ -291,6 +303,55 @@ def policy_figures(quick: bool, kinds: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
+MCGS_BENCH = {"game_params": {"size": "medium", "maze_seed": 1},
+              "search": {"algorithm": "mcgs", "max_depth": 20, "c_puct": 1.0}}
+
+
+def _mcgs_run(playouts: int, **change: Any) -> tuple[float, Any]:
+    """One fresh MCGS search of `playouts` playouts from the medium maze's
+    start (seed 1): (playouts/s, its stats)."""
+    with Game("maze", MCGS_BENCH["game_params"], seed=1) as g, \
+            Search(g, SearchParams(**{**MCGS_BENCH["search"], **change}), seed=1) as s:
+        r = s.run(iterations=playouts)
+        if r.iterations != playouts:
+            raise InvalidArgument(f"bench: mcgs stopped after {r.iterations} of {playouts} "
+                                  f"playouts ({r.stop_reason})")
+        return r.iterations / max(r.elapsed_ms / 1000.0, 1e-9), s.stats()
+
+
+def mcgs_figures(quick: bool) -> dict[str, Any]:
+    """Issue 12's MCGS bench (see the module docstring)."""
+    playouts = 20_000 if quick else 100_000
+    reps = 1 if quick else 3
+    out: dict[str, Any] = {"label": "maze medium (seed 1), mcgs depth 20, one thread",
+                           "playouts": playouts}
+    stats: dict[str, Any] = {}
+    for name, change in (("uniform", {}), ("heuristic", {"priors": "heuristic"})):
+        rates = []
+        for _ in range(reps):
+            rate, stats[name] = _mcgs_run(playouts, **change)
+            rates.append(rate)
+        out[f"playouts_per_s_{name}"] = round(statistics.median(rates))
+    _, tree = _mcgs_run(playouts, transpositions=False)
+    with_tt, without = stats["uniform"].nodes[0], tree.nodes[0]
+    scale = 100_000 / playouts
+    out["nodes_with_table"] = with_tt
+    out["nodes_without_table"] = without
+    out["nodes_per_100k_with_table"] = round(with_tt * scale)
+    out["nodes_per_100k_without_table"] = round(without * scale)
+    out["table_saving_percent"] = round(100.0 * (1.0 - with_tt / without), 1)
+    out["node_struct_bytes"] = stats["uniform"].node_bytes
+    for name in ("uniform", "heuristic"):
+        st = stats[name]
+        n = st.nodes[0]
+        out[f"bytes_per_node_{name}"] = round(
+            (st.node_bytes * n + st.edge_bytes + st.prior_bytes) / n, 1)
+        out[f"edge_bytes_per_node_{name}"] = round(st.edge_bytes / n, 1)
+        out[f"prior_bytes_per_node_{name}"] = round(st.prior_bytes / n, 1)
+    out["table_bytes_per_node"] = round(stats["uniform"].table_bytes / with_tt, 1)
+    return out
+
+
 def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     res: dict[str, Any] = {
         "core_version": core_version(),
@@ -315,6 +376,8 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     if others:
         res["games"] = others
     res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
+    if any(p.kind == "maze" for p in chosen):
+        res["mcgs"] = mcgs_figures(quick)
     return res
 
 
@@ -418,6 +481,20 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         for name, row in res["policies"].items():
             print(f"  {name:<14}" + "".join(f"{row[k]['iterations_per_s']:>16,}" for k in kinds)
                   + f"{row['bytes_per_node']:>12}")
+    if res.get("mcgs"):
+        m = res["mcgs"]
+        print(f" MCGS: {m['label']}, {m['playouts']:,} playouts from the start, seed 1")
+        line(m, "playouts/s, uniform priors", "playouts_per_s_uniform")
+        line(m, "playouts/s, heuristic priors", "playouts_per_s_heuristic")
+        line(m, "nodes / 100k playouts, table", "nodes_per_100k_with_table")
+        line(m, "nodes / 100k playouts, no table", "nodes_per_100k_without_table")
+        line(m, "saved by the transposition table", "table_saving_percent", " %", "{:.1f}")
+        line(m, "bytes/node, uniform (node+edges)", "bytes_per_node_uniform", "", "{:,.1f}")
+        line(m, "bytes/node, heuristic (+priors)", "bytes_per_node_heuristic", "", "{:,.1f}")
+        print(f"    (node struct {m['node_struct_bytes']} B; edges "
+              f"{m['edge_bytes_per_node_uniform']:.1f} B/node; priors "
+              f"{m['prior_bytes_per_node_heuristic']:.1f} B/node; table "
+              f"{m['table_bytes_per_node']:.1f} B/node apart)")
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "

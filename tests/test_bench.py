@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sandbox import bench
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +48,21 @@ def test_bench_json_quick(tmp_path):
         assert row["bytes_per_node"] == 32, name
         for kind in ("snakes", "goofspiel"):
             assert row[kind]["iterations_per_s"] > 0 and row[kind]["turns_per_s"] > 0, (name, kind)
-    # every registered game has its own figures
+    # issue 12's MCGS section: both priors' speeds, the table's saving,
+    # bytes per node from the arenas' real use (the node does not grow)
+    m = res["mcgs"]
+    assert m["playouts_per_s_uniform"] > 0 and m["playouts_per_s_heuristic"] > 0
+    assert 0 < m["nodes_with_table"] < m["nodes_without_table"] <= m["playouts"] + 1
+    assert m["table_saving_percent"] == round(
+        100 * (1 - m["nodes_with_table"] / m["nodes_without_table"]), 1)
+    assert m["node_struct_bytes"] == 104
+    assert m["prior_bytes_per_node_uniform"] == 0 < m["prior_bytes_per_node_heuristic"]
+    for name in ("uniform", "heuristic"):
+        assert m[f"bytes_per_node_{name}"] == pytest.approx(
+            104 + m[f"edge_bytes_per_node_{name}"] + m[f"prior_bytes_per_node_{name}"], abs=0.2)
+        # an edge is 16 bytes, a node has 1..25 of them (5 x 5 outcomes)
+        assert 16 <= m[f"edge_bytes_per_node_{name}"] <= 16 * 25
+        # every registered game has its own figures
     for kind, g in res["games"].items():
         assert g["smitsimax_iterations_per_s"] > 0 and g["engine_steps_per_s"] > 0, kind
         assert all(v > 0 for v in g["first_move_iterations_per_s"].values()), kind
