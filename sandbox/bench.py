@@ -38,7 +38,8 @@ position at each of its first-move budgets. `--game NAME` runs one game.
 maze (maze_seed 1, the maze_medium_duel scenario's settings: depth 20,
 c_puct 1), one thread, fresh searches from the start position of a fixed
 number of playouts (100,000; --quick 20,000), seed 1:
-  playouts_per_s         uniform priors / heuristic priors (median of 3 runs)
+  playouts_per_s         uniform priors / heuristic priors (median of 3 runs),
+                         with each one's mean playout depth and node count
   nodes                  nodes allocated by those playouts with the
                          transposition table and without it (a tree), and
                          the saving in % (nodes_per_100k: scaled to 100,000)
@@ -307,16 +308,17 @@ MCGS_BENCH = {"game_params": {"size": "medium", "maze_seed": 1},
               "search": {"algorithm": "mcgs", "max_depth": 20, "c_puct": 1.0}}
 
 
-def _mcgs_run(playouts: int, **change: Any) -> tuple[float, Any]:
+def _mcgs_run(playouts: int, **change: Any) -> tuple[float, Any, float]:
     """One fresh MCGS search of `playouts` playouts from the medium maze's
-    start (seed 1): (playouts/s, its stats)."""
+    start (seed 1): (playouts/s, its stats, mean playout depth in turns)."""
     with Game("maze", MCGS_BENCH["game_params"], seed=1) as g, \
             Search(g, SearchParams(**{**MCGS_BENCH["search"], **change}), seed=1) as s:
         r = s.run(iterations=playouts)
         if r.iterations != playouts:
             raise InvalidArgument(f"bench: mcgs stopped after {r.iterations} of {playouts} "
                                   f"playouts ({r.stop_reason})")
-        return r.iterations / max(r.elapsed_ms / 1000.0, 1e-9), s.stats()
+        return (r.iterations / max(r.elapsed_ms / 1000.0, 1e-9), s.stats(),
+                r.sim_turns / r.iterations)
 
 
 def mcgs_figures(quick: bool) -> dict[str, Any]:
@@ -329,10 +331,12 @@ def mcgs_figures(quick: bool) -> dict[str, Any]:
     for name, change in (("uniform", {}), ("heuristic", {"priors": "heuristic"})):
         rates = []
         for _ in range(reps):
-            rate, stats[name] = _mcgs_run(playouts, **change)
+            rate, stats[name], depth = _mcgs_run(playouts, **change)
             rates.append(rate)
         out[f"playouts_per_s_{name}"] = round(statistics.median(rates))
-    _, tree = _mcgs_run(playouts, transpositions=False)
+        out[f"mean_depth_{name}"] = round(depth, 2)
+        out[f"nodes_{name}"] = stats[name].nodes[0]
+    _, tree, _ = _mcgs_run(playouts, transpositions=False)
     with_tt, without = stats["uniform"].nodes[0], tree.nodes[0]
     scale = 100_000 / playouts
     out["nodes_with_table"] = with_tt
@@ -486,6 +490,9 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         print(f" MCGS: {m['label']}, {m['playouts']:,} playouts from the start, seed 1")
         line(m, "playouts/s, uniform priors", "playouts_per_s_uniform")
         line(m, "playouts/s, heuristic priors", "playouts_per_s_heuristic")
+        print(f"    (mean playout depth {m['mean_depth_uniform']:.2f} / "
+              f"{m['mean_depth_heuristic']:.2f} turns; nodes {m['nodes_uniform']:,} / "
+              f"{m['nodes_heuristic']:,})")
         line(m, "nodes / 100k playouts, table", "nodes_per_100k_with_table")
         line(m, "nodes / 100k playouts, no table", "nodes_per_100k_without_table")
         line(m, "saved by the transposition table", "table_saving_percent", " %", "{:.1f}")
