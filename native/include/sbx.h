@@ -513,12 +513,15 @@ int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
  * another row whose snapshot parent is not r, once per (r, child) pair, as
  * pairs_out[2i] = r, pairs_out[2i+1] = the child's row. A node reached from
  * two parents is one row under its first parent; these are the others.
- * MCGS only; the tree searches have none (*n_out = 0). Rows naming nodes
- * the search no longer has are skipped; at most cap_pairs pairs are written
- * (the rest dropped, *n_out says how many were written). */
+ * joints_out (may be NULL; else 2 bytes a pair): each player's move on that
+ * link, joints_out[2i + p] (the child row's `joint` is its first parent's
+ * edge, not this one's; of several edges from r into the child, the most
+ * visited). MCGS only; the tree searches have none (*n_out = 0). Rows
+ * naming nodes the search no longer has are skipped; at most cap_pairs
+ * pairs are written (the rest dropped, *n_out says how many were written). */
 int sbx_search_snapshot_links(sbx_search *search, const sbx_snapshot_node *rows,
-                              int n_rows, int32_t *pairs_out, int cap_pairs,
-                              int *n_out);
+                              int n_rows, int32_t *pairs_out, uint8_t *joints_out,
+                              int cap_pairs, int *n_out);
 
 /* The root of a two-player search as an n1 x n2 matrix of joint actions:
  * MCGS (cells are outcome pairs, sbx.h's SBX_ALGO_MCGS) and joint-action

@@ -422,19 +422,22 @@ class Search:
                 ffi.from_buffer("sbx_snapshot_node[]", out, require_writable=True), n))
             check(lib.sbx_search_stats_get(self._h.get(), s))
             rows = out[: n[0]]
-            links = self._links(rows)
+            links, link_joints = self._links(rows)
             rows.flags.writeable = False
             return TreeSnapshot(agent=int(agent), rows=rows, norm_min=float(s.norm_min[agent]),
                                 norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]),
-                                links=links)
+                                links=links, link_joints=link_joints)
 
-    def _links(self, rows: np.ndarray) -> np.ndarray:
-        """The graph's other parent links among fresh snapshot rows (under
-        the lock, so they describe the same graph); empty for trees."""
+    def _links(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The graph's other parent links among fresh snapshot rows and
+        their joint actions (under the lock, so they describe the same
+        graph); empty for trees."""
         cap = 8 * len(rows) + 16   # a view's worth; C drops the rest
         pairs = np.zeros((cap, 2), dtype=np.int32)
+        joints = np.zeros((cap, 2), dtype=np.uint8)
         n = ffi.new("int *")
         check(lib.sbx_search_snapshot_links(
             self._h.get(), ffi.from_buffer("sbx_snapshot_node[]", rows), len(rows),
-            ffi.from_buffer("int32_t[]", pairs, require_writable=True), cap, n))
-        return pairs[: n[0]].copy()
+            ffi.from_buffer("int32_t[]", pairs, require_writable=True),
+            ffi.from_buffer("uint8_t[]", joints, require_writable=True), cap, n))
+        return pairs[: n[0]].copy(), joints[: n[0]].copy()

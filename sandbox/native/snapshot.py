@@ -38,6 +38,11 @@ class TreeSnapshot:
     # for every visited edge into a row that is not its row's parent (a node
     # reached from two parents is one row). Empty for trees.
     links: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int32))
+    # each link's joint action, [k, 2] uint8 (player 0's move, player 1's):
+    # a link's child row carries its FIRST parent's joint in `joint`, not
+    # this edge's. Empty when not asked for (then a walk along a link has
+    # no joint: tree_layout.line_joints)
+    link_joints: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.uint8))
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -303,12 +303,39 @@ def principal_variation(snap: "TreeSnapshot") -> list[int]:
     return line
 
 
+def line_joints(snap: "TreeSnapshot", rows: Sequence[int]) -> list[np.ndarray | None]:
+    """The joint action of each step of a line below the root: a row's own
+    `joint` when the step comes from its snapshot parent, the link's joint
+    (TreeSnapshot.link_joints) when it comes through a link (a graph node
+    reached from two parents carries only its first parent's joint; the
+    other parents reach it by other joint actions). None for a step that
+    is neither (a link without its joint)."""
+    out: list[np.ndarray | None] = []
+    lj = snap.link_joints
+    for prev, r in zip(rows[:-1], rows[1:]):
+        if int(snap.parent[r]) == prev:
+            out.append(snap.joint[r])
+            continue
+        hit = np.flatnonzero((snap.links[:, 0] == prev) & (snap.links[:, 1] == r)) \
+            if len(snap.links) else []
+        if len(hit) and len(lj) == len(snap.links):
+            j = np.full(len(snap.joint[r]), NO_MOVE, dtype=np.uint8)
+            j[:2] = lj[int(hit[0])]
+            out.append(j)
+        else:
+            out.append(None)
+    return out
+
+
 def line_moves(snap: "TreeSnapshot", rows: Sequence[int], agent: int) -> list[int]:
-    """`agent`'s move at each row of a line below the root (joint rows: its
-    part of the joint action; -1 where it has none)."""
+    """`agent`'s move at each step of a line below the root (joint rows: its
+    part of the step's joint action, through links too; -1 where it has
+    none)."""
     out = []
-    for r in rows[1:]:
-        j = snap.joint[r]
+    for r, j in zip(rows[1:], line_joints(snap, rows)):
+        if j is None:
+            out.append(-1)
+            continue
         m = int(j[agent]) if (j != NO_MOVE).any() else int(snap.move[r])
         out.append(-1 if m == NO_MOVE else m)
     return out

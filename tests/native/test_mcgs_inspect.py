@@ -151,6 +151,27 @@ def test_snapshot_links_are_the_graphs_other_parents():
         assert len(s.snapshot(0, max_nodes=1000).links) == 0
 
 
+def test_each_link_carries_the_joint_action_of_its_own_edge():
+    """A shared node's row carries its first parent's joint; a link's joint
+    is the action on the OTHER parent's edge, read back from the raw edges
+    (the most visited edge from that parent into that child). The maze:
+    two move orders reach one state (a matrix game's state holds its last
+    joint action, so there every edge into a node has the same one)."""
+    g = Game("maze", "size=tiny maze_seed=3", seed=1)
+    with Search(g, mcgs(max_depth=12), seed=2) as s:
+        s.run(iterations=3000)
+        snap = s.snapshot(0, max_nodes=10_000)
+        assert len(snap.link_joints) == len(snap.links) > 0
+        differ = 0
+        for (p, c), lj in zip(snap.links.tolist(), snap.link_joints.tolist()):
+            d = node(s, int(snap.node[p]))
+            into = [(v, i, j) for i, j, v, ch, _ in edges(d) if v and ch == int(snap.node[c])]
+            v, i, j = max(into)
+            assert tuple(lj) == (d.act[0][i], d.act[1][j])
+            differ += tuple(lj) != tuple(int(x) for x in snap.joint[c][:2])
+        assert differ > 0     # the rows' own joints would have been wrong there
+
+
 def test_snapshot_links_refuse_bad_buffers():
     from sandbox.native._lib import ffi, lib
     g = Game("matrix", "preset=rps repeats=2", seed=1)
@@ -158,12 +179,13 @@ def test_snapshot_links_refuse_bad_buffers():
         s.run(iterations=300)
         n = ffi.new("int *")
         rows = ffi.new("sbx_snapshot_node[]", 4)
-        assert lib.sbx_search_snapshot_links(s._h.get(), ffi.NULL, 3, ffi.NULL, 0, n) != 0
-        assert lib.sbx_search_snapshot_links(s._h.get(), rows, -1, ffi.NULL, 0, n) != 0
+        assert lib.sbx_search_snapshot_links(s._h.get(), ffi.NULL, 3, ffi.NULL, ffi.NULL, 0,
+                                             n) != 0
+        assert lib.sbx_search_snapshot_links(s._h.get(), rows, -1, ffi.NULL, ffi.NULL, 0, n) != 0
         # stale or hostile node ids are skipped, not followed
         for i in range(4):
             rows[i].node = [-5, 10**9, 0, 2**31 - 1][i]
             rows[i].parent = [-1, 99, -7, 3][i]
         out = ffi.new("int32_t[]", 16)
-        assert lib.sbx_search_snapshot_links(s._h.get(), rows, 4, out, 8, n) == 0
+        assert lib.sbx_search_snapshot_links(s._h.get(), rows, 4, out, ffi.NULL, 8, n) == 0
         assert lib.sbx_search_root_matrix(s._h.get(), ffi.NULL) != 0

@@ -281,11 +281,18 @@ def test_principal_variation_follows_links_to_the_most_visited_child():
     sub = graph_snapshot()
     rows = sub.rows.copy()
     rows["visits"][1], rows["visits"][2] = 20, 40
-    sub = TreeSnapshot(0, rows, 0.0, 1.0, 5, links=np.array([[2, 3]], dtype=np.int32))
+    sub = TreeSnapshot(0, rows, 0.0, 1.0, 5, links=np.array([[2, 3]], dtype=np.int32),
+                       link_joints=np.array([[0, 1]], dtype=np.uint8))
     assert sub.best_line() == [0, 2, 4]
     assert principal_variation(sub) == [0, 2, 3]
-    # each player's moves along it: the joint actions of rows 2 and 3
-    assert line_moves(sub, [0, 2, 3], 0) == [1, 1] and line_moves(sub, [0, 2, 3], 1) == [0, 0]
+    # each player's moves along it: row 2's joint (1, 0) from the root, then
+    # the LINK's joint (0, 1) from b into c, not c's row joint (1, 0), which
+    # is the action on its first parent a's edge
+    assert line_moves(sub, [0, 2, 3], 0) == [1, 0] and line_moves(sub, [0, 2, 3], 1) == [0, 1]
+    assert line_moves(sub, [0, 1, 3], 0) == [0, 1]      # through a: c's own joint
+    # a link whose joint is unknown gives no move (-1), never a wrong one
+    bare = TreeSnapshot(0, rows, 0.0, 1.0, 5, links=np.array([[2, 3]], dtype=np.int32))
+    assert line_moves(bare, [0, 2, 3], 0) == [1, -1]
 
 
 def test_the_shared_flag_is_the_c_headers():

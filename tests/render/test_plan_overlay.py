@@ -13,7 +13,7 @@ from sandbox.games.maze import decode_maze
 from sandbox.games.maze.render import MazeRenderer, plan_cells
 from sandbox.native import Game, Search, SearchParams
 from sandbox.render.grid import board_geometry, cell_center
-from sandbox.render.tree_layout import line_moves, principal_variation
+from sandbox.render.tree_layout import line_joints, line_moves, principal_variation
 
 RED, BLUE = (230, 80, 70), (80, 140, 240)
 
@@ -47,7 +47,9 @@ def test_plan_cells_follow_the_line_as_c_plays_it():
         i, j = np.unravel_index(int(np.argmax(matrix.visits)), matrix.visits.shape)
         assert tuple(int(x) for x in snap.joint[rows[1]][:2]) == \
             (matrix.moves[0][i], matrix.moves[1][j])
-        joints = [tuple(int(x) for x in snap.joint[r][:2]) for r in rows[1:]]
+        # each step's joint action: through a link (a state reached from two
+        # parents), the link's own, not the shared row's first-parent joint
+        joints = [tuple(int(x) for x in j[:2]) for j in line_joints(snap, rows)]
         want = stepped_cells(game, joints)
         view = decode_maze(game.export())
         for a in range(2):
@@ -64,7 +66,7 @@ def test_the_board_draws_each_plan_through_those_cells():
     view = decode_maze(game.export())
     plans = {0: tuple(line_moves(snap, rows, 0))}
     predicted = {1: tuple(line_moves(snap, rows, 1))}
-    joints = [tuple(int(x) for x in snap.joint[r][:2]) for r in rows[1:]]
+    joints = [tuple(int(x) for x in j[:2]) for j in line_joints(snap, rows)]
     want = stepped_cells(game, joints)
     r = MazeRenderer([RED, BLUE], ["Red", "Blue"])
     surf = pygame.Surface((500, 520))

@@ -825,15 +825,19 @@ static int mcgs_root_matrix(sbx_search *s, sbx_root_matrix *out) {
 }
 
 /* sbx.h: every visited edge between two rows that is not the child row's
- * snapshot parent, once per (parent row, child row). */
+ * snapshot parent, once per (parent row, child row), with its joint action
+ * (the most visited such edge's). */
 static int mcgs_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
-                               int32_t *pairs, int cap, int *n_out) {
+                               int32_t *pairs, uint8_t *joints, int cap, int *n_out) {
     mcgs *x = s->algo;
     const uint32_t n = x->used;
-    /* row_of[node] = row + 1 (0: not a row); seen[child] = parent row + 1 */
-    uint32_t *row_of = sbx_search_scratch(s, (size_t)n * 2 * sizeof *row_of);
+    /* row_of[node] = row + 1 (0: not a row); seen[child] = parent row + 1;
+     * slot[child] = the pair written for (that parent row, child), or
+     * UINT32_MAX if it was dropped; kept[child] = the visits of the edge
+     * whose joint that pair holds */
+    uint32_t *row_of = sbx_search_scratch(s, (size_t)n * 4 * sizeof *row_of);
     if (!row_of) return sbx_fail(SBX_ERR_MEMORY, "out of memory for snapshot links");
-    uint32_t *seen = row_of + n;
+    uint32_t *seen = row_of + n, *slot = seen + n, *kept = slot + n;
     memset(row_of, 0, (size_t)n * 2 * sizeof *row_of);
     for (int r = 0; r < n_rows; r++) {
         const int32_t id = rows[r].node;
@@ -848,11 +852,30 @@ static int mcgs_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int
             const mcgs_edge *ed = &x->edges[nd->edges + e];
             if (!ed->visits || !ed->child || !row_of[ed->child]) continue;
             const uint32_t c = row_of[ed->child] - 1;
-            if (rows[c].parent == r || seen[ed->child] == (uint32_t)r + 1) continue;
+            if (rows[c].parent == r) continue;
+            const uint8_t m0 = nd->act[0][e / nd->n[1]], m1 = nd->act[1][e % nd->n[1]];
+            if (seen[ed->child] == (uint32_t)r + 1) {
+                /* another edge from r into the same child: the pair shows
+                 * the most visited one's joint */
+                const uint32_t k = slot[ed->child];
+                if (k != UINT32_MAX && joints && ed->visits > kept[ed->child]) {
+                    joints[2 * k] = m0;
+                    joints[2 * k + 1] = m1;
+                    kept[ed->child] = ed->visits;
+                }
+                continue;
+            }
             seen[ed->child] = (uint32_t)r + 1;
+            slot[ed->child] = UINT32_MAX;
+            kept[ed->child] = ed->visits;
             if (count < cap) {
                 pairs[2 * count] = r;
                 pairs[2 * count + 1] = (int32_t)c;
+                if (joints) {
+                    joints[2 * count] = m0;
+                    joints[2 * count + 1] = m1;
+                }
+                slot[ed->child] = (uint32_t)count;
                 count++;
             }
         }

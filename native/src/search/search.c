@@ -409,14 +409,16 @@ int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
 }
 
 int sbx_search_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
-                              int32_t *pairs_out, int cap_pairs, int *n_out) {
+                              int32_t *pairs_out, uint8_t *joints_out, int cap_pairs,
+                              int *n_out) {
     if (s == NULL || n_out == NULL || n_rows < 0 || cap_pairs < 0 ||
         (rows == NULL && n_rows > 0) || (pairs_out == NULL && cap_pairs > 0)) {
         return sbx_fail(SBX_ERR_ARGUMENT, "snapshot links: bad rows or output buffer");
     }
     *n_out = 0;
     if (!s->algo_vt->snapshot_links || n_rows == 0) return SBX_OK;
-    return s->algo_vt->snapshot_links(s, rows, n_rows, pairs_out, cap_pairs, n_out);
+    return s->algo_vt->snapshot_links(s, rows, n_rows, pairs_out, joints_out, cap_pairs,
+                                      n_out);
 }
 
 int sbx_search_root_matrix(sbx_search *s, sbx_root_matrix *out) {

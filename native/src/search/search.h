@@ -93,7 +93,7 @@ struct sbx_algo_vt {
      * snapshot links; arguments already checked. */
     int (*root_matrix)(sbx_search *s, sbx_root_matrix *out);
     int (*snapshot_links)(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
-                          int32_t *pairs, int cap, int *n_out);
+                          int32_t *pairs, uint8_t *joints, int cap, int *n_out);
 };
 
 extern const sbx_algo_vt sbx_smitsimax_vt;
