@@ -34,10 +34,11 @@ Every other game's case reports under "games" -> kind: its engine steps/s,
 the same short match, and the iterations/s of a fresh search from the start
 position at each of its first-move budgets. `--game NAME` runs one game.
 
-"mcgs" (when the maze is benched): Monte-Carlo graph search on the medium
-maze (maze_seed 1, the maze_medium_duel scenario's settings: depth 20,
-c_puct 1), one thread, fresh searches from the start position of a fixed
-number of playouts (100,000; --quick 20,000), seed 1:
+"mcgs" (for the first case that declares MCGS settings, BenchCase.mcgs: the
+medium maze, maze_seed 1, with the maze_medium_duel scenario's settings,
+depth 20, c_puct 1): Monte-Carlo graph search, one thread, fresh searches
+from the start position of a fixed number of playouts (100,000; --quick
+20,000), seed 1:
   playouts_per_s         uniform priors / heuristic priors (median of 3 runs),
                          with each one's mean playout depth and node count
   nodes                  nodes allocated by those playouts with the
@@ -304,15 +305,13 @@ def policy_figures(quick: bool, kinds: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-MCGS_BENCH = {"game_params": {"size": "medium", "maze_seed": 1},
-              "search": {"algorithm": "mcgs", "max_depth": 20, "c_puct": 1.0}}
-
-
-def _mcgs_run(playouts: int, **change: Any) -> tuple[float, Any, float]:
-    """One fresh MCGS search of `playouts` playouts from the medium maze's
-    start (seed 1): (playouts/s, its stats, mean playout depth in turns)."""
-    with Game("maze", MCGS_BENCH["game_params"], seed=1) as g, \
-            Search(g, SearchParams(**{**MCGS_BENCH["search"], **change}), seed=1) as s:
+def _mcgs_run(kind: str, case: BenchCase, playouts: int,
+              **change: Any) -> tuple[float, Any, float]:
+    """One fresh MCGS search of `playouts` playouts from the case's start
+    (seed 1): (playouts/s, its stats, mean playout depth in turns)."""
+    search = {**(case.mcgs or {}), "algorithm": "mcgs", **change}
+    with Game(kind, case.game_params, seed=1) as g, \
+            Search(g, SearchParams(**search), seed=1) as s:
         r = s.run(iterations=playouts)
         if r.iterations != playouts:
             raise InvalidArgument(f"bench: mcgs stopped after {r.iterations} of {playouts} "
@@ -321,22 +320,23 @@ def _mcgs_run(playouts: int, **change: Any) -> tuple[float, Any, float]:
                 r.sim_turns / r.iterations)
 
 
-def mcgs_figures(quick: bool) -> dict[str, Any]:
+def mcgs_figures(kind: str, case: BenchCase, quick: bool) -> dict[str, Any]:
     """Issue 12's MCGS bench (see the module docstring)."""
     playouts = 20_000 if quick else 100_000
     reps = 1 if quick else 3
-    out: dict[str, Any] = {"label": "maze medium (seed 1), mcgs depth 20, one thread",
+    settings = ", ".join(f"{k} {v}" for k, v in (case.mcgs or {}).items())
+    out: dict[str, Any] = {"label": f"{kind} {case.game_params}, mcgs {settings}, one thread",
                            "playouts": playouts}
     stats: dict[str, Any] = {}
     for name, change in (("uniform", {}), ("heuristic", {"priors": "heuristic"})):
         rates = []
         for _ in range(reps):
-            rate, stats[name], depth = _mcgs_run(playouts, **change)
+            rate, stats[name], depth = _mcgs_run(kind, case, playouts, **change)
             rates.append(rate)
         out[f"playouts_per_s_{name}"] = round(statistics.median(rates))
         out[f"mean_depth_{name}"] = round(depth, 2)
         out[f"nodes_{name}"] = stats[name].nodes[0]
-    _, tree, _ = _mcgs_run(playouts, transpositions=False)
+    _, tree, _ = _mcgs_run(kind, case, playouts, transpositions=False)
     with_tt, without = stats["uniform"].nodes[0], tree.nodes[0]
     scale = 100_000 / playouts
     out["nodes_with_table"] = with_tt
@@ -380,8 +380,9 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     if others:
         res["games"] = others
     res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
-    if any(p.kind == "maze" for p in chosen):
-        res["mcgs"] = mcgs_figures(quick)
+    mcgs_case = next(((p, c) for p in chosen for c in p.bench if c.mcgs is not None), None)
+    if mcgs_case is not None:
+        res["mcgs"] = mcgs_figures(mcgs_case[0].kind, mcgs_case[1], quick)
     return res
 
 
@@ -487,7 +488,8 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
                   + f"{row['bytes_per_node']:>12}")
     if res.get("mcgs"):
         m = res["mcgs"]
-        print(f" MCGS: {m['label']}, {m['playouts']:,} playouts from the start, seed 1")
+        print(f" MCGS: {m['label']}")
+        print(f"  {m['playouts']:,} playouts from the start, seed 1")
         line(m, "playouts/s, uniform priors", "playouts_per_s_uniform")
         line(m, "playouts/s, heuristic priors", "playouts_per_s_heuristic")
         print(f"    (mean playout depth {m['mean_depth_uniform']:.2f} / "

@@ -97,6 +97,9 @@ class BenchCase:
     rss_game_params: Mapping[str, Any] | None = None
     rss_search: Mapping[str, Any] | None = None
     reference: bool = False         # compare with the pure-Python reference
+    # bench's "mcgs" section (issue 12): MCGS's search settings on this
+    # case's game (algorithm=mcgs implied); None: the case has none
+    mcgs: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,9 @@ class MazePlugin(GamePlugin):
         BenchCase(label="maze medium, smitsimax depth 20, one thread",
                   game_params={"size": "medium"}, search={"max_depth": 20},
                   match_turns=10, match_iterations=10_000, quick_turns=3,
-                  quick_iterations=2_000, first_move=(1_000, 10_000)),
+                  quick_iterations=2_000, first_move=(1_000, 10_000),
+                  # the maze_medium_duel scenario's MCGS settings
+                  mcgs={"max_depth": 20, "c_puct": 1.0}),
     )
     examples = ({"size": "tiny", "max_turns": 40},
                 {"size": "small", "players": 4, "maze_seed": 7, "max_turns": 60},
