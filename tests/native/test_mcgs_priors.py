@@ -180,3 +180,30 @@ def test_bad_priors_values_are_refused(value):
     for t in (0.0, 101.0, float("nan")):
         with pytest.raises(ValidationError):
             mcgs(prior_temperature=t)
+
+
+def test_a_game_to_the_end_with_reuse_keeps_the_priors_array_compact():
+    """Re-rooting compacts the priors with the edges: after every advance
+    the array holds exactly n1 + n2 floats per kept non-terminal node (a
+    recount from the raw nodes), and every kept node's priors still sum
+    to 1 (the array grows past its first 4,096 floats on the way)."""
+    g = Game("maze", "size=tiny maze_seed=5 max_turns=40", seed=1)
+    with Search(g, mcgs(priors="heuristic", max_depth=12), seed=4) as s:
+        grown = 0
+        for turn in range(40):
+            s.run(iterations=1500)
+            st = s.stats()
+            grown = max(grown, st.prior_bytes // 4)
+            if turn % 8 == 0:
+                nodes = all_nodes(s)
+                live = [d for d in nodes if not d.flags & 2]
+                assert st.prior_bytes == 4 * sum(d.n1 + d.n2 for d in live)
+                for d in live:
+                    for p, n in enumerate((d.n1, d.n2)):
+                        assert sum(d.prior[p][i] for i in range(n)) == pytest.approx(1, abs=1e-5)
+            joint = s.best_moves()
+            g.step(joint)
+            if g.is_terminal:
+                break
+            s.advance(joint, new_root=g)
+        assert grown > 4096 and turn > 10
