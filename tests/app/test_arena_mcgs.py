@@ -154,3 +154,19 @@ def test_priors_picker_and_temperature_slider_reach_the_search(app):  # noqa: F8
     m = ctl.latest.root_matrix
     assert ctl.latest.params.priors == "heuristic"
     assert m is not None and any(abs(x - 1 / len(m.priors[0])) > 0.05 for x in m.priors[0])
+
+
+def test_heuristic_priors_refused_on_a_game_without_move_scores_and_the_picker_goes_back(app):  # noqa: F811
+    from sandbox.config import scenario_from_dict
+    sc = scenario_from_dict({
+        "name": "goofspiel mcgs", "game": "goofspiel", "game_params": {"num_cards": 4},
+        "budget": {"ms": 0, "iterations": 200},
+        "players": [{"name": "Red", "search": {"algorithm": "mcgs"}}, {"name": "Blue"}]})
+    arena = ArenaScene(app, sc, seed=1, recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    pick(arena, "priors", "heuristic")
+    assert ctl.settings.priors == "uniform" == ctl.c_confirmed.priors
+    assert arena.widgets.get("priors").value == "uniform"      # rebuilt from the settings
+    assert "move scores" in arena.message
