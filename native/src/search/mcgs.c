@@ -223,8 +223,14 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges) {
 /* ------------------------------------------------------------ evaluation */
 
 /* Outcome classes of player a at state: moves stepped against the
- * opponent's first legal move on a copy; equal hash and evaluation =>
- * one outcome. A player without moves gets one outcome, SBX_MOVE_NONE. */
+ * opponent's first legal move on a copy; equal resulting states => one
+ * outcome. The hash sorts out the distinct ones cheaply; a hash match is
+ * confirmed by comparing the two states byte for byte (the earlier one is
+ * stepped again into tmp2), so a collision never merges two outcomes. This
+ * used to compare evaluations instead, which cost one game evaluation per
+ * move (a BFS per player on the maze) and made outcome detection most of a
+ * new node's cost. Both copies start from the same bytes, so padding is
+ * equal too. A player without moves gets one outcome, SBX_MOVE_NONE. */
 static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
                     const uint8_t *own, int k, uint8_t opp, uint8_t *act) {
     if (k == 0) {
@@ -236,25 +242,24 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
         return 1;
     }
     uint64_t h[SBX_MAX_MOVES];
-    double ev[SBX_MAX_MOVES][2];
     int n = 0;
+    uint8_t joint[2];
+    joint[1 - a] = opp;
     for (int i = 0; i < k; i++) {
-        uint8_t joint[2];
         joint[a] = own[i];
-        joint[1 - a] = opp;
         memcpy(x->tmp, state, s->state_size);
         s->vt->step(s->cfg, x->tmp, joint, NULL);
-        uint64_t hi = s->vt->hash(s->cfg, x->tmp);
-        double e[2];
-        s->vt->evaluate(s->cfg, x->tmp, e);
+        const uint64_t hi = s->vt->hash(s->cfg, x->tmp);
         int same = 0;
         for (int c = 0; c < n && !same; c++) {
-            same = h[c] == hi && ev[c][0] == e[0] && ev[c][1] == e[1];
+            if (h[c] != hi) continue;
+            joint[a] = act[c];
+            memcpy(x->tmp2, state, s->state_size);
+            s->vt->step(s->cfg, x->tmp2, joint, NULL);
+            same = memcmp(x->tmp, x->tmp2, s->state_size) == 0;
         }
         if (same) continue;
         h[n] = hi;
-        ev[n][0] = e[0];
-        ev[n][1] = e[1];
         act[n++] = own[i];
     }
     return n;
