@@ -192,8 +192,13 @@ class LiveMatch:
 
     def _play(self) -> TurnRecord:
         m = self.match
-        overrides = {a: self._human_move(a) for a in self.human_agents if m.world.game.is_alive(a)}
-        record = m.complete_turn(overrides=overrides)
+        mine = [a for a in sorted(self.human_agents) if m.world.game.is_alive(a)]
+        overrides = {a: self._human_move(a) for a in mine}
+        # recorded as the person's move, or the game's default where they
+        # pressed no key this turn (a snake kept its direction)
+        chosen_by = {a: "person" if a in self._human_fresh and self.human.get(a) == overrides[a]
+                     else "default" for a in mine}
+        record = m.complete_turn(overrides=overrides, chosen_by=chosen_by)
         self._human_fresh.clear()
         if self._pending_steps:
             self._pending_steps -= 1
