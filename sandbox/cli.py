@@ -192,6 +192,12 @@ def _app(args: argparse.Namespace) -> int:
     _check_common(args)
     if args.profile_frames is not None and args.profile_frames < 1:
         raise CliError("--profile-frames must be >= 1")
+    if args.screenshot is not None:
+        # before a window opens or a turn is played, not after the match
+        from .imagefile import screenshot_problem
+        why = screenshot_problem(args.screenshot)
+        if why:
+            raise CliError(f"--screenshot {args.screenshot}: {why}")
     offscreen = args.screenshot is not None or args.profile_frames is not None
     if args.replay is not None:
         return _app_replay(args, offscreen)

@@ -1,0 +1,106 @@
+"""What a new user hit (issue 14, item 7), one test or more per finding."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from sandbox.app.shell import App
+from sandbox.config import Budget, load_scenario
+from sandbox.imagefile import ScreenshotError
+from sandbox.replay import Recorder
+from sandbox.sim import Match
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _main(*args: str, cwd: Path, env_drop: tuple[str, ...] = (),
+          env_set: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in env_drop}
+    env.update({"SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)})
+    env.update(env_set or {})
+    for k in env_drop:
+        env.pop(k, None)
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _one_error(p: subprocess.CompletedProcess) -> str:
+    assert p.returncode != 0
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:"), p.stderr
+    assert "Traceback" not in p.stderr + p.stdout
+    return err[0]
+
+
+@pytest.fixture(scope="module")
+def short_replay(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("shots")
+    rec = Recorder(folder, name_hint="shots")
+    with Match(load_scenario(), seed=4, budget=Budget(iterations=60, ms=0), max_turns=20,
+               recorder=rec) as m:
+        m.play()
+    rec.close()
+    return rec.path
+
+
+# ------------------------------------------------------------- --screenshot
+@pytest.mark.parametrize("name, words", [
+    ("afile/shot.png", "afile is not a folder"),
+    ("shot", "not an image file name"),
+    ("shot.txt", "not an image file name"),
+    ("adir", "not an image file name"),
+    ("adir.png", "is a folder"),
+])
+def test_a_screenshot_that_cannot_be_written_is_one_error_line(tmp_path, name, words):
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "adir.png").mkdir()
+    p = _main("--screenshot", str(tmp_path / name), "--turns", "1", "--no-record", cwd=tmp_path)
+    line = _one_error(p)
+    assert words in line and "--screenshot" in line
+    assert not (tmp_path / "shot").exists()
+
+
+def test_a_write_that_fails_after_the_check_is_one_line_too(tmp_path):
+    app = App()
+    try:
+        with pytest.raises(ScreenshotError, match="cannot write it"):
+            app.screenshot("/proc/no-such-dir-here/x.png")   # /proc refuses new folders
+        out = app.screenshot(tmp_path / "ok.jpg")
+        assert out.exists() and out.stat().st_size > 0
+    finally:
+        app.close()
+        pygame.event.clear()
+
+
+def test_replay_screenshot_past_the_end_says_which_turn_it_shows(short_replay, tmp_path):
+    out = tmp_path / "r.png"
+    p = _main("--replay", str(short_replay), "--screenshot", str(out), "--turns", "99",
+              cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "replay turn 20" in p.stdout
+    assert "note: turn 99 asked for, turn 20 shown: the file ends at turn 20" in p.stderr
+    assert out.exists()
+
+
+def test_replay_screenshot_of_a_damaged_file_says_what_was_dropped(short_replay, tmp_path):
+    lines = short_replay.read_text().splitlines(keepends=True)
+    lines[8] = "garbage\n"                  # turn 7's line: the board stops at turn 7
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(lines))
+    out = tmp_path / "bad.png"
+    p = _main("--replay", str(bad), "--screenshot", str(out), "--turns", "15", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "replay turn 7" in p.stdout
+    assert ("note: turn 15 asked for, turn 7 shown: turn 7 is missing from the file, so the "
+            "board cannot be rebuilt past it") in p.stderr
+    assert "dropped 1 line (line 9: not JSON)" in p.stderr
+    # a turn it can show: no note about the turn, the dropped line still said
+    p = _main("--replay", str(bad), "--screenshot", str(out), "--turns", "5", cwd=tmp_path)
+    assert "replay turn 5" in p.stdout and "asked for" not in p.stderr
+    assert "dropped 1 line" in p.stderr
