@@ -35,7 +35,7 @@ from ..games import BoardContext, move_namer, move_names
 from ..native import SandboxError
 from ..render import palette as pal
 from ..render.scoreboard import draw_scoreboard
-from ..render.fonts import elide, text
+from ..render.fonts import elide, font, text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
 from ..render.tooltip import draw_tooltip
@@ -1004,22 +1004,43 @@ class ArenaScene(Scene):
             predicted.pop(a, None)
         return plans, predicted
 
-    def _draw_top(self, surface, r: pygame.Rect) -> None:
-        pygame.draw.rect(surface, pal.PANEL, r)
-        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+    def top_bar(self, r: pygame.Rect | None = None) -> dict[str, tuple[pygame.Rect, str]]:
+        """What the top bar shows besides its buttons, where: "info" (turn,
+        status, fps) at the right, "rec" (the recording's dot and label)
+        between the last button and the info, its file name elided with "…"
+        to fit, or left out where not even "REC" fits."""
+        r = self.layout["top"] if r is None else r
         m = self.match
         status = "over" if m.over else ("paused" if self.live.paused else "playing")
         info = f"turn {m.turn}   {status}   {self.app.fps:4.0f} fps"
-        t = text(info, 14, pal.TEXT, mono=True)
-        x = r.right - t.get_width() - 12
-        surface.blit(t, (x, r.y + 12))
+        iw, ih = font(14, mono=True).size(info)
+        info_rect = pygame.Rect(r.right - iw - 12, r.y + 12, iw, ih)
+        out = {"info": (info_rect, info)}
         rec = m.recorder
         if rec is not None and getattr(rec, "path", None) is not None:
             ok = not getattr(rec, "failed", False)
-            color = pal.ERROR if ok else pal.WARN
-            label = text(f"REC {Path(rec.path).name}" if ok else "REC failed", 12, color)
-            pygame.draw.circle(surface, color, (x - label.get_width() - 20, r.y + 20), 5)
-            surface.blit(label, (x - label.get_width() - 10, r.y + 13))
+            label = f"REC {Path(rec.path).name}" if ok else "REC failed"
+            left = max((w.rect.right for w in self.widgets.widgets
+                        if w.rect.colliderect(r)), default=r.x) + 12
+            room = info_rect.x - 10 - (left + 20)      # 20: the dot and its gap
+            label = elide(label, 12, room)
+            lw, lh = font(12).size(label)
+            if lw <= room and len(label) > 1:
+                out["rec"] = (pygame.Rect(info_rect.x - 10 - lw - 20, r.y + 13, lw + 20, lh),
+                              label)
+        return out
+
+    def _draw_top(self, surface, r: pygame.Rect) -> None:
+        pygame.draw.rect(surface, pal.PANEL, r)
+        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+        items = self.top_bar(r)
+        info_rect, info = items["info"]
+        surface.blit(text(info, 14, pal.TEXT, mono=True), info_rect.topleft)
+        if "rec" in items:
+            rect, label = items["rec"]
+            color = pal.WARN if getattr(self.match.recorder, "failed", False) else pal.ERROR
+            pygame.draw.circle(surface, color, (rect.x + 5, r.y + 20), 5)
+            surface.blit(text(label, 12, color), (rect.x + 20, rect.y))
 
     def _draw_controls_frame(self, surface, r: pygame.Rect) -> None:
         ctl = self.match.controllers[self.selected]

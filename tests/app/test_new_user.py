@@ -104,3 +104,65 @@ def test_replay_screenshot_of_a_damaged_file_says_what_was_dropped(short_replay,
     p = _main("--replay", str(bad), "--screenshot", str(out), "--turns", "5", cwd=tmp_path)
     assert "replay turn 5" in p.stdout and "asked for" not in p.stderr
     assert "dropped 1 line" in p.stderr
+
+
+# ------------------------------------------------------------------ top bar
+class _FakeRecorder:
+    """Just what the top bar reads of a recorder."""
+
+    def __init__(self, name: str, failed: bool = False) -> None:
+        self.path = Path("replays") / name
+        self.failed = failed
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def app():
+    a = App()
+    pygame.event.clear()
+    yield a
+    a.close()
+    pygame.event.clear()
+
+
+def _arena(app, scenario: str = "snakes_standard_4p"):
+    from sandbox.app.arena import ArenaScene
+    scene = ArenaScene(app, load_scenario(scenario), seed=1, budget=Budget(ms=0, iterations=50),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    return scene
+
+
+@pytest.mark.parametrize("failed", [False, True])
+def test_the_top_bar_never_overlaps_from_the_minimum_size_up(app, failed):
+    from sandbox.app.shell import MIN_SIZE
+    arena = _arena(app)
+    long = "20261125-164755_a-scenario-with-a-rather-long-file-name-indeed_s123456789.jsonl"
+    arena.match.recorder = _FakeRecorder(long, failed)
+    seen_full = seen_elided = False
+    for w in (MIN_SIZE[0], 1150, 1200, 1280, 1366, 1440, 1600, 1920, 2400):
+        arena.resize((w, MIN_SIZE[1]))
+        top = arena.layout["top"]
+        items = arena.top_bar()
+        rects = [(wd.id if hasattr(wd, "id") else repr(wd), wd.rect)
+                 for wd in arena.widgets.widgets if wd.rect.colliderect(top)]
+        rects += [(k, rect) for k, (rect, _) in items.items()]
+        for name, rect in rects:
+            assert top.contains(rect), (w, name, rect)
+        for i, (n1, r1) in enumerate(rects):
+            for n2, r2 in rects[i + 1:]:
+                assert not r1.colliderect(r2), (w, n1, r1, n2, r2)
+        assert "rec" in items, w       # there is always room for the indicator here
+        label = items["rec"][1]
+        if failed:
+            assert label == "REC failed"
+        elif label.endswith("…"):
+            seen_elided = True
+            assert label.startswith("REC 2026")
+        else:
+            seen_full = True
+            assert label == f"REC {long}"
+        arena.draw(app.screen)
+    assert failed or (seen_full and seen_elided)
