@@ -114,6 +114,7 @@ class ArenaScene(Scene):
         self.message = ""
         self.message_until = 0.0
         self.change_log: list[str] = []
+        self.scenario_stem: str | None = None   # the picker's entry for the match running
         self.live.on_turn.append(self._on_turn)
         self._build_match_views()
         self.layout = {}
@@ -269,7 +270,9 @@ class ArenaScene(Scene):
                      [(s, SPEED_NAMES[s]) for s in SPEEDS], self.live.speed))
         g.add(Button("restart", (x + 274, y, 76, 26), "Restart", "new match, new seed (R)"))
         scen = [(p.stem, p.stem) for p in list_scenarios()] or [("-", "-")]
-        current = self._scenario_stem()
+        if self.scenario_stem is None:
+            self.scenario_stem = self._scenario_stem()
+        current = self.scenario_stem
         g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
         g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
@@ -722,13 +725,20 @@ class ArenaScene(Scene):
         self.flash(f"new match, seed {self.match.seed}")
 
     def _change_scenario(self, stem: str) -> None:
+        """Play `stem`; where it does not load (or its match cannot be
+        built), the running match goes on and the picker shows it again."""
+        factory, source = self.live.recorder_factory, self.tree_source
         try:
             scenario = load_scenario(stem)
+            self.tree_source = None
+            self.restart(scenario=scenario, seed=scenario.seed, stem=stem)
         except SandboxError as exc:
-            self.flash(str(exc))
+            self.live.recorder_factory, self.tree_source = factory, source
+            self._build_widgets()      # the picker: back on the match that runs
+            self.flash(f"{stem}: {exc}")
             return
-        self.tree_source = None
-        self.restart(scenario=scenario, seed=scenario.seed, stem=stem)
+        self.scenario_stem = stem
+        self._build_widgets()
 
     def _select_player(self, i: int) -> None:
         if 0 <= i < len(self.match.controllers):

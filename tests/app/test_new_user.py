@@ -166,3 +166,47 @@ def test_the_top_bar_never_overlaps_from_the_minimum_size_up(app, failed):
             assert label == f"REC {long}"
         arena.draw(app.screen)
     assert failed or (seen_full and seen_elided)
+
+
+# ---------------------------------------------------------- scenario picker
+def _pick(app, arena, stem: str) -> None:
+    """Choose `stem` in the scenario picker as a click does (the picker's
+    value changes, then the change event reaches the scene)."""
+    arena.widgets.get("scenario").set(stem, notify=True)
+    app.run(max_frames=app.frame + 1)
+
+
+@pytest.mark.parametrize("where", ["load", "match"])
+def test_a_scenario_that_fails_leaves_the_picker_on_the_running_match(app, monkeypatch, where):
+    import sandbox.app.arena as arena_module
+    import sandbox.sim.live as live_module
+    from sandbox.native import InvalidArgument
+    from sandbox.config.scenario import ScenarioError
+    arena = _arena(app)
+    running = arena.match
+    assert arena.widgets.get("scenario").value == "snakes_standard_4p"
+    if where == "load":
+        def refuse(stem, *a, **k):
+            raise ScenarioError(f"{stem}.toml: line 3: bad value")
+        monkeypatch.setattr(arena_module, "load_scenario", refuse)
+    else:
+        def refuse(*a, **k):
+            raise InvalidArgument("game parameters: refused by C")
+        monkeypatch.setattr(live_module, "Match", refuse)
+    _pick(app, arena, "maze_4p")
+    assert arena.widgets.get("scenario").value == "snakes_standard_4p"
+    assert arena.scenario_stem == "snakes_standard_4p"
+    assert arena.match is running and not running._closed
+    assert arena.live.scenario.game == "snakes"
+    assert "maze_4p" in arena.message
+    # the running match still plays
+    arena.live.step()
+    for _ in range(2000):
+        app.run(max_frames=app.frame + 1)
+        if running.turn >= 1:
+            break
+    assert running.turn >= 1
+    monkeypatch.undo()
+    _pick(app, arena, "maze_4p")          # and a good pick still switches
+    assert arena.live.scenario.game == "maze" and running._closed
+    assert arena.widgets.get("scenario").value == "maze_4p"
