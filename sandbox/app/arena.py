@@ -374,7 +374,7 @@ class ArenaScene(Scene):
             yy += 28
         # Trees shown and their layout share a row (the pickers above need it).
         src = [(None, "trees: each own")] + [
-            (k.player, f"trees: {k.name[:8]}'s") for k in players if isinstance(k, SearchController)]
+            (p, f"trees: {players[p].name[:8]}'s") for p in sorted(self.tree_sources()[1:])]
         tw = c.w * 6 // 10
         g.add(Picker("tree_source", (c.x, yy, tw - 4, 24), "", src, self.tree_source,
                      tooltip="each agent's own tree, or every tree of one player's search (V)"))
@@ -617,9 +617,7 @@ class ArenaScene(Scene):
         elif k == pygame.K_m:
             self._cycle_matrix_mode()
         elif k == pygame.K_v:
-            sources = [None] + [c.player for c in self.match.controllers
-                                if isinstance(c, SearchController)]
-            self._set_tree_source(sources[(sources.index(self.tree_source) + 1) % len(sources)])
+            self._set_tree_source(self.next_tree_source())
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
         elif k == pygame.K_ESCAPE:
@@ -763,6 +761,23 @@ class ArenaScene(Scene):
             self.widgets.get("tree_mode").value = mode
         except KeyError:
             pass
+
+    def tree_sources(self) -> list[int | None]:
+        """What V cycles through: each agent's own trees (None), then every
+        player whose search keeps trees, starting from the chosen player and
+        going round (a random or greedy search, a person, a random player
+        have no tree to show and are skipped)."""
+        ctls = self.match.controllers
+        n = len(ctls)
+        order = sorted(range(n), key=lambda p: (p - self.selected) % n)
+        return [None] + [p for p in order
+                         if isinstance(ctls[p], SearchController) and self._kept(ctls[p]) > 0]
+
+    def next_tree_source(self) -> int | None:
+        sources = self.tree_sources()
+        if self.tree_source not in sources:
+            return sources[1] if len(sources) > 1 else None
+        return sources[(sources.index(self.tree_source) + 1) % len(sources)]
 
     def _set_tree_source(self, source: int | None) -> None:
         self.tree_source = source

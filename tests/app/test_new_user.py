@@ -210,3 +210,30 @@ def test_a_scenario_that_fails_leaves_the_picker_on_the_running_match(app, monke
     _pick(app, arena, "maze_4p")          # and a good pick still switches
     assert arena.live.scenario.game == "maze" and running._closed
     assert arena.widgets.get("scenario").value == "maze_4p"
+
+
+# ----------------------------------------------------------------------- V
+def test_v_starts_from_the_chosen_player_and_skips_players_without_trees(app):
+    from sandbox.app.arena import ArenaScene
+    from sandbox.config import scenario_from_dict
+    base = load_scenario("snakes_standard_4p").model_dump()
+    base["players"][1] = {"name": "Rand", "controller": "random"}
+    base["players"][2]["search"]["algorithm"] = "greedy"      # keeps no tree
+    arena = ArenaScene(app, scenario_from_dict(base), seed=1,
+                       budget=Budget(ms=0, iterations=50), recorder_factory=lambda: None,
+                       paused=True)
+    app.push(arena)
+
+    def press_v():
+        arena.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, unicode="v",
+                                              mod=0))
+        return arena.tree_source
+
+    arena._select_player(3)
+    assert [press_v() for _ in range(3)] == [3, 0, None]
+    arena._select_player(0)
+    assert [press_v() for _ in range(3)] == [0, 3, None]
+    arena._select_player(2)                       # greedy: nothing to show, the next one
+    assert press_v() == 3
+    picker = arena.widgets.get("tree_source")
+    assert [v for v, _ in picker.options] == [None, 0, 3]
