@@ -203,11 +203,16 @@ def _app(args: argparse.Namespace) -> int:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
-    from .config import load_scenario
-    load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    from .config import find_scenario, load_scenario
+    scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
     ok, why = display_available()
     if not ok:
         if not offscreen:
+            if any(p.controller == "human" for p in scenario.players):
+                # one line, not "playing headless" and then "it cannot be"
+                raise CliError(f"{why}: {find_scenario(args.scenario).stem} has a human "
+                               "player, who needs the app's window (--screenshot PATH "
+                               "renders without one)")
             print(f"note: {why}; playing headless (use --headless to silence this)",
                   file=sys.stderr)
             return run_headless(args)

@@ -20,9 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _main(*args: str, cwd: Path, env_drop: tuple[str, ...] = (),
           env_set: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in env_drop}
-    env.update({"SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)})
-    env.update(env_set or {})
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT), **(env_set or {})}
     for k in env_drop:
         env.pop(k, None)
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=cwd, env=env,
@@ -237,3 +235,13 @@ def test_v_starts_from_the_chosen_player_and_skips_players_without_trees(app):
     assert press_v() == 3
     picker = arena.widgets.get("tree_source")
     assert [v for v, _ in picker.options] == [None, 0, 3]
+
+
+# --------------------------------------------------------------- no display
+@pytest.mark.parametrize("scenario", ["snakes_you_vs_three", "goofspiel_you"])
+def test_without_a_display_a_human_scenario_says_once_that_it_needs_one(tmp_path, scenario):
+    p = _main(scenario, "--turns", "2", cwd=tmp_path,
+              env_drop=("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+    line = _one_error(p)
+    assert "no display available" in line and "human player" in line and scenario in line
+    assert "headless" not in p.stderr and p.stdout == ""
