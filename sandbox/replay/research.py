@@ -32,6 +32,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+
 from ..native import Game, SandboxError, Search, SearchParams
 from ..native.search import params_arg
 from ..sim.controller import params_for_seat
@@ -194,6 +196,15 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
              iterations: int | None = None, ms: float | None = None,
              keep_tree: bool = False) -> ResearchReport:
     h = replay.header
+    for name, v in (("turn", turn), ("agent", agent), ("iterations", iterations)):
+        if (v is not None or name != "iterations") and (
+                isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+            raise ReplayError(f"{name}: expected a whole number (got {v!r})")
+    if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float))
+                           or not math.isfinite(ms)):
+        raise ReplayError(f"ms: expected a number of milliseconds (got {ms!r})")
+    if changes is not None and not isinstance(changes, Mapping):
+        raise ReplayError(f"changes: expected a mapping of search settings (got {changes!r})")
     turn, agent = int(turn), int(agent)
     if not 0 <= agent < h.num_agents:
         raise ReplayError(f"--agent {agent}: this match has agents 0..{h.num_agents - 1}")
@@ -232,10 +243,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         return params_for_seat(p, seat)
 
     notes: list[str] = []
-    try:
-        game = replay.state_at(replay.start_turn)
-    except ReplayError:
-        raise
+    game = replay.state_at(replay.start_turn)
     replayed = 0
     try:
         search = Search(game, to_c(settings), seed=ph.seed)
@@ -305,7 +313,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         if h.budget.get("ms") and not h.budget.get("iterations"):
             notes.append("the match had a time budget: its searches are reproduced by their "
                          "recorded iteration counts")
-        new_root = [s for s in search.root_stats(agent)]
+        new_root = search.root_stats(agent)
         new_move = search.best_moves()[agent]
 
     namer = _namer(replay)

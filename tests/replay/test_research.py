@@ -194,3 +194,16 @@ def test_a_change_made_after_the_turn_was_decided_lands_after_its_search(tmp_pat
         r = research(replay, turn, 0)
         assert r.identical, turn
         assert r.settings["c"] == (0.7 if turn <= 2 else 2.5)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"turn": "2"}, {"turn": 2.0}, {"turn": True}, {"agent": None}, {"agent": 1.5},
+    {"iterations": "10"}, {"iterations": 0}, {"ms": "5"}, {"ms": float("nan")}, {"ms": -1.0},
+    {"changes": ["c=1"]}, {"changes": {"c": "x"}}, {"changes": {"nope": 1}},
+])
+def test_wrong_python_arguments_are_the_projects_error(files, kwargs):
+    replay = read_replay(files["off"])
+    args = {"turn": 2, "agent": 0, **kwargs}
+    with pytest.raises(ReplayError):
+        research(replay, **args)
+    replay.close()
