@@ -310,7 +310,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
             notes.append("a time budget: the iteration count depends on this machine")
         else:
             ran = _run(search, iterations)
-        if h.budget.get("ms") and not h.budget.get("iterations"):
+        if ph.budget.get("ms") and not ph.budget.get("iterations"):
             notes.append("the match had a time budget: its searches are reproduced by their "
                          "recorded iteration counts")
         new_root = search.root_stats(agent)

@@ -207,3 +207,21 @@ def test_wrong_python_arguments_are_the_projects_error(files, kwargs):
     with pytest.raises(ReplayError):
         research(replay, **args)
     replay.close()
+
+
+def test_a_time_budget_match_is_reproduced_by_its_recorded_iteration_counts(tmp_path):
+    base = load_scenario("snakes_duel_trees").model_dump()
+    for p in base["players"]:
+        if p.get("search"):
+            p["search"]["tree_reuse"] = False
+    rec = Recorder(tmp_path, name_hint="ms")
+    with Match(scenario_from_dict(base), seed=3, budget=Budget(ms=15), max_turns=4,
+               recorder=rec) as m:
+        m.play()
+    rec.close()
+    replay = read_replay(rec.path)
+    for turn in range(4):
+        r = research(replay, turn, 0)
+        assert r.iterations == r.recorded_iterations > 0
+        assert r.identical, turn
+        assert any("time budget" in n for n in r.notes)
