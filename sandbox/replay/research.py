@@ -141,6 +141,7 @@ def _n(x: int | None) -> str:
 def _f(x: float, sign: bool = False) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
+    x = round(x, 3) + 0.0              # no "-0.000"
     return f"{x:+.3f}" if sign else f"{x:.3f}"
 
 
