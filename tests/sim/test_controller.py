@@ -56,7 +56,9 @@ def test_publishes_snapshots_while_thinking(controller, game):
     assert thinking, "no snapshot was published during the turn"
     its = [s.iterations for s in seen]
     assert its == sorted(its)
-    assert all(s.iterations % 1000 == 0 and 0 < s.iterations < 400_000 for s in thinking)
+    # the last slice's snapshot may still say "thinking" (published before the
+    # turn is wrapped up), so the budget itself is a legitimate count here
+    assert all(s.iterations % 1000 == 0 and 0 < s.iterations <= 400_000 for s in thinking)
     assert all(s.turn == 0 and s.player == 0 and s.agents == (0,) for s in seen)
     # the final snapshot describes the finished turn
     assert not final.thinking
