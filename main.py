@@ -6,7 +6,12 @@ and ends with a `result: ...` line. `python main.py --help` lists options.
 """
 import sys
 
-from sandbox.cli import app_main
-
 if __name__ == "__main__":
+    try:
+        from sandbox.cli import app_main
+    except ImportError as exc:
+        if type(exc).__name__ != "CoreNotBuilt":   # the C core is missing: one line
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
     sys.exit(app_main())

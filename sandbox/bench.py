@@ -417,6 +417,7 @@ def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, An
     return res
 
 
+QUICK_NOTE = "smaller budgets and shorter timings, not comparable with a full run"
 RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issue 4)
 
 
@@ -424,15 +425,29 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
               game: str | None = None) -> int:
     t0 = time.perf_counter()
     res = collect(quick=quick, game=game)
+    if quick:
+        res["note"] = QUICK_NOTE
     if recording:
         from .replay.overhead import measure
-        res["recording"] = measure(turns=10 if quick else 40, reps=1 if quick else 2)
+        turns = 10 if quick else 40
+
+        def progress(k: int, total: int, what: str) -> None:
+            # on stderr (stdout may be the JSON): these matches take a while
+            end = "" if sys.stderr.isatty() else "\n"
+            lead = "\r" if sys.stderr.isatty() else ""
+            print(f"{lead}recording cost: match {k}/{total} ({what}, {turns} turns at 50 ms "
+                  f"per player)   ", end=end, file=sys.stderr, flush=True)
+
+        res["recording"] = measure(turns=turns, reps=1 if quick else 2, progress=progress)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
     res["bench_seconds"] = round(time.perf_counter() - t0, 1)
     if json_out:
         print(json.dumps(res))
         return 0
     print(f"sandbox bench — core {res['core_version']}, Python {res['python']}"
-          + (" — QUICK: smaller budgets, not comparable with a full run" if quick else ""))
+          + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
+    tag = "  (quick)" if quick else ""
 
     def algorithm_lines(src: dict) -> None:
         for name, rate in src.get("algorithm_iterations_per_s", {}).items():
@@ -446,11 +461,12 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         v = src.get(key)
         text = "n/a" if v is None else fmt.format(v) + unit
         target = TARGETS.get(key) if target is None and src is res else target
-        mark = ""
+        mark = tag
         if target is not None and v is not None:
             low = lower_is_better or key in ("bytes_per_node", "snapshot_4000_ms")
             ok = v <= target if low else v >= target
-            mark = f"   target {'<=' if low else '>='} {target:,}  {'met' if ok else 'NOT MET'}"
+            mark = (f"   target {'<=' if low else '>='} {target:,}  "
+                    + ("not judged (quick)" if quick else "met" if ok else "NOT MET"))
         print(f"  {label:<38}{text:>16}{mark}")
 
     if "scenario" in res:
@@ -485,7 +501,7 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         print(f"  {'policy':<14}" + "".join(f"{k:>16}" for k in kinds) + f"{'bytes/node':>12}")
         for name, row in res["policies"].items():
             print(f"  {name:<14}" + "".join(f"{row[k]['iterations_per_s']:>16,}" for k in kinds)
-                  + f"{row['bytes_per_node']:>12}")
+                  + f"{row['bytes_per_node']:>12}{tag}")
     if res.get("mcgs"):
         m = res["mcgs"]
         print(f" MCGS: {m['label']}")
@@ -503,7 +519,7 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         print(f"    (node struct {m['node_struct_bytes']} B; edges "
               f"{m['edge_bytes_per_node_uniform']:.1f} B/node; priors "
               f"{m['prior_bytes_per_node_heuristic']:.1f} B/node; table "
-              f"{m['table_bytes_per_node']:.1f} B/node apart)")
+              f"{m['table_bytes_per_node']:.1f} B/node apart){tag}")
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "
@@ -512,10 +528,12 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
             if not key.startswith("record"):
                 continue
             share = x["direct_share"]
-            mark = "met" if share <= RECORDING_TARGET else "NOT MET"
+            mark = ("not judged (quick)" if quick else
+                    "met" if share <= RECORDING_TARGET else "NOT MET")
             print(f"    {key:<32}{100 * share:>14.2f}%   target <= 5%  {mark}"
                   f"   ({x['recorder_ms_per_turn']:.3f} ms/turn, "
                   f"{x['bytes_per_turn'] / 1024:.1f} KiB/turn, a/b {100 * x['ab_share']:+.1f}%)")
-    print(f"  finished in {res['bench_seconds']} s")
+    print(f"  finished in {res['bench_seconds']} s"
+          + (" — a QUICK run: compare its figures only with other quick runs" if quick else ""))
     sys.stdout.flush()
     return 0

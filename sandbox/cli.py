@@ -192,16 +192,27 @@ def _app(args: argparse.Namespace) -> int:
     _check_common(args)
     if args.profile_frames is not None and args.profile_frames < 1:
         raise CliError("--profile-frames must be >= 1")
+    if args.screenshot is not None:
+        # before a window opens or a turn is played, not after the match
+        from .imagefile import screenshot_problem
+        why = screenshot_problem(args.screenshot)
+        if why:
+            raise CliError(f"--screenshot {args.screenshot}: {why}")
     offscreen = args.screenshot is not None or args.profile_frames is not None
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
-    from .config import load_scenario
-    load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    from .config import find_scenario, load_scenario
+    scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
     ok, why = display_available()
     if not ok:
         if not offscreen:
+            if any(p.controller == "human" for p in scenario.players):
+                # one line, not "playing headless" and then "it cannot be"
+                raise CliError(f"{why}: {find_scenario(args.scenario).stem} has a human "
+                               "player, who needs the app's window (--screenshot PATH "
+                               "renders without one)")
             print(f"note: {why}; playing headless (use --headless to silence this)",
                   file=sys.stderr)
             return run_headless(args)
@@ -417,6 +428,23 @@ def add_replay_args(p: argparse.ArgumentParser) -> None:
     ex = actions.add_parser("export", help="one CSV row per turn and agent")
     ex.add_argument("file", help="a replay file (.jsonl)")
     ex.add_argument("--csv", required=True, metavar="OUT", help="the CSV file to write")
+    rs = actions.add_parser("research", help="re-run a player's search at a recorded turn "
+                                             "(with other settings) and compare its root")
+    rs.add_argument("file", help="a replay file (.jsonl)")
+    rs.add_argument("--turn", type=int, required=True, metavar="K",
+                    help="the turn whose decision is searched again")
+    rs.add_argument("--agent", type=int, required=True, metavar="A",
+                    help="the agent (0-based) whose player's search is re-run")
+    rs.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="change a search setting, e.g. c=1.2 or policy=exp3 (repeatable)")
+    rb = rs.add_mutually_exclusive_group()
+    rb.add_argument("--iterations", type=int, default=None, metavar="N",
+                    help="iterations (default: as many as the recorded search ran)")
+    rb.add_argument("--ms", type=float, default=None, metavar="T", help="milliseconds instead")
+    rs.add_argument("--keep-tree", action="store_true",
+                    help="start from the tree the recorded search kept from earlier turns "
+                         "(tree reuse on) instead of a fresh one")
+    rs.add_argument("--json", action="store_true", help="print one JSON object")
     pl = actions.add_parser("plot", help="the replay charts as a PNG (no display needed)")
     pl.add_argument("file", help="a replay file (.jsonl)")
     pl.add_argument("--png", required=True, metavar="OUT", help="the PNG file to write")
@@ -437,6 +465,15 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
         if replay.dropped:
             print(f"warning: {args.file}: {replay.dropped_summary()}", file=sys.stderr,
                   flush=True)
+        if args.action == "research":
+            from .replay.research import parse_assignments, research
+            rep = research(replay, args.turn, args.agent, parse_assignments(args.set),
+                           iterations=args.iterations, ms=args.ms, keep_tree=args.keep_tree)
+            if args.json:
+                print(json.dumps(rep.to_dict(), allow_nan=False), file=out)
+            else:
+                print(rep.text(), file=out)
+            return 0
         if args.action == "verify":
             report = verify(replay)
             if not report.ok:

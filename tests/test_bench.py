@@ -92,3 +92,26 @@ def test_signature_is_deterministic_in_process():
     other["search"].close()
     other["game"].close()
     assert (other["nodes_added"], other["visits_digest"]) != runs[0][:2]
+
+
+def test_quick_figures_are_labelled_and_recording_shows_progress(tmp_path):
+    """`--quick` figures are not comparable with a full run's: every figure
+    line says quick and no target is judged; `--recording` reports each of
+    its matches as it starts (on stderr)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+    p = subprocess.run([sys.executable, "-m", "sandbox", "bench", "--quick", "--game", "matrix",
+                        "--recording"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    assert "QUICK" in out[0] and "not comparable with a full run" in out[0]
+    figures = [ln for ln in out[1:] if ln.startswith("  ") and any(c.isdigit() for c in ln)
+               and "finished" not in ln and "recording at" not in ln]
+    assert len(figures) > 10
+    for ln in figures:
+        assert ln.rstrip().endswith("(quick)") or "not judged (quick)" in ln, ln
+    assert not any(ln.rstrip().endswith(("met", "NOT MET")) or " met " in ln for ln in out)
+    assert "a QUICK run" in out[-1]
+    progress = [ln for ln in p.stderr.splitlines() if ln.startswith("recording cost: match")]
+    assert [ln.split()[3] for ln in progress] == ["1/3", "2/3", "3/3"], p.stderr

@@ -71,9 +71,11 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
     for _ in range(3):  # let the views catch up with the last turn
         app.run(max_frames=app.frame + 1)
         time.sleep(0.05)
-    out = app.screenshot(path)
+    try:
+        out = app.screenshot(path)
+    finally:
+        _close(app)
     print(f"screenshot: {out} (turn {arena.live.match.turn})")
-    _close(app)
     return 0
 
 
@@ -84,14 +86,39 @@ def _run_replay(app: App, args: argparse.Namespace) -> int:
     app.push(scene)
     shot = getattr(args, "screenshot", None)
     if shot:
-        scene.seek(scene.last if args.turns is None else args.turns)
+        asked = scene.last if args.turns is None else args.turns
+        scene.seek(asked)
         for _ in range(2):
             app.run(max_frames=app.frame + 1)
-        out = app.screenshot(shot)
+        try:
+            out = app.screenshot(shot)
+        finally:
+            _close(app)
+        for note in replay_shot_notes(scene.replay, asked, scene.turn):
+            print(f"note: {note}", file=sys.stderr)
         print(f"screenshot: {out} (replay turn {scene.turn})")
-        _close(app)
         return 0
     return app.run()
+
+
+def replay_shot_notes(replay, asked: int, shown: int) -> list[str]:
+    """What a `--replay FILE --screenshot --turns K` picture is not: the turn
+    asked for where another is shown (past the end, before the start, or
+    unreachable past a damaged turn), and the lines the reader dropped."""
+    notes = []
+    if shown != asked:
+        if asked > replay.end_turn:
+            why = (f"the file ends at turn {replay.end_turn}" if not replay.missing_turns
+                   else f"turn {replay.end_turn} is missing from the file, so the board "
+                        f"cannot be rebuilt past it")
+        elif asked < replay.start_turn:
+            why = f"the match starts at turn {replay.start_turn}"
+        else:
+            why = f"turn {asked} cannot be rebuilt from the file"
+        notes.append(f"turn {asked} asked for, turn {shown} shown: {why}")
+    if replay.dropped:
+        notes.append(f"{replay.path}: {replay.dropped_summary()}")
+    return notes
 
 
 def _profile(app: App, arena, frames: int, scenario: Scenario, budget: Budget | None) -> int:

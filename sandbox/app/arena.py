@@ -35,7 +35,7 @@ from ..games import BoardContext, move_namer, move_names
 from ..native import SandboxError
 from ..render import palette as pal
 from ..render.scoreboard import draw_scoreboard
-from ..render.fonts import elide, text
+from ..render.fonts import elide, font, text
 from ..render.root_bars import draw_root_bars
 from ..render.step_view import StepAnimation
 from ..render.tooltip import draw_tooltip
@@ -114,6 +114,7 @@ class ArenaScene(Scene):
         self.message = ""
         self.message_until = 0.0
         self.change_log: list[str] = []
+        self.scenario_stem: str | None = None   # the picker's entry for the match running
         self.live.on_turn.append(self._on_turn)
         self._build_match_views()
         self.layout = {}
@@ -269,7 +270,9 @@ class ArenaScene(Scene):
                      [(s, SPEED_NAMES[s]) for s in SPEEDS], self.live.speed))
         g.add(Button("restart", (x + 274, y, 76, 26), "Restart", "new match, new seed (R)"))
         scen = [(p.stem, p.stem) for p in list_scenarios()] or [("-", "-")]
-        current = self._scenario_stem()
+        if self.scenario_stem is None:
+            self.scenario_stem = self._scenario_stem()
+        current = self.scenario_stem
         g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
         g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
@@ -371,7 +374,7 @@ class ArenaScene(Scene):
             yy += 28
         # Trees shown and their layout share a row (the pickers above need it).
         src = [(None, "trees: each own")] + [
-            (k.player, f"trees: {k.name[:8]}'s") for k in players if isinstance(k, SearchController)]
+            (p, f"trees: {players[p].name[:8]}'s") for p in sorted(self.tree_sources()[1:])]
         tw = c.w * 6 // 10
         g.add(Picker("tree_source", (c.x, yy, tw - 4, 24), "", src, self.tree_source,
                      tooltip="each agent's own tree, or every tree of one player's search (V)"))
@@ -627,9 +630,7 @@ class ArenaScene(Scene):
         elif k == pygame.K_m:
             self._cycle_matrix_mode()
         elif k == pygame.K_v:
-            sources = [None] + [c.player for c in self.match.controllers
-                                if isinstance(c, SearchController)]
-            self._set_tree_source(sources[(sources.index(self.tree_source) + 1) % len(sources)])
+            self._set_tree_source(self.next_tree_source())
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
         elif k == pygame.K_ESCAPE:
@@ -735,13 +736,20 @@ class ArenaScene(Scene):
         self.flash(f"new match, seed {self.match.seed}")
 
     def _change_scenario(self, stem: str) -> None:
+        """Play `stem`; where it does not load (or its match cannot be
+        built), the running match goes on and the picker shows it again."""
+        factory, source = self.live.recorder_factory, self.tree_source
         try:
             scenario = load_scenario(stem)
+            self.tree_source = None
+            self.restart(scenario=scenario, seed=scenario.seed, stem=stem)
         except SandboxError as exc:
-            self.flash(str(exc))
+            self.live.recorder_factory, self.tree_source = factory, source
+            self._build_widgets()      # the picker: back on the match that runs
+            self.flash(f"{stem}: {exc}")
             return
-        self.tree_source = None
-        self.restart(scenario=scenario, seed=scenario.seed, stem=stem)
+        self.scenario_stem = stem
+        self._build_widgets()
 
     def _select_player(self, i: int) -> None:
         if 0 <= i < len(self.match.controllers):
@@ -766,6 +774,23 @@ class ArenaScene(Scene):
             self.widgets.get("tree_mode").value = mode
         except KeyError:
             pass
+
+    def tree_sources(self) -> list[int | None]:
+        """What V cycles through: each agent's own trees (None), then every
+        player whose search keeps trees, starting from the chosen player and
+        going round (a random or greedy search, a person, a random player
+        have no tree to show and are skipped)."""
+        ctls = self.match.controllers
+        n = len(ctls)
+        order = sorted(range(n), key=lambda p: (p - self.selected) % n)
+        return [None] + [p for p in order
+                         if isinstance(ctls[p], SearchController) and self._kept(ctls[p]) > 0]
+
+    def next_tree_source(self) -> int | None:
+        sources = self.tree_sources()
+        if self.tree_source not in sources:
+            return sources[1] if len(sources) > 1 else None
+        return sources[(sources.index(self.tree_source) + 1) % len(sources)]
 
     def _set_tree_source(self, source: int | None) -> None:
         self.tree_source = source
@@ -1017,22 +1042,43 @@ class ArenaScene(Scene):
             predicted.pop(a, None)
         return plans, predicted
 
-    def _draw_top(self, surface, r: pygame.Rect) -> None:
-        pygame.draw.rect(surface, pal.PANEL, r)
-        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+    def top_bar(self, r: pygame.Rect | None = None) -> dict[str, tuple[pygame.Rect, str]]:
+        """What the top bar shows besides its buttons, where: "info" (turn,
+        status, fps) at the right, "rec" (the recording's dot and label)
+        between the last button and the info, its file name elided with "…"
+        to fit, or left out where not even "REC" fits."""
+        r = self.layout["top"] if r is None else r
         m = self.match
         status = "over" if m.over else ("paused" if self.live.paused else "playing")
         info = f"turn {m.turn}   {status}   {self.app.fps:4.0f} fps"
-        t = text(info, 14, pal.TEXT, mono=True)
-        x = r.right - t.get_width() - 12
-        surface.blit(t, (x, r.y + 12))
+        iw, ih = font(14, mono=True).size(info)
+        info_rect = pygame.Rect(r.right - iw - 12, r.y + 12, iw, ih)
+        out = {"info": (info_rect, info)}
         rec = m.recorder
         if rec is not None and getattr(rec, "path", None) is not None:
             ok = not getattr(rec, "failed", False)
-            color = pal.ERROR if ok else pal.WARN
-            label = text(f"REC {Path(rec.path).name}" if ok else "REC failed", 12, color)
-            pygame.draw.circle(surface, color, (x - label.get_width() - 20, r.y + 20), 5)
-            surface.blit(label, (x - label.get_width() - 10, r.y + 13))
+            label = f"REC {Path(rec.path).name}" if ok else "REC failed"
+            left = max((w.rect.right for w in self.widgets.widgets
+                        if w.rect.colliderect(r)), default=r.x) + 12
+            room = info_rect.x - 10 - (left + 20)      # 20: the dot and its gap
+            label = elide(label, 12, room)
+            lw, lh = font(12).size(label)
+            if lw <= room and len(label) > 1:
+                out["rec"] = (pygame.Rect(info_rect.x - 10 - lw - 20, r.y + 13, lw + 20, lh),
+                              label)
+        return out
+
+    def _draw_top(self, surface, r: pygame.Rect) -> None:
+        pygame.draw.rect(surface, pal.PANEL, r)
+        pygame.draw.line(surface, pal.BORDER, r.bottomleft, r.bottomright)
+        items = self.top_bar(r)
+        info_rect, info = items["info"]
+        surface.blit(text(info, 14, pal.TEXT, mono=True), info_rect.topleft)
+        if "rec" in items:
+            rect, label = items["rec"]
+            color = pal.WARN if getattr(self.match.recorder, "failed", False) else pal.ERROR
+            pygame.draw.circle(surface, color, (rect.x + 5, r.y + 20), 5)
+            surface.blit(text(label, 12, color), (rect.x + 20, rect.y))
 
     def _draw_controls_frame(self, surface, r: pygame.Rect) -> None:
         ctl = self.match.controllers[self.selected]

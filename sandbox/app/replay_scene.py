@@ -38,7 +38,7 @@ from ..render.scoreboard import draw_scoreboard
 from ..render.tooltip import draw_tooltip as _tooltip, fit_lines as _fit_lines
 from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
-from ..replay.stats import agent_colors, agent_labels
+from ..replay.stats import agent_colors, agent_labels, chosen_by
 from ..sim.live import BASE_TURN_MS
 from ..ui import Button, Picker, WidgetGroup, is_ui
 from ..ui.timeline import Timeline
@@ -503,9 +503,8 @@ class ReplayScene(Scene):
             at = line.agent(a) if line is not None else None
             stats = at.root if at is not None else ()
             chosen = line.joint[a] if line is not None else None
-            played = "" if chosen is None else f" → {self.namers[a](chosen)}"
             draw_root_bars(surface, box, stats, self.namers[a],
-                           self.colors[a], chosen_move=chosen, title=f"{self.labels[a]}{played}")
+                           self.colors[a], chosen_move=chosen, title=self.decision_title(a))
         items = self.change_texts(self.turn)
         if items:
             lines = _fit_lines(items, 11, r.w, max(0, (r.bottom - y) // 14),
@@ -513,6 +512,25 @@ class ReplayScene(Scene):
             for s in lines:
                 surface.blit(text(s, 11, CHANGE_COLOR), (r.x, y))
                 y += 14
+
+    def decision_title(self, agent: int, turn: int | None = None) -> str:
+        """'Red → Up', and who chose it where that was not the player's own
+        controller: 'Red → Up (a person; search: Left)'."""
+        line = self.line(turn)
+        chosen = line.joint[agent] if line is not None else None
+        if chosen is None:
+            return self.labels[agent]
+        out = f"{self.labels[agent]} → {self.namers[agent](chosen)}"
+        by = chosen_by(self.replay, line, agent)
+        if by in ("person", "default") and self.replay.header.players and \
+                line.player_of(agent) is not None and line.player_of(agent).controller != "human":
+            who = "a person" if by == "person" else "a person's agent, no key: default"
+            at = line.agent(agent)
+            own = "search" if line.player_of(agent).controller == "smitsimax" else "random"
+            if at is not None and at.move is not None:
+                who += f"; {own}: {self.namers[agent](at.move)}"
+            out += f" ({who})"
+        return out
 
     def change_texts(self, turn: int) -> list[str]:
         """Every settings change recorded during `turn`, one per field:

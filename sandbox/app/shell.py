@@ -19,6 +19,8 @@ from typing import Any
 
 import pygame
 
+from ..imagefile import ScreenshotError, screenshot_problem
+
 from ..render import palette as pal
 
 DEFAULT_SIZE = (1280, 800)
@@ -131,11 +133,20 @@ class App:
 
     # --------------------------------------------------------------- frame
     def screenshot(self, path: str | os.PathLike) -> Path:
-        """Save the whole window as PNG (works with the dummy video driver)."""
+        """Save the whole window (works with the dummy video driver), in the
+        format the name's extension says (IMAGE_SUFFIXES). A file that
+        cannot be written is a ScreenshotError, one line."""
         p = Path(path)
-        if p.parent and not p.parent.exists():
-            p.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(p))
+        why = screenshot_problem(p)
+        if why:
+            raise ScreenshotError(f"screenshot {p}: {why}")
+        try:
+            if p.parent and not p.parent.exists():
+                p.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.screen, str(p))
+        except (OSError, pygame.error) as exc:
+            msg = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ScreenshotError(f"screenshot {p}: cannot write it: {msg}") from None
         return p
 
     def screenshot_path(self, prefix: str, directory: str | os.PathLike = "screenshots") -> str:
@@ -175,7 +186,12 @@ class App:
             self.scene.draw(self.screen)
             pygame.display.flip()
             if self.pending_screenshot:
-                self.screenshot(self.pending_screenshot)
+                try:
+                    self.screenshot(self.pending_screenshot)
+                except ScreenshotError as exc:   # a key press must not end the app
+                    flash = getattr(self.scene, "flash", None)
+                    if flash is not None:
+                        flash(str(exc))
                 self.pending_screenshot = None
             work = (time.perf_counter() - t0) * 1000.0
             self.frame += 1

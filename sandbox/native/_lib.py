@@ -17,6 +17,15 @@ from .errors import error_for
 # start inherit the variable and load the same build.
 _OVERRIDE = os.environ.get("SBX_NATIVE_LIB", "")
 
+# The README's set-up section names this command for (re)building the core;
+# tests/test_core_missing.py checks that the two agree.
+REBUILD_COMMAND = "pip install -e ."
+
+
+class CoreNotBuilt(ImportError):
+    """The compiled extension is missing. The entry points (main.py,
+    `python -m sandbox`) print it as one `error:` line."""
+
 
 def _load_extension(path: str):
     import importlib.machinery
@@ -40,10 +49,10 @@ if _OVERRIDE:
 else:
     try:
         from ._sbx import ffi, lib  # built by native/build_ffi.py via setup.py
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(
-            "the sandbox's C core is not built; run `pip install -e .` in the "
-            "project root (after C changes: `pip install --no-build-isolation -e .`)"
+    except ImportError as exc:
+        raise CoreNotBuilt(
+            f"the sandbox's C core is not built (no {__package__}._sbx extension: {exc}); "
+            f"build it with `{REBUILD_COMMAND}` in the project root (README, Set-up)"
         ) from exc
 
 # Whether this extension was built with SBX_SANITIZE=1 (ASan + UBSan).

@@ -32,7 +32,7 @@ AXIS: Color = (140, 144, 156)
 TEXT: Color = pal.TEXT
 MUTED: Color = pal.TEXT_DIM
 CURSOR: Color = (250, 250, 250)
-MARKER_COLORS: dict[str, Color] = {"elimination": (235, 90, 80), "settings": (120, 170, 255)}
+MARKER_COLORS: dict[str, Color] = dict(pal.MARKER_COLORS)
 PALETTE: tuple[Color, ...] = tuple(pal.AGENT_COLORS)
 
 

@@ -14,6 +14,13 @@ WARN = (250, 170, 60)
 ERROR = (240, 90, 80)
 OK = (110, 200, 120)
 
+# Timeline and chart markers: neutral shades, told apart by shape (a triangle
+# for an elimination, a square or diamond for a settings change), so that no
+# marker reads as a player's colour ("Red out" drawn in red read as Red's
+# event). tests/render/test_marker_colors.py keeps them away from every
+# player colour of scenarios/ and AGENT_COLORS.
+MARKER_COLORS = {"elimination": (245, 245, 245), "settings": (150, 150, 150)}
+
 # Distinct, colour-blind-friendly-ish (Okabe-Ito based) agent colours.
 AGENT_COLORS = [
     (230, 80, 70),    # red

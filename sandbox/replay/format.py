@@ -14,7 +14,12 @@ saw at its root when it decided, and the state hash after the step, so a
 reader can re-simulate and check every turn. Hashes are 16 hex digits.
 
 Compatibility: readers ignore fields they do not know, so adding an optional
-field keeps version 1; anything else bumps FORMAT_VERSION.
+field keeps version 1; anything else bumps FORMAT_VERSION. Optional fields
+added within version 1 (older files lack them; readers fall back as noted at
+each field): RootMove.policy, TreeColumns.mover and .joint, and
+AgentTurn.chosen_by (who chose the move played: the player's search or random
+draw, or a person who took the agent over; AgentTurn.move stays what the
+player's controller decided, joint[agent] what was played).
 
 Consistency: a header must agree with itself (one name and one initial alive
 flag per agent, every agent owned by exactly one player), or the file is
@@ -254,10 +259,15 @@ class TreeColumns(_Line):
 
 class AgentTurn(_Line):
     agent: int
-    move: int | None
+    move: int | None                          # what its player's controller decided (a
+                                              # person may have played another: joint)
     nodes: int | None = None                  # nodes in the agent's tree (search players)
     root: list[RootMove] = []                 # root children when the player decided
     tree: TreeColumns | None = None           # with record_trees only
+    chosen_by: str | None = None              # who chose the move played (joint[agent]):
+                                              # search | random | person | default (a
+                                              # person's agent left unsteered); older
+                                              # files: none (see stats.chosen_by)
 
 
 class SettingsChangeLine(_Line):

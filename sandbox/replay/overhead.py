@@ -15,6 +15,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from ..config import Budget, load_scenario
 from ..sim import Match, SearchController
@@ -73,15 +74,27 @@ def _run(turns: int, ms: float, seed: int, directory: Path | None, trees: int) -
             "bytes_per_turn": (rec.bytes_written / len(times)) if rec else 0}
 
 
-def measure(turns: int = 40, ms: float = 50.0, reps: int = 2, trees: int = 200) -> dict:
+def measure(turns: int = 40, ms: float = 50.0, reps: int = 2, trees: int = 200,
+            progress: Callable[[int, int, str], None] | None = None) -> dict:
+    """`progress(k, total, what)` is called before each of the 3 x reps
+    matches (k from 1): they take turns x ms x players each."""
     out: dict = {"budget_ms": ms, "turns": turns}
+    total = 3 * reps
+    done = [0]
+
+    def run(seed: int, folder: Path | None, nodes: int, what: str) -> dict:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total, f"{what}, seed {seed}")
+        return _run(turns, ms, seed, folder, nodes)
+
     with tempfile.TemporaryDirectory() as tmp:
         base, rec, rect = [], [], []
         for r in range(reps):
             seed = 11 + r
-            base.append(_run(turns, ms, seed, None, 0))
-            rec.append(_run(turns, ms, seed, Path(tmp) / f"a{r}", 0))
-            rect.append(_run(turns, ms, seed, Path(tmp) / f"t{r}", trees))
+            base.append(run(seed, None, 0, "not recorded"))
+            rec.append(run(seed, Path(tmp) / f"a{r}", 0, "recorded"))
+            rect.append(run(seed, Path(tmp) / f"t{r}", trees, f"recorded with {trees}-node trees"))
     mean = statistics.fmean
     b = mean(x["mean_turn_ms"] for x in base)
     for name, runs in (("record", rec), (f"record_trees_{trees}", rect)):

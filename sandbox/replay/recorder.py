@@ -294,7 +294,8 @@ def turn_line(record: "TurnRecord") -> TurnLine:
                 root=[RootMove(move=s.move, visits=s.visits, mean=_r(s.mean, 6),
                                prob=_r(s.prob, 6), policy=_r(s.policy, 6))
                       for s in p.root_stats.get(a, ())],
-                tree=TreeColumns.from_snapshot(tree) if tree is not None else None))
+                tree=TreeColumns.from_snapshot(tree) if tree is not None else None,
+                chosen_by=p.chosen_by.get(a)))
         players.append(PlayerTurnLine(
             player=p.player, controller=p.controller, iterations=p.iterations,
             sim_turns=p.sim_turns, search_ms=_r(p.search_ms, 3), wall_ms=_r(p.wall_ms, 3),

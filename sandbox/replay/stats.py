@@ -12,6 +12,12 @@ recorded when it decided; a pass child, move -1, is left out):
   iterations         its player's search iterations that turn (shared by the
                      player's agents); search_ms is time inside C, wall_ms the
                      player's whole thinking time
+  chosen_by          who chose the move played: search | random | person |
+                     default (a person took the agent over and pressed no key:
+                     the game's default move). Files from before the field
+                     existed: the player's controller, or "person" where the
+                     move played is not the one the controller decided (a
+                     take-over was the only way that could happen)
 Figures are NaN (blank in CSV, null in JSON) where there is no search data
 (random players, eliminated agents). Summaries (means, min, max) run over the
 turns an agent decided while alive.
@@ -40,7 +46,7 @@ NAN = float("nan")
 
 CSV_COLUMNS = ("turn", "agent", "player", "name", "move", "iterations", "sim_turns",
                "search_ms", "wall_ms", "root_value", "visit_entropy", "best_visits_share",
-               "root_visits", "alive", "score", "hash")
+               "root_visits", "alive", "score", "hash", "chosen_by")
 
 # colours for agents without one in the scenario
 PALETTE = ((230, 80, 70), (90, 200, 90), (80, 140, 240), (235, 190, 60), (190, 110, 230),
@@ -100,6 +106,7 @@ class TurnAgentRow:
     score: float           # after the step
     hash: str              # after the step
     alive_before: bool     # when the decision was made
+    chosen_by: str = ""    # who chose the move played ("" where nobody moved)
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,10 @@ class AgentStats:
     # cap (it then played the best move found so far), and that cap at the start
     node_cap_turns: tuple[int, ...] = ()
     node_cap: int | None = None
+    # turns decided while alive, by who chose the move played ({"search": 40,
+    # "person": 12}), and the turns a person (or the default) chose it
+    moves_by: dict[str, int] = field(default_factory=dict)
+    person_turns: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +233,11 @@ class ReplayStats:
                 out.append(f"settings {a.name}: {ch.text()}")
         if not any(a.changes for a in self.agents):
             out.append("settings changes: none")
+        for a in self.agents:
+            if a.person_turns and a.controller != "human":
+                by = ", ".join(f"{k} {v}" for k, v in a.moves_by.items())
+                out.append(f"moves of {a.name} chosen by: {by} (a person's on turns "
+                           f"{_ranges(a.person_turns)})")
         full = [a for a in self.agents if a.node_cap_turns]
         for a in full:
             cap = f" {a.node_cap:,}" if a.node_cap is not None else ""
@@ -330,7 +346,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
             if p.player in s_iters:
                 s_iters[p.player].append(float(p.iterations) if any_alive else NAN)
         for a in range(n):
-            rows.append(_row(line, a, owner.get(a, -1), labels[a], alive_before[a]))
+            rows.append(_row(replay, line, a, owner.get(a, -1), labels[a], alive_before[a]))
             r = rows[-1]
             s_value[a].append(r.root_value if alive_before[a] else NAN)
             s_entropy[a].append(r.visit_entropy if alive_before[a] else NAN)
@@ -364,7 +380,9 @@ def compute_stats(replay: Replay) -> ReplayStats:
             final_score=last.scores[a] if last is not None else NAN,
             rank=result.ranking[a] if result is not None and a < len(result.ranking) else None,
             changes=tuple(changes.get(pl, ())),
-            node_cap_turns=tuple(capped.get(pl, ())), node_cap=caps.get(pl)))
+            node_cap_turns=tuple(capped.get(pl, ())), node_cap=caps.get(pl),
+            moves_by=_count(r.chosen_by for r in mine if r.chosen_by),
+            person_turns=tuple(r.turn for r in mine if r.chosen_by in ("person", "default"))))
 
     player_color = {p.player: colors[p.agents[0]] if p.agents else PALETTE[0] for p in h.players}
     label_colors = {labels[a]: colors[a] for a in range(n)}
@@ -391,7 +409,35 @@ def compute_stats(replay: Replay) -> ReplayStats:
         colors=label_colors, warnings=tuple(consistency_warnings(replay)))
 
 
-def _row(line: TurnLine, a: int, player: int, name: str, alive_before: bool) -> TurnAgentRow:
+def _count(items) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for k in items:
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+_KIND_CHOOSER = {"smitsimax": "search", "random": "random", "human": "person"}
+
+
+def chosen_by(replay: Replay, line: TurnLine, agent: int) -> str:
+    """Who chose the move `agent` played at `line` (CHOOSERS; "" where it
+    played none). Older files lack the field: the player's controller, or a
+    person where the move played is not what the controller decided."""
+    if line.joint[agent] is None:
+        return ""
+    at = line.agent(agent)
+    if at is not None and at.chosen_by:
+        return at.chosen_by
+    pt = line.player_of(agent)
+    kind = pt.controller if pt is not None else next(
+        (p.controller for p in replay.header.players if agent in p.agents), "")
+    if at is not None and at.move is not None and at.move != line.joint[agent]:
+        return "person"
+    return _KIND_CHOOSER.get(kind, kind)
+
+
+def _row(replay: Replay, line: TurnLine, a: int, player: int, name: str,
+         alive_before: bool) -> TurnAgentRow:
     p = line.player_of(a)
     at = line.agent(a)
     root = at.root if at is not None else []
@@ -401,7 +447,8 @@ def _row(line: TurnLine, a: int, player: int, name: str, alive_before: bool) -> 
         search_ms=p.search_ms if p else 0.0, wall_ms=p.wall_ms if p else 0.0,
         root_value=root_value(root), visit_entropy=visit_entropy(root),
         best_visits_share=best_visits_share(root), root_visits=sum(m.visits for m in _moves(root)),
-        alive=line.alive[a], score=line.scores[a], hash=line.hash, alive_before=alive_before)
+        alive=line.alive[a], score=line.scores[a], hash=line.hash, alive_before=alive_before,
+        chosen_by=chosen_by(replay, line, a))
 
 
 def _placement(ranking: Sequence[int]) -> str:

@@ -98,6 +98,15 @@ def has_root_matrix(algorithm: str, num_agents: int) -> bool:
     return num_agents == 2 and algorithm in ("mcgs", "joint")
 
 
+def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams:
+    """What C gets from a player's settings: SUCT's lead -1 means the seat
+    this search plays for (its first agent), so the seat moves first and
+    cannot peek at the others' moves (suct.c: the information leak)."""
+    if params.lead == -1 and params.algorithm == "suct":
+        return params.replace(lead=agents[0])
+    return params
+
+
 class Controller:
     """Base: a player that produces moves for its agents each turn."""
 
@@ -261,12 +270,7 @@ class SearchController(Controller):
 
     # settings (any thread) -----------------------------------------------------
     def _for_c(self, params: SearchParams) -> SearchParams:
-        """What C gets: SUCT's lead -1 means the seat this search plays for
-        (its first agent), so the seat moves first and cannot peek at the
-        others' moves (suct.c: the information leak)."""
-        if params.lead == -1 and params.algorithm == "suct":
-            return params.replace(lead=self.agents[0])
-        return params
+        return params_for_seat(params, self.agents)
 
     def _confirmed(self) -> SearchParams:
         """The settings as C holds them, in the settings' terms (a lead C
@@ -295,7 +299,12 @@ class SearchController(Controller):
             self._pending = new
             self._pending_turn = turn
         if self.done:  # not thinking: apply now so the next search uses them
-            self._apply_pending(turn if turn >= 0 else -1, 0)
+            # if this turn's search already ran, the change lands after all
+            # of its iterations (a replay's re-search applies it there too)
+            last = self._latest
+            done = last.iterations if last is not None and turn >= 0 and last.turn == turn \
+                and not last.thinking else 0
+            self._apply_pending(turn if turn >= 0 else -1, done)
 
     def _apply_pending(self, turn: int, iteration: int) -> None:
         with self._cv:

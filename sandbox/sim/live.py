@@ -55,9 +55,15 @@ class LiveMatch:
 
     # ------------------------------------------------------------ lifecycle
     def _new_match(self, seed: int, player_budgets: Mapping[int, Budget] | None = None) -> None:
+        self._adopt(self._make_match(seed, player_budgets))
+
+    def _make_match(self, seed: int, player_budgets: Mapping[int, Budget] | None = None) -> Match:
         recorder = self.recorder_factory() if self.recorder_factory else None
-        self.match = Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder,
-                           player_budgets=player_budgets)
+        return Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder,
+                     player_budgets=player_budgets)
+
+    def _adopt(self, match: Match) -> None:
+        self.match = match
         self.match.set_tree_request(self.tree_request)
         for c in self.match.controllers:
             if isinstance(c, SearchController):
@@ -80,17 +86,26 @@ class LiveMatch:
         """A new match: on the same scenario with every player's current
         settings and live budget, or on a new scenario as it is."""
         budgets: dict[int, Budget] = {}
+        before = self.scenario
         if scenario is None:
             self.scenario = self.scenario_as_played()
             budgets = dict(self.match.player_budgets)
         else:
             self.scenario = scenario
-            self.human_agents.clear()
         next_seed = self.match.seed + 1 if seed is None else seed
+        # the new match is built before the running one is closed: one that
+        # cannot be built (C refuses its game) leaves the running one as it was
+        try:
+            match = self._make_match(next_seed, budgets)
+        except BaseException:
+            self.scenario = before
+            raise
         self.match.close()
+        if scenario is not None:
+            self.human_agents.clear()
         self.human.clear()
         self._pending_steps = 0
-        self._new_match(next_seed, budgets)
+        self._adopt(match)
 
     def scenario_as_played(self) -> Scenario:
         """The scenario with each search player's current settings: the next
@@ -192,8 +207,13 @@ class LiveMatch:
 
     def _play(self) -> TurnRecord:
         m = self.match
-        overrides = {a: self._human_move(a) for a in self.human_agents if m.world.game.is_alive(a)}
-        record = m.complete_turn(overrides=overrides)
+        mine = [a for a in sorted(self.human_agents) if m.world.game.is_alive(a)]
+        overrides = {a: self._human_move(a) for a in mine}
+        # recorded as the person's move, or the game's default where they
+        # pressed no key this turn (a snake kept its direction)
+        chosen_by = {a: "person" if a in self._human_fresh and self.human.get(a) == overrides[a]
+                     else "default" for a in mine}
+        record = m.complete_turn(overrides=overrides, chosen_by=chosen_by)
         self._human_fresh.clear()
         if self._pending_steps:
             self._pending_steps -= 1

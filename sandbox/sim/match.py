@@ -131,9 +131,12 @@ class Match:
         for c in self.controllers:
             c.interrupt()
 
-    def complete_turn(self, overrides: dict[int, int] | None = None) -> TurnRecord:
+    def complete_turn(self, overrides: dict[int, int] | None = None,
+                      chosen_by: Mapping[int, str] | None = None) -> TurnRecord:
         """Wait for every decision, play the joint action, re-root searches.
-        `overrides` (agent -> move) replaces decisions, e.g. a human's key."""
+        `overrides` (agent -> move) replaces decisions, e.g. a human's key;
+        `chosen_by` (agent -> a CHOOSERS name) says who chose each override
+        (default "person"), and is recorded with the turn."""
         if not self._thinking:
             raise InvalidState("no turn in progress")
         for c in self.controllers:
@@ -150,7 +153,8 @@ class Match:
             joint[a] = m
         turn = self.turn
         alive_before = self.world.game.alive
-        players = tuple(self._player_turn(c, turn) for c in self.controllers)
+        by = {a: (chosen_by or {}).get(a, "person") for a in (overrides or {})}
+        players = tuple(self._player_turn(c, turn, by) for c in self.controllers)
         rewards = self.world.step(joint)
         for c in self.controllers:
             c.finish(joint, self.world.game)
@@ -169,7 +173,8 @@ class Match:
                 self.recorder.end(self.result())
         return record
 
-    def _player_turn(self, c: Controller, turn: int) -> PlayerTurn:
+    def _player_turn(self, c: Controller, turn: int,
+                     overridden: Mapping[int, str]) -> PlayerTurn:
         snap = c.latest
         mine = snap is not None and snap.turn == turn
         trees = {}
@@ -184,7 +189,8 @@ class Match:
             stop_reason=snap.stop_reason if mine else "none",
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
-            changes=tuple(c.drain_changes()), trees=trees)
+            changes=tuple(c.drain_changes()), trees=trees,
+            chosen_by={a: overridden.get(a, controller_chooser(c)) for a in c.agents})
 
     def play_turn(self) -> TurnRecord:
         self.start_turn()
@@ -223,6 +229,15 @@ class Match:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def controller_chooser(c: Controller) -> str:
+    """Who chooses a controller's own moves (records.CHOOSERS)."""
+    if isinstance(c, SearchController):
+        return "search"
+    if isinstance(c, RandomController):
+        return "random"
+    return "person"
 
 
 def joint_names(world: World, joint: Sequence[int | None]) -> list[str]:

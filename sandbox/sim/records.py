@@ -7,6 +7,10 @@ from typing import Mapping
 from ..native import MoveStat, TreeSnapshot
 from .controller import SettingsChange
 
+# Who chose a played move: the player's search, its random draw, a person's
+# key, or (a person's agent left unsteered) what the game does by default.
+CHOOSERS = ("search", "random", "person", "default")
+
 
 @dataclass(frozen=True)
 class PlayerTurn:
@@ -23,6 +27,9 @@ class PlayerTurn:
     changes: tuple[SettingsChange, ...]
     # own agents' top-of-tree when the thinking ended (Match(record_trees=N) only)
     trees: Mapping[int, TreeSnapshot] = field(default_factory=dict)
+    # own agents: who chose the move actually played (CHOOSERS); `moves` is
+    # what this player's controller decided, which a person may have overridden
+    chosen_by: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..render.fonts import text
 from .events import post_change
 from .widgets import Widget
 
-MARKER_COLORS = {"elimination": (235, 95, 95), "settings": (110, 170, 255)}
+MARKER_COLORS = pal.MARKER_COLORS
 
 
 class Timeline(Widget):

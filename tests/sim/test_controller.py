@@ -56,7 +56,9 @@ def test_publishes_snapshots_while_thinking(controller, game):
     assert thinking, "no snapshot was published during the turn"
     its = [s.iterations for s in seen]
     assert its == sorted(its)
-    assert all(s.iterations % 1000 == 0 and 0 < s.iterations < 400_000 for s in thinking)
+    # the last slice's snapshot may still say "thinking" (published before the
+    # turn is wrapped up), so the budget itself is a legitimate count here
+    assert all(s.iterations % 1000 == 0 and 0 < s.iterations <= 400_000 for s in thinking)
     assert all(s.turn == 0 and s.player == 0 and s.agents == (0,) for s in seen)
     # the final snapshot describes the finished turn
     assert not final.thinking
@@ -100,7 +102,9 @@ def test_update_settings_between_turns_reaches_c(controller, game):
     assert controller.search.c_params() == old.replace(c=1.9, gamma=0.8)
     (change,) = controller.drain_changes()
     assert change.changes == {"c": (old.c, 1.9), "gamma": (old.gamma, 0.8)}
-    assert change.turn == 0 and change.player == 0 and change.iteration == 0
+    # turn 0's search had run its 500 iterations: the change lands after
+    # them (a replay's re-search of turn 0 must not apply it)
+    assert change.turn == 0 and change.player == 0 and change.iteration == 500
     assert controller.drain_changes() == []
     # a whole SearchParams works too
     controller.update_settings(old)

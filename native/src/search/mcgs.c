@@ -9,7 +9,7 @@
  * OUTCOMES. An outcome is a class of a player's moves with the same result:
  * when a node is made, each own move is stepped against one fixed opponent
  * move (the opponent's first legal move) on a copy of the state, and moves
- * whose resulting hash and evaluation are equal collapse into the first of
+ * whose resulting states are equal (hash, then bytes) collapse into the first of
  * them (the maze's moves into a wall; goofspiel and matrix have none). The
  * rule looks at one opponent move only: cheap, and exact for games where a
  * move's own effect does not depend on the opponent's move.
@@ -266,8 +266,14 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges, uint32_t priors) {
 /* ------------------------------------------------------------ evaluation */
 
 /* Outcome classes of player a at state: moves stepped against the
- * opponent's first legal move on a copy; equal hash and evaluation =>
- * one outcome. A player without moves gets one outcome, SBX_MOVE_NONE.
+ * opponent's first legal move on a copy; equal resulting states => one
+ * outcome. The hash sorts out the distinct ones cheaply; a hash match is
+ * confirmed by comparing the two states byte for byte (the earlier one is
+ * stepped again into tmp2), so a collision never merges two outcomes. This
+ * used to compare evaluations instead, which cost one game evaluation per
+ * move (a BFS per player on the maze) and made outcome detection most of a
+ * new node's cost. Both copies start from the same bytes, so padding is
+ * equal too. A player without moves gets one outcome, SBX_MOVE_NONE.
  * cls[i] = the outcome of legal move i. */
 static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
                     const uint8_t *own, int k, uint8_t opp, uint8_t *act,
@@ -282,20 +288,21 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
         return 1;
     }
     uint64_t h[SBX_MAX_MOVES];
-    double ev[SBX_MAX_MOVES][2];
     int n = 0;
+    uint8_t joint[2];
+    joint[1 - a] = opp;
     for (int i = 0; i < k; i++) {
-        uint8_t joint[2];
         joint[a] = own[i];
-        joint[1 - a] = opp;
         memcpy(x->tmp, state, s->state_size);
         s->vt->step(s->cfg, x->tmp, joint, NULL);
-        uint64_t hi = s->vt->hash(s->cfg, x->tmp);
-        double e[2];
-        s->vt->evaluate(s->cfg, x->tmp, e);
+        const uint64_t hi = s->vt->hash(s->cfg, x->tmp);
         int same = -1;
         for (int c = 0; c < n && same < 0; c++) {
-            if (h[c] == hi && ev[c][0] == e[0] && ev[c][1] == e[1]) same = c;
+            if (h[c] != hi) continue;
+            joint[a] = act[c];
+            memcpy(x->tmp2, state, s->state_size);
+            s->vt->step(s->cfg, x->tmp2, joint, NULL);
+            if (memcmp(x->tmp, x->tmp2, s->state_size) == 0) same = c;
         }
         if (same >= 0) {
             cls[i] = (uint8_t)same;
@@ -303,8 +310,6 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
         }
         cls[i] = (uint8_t)n;
         h[n] = hi;
-        ev[n][0] = e[0];
-        ev[n][1] = e[1];
         act[n++] = own[i];
     }
     return n;
