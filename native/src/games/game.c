@@ -13,6 +13,7 @@ static const sbx_game_vt *const registry[] = {
     &sbx_matrix_vt,
     &sbx_depthbias_vt,
     &sbx_maze_vt,
+    &sbx_pods_vt,
 };
 #define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
 

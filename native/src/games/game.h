@@ -84,6 +84,7 @@ extern const sbx_game_vt sbx_goofspiel_vt;
 extern const sbx_game_vt sbx_matrix_vt;
 extern const sbx_game_vt sbx_depthbias_vt;
 extern const sbx_game_vt sbx_maze_vt;
+extern const sbx_game_vt sbx_pods_vt;
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,
