@@ -200,10 +200,12 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_MAZE_EXPORT_VERSION 1
 
 /* Pods export layout (int32 words), version SBX_PODS_EXPORT_VERSION,
- * 10 + 2N + 2P + 12*P*K words for P players of K pods and N checkpoints:
+ * 14 + 2N + 2P + 12*P*K words for P players of K pods and N checkpoints:
  *   [0] version  [1] players P  [2] pods_per_player K  [3] laps
  *   [4] checkpoints N  [5] turn  [6] max_turns  [7] timeout  [8] max_thrust
  *   [9] winner (the player whose pod finished; -1 while racing)
+ *   [10] rotations (1|3|5)  [11] thrust levels (1|2|3)  [12] boost move on
+ *   [13] shield move on (the move set, parameters an import must repeat)
  *   then N pairs (x, y): the checkpoints, 0 = start and finish
  *   then per player: clock (turns left to pass a checkpoint), out turn
  *   (the turn count at which it timed out, -1 while in)

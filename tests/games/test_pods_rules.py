@@ -350,7 +350,11 @@ def test_team_score_and_agents():
     assert g.num_agents == 4
     s = g.evaluate()
     assert s[0] == s[1] and s[2] == s[3]
-    with pytest.raises(InvalidArgument, match="moves"):
-        Game("pods", {"rotations": 5, "thrusts": 3}, seed=0)
+    g.step([S200, S200, S0, S0])                    # team 0 moves on, team 1 waits
+    assert g.ranking() == [0, 0, 2, 2]              # agents strictly ahead
+    s = g.evaluate()
+    assert s[0] == s[1] > s[2] == s[3]
+    with pytest.raises(InvalidArgument, match="rotations"):
+        Game("pods", {"rotations": 2}, seed=0)
     with Game("pods", {"rotations": 1, "thrusts": 1, "boost": 0, "shield": 0}, seed=0) as one:
         assert one.legal_moves(0) == [0] and one.move_name(0, 0) == "S 200"

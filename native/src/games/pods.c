@@ -63,7 +63,7 @@
 #define MAX_TURN_CAP 100000
 
 /* The export layout (also in sbx.h). */
-#define HEADER 10
+#define HEADER 14
 #define POD_WORDS 12
 #define FLAG_SHIELD 1       /* raised the shield on the last turn */
 #define FLAG_BOOST 2        /* boosted on the last turn */
@@ -134,13 +134,12 @@ static const char PARAMS_DOC[] =
     "max_thrust=200     1..650, the thrust of the full-thrust moves (half: /2)\n"
     "max_turns=500      1..100000, the turn cap (then ranked by progress)\n"
     "timeout=100        1..100000, turns a player has to pass its next checkpoint\n"
-    "rotations=3        1 | 3 | 5: rotation moves {0} | {-18,0,+18} |\n"
-    "                   {-18,-9,0,+9,+18} degrees\n"
+    "rotations=3        1 | 3: rotation moves {0} | {-18,0,+18} degrees\n"
     "thrusts=3          1 | 2 | 3: thrust levels {max} | {0,max} | {0,max/2,max}\n"
     "boost=1            0|1, the BOOST move (thrust 650 once per pod, straight)\n"
     "shield=1           0|1, the SHIELD move (straight, mass x10 this turn, no\n"
     "                   thrust this turn and the next 3)\n"
-    "                   moves: rotations x thrusts (+ boost, + shield), <= 16\n"
+    "                   moves: rotations x thrusts, then boost, then shield\n"
     "cp_value=30000     1000..1e7, evaluation value of one checkpoint passed\n"
     "w_opponent=1       0..10, weight of the best opponent's progress (subtracted)\n"
     "w_block=0.3        0..10, weight of the blocker's distance to the opponent\n"
@@ -194,9 +193,9 @@ static int set_param(void *ctx, const char *key, const char *value) {
     }
     if (strcmp(key, "timeout") == 0) return sbx_kv_int(key, value, 1, MAX_TURN_CAP, &c->timeout);
     if (strcmp(key, "rotations") == 0) {
-        int rc = sbx_kv_int(key, value, 1, 5, &c->rotations);
-        if (rc == SBX_OK && c->rotations % 2 == 0) {
-            return sbx_fail(SBX_ERR_ARGUMENT, "rotations: %d is not 1, 3 or 5", c->rotations);
+        int rc = sbx_kv_int(key, value, 1, 3, &c->rotations);
+        if (rc == SBX_OK && c->rotations == 2) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "rotations: 2 is not 1 or 3");
         }
         return rc;
     }
@@ -237,16 +236,15 @@ static void generate_map(pods_cfg *c) {
 }
 
 static void build_moves(pods_cfg *c) {
-    static const double ROTS[5] = {-18.0, -9.0, 0.0, 9.0, 18.0};
-    const int r0 = c->rotations == 1 ? 2 : c->rotations == 3 ? 0 : 0;
-    const int rstep = c->rotations == 3 ? 2 : 1;
+    static const double ROTS[3] = {-18.0, 0.0, 18.0};
+    const int r0 = c->rotations == 1 ? 1 : 0;
     int thr[3], nt = 0;
     if (c->thrusts >= 2) thr[nt++] = 0;
     if (c->thrusts == 3) thr[nt++] = c->max_thrust / 2;
     thr[nt++] = c->max_thrust;
     int n = 0;
     for (int r = 0; r < c->rotations; r++) {
-        const double rot = ROTS[r0 + r * rstep];
+        const double rot = ROTS[r0 + r];
         for (int t = 0; t < nt; t++) {
             c->move_rot[n] = rot;
             c->move_thrust[n] = thr[t];
@@ -697,7 +695,9 @@ static void pods_evaluate(const void *cfgv, const void *stv, double *out) {
 
 /* Players ordered: the winner; then those still in by checkpoints passed
  * (their best pod), then by its distance to its next checkpoint; then the
- * timed-out ones, later out first. Rank = players strictly ahead. */
+ * timed-out ones, later out first. An agent's rank is the number of agents
+ * strictly ahead (a competition ranking over pods): the pods of the players
+ * ahead of its own. */
 static int ahead(const pods_cfg *c, const pods_state *st, int p, int q) {
     if ((st->winner == p) != (st->winner == q)) return st->winner == p;
     const int op = st->out_turn[p] >= 0, oq = st->out_turn[q] >= 0;
@@ -714,7 +714,7 @@ static void pods_ranking(const void *cfgv, const void *stv, int32_t *rank) {
     for (int p = 0; p < c->players; p++) {
         int r = 0;
         for (int q = 0; q < c->players; q++) r += q != p && ahead(c, st, q, p);
-        for (int k = 0; k < c->per_player; k++) rank[p * c->per_player + k] = r;
+        for (int k = 0; k < c->per_player; k++) rank[p * c->per_player + k] = r * c->per_player;
     }
 }
 
@@ -733,6 +733,10 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
     sbx_emit(e, c->timeout);
     sbx_emit(e, c->max_thrust);
     sbx_emit(e, st->winner);
+    sbx_emit(e, c->rotations);
+    sbx_emit(e, c->thrusts);
+    sbx_emit(e, c->boost);
+    sbx_emit(e, c->shield);
     for (int i = 0; i < c->n_cp; i++) {
         sbx_emit(e, c->cpi[i][0]);
         sbx_emit(e, c->cpi[i][1]);
@@ -778,10 +782,11 @@ static int import_into(const pods_cfg *c, pods_state *nst, const int32_t *buf, i
     }
     if (buf[1] != c->players || buf[2] != c->per_player || buf[3] != c->laps ||
         buf[4] != c->n_cp || buf[6] != c->max_turns || buf[7] != c->timeout ||
-        buf[8] != c->max_thrust) {
+        buf[8] != c->max_thrust || buf[10] != c->rotations || buf[11] != c->thrusts ||
+        buf[12] != c->boost || buf[13] != c->shield) {
         return sbx_fail(SBX_ERR_ARGUMENT, "import: players %d, pods %d, laps %d, "
-                        "checkpoints %d, max_turns %d, timeout %d, max_thrust %d do not match "
-                        "the game's %d, %d, %d, %d, %d, %d, %d", (int)buf[1], (int)buf[2],
+                        "checkpoints %d, max_turns %d, timeout %d, max_thrust %d (or the move "
+                        "set) do not match the game's %d, %d, %d, %d, %d, %d, %d", (int)buf[1], (int)buf[2],
                         (int)buf[3], (int)buf[4], (int)buf[6], (int)buf[7], (int)buf[8],
                         c->players, c->per_player, c->laps, c->n_cp, c->max_turns,
                         c->timeout, c->max_thrust);

@@ -2,12 +2,13 @@
 and its inverse for tests and tools that set up a position by hand."""
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, replace
 from typing import Sequence
 
 EXPORT_VERSION = 1
-HEADER = 10
+HEADER = 14
 POD_WORDS = 12
 FLAG_SHIELD = 1
 FLAG_BOOST = 2
@@ -59,6 +60,10 @@ class PodsView:
     timeout: int
     max_thrust: int
     winner: int                                  # player, -1 while racing
+    rotations: int                               # the move set: 1 | 3
+    thrusts: int                                 # 1 | 2 | 3 thrust levels
+    boost: bool                                  # the boost move is on
+    shield: bool                                 # the shield move is on
     checkpoints: tuple[tuple[int, int], ...]
     clock: tuple[int, ...]                       # per player: turns left
     out_turn: tuple[int, ...]                    # per player: -1 while in
@@ -96,7 +101,8 @@ def decode_pods(words: Sequence[int]) -> PodsView:
     w = [int(x) for x in words]
     if len(w) < HEADER or w[0] != EXPORT_VERSION:
         raise ValueError("not a pods export (version word mismatch)")
-    players, per, laps, n_cp, turn, max_turns, timeout, max_thrust, winner = w[1:HEADER]
+    players, per, laps, n_cp, turn, max_turns, timeout, max_thrust, winner = w[1:10]
+    rotations, thrusts, boost, shield = w[10:HEADER]
     want = HEADER + 2 * n_cp + 2 * players + POD_WORDS * players * per
     if len(w) != want:
         raise ValueError(f"pods export: {len(w)} words, want {want}")
@@ -111,15 +117,16 @@ def decode_pods(words: Sequence[int]) -> PodsView:
         r = w[at + POD_WORDS * i: at + POD_WORDS * (i + 1)]
         pods.append(Pod(r[0], r[1], r[2], r[3], _angle(r[4], r[5]), r[6], r[7], r[8],
                         bool(r[9]), r[10], r[11]))
-    return PodsView(players, per, laps, turn, max_turns, timeout, max_thrust, winner, cps,
-                    clock, out, tuple(pods))
+    return PodsView(players, per, laps, turn, max_turns, timeout, max_thrust, winner, rotations,
+                    thrusts, bool(boost), bool(shield), cps, clock, out, tuple(pods))
 
 
 def encode_pods(v: PodsView) -> list[int]:
     """The export words of a view (decode_pods's inverse), for setting up a
     position: Game.import_state(encode_pods(view.with_pod(0, x=...)))."""
     w = [EXPORT_VERSION, v.players, v.per_player, v.laps, len(v.checkpoints), v.turn,
-         v.max_turns, v.timeout, v.max_thrust, v.winner]
+         v.max_turns, v.timeout, v.max_thrust, v.winner, v.rotations, v.thrusts, int(v.boost),
+         int(v.shield)]
     for x, y in v.checkpoints:
         w += [x, y]
     for p in range(v.players):
@@ -128,3 +135,40 @@ def encode_pods(v: PodsView) -> list[int]:
         w += [q.x, q.y, q.vx, q.vy, *_angle_words(q.angle), q.next_cp, q.passed, q.shield,
               int(q.boost_used), q.last_thrust, q.flags]
     return w
+
+
+BOOST_MOVE = "boost"
+SHIELD_MOVE = "shield"
+_ROTS = {1: (0.0,), 3: (-18.0, 0.0, 18.0)}
+
+
+def move_table(view: PodsView) -> list[tuple[float, int | str]]:
+    """The moves of this game, by id: (rotation in degrees, thrust) or
+    (0, "boost") / (0, "shield"); the order of pods.c's build_moves
+    (rotations x thrust levels, then boost, then shield)."""
+    levels = {1: (view.max_thrust,), 2: (0, view.max_thrust),
+              3: (0, view.max_thrust // 2, view.max_thrust)}[view.thrusts]
+    table: list[tuple[float, int | str]] = [(r, t) for r in _ROTS[view.rotations] for t in levels]
+    if view.boost:
+        table.append((0.0, BOOST_MOVE))
+    if view.shield:
+        table.append((0.0, SHIELD_MOVE))
+    return table
+
+
+def find_move(view: PodsView, rotation: float, thrust: int | str) -> int | None:
+    """The id of a move, or None if this game's move set has no such move."""
+    for i, (r, t) in enumerate(move_table(view)):
+        if r == rotation and t == thrust:
+            return i
+    return None
+
+
+def heading_base(view: PodsView, agent: int) -> float:
+    """The heading a move's rotation is added to: the pod's angle, or on the
+    very first turn the direction of its next checkpoint (RULES §3)."""
+    q = view.pods[agent]
+    if view.turn == 0:
+        cx, cy = view.checkpoints[q.next_cp]
+        return math.degrees(math.atan2(cy - q.y, cx - q.x)) % 360.0
+    return q.angle
