@@ -50,6 +50,12 @@ def test_bench_json_quick(tmp_path):
     for kind, g in res["games"].items():
         assert g["smitsimax_iterations_per_s"] > 0 and g["engine_steps_per_s"] > 0, kind
         assert all(v > 0 for v in g["first_move_iterations_per_s"].values()), kind
+    # the pods section: the C model in pod-turns and Smitsimax on pods_race_2v2
+    pods = res["pods"]
+    assert pods["scenario"] == "pods_race_2v2" and pods["pods"] == 4 and pods["max_depth"] == 6
+    for key in ("pod_turns_per_s", "smitsimax_iterations_per_s", "smitsimax_pod_turns_per_s",
+                "iterations_per_turn_budget"):
+        assert isinstance(pods[key], int) and pods[key] > 0, (key, pods[key])
 
 
 def test_reference_ratio_compares_one_workload():
