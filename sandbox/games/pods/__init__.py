@@ -71,14 +71,14 @@ class PodsPlugin(GamePlugin):
         q = view.pods[agent]
         p = view.player_of(agent)
         lap = min(view.laps, view.lap(agent))
-        detail = ""
+        detail = f"next cp {q.next_cp}"
         if view.winner == p:
             detail = "won the race"
         elif view.out_turn[p] < 0:
-            detail = f"clock {view.clock[p]}"
+            detail += f" · clock {view.clock[p]}"
         if q.shield:
-            detail += f"  shield {q.shield}"
-        return AgentFacts(summary=f"lap {lap}/{view.laps} · next cp {q.next_cp}",
+            detail += f" · shield {q.shield}"
+        return AgentFacts(summary=f"lap {lap}/{view.laps}",
                           bar=min(1.0, q.passed / view.total_cps),
                           bar_label=f"{q.passed}/{view.total_cps}", detail=detail.strip())
 

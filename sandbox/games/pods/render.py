@@ -41,8 +41,17 @@ class PodsRenderer:
 
     # -- geometry ------------------------------------------------------------------
     @staticmethod
-    def _board(rect: pygame.Rect) -> pygame.Rect:
-        head = max(12, min(22, rect.h // 14))
+    def _header_rows(rect: pygame.Rect, players: int) -> tuple[int, int, int]:
+        """(font size, row height, rows): one item per player plus the turn
+        counter, as many to a row as fit (about 250 px each)."""
+        f = max(8, min(14, rect.h // 30))
+        per_row = max(1, rect.w // 250)
+        rows = -(-(players + 1) // per_row)
+        return f, f + 5, rows
+
+    def _board(self, rect: pygame.Rect, players: int = 2) -> pygame.Rect:
+        _, row_h, rows = self._header_rows(rect, players)
+        head = row_h * rows + 2
         return pygame.Rect(rect.x, rect.y + head, rect.w, max(1, rect.h - head))
 
     @staticmethod
@@ -61,7 +70,7 @@ class PodsRenderer:
         allows (the rotation closest to its direction), full thrust."""
         if not 0 <= agent < view.num_pods or view.out_turn[view.player_of(agent)] >= 0:
             return None
-        board = self._board(rect)
+        board = self._board(rect, view.players)
         if not board.collidepoint(pos):
             return None
         s, x0, y0 = self._scale(board)
@@ -93,7 +102,7 @@ class PodsRenderer:
             del trail[:-TRAIL_TURNS]
 
     def _draw(self, surface, rect, view: PodsView, ctx) -> None:
-        board = self._board(rect)
+        board = self._board(rect, view.players)
         surface.fill(pal.BG, rect)
         s, x0, y0 = self._scale(board)
         pygame.draw.rect(surface, pal.PANEL, (int(x0), int(y0), int(MAP_W * s) + 1,
@@ -118,14 +127,14 @@ class PodsRenderer:
             cx, cy = P(*view.checkpoints[q.next_cp])
             ang = math.radians(-90 + a * 360.0 / max(1, view.num_pods))
             r0, r1 = rc + 1, rc + max(4, rc // 2)
-            pygame.draw.line(surface, self._color(a),
+            pygame.draw.line(surface, self._color(a, view.per_player),
                              (cx + r0 * math.cos(ang), cy + r0 * math.sin(ang)),
                              (cx + r1 * math.cos(ang), cy + r1 * math.sin(ang)), max(2, rc // 6))
         # fading trails
         for a, trail in self.trails.items():
             if a >= view.num_pods or len(trail) < 2:
                 continue
-            col = self._color(a)
+            col = self._color(a, view.per_player)
             n = len(trail)
             for k in range(1, n):
                 fade = k / n
@@ -139,11 +148,13 @@ class PodsRenderer:
             self._pod(surface, P(q.x, q.y), rp, q, a, view, a == highlight)
         self._header(surface, rect, board, view)
 
-    def _color(self, a: int):
-        return self.colors[a % len(self.colors)] if self.colors else pal.ACCENT
+    def _color(self, a: int, per_player: int = 1):
+        col = self.colors[a % len(self.colors)] if self.colors else pal.ACCENT
+        # a team's second pod: a lighter shade of the team's colour
+        return _lerp(col, (255, 255, 255), 0.4) if a % per_player == 1 else col
 
     def _pod(self, surface, c, rp: int, q, a: int, view: PodsView, highlight: bool) -> None:
-        col = self._color(a)
+        col = self._color(a, view.per_player)
         out = view.out_turn[view.player_of(a)] >= 0
         if out:
             col = _lerp(col, pal.PANEL, 0.6)
@@ -175,9 +186,11 @@ class PodsRenderer:
             pygame.draw.circle(surface, _lerp(pal.PANEL, SHIELD, 0.45), c, int(rp * 1.3), 1)
 
     def _header(self, surface, rect, board, view: PodsView) -> None:
-        f = max(8, min(15, (board.y - rect.y) - 4))
-        x = rect.x + 4
+        f, row_h, rows = self._header_rows(rect, view.players)
+        per_row = -(-(view.players + 1) // rows)
+        slot = rect.w / per_row
         n_cp = len(view.checkpoints)
+        items = []
         for p in range(view.players):
             pods = range(p * view.per_player, (p + 1) * view.per_player)
             best = max(pods, key=lambda a: view.pods[a].passed)
@@ -190,9 +203,9 @@ class PodsRenderer:
                 state = "timed out"
             else:
                 state = f"clock {view.clock[p]}"
-            label = text(f"{name} lap {lap}/{view.laps} cp {q.passed}/{view.total_cps} {state}",
-                         f, self._color(p * view.per_player), bold=True)
-            surface.blit(label, (x, rect.y + 2))
-            x += label.get_width() + 12
-        tail = text(f"turn {view.turn}/{view.max_turns}", f, pal.TEXT)
-        surface.blit(tail, (max(x, rect.right - tail.get_width() - 4), rect.y + 2))
+            items.append(text(f"{name} lap {lap}/{view.laps} cp {q.passed}/{view.total_cps} "
+                              f"{state}", f, self._color(p * view.per_player), bold=True))
+        items.append(text(f"turn {view.turn}/{view.max_turns}", f, pal.TEXT))
+        for i, label in enumerate(items):
+            r, c = divmod(i, per_row)
+            surface.blit(label, (int(rect.x + 4 + c * slot), rect.y + 2 + r * row_h))
