@@ -97,6 +97,12 @@ class BenchCase:
     rss_game_params: Mapping[str, Any] | None = None
     rss_search: Mapping[str, Any] | None = None
     reference: bool = False         # compare with the pure-Python reference
+    # engine speed in agent-turns (turns x agents: pods races count pod-turns)
+    # held against this target, when given
+    agent_turns_target: float | None = None
+    # a bundled scenario to measure too: its first player's search settings
+    # over a short self-play match, and the iterations of its turn budget
+    scenario: str | None = None
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ class PodsPlugin(GamePlugin):
         BenchCase(label="pods 2x2 (csb), smitsimax depth 6, one thread",
                   game_params={}, search={"max_depth": 6},
                   match_turns=10, match_iterations=10_000, quick_turns=3,
-                  quick_iterations=2_000, first_move=(1_000, 10_000)),
+                  quick_iterations=2_000, first_move=(1_000, 10_000),
+                  agent_turns_target=5_000_000, scenario="pods_race_2v2"),
     )
     examples = ({"max_turns": 60},
                 {"players": 1, "pods_per_player": 1, "map": "hairpin", "laps": 1,
