@@ -100,6 +100,14 @@ int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
 /* Name of a move id for an agent ("up", "left", ...); "?" if unknown. */
 const char *sbx_game_move_name(const sbx_game *game, int agent, int move);
+/* 1 if games of this kind have a heuristic bot (a scenario's controller =
+ * "bot"), else 0. */
+int sbx_game_has_bot(const char *kind);
+/* The move the game's own heuristic bot plays for agent now (pods: steer at
+ * the next checkpoint corrected for velocity); SBX_MOVE_NONE for an agent
+ * out of the game or a terminal state. SBX_ERR_STATE if the game has no bot.
+ * Deterministic: a function of the state. */
+int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out);
 /* Replace the state's own RNG stream (chance events such as food spawns). */
 int sbx_game_reseed(sbx_game *game, uint64_t seed);
 /* Plays uniformly random legal moves from the current state (mutating it)

@@ -66,6 +66,9 @@ typedef struct sbx_game_vt {
     int (*import_state)(const void *cfg, void *state, const int32_t *buf,
                         int len);
     const char *(*move_name)(const void *cfg, int agent, int move);
+    /* Optional (NULL: the game has none): the move of the game's own
+     * heuristic bot for an alive agent (sbx_game_bot_move). */
+    int (*bot_move)(const void *cfg, const void *state, int agent);
 } sbx_game_vt;
 
 struct sbx_game {
