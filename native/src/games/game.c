@@ -257,12 +257,12 @@ int sbx_game_has_bot(const char *kind) {
 
 int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out) {
     if (!game || !move_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or move_out is NULL");
-    if (!game->vt->bot_move) {
-        return sbx_fail(SBX_ERR_STATE, "the game '%s' has no bot", game->vt->name);
-    }
     const int n = game->vt->num_agents(game->cfg);
     if (agent < 0 || agent >= n) {
         return sbx_fail(SBX_ERR_ARGUMENT, "agent %d out of range 0..%d", agent, n - 1);
+    }
+    if (!game->vt->bot_move) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' has no bot", game->vt->name);
     }
     if (game->vt->is_terminal(game->cfg, game->state) ||
         !game->vt->is_alive(game->cfg, game->state, agent)) {
