@@ -324,7 +324,8 @@ def test_export_import_round_trip_and_hash():
 
 
 @pytest.mark.parametrize("change", [dict(next_cp=3), dict(angle=360.0), dict(angle=float("nan")),
-                                    dict(shield=4), dict(passed=13), dict(boost_used=2)])
+                                    dict(shield=4), dict(passed=13), dict(boost_used=2),
+                                    dict(x=2**29 + 1), dict(vy=-(2**20) - 1)])
 def test_import_refuses_a_bad_pod(change):
     g = game()
     v = decode_pods(g.export())

@@ -772,7 +772,11 @@ static uint64_t pods_hash(const void *cfgv, const void *stv) {
     return sbx_hash_with(write_export, cfgv, stv);
 }
 
-#define COORD_LIMIT (1 << 30)
+/* Import limits: far beyond any race (a pod at 650 thrust tops out near
+ * 3700 a turn, so 100000 turns stay under 2^29) and small enough that a
+ * turn's arithmetic cannot leave int32. */
+#define POS_LIMIT (1 << 29)
+#define VEL_LIMIT (1 << 20)
 
 static int import_into(const pods_cfg *c, pods_state *nst, const int32_t *buf, int len) {
     const int expect = HEADER + 2 * c->n_cp + 2 * c->players + POD_WORDS * c->pods;
@@ -827,7 +831,8 @@ static int import_into(const pods_cfg *c, pods_state *nst, const int32_t *buf, i
     for (int i = 0; i < c->pods; i++, w += POD_WORDS) {
         pod *q = &nst->p[i];
         for (int k = 0; k < 4; k++) {
-            if (w[k] < -COORD_LIMIT || w[k] > COORD_LIMIT) {
+            const int32_t lim = k < 2 ? POS_LIMIT : VEL_LIMIT;
+            if (w[k] < -lim || w[k] > lim) {
                 return sbx_fail(SBX_ERR_ARGUMENT, "import: pod %d position/velocity word %d "
                                 "= %d out of range", i, k, (int)w[k]);
             }
