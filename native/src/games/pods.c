@@ -440,7 +440,7 @@ typedef struct mover {
     double x, y, vx, vy, mass;
 } mover;
 
-/* Earliest time in [0, limit) at which pods i and j touch while
+/* Earliest time in [0, limit) at which pods a and b touch while
  * approaching, or -1. */
 static inline double contact_time(const mover *a, const mover *b, double limit) {
     const double dx = a->x - b->x, dy = a->y - b->y;
