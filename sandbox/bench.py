@@ -47,6 +47,12 @@ from the start position of a fixed number of playouts (100,000; --quick
   bytes_per_node         from the arenas' real use (C's stats): node struct +
                          edge arrays in use + stored priors, over the nodes;
                          the transposition table apart (table_bytes_per_node)
+Each game's figures also give its engine speed in agent-turns/s (engine
+steps/s x agents: the pods race's pod-turns/s, held against the case's
+agent_turns_target), and, for a case that names a bundled scenario, that
+scenario's search settings over a short self-play match (iterations/s,
+simulated agent-turns/s) and the iterations a fresh search makes in the
+scenario's turn budget ("scenario").
 
 With --recording it also plays the default scenario at 50 ms per player per
 turn with and without a replay recorder (sandbox.replay.overhead) and reports
@@ -264,6 +270,10 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
     res: dict[str, Any] = {"label": case.label}
     res["engine_steps_per_s"] = round(engine_steps_per_s(0.3 if quick else 1.0, p.kind,
                                                          case.game_params))
+    with Game(p.kind, case.game_params, seed=1) as g:
+        res["engine_agent_turns_per_s"] = res["engine_steps_per_s"] * g.num_agents
+    if case.agent_turns_target is not None:
+        res["agent_turns_target"] = case.agent_turns_target
     figures, run = match_figures(p.kind, case, quick)
     res.update(figures)
     res["bytes_per_node"] = run["search"].stats().node_bytes
@@ -277,6 +287,8 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
         res["first_move_target"] = case.first_move_target
     res["algorithm_iterations_per_s"] = algorithm_rates(p.kind, case.game_params, case.search,
                                                         quick)
+    if case.scenario is not None:
+        res["scenario"] = scenario_figures(p, case, quick)
     return res
 
 
@@ -386,6 +398,34 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     return res
 
 
+def scenario_figures(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
+    """A case's bundled scenario: its first player's search settings over a
+    short self-play match (iterations/s, simulated agent-turns/s) and the
+    iterations a fresh search makes in the scenario's turn budget."""
+    from .config import load_scenario
+    sc = load_scenario(case.scenario)
+    params = p.c_params(sc.game_params)
+    search = sc.players[0].search
+    with Game(p.kind, params, seed=1) as g:
+        agents = g.num_agents
+    out: dict[str, Any] = {"name": case.scenario, "max_depth": search.max_depth}
+    run = search_run(turns=3 if quick else 10, iterations=2_000 if quick else 10_000,
+                     params=search, kind=p.kind, game_params=params)
+    secs = max(run["ms"] / 1000.0, 1e-9)
+    out["smitsimax_iterations_per_s"] = round(run["iterations"] / secs)
+    out["smitsimax_agent_turns_per_s"] = round(agents * run["sim_turns"] / secs)
+    run["search"].close()
+    run["game"].close()
+    budget = sc.budget.ms or 50.0
+    counts = []
+    for seed in range(1, 3 if quick else 6):
+        with Game(p.kind, params, seed=seed) as g, Search(g, search, seed=seed) as s:
+            counts.append(s.run(ms=budget).iterations)
+    out["iterations_per_turn_budget"] = round(statistics.median(counts))
+    out["turn_budget_ms"] = budget
+    return out
+
+
 def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
     res: dict[str, Any] = {}
     res["engine_steps_per_s"] = round(engine_steps_per_s(0.5 if quick else 2.0))
@@ -489,12 +529,21 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
     for kind, g in res.get("games", {}).items():
         print(f" {g['label']}")
         line(g, "engine steps/s", "engine_steps_per_s")
+        line(g, "engine agent-turns/s (turns x agents)", "engine_agent_turns_per_s",
+             target=g.get("agent_turns_target"))
         line(g, "smitsimax simulated turns/s (match)", "smitsimax_turns_per_s")
         line(g, "smitsimax iterations/s (match)", "smitsimax_iterations_per_s")
         for n, rate in g["first_move_iterations_per_s"].items():
             line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
                  target=g.get("first_move_target"))
         algorithm_lines(g)
+        if g.get("scenario"):
+            sc = g["scenario"]
+            print(f"  scenario {sc['name']} (its search, depth {sc['max_depth']}):")
+            line(sc, "  smitsimax iterations/s (match)", "smitsimax_iterations_per_s")
+            line(sc, "  simulated agent-turns/s", "smitsimax_agent_turns_per_s")
+            line(sc, f"  iterations in {sc['turn_budget_ms']:g} ms (first move)",
+                 "iterations_per_turn_budget")
     if res.get("policies"):
         kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
         print(" selection policies (each case's match, only the policy changed): it/s")

@@ -66,6 +66,16 @@ def test_bench_json_quick(tmp_path):
     for kind, g in res["games"].items():
         assert g["smitsimax_iterations_per_s"] > 0 and g["engine_steps_per_s"] > 0, kind
         assert all(v > 0 for v in g["first_move_iterations_per_s"].values()), kind
+        assert g["engine_agent_turns_per_s"] >= g["engine_steps_per_s"], kind
+    # pods: the C model in pod-turns (4 agents a turn) and Smitsimax on its scenario
+    pods = res["games"]["pods"]
+    assert pods["engine_agent_turns_per_s"] == 4 * pods["engine_steps_per_s"]
+    assert pods["agent_turns_target"] == 5_000_000
+    sc = pods["scenario"]
+    assert sc["name"] == "pods_race_2v2" and sc["max_depth"] == 6 and sc["turn_budget_ms"] == 50
+    for key in ("smitsimax_iterations_per_s", "smitsimax_agent_turns_per_s",
+                "iterations_per_turn_budget"):
+        assert isinstance(sc[key], int) and sc[key] > 0, (key, sc[key])
 
 
 def test_reference_ratio_compares_one_workload():

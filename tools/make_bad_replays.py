@@ -2,7 +2,7 @@
 
     python tools/make_bad_replays.py            # rewrites the folder
 
-Plays four short real matches (snakes, goofspiel, matrix, depthbias; iteration budgets,
+Plays short real matches (snakes, goofspiel, matrix, depthbias, maze, pods; iteration budgets,
 so the moves are reproducible), records them, then writes one damaged copy
 per case below and EXPECTED.toml: for each file, what `python -m sandbox
 replay verify FILE` and `... replay stats FILE` must do (exit status, the
@@ -49,6 +49,10 @@ MATCHES = {
     "maze": {"name": "corpus maze", "game": "maze",
              "game_params": {"size": "tiny", "max_turns": 8}, "seed": 3,
              "players": [{"name": "A"}, {"name": "B"}]},
+    "pods": {"name": "corpus pods", "game": "pods",
+             "game_params": {"map": "oval", "max_turns": 8}, "seed": 3,
+             "players": [{"name": "A", "agents": [0, 1]},
+                         {"name": "B", "agents": [2, 3], "controller": "bot"}]},
 }
 
 
@@ -337,6 +341,14 @@ CASES = [
          set_in_header(lambda h: h.update(game_params="size=gigantic")),
          verify={"exit": 1, "error": "cannot rebuild the game: size"},
          stats={"exit": 0, "warnings": ["cannot rebuild the game: size"]}),
+    Case("pods_illegal_move.jsonl", "pods", "pods, turn 1 plays move 11 of 11",
+         set_in_turn(1, lambda t: t["joint"].__setitem__(2, 11)),
+         verify={"exit": 1, "error": "turn 1: recorded moves"},
+         stats={"exit": 0}),
+    Case("pods_unknown_map.jsonl", "pods", "pods on a map that does not exist",
+         set_in_header(lambda h: h.update(game_params=h["game_params"] + " map=monaco")),
+         verify={"exit": 1, "error": "cannot rebuild the game: map"},
+         stats={"exit": 0, "warnings": ["cannot rebuild the game: map"]}),
 ]
 
 

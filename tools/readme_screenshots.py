@@ -25,9 +25,11 @@ budgets, so the pictures are reproducible:
   mcgs_graph.png the panels of maze_tiny_mcgs_selfplay after 4 turns, Red's whole search,
                 node-link: shared nodes ringed, their other parents dashed, one hovered
   lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
+  pods.png      the arena on pods_race_2v2 after 40 turns (3,000 iterations a turn)
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
+    python tools/readme_screenshots.py --only pods         # just pods.png
 """
 from __future__ import annotations
 
@@ -138,6 +140,17 @@ def game_shots(out: Path) -> None:
         play_to(app, arena, turns)
         app.screenshot(out / f"{name}.png")
         app.close()
+
+
+def pods_shot(out: Path) -> None:
+    """Two Smitsimax teams of two pods, mid-race: trails, flames, shields."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("pods_race_2v2"), seed=2,
+                       budget=Budget(iterations=3000, ms=0), recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 40)
+    app.screenshot(out / "pods.png")
+    app.close()
 
 
 def algorithm_shots(out: Path) -> None:
@@ -260,10 +273,14 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms", "mcgs"], help="make only these shots")
+    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods"],
+                    help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.only == "pods":
+        pods_shot(out)
+        return 0
     if args.only != "mcgs":
         algorithm_shots(out)
     mcgs_shots(out)
@@ -272,6 +289,7 @@ def main() -> int:
     arena_shots(out)
     replay_shot(out)
     game_shots(out)
+    pods_shot(out)
     lab_shots(out)
     menu_shot(out)
     for p in sorted(out.glob("*.png")):

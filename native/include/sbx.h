@@ -92,14 +92,22 @@ int sbx_game_evaluate(const sbx_game *game, double *scores_out);
 int sbx_game_ranking(const sbx_game *game, int32_t *rank_out);
 uint64_t sbx_game_hash(const sbx_game *game);
 /* Flat int32 export of the state (layout documented per game, see
- * SBX_SNAKES_*, SBX_GOOFSPIEL_*, SBX_MATRIX_*, SBX_DEPTHBIAS_* and SBX_MAZE_*
- * below);
+ * SBX_SNAKES_*, SBX_GOOFSPIEL_*, SBX_MATRIX_*, SBX_DEPTHBIAS_*, SBX_MAZE_* and
+ * SBX_PODS_* below);
  * *len_out gets the number of words written. */
 int sbx_game_export(const sbx_game *game, int32_t *buf, int cap, int *len_out);
 /* Set the state from an export; validated, the state is unchanged on error. */
 int sbx_game_import(sbx_game *game, const int32_t *buf, int len);
 /* Name of a move id for an agent ("up", "left", ...); "?" if unknown. */
 const char *sbx_game_move_name(const sbx_game *game, int agent, int move);
+/* 1 if games of this kind have a heuristic bot (a scenario's controller =
+ * "bot"), else 0. */
+int sbx_game_has_bot(const char *kind);
+/* The move the game's own heuristic bot plays for agent now (pods: steer at
+ * the next checkpoint corrected for velocity); SBX_MOVE_NONE for an agent
+ * out of the game or a terminal state. SBX_ERR_STATE if the game has no bot.
+ * Deterministic: a function of the state. */
+int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out);
 /* Replace the state's own RNG stream (chance events such as food spawns). */
 int sbx_game_reseed(sbx_game *game, uint64_t seed);
 /* Plays uniformly random legal moves from the current state (mutating it)
@@ -198,6 +206,26 @@ const char *sbx_game_params(const sbx_game *game);
  *   The hash is a Zobrist key over positions, cheese left, stuck counters
  *   and the turn (native/src/games/maze.c), not a hash of these words. */
 #define SBX_MAZE_EXPORT_VERSION 1
+
+/* Pods export layout (int32 words), version SBX_PODS_EXPORT_VERSION,
+ * 14 + 2N + 2P + 12*P*K words for P players of K pods and N checkpoints:
+ *   [0] version  [1] players P  [2] pods_per_player K  [3] laps
+ *   [4] checkpoints N  [5] turn  [6] max_turns  [7] timeout  [8] max_thrust
+ *   [9] winner (the player whose pod finished; -1 while racing)
+ *   [10] rotations (1|3|5)  [11] thrust levels (1|2|3)  [12] boost move on
+ *   [13] shield move on (the move set, parameters an import must repeat)
+ *   then N pairs (x, y): the checkpoints, 0 = start and finish
+ *   then per player: clock (turns left to pass a checkpoint), out turn
+ *   (the turn count at which it timed out, -1 while in)
+ *   then per pod, agent order (agent a = pod a%K of player a/K):
+ *     x, y, vx, vy (integers after the turn's rounding), the angle in
+ *     degrees as the two halves (low, high) of its IEEE-754 double, next
+ *     checkpoint, checkpoints passed since the start, shield (turns it still
+ *     blocks thrust), boost used (0|1), thrust applied on the last turn
+ *     (650 for a boost), flags of the last turn (1 shield raised, 2 boosted)
+ *   The map belongs to the parameters: an import must repeat it. Move ids:
+ *   rotations x thrust levels, then boost, then shield (move_name). */
+#define SBX_PODS_EXPORT_VERSION 1
 
 /* ===================================================== 2. Search params ==
  * One flat struct; every knob of every algorithm lives here. Ranges and

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..games import plugin as game_plugin
-from ..native import Game, SandboxError, Search, SearchParams
+from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
 from .errors import one_line
 
@@ -74,7 +74,8 @@ class PlayerConfig(BaseModel):
 
     name: str = Field("", max_length=40)
     agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
-    controller: Literal["smitsimax", "random", "human"] = "smitsimax"
+    controller: Literal["smitsimax", "random", "human", "bot"] = Field(
+        "smitsimax", description="bot: the game's own heuristic (games that have one: pods)")
     search: SearchParams = SearchParams()
     budget: Budget | None = Field(None, description="overrides the scenario budget")
     color: tuple[Int, Int, Int] | None = None
@@ -125,6 +126,8 @@ class Scenario(BaseModel):
                              else f"game_params: {msg}") from None
         owned: list[int] = []
         for i, p in enumerate(self.players):
+            if p.controller == "bot" and not has_bot(self.game):
+                raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
             agents = p.agents if p.agents is not None else [i]
             for a in agents:
                 if not 0 <= a < n:

@@ -19,11 +19,12 @@ from .depthbias import PLUGIN as _DEPTHBIAS
 from .goofspiel import PLUGIN as _GOOFSPIEL
 from .matrix import PLUGIN as _MATRIX
 from .maze import PLUGIN as _MAZE
+from .pods import PLUGIN as _PODS
 from .snakes import PLUGIN as _SNAKES
 
 # in the C registry's order (native/src/games/game.c)
 _REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX,
-                                                            _DEPTHBIAS, _MAZE)}
+                                                            _DEPTHBIAS, _MAZE, _PODS)}
 
 
 def plugin(kind: str) -> GamePlugin:

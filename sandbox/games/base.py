@@ -100,6 +100,12 @@ class BenchCase:
     # bench's "mcgs" section (issue 12): MCGS's search settings on this
     # case's game (algorithm=mcgs implied); None: the case has none
     mcgs: Mapping[str, Any] | None = None
+    # engine speed in agent-turns (turns x agents: pods races count pod-turns)
+    # held against this target, when given
+    agent_turns_target: float | None = None
+    # a bundled scenario to measure too: its first player's search settings
+    # over a short self-play match, and the iterations of its turn budget
+    scenario: str | None = None
 
 
 @dataclass(frozen=True)

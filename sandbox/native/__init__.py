@@ -5,7 +5,7 @@ sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
 """
 from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
                      SandboxError)
-from .game import Game, kinds, params_doc
+from .game import Game, has_bot, kinds, params_doc
 from .params import SearchParams, c_default_params, c_param_table
 from .search import MoveStat, RootMatrix, RunResult, Search, SearchStats, SearchSummary, Trace
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
@@ -20,5 +20,5 @@ __all__ = [
     "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
     "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
     "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "kinds", "params_doc",
+    "core_version", "has_bot", "kinds", "params_doc",
 ]

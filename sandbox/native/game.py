@@ -29,6 +29,12 @@ def params_doc(kind: str) -> str:
     return pystr(p)
 
 
+def has_bot(kind: str) -> bool:
+    """Whether games of this kind have their own heuristic bot (a scenario
+    player's controller = "bot")."""
+    return bool(lib.sbx_game_has_bot(text_arg("kind", kind)))
+
+
 _SEPARATORS = set(" ,;\t\n\r=")
 
 
@@ -248,6 +254,15 @@ class Game:
         with self._h.lock:
             return pystr(lib.sbx_game_move_name(self._h.get(), int_arg("agent", agent, *I32),
                                                 int_arg("move", move, *I32)))
+
+    def bot_move(self, agent: int) -> int | None:
+        """The move of the game's own heuristic bot for agent now (None for
+        an agent out of the game, or a terminal state); InvalidState if the
+        game has no bot."""
+        out = ffi.new("int32_t *")
+        with self._h.lock:
+            check(lib.sbx_game_bot_move(self._h.get(), int_arg("agent", agent, *I32), out))
+        return None if out[0] == MOVE_NONE else int(out[0])
 
     def reseed(self, seed: int) -> None:
         with self._h.lock:

@@ -199,6 +199,16 @@ class RandomController(Controller):
         return out
 
 
+class BotController(Controller):
+    """The game's own heuristic bot (Game.bot_move, in C): a fixed opponent
+    to measure searches against. Deterministic: a function of the state."""
+
+    kind = "bot"
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        return {a: game.bot_move(a) for a in self.agents}
+
+
 class HumanController(Controller):
     """Moves chosen by a person (arrow keys in the app). Until a key is
     pressed, a snake keeps going the way it went (or `default_move`)."""

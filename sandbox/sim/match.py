@@ -8,8 +8,8 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
 from ..native import InvalidState
-from .controller import (Controller, HumanController, RandomController, SearchController,
-                         TreeRequest)
+from .controller import (BotController, Controller, HumanController, RandomController,
+                         SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord
 from .world import World
 
@@ -29,6 +29,8 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
         return SearchController(i, agents, world.game, p.search, seed, name)
     if p.controller == "random":
         return RandomController(i, agents, seed, name)
+    if p.controller == "bot":
+        return BotController(i, agents, name)
     return HumanController(i, agents, name)
 
 

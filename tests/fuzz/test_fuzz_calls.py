@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from sandbox.native import (SNAPSHOT_DTYPE, ClosedError, Game, InvalidArgument, InvalidState,
+                            has_bot,
                             Search, SearchParams, TreeSnapshot)
 from sandbox.native.search import PICKS, STOP_REASONS
 
@@ -149,7 +150,7 @@ class ApiMachine(RuleBasedStateMachine):
 
     @rule(i=idx, which=st.sampled_from(["turn", "legal_moves", "is_alive", "alive",
                                         "is_terminal", "evaluate", "ranking", "state_hash",
-                                        "export", "move_name", "repr"]),
+                                        "export", "move_name", "repr", "bot_move"]),
           agent=agents, move=st.one_of(st.integers(-1, 16), ints_wild))
     def query(self, i, which, agent, move):
         g = self._game(i)
@@ -159,6 +160,7 @@ class ApiMachine(RuleBasedStateMachine):
             "is_terminal": lambda: g.is_terminal, "evaluate": g.evaluate,
             "ranking": g.ranking, "state_hash": g.state_hash, "export": g.export,
             "move_name": lambda: g.move_name(agent, move), "repr": lambda: repr(g),
+            "bot_move": lambda: g.bot_move(agent),
         }
         out, exc = attempt(calls[which])
         if which == "repr":
@@ -173,6 +175,17 @@ class ApiMachine(RuleBasedStateMachine):
             if which == "legal_moves" and exc is None:
                 assert len(out) == len(set(out)) and all(0 <= m < 16 for m in out)
                 assert (len(out) > 0) == must(g.is_alive, agent) or must(lambda: g.is_terminal)
+        elif which == "bot_move":
+            # a game with a bot (pods) gives a legal move, None when out;
+            # the others refuse
+            if not agent_ok(agent, n):
+                assert isinstance(exc, InvalidArgument), repr(exc)
+            elif not has_bot(g.kind):
+                assert isinstance(exc, InvalidState) and "no bot" in str(exc), repr(exc)
+            else:
+                assert exc is None, repr(exc)
+                assert (out is None) == (not must(g.is_alive, agent) or must(lambda: g.is_terminal))
+                assert out is None or out in must(g.legal_moves, agent)
         elif which == "move_name":
             # any agent and move has a name ("?" when there is none)
             assert exc is None or isinstance(exc, InvalidArgument), repr(exc)

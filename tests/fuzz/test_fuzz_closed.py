@@ -16,6 +16,7 @@ from sandbox.native import SNAPSHOT_DTYPE, ClosedError, Game, Search, SearchPara
 # name -> call(obj, ctx) with arguments valid for the open object
 GAME_CALLS = {
     "alive": lambda g, c: g.alive,
+    "bot_move": lambda g, c: g.bot_move(0),
     "clone": lambda g, c: g.clone(),
     "copy_from": lambda g, c: g.copy_from(c["twin"]),
     "copy_into": lambda g, c: c["twin"].copy_from(g),

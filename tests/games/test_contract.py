@@ -27,7 +27,7 @@ from sandbox.native.game import format_params
 from sandbox.replay import Recorder, read_replay, verify
 from sandbox.sim import Match
 
-MIN_GAMES = 5            # snakes, goofspiel, matrix, depthbias; raise it as games land
+MIN_GAMES = 6            # snakes, goofspiel, matrix, depthbias, maze, pods; raise it as games land
 TURN_GUARD = 20_000      # no example may run this long
 
 PLUGINS = plugins()

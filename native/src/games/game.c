@@ -13,6 +13,7 @@ static const sbx_game_vt *const registry[] = {
     &sbx_matrix_vt,
     &sbx_depthbias_vt,
     &sbx_maze_vt,
+    &sbx_pods_vt,
 };
 #define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
 
@@ -247,6 +248,29 @@ const char *sbx_game_move_name(const sbx_game *game, int agent, int move) {
     int n = game->vt->num_agents(game->cfg);
     if (agent < 0 || agent >= n) return "?";
     return game->vt->move_name(game->cfg, agent, move);
+}
+
+int sbx_game_has_bot(const char *kind) {
+    const sbx_game_vt *vt = find_kind(kind);
+    return vt != NULL && vt->bot_move != NULL;
+}
+
+int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out) {
+    if (!game || !move_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or move_out is NULL");
+    const int n = game->vt->num_agents(game->cfg);
+    if (agent < 0 || agent >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "agent %d out of range 0..%d", agent, n - 1);
+    }
+    if (!game->vt->bot_move) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' has no bot", game->vt->name);
+    }
+    if (game->vt->is_terminal(game->cfg, game->state) ||
+        !game->vt->is_alive(game->cfg, game->state, agent)) {
+        *move_out = SBX_MOVE_NONE;
+        return SBX_OK;
+    }
+    *move_out = game->vt->bot_move(game->cfg, game->state, agent);
+    return SBX_OK;
 }
 
 int sbx_game_reseed(sbx_game *game, uint64_t seed) {

@@ -74,6 +74,9 @@ typedef struct sbx_game_vt {
      * without them. Not on the hot path of the tree searches. */
     int (*move_scores)(const void *cfg, const void *state, int agent,
                        double *out);
+    /* Optional (NULL: the game has none): the move of the game's own
+     * heuristic bot for an alive agent (sbx_game_bot_move). */
+    int (*bot_move)(const void *cfg, const void *state, int agent);
 } sbx_game_vt;
 
 struct sbx_game {
@@ -92,6 +95,7 @@ extern const sbx_game_vt sbx_goofspiel_vt;
 extern const sbx_game_vt sbx_matrix_vt;
 extern const sbx_game_vt sbx_depthbias_vt;
 extern const sbx_game_vt sbx_maze_vt;
+extern const sbx_game_vt sbx_pods_vt;
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,

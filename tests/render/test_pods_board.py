@@ -1,0 +1,109 @@
+"""The pods board and a person's input: a click steers toward the point
+(the rotation C then applies turns the pod that way), the keys give the
+moves their names say (names from C), the move table mirrors pods.c's, and
+the board draws what the state holds (a flame only while thrusting, the
+shield bubble, trails forgotten when the turn goes back)."""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pygame
+import pytest
+
+from sandbox.games import plugin
+from sandbox.games.pods.render import FLAME, SHIELD, PodsRenderer
+from sandbox.games.pods.view import decode_pods, encode_pods, move_table
+from sandbox.native import Game
+
+P = plugin("pods")
+RECT = pygame.Rect(0, 0, 800, 500)
+
+
+def duel(**params) -> Game:
+    return Game("pods", {"map": "oval", "players": 2, "pods_per_player": 1, **params}, seed=0)
+
+
+def set_pod(g: Game, agent: int, turn: int = 1, **changes):
+    v = replace(decode_pods(g.export()), turn=turn).with_pod(agent, **changes)
+    g.import_state(encode_pods(v))
+    return decode_pods(g.export())
+
+
+@pytest.mark.parametrize("params", [{}, {"rotations": 1}, {"thrusts": 2, "boost": 0},
+                                    {"thrusts": 1, "shield": 0, "max_thrust": 150}])
+def test_the_move_table_mirrors_c(params):
+    with Game("pods", params, seed=0) as g:
+        table = move_table(decode_pods(g.export()))
+        assert len(table) == len(g.legal_moves(0))
+        for m, (rot, thrust) in enumerate(table):
+            name = g.move_name(0, m)
+            if isinstance(thrust, str):
+                assert name == thrust
+            else:
+                side = {-18.0: "L18", 0.0: "S", 18.0: "R18"}[rot]
+                assert name == f"{side} {thrust}"
+
+
+def test_keys_give_the_named_moves_or_a_reason():
+    with duel() as g:
+        v = decode_pods(g.export())
+        names = {k: g.move_name(0, P.key_move(v, 0, k).move) for k in P.keys}
+        assert names == {"left": "L18 200", "right": "R18 200", "up": "S 200", "down": "S 0",
+                         "1": "S 0", "2": "S 100", "3": "S 200", "b": "boost", "s": "shield"}
+    with duel(rotations=1, boost=0) as g:
+        v = decode_pods(g.export())
+        assert P.key_move(v, 0, "left").move is None and P.key_move(v, 0, "left").refused
+        assert P.key_move(v, 0, "b").move is None
+        assert g.move_name(0, P.key_move(v, 0, "up").move) == "S 200"
+
+
+def test_a_click_steers_toward_the_point():
+    r = PodsRenderer([(230, 80, 70), (80, 140, 240)], ["A", "B"])
+    with duel() as g:
+        v = set_pod(g, 0, x=5000, y=4500, vx=0, vy=0, angle=0.0)
+        for (tx, ty), want in (((9000, 4500), "S 200"), ((5000, 1000), "L18 200"),
+                               ((5000, 8000), "R18 200"), ((1000, 4600), "R18 200")):
+            m = r.move_at(RECT, v, r.to_screen(RECT, tx, ty), 0)
+            assert g.move_name(0, m) == want, (tx, ty)
+        # C turns the pod the way the click asked: toward the clicked side
+        m = r.move_at(RECT, v, r.to_screen(RECT, 5000, 1000), 0)
+        g.step([m, 3])
+        assert decode_pods(g.export()).pods[0].angle == 342.0      # 18° to the left (north)
+
+
+def _count(surf, color) -> int:
+    px = pygame.surfarray.array3d(surf).reshape(-1, 3)
+    return int(np.all(px == np.array(color), axis=1).sum())
+
+
+def test_flame_and_shield_are_drawn_from_the_state():
+    r = PodsRenderer([(230, 80, 70), (80, 140, 240)], ["A", "B"])
+    with duel() as g:
+        set_pod(g, 0, x=5000, y=4500, vx=0, vy=0, angle=0.0)
+        set_pod(g, 1, x=11000, y=8000, vx=0, vy=0, angle=0.0)
+        g.step([3, 3])                                  # both coast: no flame, no shield
+        surf = pygame.Surface(RECT.size)
+        r.draw(surf, RECT, decode_pods(g.export()))
+        assert _count(surf, FLAME) == 0 and _count(surf, SHIELD) == 0
+        g.step([5, 10])                                 # A thrusts, B raises its shield
+        r.draw(surf, RECT, decode_pods(g.export()))
+        assert _count(surf, FLAME) > 0 and _count(surf, SHIELD) > 0
+
+
+def test_trails_follow_the_turns_and_reset_when_time_goes_back():
+    r = PodsRenderer([(230, 80, 70), (80, 140, 240)], ["A", "B"])
+    surf = pygame.Surface((300, 200))
+    with duel() as g:
+        views = [decode_pods(g.export())]
+        for _ in range(5):
+            g.step([5, 5])
+            views.append(decode_pods(g.export()))
+        for v in views:
+            r.draw(surf, surf.get_rect(), v)
+            r.draw(surf, surf.get_rect(), v)            # a second frame adds nothing
+        assert [t for t, _, _ in r.trails[0]] == [0, 1, 2, 3, 4, 5]
+        assert [(x, y) for _, x, y in r.trails[0]] == [(q.pods[0].x, q.pods[0].y) for q in views]
+        r.draw(surf, surf.get_rect(), views[2])         # a replay seeking back
+        assert [t for t, _, _ in r.trails[0]] == [2]
