@@ -122,6 +122,9 @@ class BoardContext:
     # them; a board may draw them as paths
     plans: Mapping[int, Sequence[int]] = field(default_factory=dict)
     predicted: Mapping[int, Sequence[int]] = field(default_factory=dict)
+    # the live C game at the state drawn, for a board that looks ahead along
+    # the plans (pods: clone it and step the lines); a board never steps it
+    game: Any = None
 
 
 class GamePlugin:

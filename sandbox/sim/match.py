@@ -192,7 +192,8 @@ class Match:
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
             changes=tuple(c.drain_changes()), trees=trees,
-            chosen_by={a: overridden.get(a, controller_chooser(c)) for a in c.agents})
+            chosen_by={a: overridden.get(a, c.chooser(a)) if isinstance(c, HumanController)
+                       else overridden.get(a, controller_chooser(c)) for a in c.agents})
 
     def play_turn(self) -> TurnRecord:
         self.start_turn()
@@ -239,6 +240,8 @@ def controller_chooser(c: Controller) -> str:
         return "search"
     if isinstance(c, RandomController):
         return "random"
+    if isinstance(c, BotController):
+        return "bot"
     return "person"
 
 

@@ -9,7 +9,7 @@ from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
 # key, or (a person's agent left unsteered) what the game does by default.
-CHOOSERS = ("search", "random", "person", "default")
+CHOOSERS = ("search", "random", "person", "default", "bot")   # bot: the game's own (C)
 
 
 @dataclass(frozen=True)
