@@ -80,21 +80,23 @@ def plan_positions(game, view: PodsView, plans, steps: int) -> dict[int, list[tu
     out = {a: [(view.pods[a].x, view.pods[a].y)] for a in plans if 0 <= a < n}
     if not out:
         return out
+    # few C calls per step (a step and an export): each call gives up the
+    # GIL, and taking it back from a busy search thread can cost a frame
+    n_moves = len(move_table(view))
     g = game.clone()
+    now = view
     try:
         for d in range(steps):
-            if g.is_terminal:
+            if now.over:
                 break
             joint: list[int | None] = []
             for a in range(n):
-                if not g.is_alive(a):
+                if now.out_turn[now.player_of(a)] >= 0:     # pods.c's is_alive
                     joint.append(None)
                     continue
                 line = plans.get(a)
                 m = int(line[d]) if line is not None and d < len(line) else -1
-                if m < 0 or m >= len(move_table(view)):
-                    m = g.bot_move(a)
-                joint.append(m)
+                joint.append(m if 0 <= m < n_moves else g.bot_move(a))
             g.step(joint)
             now = decode_pods(g.export())
             for a, pts in out.items():
