@@ -75,7 +75,7 @@ def plan_positions(game, view: PodsView, plans, steps: int) -> dict[int, list[tu
     C game (`game`, at `view`'s state): the pod's own line's moves, the
     other pods' lines where they have one, the game's heuristic bot for a
     pod without (or past the end of) a line. The first point is where the
-    pod is now; a line stops where the race ends."""
+    pod is now; a pod's points stop where its line does (or the race)."""
     n = view.num_pods
     out = {a: [(view.pods[a].x, view.pods[a].y)] for a in plans if 0 <= a < n}
     if not out:
@@ -83,6 +83,10 @@ def plan_positions(game, view: PodsView, plans, steps: int) -> dict[int, list[tu
     # few C calls per step (a step and an export): each call gives up the
     # GIL, and taking it back from a busy search thread can cost a frame
     n_moves = len(move_table(view))
+    # each pod's line up to its first move that is none (-1) or unknown
+    own = {a: next((i for i, m in enumerate(plans[a]) if not 0 <= int(m) < n_moves),
+                   len(plans[a])) for a in out}
+    steps = min(steps, max(own.values()))
     g = game.clone()
     now = view
     try:
@@ -100,7 +104,8 @@ def plan_positions(game, view: PodsView, plans, steps: int) -> dict[int, list[tu
             g.step(joint)
             now = decode_pods(g.export())
             for a, pts in out.items():
-                pts.append((now.pods[a].x, now.pods[a].y))
+                if d < own[a]:     # along its own line only
+                    pts.append((now.pods[a].x, now.pods[a].y))
     finally:
         g.close()
     return out
