@@ -790,9 +790,13 @@ class ArenaScene(Scene):
 
     def _toggle_human(self, on: bool | None = None) -> None:
         ctl = self.match.controllers[self.selected]
-        agent = ctl.agents[0]
-        on = (agent not in self.live.human_agents) if on is None else on
-        self.live.take_over(agent, on)
+        driven = [a for a in ctl.agents if a in self.live.human_agents]
+        on = not driven if on is None else on
+        if on and not driven:
+            self.live.take_over(ctl.agents[0], True)
+        elif not on:      # whichever agent Tab left them driving
+            for a in driven:
+                self.live.take_over(a, False)
         self.flash(f"you play {ctl.name}: {self.plugin.keys_hint}" if on
                    else f"{ctl.name} searches again")
         self._build_widgets()

@@ -92,3 +92,24 @@ def test_a_person_drives_either_pod_and_the_bot_plays_the_other(app):  # noqa: F
     # Tab again: back to pod 0
     feed(arena, TAB)
     assert arena.live.human_agents == {0}
+
+
+def test_taking_over_a_search_team_tab_switches_the_pod_and_h_lets_go(app):  # noqa: F811
+    arena = ArenaScene(app, load_scenario("pods_race_2v2"), seed=1,
+                       budget=Budget(ms=0, iterations=200), recorder_factory=lambda: None,
+                       paused=True)
+    app.push(arena)
+    H = key(pygame.K_h, "h")
+    feed(arena, H)
+    assert arena.live.human_agents == {0}
+    feed(arena, TAB)
+    assert arena.live.human_agents == {1}
+    wait_decided(arena)
+    feed(arena, key(pygame.K_s, "s"))                 # pod 1 shields; pod 0 searches
+    feed(arena, key(pygame.K_n, "n"))
+    wait_until(lambda: arena.match.turn == 1, arena, what="turn 1")
+    rec = arena.live.last_record
+    assert rec.players[0].chosen_by == {0: "search", 1: "person"}
+    assert decode_pods(arena.match.world.game.export()).pods[1].shielded
+    feed(arena, H)                                    # lets go of pod 1, not a second take-over
+    assert arena.live.human_agents == set()
