@@ -14,7 +14,8 @@ recorded when it decided; a pass child, move -1, is left out):
                      player's whole thinking time
   chosen_by          who chose the move played: search | random | person |
                      default (a person took the agent over and pressed no key:
-                     the game's default move). Files from before the field
+                     the game's default move) | bot (the game's own heuristic
+                     bot: a bot player, or a person's team mate). Files from before the field
                      existed: the player's controller, or "person" where the
                      move played is not the one the controller decided (a
                      take-over was the only way that could happen)
