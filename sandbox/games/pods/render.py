@@ -262,7 +262,7 @@ class PodsRenderer:
         set of lines (cached), not per frame."""
         plans = dict(ctx.plans) if ctx is not None and ctx.game is not None else {}
         plans = {a: tuple(m) for a, m in plans.items() if m}
-        key = (view.turn, view.pods, tuple(sorted(plans.items())))
+        key = (view.turn, view.pods, view.checkpoints, tuple(sorted(plans.items())))
         if key != self._plan_key:
             self._plan_key = key
             self.plan_map = (plan_positions(ctx.game, view, plans, PLAN_STEPS) if plans
