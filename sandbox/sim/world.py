@@ -1,5 +1,11 @@
-"""World: the real game of a match (a C game; later also the pymunk world
-for pods). Headless: no pygame here."""
+"""World: the real game of a match. Headless: no pygame here.
+
+`World` is a C game (the C model is the world: exact, re-simulated by
+replays). `PymunkPodsWorld` (a pods scenario's `physics = "pymunk"`) moves the
+pods in a pymunk space (sandbox/games/pods/world.py) and imports each turn's
+result into its C game, which the searches keep planning on; it records the
+state it reached (replays store it: pymunk is not re-simulated) and how far
+the C model's prediction of the turn was from it (the divergence)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -7,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..games import plugin
-from ..native import Game
+from ..native import Game, InvalidArgument
 
 
 class World:
@@ -43,6 +49,16 @@ class World:
         finally:
             self._sync()
 
+    # what a turn record keeps besides the hash: the state words when a
+    # replay cannot re-simulate the step (None: it can), the per-agent
+    # divergence of the world from the C model on the last step (None: none)
+    def recorded_state(self) -> list[int] | None:
+        return None
+
+    @property
+    def last_divergence(self) -> tuple[float, ...] | None:
+        return None
+
     def export(self) -> np.ndarray:
         return self.game.export()
 
@@ -52,3 +68,48 @@ class World:
 
     def close(self) -> None:
         self.game.close()
+
+
+class PymunkPodsWorld(World):
+    """A pods race whose motion is pymunk's; the C game holds the same state
+    (imported after every step) for the searches and the rules' figures."""
+
+    def __init__(self, kind: str, params: Mapping[str, Any] | str | None, seed: int) -> None:
+        if kind != "pods":
+            raise InvalidArgument(f"physics 'pymunk' is a pods world, not a {kind} one")
+        super().__init__(kind, params, seed)
+        from ..games.pods.world import PodsWorld
+        self.physics = PodsWorld(self.plugin.decode(self.game.export()))
+        self._divergence: tuple[float, ...] | None = None
+        self._state: list[int] | None = None
+
+    def step(self, joint: Sequence[int | None]) -> np.ndarray:
+        try:
+            start = self.game.export()
+            with self.game.clone() as predicted:
+                predicted.step(joint)   # C's rules for the turn: headings, thrusts, shields
+                guess = predicted.export()
+            turn = self.physics.advance(self.plugin.decode(start), self.plugin.decode(guess))
+            self.game.import_state(turn.words)
+            self._state = list(turn.words)
+            self._divergence = turn.divergence
+            return np.asarray(turn.passes, dtype=np.float64)
+        finally:
+            self._sync()
+
+    def recorded_state(self) -> list[int] | None:
+        return self._state
+
+    @property
+    def last_divergence(self) -> tuple[float, ...] | None:
+        return self._divergence
+
+
+def make_world(kind: str, params: Mapping[str, Any] | str | None, seed: int,
+               physics: str = "csb") -> World:
+    """The world of a scenario: `physics` "csb" (the C model) or "pymunk"."""
+    if physics == "csb":
+        return World(kind, params, seed)
+    if physics == "pymunk":
+        return PymunkPodsWorld(kind, params, seed)
+    raise InvalidArgument(f"physics: '{physics}' is not csb or pymunk")
