@@ -122,6 +122,9 @@ class BoardContext:
     # them; a board may draw them as paths
     plans: Mapping[int, Sequence[int]] = field(default_factory=dict)
     predicted: Mapping[int, Sequence[int]] = field(default_factory=dict)
+    # a short line about the world itself, e.g. a pods race in the pymunk
+    # world: how far the last turn moved the pods off the C model's prediction
+    note: str = ""
 
 
 class GamePlugin:

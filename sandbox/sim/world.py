@@ -113,3 +113,25 @@ def make_world(kind: str, params: Mapping[str, Any] | str | None, seed: int,
     if physics == "pymunk":
         return PymunkPodsWorld(kind, params, seed)
     raise InvalidArgument(f"physics: '{physics}' is not csb or pymunk")
+
+
+def turn_divergence(divergence: Sequence[float] | None) -> float | None:
+    """A turn's divergence: the largest pod's (None for the C world)."""
+    return None if divergence is None else max(divergence, default=0.0)
+
+
+def divergence_summary(divergences: Sequence[Sequence[float] | None]) -> str | None:
+    """One line about a match's per-turn divergences (None: a C world)."""
+    per_turn = [turn_divergence(d) for d in divergences if d is not None]
+    if not per_turn:
+        return None
+    off = sum(1 for d in per_turn if d > 0)
+    return (f"world vs C model: divergence per turn (largest pod) mean "
+            f"{sum(per_turn) / len(per_turn):.1f}, max {max(per_turn):.1f} over "
+            f"{len(per_turn)} turns; {off} turns off the C prediction")
+
+
+def divergence_note(divergence: Sequence[float] | None) -> str:
+    """The board's line about a turn's divergence ("" for the C world)."""
+    d = turn_divergence(divergence)
+    return "" if d is None else f"pymunk world: {d:.0f} off the C model"

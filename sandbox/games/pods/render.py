@@ -146,7 +146,7 @@ class PodsRenderer:
         highlight = ctx.highlight_agent if ctx is not None else None
         for a, q in enumerate(view.pods):
             self._pod(surface, P(q.x, q.y), rp, q, a, view, a == highlight)
-        self._header(surface, rect, board, view)
+        self._header(surface, rect, board, view, ctx.note if ctx is not None else "")
 
     def _color(self, a: int, per_player: int = 1):
         col = self.colors[a % len(self.colors)] if self.colors else pal.ACCENT
@@ -185,7 +185,7 @@ class PodsRenderer:
         elif q.shield:
             pygame.draw.circle(surface, _lerp(pal.PANEL, SHIELD, 0.45), c, int(rp * 1.3), 1)
 
-    def _header(self, surface, rect, board, view: PodsView) -> None:
+    def _header(self, surface, rect, board, view: PodsView, note: str = "") -> None:
         f, row_h, rows = self._header_rows(rect, view.players)
         per_row = -(-(view.players + 1) // rows)
         slot = rect.w / per_row
@@ -206,6 +206,8 @@ class PodsRenderer:
             items.append(text(f"{name} lap {lap}/{view.laps} cp {q.passed}/{view.total_cps} "
                               f"{state}", f, self._color(p * view.per_player), bold=True))
         items.append(text(f"turn {view.turn}/{view.max_turns}", f, pal.TEXT))
+        if note:   # the pymunk world's divergence from the C model
+            items.append(text(note, f, pal.TEXT_DIM))
         for i, label in enumerate(items):
             r, c = divmod(i, per_row)
             surface.blit(label, (int(rect.x + 4 + c * slot), rect.y + 2 + r * row_h))
