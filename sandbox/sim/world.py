@@ -125,10 +125,13 @@ def divergence_summary(divergences: Sequence[Sequence[float] | None]) -> str | N
     per_turn = [turn_divergence(d) for d in divergences if d is not None]
     if not per_turn:
         return None
-    off = sum(1 for d in per_turn if d > 0)
-    return (f"world vs C model: divergence per turn (largest pod) mean "
+    off = [d for d in per_turn if d > 0]
+    line = (f"world vs C model: divergence per turn (largest pod) mean "
             f"{sum(per_turn) / len(per_turn):.1f}, max {max(per_turn):.1f} over "
-            f"{len(per_turn)} turns; {off} turns off the C prediction")
+            f"{len(per_turn)} turns; {len(off)} turns off the C prediction")
+    if off:
+        line += f" (mean {sum(off) / len(off):.1f} on those)"
+    return line
 
 
 def divergence_note(divergence: Sequence[float] | None) -> str:

@@ -172,3 +172,39 @@ def test_physics_other_than_csb_or_pymunk_is_refused():
     with pytest.raises(InvalidArgument, match="pods world"):
         make_world("snakes", None, 0, "pymunk")
     assert type(make_world("pods", OVAL, 0)) is World
+
+
+def test_a_pymunk_race_is_reproducible():
+    """Iteration budgets, one seed: the same moves and the same world states."""
+    from sandbox.config import load_scenario
+    from sandbox.config.scenario import Budget
+    from sandbox.sim.match import Match
+    runs = []
+    for _ in range(2):
+        with Match(load_scenario("pods_race_2v2_pymunk"), budget=Budget(ms=0, iterations=40),
+                   max_turns=15) as m:
+            m.play()
+            runs.append([(r.joint, r.state, r.divergence) for r in m.history])
+    assert runs[0] == runs[1]
+
+
+def test_divergence_summary_and_note():
+    from sandbox.sim.world import divergence_note, divergence_summary
+    # per turn the largest pod: 0, 4, 10 -> mean 14/3, max 10; 2 turns off (mean 7)
+    line = divergence_summary([[0.0, 0.0], [3.0, 4.0], None, [10.0, 1.0]])
+    assert line == ("world vs C model: divergence per turn (largest pod) mean 4.7, max 10.0 "
+                    "over 3 turns; 2 turns off the C prediction (mean 7.0 on those)")
+    assert divergence_summary([None, None]) is None
+    assert divergence_note([2.0, 31.4]) == "pymunk world: 31 off the C model"
+    assert divergence_note(None) == ""
+
+
+def test_play_prints_the_divergence(capsys):
+    from sandbox.cli import main
+    assert main(["play", "pods_race_2v2_pymunk", "--turns", "12", "--iterations", "50",
+                 "--no-record"]) == 0
+    out = capsys.readouterr().out
+    assert "world vs C model: divergence per turn" in out and "over 12 turns" in out
+    assert main(["play", "pods_race_2v2", "--turns", "3", "--iterations", "50",
+                 "--no-record"]) == 0
+    assert "world vs C model" not in capsys.readouterr().out
