@@ -97,3 +97,16 @@ def test_playback_shows_the_stored_states(pymunk_replay):
     with read_replay(path) as r:
         for t in (1, 5, TURNS):
             assert r.view_at(t) == decode_pods(history[t - 1].state)
+
+
+def test_research_replays_the_stored_states(pymunk_replay):
+    """`replay research` rebuilds a player's search over the stored states:
+    from the kept tree it reproduces the recorded search exactly (on states
+    re-simulated by C it would not be the same tree)."""
+    from sandbox.replay.research import research
+    path, history = pymunk_replay
+    turn = 9
+    r = research(read_replay(path), turn, 2, keep_tree=True)
+    assert r.identical
+    root = {s.move: s.visits for s in history[turn].players[1].root_stats[2]}
+    assert {x.move: x.visits for x in r.rows} == {m: v for m, v in root.items() if m >= 0}
