@@ -2,8 +2,9 @@
 
     python tools/make_bad_replays.py            # rewrites the folder
 
-Plays short real matches (snakes, goofspiel, matrix, depthbias, maze, pods in both worlds; iteration budgets,
-so the moves are reproducible), records them, then writes one damaged copy
+Plays short real matches (snakes, goofspiel, matrix, depthbias, maze, pods in
+the csb and the pymunk world; iteration budgets, so the moves are
+reproducible), records them, then writes one damaged copy
 per case below and EXPECTED.toml: for each file, what `python -m sandbox
 replay verify FILE` and `... replay stats FILE` must do (exit status, the
 error line's fragment, the warning lines' fragments). tests/test_corpus.py

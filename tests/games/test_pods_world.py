@@ -13,7 +13,6 @@ Map `oval`: checkpoints 0 (3000,4500), 1 (8000,1800), 2 (13000,4500),
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import replace
 
 import pytest
