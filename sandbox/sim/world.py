@@ -1,11 +1,12 @@
 """World: the real game of a match. Headless: no pygame here.
 
-`World` is a C game (the C model is the world: exact, re-simulated by
-replays). `PymunkPodsWorld` (a pods scenario's `physics = "pymunk"`) moves the
-pods in a pymunk space (sandbox/games/pods/world.py) and imports each turn's
-result into its C game, which the searches keep planning on; it records the
-state it reached (replays store it: pymunk is not re-simulated) and how far
-the C model's prediction of the turn was from it (the divergence)."""
+`World` is a C game (the C model is the world, `physics = "csb"`: exact,
+re-simulated by replays). `PhysicsWorld` is a world a game plugin offers
+besides (its `worlds`; pods: "pymunk", sandbox/games/pods/world.py): it
+moves the game and imports each turn's result into its C game, which the
+searches keep planning on; it records the state it reached (replays store
+it: such a world is not re-simulated) and how far the C model's prediction
+of the turn was from it (the divergence)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -13,6 +14,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..games import plugin
+from ..games.base import WorldTurn  # noqa: F401  (re-exported: a world's turn)
 from ..native import Game, InvalidArgument
 
 
@@ -70,16 +72,20 @@ class World:
         self.game.close()
 
 
-class PymunkPodsWorld(World):
-    """A pods race whose motion is pymunk's; the C game holds the same state
-    (imported after every step) for the searches and the rules' figures."""
+class PhysicsWorld(World):
+    """A world other than the C model (a game plugin's `worlds`, e.g. pods'
+    "pymunk"): the plugin's physics world moves the game, and its state is
+    imported into the C game after every step, which the searches keep
+    planning on and which gives the rules' figures (alive, scores, ranking)."""
 
-    def __init__(self, kind: str, params: Mapping[str, Any] | str | None, seed: int) -> None:
-        if kind != "pods":
-            raise InvalidArgument(f"physics 'pymunk' is a pods world, not a {kind} one")
+    def __init__(self, kind: str, params: Mapping[str, Any] | str | None, seed: int,
+                 physics: str) -> None:
         super().__init__(kind, params, seed)
-        from ..games.pods.world import PodsWorld
-        self.physics = PodsWorld(self.plugin.decode(self.game.export()))
+        if physics not in self.plugin.worlds:
+            self.game.close()
+            raise InvalidArgument(f"physics: the game '{kind}' has no world '{physics}' "
+                                  f"(it has: {', '.join(('csb', *self.plugin.worlds))})")
+        self.physics = self.plugin.physics_world(physics, self.plugin.decode(self.game.export()))
         self._divergence: tuple[float, ...] | None = None
         self._state: list[int] | None = None
 
@@ -87,13 +93,13 @@ class PymunkPodsWorld(World):
         try:
             start = self.game.export()
             with self.game.clone() as predicted:
-                predicted.step(joint)   # C's rules for the turn: headings, thrusts, shields
+                predicted.step(joint)   # C's rules for the turn (pods: headings, thrusts)
                 guess = predicted.export()
             turn = self.physics.advance(self.plugin.decode(start), self.plugin.decode(guess))
             self.game.import_state(turn.words)
             self._state = list(turn.words)
-            self._divergence = turn.divergence
-            return np.asarray(turn.passes, dtype=np.float64)
+            self._divergence = tuple(turn.divergence)
+            return np.asarray(turn.rewards, dtype=np.float64)
         finally:
             self._sync()
 
@@ -107,12 +113,10 @@ class PymunkPodsWorld(World):
 
 def make_world(kind: str, params: Mapping[str, Any] | str | None, seed: int,
                physics: str = "csb") -> World:
-    """The world of a scenario: `physics` "csb" (the C model) or "pymunk"."""
+    """The world of a scenario: "csb" the C model, else a plugin's world."""
     if physics == "csb":
         return World(kind, params, seed)
-    if physics == "pymunk":
-        return PymunkPodsWorld(kind, params, seed)
-    raise InvalidArgument(f"physics: '{physics}' is not csb or pymunk")
+    return PhysicsWorld(kind, params, seed, physics)
 
 
 def turn_divergence(divergence: Sequence[float] | None) -> float | None:
@@ -137,4 +141,4 @@ def divergence_summary(divergences: Sequence[Sequence[float] | None]) -> str | N
 def divergence_note(divergence: Sequence[float] | None) -> str:
     """The board's line about a turn's divergence ("" for the C world)."""
     d = turn_divergence(divergence)
-    return "" if d is None else f"pymunk world: {d:.0f} off the C model"
+    return "" if d is None else f"world: {d:.0f} off the C model"

@@ -62,7 +62,7 @@ def test_the_arena_board_shows_the_last_turns_divergence(app):
         _step(arena)
     last = arena.match.history[-1]
     note = arena._board_context(None).note
-    assert note == f"pymunk world: {max(last.divergence):.0f} off the C model"
+    assert note == f"world: {max(last.divergence):.0f} off the C model"
     csb = ArenaScene(app, load_scenario("pods_race_2v2"), seed=1, budget=BUDGET,
                      recorder_factory=lambda: None, paused=True)
     app.push(csb)

@@ -114,7 +114,7 @@ def test_a_valid_dict():
     ("record.tree_nodes", True, ["record.tree_nodes", "not true"]),
     ("physics", "box2d", ["physics", "'csb' or 'pymunk'"]),
     ("physics", 1, ["physics"]),
-    ("physics", "pymunk", ["physics", "pymunk", "is for pods", "snakes"]),
+    ("physics", "pymunk", ["physics: the game 'snakes' has no world 'pymunk'", "(it has: csb)"]),
 ])
 def test_field_errors_name_the_field(path, value, words):
     msg = one_line_error(with_change(path, value))

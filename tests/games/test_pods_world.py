@@ -1,5 +1,5 @@
 """The pymunk world of a pods race (scenario physics = "pymunk",
-sandbox/games/pods/world.py, sandbox/sim/world.PymunkPodsWorld).
+sandbox/games/pods/world.py, through sandbox/sim/world.PhysicsWorld).
 
 Free flight: the world must move pods exactly as the rules do (checked
 against plain arithmetic from the rules' formulas and against the C model,
@@ -19,7 +19,7 @@ import pytest
 
 from sandbox.games.pods.view import decode_pods, encode_pods
 from sandbox.native import InvalidArgument
-from sandbox.sim.world import PymunkPodsWorld, World, make_world
+from sandbox.sim.world import PhysicsWorld, World, make_world
 
 L0, L100, L200, S0, S100, S200, R0, R100, R200, BOOST, SHIELD = range(11)
 OVAL = {"map": "oval", "players": 2, "pods_per_player": 1, "laps": 1}
@@ -32,14 +32,14 @@ def java_round(v: float) -> int:
 def worlds(params=OVAL, turn=1, **pods):
     """A pymunk world and a C world in the same hand-set state."""
     out = []
-    for cls in (PymunkPodsWorld, World):
-        w = cls("pods", params, 0)
+    for physics in ("pymunk", "csb"):
+        w = make_world("pods", params, 0, physics)
         v = replace(decode_pods(w.export()), turn=turn)
         for key, changes in pods.items():
             v = v.with_pod(int(key[1:]), **changes)
         w.game.import_state(encode_pods(v))
         w._sync()
-        if isinstance(w, PymunkPodsWorld):   # the world's bodies start where C is
+        if isinstance(w, PhysicsWorld):   # the world's bodies start where C is
             from sandbox.games.pods.world import PodsWorld
             w.physics = PodsWorld(v)
         out.append(w)
@@ -154,7 +154,7 @@ def test_a_collision_race_records_divergence_and_states():
     sc = load_scenario("pods_race_2v2_pymunk")
     assert sc.physics == "pymunk"
     with Match(sc, budget=Budget(ms=0, iterations=50), max_turns=12) as m:
-        assert isinstance(m.world, PymunkPodsWorld)
+        assert isinstance(m.world, PhysicsWorld)
         m.play()
         for rec in m.history:
             assert rec.state is not None and len(rec.divergence) == 4
@@ -166,9 +166,10 @@ def test_a_collision_race_records_divergence_and_states():
 
 
 def test_physics_other_than_csb_or_pymunk_is_refused():
-    with pytest.raises(InvalidArgument, match="physics"):
+    with pytest.raises(InvalidArgument, match="the game 'pods' has no world 'box2d' "
+                                              r"\(it has: csb, pymunk\)"):
         make_world("pods", OVAL, 0, "box2d")
-    with pytest.raises(InvalidArgument, match="pods world"):
+    with pytest.raises(InvalidArgument, match="the game 'snakes' has no world 'pymunk'"):
         make_world("snakes", None, 0, "pymunk")
     assert type(make_world("pods", OVAL, 0)) is World
 
@@ -194,7 +195,7 @@ def test_divergence_summary_and_note():
     assert line == ("world vs C model: divergence per turn (largest pod) mean 4.7, max 10.0 "
                     "over 3 turns; 2 turns off the C prediction (mean 7.0 on those)")
     assert divergence_summary([None, None]) is None
-    assert divergence_note([2.0, 31.4]) == "pymunk world: 31 off the C model"
+    assert divergence_note([2.0, 31.4]) == "world: 31 off the C model"
     assert divergence_note(None) == ""
 
 
@@ -207,3 +208,19 @@ def test_play_prints_the_divergence(capsys):
     assert main(["play", "pods_race_2v2", "--turns", "3", "--iterations", "50",
                  "--no-record"]) == 0
     assert "world vs C model" not in capsys.readouterr().out
+
+
+def test_the_first_pod_home_wins_and_the_other_team_does_not_finish():
+    """Both teams' last pods reach checkpoint 0 in the same turn: pod 1
+    (from 4300 at -900: inside 600 of x 3000 at t = 700/900 = 0.78) before
+    pod 0 (from 1900 at 600: at t = 500/600 = 0.83). Its team wins; pod 0's
+    last checkpoint does not count (one winner)."""
+    params = {**OVAL, "laps": 1}
+    pw, cw = worlds(params, p0=dict(x=1900, y=4500, vx=600, vy=0, angle=0.0, passed=3,
+                                    next_cp=0),
+                    p1=dict(x=4300, y=4500, vx=-900, vy=0, angle=180.0, passed=3, next_cp=0))
+    rewards = pw.step([S0, S0])
+    v = decode_pods(pw.export())
+    assert v.winner == 1 and pw.is_terminal
+    assert [q.passed for q in v.pods] == [3, 4] and list(rewards) == [0.0, 1.0]
+    assert (v.pods[0].x, v.pods[1].x) == (2500, 3400)

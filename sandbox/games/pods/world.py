@@ -43,31 +43,18 @@ test_pods_world.py); contacts make it grow.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Sequence
 
 import pymunk
 
+from ..base import WorldTurn
 from .view import CP_RADIUS, POD_RADIUS, PodsView, decode_pods, encode_pods
 
 SUBSTEPS = 20
 FRICTION = 0.85
 POD_TYPE = 1
 CP_TYPE = 2
-
-
-@dataclass(frozen=True)
-class WorldTurn:
-    """One turn of the world: its new state (export words), the per-pod
-    checkpoint passes (the step's rewards) and the per-pod divergence from
-    the C prediction."""
-    words: list[int]
-    passes: tuple[int, ...]
-    divergence: tuple[float, ...]
-
-    @property
-    def max_divergence(self) -> float:
-        return max(self.divergence, default=0.0)
 
 
 def divergence(world: PodsView, predicted: PodsView) -> tuple[float, ...]:
@@ -166,7 +153,8 @@ class PodsWorld:
             winner = start.player_of(book.finish[1])
         world = replace(predicted, pods=tuple(pods), clock=tuple(clock), out_turn=tuple(out),
                         winner=winner)
-        return WorldTurn(encode_pods(world), tuple(book.now), divergence(world, predicted))
+        return WorldTurn(encode_pods(world), tuple(float(k) for k in book.now),
+                         divergence(world, predicted))
 
 
 class _TurnBook:
@@ -185,6 +173,11 @@ class _TurnBook:
         if s.out_turn[s.player_of(pod)] >= 0 or self.passed[pod] >= s.total_cps:
             return
         if cp != self.next_cp[pod]:
+            return
+        if (self.passed[pod] + 1 == s.total_cps and self.finish is not None
+                and s.player_of(self.finish[1]) != s.player_of(pod)):
+            # another team finished earlier this turn: one winner (pods.c's
+            # import refuses a finished pod whose team did not win)
             return
         self.passed[pod] += 1
         self.now[pod] += 1
