@@ -33,7 +33,9 @@ What pymunk does and what C does, per turn:
   The quantised state is the world's state, so the C import is lossless.
 - The race bookkeeping follows pods.c: a pass restarts the player's clock,
   a clock that runs out puts the player out, the first pod to complete its
-  last lap (earliest substep) wins.
+  last lap (earliest substep) wins; another team's pod reaching the finish
+  later in the same turn does not count it (one winner: pods.c's import
+  refuses a finished pod of a team that did not win).
 
 The divergence of a turn is, per pod, the distance between the world's new
 position and the C prediction's (both integers): what the planner's model
