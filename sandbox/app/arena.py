@@ -49,6 +49,7 @@ from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_T
                               TREE_ALGORITHMS, algorithm_refusal, trees_kept,
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
+from ..sim.world import divergence_note
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
 from .shell import App, Scene
 
@@ -1042,8 +1043,10 @@ class ArenaScene(Scene):
                 policies[a] = tuple((s.move, s.policy) for s in snap.root_stats[a] if s.move >= 0)
         chosen = {a: m for a, m in self.live.human.items() if a in self.live.fresh_human}
         plans, predicted = self._board_plans()
+        last = self.match.history[-1] if self.match.history else None
         return BoardContext(highlight_agent=human, policies=policies, chosen=chosen,
-                            plans=plans, predicted=predicted, game=self.match.world.game)
+                            plans=plans, predicted=predicted, game=self.match.world.game,
+                            note=divergence_note(last.divergence if last else None))
 
     def _board_plans(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
         """The principal variation of each graph (MCGS) or joint-action search:

@@ -267,7 +267,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                 done += _run(search, total - done)
             replayed += done
             try:
-                game.step(tl.joint)
+                replay.play_line(game, tl)
             except SandboxError as exc:
                 raise ReplayError(f"turn {t}: cannot replay the recorded moves: {exc}") from None
             if hash_hex(game.state_hash()) != tl.hash:

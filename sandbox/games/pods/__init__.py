@@ -107,6 +107,15 @@ class PodsPlugin(GamePlugin):
             return KeyResult(None, f"no such move in this race's move set ({key})")
         return KeyResult(move)
 
+    # physics = "pymunk": the race moves in a pymunk space (world.py)
+    worlds = ("pymunk",)
+
+    def physics_world(self, physics: str, view: PodsView):
+        if physics != "pymunk":
+            return super().physics_world(physics, view)
+        from .world import PodsWorld
+        return PodsWorld(view)
+
     def renderer(self, colors, names, move_names=None):
         from .render import PodsRenderer
         return PodsRenderer(colors, names, move_names)

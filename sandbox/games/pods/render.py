@@ -254,7 +254,7 @@ class PodsRenderer:
             x, y, heading = poses[a]
             self.pod_points[a] = (x0 + x * s, y0 + y * s)
             self._pod(surface, P(x, y), rp, q, heading, a, view, a == highlight)
-        self._header(surface, rect, board, view)
+        self._header(surface, rect, board, view, ctx.note if ctx is not None else "")
 
     def _draw_plans(self, surface, view: PodsView, ctx, P, s: float) -> None:
         """Each planned pod's path as a dotted line in its colour: a dot per
@@ -317,7 +317,7 @@ class PodsRenderer:
         elif q.shield:
             pygame.draw.circle(surface, _lerp(pal.PANEL, SHIELD, 0.45), c, int(rp * 1.3), 1)
 
-    def _header(self, surface, rect, board, view: PodsView) -> None:
+    def _header(self, surface, rect, board, view: PodsView, note: str = "") -> None:
         f, row_h, rows = self._header_rows(rect, view.players)
         per_row = -(-(view.players + 1) // rows)
         slot = rect.w / per_row
@@ -338,6 +338,8 @@ class PodsRenderer:
             items.append(text(f"{name} lap {lap}/{view.laps} cp {q.passed}/{view.total_cps} "
                               f"{state}", f, self._color(p * view.per_player), bold=True))
         items.append(text(f"turn {view.turn}/{view.max_turns}", f, pal.TEXT))
+        if note:   # the pymunk world's divergence from the C model
+            items.append(text(note, f, pal.TEXT_DIM))
         for i, label in enumerate(items):
             r, c = divmod(i, per_row)
             surface.blit(label, (int(rect.x + 4 + c * slot), rect.y + 2 + r * row_h))
