@@ -326,3 +326,21 @@ def test_a_game_rebuilt_from_its_described_params_is_the_same_game(params):
     g2 = Game("maze", g.params, seed=0)
     g2.copy_from(g)           # refused if the configs differ
     assert g2.state_hash() == g.state_hash()
+
+
+# ------------------------------------------------------------------ evaluation
+def test_a_claimed_cheese_counts_claim_decay_to_the_distance():
+    """By hand: one cheese at (1, 0). Explorer 0 at (0, 0) reaches it in 1
+    move (or 3 through mud of cost 3), explorer 1 at (3, 1) in 3 (left,
+    left, down): 0.8^1 to explorer 0 alone, or 0.8^3 shared when they tie.
+    With claim_decay 1 a claim is worth a whole cheese at any distance."""
+    def evaluation(bottom_left: str, decay: float) -> list[float]:
+        text = ("maze 1\nsize 4 2\nmax_turns 50\nrows\n10.10.10.00.\n"
+                f"{bottom_left}11c11.01.\n")
+        p = layout_params(parse_maze_text(text))
+        p["claim_decay"] = decay
+        return list(Game("maze", p, seed=0).evaluate())
+    assert evaluation("11.", 0.8) == pytest.approx([0.8, 0.0])
+    assert evaluation("31.", 0.8) == pytest.approx([0.8 ** 3 / 2, 0.8 ** 3 / 2])
+    assert evaluation("11.", 1.0) == pytest.approx([1.0, 0.0])
+    assert evaluation("31.", 1.0) == pytest.approx([0.5, 0.5])

@@ -31,6 +31,7 @@
  * random access (mix(seed + (i+1)*gamma)), so there is no table and a Python
  * oracle recomputes it from the export. step updates the key incrementally.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ typedef struct maze_cfg {
     int size, players, max_turns, cheese_param, symmetric, mud_range;
     int given; /* 1: layout from width/height/row tokens */
     int64_t maze_seed;
-    double wall_density, mud_density, w_expected;
+    double wall_density, mud_density, w_expected, claim_decay;
     /* layout */
     int W, H, cells, words, cheese_total;
     uint8_t cost[MAX_CELLS][4];   /* by move direction; 0 = no passage */
@@ -114,6 +115,8 @@ static const char PARAMS_DOC[] =
     "                   pairs plus the centre when odd; never on a corner)\n"
     "max_turns=0        0 = the preset's limit; else 1..100000\n"
     "w_expected=1       0..1, weight of the claimed cheese in the evaluation\n"
+    "claim_decay=1      0..1, a claimed cheese d turns away counts\n"
+    "                   claim_decay^d (1: distance does not matter)\n"
     "Given layout (the plugin writes it from a maze file): width=W height=H\n"
     "(2..64) and row<y>=... for y = 0..H-1, 3 characters a cell, x = 0..W-1:\n"
     "right passage, up passage ('0' wall, '1' open, '2'..'9' mud cost), then\n"
@@ -125,9 +128,12 @@ static const char PARAMS_DOC[] =
     "End: a player holds more than half the cheese, none is left, or the turn\n"
     "limit. Score and reward: cheese collected.\n"
     "Evaluation (the search's leaf score): at the end the scores; otherwise\n"
-    "score_i + w_expected * (sum over the remaining cheese of i's claim): a\n"
-    "cheese is claimed by the players with the smallest stuck + BFS distance\n"
-    "(in moves, mud counted as its cost), shared equally when tied.\n";
+    "score_i + w_expected * (sum over the remaining cheese of i's claim x\n"
+    "claim_decay^d): a cheese is claimed by the players with the smallest\n"
+    "d = stuck + BFS distance (in moves, mud counted as its cost), shared\n"
+    "equally when tied. With claim_decay = 1 a claimed cheese is worth as\n"
+    "much as a held one, so a search with a fixed horizon loses the reason to\n"
+    "fetch it now rather than later and can put it off for ever.\n";
 
 static int set_param(void *ctx, const char *key, const char *value) {
     maze_cfg *c = ctx;
@@ -160,6 +166,7 @@ static int set_param(void *ctx, const char *key, const char *value) {
     if (strcmp(key, "cheese") == 0) return sbx_kv_int(key, value, 0, MAX_CELLS, &c->cheese_param);
     if (strcmp(key, "max_turns") == 0) return sbx_kv_int(key, value, 0, MAX_TURNS, &c->max_turns);
     if (strcmp(key, "w_expected") == 0) return sbx_kv_double(key, value, 0, 1, &c->w_expected);
+    if (strcmp(key, "claim_decay") == 0) return sbx_kv_double(key, value, 0, 1, &c->claim_decay);
     if ((strcmp(key, "width") == 0 || strcmp(key, "height") == 0) &&
         memchr(c->rows_seen, 1, sizeof c->rows_seen)) {
         return sbx_fail(SBX_ERR_ARGUMENT, "%s: must come before the rows", key);
@@ -338,6 +345,7 @@ static int maze_configure(void *cfgv, const char *params) {
     generator_defaults(c);
     c->players = 2;
     c->w_expected = 1.0;
+    c->claim_decay = 1.0;
     int rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
     if (!c->max_turns) c->max_turns = PRESET_TURNS[c->size];
@@ -396,14 +404,16 @@ static void maze_describe(const void *cfgv, char *buf, size_t cap) {
         snprintf(buf, cap,
                  "size=%s players=%d maze_seed=%lld wall_density=%.17g "
                  "mud_density=%.17g mud_range=%d symmetric=%d cheese=%d "
-                 "max_turns=%d w_expected=%.17g",
+                 "max_turns=%d w_expected=%.17g claim_decay=%.17g",
                  SIZE_NAMES[c->size], c->players, (long long)c->maze_seed,
                  c->wall_density, c->mud_density, c->mud_range, c->symmetric,
-                 c->cheese_total, c->max_turns, c->w_expected);
+                 c->cheese_total, c->max_turns, c->w_expected, c->claim_decay);
         return;
     }
-    n = (size_t)snprintf(buf, cap, "players=%d max_turns=%d w_expected=%.17g width=%d height=%d",
-                         c->players, c->max_turns, c->w_expected, c->W, c->H);
+    n = (size_t)snprintf(buf, cap,
+                         "players=%d max_turns=%d w_expected=%.17g claim_decay=%.17g "
+                         "width=%d height=%d",
+                         c->players, c->max_turns, c->w_expected, c->claim_decay, c->W, c->H);
     for (int y = 0; y < c->H && n + 8 + 3 * (size_t)c->W < cap; y++) {
         n += (size_t)snprintf(buf + n, cap - n, " row%d=", y);
         for (int x = 0; x < c->W; x++) {
@@ -639,8 +649,9 @@ static void maze_evaluate(const void *cfgv, const void *stv, double *out) {
                     k++;
                 }
             }
+            const double worth = c->w_expected * pow(c->claim_decay, best) / k;
             for (int p = 0; p < n; p++) {
-                if (d[p] == best) out[p] += c->w_expected / k;
+                if (d[p] == best) out[p] += worth;
             }
         }
     }

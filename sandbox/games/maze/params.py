@@ -24,6 +24,12 @@ class MazeGameParams(GameParams):
     max_turns: int = Field(0, ge=0, le=100_000, description="0 = the preset's limit")
     w_expected: float = Field(1.0, ge=0.0, le=1.0,
                               description="weight of the claimed cheese in the evaluation")
+    # 1 is the default only so that replays recorded before this setting
+    # existed re-simulate; every bundled maze scenario sets 0.8
+    claim_decay: float = Field(1.0, ge=0.0, le=1.0,
+                               description="a claimed cheese d turns away counts claim_decay^d "
+                                           "(1: distance does not matter, and a search can "
+                                           "put fetching it off for ever; the scenarios use 0.8)")
     maze_file: str | None = Field(None, description="a hand-made maze (see mazefile.py); "
                                                     "the generator's keys are then ignored")
 
