@@ -61,9 +61,14 @@
 #define MAX_EVENTS 32       /* collisions resolved per turn (then drift) */
 #define START_SPACING 1100  /* between pod centres on the start line */
 #define MAX_TURN_CAP 100000
-/* The evaluation's racer terms by default (tuned with series runs, README) */
-#define DEF_HEADING 0.0
-#define DEF_SPEED 0.0
+/* The evaluation's racer terms by default, tuned with time trials on map
+ * seeds 1-6 at 3000 iterations (README, Pods): w_heading 20 -> 40 -> 80
+ * -> 120 took 1101 -> 1050 -> 1016 -> 1017 turns in all, 160 orbited a
+ * checkpoint until the timeout (with w_heading x 180 near cp_value, passing
+ * into a sharp turn looks worse than staying); any lineup > 0 cost turns,
+ * 2000-3000 with w_heading >= 20 orbited. */
+#define DEF_HEADING 80.0
+#define DEF_SPEED 3.0
 #define DEF_LINEUP 0.0
 
 /* The export layout (also in sbx.h). */
@@ -151,12 +156,12 @@ static const char PARAMS_DOC[] =
     "                   leader's next checkpoint (subtracted)\n"
     "w_angle=10         0..1000, per degree between the blocker's heading and\n"
     "                   that checkpoint (subtracted)\n"
-    "w_heading=HEADING  0..1000, per degree between the leader's heading and its\n"
+    "w_heading=80       0..1000, per degree between the leader's heading and its\n"
     "                   aim (subtracted): its next checkpoint, or the one after\n"
     "                   once within `lineup` of the next\n"
-    "w_speed=SPEED      0..100, times the leader's speed toward its next\n"
+    "w_speed=3          0..100, times the leader's speed toward its next\n"
     "                   checkpoint (added)\n"
-    "lineup=LINEUP      0..20000, the distance to the next checkpoint within which\n"
+    "lineup=0           0..20000, the distance to the next checkpoint within which\n"
     "                   the leader's heading is scored toward the one after\n"
     "Moves (names from move_name): 'L18 200' = rotate 18 degrees left (the\n"
     "angle grows clockwise, y points down), thrust 200; 'S' straight, 'R18'\n"
@@ -170,7 +175,9 @@ static const char PARAMS_DOC[] =
     "heuristic bot (a scenario player's controller = \"bot\").\n"
     "Evaluation (team score, both pods of a player): progress(pod) = passed *\n"
     "cp_value - distance to its next checkpoint; leader = the player's best pod;\n"
-    "score = progress(leader) - w_opponent * best opponent leader's progress\n"
+    "racer(pod) = progress + w_speed * its speed toward its next checkpoint -\n"
+    "w_heading * its heading error to its aim (none on turn 0);\n"
+    "score = racer(leader) - w_opponent * best opponent leader's racer\n"
     "- (with 2 pods and an opponent) the other pod's w_block * distance +\n"
     "w_angle * heading error to the opponent leader's next checkpoint. A\n"
     "finished player counts cp_value * (laps * checkpoints + 2), a timed-out\n"
