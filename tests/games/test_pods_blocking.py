@@ -103,3 +103,21 @@ def test_series_reports_each_players_blocking_share_from_its_own_seat():
 def test_games_without_turn_stats_report_none():
     res = play_series(load_scenario("goofspiel_13_duel"), 2, budget=Budget(iterations=20, ms=0))
     assert "turn_shares" not in res.to_dict()["players"][0]
+
+
+def test_the_opponent_is_the_best_rival_still_in():
+    # three teams: team 2's leader (pod 4, 3 passed) is ahead of team 1's
+    # (pod 2, 2 passed). Team 0's trailer, pod 1 at (7000,5000), is 6020.8
+    # from its checkpoint 2 and 1000 from pod 2, hypot(6000, 2200) = 6390.6
+    # from pod 4 at (13000,7200): not blocking the one that matters
+    with Game("pods", {"map": "oval", "players": 3, "pods_per_player": 2}, seed=0) as g:
+        v = replace(decode_pods(g.export()), turn=5)
+    v = pods(v, p0=dict(x=12000, y=4000, passed=2, next_cp=3),
+             p1=dict(x=7000, y=5000, passed=1, next_cp=2),
+             p2=dict(x=7000, y=6000, passed=2, next_cp=3),
+             p3=dict(x=3000, y=7000, passed=1, next_cp=2),
+             p4=dict(x=13000, y=7200, passed=3, next_cp=0),
+             p5=dict(x=3000, y=8000, passed=1, next_cp=2))
+    assert is_blocking(v, 0) is False
+    # with team 2 out, team 1 is the opponent: pod 1 blocks pod 2
+    assert is_blocking(replace(v, out_turn=(-1, -1, 4)), 0) is True
