@@ -15,6 +15,10 @@ A setting the seed does not reach can vary with the groups too: `vary`
 so group k plays another maze (the maze's layout has its own seed, kept fixed
 by the match seed) with both seat orders, still paired.
 
+A game may count shares of turns over each match (GamePlugin.turn_stats,
+e.g. pods' emergent `blocking`): they are summed over the series per player
+and reported beside the scores.
+
     python -m sandbox series SCENARIO --games 200 [--iterations K] [--set players.1.controller=random]
         [--vary game_params.maze_seed]
 """
