@@ -112,6 +112,7 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
 def _play_headless(args, out, scenario, budget, recorder) -> int:
     from .sim import Match
     from .sim.match import joint_names
+    from .sim.world import divergence_summary
 
     with Match(scenario, seed=args.seed, budget=budget, max_turns=args.turns,
                recorder=recorder) as match:
@@ -144,9 +145,14 @@ def _play_headless(args, out, scenario, budget, recorder) -> int:
                        f"  alive {sum(rec.alive)}  iterations {its}")
                 if rec.eliminated:
                     msg += "  eliminated " + ",".join(match.names[a] for a in rec.eliminated)
+                if rec.divergence is not None:
+                    msg += f"  divergence {max(rec.divergence):.1f}"
                 print(msg, file=out, flush=True)
 
         result = match.play(progress)
+        drift = divergence_summary([rec.divergence for rec in match.history])
+        if drift and not args.quiet:
+            print(drift, file=out)
         if full_turns and not args.quiet:
             each = ", ".join(f"{match.controllers[i].name} on {k} of {len(match.history)} turns"
                              for i, k in sorted(full_turns.items()))

@@ -2,8 +2,9 @@
 
     python tools/make_bad_replays.py            # rewrites the folder
 
-Plays short real matches (snakes, goofspiel, matrix, depthbias, maze, pods; iteration budgets,
-so the moves are reproducible), records them, then writes one damaged copy
+Plays short real matches (snakes, goofspiel, matrix, depthbias, maze, pods in
+the csb and the pymunk world; iteration budgets, so the moves are
+reproducible), records them, then writes one damaged copy
 per case below and EXPECTED.toml: for each file, what `python -m sandbox
 replay verify FILE` and `... replay stats FILE` must do (exit status, the
 error line's fragment, the warning lines' fragments). tests/test_corpus.py
@@ -53,6 +54,11 @@ MATCHES = {
              "game_params": {"map": "oval", "max_turns": 8}, "seed": 3,
              "players": [{"name": "A", "agents": [0, 1]},
                          {"name": "B", "agents": [2, 3], "controller": "bot"}]},
+    # the pymunk world: every turn line stores its state (not re-simulated)
+    "pods_pymunk": {"name": "corpus pods pymunk", "game": "pods", "physics": "pymunk",
+                    "game_params": {"map": "oval", "max_turns": 8}, "seed": 3,
+                    "players": [{"name": "A", "agents": [0, 1]},
+                                {"name": "B", "agents": [2, 3], "controller": "bot"}]},
 }
 
 
@@ -349,6 +355,16 @@ CASES = [
          set_in_header(lambda h: h.update(game_params=h["game_params"] + " map=monaco")),
          verify={"exit": 1, "error": "cannot rebuild the game: map"},
          stats={"exit": 0, "warnings": ["cannot rebuild the game: map"]}),
+    Case("pods_pymunk_state_tampered.jsonl", "pods_pymunk",
+         "pods in the pymunk world, turn 3's stored state moved (its hash kept)",
+         set_in_turn(3, lambda t: t["state"].__setitem__(-12, t["state"][-12] + 5)),
+         verify={"exit": 1, "error": "turn 3: state hash differs"},
+         stats={"exit": 0}),
+    Case("pods_pymunk_state_missing.jsonl", "pods_pymunk",
+         "pods in the pymunk world, turn 2 without its stored state",
+         set_in_turn(2, lambda t: t.pop("state")),
+         verify={"exit": 1, "error": "turn 2: no stored state"},
+         stats={"exit": 0}),
 ]
 
 

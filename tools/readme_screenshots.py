@@ -25,7 +25,8 @@ budgets, so the pictures are reproducible:
   mcgs_graph.png the panels of maze_tiny_mcgs_selfplay after 4 turns, Red's whole search,
                 node-link: shared nodes ringed, their other parents dashed, one hovered
   lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
-  pods.png      the arena on pods_race_2v2 after 40 turns (3,000 iterations a turn)
+  pods.png      the arena on pods_race_2v2 after 40 turns (3,000 iterations a turn), the
+                pods' planned paths dotted
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
@@ -143,12 +144,17 @@ def game_shots(out: Path) -> None:
 
 
 def pods_shot(out: Path) -> None:
-    """Two Smitsimax teams of two pods, mid-race: trails, flames, shields."""
+    """Two Smitsimax teams of two pods, mid-race: trails, flames, shields, and
+    each pod's planned path (its tree's best line, dotted) for the turn being
+    decided."""
     app = App()
     arena = ArenaScene(app, load_scenario("pods_race_2v2"), seed=2,
                        budget=Budget(iterations=3000, ms=0), recorder_factory=lambda: None)
     app.push(arena)
     play_to(app, arena, 40)
+    while not (arena.match.turn_ready() and len(arena.board.plan_points) == 4):
+        frames(app, 1)
+    frames(app, 2)
     app.screenshot(out / "pods.png")
     app.close()
 

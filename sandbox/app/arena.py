@@ -32,7 +32,7 @@ import pygame
 
 from ..config import Budget, Scenario, list_scenarios, load_scenario
 from ..games import BoardContext, move_namer, move_names
-from ..native import SandboxError
+from ..native import SandboxError, has_bot
 from ..render import palette as pal
 from ..render.scoreboard import draw_scoreboard
 from ..render.fonts import elide, font, text
@@ -49,6 +49,7 @@ from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_T
                               TREE_ALGORITHMS, algorithm_refusal, trees_kept,
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
+from ..sim.world import divergence_note
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
 from .shell import App, Scene
 
@@ -78,6 +79,8 @@ HELP = [
     ("I", "one traced search iteration (paused, step-by-step view)"),
     ("1-8, Tab", "choose a player's panel / move keyboard focus"),
     ("H", "take over the chosen player's agent (the game's keys, or click the board)"),
+    ("Tab (driving)", "drive your team's next agent; the team plays the other (pods)"),
+    ("L", "show / hide the searches' planned paths on the board"),
     ("W", "your agent waits for your key each turn (on) / moves on by itself"),
     ("T", "tree layout: auto / icicle / node-link"),
     ("V", "trees shown: each agent's own / one player's whole search"),
@@ -107,6 +110,7 @@ class ArenaScene(Scene):
         self.tree_mode = "auto"
         self.matrix_mode = "auto"
         self.show_help = False
+        self.show_plans = True     # the searches' best lines drawn on the board (L)
         self.hover_info = None
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         self.hover_pos = (0, 0)
@@ -150,7 +154,8 @@ class ArenaScene(Scene):
         self.matrices = [MatrixView(self.colors, list(m.names), self.namers)
                          for _ in range(m.world.num_agents)]
         self._matrix_fed: dict[int, float] = {}
-        self._plans: dict[int, tuple] = {}      # player -> (tree snapshot, its plan)
+        # player (or (player, agent) for a tree per agent) -> (tree snapshot, its plan)
+        self._plans: dict = {}
         self._matrix_sig: tuple = ()
         self._groups: list[tuple[int, ...]] = [(a,) for a in range(m.world.num_agents)]
         self._apply_tree_requests()
@@ -558,6 +563,9 @@ class ArenaScene(Scene):
             if res is not None:
                 self._steer(human, res.move, res.refused)
                 return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB and human is not None \
+                and not self._slider_focused() and self._switch_driven(human):
+            return True
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and human is not None \
                 and self.layout and self.layout["board"].collidepoint(event.pos):
             move = self.board.move_at(self.layout["board"], self.live.view, event.pos, human)
@@ -588,6 +596,27 @@ class ArenaScene(Scene):
             self.flash(f"{self.namers[agent](move)} is not a legal move now")
             return
         self.live.choose(agent, move)
+
+    def _switch_driven(self, agent: int) -> bool:
+        """Tab while a person drives one agent of a team of several: drive the
+        team's next agent instead; the one let go is played by the team's own
+        controller again (its search, or for a person's team the game's bot).
+        False (Tab moves the keyboard focus as usual) for a team of one."""
+        ctl = next(c for c in self.match.controllers if agent in c.agents)
+        if len(ctl.agents) < 2:
+            return False
+        i = ctl.agents.index(agent)
+        nxt = next((b for b in ctl.agents[i + 1:] + ctl.agents[:i]
+                    if self.match.world.game.is_alive(b)), None)
+        if nxt is None:
+            return False
+        self.live.take_over(agent, False)
+        self.live.take_over(nxt, True)
+        by = ("its search" if isinstance(ctl, SearchController) else
+              "the game's bot" if has_bot(self.match.world.game.kind) else "its last move")
+        self.flash(f"you drive {self.match.names[nxt]}'s agent {nxt}; agent {agent} is "
+                   f"played by {by}")
+        return True
 
     def _slider_focused(self) -> bool:
         return any(w.focused and isinstance(w, Slider) for w in self.widgets.widgets)
@@ -631,6 +660,10 @@ class ArenaScene(Scene):
             self._cycle_matrix_mode()
         elif k == pygame.K_v:
             self._set_tree_source(self.next_tree_source())
+        elif k == pygame.K_l:
+            self.show_plans = not self.show_plans
+            self.flash("the searches' planned paths are shown on the board" if self.show_plans
+                       else "planned paths hidden")
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
         elif k == pygame.K_ESCAPE:
@@ -758,9 +791,13 @@ class ArenaScene(Scene):
 
     def _toggle_human(self, on: bool | None = None) -> None:
         ctl = self.match.controllers[self.selected]
-        agent = ctl.agents[0]
-        on = (agent not in self.live.human_agents) if on is None else on
-        self.live.take_over(agent, on)
+        driven = [a for a in ctl.agents if a in self.live.human_agents]
+        on = not driven if on is None else on
+        if on and not driven:
+            self.live.take_over(ctl.agents[0], True)
+        elif not on:      # whichever agent Tab left them driving
+            for a in driven:
+                self.live.take_over(a, False)
         self.flash(f"you play {ctl.name}: {self.plugin.keys_hint}" if on
                    else f"{ctl.name} searches again")
         self._build_widgets()
@@ -1006,23 +1043,37 @@ class ArenaScene(Scene):
                 policies[a] = tuple((s.move, s.policy) for s in snap.root_stats[a] if s.move >= 0)
         chosen = {a: m for a, m in self.live.human.items() if a in self.live.fresh_human}
         plans, predicted = self._board_plans()
+        last = self.match.history[-1] if self.match.history else None
         return BoardContext(highlight_agent=human, policies=policies, chosen=chosen,
-                            plans=plans, predicted=predicted)
+                            plans=plans, predicted=predicted, game=self.match.world.game,
+                            note=divergence_note(last.divergence if last else None))
 
     def _board_plans(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
         """The principal variation of each graph (MCGS) or joint-action search:
         the most visited joint path from its root (tree_layout.principal_variation,
         following shared children too). `plans`: an agent's own search's line for
         it; `predicted`: another player's search's line for an agent that has no
-        own one (a person, a Smitsimax player). Only for the turn being decided."""
+        own one (a person, a Smitsimax player). A Smitsimax player's agents
+        each get their own tree's best line (the most visited child down the
+        tree). Only for the turn being decided; none while the plans are
+        hidden (L)."""
         plans: dict[int, tuple[int, ...]] = {}
         predicted: dict[int, tuple[int, ...]] = {}
+        if not self.show_plans:
+            return plans, predicted
         for c in self.match.controllers:
             snap = c.latest
             if not isinstance(c, SearchController) or snap is None or not c.agents:
                 continue
-            if snap.algorithm not in ("mcgs", "joint") or snap.turn != self.match.turn \
-                    or snap.stop_reason == "eliminated":
+            if snap.turn != self.match.turn or snap.stop_reason == "eliminated":
+                continue
+            if snap.algorithm == "smitsimax":
+                for a in c.agents:
+                    line = self._own_line(c.player, a, snap.trees.get(a))
+                    if line:
+                        plans[a] = line
+                continue
+            if snap.algorithm not in ("mcgs", "joint"):
                 continue
             tree = snap.trees.get(c.agents[0])
             if tree is None or len(tree) < 2:
@@ -1041,6 +1092,18 @@ class ArenaScene(Scene):
         for a in plans:
             predicted.pop(a, None)
         return plans, predicted
+
+    def _own_line(self, player: int, agent: int, tree) -> tuple[int, ...]:
+        """An agent's moves down its own (decoupled) tree's most visited path,
+        cached per tree snapshot."""
+        if tree is None or len(tree) < 2:
+            return ()
+        cached = self._plans.get((player, agent))
+        if cached is None or cached[0] is not tree:
+            rows = principal_variation(tree)[:PLAN_TURNS + 1]
+            cached = (tree, tuple(m for m in line_moves(tree, rows, agent)))
+            self._plans[(player, agent)] = cached
+        return cached[1]
 
     def top_bar(self, r: pygame.Rect | None = None) -> dict[str, tuple[pygame.Rect, str]]:
         """What the top bar shows besides its buttons, where: "info" (turn,

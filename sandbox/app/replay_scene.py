@@ -40,6 +40,7 @@ from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
 from ..replay.stats import agent_colors, agent_labels, chosen_by
 from ..sim.live import BASE_TURN_MS
+from ..sim.world import divergence_note
 from ..ui import Button, Picker, WidgetGroup, is_ui
 from ..ui.timeline import Timeline
 from .shell import App, Scene
@@ -442,7 +443,10 @@ class ReplayScene(Scene):
                     # (Exp3/RM: the average strategy); older files: visits
                     policies[a] = tuple((r.move, r.prob if r.policy is None else r.policy)
                                         for r in at.root if r.move >= 0)
-        return BoardContext(policies=policies)
+        # the step into the shown state: its pymunk world's divergence
+        before = self.replay.by_turn.get(self.turn - 1)
+        return BoardContext(policies=policies,
+                            note=divergence_note(before.divergence if before else None))
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:
         pygame.draw.rect(surface, pal.PANEL, r)

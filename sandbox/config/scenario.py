@@ -101,6 +101,9 @@ class Scenario(BaseModel):
     budget: Budget = Budget()
     players: list[PlayerConfig] = Field(min_length=1, max_length=8)
     record: RecordConfig = RecordConfig()
+    physics: Literal["csb", "pymunk"] = Field(
+        "csb", description="csb: the C model is the world (replays re-simulate); pymunk "
+        "(pods): a pymunk world moves the pods, the searches plan on the C model")
     memory_budget_mb: Int | None = Field(
         None, ge=1, le=1 << 24, description="memory all search trees of a match may take at "
         "most, in MiB (default: half the machine's memory, at most 8 GiB)")
@@ -124,6 +127,9 @@ class Scenario(BaseModel):
             key = msg.split(":", 1)[0]
             raise ValueError(f"game_params.{msg}" if key in self.game_params
                              else f"game_params: {msg}") from None
+        if self.physics != "csb" and self.physics not in plugin.worlds:
+            raise ValueError(f"physics: the game '{self.game}' has no world '{self.physics}' "
+                             f"(it has: {', '.join(('csb', *plugin.worlds))})")
         owned: list[int] = []
         for i, p in enumerate(self.players):
             if p.controller == "bot" and not has_bot(self.game):

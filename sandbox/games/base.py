@@ -109,6 +109,17 @@ class BenchCase:
 
 
 @dataclass(frozen=True)
+class WorldTurn:
+    """One turn of a plugin's physics world (GamePlugin.physics_world): its
+    new state (export words, imported into the C game), the step's per-agent
+    rewards and per-agent divergence from the C model's prediction of the
+    same turn (a distance in the game's units)."""
+    words: list[int]
+    rewards: tuple[float, ...]
+    divergence: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class BoardContext:
     """What a board may show besides the state itself."""
     highlight_agent: int | None = None          # the agent a person plays
@@ -122,6 +133,12 @@ class BoardContext:
     # them; a board may draw them as paths
     plans: Mapping[int, Sequence[int]] = field(default_factory=dict)
     predicted: Mapping[int, Sequence[int]] = field(default_factory=dict)
+    # the live C game at the state drawn, for a board that looks ahead along
+    # the plans (pods: clone it and step the lines); a board never steps it
+    game: Any = None
+    # a short line about the world itself, e.g. a pods race in the pymunk
+    # world: how far the last turn moved the pods off the C model's prediction
+    note: str = ""
 
 
 class GamePlugin:
@@ -146,6 +163,9 @@ class GamePlugin:
     # `series` statistics: names of the shares of turns turn_shares() counts
     # (empty: none, and series does not decode the states at all)
     turn_stats: ClassVar[tuple[str, ...]] = ()
+    # worlds other than the C model a scenario may choose (`physics = NAME`;
+    # "csb", the default, is the C model itself): physics_world() builds them
+    worlds: ClassVar[tuple[str, ...]] = ()
 
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
@@ -164,6 +184,13 @@ class GamePlugin:
         """A JSON-able digest of a view for outside drivers (the app's
         --state-file, tests)."""
         return {"turn": int(view.turn)}
+
+    def physics_world(self, physics: str, view: Any) -> Any:
+        """A world of one of `worlds`, starting at `view`: an object whose
+        advance(start_view, predicted_view) plays one turn and returns a
+        WorldTurn (sandbox.sim.world), given the state before the turn and
+        the C model's step of the same joint action."""
+        raise NotImplementedError(f"{self.kind} has no world '{physics}'")
 
     # -- a person playing ------------------------------------------------------
     def key_move(self, view: Any, agent: int, key: str, char: str = "") -> KeyResult | None:

@@ -19,7 +19,10 @@ added within version 1 (older files lack them; readers fall back as noted at
 each field): RootMove.policy, TreeColumns.mover and .joint, and
 AgentTurn.chosen_by (who chose the move played: the player's search or random
 draw, or a person who took the agent over; AgentTurn.move stays what the
-player's controller decided, joint[agent] what was played).
+player's controller decided, joint[agent] what was played), TurnLine.state
+and .divergence (a pods race in the pymunk world, scenario physics =
+"pymunk": the state after the step, imported instead of re-simulated, and
+the world's per-agent distance from the C model's prediction).
 
 Consistency: a header must agree with itself (one name and one initial alive
 flag per agent, every agent owned by exactly one player), or the file is
@@ -123,7 +126,9 @@ class HeaderLine(_Line):
         n = self.num_agents
         if len(line.joint) != n:
             return f"{len(line.joint)} moves for {n} agents"
-        for name in ("alive", "scores", "rewards"):
+        for name in ("alive", "scores", "rewards", "divergence"):
+            if getattr(line, name) is None:
+                continue
             k = len(getattr(line, name))
             if k != n:
                 return f"{name}: {k} entries for {n} agents"
@@ -299,6 +304,12 @@ class TurnLine(_Line):
     alive: list[bool]
     eliminated: list[int]
     rewards: list[float]
+    # physics = "pymunk" pods races (not re-simulated): the state words after
+    # the step, which verify() and playback import instead of stepping, and
+    # per agent the world's distance from the C model's prediction of the
+    # step; older files and C worlds: none
+    state: list[int] | None = None
+    divergence: list[float] | None = None
 
     def agent(self, agent: int) -> AgentTurn | None:
         for p in self.players:

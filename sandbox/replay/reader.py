@@ -12,7 +12,10 @@ exist).
 
 Replay.state_at(turn) re-simulates from the header with the recorded joint
 actions (checkpoints every 25 turns keep scrubbing fast); view_at(turn)
-decodes that state for renderers.
+decodes that state for renderers. A pods race in the pymunk world (scenario
+physics = "pymunk") cannot be re-simulated: each turn's joint action is
+still played (so an illegal one is caught), then the state the turn line
+stored is imported over the result (play_line).
 """
 from __future__ import annotations
 
@@ -107,7 +110,33 @@ class Replay:
         prev = self.by_turn.get(turn - 1)
         return list(prev.alive) if prev is not None else [True] * self.header.num_agents
 
+    @property
+    def stored_states(self) -> bool:
+        """Turns are replayed from their stored states (a pymunk world), not
+        re-simulated (the C model is the world: csb, and every older file)."""
+        return self.header.scenario.get("physics", "csb") != "csb"
+
     # --------------------------------------------------------------- playback
+    def play_line(self, game: Game, line: TurnLine) -> None:
+        """Plays one turn line on `game` (at line.turn): the recorded joint
+        action, then, for a replay of stored states, the state after it.
+        SandboxError: a move C refuses, or a stored state it refuses;
+        ReplayError: a stored state missing, or not the next turn's."""
+        game.step(line.joint)
+        if not self.stored_states:
+            return
+        if line.state is None:
+            raise ReplayError(f"turn {line.turn}: no stored state (a {self._physics} world "
+                              f"is not re-simulated)")
+        game.import_state(line.state)
+        if game.turn != line.turn + 1:
+            raise ReplayError(f"turn {line.turn}: the stored state is turn {game.turn}, "
+                              f"not {line.turn + 1}")
+
+    @property
+    def _physics(self) -> str:
+        return str(self.header.scenario.get("physics", "csb"))
+
     def new_game(self, check: bool = True) -> Game:
         """The initial state, rebuilt from the header (checked against the
         recorded initial hash unless check=False)."""
@@ -150,11 +179,14 @@ class Replay:
         while g.turn < turn:
             line = self.by_turn[g.turn]
             try:
-                g.step(line.joint)
+                self.play_line(g, line)
             except SandboxError as exc:
                 g.close()
                 raise ReplayError(f"{self.path}: turn {line.turn}: cannot replay the "
                                   f"recorded moves: {exc}") from None
+            except ReplayError as exc:
+                g.close()
+                raise ReplayError(f"{self.path}: {exc}") from None
             got = hash_hex(g.state_hash())
             if got != line.hash:  # playback must show what was played, or nothing
                 g.close()

@@ -308,7 +308,10 @@ def turn_line(record: "TurnRecord") -> TurnLine:
         turn=record.turn, joint=list(record.joint), players=players,
         hash=hash_hex(record.state_hash), scores=[_r(x, SCORE_DECIMALS) for x in record.scores],
         alive=list(record.alive), eliminated=list(record.eliminated),
-        rewards=[_r(x, 6) for x in record.rewards])
+        rewards=[_r(x, 6) for x in record.rewards],
+        state=list(record.state) if record.state is not None else None,
+        divergence=([_r(x, 3) for x in record.divergence] if record.divergence is not None
+                    else None))
 
 
 def _plain(value):

@@ -38,6 +38,7 @@ from ..native import Game, SandboxError, Search, SearchParams
 from ..native.search import params_arg
 from ..sim.controller import params_for_seat
 from .errors import ReplayError
+from .stats import json_clean
 from .format import SettingsChangeLine, hash_hex
 from .reader import Replay
 from .stats import chosen_by, root_value
@@ -90,7 +91,7 @@ class ResearchReport:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        return _clean(asdict(self))
+        return json_clean(asdict(self))
 
     def text(self) -> str:
         budget = (f"{self.budget['iterations']:,} iterations" if "iterations" in self.budget
@@ -143,16 +144,6 @@ def _f(x: float, sign: bool = False) -> str:
         return "-"
     x = round(x, 3) + 0.0              # no "-0.000"
     return f"{x:+.3f}" if sign else f"{x:.3f}"
-
-
-def _clean(v):
-    if isinstance(v, float):
-        return None if not math.isfinite(v) else v
-    if isinstance(v, dict):
-        return {str(k): _clean(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_clean(x) for x in v]
-    return v
 
 
 # ------------------------------------------------------------------ settings
@@ -267,7 +258,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                 done += _run(search, total - done)
             replayed += done
             try:
-                game.step(tl.joint)
+                replay.play_line(game, tl)
             except SandboxError as exc:
                 raise ReplayError(f"turn {t}: cannot replay the recorded moves: {exc}") from None
             if hash_hex(game.state_hash()) != tl.hash:

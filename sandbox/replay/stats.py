@@ -14,7 +14,8 @@ recorded when it decided; a pass child, move -1, is left out):
                      player's whole thinking time
   chosen_by          who chose the move played: search | random | person |
                      default (a person took the agent over and pressed no key:
-                     the game's default move). Files from before the field
+                     the game's default move) | bot (the game's own heuristic
+                     bot: a bot player, or a person's team mate). Files from before the field
                      existed: the player's controller, or "person" where the
                      move played is not the one the controller decided (a
                      take-over was the only way that could happen)
@@ -197,7 +198,7 @@ class ReplayStats:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
         d = {k: v for k, v in asdict(self).items() if k not in ("rows", "root_value",
                                                                   "iterations", "entropy")}
-        return _clean(d)
+        return json_clean(d)
 
     def text(self) -> str:
         out = [f"replay: {self.path}",
@@ -271,13 +272,14 @@ def _fmt(x: float, nd: int) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
 
 
-def _clean(v):
+def json_clean(v):
+    """v with NaN/inf as None and keys as strings, ready for JSON."""
     if isinstance(v, float):
         return None if not math.isfinite(v) else v
     if isinstance(v, dict):
-        return {str(k): _clean(x) for k, x in v.items()}
+        return {str(k): json_clean(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_clean(x) for x in v]
+        return [json_clean(x) for x in v]
     return v
 
 

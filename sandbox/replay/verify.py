@@ -1,5 +1,11 @@
 """verify(): re-simulate a replay from its header and check every state hash.
 
+A pods race in the pymunk world (scenario physics = "pymunk") is not
+re-simulated (pymunk is not the C model): each turn's joint action is still
+played on the C game (an illegal move is caught), then the state the turn
+line stored is imported, and that state must have the turn's hash, alive
+flags and scores; the checks below are the same from there.
+
 The game is rebuilt from (kind, effective parameter string, match seed), its
 initial hash compared with the header's, then every recorded joint action is
 played and the hash after each step compared with the turn line's, and so
@@ -26,7 +32,8 @@ class VerifyReport:
     first_divergence: int | None   # the first turn that did not replay as recorded
     message: str                   # one line
     problem: str = ""              # "" | "initial" | "hash" | "illegal" | "missing" |
-                                   # "figures" | "result"
+                                   # "figures" | "result" | "state" (a stored state
+                                   # missing, refused or of another turn)
     recorded: str | None = None    # the hashes that differ
     replayed: str | None = None
 
@@ -60,6 +67,12 @@ def verify(replay: Replay) -> VerifyReport:
                 return VerifyReport(False, checked, t,
                                     f"turn {t}: recorded moves {_joint(line.joint)} cannot be "
                                     f"played: {exc}", "illegal")
+            if replay.stored_states:
+                # not re-simulated (a pymunk world): the state the turn stored
+                # replaces C's step, and must be the one its hash names
+                problem = _take_stored(game, line)
+                if problem:
+                    return VerifyReport(False, checked, t, f"turn {t}: {problem}", "state")
             got = hash_hex(game.state_hash())
             if got != line.hash:
                 return VerifyReport(False, checked, t,
@@ -98,6 +111,19 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"winner {_who(winner)}", "result")
     what = "complete match" if r is not None else "no result line: the match did not finish"
     return VerifyReport(True, checked, None, f"{checked} turns verified ({what})")
+
+
+def _take_stored(game, line) -> str:
+    """Imports a turn line's stored state; what is wrong with it, or ""."""
+    if line.state is None:
+        return "no stored state (a pymunk world is verified against its stored states)"
+    try:
+        game.import_state(line.state)
+    except SandboxError as exc:
+        return f"the stored state is refused: {exc}"
+    if game.turn != line.turn + 1:
+        return f"the stored state is turn {game.turn}, not {line.turn + 1}"
+    return ""
 
 
 def _flags(alive) -> str:

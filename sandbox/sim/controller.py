@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, RootMatrix, Search,
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, RootMatrix, Search, has_bot,
                       SearchParams, Trace, TreeSnapshot)
 from ..native.search import params_arg
 
@@ -211,7 +211,12 @@ class BotController(Controller):
 
 class HumanController(Controller):
     """Moves chosen by a person (arrow keys in the app). Until a key is
-    pressed, a snake keeps going the way it went (or `default_move`)."""
+    pressed, a snake keeps going the way it went (or `default_move`).
+
+    A person drives one agent at a time (the app overrides its move each
+    turn); a team's other agents are played by the game's own heuristic bot
+    where the game has one (pods: the driven pod's team mate), else they
+    repeat their last move. `chooser(agent)` says which it was."""
 
     kind = "human"
 
@@ -220,7 +225,13 @@ class HumanController(Controller):
         super().__init__(player, agents, name)
         self._chosen: dict[int, int] = {}
         self._last: dict[int, int] = {a: default_move for a in agents}
+        self._by: dict[int, str] = {}
         self._lock = threading.Lock()
+
+    def chooser(self, agent: int) -> str:
+        """Who chose `agent`'s move of the last decision (records.CHOOSERS)."""
+        with self._lock:
+            return self._by.get(agent, "person")
 
     def choose(self, move: int, agent: int | None = None) -> None:
         with self._lock:
@@ -236,13 +247,24 @@ class HumanController(Controller):
         with self._lock:
             for a in self.agents:
                 legal = game.legal_moves(a)
-                move = self._chosen.pop(a, self._last.get(a, 0))
                 if not legal:
                     out[a] = None
                     continue
+                if a in self._chosen:
+                    move, self._by[a] = self._chosen.pop(a), "person"
+                else:
+                    move, self._by[a] = self._unsteered(game, a), "default"
+                    if move is not None and has_bot(game.kind):
+                        self._by[a] = "bot"
                 out[a] = move if move in legal else legal[0]
                 self._last[a] = out[a]
         return out
+
+    def _unsteered(self, game: Game, agent: int) -> int | None:
+        """An agent nobody steered this turn: the game's bot if it has one."""
+        if has_bot(game.kind):
+            return game.bot_move(agent)
+        return self._last.get(agent, 0)
 
 
 class SearchController(Controller):

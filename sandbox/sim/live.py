@@ -69,7 +69,9 @@ class LiveMatch:
             if isinstance(c, SearchController):
                 c.worker_nice = WORKER_NICE
             elif isinstance(c, HumanController):   # the scenario's own human players
-                self.human_agents.update(c.agents)
+                # a person drives one agent of their team at a time (the app
+                # switches which); the controller plays the others
+                self.human_agents.add(c.agents[0])
         self._human_fresh.clear()
         self.last_record = None      # nothing of the last match on screen
         self.view = self.match.world.view()

@@ -11,7 +11,7 @@ from ..native import InvalidState
 from .controller import (BotController, Controller, HumanController, RandomController,
                          SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord
-from .world import World
+from .world import World, make_world
 
 
 class RecorderLike(Protocol):
@@ -46,7 +46,8 @@ class Match:
         # scenario); given here, a restarted match records them in its header
         self.player_budgets: dict[int, Budget] = dict(player_budgets or {})
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
-        self.world = World(scenario.game, scenario.game_param_string(), self.seed)
+        self.world = make_world(scenario.game, scenario.game_param_string(), self.seed,
+                                scenario.physics)
         self.controllers: list[Controller] = []
         # close() may run from here on (a controller C refuses, e.g. MCGS's
         # heuristic priors on a game without move scores)
@@ -167,7 +168,8 @@ class Match:
             turn=turn, joint=tuple(joint), players=players, state_hash=game.state_hash(),
             scores=tuple(float(x) for x in game.evaluate()), alive=alive,
             eliminated=tuple(a for a in range(n) if alive_before[a] and not alive[a]),
-            rewards=tuple(float(x) for x in rewards))
+            rewards=tuple(float(x) for x in rewards), state=_tuple(self.world.recorded_state()),
+            divergence=_tuple(self.world.last_divergence))
         self.history.append(record)
         if self.recorder is not None:
             self.recorder.append(record)
@@ -192,7 +194,8 @@ class Match:
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
             changes=tuple(c.drain_changes()), trees=trees,
-            chosen_by={a: overridden.get(a, controller_chooser(c)) for a in c.agents})
+            chosen_by={a: overridden.get(a, c.chooser(a)) if isinstance(c, HumanController)
+                       else overridden.get(a, controller_chooser(c)) for a in c.agents})
 
     def play_turn(self) -> TurnRecord:
         self.start_turn()
@@ -233,12 +236,18 @@ class Match:
         self.close()
 
 
+def _tuple(values):
+    return None if values is None else tuple(values)
+
+
 def controller_chooser(c: Controller) -> str:
     """Who chooses a controller's own moves (records.CHOOSERS)."""
     if isinstance(c, SearchController):
         return "search"
     if isinstance(c, RandomController):
         return "random"
+    if isinstance(c, BotController):
+        return "bot"
     return "person"
 
 

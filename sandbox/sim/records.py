@@ -9,7 +9,7 @@ from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
 # key, or (a person's agent left unsteered) what the game does by default.
-CHOOSERS = ("search", "random", "person", "default")
+CHOOSERS = ("search", "random", "person", "default", "bot")   # bot: the game's own (C)
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,11 @@ class TurnRecord:
     alive: tuple[bool, ...]
     eliminated: tuple[int, ...]     # agents eliminated by this step
     rewards: tuple[float, ...]
+    # a world that replays cannot re-simulate (pods, physics = "pymunk"): the
+    # state words after the step, and per agent how far the world moved it
+    # from where the C model predicted (None for the C world)
+    state: tuple[int, ...] | None = None
+    divergence: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -99,8 +99,14 @@ def test_the_board_gets_the_mcgs_principal_variation(app):  # noqa: F811
     rows = principal_variation(tree)
     assert len(rows) >= 2
     assert ctx.plans[0] == tuple(line_moves(tree, rows, 0))[:30]
-    # Blue searches with Smitsimax (no line of its own): Red's prediction of it
-    assert 1 not in ctx.plans and ctx.predicted[1] == tuple(line_moves(tree, rows, 1))[:30]
+    # Blue searches with Smitsimax: its own tree's most visited line (its own
+    # search's plan) rather than Red's prediction of it
+    assert tuple(line_moves(tree, rows, 1))      # Red does predict Blue
+    wait_until(lambda: arena.match.controllers[1].latest.trees, arena, what="Blue's tree")
+    ctx = arena._board_context(None)
+    blue = arena.match.controllers[1].latest.trees[1]
+    assert ctx.plans[1] == tuple(line_moves(blue, principal_variation(blue), 1))[:30]
+    assert 1 not in ctx.predicted
     # the maze draws it
     app.run(max_frames=app.frame + 2)
     assert arena.board.plan_points.get(0)

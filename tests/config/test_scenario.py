@@ -112,6 +112,9 @@ def test_a_valid_dict():
     ("players.0.search.max_depth", True, ["players.0.search.max_depth", "not true"]),
     ("players.0.agents", [True], ["players.0.agents.0", "not true"]),
     ("record.tree_nodes", True, ["record.tree_nodes", "not true"]),
+    ("physics", "box2d", ["physics", "'csb' or 'pymunk'"]),
+    ("physics", 1, ["physics"]),
+    ("physics", "pymunk", ["physics: the game 'snakes' has no world 'pymunk'", "(it has: csb)"]),
 ])
 def test_field_errors_name_the_field(path, value, words):
     msg = one_line_error(with_change(path, value))

@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 from sandbox.games import plugin
-from sandbox.games.pods.render import FLAME, SHIELD, PodsRenderer
+from sandbox.games.pods.render import FLAME, SHIELD, PodsRenderer, lerp_angle, pod_poses
 from sandbox.games.pods.view import decode_pods, encode_pods, move_table
 from sandbox.native import Game
 
@@ -107,3 +107,47 @@ def test_trails_follow_the_turns_and_reset_when_time_goes_back():
         assert [(x, y) for _, x, y in r.trails[0]] == [(q.pods[0].x, q.pods[0].y) for q in views]
         r.draw(surf, surf.get_rect(), views[2])         # a replay seeking back
         assert [t for t, _, _ in r.trails[0]] == [2]
+
+
+def test_between_turns_a_pod_glides_half_way_at_half_time_and_turns_the_short_way():
+    colors = [(230, 80, 70), (80, 140, 240)]
+    r = PodsRenderer(colors, ["A", "B"])
+    surf = pygame.Surface(RECT.size)
+    with duel() as g:
+        set_pod(g, 0, x=5000, y=4500, vx=0, vy=0, angle=350.0)
+        set_pod(g, 1, x=11000, y=8000, vx=0, vy=0, angle=0.0)
+        prev = decode_pods(g.export())
+        g.step([find(g, "R18 200"), find(g, "S 0")])   # 350° + 18° = 8°, thrust 200
+        now = decode_pods(g.export())
+        # by hand: heading 8°, 200 along it, position rounded
+        assert now.pods[0].angle == 8.0
+        end = (5000 + round(200 * math.cos(math.radians(8))),
+               4500 + round(200 * math.sin(math.radians(8))))
+        assert (now.pods[0].x, now.pods[0].y) == end
+        # drawn a pixel-exact half-way (the renderer's own scale: s px per unit)
+        r.draw(surf, RECT, now, prev, 0.5)
+        s = min(RECT.w / 16000, (RECT.h - r._board(RECT).y) / 9000)
+        bx, by = r.pod_points[0]
+        sx0, sy0 = r.to_screen(RECT, 5000, 4500)
+        assert abs(bx - (sx0 + (end[0] - 5000) / 2 * s)) < 1.0
+        assert abs(by - (sy0 + (end[1] - 4500) / 2 * s)) < 1.0
+        # pod A's disc (radius 20 px) is there: 17 px behind its drawn centre is
+        # its colour, a point 22 px from where it ends the turn (5 px ahead)
+        rp = int(400 * s)
+        assert rp == 20
+        assert tuple(surf.get_at((round(bx) - 17, round(by))))[:3] == colors[0]
+        assert tuple(surf.get_at((round(bx), round(by) - 15)))[:3] == colors[0]
+        # the heading half-way along the short arc (350° -> 8° passes 359°, not 180°)
+        assert pod_poses(now, prev, 0.5)[0] == ((5000 + end[0]) / 2, (4500 + end[1]) / 2,
+                                                359.0)
+        assert lerp_angle(10.0, 350.0, 0.25) == 5.0 and lerp_angle(90.0, 270.0, 1.0) == 270.0
+        # at the turn's start the old place, at its end the new one; no prev: the new one
+        assert pod_poses(now, prev, 0.0)[0][:2] == (5000.0, 4500.0)
+        assert pod_poses(now, prev, 1.0)[0][:2] == end
+        assert pod_poses(now, None, 0.5)[0][:2] == end
+        # a prev that is not the turn before (a replay seek): no glide
+        assert pod_poses(now, replace(prev, turn=now.turn - 2), 0.5)[0][:2] == end
+
+
+def find(g: Game, name: str) -> int:
+    return next(m for m in g.legal_moves(0) if g.move_name(0, m) == name)

@@ -150,3 +150,28 @@ def test_an_older_file_without_the_field_loads_verifies_and_infers_it(taken_over
     # that happened to match the search's move cannot be told apart
     assert rows[0].chosen_by == "person"
     assert rows[2].chosen_by == "search"
+
+
+def test_a_persons_pod_and_its_bot_driven_team_mate_are_recorded_apart(tmp_path):
+    """pods_you_vs_bots: the person drives pod 0 (a boost), the game's bot
+    plays pod 1 and the bot team; the file says so and verifies."""
+    recs = []
+
+    def factory():
+        recs.append(Recorder(tmp_path, name_hint="pods"))
+        return recs[-1]
+
+    live = LiveMatch(load_scenario("pods_you_vs_bots"), seed=1, recorder_factory=factory,
+                     paused=True)
+    try:
+        assert live.human_agents == {0}
+        _wait_ready(live)
+        live.choose(0, len(live.match.world.game.legal_moves(0)) - 2)   # boost
+        _play_one(live)
+    finally:
+        live.close()
+    replay = read_replay(recs[-1].path)
+    assert verify(replay).ok
+    t0 = replay.turns[0]
+    assert [t0.agent(a).chosen_by for a in range(4)] == ["person", "bot", "bot", "bot"]
+    assert live.match.history[0].joint[0] == 9

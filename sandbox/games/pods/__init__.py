@@ -17,7 +17,8 @@ This package holds the parameter model (params.py), the export decoder and
 the move table (view.py) and the board (render.py). A person drives a pod
 with the arrow keys (left / right: turn 18° at full thrust, up: straight at
 full thrust, down: coast), 1 / 2 / 3 for straight at no / half / full
-thrust, b to boost, s to shield, or a click: a target point.
+thrust, b to boost, s to shield, or a click: a target point; in the app,
+Tab switches which pod of the team the person drives.
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ class PodsPlugin(GamePlugin):
     title = "Pods — Coders Strike Back racing: checkpoints, laps, boost, shield, 1–4 teams"
     Params = PodsGameParams
     keys_hint = ("arrows: left/right turn 18° at full thrust, up full thrust, down coast; "
-                 "1/2/3 thrust 0/half/full; b boost; s shield; click: steer to a point")
+                 "1/2/3 thrust 0/half/full; b boost; s shield; click: steer to a point; "
+                 "Tab: drive your other pod")
     keys = tuple(_KEYS)
     bench = (
         BenchCase(label="pods 2x2 (csb), smitsimax depth 6, one thread",
@@ -116,6 +118,15 @@ class PodsPlugin(GamePlugin):
         if move is None:
             return KeyResult(None, f"no such move in this race's move set ({key})")
         return KeyResult(move)
+
+    # physics = "pymunk": the race moves in a pymunk space (world.py)
+    worlds = ("pymunk",)
+
+    def physics_world(self, physics: str, view: PodsView):
+        if physics != "pymunk":
+            return super().physics_world(physics, view)
+        from .world import PodsWorld
+        return PodsWorld(view)
 
     def renderer(self, colors, names, move_names=None):
         from .render import PodsRenderer
