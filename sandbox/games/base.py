@@ -160,6 +160,9 @@ class GamePlugin:
     # enumerating its whole tree
     exploitable: ClassVar[bool] = False
     exploit_one_shot: ClassVar[bool] = False
+    # `series` statistics: names of the shares of turns turn_shares() counts
+    # (empty: none, and series does not decode the states at all)
+    turn_stats: ClassVar[tuple[str, ...]] = ()
     # worlds other than the C model a scenario may choose (`physics = NAME`;
     # "csb", the default, is the C model itself): physics_world() builds them
     worlds: ClassVar[tuple[str, ...]] = ()
@@ -226,6 +229,13 @@ class GamePlugin:
         possible way, with their probabilities. A game without chance: the
         state itself."""
         return [(1.0, game)]
+
+    # -- series statistics ----------------------------------------------------------
+    def turn_shares(self, views: Sequence[Any]) -> dict[str, list[tuple[int, int]]]:
+        """Game-specific shares of turns over one match, for `series`: per
+        name of turn_stats, per agent, (turns it held, turns it applied to),
+        from the match's states (one view after each turn)."""
+        return {}
 
     # -- parameters ----------------------------------------------------------------
     def params(self, game_params: Mapping[str, Any] | None) -> GameParams:

@@ -15,6 +15,10 @@ A setting the seed does not reach can vary with the groups too: `vary`
 so group k plays another maze (the maze's layout has its own seed, kept fixed
 by the match seed) with both seat orders, still paired.
 
+A game may count shares of turns over each match (GamePlugin.turn_stats,
+e.g. pods' emergent `blocking`): they are summed over the series per player
+and reported beside the scores.
+
     python -m sandbox series SCENARIO --games 200 [--iterations K] [--set players.1.controller=random]
         [--vary game_params.maze_seed]
 """
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..config import Budget, Scenario
+from ..games import plugin
 from ..native import InvalidArgument
 from .match import Match
 
@@ -39,6 +44,11 @@ class PlayerScore:
     losses: int = 0
     scores: list[float] = field(default_factory=list)         # per game
     group_means: list[float] = field(default_factory=list)    # per seed group
+    # the game's shares of turns (GamePlugin.turn_stats): name -> [held, of]
+    turn_shares: dict[str, list[int]] = field(default_factory=dict)
+
+    def shares(self) -> dict[str, float | None]:
+        return {k: (round(h / n, 4) if n else None) for k, (h, n) in self.turn_shares.items()}
 
     @property
     def games(self) -> int:
@@ -62,7 +72,8 @@ class PlayerScore:
         lo, hi = self.interval()
         return {"player": self.player, "name": self.name, "games": self.games,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "score": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
+                "score": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                **({"turn_shares": self.shares()} if self.turn_shares else {})}
 
 
 @dataclass
@@ -87,6 +98,10 @@ class SeriesResult:
             lo, hi = p.interval()
             lines.append(f"  {p.name[:16]:<16}{p.mean:>8.3f}  [{lo:.3f}, {hi:.3f}]   "
                          f"{p.wins:>5}{p.draws:>5}{p.losses:>5}")
+        for p in self.players:
+            for name, share in p.shares().items():
+                text = "n/a" if share is None else f"{share:.3f}"
+                lines.append(f"  {p.name[:16]:<16}{name} share of turns: {text}")
         return "\n".join(lines)
 
 
@@ -127,6 +142,7 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
     if vary is not None:
         # checked up front: a bad path fails before the first game
         scenario.with_settings([f"{vary}={seed}"])
+    stats = plugin(scenario.game).turn_stats
     t0 = time.perf_counter()
     for g in range(games // n):
         group: list[list[float]] = [[] for _ in range(n)]
@@ -134,8 +150,14 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
         for shift in range(n):
             sc = seated(base, shift)
             with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns) as m:
-                result = m.play()
+                views: list = []
+                if stats:
+                    result = m.play(lambda _r: views.append(m.world.view()))
+                else:
+                    result = m.play()
             agents = [sc.player_agents(i) for i in range(n)]
+            if stats:
+                _add_shares(res, m.world.plugin.turn_shares(views), agents)
             scores = game_scores(result.ranking, agents)
             for i, s in enumerate(scores):
                 p = res.players[i]
@@ -153,3 +175,16 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
         for i in range(n):
             res.players[i].group_means.append(sum(group[i]) / len(group[i]))
     return res
+
+
+def _add_shares(res: SeriesResult, shares: dict[str, list[tuple[int, int]]],
+                agents: list[list[int]]) -> None:
+    """Adds one match's shares of turns to each player's totals (a player
+    with several agents: its first agent's, the game gives a team's agents
+    the same)."""
+    for name, per_agent in shares.items():
+        for i, ags in enumerate(agents):
+            held, of = per_agent[ags[0]] if ags and ags[0] < len(per_agent) else (0, 0)
+            tot = res.players[i].turn_shares.setdefault(name, [0, 0])
+            tot[0] += held
+            tot[1] += of

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
+from .blocking import blocking_turns
 from .params import PodsGameParams
 from .view import (BOOST_MOVE, SHIELD_MOVE, Pod, PodsView, decode_pods, encode_pods, find_move,
                    move_table)
@@ -57,6 +58,17 @@ class PodsPlugin(GamePlugin):
                 {"players": 4, "map": "star", "timeout": 30, "max_turns": 100},
                 {"players": 3, "pods_per_player": 1, "map": "zigzag", "rotations": 1,
                  "thrusts": 2, "boost": 0, "max_thrust": 100, "max_turns": 50})
+
+    # emergent blocking (blocking.py): per team, the share of turns its
+    # trailing pod is closer to the opponent leader than to its next checkpoint
+    turn_stats = ("blocking",)
+
+    def turn_shares(self, views: Sequence[PodsView]) -> dict[str, list[tuple[int, int]]]:
+        if not views:
+            return {"blocking": []}
+        per = views[0].per_player
+        teams = blocking_turns(views)
+        return {"blocking": [teams[a // per] for a in range(views[0].num_pods)]}
 
     def decode(self, words: Sequence[int]) -> PodsView:
         return decode_pods(words)

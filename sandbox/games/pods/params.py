@@ -35,6 +35,15 @@ class PodsGameParams(GameParams):
                                                              "to the opponent leader's checkpoint")
     w_angle: float = Field(10.0, ge=0.0, le=1000.0,
                            description="evaluation: per degree of the blocker's heading error")
+    w_heading: float = Field(80.0, ge=0.0, le=1000.0,
+                             description="evaluation: per degree of the leader's heading error "
+                                         "to its aim")
+    w_speed: float = Field(3.0, ge=0.0, le=100.0,
+                           description="evaluation: times the leader's speed toward its next "
+                                       "checkpoint")
+    lineup: float = Field(0.0, ge=0.0, le=20000.0,
+                          description="evaluation: within this distance of its next checkpoint "
+                                      "the leader aims at the one after")
 
     @model_validator(mode="after")
     def _moves_fit(self):
