@@ -67,7 +67,13 @@ class MatchResult:
         return out
 
     def line(self) -> str:
-        win = (f"winner={self.winner}({self.names[self.winner]})" if self.winner is not None
-               else "winner=none")
+        best = [a for a, r in enumerate(self.ranking) if r == 0]
+        if self.winner is not None:
+            win = f"winner={self.winner}({self.names[self.winner]})"
+        elif len(best) > 1 and len({self.names[a] for a in best}) == 1:
+            # one player's agents share first place (a pods team): that player won
+            win = f"winner={','.join(map(str, best))}({self.names[best[0]]})"
+        else:
+            win = "winner=none"
         return (f"result: {win} ranking={self.placement()} turns={self.turns} "
                 f"final_hash={self.final_hash:016x}")

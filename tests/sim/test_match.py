@@ -257,3 +257,13 @@ def test_a_player_the_core_refuses_gives_its_error_and_a_closed_match():
     with Match(ok, recorder=None) as m:
         assert m.controllers[0].settings.priors == "heuristic"
         assert m.play().turns == 3
+
+
+def test_result_line_names_a_team_that_shares_first_place():
+    from sandbox.sim.records import MatchResult
+    team = MatchResult(turns=9, ranking=(1, 1, 0, 0), winner=None, final_hash=0, terminal=True,
+                       names=("Red", "Red", "Blue", "Blue"))
+    assert team.line().startswith("result: winner=2,3(Blue) ")
+    tie = MatchResult(turns=9, ranking=(0, 0), winner=None, final_hash=0, terminal=True,
+                      names=("Red", "Blue"))
+    assert tie.line().startswith("result: winner=none ")
