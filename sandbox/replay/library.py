@@ -105,9 +105,9 @@ def _ending(tail: bytes, header: dict, cut: bool) -> tuple[int | None, str]:
             continue
         if obj.get("type") == "result":
             turns = obj.get("turns") if isinstance(obj.get("turns"), int) else None
-            w, names = obj.get("winner"), obj.get("names")
+            w, names, ranking = obj.get("winner"), obj.get("names"), obj.get("ranking")
             if w is None:
-                return turns, "draw"
+                return turns, _shared_first(ranking, names)
             if isinstance(w, int) and isinstance(names, list) and 0 <= w < len(names):
                 return turns, str(names[w])
             return turns, f"agent {w}"
@@ -117,6 +117,18 @@ def _ending(tail: bytes, header: dict, cut: bool) -> tuple[int | None, str]:
         if obj.get("type") == "header":
             return 0, "unfinished"
     return None, "unfinished"
+
+
+def _shared_first(ranking: object, names: object) -> str:
+    """'draw' when every agent ties, else 'shared: A, B' (the tied first)."""
+    if not (isinstance(ranking, list) and isinstance(names, list) and ranking
+            and len(ranking) == len(names) and all(isinstance(r, int) for r in ranking)):
+        return "draw"
+    best = min(ranking)
+    first = [str(n) for n, r in zip(names, ranking) if r == best]
+    if len(first) == len(ranking):
+        return "draw"
+    return "shared: " + ", ".join(dict.fromkeys(first))
 
 
 def scan(directory: str | os.PathLike) -> list[ReplaySummary]:
