@@ -173,7 +173,7 @@ class ReplayList:
         of = f" ({total} in all)" if self.filter is not None else ""
         hint = "  ·  wheel / PgUp PgDn Home End scroll" if n > self.visible_rows else ""
         surface.blit(text(f"{where}{of}{hint}", 12, pal.TEXT_DIM),
-                     (self.x, LIST_TOP + self.visible_rows * ROW_STEP + 2))
+                     (self.x, LIST_TOP + max(1, last - self.scroll) * ROW_STEP + 2))
 
     def state(self) -> dict[str, Any]:
         shown = self.shown
