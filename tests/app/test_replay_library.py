@@ -233,3 +233,16 @@ def test_play_still_records_and_record_flags_conflict(user_dirs, capsys):
 def test_the_suite_itself_records_into_a_temporary_folder():
     folder = os.environ.get("SBX_REPLAY_DIR", "")
     assert "sbx-test-replays-" in folder and Path(folder).is_dir()
+
+
+def test_delete_key_on_a_focused_row_asks_then_deletes(app, tmp_path):
+    files = [_fake(tmp_path, i, "maze_4p") for i in range(2)]
+    menu = _menu(app, tmp_path)
+    ids = [w.id for w in menu.widgets.widgets]
+    menu.widgets._set_focus(ids.index("replay:1"))      # as Tab would
+    delete = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DELETE, mod=0, unicode="")
+    menu.handle_event(delete)
+    assert files[0].exists() and menu.library.pending_delete == files[0]
+    menu.handle_event(delete)
+    assert not files[0].exists() and files[1].exists()
+    assert menu.state()["replays"] == [str(files[1])]
