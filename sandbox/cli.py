@@ -55,7 +55,8 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-record", action="store_true",
                    help="do not write a replay file (recording is on by default)")
     p.add_argument("--replay-dir", default=None, metavar="DIR",
-                   help="folder for replay files (default: the scenario's record.dir, replays/)")
+                   help="folder for replay files (default: the scenario's record.dir, else "
+                        "$SBX_REPLAY_DIR, else replays/)")
 
 
 def _budget_from(args: argparse.Namespace):
@@ -191,6 +192,9 @@ def app_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state-file", metavar="PATH", default=None,
                         help="keep writing the app's state (settings the searches received, "
                              "turn, ...) to this JSON file")
+    parser.add_argument("--record", action="store_true",
+                        help="record a replay with --headless, --screenshot or --profile-frames "
+                             "too (they do not by default; --replay-dir DIR also asks for one)")
     return _guard(lambda: _app(parser.parse_args(argv)))
 
 
@@ -205,6 +209,13 @@ def _app(args: argparse.Namespace) -> int:
         if why:
             raise CliError(f"--screenshot {args.screenshot}: {why}")
     offscreen = args.screenshot is not None or args.profile_frames is not None
+    if args.record and args.no_record:
+        raise CliError("--record and --no-record contradict each other")
+    if (args.headless or offscreen) and not args.record and args.replay_dir is None:
+        # Trial runs (a terminal match, a screenshot, a frame profile) do not
+        # fill the user's replay folder; a match in the window, `python -m
+        # sandbox play`, --record and --replay-dir do record.
+        args.no_record = True
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:

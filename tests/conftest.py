@@ -5,6 +5,22 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
+def pytest_configure(config):
+    """Tests never fill the user's replays/: every recorder that is not given
+    a folder (and the app's menu) uses $SBX_REPLAY_DIR, set here to a fresh
+    temporary folder for the whole session (child processes inherit it).
+    Tests about the replays/ default itself delete the variable first."""
+    import tempfile
+    os.environ["SBX_REPLAY_DIR"] = tempfile.mkdtemp(prefix="sbx-test-replays-")
+
+
+def pytest_unconfigure(config):
+    import shutil
+    folder = os.environ.get("SBX_REPLAY_DIR", "")
+    if "sbx-test-replays-" in folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_report_header(config):
     from sandbox.native import _lib
     build = "ASan+UBSan build" if _lib.SANITIZED else "normal build"

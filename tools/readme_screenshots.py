@@ -268,12 +268,22 @@ def lab_shots(out: Path) -> None:
 
 
 def menu_shot(out: Path) -> None:
+    # the library lists one short match recorded into a temporary folder, not
+    # whatever the user's replays/ holds (and nothing is written there)
     from sandbox.app.menu import MenuScene
-    app = App()
-    app.push(MenuScene(app))
-    frames(app, 3)
-    app.screenshot(out / "menu.png")
-    app.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = Recorder(tmp, name_hint="goofspiel_13_duel")
+        with Match(load_scenario("goofspiel_13_duel"), seed=1,
+                   budget=Budget(iterations=200, ms=0), recorder=rec) as m:
+            while not m.over:
+                m.play_turn()
+        rec.close()
+        app = App()
+        app.replay_dir = tmp
+        app.push(MenuScene(app))
+        frames(app, 3)
+        app.screenshot(out / "menu.png")
+        app.close()
 
 
 def main() -> int:

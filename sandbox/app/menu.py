@@ -1,5 +1,6 @@
-"""Start menu: pick a scenario to play, or one of the newest replays to
-watch (from the replay folder: --replay-dir, else replays/)."""
+"""Start menu: pick a scenario to play, or a replay to watch from the
+replay library (every file in the replay folder: --replay-dir, else
+$SBX_REPLAY_DIR, else replays/; see replay_list.py)."""
 from __future__ import annotations
 
 import time
@@ -14,6 +15,7 @@ from ..native import SandboxError
 from ..render import palette as pal
 from ..render.fonts import text
 from ..ui import Button, WidgetGroup, is_ui
+from .replay_list import ReplayList
 from .shell import App, Scene
 
 
@@ -31,24 +33,28 @@ class MenuScene(Scene):
                 self.entries.append((p.stem, p.stem, f"cannot load: {exc}"))
         stems = [e[0] for e in self.entries]
         self.chosen = stems.index(DEFAULT_SCENARIO) if DEFAULT_SCENARIO in stems else 0
-        self.replays: list[Path] = []
         self.message = ""
         self.message_until = 0.0
         self.widgets = WidgetGroup()
+        self.library = ReplayList(self.replay_dir, self.watch, self.say)
+        self.library.refresh()
+
+    @property
+    def replays(self) -> list[Path]:
+        """The listed replay files (the filter applied), newest first."""
+        return [r.path for r in self.library.shown]
 
     def replay_dir(self) -> Path:
-        return Path(getattr(self.app, "replay_dir", None) or "replays")
+        from ..replay.library import default_replay_dir
+        return Path(getattr(self.app, "replay_dir", None) or default_replay_dir())
 
-    def _scan_replays(self, limit: int = 8) -> list[Path]:
-        try:
-            files = [p for p in self.replay_dir().glob("*.jsonl") if p.is_file()]
-        except OSError:
-            return []
-        files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        return files[:limit]
+    def say(self, message: str) -> None:
+        self.message = message
+        self.message_until = time.perf_counter() + 5.0
 
     def resume(self) -> None:
         # a match just played has left a new replay: list it
+        self.library.refresh()
         self.resize(self.app.screen.get_size())
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -63,21 +69,27 @@ class MenuScene(Scene):
         g.add(Button("labs", (x + 190, y, 180, 36), "Labs (L)",
                      "RPS playground, convergence race, depth bias"))
         g.add(Button("quit", (x + 380, y, 180, 36), "Quit (Esc)"))
-        self.replays = self._scan_replays()
         rx = x + 600
-        for i, p in enumerate(self.replays):
-            g.add(Button(f"replay:{i}", (rx, 170 + i * 40, min(520, w - rx - 20), 34),
-                         p.name[:60], f"watch {p}"))
+        self.library.build(g, rx, max(200, min(620, w - rx - 20)), h)
         self.layout = {"scenarios_x": x, "replays_x": rx}
         self.widgets = g
 
     def handle_event(self, event: pygame.event.Event) -> bool:
+        g = self.widgets
+        focused = g.widgets[g.focus_index].id if 0 <= g.focus_index < len(g.widgets) else None
+        done = self.library.handle(event, focused)
+        if done:
+            if done == "relayout" and self.app.scene is self:
+                self.resize(self.app.screen.get_size())
+                if focused is not None:    # keep keyboard focus on the same widget
+                    ids = [w.id for w in self.widgets.widgets]
+                    if focused in ids:
+                        self.widgets._set_focus(ids.index(focused))
+            return True
         if is_ui(event, "click"):
             if event.id.startswith("scen:"):
                 self.chosen = int(event.id[5:])
                 self.resize(self.app.screen.get_size())
-            elif event.id.startswith("replay:"):
-                self.watch(self.replays[int(event.id[7:])])
             elif event.id == "play":
                 self.play()
             elif event.id == "labs":
@@ -124,8 +136,7 @@ class MenuScene(Scene):
         try:
             scene = ReplayScene(self.app, read_replay(path))
         except SandboxError as exc:
-            self.message = str(exc)
-            self.message_until = time.perf_counter() + 5.0
+            self.say(str(exc))
             return
         self.app.push(scene)
 
@@ -141,9 +152,7 @@ class MenuScene(Scene):
         if L:
             surface.blit(text("Play a scenario", 16, pal.TEXT, bold=True), (L["scenarios_x"], 140))
             surface.blit(text("Watch a replay", 16, pal.TEXT, bold=True), (L["replays_x"], 140))
-            if not self.replays:
-                surface.blit(text(f"no replays in {self.replay_dir()}/ yet: every match "
-                                  "records one", 13, pal.TEXT_DIM), (L["replays_x"], 176))
+            self.library.draw(surface)
         self.widgets.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             m = text(self.message[:120], 13, pal.WARN)
@@ -155,4 +164,4 @@ class MenuScene(Scene):
 
     def state(self) -> dict[str, Any]:
         return {"scene": self.name, "chosen": self.entries[self.chosen][0] if self.entries else None,
-                "replays": [str(p) for p in self.replays]}
+                "replays": [str(p) for p in self.replays], "library": self.library.state()}

@@ -346,7 +346,11 @@ def recorder_for(scenario: "Scenario", args: Any = None, *, enabled: bool | None
             name_hint = _scenario_stem(getattr(args, "scenario", None))
     if not (cfg.enabled if enabled is None else enabled):
         return None
-    return Recorder(directory if directory is not None else cfg.dir, name_hint=name_hint,
+    if directory is None:
+        # a scenario's own [record] dir wins; else $SBX_REPLAY_DIR, else replays/
+        from .library import default_replay_dir
+        directory = cfg.dir if "dir" in cfg.model_fields_set else default_replay_dir()
+    return Recorder(directory, name_hint=name_hint,
                     record_trees=cfg.tree_nodes if cfg.record_trees else 0,
                     fsync_every=cfg.fsync_every, on_error=on_error)
 

@@ -22,6 +22,7 @@ def _scenario_file(tmp_path: Path, record: str) -> Path:
 
 def test_records_by_default(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SBX_REPLAY_DIR")   # the user's default, not the suite's
     assert main(PLAY) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1].startswith("result: ") and lines[-2].startswith("replay: replays/")
@@ -77,7 +78,7 @@ def test_main_py_headless_records(tmp_path, capsys):
     assert len(list(tmp_path.glob("*.jsonl"))) == 1
 
 
-def test_recorder_for_args(tmp_path):
+def test_recorder_for_args(tmp_path, monkeypatch):
     import argparse
 
     from sandbox.config import load_scenario
@@ -88,6 +89,9 @@ def test_recorder_for_args(tmp_path):
     assert rec.directory == tmp_path and rec.name_hint == "snakes_standard_4p"
     assert rec.status.state == "waiting" and rec.status.label() == "REC ready"
     assert recorder_for(sc, argparse.Namespace(scenario=None, no_record=True)) is None
+    monkeypatch.setenv("SBX_REPLAY_DIR", str(tmp_path / "env"))
+    assert recorder_for(sc).directory == tmp_path / "env"
+    monkeypatch.delenv("SBX_REPLAY_DIR")
     assert recorder_for(sc).directory == Path("replays")
     assert recorder_for(sc.with_overrides(record={"enabled": False})) is None
     assert recorder_for(sc, args, enabled=False) is None
