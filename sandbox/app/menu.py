@@ -61,10 +61,20 @@ class MenuScene(Scene):
         w, h = size
         g = WidgetGroup()
         x = max(20, w // 2 - 560)
+        # Scenario buttons in as many columns (up to 3) as it takes to keep
+        # them, the Play row and the description line inside the window.
+        n = max(1, len(self.entries))
+        room = max(120, h - 170 - 36 - 20 - 90)
+        cols = min(3, -(-n // max(1, room // 40)))
+        rows = -(-n // cols)
+        pitch = max(30, min(56, room // rows))
+        cw = (560 - (cols - 1) * 10) // cols
         for i, (stem, name, _) in enumerate(self.entries):
-            b = g.add(Button(f"scen:{i}", (x, 170 + i * 56, 560, 46), name))
+            c, r = divmod(i, rows)
+            b = g.add(Button(f"scen:{i}", (x + c * (cw + 10), 170 + r * pitch, cw, pitch - 8),
+                             name))
             b.toggled = i == self.chosen
-        y = 170 + len(self.entries) * 56 + 20
+        y = 170 + rows * pitch + 12
         g.add(Button("play", (x, y, 180, 36), "Play (Enter)"))
         g.add(Button("labs", (x + 190, y, 180, 36), "Labs (L)",
                      "RPS playground, convergence race, depth bias"))

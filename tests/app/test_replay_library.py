@@ -246,3 +246,19 @@ def test_delete_key_on_a_focused_row_asks_then_deletes(app, tmp_path):
     menu.handle_event(delete)
     assert not files[0].exists() and files[1].exists()
     assert menu.state()["replays"] == [str(files[1])]
+
+
+def test_the_scenario_buttons_and_the_play_row_fit_the_minimum_window(app):  # noqa: F811
+    """Every scenario's button, and the Play row below them, stay inside the
+    window and clear of the description line at the bottom (they ran off an
+    800-pixel window once there were 20 scenarios)."""
+    from sandbox.app.shell import MIN_SIZE
+    menu = MenuScene(app)
+    assert len(menu.entries) >= 20
+    for w, h in (MIN_SIZE, (1280, 800)):
+        menu.resize((w, h))
+        rects = [wd.rect for wd in menu.widgets.widgets
+                 if wd.id.startswith("scen:") or wd.id in ("play", "labs", "quit")]
+        assert len(rects) == len(menu.entries) + 3
+        assert all(r.bottom <= h - 55 and r.right <= w for r in rects), (w, h)
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
