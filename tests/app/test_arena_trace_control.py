@@ -15,8 +15,14 @@ SHIFT_K = key(pygame.K_k, "K", pygame.KMOD_LSHIFT)
 
 
 def root_visits(scene, agent: int) -> int:
-    snap = scene.trees[agent].snapshot
-    return int(snap.visits[0])
+    """The root visits of the tree the scene hands agent's view (the views
+    take them one per frame, rate-limited, outside a traced step)."""
+    return int(scene._tree_snapshot(agent).visits[0])
+
+
+def shown_visits(scene, agent: int) -> int:
+    """The root visits of the tree agent's view holds right now."""
+    return int(scene.trees[agent].snapshot.visits[0])
 
 
 def settle(scene) -> None:
@@ -41,6 +47,7 @@ def test_j_reveals_the_four_phases_in_order_and_stats_change_only_at_backprop(ap
             scene.update(16)
         assert anim.phase == seen[-1]
         now = [root_visits(scene, a) for a in range(len(scene.trees))]
+        assert now == [shown_visits(scene, a) for a in range(len(scene.trees))]
         if anim.phase == "backprop":
             # every agent's tree of the traced player got this one iteration
             assert now == [v + 1 for v in before]
