@@ -213,7 +213,8 @@ def test_node_changes_read_before_and_after_by_node_id():
                          after={0: after})
     ch = anim.node_changes(0)
     assert [c[:4] for c in ch] == [(0, 0, 10, 11), (1, 1, 6, 7), (2, 3, 0, 1)]
-    assert ch[0][4:] == pytest.approx((0.5, 6.5 / 11)) and ch[1][4:] == pytest.approx((0.4, 3.9 / 7))
+    assert ch[0][4:] == pytest.approx((0.5, 6.5 / 11))
+    assert ch[1][4:] == pytest.approx((0.4, 3.9 / 7))
     assert ch[2][4] is None and ch[2][5] == pytest.approx(1.5)       # expanded: new
     assert anim.node_changes(1) == []                                 # no snapshot given
     # the backprop box lists them: it is taller than without snapshots
