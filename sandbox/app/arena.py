@@ -166,6 +166,7 @@ class ArenaScene(Scene):
         self._groups: list[tuple[int, ...]] = [(a,) for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
+        self._step_before = None
         self._feed_next = 0
         self._feed_after = 0.0
         # agent -> (what the bars show, their surface, when drawn)
@@ -946,6 +947,10 @@ class ArenaScene(Scene):
         elif self.layout and self._matrix_signature() != self._matrix_sig:
             self._build_widgets()   # a panel gained or lost its heat map switch
             self._apply_tree_requests()   # and an MCGS graph its size
+        if played and self.animation is not None:
+            # the traced iteration's trees were re-rooted: a held step (or its
+            # pre-iteration snapshot) would now show a tree that is gone
+            self._end_animation()
         # A frame that played a turn (re-rooting four searches, recording)
         # re-renders no tree: one heavy job per frame keeps the slowest frames
         # inside the frame budget.

@@ -5,7 +5,7 @@ traced player's trees with their pre-iteration numbers until backprop."""
 from __future__ import annotations
 
 import pygame
-from test_arena import HELP, app, feed, key, make_arena, wait_decided  # noqa: F401
+from test_arena import HELP, app, feed, key, make_arena, step_turn, wait_decided  # noqa: F401
 
 from sandbox.render.step_view import PHASES
 
@@ -86,3 +86,15 @@ def test_the_help_names_the_trace_keys():
     keys = dict(HELP)
     assert "phase by phase" in keys["J"]
     assert "10 / 100 traced iterations" in keys["K / Shift+K"]
+
+
+def test_playing_a_turn_ends_a_held_step(app):  # noqa: F811
+    scene = make_arena(app)
+    wait_decided(scene)
+    feed(scene, J)
+    assert scene.animation is not None and scene._step_before is not None
+    step_turn(scene)
+    assert scene.animation is None
+    ctl = scene.match.controllers[scene.selected]
+    # the views are handed the new turn's trees, not the held pre-iteration ones
+    assert scene._tree_snapshot(0) is ctl.latest.trees.get(0)
