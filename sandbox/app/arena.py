@@ -77,6 +77,8 @@ HELP = [
     ("F", "as fast as the search allows"),
     ("R", "restart with a new seed"),
     ("I", "one traced search iteration (paused, step-by-step view)"),
+    ("J", "the same, phase by phase: select, joint action, simulate, backprop"),
+    ("K / Shift+K", "10 / 100 traced iterations in a row (the last one shown)"),
     ("1-8, Tab", "choose a player's panel / move keyboard focus"),
     ("H", "take over the chosen player's agent (the game's keys, or click the board)"),
     ("Tab (driving)", "drive your team's next agent; the team plays the other (pods)"),
@@ -115,6 +117,10 @@ class ArenaScene(Scene):
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         self.hover_pos = (0, 0)
         self.animation: StepAnimation | None = None
+        # the traced player's snapshot from before the animated iteration: its
+        # trees are shown until the animation reaches backprop
+        self._step_before = None
+        self._step_player: int | None = None
         self.message = ""
         self.message_until = 0.0
         self.change_log: list[str] = []
@@ -160,6 +166,7 @@ class ArenaScene(Scene):
         self._groups: list[tuple[int, ...]] = [(a,) for a in range(m.world.num_agents)]
         self._apply_tree_requests()
         self.animation = None
+        self._step_before = None
         self._feed_next = 0
         self._feed_after = 0.0
         # agent -> (what the bars show, their surface, when drawn)
@@ -647,6 +654,10 @@ class ArenaScene(Scene):
             self.restart()
         elif k == pygame.K_i:
             self.traced_step()
+        elif k == pygame.K_j:
+            self.next_phase()
+        elif k == pygame.K_k:
+            self.traced_step(count=100 if event.mod & pygame.KMOD_SHIFT else 10)
         elif k == pygame.K_h:
             self._toggle_human()
         elif k == pygame.K_w:
@@ -840,9 +851,11 @@ class ArenaScene(Scene):
         except KeyError:
             pass
 
-    def traced_step(self) -> None:
-        """One search iteration of the chosen player, animated across its
-        trees (selection, joint action, simulation, backpropagation)."""
+    def traced_step(self, count: int = 1, held: bool = False) -> None:
+        """`count` search iterations of the chosen player, each traced by C;
+        the last one is animated across its trees (selection, joint action,
+        simulation, backpropagation), held at each phase when `held`. The
+        trees show their numbers from before that iteration until backprop."""
         ctl = self.match.controllers[self.selected]
         if not isinstance(ctl, SearchController):
             self.flash("this player does not search")
@@ -859,18 +872,49 @@ class ArenaScene(Scene):
         if not ctl.done:
             self.flash("still thinking — try again when this turn's search is done")
             return
+        self._end_animation()
+        self._set_tree_source(ctl.player)
         try:
-            trace = ctl.step_traced()
+            # each iteration is one C call; only the last one's trace is shown
+            for _ in range(count - 1):
+                trace = ctl.step_traced()
+                if trace.stop_reason != "none":
+                    break
+            else:
+                before = ctl.publish_now(self.match.turn)
+                trace = ctl.step_traced()
         except SandboxError as exc:
             self.flash(str(exc))
             return
+        after = ctl.publish_now(self.match.turn)
         if trace.stop_reason != "none":
             self.flash(f"no iteration: {trace.stop_reason}")
             return
-        self._set_tree_source(ctl.player)
-        ctl.publish_now(self.match.turn)
-        self.animation = StepAnimation(trace, self.match.world.num_agents, self.colors,
-                                       self.namers)
+        self._step_before, self._step_player = before, ctl.player
+        self.animation = StepAnimation(
+            trace, self.match.world.num_agents, self.colors, self.namers, held=held,
+            before=before.trees if before is not None else None,
+            after=after.trees if after is not None else None)
+        if count > 1:
+            self.flash(f"{count} traced iterations; the last one is shown")
+
+    def next_phase(self) -> None:
+        """J: the next phase of a held traced iteration, or a new one held at
+        its first phase (select)."""
+        anim = self.animation
+        if anim is None or not anim.held:
+            self.traced_step(held=True)
+            return
+        anim.skip_phase()
+        anim.apply(self.trees)
+        if anim.done:
+            self._end_animation()
+
+    def _end_animation(self) -> None:
+        self.animation = None
+        self._step_before = None
+        for tv in self.trees:
+            tv.set_highlight(None, "select", 0.0)
 
     def take_screenshot(self, path: str | None = None) -> None:
         if path is None:
@@ -903,6 +947,10 @@ class ArenaScene(Scene):
         elif self.layout and self._matrix_signature() != self._matrix_sig:
             self._build_widgets()   # a panel gained or lost its heat map switch
             self._apply_tree_requests()   # and an MCGS graph its size
+        if played and self.animation is not None:
+            # the traced iteration's trees were re-rooted: a held step (or its
+            # pre-iteration snapshot) would now show a tree that is gone
+            self._end_animation()
         # A frame that played a turn (re-rooting four searches, recording)
         # re-renders no tree: one heavy job per frame keeps the slowest frames
         # inside the frame budget.
@@ -911,9 +959,7 @@ class ArenaScene(Scene):
             self.animation.update(dt_ms)
             self.animation.apply(self.trees)
             if self.animation.done:
-                self.animation = None
-                for tv in self.trees:
-                    tv.set_highlight(None, "select", 0.0)
+                self._end_animation()
 
     def _feed_trees(self, hold: bool = False) -> None:
         """Hand the newest snapshots to the tree views, at most one new tree
@@ -959,6 +1005,9 @@ class ArenaScene(Scene):
     def _tree_snapshot(self, agent: int):
         ctl = self._tree_controller(agent)
         snap = ctl.latest
+        if self._step_before is not None and self.animation is not None \
+                and not self.animation.shows_updated_stats and ctl.player == self._step_player:
+            snap = self._step_before   # the traced iteration has not backpropagated yet
         if snap is None:
             return None
         return snap.trees.get(agent)

@@ -19,6 +19,13 @@ Four phases, each a fixed share of time, with `progress` 0 -> 1 inside it:
 
 Everything shown comes from the Trace: moves, picks (ucb / random / pass /
 rollout), expanded nodes, alive_after, scores. Nothing is invented.
+
+Phase by phase (`held=True`): C has already run the whole iteration; each
+phase plays out and then holds until `skip_phase()` (the arena's J key)
+reveals the next one. The trees' numbers follow the same clock: given the
+snapshots taken just `before` and `after` the traced iteration, a scene shows
+`before` until backprop (`shows_updated_stats`), and backprop lists each
+path node's visits and mean before -> after (`node_changes`).
 """
 from __future__ import annotations
 
@@ -40,6 +47,7 @@ BACKPROP_COLOR = (255, 160, 40)  # the same orange as TreeView's flash
 PHASE_COLORS = (SELECT_COLOR, MERGE_COLOR, SIM_COLOR, BACKPROP_COLOR)
 DEATH = (240, 70, 60)
 CHIP_H = 16
+NODE_LINES = 4      # path nodes listed (before -> after) in a backprop box
 
 
 def _ease(t: float) -> float:
@@ -51,7 +59,8 @@ class StepAnimation:
     def __init__(self, trace, num_agents: int, agent_colors: Sequence[tuple[int, int, int]],
                  move_name: Callable[[int], str] | Sequence[Callable[[int], str]],
                  phase_ms: Sequence[float] = (450, 450, 500, 600),
-                 gamma: float | None = None) -> None:
+                 gamma: float | None = None, held: bool = False,
+                 before: Mapping | None = None, after: Mapping | None = None) -> None:
         if len(phase_ms) != 4 or any(float(t) < 0 for t in phase_ms):
             raise ValueError("phase_ms: four durations >= 0 (select, joint, simulate, backprop)")
         self.trace = trace
@@ -64,6 +73,11 @@ class StepAnimation:
                            else [move_name] * self.num_agents)
         self.phase_ms = tuple(float(t) for t in phase_ms)
         self.gamma = gamma
+        self.held = bool(held)
+        # agent -> TreeSnapshot (or None) taken just before / after the traced
+        # iteration: the only source of the per-node before -> after numbers
+        self.before = dict(before or {})
+        self.after = dict(after or {})
         self.elapsed = 0.0
 
     # -- clock -----------------------------------------------------------------
@@ -72,8 +86,14 @@ class StepAnimation:
         return sum(self.phase_ms)
 
     def update(self, dt_ms: float) -> None:
-        """Advance the animation by dt_ms (explicit time: tests drive it)."""
-        self.elapsed = min(self.elapsed + max(float(dt_ms), 0.0), self.total_ms)
+        """Advance the animation by dt_ms (explicit time: tests drive it).
+        Held: never past the end of the phase it is in (skip_phase moves on)."""
+        limit = self.total_ms
+        if self.held and not self.done:
+            # just short of the next phase's start: the phase stays shown,
+            # played out to its last frame
+            limit = sum(self.phase_ms[: self.phase_index + 1]) - 1e-6
+        self.elapsed = min(self.elapsed + max(float(dt_ms), 0.0), max(limit, self.elapsed))
 
     def restart(self) -> None:
         self.elapsed = 0.0
@@ -115,6 +135,33 @@ class StepAnimation:
             return 1.0
         start = sum(self.phase_ms[:i])
         return min(max((self.elapsed - start) / self.phase_ms[i], 0.0), 1.0)
+
+    @property
+    def shows_updated_stats(self) -> bool:
+        """True from backprop on: only then has the iteration written its
+        visits and means into the trees (before it, show the `before` trees)."""
+        return self.phase_index >= PHASES.index("backprop")
+
+    def node_changes(self, agent: int) -> list[tuple[int, int, int, int, float | None, float]]:
+        """(depth, node id, visits before, after, mean before, after) for each
+        node of agent's path found in the `after` snapshot; a node the
+        iteration expanded is not in `before` (0 visits, no mean)."""
+        path = self.trace.paths[agent] if agent < len(self.trace.paths) else ()
+        pre, post = self.before.get(agent), self.after.get(agent)
+        if post is None or not path:
+            return []
+        rows_after = {int(n): k for k, n in enumerate(post.node)}
+        rows_before = {int(n): k for k, n in enumerate(pre.node)} if pre is not None else {}
+        out = []
+        for depth, node in enumerate(path):
+            k = rows_after.get(int(node))
+            if k is None:
+                continue
+            j = rows_before.get(int(node))
+            vb = int(pre.visits[j]) if j is not None else 0
+            mb = float(pre.mean[j]) if j is not None else None
+            out.append((depth, int(node), vb, int(post.visits[k]), mb, float(post.mean[k])))
+        return out
 
     # -- facts from the trace ----------------------------------------------------
     @property
@@ -376,6 +423,12 @@ class StepAnimation:
                 lines.append(f"+{value:.3g} at depth {idx}  (× γ={self.gamma:g} per level)")
             else:
                 lines.append(f"+{value:.3g} to every node on the path")
+            changes = self.node_changes(a)
+            for depth, _node, vb, va, mb, ma in changes[:NODE_LINES]:
+                was = "new" if mb is None else f"{mb:.3g}"
+                lines.append(f"d{depth}: n {vb}→{va}  mean {was}→{ma:.3g}")
+            if len(changes) > NODE_LINES:
+                lines.append(f"… {len(changes) - NODE_LINES} more nodes updated")
             labs = [fonts.text(s, 10, palette.TEXT) for s in lines]
             w = max(l.get_width() for l in labs) + 10
             box = pygame.Rect(r.right - w - 6, r.y + 20, w, 6 + 13 * len(labs))
@@ -390,19 +443,24 @@ class StepAnimation:
         t = self.trace
         if d == 0:
             return f"no turn simulated (stop: {t.stop_reason})"
+        held = "  · J: next phase" if self.held else ""
         if i == 0:
-            return f"each agent descends its own tree: turn {self.turns_revealed()} of {d}"
+            return (f"each agent descends its own tree: turn {self.turns_revealed()} of {d}"
+                    + held)
         if i == 1:
-            return f"picks combine into {d} joint action{'s' * (d != 1)}"
+            return f"picks combine into {d} joint action{'s' * (d != 1)}" + held
         if i == 2:
             k = self.sim_turn()
             died = [f"A{a} died turn {x + 1}" for a, x in self.deaths() if x < k]
             s = f"simulating turn {k} of {d}"
             if k == d:
                 s += " · terminal state" if t.terminal else " · depth limit"
-            return s + ("  · " + ", ".join(died) if died else "")
+                s += " · leaf score " + " ".join(
+                    f"A{a} {float(t.scores[a]):.3g}" for a in range(min(self.num_agents,
+                                                                       len(t.scores))))
+            return s + ("  · " + ", ".join(died) if died else "") + held
         if i == 3:
-            return "backpropagation: each tree gets its own agent's score"
+            return "backpropagation: each tree gets its own agent's score" + held
         return "iteration done"
 
     def _draw_status(self, surface, strip: pygame.Rect) -> None:

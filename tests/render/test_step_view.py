@@ -166,3 +166,81 @@ def test_walls_only_between_neighbours():
     grid = [pygame.Rect(0, 0, 100, 100), pygame.Rect(110, 0, 100, 100),
             pygame.Rect(0, 110, 100, 100), pygame.Rect(110, 110, 100, 100)]
     assert _gaps(grid) == [105]
+
+
+# -- phase by phase (trace control) ------------------------------------------------
+def short_trace() -> Trace:
+    """Two agents, 2 turns; agent 0's path ends at node 3, which this
+    iteration expanded (absent from the before snapshot)."""
+    return Trace(
+        stop_reason="none", depth=2, terminal=False, sim_seed=3,
+        paths=((0, 1, 3), (0, 2)),
+        moves=np.array([[0, 1], [1, 0]], dtype=np.int32),
+        picks=(("ucb", "ucb"), ("ucb", "rollout")),
+        expanded=np.array([[False, True], [False, False]]),
+        alive_after=np.ones((2, 2), bool),
+        scores=np.array([1.5, 0.0]), norm_min=np.zeros(2), norm_max=np.full(2, 2.0))
+
+
+def test_held_phases_play_out_and_wait_for_skip():
+    anim = StepAnimation(short_trace(), 2, COLORS, move_name, held=True)
+    seen = []
+    for _ in range(len(PHASES)):
+        anim.update(1e6)                       # far past the phase: it holds
+        seen.append(anim.phase)
+        assert not anim.done and anim.progress == pytest.approx(1.0)
+        assert anim.shows_updated_stats == (anim.phase == "backprop")
+        assert "J: next phase" in anim.status_text()
+        if anim.phase == "select":
+            assert anim.turns_revealed() == 2      # the whole path, played out
+        if anim.phase == "simulate":
+            assert anim.sim_turn() == 2 and "leaf score A0 1.5 A1 0" in anim.status_text()
+        anim.skip_phase()
+    assert seen == list(PHASES) and anim.done
+    free = StepAnimation(short_trace(), 2, COLORS, move_name)
+    free.update(1e6)                             # not held: one update runs it all
+    assert free.done
+
+
+def test_node_changes_read_before_and_after_by_node_id():
+    from render_support import make_snapshot
+    before = make_snapshot([(-1, 10, 0.5, 255, 0), (0, 6, 0.4, 0, 0), (0, 4, 0.6, 1, 0)])
+    # hand-computed: each node on the path gets one visit and the 1.5 score
+    after = make_snapshot([(-1, 11, (0.5 * 10 + 1.5) / 11, 255, 0),
+                           (0, 7, (0.4 * 6 + 1.5) / 7, 0, 0), (0, 4, 0.6, 1, 0),
+                           (1, 1, 1.5, 1, 0)])
+    anim = StepAnimation(short_trace(), 2, COLORS, move_name, before={0: before},
+                         after={0: after})
+    ch = anim.node_changes(0)
+    assert [c[:4] for c in ch] == [(0, 0, 10, 11), (1, 1, 6, 7), (2, 3, 0, 1)]
+    assert ch[0][4:] == pytest.approx((0.5, 6.5 / 11))
+    assert ch[1][4:] == pytest.approx((0.4, 3.9 / 7))
+    assert ch[2][4] is None and ch[2][5] == pytest.approx(1.5)       # expanded: new
+    assert anim.node_changes(1) == []                                 # no snapshot given
+    # the backprop box lists them: it is taller than without snapshots
+    rects = [pygame.Rect(0, 0, 300, 300), pygame.Rect(310, 0, 300, 300)]
+    boxes = []
+    for a in (anim, StepAnimation(short_trace(), 2, COLORS, move_name)):
+        a.skip_phase(), a.skip_phase(), a.skip_phase()
+        surf = pygame.Surface((620, 300))
+        a.draw_overlay(surf, rects, strip_rect=(120, 200, 380, a.strip_height))
+        boxes.append(count(surf, BACKPROP_COLOR))
+    assert boxes[0] > boxes[1]
+
+
+def test_one_real_iteration_adds_a_visit_and_its_score_to_each_path_node():
+    from sandbox.native import Game, Search
+    s = Search(Game("snakes", seed=2), {"max_depth": 6, "gamma": 1.0}, seed=4)
+    s.run(iterations=300)
+    n = s.num_agents
+    before = {a: s.snapshot(a, 100_000) for a in range(n)}
+    trace = s.step_traced()
+    after = {a: s.snapshot(a, 100_000) for a in range(n)}
+    anim = StepAnimation(trace, n, COLORS, move_name, before=before, after=after)
+    for a in range(n):
+        ch = anim.node_changes(a)
+        assert len(ch) == len(trace.paths[a]) and ch[0][2] == 300
+        for _depth, _node, vb, va, mb, ma in ch:
+            assert va == vb + 1
+            # gamma 1: the total of every node on the path grows by the leaf score
+            assert ma * va - (mb or 0.0) * vb == pytest.approx(trace.scores[a], abs=1e-3 * va)
