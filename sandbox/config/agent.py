@@ -72,15 +72,16 @@ def resolve_agent_file(ref: Any, where: str, base_dir: Path | None) -> Path:
             return t
         if t.is_dir():
             raise ScenarioError(f"{where}: {ref} is a directory, not an agent file")
-    looked = " and ".join(str(t.parent) for t in tries)
+    looked = " and ".join(os.path.normpath(t.parent) for t in tries)
     raise ScenarioError(f"{where}: agent file {ref} not found (looked in {looked})")
 
 
-def read_agent_file(path: Path, where: str) -> dict[str, Any]:
+def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[str, Any]:
     """The agent file's keys (validated as an AgentFile), `format` and
-    `description` left out."""
+    `description` left out. Errors name the file as `shown` (the scenario's
+    own spelling of it) and the field."""
     from .scenario import ScenarioError, parse_toml
-    label = f"{where}: {path.name}"
+    label = f"{where}: {shown or path}"
     try:
         size = path.stat().st_size
         if size > MAX_AGENT_BYTES:
@@ -132,7 +133,7 @@ def resolve_agents(data: Any, base_dir: Path | None) -> Any:
         if isinstance(p, dict) and "agent" in p:
             where = f"players.{i}.agent"
             path = resolve_agent_file(p["agent"], where, base_dir)
-            p = merge_agent(p, read_agent_file(path, where))
+            p = merge_agent(p, read_agent_file(path, where, p["agent"]))
         players.append(p)
     return {**data, "players": players}
 
