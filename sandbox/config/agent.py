@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..native import SearchParams
 from ..native.params import Int
@@ -54,6 +54,12 @@ class AgentFile(BaseModel):
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _check_color(self) -> "AgentFile":
+        if self.color is not None and any(not 0 <= c <= 255 for c in self.color):
+            raise ValueError("color: each channel must be in 0..255")
+        return self
 
 
 def resolve_agent_file(ref: Any, where: str, base_dir: Path | None) -> Path:
