@@ -133,7 +133,7 @@ def test_a_relative_path_is_found_beside_the_scenario_then_in_the_cwd(tmp_path, 
     ("color = [1, 2, 300]\n", ["color"]),
     ("controller = 'robot'\n", ["controller: Input should be"]),
     ("name = \n", ["TOML syntax error"]),
-    ("[search]\npolicy = 'exp3'\nbackup = 'power'\n", ["search.backup: power works with "
+    ("[search]\npolicy = 'exp3'\nbackup = 'power'\n", ["search: backup: power works with "
                                                        "policy ucb1 only"]),
 ])
 def test_a_bad_agent_file_is_one_line_naming_file_and_field(text, fragments, tmp_path):
