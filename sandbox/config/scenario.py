@@ -71,6 +71,10 @@ class RecordConfig(BaseModel):
 
 
 class PlayerConfig(BaseModel):
+    """One player. In a scenario file a player may also say `agent = "FILE"`:
+    the agent file's settings (sandbox.config.agent) under the player's own
+    keys, resolved before this model sees the player."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field("", max_length=40)
