@@ -152,3 +152,18 @@ def test_a_missing_agent_file_names_it_and_where_it_was_looked_for(tmp_path, mon
     with pytest.raises(ScenarioError, match=r"players\.0\.agent: agent file agents/nope\.toml "
                                             r"not found \(looked in "):
         load_scenario(write_scenario(tmp_path, "agents/nope.toml"))
+
+
+def test_a_series_set_gives_a_player_an_agent_file(tmp_path):
+    """`series ... --set players.1.agent=FILE` (Scenario.with_settings): the
+    file's settings, except the keys the scenario itself sets for that player."""
+    params = SearchParams(c=2.5, policy="rm_plus", max_depth=4)
+    path = save_agent(agent_dict("smitsimax", "Filed", None, params, Budget(iterations=64, ms=0)),
+                      tmp_path, stem="filed")
+    base = load_scenario(write_scenario(tmp_path, str(path)))
+    scn = base.with_settings([f"players.1.agent={path.as_posix()}", "players.1.search.c=0.5"])
+    p = scn.players[1]
+    assert p.name == "B"                                    # the scenario's own key wins
+    assert (p.search.c, p.search.policy, p.search.max_depth) == (0.5, "rm_plus", 4)
+    assert (p.budget.iterations, p.budget.ms) == (64, 0.0)
+    assert "agent" not in scn.model_dump()["players"][1]     # resolved, not kept
