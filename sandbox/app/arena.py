@@ -31,6 +31,7 @@ from typing import Any
 import pygame
 
 from ..config import Budget, Scenario, list_scenarios, load_scenario
+from ..config.agent import AGENT_DIR, agent_dict, save_agent
 from ..games import BoardContext, move_namer, move_names
 from ..native import SandboxError, has_bot
 from ..render import palette as pal
@@ -87,6 +88,7 @@ HELP = [
     ("T", "tree layout: auto / icicle / node-link"),
     ("V", "trees shown: each agent's own / one player's whole search"),
     ("M", "MCGS / joint panels: heat map and graph / heat map / graph"),
+    ("A", "save the chosen player's settings as an agent file in agents/"),
     ("P or F12", "screenshot to screenshots/"),
     ("Esc", "close this help / clear focus / back to the menu"),
     ("?", "this help"),
@@ -112,6 +114,7 @@ class ArenaScene(Scene):
         self.tree_mode = "auto"
         self.matrix_mode = "auto"
         self.show_help = False
+        self.agent_dir = AGENT_DIR   # where A saves agent files (relative: the cwd)
         self.show_plans = True     # the searches' best lines drawn on the board (L)
         self.hover_info = None
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
@@ -291,11 +294,14 @@ class ArenaScene(Scene):
 
         c = L["controls"]
         players = self.match.controllers
-        tab_w = max(30, min(72, (c.w - 4) // max(1, len(players))))
+        save_w = 44                 # "Save agent" at the end of the tabs' row
+        tab_w = max(30, min(72, (c.w - 4 - save_w) // max(1, len(players))))
         for i, ctl in enumerate(players):
             b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24), ctl.name[:8],
                              f"show {ctl.name}'s settings ({i + 1})"))
             b.toggled = i == self.selected
+        g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
+                     "save this player's settings as an agent file in agents/ (A)"))
         ctl = players[self.selected] if self.selected < len(players) else None
         yy = c.y + 34
         self._status_y = None
@@ -677,6 +683,8 @@ class ArenaScene(Scene):
                        else "planned paths hidden")
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
+        elif k == pygame.K_a:
+            self.save_agent()
         elif k == pygame.K_ESCAPE:
             if any(w.focused for w in self.widgets.widgets):
                 self.widgets.clear_focus()
@@ -702,6 +710,8 @@ class ArenaScene(Scene):
                 self.show_help = not self.show_help
             elif wid == "shot":
                 self.take_screenshot()
+            elif wid == "save_agent":
+                self.save_agent()
             elif wid.startswith("tab"):
                 self._select_player(int(wid[3:]))
             elif wid.startswith("mview"):
@@ -921,6 +931,35 @@ class ArenaScene(Scene):
             path = self.app.screenshot_path("arena", SCREENSHOT_DIR)
         self.app.pending_screenshot = path
         self.flash(f"screenshot: {path}")
+
+    def agent_settings(self, player: int | None = None) -> dict[str, Any]:
+        """A player's settings in force now, as an agent file holds them: the
+        search knobs as last set (a hot-swap waiting for the next slice or
+        turn included), the live budget, its controller, name and colour."""
+        i = self.selected if player is None else player
+        ctl = self.match.controllers[i]
+        search = ctl.settings if isinstance(ctl, SearchController) else None
+        budget = self.match.budget_for(ctl.player) if search is not None else None
+        color = self.colors[ctl.agents[0]] if ctl.agents else None
+        return agent_dict(ctl.kind, ctl.name, color, search, budget,
+                          description=f"saved from {self._scenario_stem()} "
+                                      f"(turn {self.match.turn}, seed {self.match.seed}) "
+                                      f"at {time.strftime('%Y-%m-%d %H:%M:%S')}")
+
+    def save_agent(self, player: int | None = None) -> Path | None:
+        """Write the chosen player's settings to agents/ (AGENT_DIR, beside
+        replays/ and screenshots/); the path, or None where it cannot be
+        written (said in the flash line, the match goes on)."""
+        data = self.agent_settings(player)
+        try:
+            path = save_agent(data, self.agent_dir, stem=str(data["name"]))
+        except OSError as exc:
+            self.flash(f"cannot save the agent in {self.agent_dir}/: "
+                       f"{exc.strerror or exc}")
+            return None
+        self.flash(f"agent saved: {path} (a scenario player takes it with agent = "
+                   f"\"{path.as_posix()}\")", seconds=6.0)
+        return path
 
     def flash(self, msg: str, seconds: float = 3.0) -> None:
         self.message = msg

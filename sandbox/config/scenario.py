@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
+from .agent import resolve_agents
 from .errors import one_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +71,10 @@ class RecordConfig(BaseModel):
 
 
 class PlayerConfig(BaseModel):
+    """One player. In a scenario file a player may also say `agent = "FILE"`:
+    the agent file's settings (sandbox.config.agent) under the player's own
+    keys, resolved before this model sees the player."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field("", max_length=40)
@@ -249,7 +254,14 @@ def _size(n: int) -> str:
     return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
 
-def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)") -> Scenario:
+def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)",
+                       base_dir: Path | None = None) -> Scenario:
+    """`base_dir`: the scenario file's folder, where a player's relative
+    `agent = "..."` path is looked up first (sandbox.config.agent)."""
+    try:
+        data = resolve_agents(data, base_dir)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -289,7 +301,8 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                             f"{exc.object[exc.start:exc.start + 1]!r})") from None
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return scenario_from_dict(parse_toml(text, path.name), source=path.name)
+    return scenario_from_dict(parse_toml(text, path.name), source=path.name,
+                              base_dir=path.resolve().parent)
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
