@@ -21,15 +21,6 @@ HANG_GUARD_S = 30.0
 KINDS = [p.kind for p in plugins()]
 
 
-@pytest.fixture
-def app():
-    a = App()
-    pygame.event.clear()
-    yield a
-    a.close()
-    pygame.event.clear()
-
-
 def scenario_for(kind: str, human: bool = False):
     p = plugin(kind)
     params = dict(p.examples[0])

@@ -116,15 +116,6 @@ class _FakeRecorder:
         pass
 
 
-@pytest.fixture
-def app():
-    a = App()
-    pygame.event.clear()
-    yield a
-    a.close()
-    pygame.event.clear()
-
-
 def _arena(app, scenario: str = "snakes_standard_4p"):
     from sandbox.app.arena import ArenaScene
     scene = ArenaScene(app, load_scenario(scenario), seed=1, budget=Budget(ms=0, iterations=50),

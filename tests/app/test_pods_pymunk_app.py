@@ -38,15 +38,6 @@ def wait_until(cond, scene, what: str) -> None:
         time.sleep(0.001)
 
 
-@pytest.fixture
-def app():
-    a = App()
-    pygame.event.clear()
-    yield a
-    a.close()
-    pygame.event.clear()
-
-
 def _step(arena) -> None:
     k = arena.match.turn
     feed(arena, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, unicode="n", mod=0))

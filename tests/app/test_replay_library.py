@@ -21,13 +21,6 @@ from sandbox.replay.library import human_size, summarize
 from sandbox.sim import Match
 
 
-@pytest.fixture
-def app():
-    a = App()
-    yield a
-    a.close()
-
-
 def _frames(app: App, n: int = 2) -> None:
     app.run(max_frames=app.frame + n)
 

@@ -58,13 +58,6 @@ def replay_file(tmp_path_factory) -> Path:
     return _play(tmp_path_factory.mktemp("replay_scene"))
 
 
-@pytest.fixture
-def app():
-    a = App()
-    yield a
-    a.close()
-
-
 def _open(app: App, path: Path, turn: int | None = None) -> ReplayScene:
     scene = ReplayScene(app, read_replay(path), turn=turn)
     app.push(scene)
