@@ -1389,15 +1389,21 @@ class ArenaScene(Scene):
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))
         surface.blit(shade, (0, 0))
-        box = pygame.Rect(0, 0, 560, 40 + 22 * len(HELP))
+        keys = [text(k, 13, pal.ACCENT, mono=True) for k, _ in HELP]
+        whats = [text(what, 13, pal.TEXT) for _, what in HELP]
+        # the box is as wide as its longest line (within the window)
+        key_w = max(114, max(t.get_width() for t in keys) + 16)
+        width = min(surface.get_width() - 20, 32 + key_w + max(t.get_width() for t in whats))
+        box = pygame.Rect(0, 0, width, 40 + 22 * len(HELP))
         box.center = surface.get_rect().center
+        self.help_rect = box
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
         pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
         surface.blit(text("Keyboard", 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
-        for i, (k, what) in enumerate(HELP):
+        for i, (k, what) in enumerate(zip(keys, whats)):
             y = box.y + 38 + 22 * i
-            surface.blit(text(k, 13, pal.ACCENT, mono=True), (box.x + 16, y))
-            surface.blit(text(what, 13, pal.TEXT), (box.x + 130, y))
+            surface.blit(k, (box.x + 16, y))
+            surface.blit(what, (box.x + 16 + key_w, y))
 
     # ------------------------------------------------------------ lifetime
     def exit(self) -> None:

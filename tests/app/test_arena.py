@@ -488,6 +488,12 @@ def test_question_mark_toggles_the_help_overlay(app, arena):
     assert arena.show_help
     arena.draw(app.screen)
     assert mean_brightness(app.screen, corner) < 0.6 * plain          # the shade is over it
+    # every line fits the box: its right edge is past the widest line's end
+    from sandbox.app.arena import HELP
+    from sandbox.render.fonts import text as render_text
+    widest = max(render_text(what, 13, (0, 0, 0)).get_width() for _, what in HELP)
+    box = arena.help_rect
+    assert box.width >= widest + 16 + 114 + 16 and app.screen.get_rect().contains(box)
     feed(arena, QUESTION)
     assert not arena.show_help
     feed(arena, key(pygame.K_F1))
