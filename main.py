@@ -7,11 +7,5 @@ and ends with a `result: ...` line. `python main.py --help` lists options.
 import sys
 
 if __name__ == "__main__":
-    try:
-        from sandbox.cli import app_main
-    except ImportError as exc:
-        if type(exc).__name__ != "CoreNotBuilt":   # the C core is missing: one line
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(1)
-    sys.exit(app_main())
+    from sandbox import run_entry
+    sys.exit(run_entry("app_main"))

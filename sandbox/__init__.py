@@ -8,3 +8,18 @@ _os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 _os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 __version__ = "0.1.0"
+
+
+def run_entry(name: str) -> int:
+    """Run sandbox.cli's entry point `name` (main.py: app_main, python -m
+    sandbox: main). A C core that is not built is one error line and exit
+    status 1, not a traceback: importing the CLI is what finds it missing."""
+    import sys
+    try:
+        from . import cli
+    except ImportError as exc:
+        if type(exc).__name__ != "CoreNotBuilt":
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return getattr(cli, name)()
