@@ -535,6 +535,26 @@ typedef struct sbx_snapshot_node {
 int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out);
 
+/* The top of the subtree under node `node` (a row's `node` id from a
+ * snapshot or sbx_search_find_path, valid until the next advance), chosen as
+ * sbx_search_snapshot chooses from the root: row 0 is that node (parent -1,
+ * prob 1, move and joint SBX_MOVE_NONE, its real depth below the root), then
+ * its most-visited descendants. Node 0 is the root: the same rows as
+ * sbx_search_snapshot. SBX_ERR_ARGUMENT (with a message) for an id that
+ * names no node of agent's tree; random and greedy have the root alone. */
+int sbx_search_snapshot_at(sbx_search *search, int agent, int node, int max_nodes,
+                           int min_visits, sbx_snapshot_node *out, int *n_out);
+
+/* The node reached from the root of agent's tree by a path of `steps` moves,
+ * each `stride` bytes of `path`: Smitsimax and SUCT read one move per step
+ * (the mover's; SBX_MOVE_NONE = a pass node), joint-action searches (joint,
+ * mcgs) one move per agent (stride >= the number of agents; MCGS matches the
+ * outcome whose representative move it is). *node_out gets its id (0 for an
+ * empty path). SBX_ERR_ARGUMENT with a message naming the first step that
+ * leads nowhere (no such child, or a child the search never created). */
+int sbx_search_find_path(sbx_search *search, int agent, const uint8_t *path, int steps,
+                         int stride, int32_t *node_out);
+
 /* Extra parent links of a graph among snapshot rows: for each row r (in
  * `rows`, n_rows of them, as sbx_search_snapshot wrote them for this search
  * since its last advance), every visited edge from r's node to the node of

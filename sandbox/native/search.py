@@ -401,13 +401,21 @@ class Search:
                     for a in range(k)))
 
     def snapshot(self, agent: int, max_nodes: int = 4000, min_visits: int = 1,
-                 out: np.ndarray | None = None) -> TreeSnapshot:
+                 out: np.ndarray | None = None, top: Any = None) -> TreeSnapshot:
         """The top of `agent`'s tree (at most max_nodes most-visited nodes).
         `out` may be a reusable SNAPSHOT_DTYPE array of >= max_nodes rows; the
-        returned snapshot then views it."""
+        returned snapshot then views it. `top`: the top of a subtree instead,
+        under a node id (an int from a snapshot row, valid until the next
+        advance) or a move path (a list of steps as find_path takes); its
+        row 0 is that node (parent -1, prob 1, no move)."""
         agent = int_arg("agent", agent, 0, self.num_agents - 1)
         max_nodes = int_arg("max_nodes", max_nodes, 1, 2**31 - 1)
         min_visits = int_arg("min_visits", min_visits, 0, 2**31 - 1)
+        node, path = 0, None
+        if isinstance(top, (list, tuple)):
+            path = self._path_arg(top)
+        elif top is not None:
+            node = int_arg("top", top, 0, 2**31 - 1)
         if out is None:
             # never more rows than the tree has (the C core trims to that too)
             max_nodes = max(1, min(max_nodes, self.stats().nodes[agent]))
@@ -416,9 +424,11 @@ class Search:
             raise InvalidArgument("out must be a contiguous SNAPSHOT_DTYPE array of >= max_nodes rows")
         n = ffi.new("int *")
         s = self._stats
-        with self._h.lock:
-            check(lib.sbx_search_snapshot(
-                self._h.get(), int(agent), int(max_nodes), int(min_visits),
+        with self._h.lock:   # a path's node is looked up in the same tree
+            if path is not None:
+                node = self._find(agent, *path)
+            check(lib.sbx_search_snapshot_at(
+                self._h.get(), int(agent), int(node), int(max_nodes), int(min_visits),
                 ffi.from_buffer("sbx_snapshot_node[]", out, require_writable=True), n))
             check(lib.sbx_search_stats_get(self._h.get(), s))
             rows = out[: n[0]]
@@ -427,6 +437,38 @@ class Search:
             return TreeSnapshot(agent=int(agent), rows=rows, norm_min=float(s.norm_min[agent]),
                                 norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]),
                                 links=links, link_joints=link_joints)
+
+    def find_path(self, agent: int, path: Sequence[Any]) -> int:
+        """The id of the node reached from the root of `agent`'s tree by a
+        move path: one move per step (Smitsimax: the agent's; SUCT: the
+        mover's at that level; MOVE_NONE = a pass node), or for joint-action
+        searches (joint, mcgs) one (move, move, ...) tuple per step, every
+        agent's. 0 for an empty path; InvalidArgument naming the first step
+        that leads nowhere."""
+        agent = int_arg("agent", agent, 0, self.num_agents - 1)
+        buf, steps, stride = self._path_arg(path)
+        with self._h.lock:
+            return self._find(agent, buf, steps, stride)
+
+    @staticmethod
+    def _path_arg(path: Any) -> tuple[Any, int, int]:
+        """A move path packed for C: (uint8 buffer, steps, bytes per step)."""
+        if not isinstance(path, (list, tuple)):
+            raise InvalidArgument(f"path: expected a list of moves (got {show(path)})")
+        rows = [list(st) if isinstance(st, (list, tuple)) else [st] for st in path]
+        stride = max((len(r) for r in rows), default=1)
+        if stride == 0:
+            raise InvalidArgument("path: a step has no moves")
+        flat = []
+        for k, r in enumerate(rows):
+            flat += [int_arg(f"path step {k + 1}", m, 0, 255) for m in r]
+            flat += [MOVE_NONE] * (stride - len(r))
+        return ffi.new("uint8_t[]", flat or [0]), len(rows), stride
+
+    def _find(self, agent: int, buf: Any, steps: int, stride: int) -> int:
+        node = ffi.new("int32_t *")
+        check(lib.sbx_search_find_path(self._h.get(), int(agent), buf, steps, stride, node))
+        return int(node[0])
 
     def _links(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The graph's other parent links among fresh snapshot rows and

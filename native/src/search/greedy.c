@@ -144,9 +144,14 @@ static int grd_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
     return SBX_OK;
 }
 
-static int grd_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
-                        sbx_snapshot_node *out, int *n_out) {
+static int grd_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                        int min_visits, sbx_snapshot_node *out, int *n_out) {
     grd *x = s->algo;
+    if (top != 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "snapshot: node %u: %s keeps no tree, only its root (node 0)", top,
+                        s->algo_vt->name);
+    }
     memset(&out[0], 0, sizeof out[0]);
     out[0].parent = -1;
     out[0].visits = (int32_t)x->samples;

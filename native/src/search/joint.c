@@ -549,11 +549,33 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
     }
 }
 
-static int jnt_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
-                        sbx_snapshot_node *out, int *n_out) {
+static int jnt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                        int min_visits, sbx_snapshot_node *out, int *n_out) {
     jnt *x = s->algo;
     row_ctx rc = {agent, s->num_agents};
-    return sbx_tree_snapshot(s, &x->t, max_nodes, min_visits, out, n_out, fill_row, &rc);
+    return sbx_tree_snapshot(s, &x->t, top, max_nodes, min_visits, out, n_out, fill_row, &rc);
+}
+
+/* A path step is the joint action: every agent's move. */
+static int step_matches(const void *ctx, const sbx_tree *t, uint32_t node,
+                        const uint8_t *step) {
+    const jnt_node *nd = sbx_tree_at(t, node);
+    const int n = *(const int *)ctx;
+    for (int a = 0; a < n; a++)
+        if (nd->joint[a] != step[a]) return 0;
+    return 1;
+}
+
+static int jnt_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
+                         int stride, int32_t *node_out) {
+    jnt *x = s->algo;
+    if (stride < s->num_agents) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "find_path: a joint-action step needs %d moves (one per agent), got %d",
+                        s->num_agents, stride);
+    }
+    return sbx_tree_find_path(&x->t, path, steps, stride, step_matches, &s->num_agents,
+                              node_out);
 }
 
 static int64_t jnt_node_count(sbx_search *s) {
@@ -576,6 +598,7 @@ const sbx_algo_vt sbx_joint_vt = {
     .root_stats = jnt_root_stats,
     .root_matrix = jnt_root_matrix,
     .snapshot = jnt_snapshot,
+    .find_path = jnt_find_path,
     .fill_stats = jnt_fill_stats,
     .node_count = jnt_node_count,
 };

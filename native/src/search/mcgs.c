@@ -898,10 +898,14 @@ typedef struct heap_item {
  * written breadth-first. A node reachable from two parents appears once:
  * its row's parent is the first parent met in that order, and
  * SBX_NODE_SHARED says it has more than one parent in the graph. */
-static int mcgs_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
-                         sbx_snapshot_node *out, int *n_out) {
+static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     mcgs *x = s->algo;
     const uint32_t n = x->used;
+    if (top >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "snapshot: node %u is not in the graph (ids 0..%u)",
+                        top, n - 1);
+    }
     if ((uint32_t)max_nodes > n) max_nodes = (int)n;
     /* scratch: chosen/emitted marks, parent counts, last parent, a heap */
     size_t bytes = (size_t)n * (1 + 4 + 4) + ((size_t)x->eused + 2) * sizeof(heap_item);
@@ -928,7 +932,7 @@ static int mcgs_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits
 #define NVIS(i) (x->nodes[i].visits + ((x->nodes[i].flags & MCGS_EVALUATED) ? 1u : 0u))
     /* best-first selection (a binary max-heap on visits) */
     int hn = 0, count = 0;
-    heap[hn++] = (heap_item){NVIS(0), 0, 0};
+    heap[hn++] = (heap_item){NVIS(top), top, 0};
     while (hn > 0 && count < max_nodes) {
         heap_item it = heap[0];
         heap[0] = heap[--hn];
@@ -943,7 +947,7 @@ static int mcgs_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits
             i = m;
         }
         if (mark[it.node]) continue;
-        if (it.node != 0 && it.visits < floor) break;
+        if (it.node != top && it.visits < floor) break;
         mark[it.node] = 1;
         count++;
         const mcgs_node *nd = &x->nodes[it.node];
@@ -963,16 +967,17 @@ static int mcgs_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits
         }
     }
     /* breadth-first write-out; `out` is the queue; mark 1 = chosen, 2 = written */
-    const mcgs_node *r0 = &x->nodes[0];
+    const mcgs_node *r0 = &x->nodes[top];
     memset(&out[0], 0, sizeof out[0]);
+    out[0].node = (int32_t)top;
     out[0].parent = -1;
-    out[0].visits = (int32_t)NVIS(0);
+    out[0].visits = (int32_t)NVIS(top);
     out[0].mean = (float)(r0->base[agent] + r0->q[agent]);
     out[0].prob = 1.0f;
     out[0].move = SBX_MOVE_NONE;
     out[0].agent = -1;
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    mark[0] = 2;
+    mark[top] = 2;
     int rows = 1;
     for (int head = 0; head < rows; head++) {
         const mcgs_node *nd = &x->nodes[out[head].node];
@@ -1006,6 +1011,38 @@ static int mcgs_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits
     return SBX_OK;
 }
 
+/* A path step is the joint action; each player's move matches the outcome
+ * it is the representative of (the move the snapshot rows show). */
+static int mcgs_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
+                          int stride, int32_t *node_out) {
+    mcgs *x = s->algo;
+    if (stride < 2) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "find_path: an mcgs step needs 2 moves (one per player), got %d", stride);
+    }
+    uint32_t node = 0;
+    for (int k = 0; k < steps; k++) {
+        const mcgs_node *nd = &x->nodes[node];
+        const uint8_t *st = path + (size_t)k * (size_t)stride;
+        int oi = -1, oj = -1;
+        for (int i = 0; i < nd->n[0] && oi < 0; i++)
+            if (nd->act[0][i] == st[0]) oi = i;
+        for (int j = 0; j < nd->n[1] && oj < 0; j++)
+            if (nd->act[1][j] == st[1]) oj = j;
+        const uint32_t child =
+            oi >= 0 && oj >= 0 ? x->edges[nd->edges + (uint32_t)(oi * nd->n[1] + oj)].child : 0;
+        if (!child) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "find_path: step %d of %d (moves %u/%u) leads to no node of the "
+                            "graph (node %u)", k + 1, steps, (unsigned)st[0], (unsigned)st[1],
+                            node);
+        }
+        node = child;
+    }
+    *node_out = (int32_t)node;
+    return SBX_OK;
+}
+
 static int64_t mcgs_node_count(sbx_search *s) {
     mcgs *x = s->algo;
     return x->used;
@@ -1025,6 +1062,7 @@ const sbx_algo_vt sbx_mcgs_vt = {
     .best_moves = mcgs_best_moves,
     .root_stats = mcgs_root_stats,
     .snapshot = mcgs_snapshot,
+    .find_path = mcgs_find_path,
     .fill_stats = mcgs_fill_stats,
     .node_count = mcgs_node_count,
     .root_matrix = mcgs_root_matrix,

@@ -405,7 +405,37 @@ int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
     if (min_visits < 0) {
         return sbx_fail(SBX_ERR_ARGUMENT, "min_visits must be >= 0");
     }
-    return s->algo_vt->snapshot(s, agent, max_nodes, min_visits, out, n_out);
+    return s->algo_vt->snapshot(s, agent, 0, max_nodes, min_visits, out, n_out);
+}
+
+int sbx_search_snapshot_at(sbx_search *s, int agent, int node, int max_nodes,
+                           int min_visits, sbx_snapshot_node *out, int *n_out) {
+    int rc = check_agent(s, agent);
+    if (rc) return rc;
+    if (out == NULL || n_out == NULL || max_nodes < 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "snapshot needs an output buffer of at least one row");
+    }
+    if (min_visits < 0) return sbx_fail(SBX_ERR_ARGUMENT, "min_visits must be >= 0");
+    if (node < 0) return sbx_fail(SBX_ERR_ARGUMENT, "snapshot: node id %d is negative", node);
+    return s->algo_vt->snapshot(s, agent, (uint32_t)node, max_nodes, min_visits, out, n_out);
+}
+
+int sbx_search_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
+                         int stride, int32_t *node_out) {
+    int rc = check_agent(s, agent);
+    if (rc) return rc;
+    if (node_out == NULL || steps < 0 || (steps > 0 && (path == NULL || stride < 1))) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "find_path: bad path or output");
+    }
+    *node_out = 0;
+    if (steps == 0) return SBX_OK;
+    if (!s->algo_vt->find_path) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "find_path: %s keeps no tree below the root",
+                        s->algo_vt->name);
+    }
+    *node_out = -1;
+    return s->algo_vt->find_path(s, agent, path, steps, stride, node_out);
 }
 
 int sbx_search_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,

@@ -85,8 +85,14 @@ struct sbx_algo_vt {
     void (*best_moves)(sbx_search *s, int32_t *out);
     int (*root_stats)(sbx_search *s, int agent, sbx_move_stat *out, int cap,
                       int *n_out);
-    int (*snapshot)(sbx_search *s, int agent, int max_nodes, int min_visits,
-                    sbx_snapshot_node *out, int *n_out);
+    /* The top of the subtree under node `top` (0: the root); the algorithm
+     * refuses a `top` that names no node (SBX_ERR_ARGUMENT). */
+    int (*snapshot)(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                    int min_visits, sbx_snapshot_node *out, int *n_out);
+    /* Optional (NULL: no tree below the root): the node reached from the
+     * root by a move path (sbx.h's sbx_search_find_path), or -1. */
+    int (*find_path)(sbx_search *s, int agent, const uint8_t *path, int steps,
+                     int stride, int32_t *node_out);
     void (*fill_stats)(sbx_search *s, sbx_search_stats *out);
     int64_t (*node_count)(sbx_search *s); /* over all trees */
     /* Optional (NULL: SBX_ERR_STATE / no links): sbx.h's root matrix and

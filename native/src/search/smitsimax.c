@@ -1144,10 +1144,15 @@ static heap_item heap_pop(heap_item *h, int *n) {
     return top;
 }
 
-static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
-                        sbx_snapshot_node *out, int *n_out) {
+static int smx_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                        int min_visits, sbx_snapshot_node *out, int *n_out) {
     smx *x = s->algo;
     smx_tree *t = &x->t[agent];
+    if (top >= t->used) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "snapshot: node %u is not in agent %d's tree (ids 0..%u)", top, agent,
+                        t->used - 1);
+    }
     if ((uint32_t)max_nodes > t->used) max_nodes = (int)t->used;
     size_t heap_cap = (size_t)max_nodes * (size_t)(s->max_moves + 1) + 1;
     heap_item *heap = sbx_search_scratch(s, heap_cap * sizeof *heap);
@@ -1155,10 +1160,10 @@ static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
     const uint32_t floor = (uint32_t)(min_visits > 0 ? min_visits : 0);
 
     int hn = 0, count = 0;
-    heap_push(heap, &hn, (heap_item){t->nodes[0].visits, 0});
+    heap_push(heap, &hn, (heap_item){t->nodes[top].visits, top});
     while (hn > 0 && count < max_nodes) {
         heap_item it = heap_pop(heap, &hn);
-        if (it.node != 0 && it.visits < floor) break;
+        if (it.node != top && it.visits < floor) break;
         bit_set(t->mark, it.node);
         count++;
         const smx_node *nd = &t->nodes[it.node];
@@ -1176,12 +1181,13 @@ static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
 
     /* Breadth-first write-out; `out` doubles as the queue. */
     int rows = 0;
-    const smx_node *root = &t->nodes[0];
-    out[rows++] = (sbx_snapshot_node){0, -1, (int32_t)root->visits,
+    const smx_node *root = &t->nodes[top];
+    out[rows++] = (sbx_snapshot_node){(int32_t)top, -1, (int32_t)root->visits,
                                       root->visits ? (float)(root->total / root->visits) : 0.0f,
-                                      1.0f, 0, SBX_MOVE_NONE, 0, -1, {0}};
+                                      1.0f, (int16_t)root->depth, SBX_MOVE_NONE,
+                                      (uint8_t)(top ? root->flags & 0x0F : 0), -1, {0}};
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    bit_clear(t->mark, 0);
+    bit_clear(t->mark, top);
     for (int head = 0; head < rows; head++) {
         const smx_node *nd = &t->nodes[out[head].node];
         double sum = 0;
@@ -1215,6 +1221,34 @@ static int smx_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
     return SBX_OK;
 }
 
+/* A path step is this tree's agent's move (SBX_MOVE_NONE: its pass node). */
+static int smx_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
+                         int stride, int32_t *node_out) {
+    smx *x = s->algo;
+    const smx_tree *t = &x->t[agent];
+    uint32_t node = 0;
+    for (int k = 0; k < steps; k++) {
+        const smx_node *nd = &t->nodes[node];
+        const uint8_t m = path[(size_t)k * (size_t)stride];
+        uint32_t next = 0;
+        if (m == SBX_MOVE_NONE) {
+            next = nd->pass_child;
+        } else {
+            for (uint32_t c = 0; c < nd->nchildren && !next; c++)
+                if (t->nodes[nd->first_child + c].move == m) next = nd->first_child + c;
+        }
+        if (!next) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "find_path: step %d of %d (move %u) leads to no node of agent %d's "
+                            "tree (node %u has %u children)", k + 1, steps, (unsigned)m, agent,
+                            node, (unsigned)nd->nchildren);
+        }
+        node = next;
+    }
+    *node_out = (int32_t)node;
+    return SBX_OK;
+}
+
 static int64_t smx_node_count(sbx_search *s) {
     smx *x = s->algo;
     int64_t n = 0;
@@ -1235,6 +1269,7 @@ const sbx_algo_vt sbx_smitsimax_vt = {
     .best_moves = smx_best_moves,
     .root_stats = smx_root_stats,
     .snapshot = smx_snapshot,
+    .find_path = smx_find_path,
     .fill_stats = smx_fill_stats,
     .node_count = smx_node_count,
 };

@@ -552,10 +552,23 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
 }
 
 /* The one tree, whichever agent asks; rows say whose move they are. */
-static int suct_snapshot(sbx_search *s, int agent, int max_nodes, int min_visits,
-                         sbx_snapshot_node *out, int *n_out) {
+static int suct_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
+                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     suct *x = s->algo;
-    return sbx_tree_snapshot(s, &x->t, max_nodes, min_visits, out, n_out, fill_row, NULL);
+    return sbx_tree_snapshot(s, &x->t, top, max_nodes, min_visits, out, n_out, fill_row,
+                             NULL);
+}
+
+/* A path step is the mover's move at that level (SBX_MOVE_NONE: its pass). */
+static int step_matches(const void *ctx, const sbx_tree *t, uint32_t node,
+                        const uint8_t *step) {
+    return ((const suct_node *)sbx_tree_at(t, node))->move == step[0];
+}
+
+static int suct_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
+                          int stride, int32_t *node_out) {
+    suct *x = s->algo;
+    return sbx_tree_find_path(&x->t, path, steps, stride, step_matches, NULL, node_out);
 }
 
 static int64_t suct_node_count(sbx_search *s) {
@@ -577,6 +590,7 @@ const sbx_algo_vt sbx_suct_vt = {
     .best_moves = suct_best_moves,
     .root_stats = suct_root_stats,
     .snapshot = suct_snapshot,
+    .find_path = suct_find_path,
     .fill_stats = suct_fill_stats,
     .node_count = suct_node_count,
 };

@@ -148,9 +148,13 @@ static heap_item heap_pop(heap_item *h, int *n) {
     return top;
 }
 
-int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
+int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
                       int min_visits, sbx_snapshot_node *out, int *n_out,
                       sbx_tree_row_fn fill, const void *ctx) {
+    if (top >= t->used) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "snapshot: node %u is not in the tree (ids 0..%u)",
+                        top, t->used - 1);
+    }
     if ((uint32_t)max_nodes > t->used) max_nodes = (int)t->used;
     /* every node is pushed at most once */
     heap_item *heap = sbx_search_scratch(s, ((size_t)t->used + 1) * sizeof *heap);
@@ -158,10 +162,10 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
     const uint32_t floor = (uint32_t)(min_visits > 0 ? min_visits : 0);
 
     int hn = 0, count = 0;
-    heap_push(heap, &hn, (heap_item){sbx_tree_hdr_at(t, 0)->visits, 0});
+    heap_push(heap, &hn, (heap_item){sbx_tree_hdr_at(t, top)->visits, top});
     while (hn > 0 && count < max_nodes) {
         heap_item it = heap_pop(heap, &hn);
-        if (it.node != 0 && it.visits < floor) break;
+        if (it.node != top && it.visits < floor) break;
         bit_set(t->mark, it.node);
         count++;
         const sbx_tree_hdr *h = sbx_tree_hdr_at(t, it.node);
@@ -174,18 +178,23 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
 
     /* Breadth-first write-out; `out` doubles as the queue. */
     int rows = 0;
-    const sbx_tree_hdr *root = sbx_tree_hdr_at(t, 0);
+    const sbx_tree_hdr *root = sbx_tree_hdr_at(t, top);
     memset(&out[0], 0, sizeof out[0]);
-    out[0].node = 0;
+    out[0].node = (int32_t)top;
     out[0].parent = -1;
     out[0].visits = (int32_t)root->visits;
     out[0].prob = 1.0f;
+    out[0].depth = (int16_t)root->depth;
     out[0].move = SBX_MOVE_NONE;
     out[0].agent = -1;
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    fill(ctx, t, 0, &out[0]);
+    fill(ctx, t, top, &out[0]);
+    /* the top row is the view's root: no move or joint of its own */
+    out[0].move = SBX_MOVE_NONE;
+    out[0].agent = -1;
+    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     rows = 1;
-    bit_clear(t->mark, 0);
+    bit_clear(t->mark, top);
     for (int head = 0; head < rows; head++) {
         const sbx_tree_hdr *h = sbx_tree_hdr_at(t, (uint32_t)out[head].node);
         double sum = 0;
@@ -213,6 +222,28 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
         }
     }
     *n_out = rows;
+    return SBX_OK;
+}
+
+int sbx_tree_find_path(const sbx_tree *t, const uint8_t *path, int steps, int stride,
+                       sbx_tree_step_fn match, const void *ctx, int32_t *node_out) {
+    uint32_t node = 0;
+    for (int k = 0; k < steps; k++) {
+        const sbx_tree_hdr *h = sbx_tree_hdr_at(t, node);
+        uint32_t next = 0;
+        for (uint32_t c = 0; c < h->nchildren && !next; c++) {
+            if (match(ctx, t, h->first_child + c, path + (size_t)k * (size_t)stride))
+                next = h->first_child + c;
+        }
+        if (!next) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "find_path: step %d of %d leads to no node (node %u has %u "
+                            "children, none for that move)", k + 1, steps, node,
+                            (unsigned)h->nchildren);
+        }
+        node = next;
+    }
+    *node_out = (int32_t)node;
     return SBX_OK;
 }
 

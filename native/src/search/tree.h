@@ -61,12 +61,18 @@ void sbx_tree_reroot(sbx_tree *t, uint32_t new_root);
  * agent, joint); node, parent, visits, prob and depth are filled already. */
 typedef void (*sbx_tree_row_fn)(const void *ctx, const sbx_tree *t,
                                 uint32_t node, sbx_snapshot_node *row);
-/* sbx_search_snapshot for one tree: the (at most) max_nodes most-visited
- * nodes with visits >= min_visits, connected under the root, written
- * parents first with siblings in storage order. */
-int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, int max_nodes,
+/* sbx_search_snapshot_at for one tree: the (at most) max_nodes most-visited
+ * nodes with visits >= min_visits, connected under node `top` (0: the
+ * root), written parents first with siblings in storage order. */
+int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
                       int min_visits, sbx_snapshot_node *out, int *n_out,
                       sbx_tree_row_fn fill, const void *ctx);
+/* Does child `node` stand for this step of a move path (sbx_search_find_path)? */
+typedef int (*sbx_tree_step_fn)(const void *ctx, const sbx_tree *t, uint32_t node,
+                                const uint8_t *step);
+/* sbx_search_find_path for one tree, matching children with `match`. */
+int sbx_tree_find_path(const sbx_tree *t, const uint8_t *path, int steps, int stride,
+                       sbx_tree_step_fn match, const void *ctx, int32_t *node_out);
 
 /* Who is alive and what each agent scores in one simulated iteration of a
  * one-tree baseline (Smitsimax keeps its own, fused with its hot loop). An
