@@ -436,7 +436,10 @@ class Search:
             rows.flags.writeable = False
             return TreeSnapshot(agent=int(agent), rows=rows, norm_min=float(s.norm_min[agent]),
                                 norm_max=float(s.norm_max[agent]), tree_nodes=int(s.nodes[agent]),
-                                links=links, link_joints=link_joints)
+                                links=links, link_joints=link_joints,
+                                top_path=(tuple(tuple(st) if isinstance(st, (list, tuple))
+                                                else int(st) for st in top)
+                                          if path is not None else () if node == 0 else None))
 
     def find_path(self, agent: int, path: Sequence[Any]) -> int:
         """The id of the node reached from the root of `agent`'s tree by a

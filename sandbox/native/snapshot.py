@@ -43,6 +43,9 @@ class TreeSnapshot:
     # this edge's. Empty when not asked for (then a walk along a link has
     # no joint: tree_layout.line_joints)
     link_joints: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.uint8))
+    # The move path from the search's root to row 0 (Search.find_path's
+    # steps): () for a root snapshot; None for a subtree asked by node id.
+    top_path: tuple | None = ()
 
     def __len__(self) -> int:
         return len(self.rows)

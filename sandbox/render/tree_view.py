@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -42,12 +43,14 @@ from ..native.params import SearchParams  # noqa: E402
 from ..native.snapshot import (FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SHARED,  # noqa: E402
                                FLAG_SURVIVED, FLAG_TRUNCATED, MOVE_NONE, TreeSnapshot)
 from . import fonts, palette  # noqa: E402
+from .tree_explore import export_tree, path_steps, place_box, row_at_path, subtree  # noqa: E402
 from .tree_layout import (NO_MOVE, compact_count, icicle_layout, is_doomed,  # noqa: E402
                           joint_label, level_movers, level_starts, mover_shades,
                           nodelink_layout, principal_variation, rasterize_intervals,
                           rows_for_path, tree_kind, ucb_terms, ucb_value)
 
 MODES = ("auto", "icicle", "nodelink")
+MAX_ZOOM = 2.0 ** 20         # ~1M: a node of a 1M-node tree still gets a pixel
 NODELINK_MAX_ROWS = 300      # auto: node-link up to this many rows ...
 NODELINK_RETURN_ROWS = 240   # ... and back to it only below this (no flip-flop)
 
@@ -167,19 +170,226 @@ class TreeView:
         self._hover_snap: TreeSnapshot | None = None
         self._pinned: tuple[int, tuple[int, ...]] | None = None  # node id, move path
         self._highlight: tuple[tuple[int, ...], str, float] | None = None
+        # The explorer. `source` is the snapshot given to update(); the view
+        # shows `snapshot`, the subtree under the focus: the last of the
+        # breadcrumbs, each a move path from the search's root (() = root).
+        self.source: TreeSnapshot | None = None
+        self._crumbs: list[tuple] = [()]
+        self._crumb_names: list[str] = ["root"]
+        self._crumb_rects: list[tuple[int, pygame.Rect]] = []
+        self._focus_key: tuple | None = None     # (source, focus) shown now
+        self.zoom = 1.0                          # horizontal magnification
+        self.view_x = 0.0                        # unit x at the panel's left edge
+        self.scroll_y = 0.0                      # pixels scrolled down (deep levels)
+        self._unit: tuple | None = None          # (snapshot, x0, width) layout cache
 
     # -- data in ---------------------------------------------------------------
     def update(self, snapshot: TreeSnapshot | None, params: SearchParams | None = None) -> None:
         """New data (cheap: stores it; the next prepare/draw re-renders)."""
-        if snapshot is not self.snapshot:
-            self.snapshot = snapshot
-            self._id_to_row = None
+        self.source = snapshot
+        self._refocus()
         if params is not None and params is not self.params:
             self.params = params
             # The hovered node's UCB depends on C: refresh it now unless a
             # re-render (new snapshot) will do it anyway.
             if self._hover_pos is not None and self._hover_snap is snapshot:
                 self._hover = self.node_at(self._hover_pos)
+
+    # -- explorer: focus (re-root), zoom, pan, find, export ----------------------
+    def _refocus(self) -> None:
+        """Show the subtree under the focus: the source itself when it is
+        that subtree (a live search asked for it by path), else cut from the
+        source in numpy. A focus the source no longer has (the tree moved on
+        after a real move) falls back to the nearest crumb it has."""
+        src = self.source
+        key = (id(src), tuple(self._crumbs))   # identity: snapshots hold arrays
+        if key == self._focus_key and (src is None) == (self.snapshot is None):
+            return
+        shown = src
+        while src is not None:
+            focus = self._crumbs[-1]
+            base = src.top_path
+            if base == focus:
+                break
+            if base is not None and focus[:len(base)] == base:
+                row = row_at_path(src, focus[len(base):])
+                if row is not None:
+                    shown = subtree(src, row, focus)
+                    break
+            if len(self._crumbs) == 1:
+                break
+            self._crumbs.pop()
+            self._crumb_names.pop()
+            self.reset_zoom()
+        self._focus_key = (id(src), tuple(self._crumbs))
+        if shown is not self.snapshot:
+            self.snapshot = shown
+            self._id_to_row = None
+
+    @property
+    def focus_path(self) -> tuple:
+        """The move path from the search's root to the view's root (())."""
+        return self._crumbs[-1]
+
+    @property
+    def focus_depth(self) -> int:
+        """How many crumbs below the root the view is."""
+        return len(self._crumbs) - 1
+
+    @property
+    def focus_label(self) -> str:
+        return " › ".join(self._crumb_names)
+
+    @property
+    def crumbs(self) -> list[str]:
+        return list(self._crumb_names)
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return pygame.Rect(self._rect)
+
+    def reroot(self, row: int) -> bool:
+        """Make shown row `row` the view's root (a new crumb)."""
+        snap = self.snapshot
+        if snap is None or not 0 < row < len(snap.rows):
+            return False
+        steps = tuple(path_steps(snap, row))
+        kind = tree_kind(snap)
+        names = [self.row_name(snap, r, kind) for r in snap.path_to(row)[1:]]
+        self._crumbs.append(self._crumbs[-1] + steps)
+        self._crumb_names.append(names[-1] if len(names) == 1 else "… › " + names[-1])
+        self._pinned = None
+        self.reset_zoom()
+        self._refocus()
+        return True
+
+    def reroot_at(self, pos: Sequence[int]) -> bool:
+        row = self.row_at(pos)
+        return row is not None and self.reroot(row)
+
+    def go_up_to(self, crumb: int) -> None:
+        """Back to crumb `crumb` (0 = the search's root)."""
+        crumb = max(0, min(int(crumb), len(self._crumbs) - 1))
+        del self._crumbs[crumb + 1:]
+        del self._crumb_names[crumb + 1:]
+        self.reset_zoom()
+        self._refocus()
+
+    def crumb_at(self, pos: Sequence[int]) -> int | None:
+        """The breadcrumb under pos (surface coordinates), if any."""
+        lx, ly = pos[0] - self._rect.x, pos[1] - self._rect.y
+        for i, r in self._crumb_rects:
+            if r.collidepoint(lx, ly):
+                return i
+        return None
+
+    def reset_zoom(self) -> None:
+        self.zoom, self.view_x, self.scroll_y = 1.0, 0.0, 0.0
+
+    def _area_w(self) -> float:
+        g = self._g
+        if g is not None and g["kind"] == "icicle":
+            return float(g["aw"])
+        return float(max(self._rect.w - 2 * PAD - 12, 1))
+
+    def _area_x(self) -> float:
+        g = self._g
+        if g is not None and g["kind"] == "icicle":
+            return float(self._rect.x + g["ax"])
+        return float(self._rect.x + PAD + 6)
+
+    def wheel(self, pos: Sequence[int], clicks: float) -> None:
+        """Zoom by 1.25 per wheel click about pos: the point under the
+        cursor stays under it."""
+        new = min(max(self.zoom * 1.25 ** float(clicks), 1.0), MAX_ZOOM)
+        aw = self._area_w()
+        f = min(max((pos[0] - self._area_x()) / aw, 0.0), 1.0)
+        ux = self.view_x + f / self.zoom
+        self.zoom = new
+        self.view_x = min(max(ux - f / new, 0.0), 1.0 - 1.0 / new)
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Drag by (dx, dy) pixels: the tree follows the mouse."""
+        self.view_x = min(max(self.view_x - dx / (self._area_w() * self.zoom), 0.0),
+                          1.0 - 1.0 / self.zoom)
+        self.scroll_y = max(self.scroll_y - dy, 0.0)   # the render clamps the bottom
+
+    def show_row(self, row: int) -> None:
+        """Zoom and scroll so shown row `row` is on the panel, a readable
+        width if it is narrow."""
+        snap = self.snapshot
+        if snap is None:
+            return
+        x0u, wu = self._unit_layout(snap)
+        wid = max(float(wu[row]), 1e-12)
+        if self.layout == "icicle":
+            if wid * self.zoom < 0.25 or x0u[row] < self.view_x or \
+                    x0u[row] + wid > self.view_x + 1.0 / self.zoom:
+                self.zoom = min(max(self.zoom, 0.25 / wid), MAX_ZOOM)
+                self.view_x = min(max(float(x0u[row]) + wid / 2 - 0.5 / self.zoom, 0.0),
+                                  1.0 - 1.0 / self.zoom)
+            band = self._g["band"] if self._g and self._g["kind"] == "icicle" else MIN_BAND
+            lev = int(snap.depth[row] - snap.depth[0])
+            h = max(self._rect.h - HEADER_H - FOOTER_H, band)
+            if not self.scroll_y <= lev * band <= self.scroll_y + h - band:
+                self.scroll_y = max(lev * band - h / 2, 0.0)
+
+    def _match_step(self, snap: TreeSnapshot, row: int, token: str, kind: str) -> bool:
+        """Does `token` name the move into row? The name the view shows
+        ('up', 'up/left'), its initials ('U', 'U/L') or the move number."""
+        t = token.strip().lower()
+        name = self.row_name(snap, row, kind).lower()
+        if t == name or t == str(int(snap.move[row])):
+            return True
+        parts = name.split("/")
+        return t == "/".join(p[:1] for p in parts) or (
+            len(parts) > 1 and t == "".join(p[:1] for p in parts))
+
+    def find(self, text: str) -> tuple[NodeInfo | None, str]:
+        """Select (pin) the node at a move path typed as the view shows the
+        moves ('U,L,R', 'up left', 'U/L, D/R'), from the search's root; it
+        is then zoomed into view. (None, why) if no shown node has it."""
+        src = self.source
+        if src is None:
+            return None, "no tree yet"
+        tokens = [t for t in re.split(r"[,\s›>]+", text.strip()) if t]
+        if src.top_path:   # a live subtree: a path from the search's root
+            return None, "go back to the root first (Backspace) to find from it"
+        kind = tree_kind(src)
+        row = 0
+        for i, tok in enumerate(tokens):
+            nxt = next((int(c) for c in src.children(row)
+                        if self._match_step(src, int(c), tok, kind)), None)
+            if nxt is None:
+                names = ", ".join(self.row_name(src, int(c), kind)
+                                  for c in src.children(row)[:8]) or "none"
+                return None, f"step {i + 1} ({tok!r}) is not shown; the moves there: {names}"
+            row = nxt
+        steps = tuple(path_steps(src, row))
+        if steps[:len(self.focus_path)] != self.focus_path:
+            self.go_up_to(0)
+        shown = row_at_path(self.snapshot, steps[len(self.focus_path):])
+        if shown is None:
+            return None, "not in the view"
+        nid = int(self.snapshot.node[shown])
+        self._pinned = (nid, self._moves_to(shown))
+        if self._rect.w > 0 and self._g is None:
+            self.prepare(self._rect)
+        self.show_row(shown)
+        return self.info(shown), ""
+
+    def export(self, folder) -> tuple:
+        """The snapshot under the view (the focused subtree) as JSON and DOT
+        files in folder; returns their paths."""
+        snap = self.snapshot
+        kind = tree_kind(snap)
+        meta = {"title": self.title or f"Agent {self.agent}", "focus": self.crumbs}
+        return export_tree(snap, folder, f"tree-agent{self.agent}",
+                           lambda r: self.row_name(snap, r, kind), meta)
+
+    def dismiss(self) -> None:
+        """Unpin the pinned node's facts."""
+        self._pinned = None
 
     def move_name(self, move: int) -> str:
         return "pass" if move == MOVE_NONE or move < 0 else self._move_name(int(move))
@@ -250,7 +460,11 @@ class TreeView:
 
     def _needs(self, size: tuple[int, int]) -> bool:
         r = self._rendered
-        return r is None or r[0] is not self.snapshot or r[1] != size or r[2] != self.layout
+        return (r is None or r[0] is not self.snapshot or r[1] != size or r[2] != self.layout
+                or r[3] != self._view_key())
+
+    def _view_key(self) -> tuple:
+        return (self.zoom, self.view_x, self.scroll_y, len(self._crumbs))
 
     # -- rendering -------------------------------------------------------------
     def prepare(self, rect: pygame.Rect | Sequence[int]) -> bool:
@@ -283,7 +497,7 @@ class TreeView:
             self._render_nodelink(surf, snap)
             self._footer(surf, snap)
         self._layout = layout
-        self._rendered = (snap, size, layout)
+        self._rendered = (snap, size, layout, self._view_key())
         self.render_count += 1
         self.last_render_ms = (time.perf_counter() - t0) * 1e3
         if self._hover_pos is not None and self._hover_snap is not snap:
@@ -320,11 +534,31 @@ class TreeView:
         title = fonts.text(self.title or f"Agent {self.agent}", 12, palette.TEXT, bold=True)
         surf.blit(title, (x, 1))
         x += title.get_width() + 8
+        self._crumb_rects = []
+        if len(self._crumbs) > 1:
+            # Breadcrumbs: each a way back up (a click; Backspace: one up).
+            for i, name in enumerate(self._crumb_names):
+                last = i == len(self._crumb_names) - 1
+                lab = fonts.text(fonts.elide(name, 11, 90), 11,
+                                 palette.TEXT if last else palette.ACCENT, bold=last)
+                if x + lab.get_width() > w - PAD:
+                    break
+                surf.blit(lab, (x, 3))
+                self._crumb_rects.append((i, pygame.Rect(x - 2, 0, lab.get_width() + 4,
+                                                         HEADER_H)))
+                x += lab.get_width() + 2
+                if not last:
+                    sep = fonts.text("›", 11, palette.TEXT_DIM)
+                    surf.blit(sep, (x + 2, 3))
+                    x += sep.get_width() + 6
+            x += 8
         if snap is None or len(snap.rows) == 0:
             return
         root_v = int(snap.visits[0])
         parts = [f"showing {len(snap.rows):,} of {max(snap.tree_nodes, len(snap.rows)):,} nodes",
-                 f"root {root_v:,} visits", layout]
+                 f"{'root' if len(self._crumbs) == 1 else 'top'} {root_v:,} visits", layout]
+        if self.zoom > 1.0:
+            parts.insert(2, f"zoom ×{self.zoom:.3g}")
         for i in range(len(parts), 0, -1):   # drop trailing parts that do not fit
             s = "  ·  ".join(parts[:i])
             if fonts.font(11).size(s)[0] <= w - x - PAD:
@@ -418,11 +652,11 @@ class TreeView:
         return GUTTER if w >= GUTTER_MIN_W else STRIP_W + 2
 
     def _row_labels(self, surf: pygame.Surface, snap: TreeSnapshot, gutter: int,
-                    centers: Sequence[float], band: float) -> None:
+                    centers: Sequence[float], band: float, first: int = 0) -> None:
         """The gutter of a sequential tree: each depth row's player, as a
-        colour strip and (room permitting) the name."""
+        colour strip and (room permitting) the name (levels from `first`)."""
         movers = level_movers(snap)
-        for lev, yc in enumerate(centers):
+        for lev, yc in enumerate(centers, start=first):
             m = movers[lev] if lev < len(movers) else -1
             if m < 0:
                 name, col = ("root" if lev == 0 else "mixed"), palette.TEXT_DIM
@@ -444,19 +678,30 @@ class TreeView:
             return
         depth = (snap.depth - snap.depth[0]).astype(np.int64)
         nlev = int(depth[-1]) + 1
-        band = min(MAX_BAND, area.h // nlev)
-        nshow, cut = nlev, None
-        if band < MIN_BAND:
-            band = MIN_BAND
-            nshow = area.h // band
-            cut = nshow
-        starts = level_starts(depth)
-        n = int(starts[nshow]) if nshow < len(starts) else len(depth)
-        x0u, wu = icicle_layout(snap)
+        band = max(MIN_BAND, min(MAX_BAND, area.h // nlev))
+        # Levels deeper than the panel holds are scrolled to (scroll_y, in
+        # pixels): the rows drawn are one contiguous block of levels.
+        fit = max(area.h // band, 1)
+        max_scroll = max(nlev - fit, 0) * band
+        self.scroll_y = min(max(self.scroll_y, 0.0), float(max_scroll))
+        top = int(self.scroll_y // band)
+        nshow = min(fit, nlev - top)
+        cut = top + nshow if top + nshow < nlev else None
+        starts_all = level_starts(depth)
+        lo = int(starts_all[top])
+        n = int(starts_all[top + nshow])
+        starts = starts_all[top:top + nshow + 1] - 0
+        x0u, wu = self._unit_layout(snap)
         aw = area.w
-        x0 = x0u[:n] * aw
-        x1 = (x0u[:n] + wu[:n]) * aw
-        lev = depth[:n]
+        # Zoom about view_x: unit x -> pixels of the area. Geometry keeps the
+        # true (possibly far off-panel) positions; what is rasterised or
+        # labelled is clipped to the panel first (level of detail: off-panel
+        # nodes cost one vector op, never a draw).
+        scale = aw * self.zoom
+        x0 = (x0u[:n] - self.view_x) * scale
+        x1 = (x0u[:n] + wu[:n] - self.view_x) * scale
+        lev = depth[:n] - top
+        sl = slice(lo, n)
         flags = snap.flags[:n]
         norm = self._normalized(snap)
         rgb = self._node_colors(snap, norm)[:n]
@@ -472,41 +717,48 @@ class TreeView:
 
         # Hidden children's share of each truncated node, one level down.
         parent = snap.parent[:n]
-        shown = np.bincount(parent[1:], weights=(x1 - x0)[1:], minlength=n)[:n]
-        trunc = np.flatnonzero(((flags & FLAG_TRUNCATED) != 0) & (lev + 1 < nshow))
+        kids = np.arange(max(lo, 1), n)
+        shown = np.bincount(parent[kids], weights=(x1 - x0)[kids], minlength=n)[:n]
+        trunc = lo + np.flatnonzero(((flags[sl] & FLAG_TRUNCATED) != 0) & (lev[sl] + 1 < nshow))
         hx0 = x0[trunc] + shown[trunc]
         hx1 = x1[trunc]
-        keep = hx1 - hx0 > 1e-6
+        keep = (hx1 - hx0 > 1e-6) & (hx1 > 0) & (hx0 < aw)
         trunc, hx0, hx1 = trunc[keep], hx0[keep], hx1[keep]
 
         # Channels: coverage, value (plain nodes), pass, doomed, hidden. Dust
         # columns then show the visit-weighted mean value of their nodes.
-        m = n + len(trunc)
+        nb = n - lo
+        m = nb + len(trunc)
         ch = np.zeros((4 + k, m))
         ch[0] = 1.0
-        plain = ~(is_pass | doomed)
+        plain = ~(is_pass | doomed)[sl]
         if seq:
-            ch[1:4, :n] = np.where(plain[None, :], rgb.T, 0.0)
+            ch[1:4, :nb] = np.where(plain[None, :], rgb[sl].T, 0.0)
         else:
-            ch[1, :n] = np.where(plain, norm[:n], 0.0)
-        ch[k + 1, :n] = is_pass
-        ch[k + 2, :n] = doomed
-        ch[k + 3, n:] = 1.0
-        ilev, ix0, ix1 = lev, x0, x1
+            ch[1, :nb] = np.where(plain, norm[sl], 0.0)
+        ch[k + 1, :nb] = is_pass[sl]
+        ch[k + 2, :nb] = doomed[sl]
+        ch[k + 3, nb:] = 1.0
+        # Clipped to just outside the panel: a zoomed node may start far to
+        # the left, and the level-major sort key below must stay in its level.
+        cx0, cx1 = np.clip(x0[sl], -1.0, aw + 1.0), np.clip(x1[sl], -1.0, aw + 1.0)
+        ilev, ix0, ix1 = lev[sl], cx0, cx1
         if len(trunc):
             # Both lists are sorted by (level, x): merge the hidden intervals
             # in instead of sorting everything.
-            span = aw + 2.0
-            pos = np.searchsorted(lev * span + x0, (lev[trunc] + 1) * span + hx0, side="right")
+            hx0c, hx1c = np.clip(hx0, -1.0, aw + 1.0), np.clip(hx1, -1.0, aw + 1.0)
+            span = aw + 4.0
+            pos = np.searchsorted(lev[sl] * span + cx0, (lev[trunc] + 1) * span + hx0c,
+                                  side="right")
             hid_at = pos + np.arange(len(pos))        # final slots of the hidden ones
             real = np.ones(m, dtype=bool)
             real[hid_at] = False
             order = np.empty(m, dtype=np.intp)        # merged slot -> source index
-            order[real] = np.arange(n)
-            order[hid_at] = np.arange(n, m)
-            ilev = np.concatenate((lev, lev[trunc] + 1))[order]
-            ix0 = np.concatenate((x0, hx0))[order]
-            ix1 = np.concatenate((x1, hx1))[order]
+            order[real] = np.arange(nb)
+            order[hid_at] = np.arange(nb, m)
+            ilev = np.concatenate((lev[sl], lev[trunc] + 1))[order]
+            ix0 = np.concatenate((cx0, hx0c))[order]
+            ix1 = np.concatenate((cx1, hx1c))[order]
             ch = ch[:, order]
         cols = rasterize_intervals(ilev, ix0, ix1, ch, nshow, aw)
 
@@ -521,7 +773,7 @@ class TreeView:
             img_rows = _LUT[lut_i] * plain_cov[..., None]
         img_rows += np.stack((pas, doo, hid, 1.0 - cov), axis=-1) @ _FLAT_COLORS
         # Separators: a dark first column for nodes wide enough to tell apart.
-        wide = np.flatnonzero(x1 - x0 >= 3.0)
+        wide = lo + np.flatnonzero((x1[sl] - x0[sl] >= 3.0) & (x0[sl] >= 0) & (x0[sl] < aw))
         if len(wide):
             cx = np.clip(x0[wide].astype(np.int64), 0, aw - 1)
             img_rows[lev[wide], cx] *= 0.45
@@ -551,20 +803,36 @@ class TreeView:
 
         if gutter:
             self._row_labels(surf, snap, gutter,
-                             [area.y + (lv + 0.5) * band for lv in range(nshow)], band)
+                             [area.y + (lv + 0.5) * band for lv in range(nshow)], band,
+                             first=top)
         self._g = {"kind": "icicle", "ax": area.x, "ay": area.y, "band": band,
-                   "nshow": nshow, "starts": starts[:nshow + 1].copy(), "x0": x0, "x1": x1,
-                   "lev": lev, "n": n, "cut_depth": cut, "rgb": rgb}
-        best = [r for r in (principal_variation(snap) if n else []) if r < n]
+                   "nshow": nshow, "starts": starts.copy(), "x0": x0, "x1": x1,
+                   "lev": lev, "n": n, "lo": lo, "aw": aw, "cut_depth": cut, "rgb": rgb,
+                   "top": top, "nlev": nlev}
+        best = [r for r in (principal_variation(snap) if n else []) if lo <= r < n]
         self._g["best"] = best
-        self._icicle_marks(surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow)
+        self._icicle_marks(surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow, lo)
 
-    def _icicle_marks(self, surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow):
-        wpx = x1 - x0
+    def _unit_layout(self, snap: TreeSnapshot) -> tuple[np.ndarray, np.ndarray]:
+        """icicle_layout of the snapshot, once per snapshot (zoom and pan
+        frames re-render from it)."""
+        if self._unit is None or self._unit[0] is not snap:
+            self._unit = (snap, *icicle_layout(snap))
+        return self._unit[1], self._unit[2]
+
+    def _icicle_marks(self, surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow,
+                      lo=0):
+        aw = area.w
         ax, ay = area.x, area.y
+        # Only nodes on the panel (zoomed-out ones are off it) get marks.
+        on = np.zeros(n, dtype=bool)
+        on[lo:n] = (x1[lo:n] > 0) & (x0[lo:n] < aw)
+        vx0 = np.maximum(x0, 0.0)              # the visible part of each node
+        vx1 = np.minimum(x1, float(aw))
+        wpx = np.where(on, vx1 - vx0, 0.0)
         # Truncation ticks: a small notch at the bottom right of a node with
         # hidden visited children (visible even when the hidden share is dust).
-        tr = np.flatnonzero(((flags & FLAG_TRUNCATED) != 0) & (wpx >= 5))
+        tr = np.flatnonzero(((flags & FLAG_TRUNCATED) != 0) & (wpx >= 5) & (x1 <= aw))
         for r in tr.tolist():
             x = ax + int(x1[r]) - 4
             y = ay + int(lev[r]) * band + band - (4 if band >= 5 else 3)
@@ -572,7 +840,7 @@ class TreeView:
         # Doomed nodes wide enough get a red X.
         if band >= 8:
             for r in np.flatnonzero(((flags & FLAG_DOOMED) != 0) & (wpx >= 10)).tolist():
-                rx, ry = ax + int(x0[r]) + 2, ay + int(lev[r]) * band + 2
+                rx, ry = ax + int(vx0[r]) + 2, ay + int(lev[r]) * band + 2
                 rw, rh = int(wpx[r]) - 4, band - 5
                 s = min(rw, rh)
                 cx, cy = rx + rw // 2, ry + rh // 2
@@ -595,7 +863,7 @@ class TreeView:
                     lab = fonts.text(name[0], fs, col)
                     if lab.get_width() > avail:
                         continue
-                x = ax + int(x0[r]) + 3
+                x = ax + int(vx0[r]) + 3
                 y = ay + int(lev[r]) * band + (band - 1 - lab.get_height()) // 2
                 surf.blit(lab, (x, y))
                 cnt = compact_count(snap.visits[r])
@@ -605,18 +873,21 @@ class TreeView:
         # Best line: the most-visited chain, outlined.
         lw = 2 if band >= 8 else 1
         for r in best:
-            self._outline_icicle(surf, r, BEST_LINE, lw, offset=(0, 0))
+            if on[r]:
+                self._outline_icicle(surf, r, BEST_LINE, lw, offset=(0, 0))
         # Shared graph nodes (MCGS): a cyan corner inside the outline; the
         # icicle cannot draw their other parents (the footer says so, the
         # tooltip lists them).
         for r in np.flatnonzero(((flags & FLAG_SHARED) != 0) & (wpx >= 6)).tolist():
-            x, y = ax + int(x0[r]) + 2, ay + int(lev[r]) * band + 2
+            x, y = ax + int(vx0[r]) + 2, ay + int(lev[r]) * band + 2
             k = max(3, min(8, band // 2, int(wpx[r]) - 3))
             pygame.draw.polygon(surf, SHARED, [(x, y), (x + k, y), (x, y + k)])
 
     def _row_box(self, row: int, offset: tuple[int, int]) -> pygame.Rect:
         g = self._g
-        x0, x1 = g["x0"][row], g["x1"][row]
+        # the part on the panel (a zoomed node may reach far past it)
+        x0 = min(max(g["x0"][row], -2.0), g["aw"] + 2.0)
+        x1 = min(max(g["x1"][row], -2.0), g["aw"] + 2.0)
         band = g["band"]
         x = offset[0] + g["ax"] + int(x0)
         w = max(int(math.ceil(x1)) - int(x0), 1)
@@ -641,9 +912,11 @@ class TreeView:
         xu, lev = nodelink_layout(snap)
         n = len(xu)
         nlev = int(lev.max()) + 1
-        lh = min(70.0, area.h / nlev)
-        cx = area.x + xu * area.w
-        cy = area.y + (lev + 0.5) * lh
+        # At least 16 px a level: deeper trees scroll (scroll_y) instead.
+        lh = max(min(70.0, area.h / nlev), 16.0)
+        self.scroll_y = min(max(self.scroll_y, 0.0), max(nlev * lh - area.h, 0.0))
+        cx = area.x + (xu - self.view_x) * self.zoom * area.w
+        cy = area.y + (lev + 0.5) * lh - self.scroll_y
         v = snap.visits.astype(np.float64)
         rmax = max(3.0, min(16.0, lh * 0.36))
         rmin = min(2.5, rmax)
@@ -728,9 +1001,11 @@ class TreeView:
     # -- overlays (per frame) -------------------------------------------------
     def _outline(self, surface: pygame.Surface, row: int, color, width: int, grow: int = 0) -> None:
         g = self._g
-        if g is None or row >= g["n"]:
+        if g is None or not g.get("lo", 0) <= row < g["n"]:
             return
         if g["kind"] == "icicle":
+            if g["x1"][row] <= 0 or g["x0"][row] >= g["aw"]:
+                return                   # zoomed off the panel
             self._outline_icicle(surface, row, color, width, self._rect.topleft, grow)
         else:
             c = (self._rect.x + g["cx"][row], self._rect.y + g["cy"][row])
@@ -758,7 +1033,8 @@ class TreeView:
             return
         ids, kind, progress = self._highlight
         rows, hidden = rows_for_path(ids, self._rows_by_id())
-        drawn = [r for r in rows if r < self._g["n"]]     # below a depth cut: not drawn
+        lo = self._g.get("lo", 0)
+        drawn = [r for r in rows if lo <= r < self._g["n"]]   # scrolled off or cut: not drawn
         hidden += len(rows) - len(drawn)
         rows = drawn
         total = len(rows) + hidden
@@ -829,10 +1105,13 @@ class TreeView:
         """Where snapshot row `row` was drawn: its icicle cell or its circle's
         bounding box; None if it was not drawn (depth cut, no render yet)."""
         g = self._g
-        if g is None or not 0 <= row < g["n"]:
+        if g is None or not g.get("lo", 0) <= row < g["n"]:
             return None
         if g["kind"] == "icicle":
             x0, x1 = g["x0"][row], g["x1"][row]
+            if x1 <= 0 or x0 >= g["aw"]:
+                return None              # zoomed off the panel
+            x0, x1 = max(x0, 0.0), min(x1, float(g["aw"]))
             band = g["band"]
             return pygame.Rect(self._rect.x + g["ax"] + round(x0),
                                self._rect.y + g["ay"] + int(g["lev"][row]) * band,
@@ -844,10 +1123,11 @@ class TreeView:
     def node_center(self, row: int) -> tuple[int, int] | None:
         """Centre of where row `row` was drawn (None if not drawn)."""
         g = self._g
-        if g is None or not 0 <= row < g["n"]:
+        if g is None or not g.get("lo", 0) <= row < g["n"]:
             return None
         if g["kind"] == "icicle":
-            return self.node_rect(row).center
+            r = self.node_rect(row)
+            return None if r is None else r.center
         return int(self._rect.x + g["cx"][row]), int(self._rect.y + g["cy"][row])
 
     # -- picking ---------------------------------------------------------------
