@@ -42,6 +42,8 @@ from ..render.step_view import StepAnimation
 from ..render.tooltip import draw_tooltip
 from ..render.matrix_view import MatrixView
 from ..render.tree_layout import line_moves, principal_variation
+from ..render.tree_explore import HELP as EXPLORER_HELP
+from ..render.tree_explore import ExplorerInput
 from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.controller import has_root_matrix
@@ -90,6 +92,7 @@ HELP = [
     ("M", "MCGS / joint panels: heat map and graph / heat map / graph"),
     ("A", "save the chosen player's settings as an agent file in agents/"),
     ("P or F12", "screenshot to screenshots/"),
+    *EXPLORER_HELP,
     ("Esc", "close this help / clear focus / back to the menu"),
     ("?", "this help"),
 ]
@@ -113,6 +116,7 @@ class ArenaScene(Scene):
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
         self.matrix_mode = "auto"
+        self.explorer = ExplorerInput()   # tree panels: zoom, re-root, find, export
         self.show_help = False
         self.agent_dir = AGENT_DIR   # where A saves agent files (relative: the cwd)
         self.show_plans = True     # the searches' best lines drawn on the board (L)
@@ -182,8 +186,11 @@ class ArenaScene(Scene):
             if not isinstance(c, SearchController):
                 continue
             agents = None if self.tree_source == c.player else c.agents
+            # the explorer's re-rooted views: their subtree, searched in C
+            tops = tuple((a, tv.focus_path) for a, tv in enumerate(getattr(self, "trees", ()))
+                         if tv.focus_path and (agents is None or a in agents))
             c.tree_request = TreeRequest(max_nodes=self._tree_rows(c), min_visits=1,
-                                         every_ms=TREE_EVERY_MS, agents=agents)
+                                         every_ms=TREE_EVERY_MS, agents=agents, tops=tops)
 
     def _tree_rows(self, ctl) -> int:
         """Rows a search's snapshot asks for. A graph (MCGS) reads as a graph
@@ -565,6 +572,8 @@ class ArenaScene(Scene):
         if is_ui(event):
             self._on_ui(event)
             return True
+        if event.type == pygame.KEYDOWN and self.explorer.busy:   # the find box types
+            return self._explore(event)
         if event.type == pygame.KEYDOWN and self.show_help:
             if event.key in (pygame.K_ESCAPE, pygame.K_QUESTION, pygame.K_F1) or event.unicode == "?":
                 self.show_help = False
@@ -587,16 +596,29 @@ class ArenaScene(Scene):
                 return True
         if self.widgets.process_event(event):
             return True
+        if self._explore(event):
+            return True
         if event.type == pygame.MOUSEMOTION:
             self.hover_pos = event.pos
             self.hover_info = self._tree_at(event.pos, hover=True)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.widgets.clear_focus()
-            if self._tree_at(event.pos, click=True) is not None:
-                return True
         elif event.type == pygame.KEYDOWN:
             return self._on_key(event)
         return False
+
+    def _explore(self, event: pygame.event.Event) -> bool:
+        """The tree explorer's mouse and keys over the tree panels
+        (render/tree_explore.ExplorerInput); a changed focus asks the
+        searches for that subtree."""
+        panes = [(tv, self._tree_area(panel)) for _, tv, panel in self._panel_views()]
+        before = [tv.focus_path for tv in self.trees]
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.widgets.clear_focus()
+        consumed, msg = self.explorer.handle(event, panes)
+        if msg:
+            self.flash(msg)
+        if [tv.focus_path for tv in self.trees] != before:
+            self._apply_tree_requests()
+        return consumed and event.type != pygame.MOUSEMOTION
 
     def _steer(self, agent: int, move: int | None, refused: str = "") -> None:
         """A person's key or click: the move for their agent this turn (the
@@ -1108,12 +1130,10 @@ class ArenaScene(Scene):
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
                 self._tooltip(surface, tip)
-            else:   # a clicked (pinned) node keeps its numbers on screen
+            else:   # a pinned node keeps its numbers on screen, off the node
                 for _, tv, panel in self._panel_views():
-                    info = tv.selected
-                    if info is not None:
-                        area = self._tree_area(panel)
-                        tv.draw_tooltip(surface, (area.x + 2, area.y + 2), info)
+                    tv.draw_pinned(surface, self._tree_area(panel))
+        self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             self._draw_message(surface)
         if self.show_help:
@@ -1164,7 +1184,7 @@ class ArenaScene(Scene):
             if snap.algorithm not in ("mcgs", "joint"):
                 continue
             tree = snap.trees.get(c.agents[0])
-            if tree is None or len(tree) < 2:
+            if tree is None or len(tree) < 2 or tree.top_path:   # explorer's subtree: no plan
                 continue
             cached = self._plans.get(c.player)
             if cached is None or cached[0] is not tree:
@@ -1184,7 +1204,7 @@ class ArenaScene(Scene):
     def _own_line(self, player: int, agent: int, tree) -> tuple[int, ...]:
         """An agent's moves down its own (decoupled) tree's most visited path,
         cached per tree snapshot."""
-        if tree is None or len(tree) < 2:
+        if tree is None or len(tree) < 2 or tree.top_path:   # explorer's subtree: no plan
             return ()
         cached = self._plans.get((player, agent))
         if cached is None or cached[0] is not tree:

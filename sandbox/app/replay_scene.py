@@ -36,6 +36,8 @@ from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.scoreboard import draw_scoreboard
 from ..render.tooltip import draw_tooltip as _tooltip, fit_lines as _fit_lines
+from ..render.tree_explore import HELP as EXPLORER_HELP
+from ..render.tree_explore import ExplorerInput
 from ..render.tree_view import TreeView
 from ..replay import Replay, ReplayError, compute_stats
 from ..replay.stats import agent_colors, agent_labels, chosen_by
@@ -58,6 +60,7 @@ HELP = [
     ("+ / -", "faster / slower"),
     ("T", "tree layout: auto / icicle / node-link"),
     ("P or F12", "screenshot to screenshots/"),
+    *EXPLORER_HELP,
     ("Esc", "close this help / back"),
     ("?", "this help"),
 ]
@@ -102,6 +105,7 @@ class ReplayScene(Scene):
         self._snap_cache: OrderedDict[tuple[int, int], TreeSnapshot] = OrderedDict()
         self._chart_cache: tuple[tuple, pygame.Surface] | None = None
         self.entry = ""           # digits typed for "go to turn"
+        self.explorer = ExplorerInput()   # tree panels: zoom, re-root, find, export
         self.show_help = False
         self.hover_pos = (0, 0)
         self.hover_info = None
@@ -293,20 +297,35 @@ class ReplayScene(Scene):
         if is_ui(event):
             self._on_ui(event)
             return True
+        if event.type == pygame.KEYDOWN and self.explorer.busy:   # the find box types
+            return self._explore(event)
         if event.type == pygame.KEYDOWN and self.show_help:
             self.show_help = False
+            return True
+        if event.type == pygame.KEYDOWN and not self.entry and self._explore(event):
             return True
         if event.type == pygame.KEYDOWN and self._on_key(event):
             return True
         if self.widgets.process_event(event):
             return True
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.widgets.clear_focus()
+        if event.type != pygame.KEYDOWN and self._explore(event):
+            return True
         if event.type == pygame.MOUSEMOTION:
             self.hover_pos = event.pos
             self.hover_info = self._tree_at(event.pos, click=False)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.widgets.clear_focus()
-            return self._tree_at(event.pos, click=True) is not None
         return False
+
+    def _explore(self, event: pygame.event.Event) -> bool:
+        """The tree explorer's mouse and keys over the tree panels
+        (render/tree_explore.ExplorerInput)."""
+        panes = [(tv, _tree_area(panel))
+                 for tv, panel in zip(self.trees, self.layout.get("panels", []))]
+        consumed, msg = self.explorer.handle(event, panes)
+        if msg:
+            self.flash(msg)
+        return consumed and event.type != pygame.MOUSEMOTION
 
     def _on_key(self, event: pygame.event.Event) -> bool:
         k, ch = event.key, event.unicode
@@ -422,6 +441,11 @@ class ReplayScene(Scene):
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
                 _tooltip(surface, self.hover_pos, tip)
+            else:   # a pinned node keeps its numbers on screen, off the node
+                for tv, panel in zip(self.trees, L["panels"]):
+                    if tv.snapshot is not None:
+                        tv.draw_pinned(surface, _tree_area(panel))
+        self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             t = text(self.message[:140], 13, pal.TEXT)
             r = pygame.Rect(0, 0, t.get_width() + 20, t.get_height() + 10)

@@ -30,6 +30,12 @@ from ..native.snapshot import FLAG_PASS, MOVE_NONE, TreeSnapshot  # noqa: E402
 from .tree_layout import level_starts, tree_kind  # noqa: E402
 
 TREE_DIR_ENV = "SBX_TREE_DIR"
+# The scenes' help rows for the explorer (the arena and the replay list them).
+HELP = [
+    ("wheel / drag", "tree: zoom about the cursor / pan (Shift+wheel: deeper levels)"),
+    ("click / right click", "tree node: make it the view's root / pin its facts (Esc: unpin)"),
+    ("Backspace  /  E", "tree: back up a crumb / find a move path (U,L,R) / export to trees/"),
+]
 DRAG_PX = 4                  # a press that moves less than this is a click
 
 
@@ -328,9 +334,6 @@ class ExplorerInput:
             except OSError as exc:
                 return True, f"export failed: {exc}"
             return True, f"tree exported: {jp} and {dp.name}"
-        if ch == "0":
-            view.reset_zoom()
-            return True, "zoom reset"
         return False, None
 
     def _find_key(self, event) -> tuple[bool, str | None]:

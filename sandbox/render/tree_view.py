@@ -1313,6 +1313,22 @@ class TreeView:
                 lines.append((f"  +{len(info.parents) - 6} more", SHARED))
         return lines
 
+    def pinned_box(self, bounds: pygame.Rect | Sequence[int]) -> pygame.Rect | None:
+        """Where the pinned node's facts go inside bounds: off the node
+        (tree_explore.place_box); None if nothing is pinned or shown."""
+        info = self.selected
+        if info is None:
+            return None
+        labs = [fonts.text(s, 11, c) for s, c in self.tooltip_lines(info)]
+        size = (max(l.get_width() for l in labs) + 12, sum(l.get_height() for l in labs) + 8)
+        return place_box(size, self.node_rect(info.row), pygame.Rect(bounds))
+
+    def draw_pinned(self, surface: pygame.Surface, bounds: pygame.Rect | Sequence[int]) -> None:
+        """The pinned node's facts, kept off the node itself."""
+        box = self.pinned_box(bounds)
+        if box is not None:
+            self._draw_box(surface, box, self.tooltip_lines(self.selected))
+
     def draw_tooltip(self, surface: pygame.Surface, pos: Sequence[int],
                      info: NodeInfo | None) -> None:
         """A box of node facts near `pos`, kept inside the surface."""
@@ -1328,7 +1344,11 @@ class TreeView:
             x = max(0, int(pos[0]) - 14 - w)
         if y + h > sh:
             y = max(0, int(pos[1]) - 14 - h)
-        box = pygame.Rect(x, y, w, h)
+        self._draw_box(surface, pygame.Rect(x, y, w, h), lines)
+
+    def _draw_box(self, surface: pygame.Surface, box: pygame.Rect, lines) -> None:
+        labs = [fonts.text(s, 11, c) for s, c in lines]
+        x, y = box.topleft
         surface.fill(palette.PANEL_HI, box)
         pygame.draw.rect(surface, palette.BORDER, box, 1)
         ty = y + 4

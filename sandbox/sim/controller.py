@@ -19,8 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import (SNAPSHOT_DTYPE, Game, InvalidState, MoveStat, RootMatrix, Search, has_bot,
-                      SearchParams, Trace, TreeSnapshot)
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidArgument, InvalidState, MoveStat,
+                      RootMatrix, Search, SearchParams, Trace, TreeSnapshot, has_bot)
 from ..native.search import params_arg
 
 
@@ -31,6 +31,10 @@ class TreeRequest:
     min_visits: int = 1
     every_ms: float = 50.0
     agents: tuple[int, ...] | None = None   # None: every agent's tree
+    # The tree explorer's focus: (agent, move path) pairs; that agent's
+    # snapshot is then the top of the subtree at the path (Search.snapshot's
+    # `top`), the root's again once the path leads nowhere (after a move).
+    tops: tuple[tuple[int, tuple], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -509,13 +513,24 @@ class SearchController(Controller):
         one panel for it)."""
         if kept == 0 or not agents:
             return {}
+        tops = dict(req.tops)
         if kept == 1:
             # A buffer of the asked size: the one tree's node count need not
             # be filed under this agent.
             out = np.zeros(req.max_nodes, dtype=SNAPSHOT_DTYPE)
-            one = self.search.snapshot(agents[0], req.max_nodes, req.min_visits, out=out)
+            one = self._snapshot(agents[0], req, tops.get(agents[0]), out)
             return {a: one for a in agents}
-        return {a: self.search.snapshot(a, req.max_nodes, req.min_visits) for a in agents}
+        return {a: self._snapshot(a, req, tops.get(a)) for a in agents}
+
+    def _snapshot(self, agent: int, req: TreeRequest, top: tuple | None,
+                  out: np.ndarray | None = None) -> TreeSnapshot:
+        if top:
+            try:
+                return self.search.snapshot(agent, req.max_nodes, req.min_visits, out=out,
+                                            top=list(top))
+            except InvalidArgument:   # the tree moved on: the path is gone
+                pass
+        return self.search.snapshot(agent, req.max_nodes, req.min_visits, out=out)
 
     @property
     def latest(self) -> ControllerSnapshot | None:

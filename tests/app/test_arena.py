@@ -719,8 +719,9 @@ def test_sliders_stretch_to_a_scenario_value_outside_their_range(app):
 
 
 def test_a_pinned_node_keeps_its_numbers_on_screen(app, arena):
-    """Click a node: its facts stay on screen after the mouse leaves the
-    tree (hovering shows them only while the mouse is there)."""
+    """Right-click a node: its facts stay on screen after the mouse leaves
+    the tree (hovering shows them only while the mouse is there), in a box
+    that does not cover the node."""
     wait_until(lambda: all(tv.snapshot is not None for tv in arena.trees), arena,
                what="tree snapshots")
     arena.update(0.0)
@@ -729,19 +730,22 @@ def test_a_pinned_node_keeps_its_numbers_on_screen(app, arena):
     pos = next((x, y) for y in range(area.y, area.bottom, 4) for x in range(area.x, area.right, 4)
                if tv.row_at((x, y)) is not None)
     away = arena.layout["board"].center
-    click(arena, pos)
+    feed(arena, down(pos, 3), up(pos, 3))
     assert tv.selected is not None
     feed(arena, motion(away))
     assert arena.hover_info is None
     arena.draw(app.screen)
+    box = tv.pinned_box(area)
+    assert box is not None and not box.colliderect(tv.node_rect(tv.selected.row))
     pinned = pygame.surfarray.array3d(app.screen.subsurface(area)).copy()
-    click(arena, pos)                       # the same node again: unpinned
+    feed(arena, down(pos, 3), up(pos, 3))   # the same node again: unpinned
     assert tv.selected is None
     feed(arena, motion(away))
     arena.draw(app.screen)
     plain = pygame.surfarray.array3d(app.screen.subsurface(area))
     changed = np.any(pinned != plain, axis=2)
-    assert changed[:200, :60].mean() > 0.3   # a box of text at the tree's top left
+    b = box.move(-area.x, -area.y)
+    assert changed[b.x:b.right, b.y:b.bottom].mean() > 0.3   # the box of text was there
 
 
 def test_the_window_asks_for_a_minimum_size(app):
