@@ -50,6 +50,7 @@ from .tree_layout import (NO_MOVE, compact_count, icicle_layout, is_doomed,  # n
                           rows_for_path, tree_kind, ucb_terms, ucb_value)
 
 MODES = ("auto", "icicle", "nodelink")
+KEEP_SNAPSHOTS = 8           # recent subtree snapshots the explorer keeps (going back up)
 MAX_ZOOM = 2.0 ** 20         # ~1M: a node of a 1M-node tree still gets a pixel
 NODELINK_MAX_ROWS = 300      # auto: node-link up to this many rows ...
 NODELINK_RETURN_ROWS = 240   # ... and back to it only below this (no flip-flop)
@@ -176,17 +177,30 @@ class TreeView:
         self.source: TreeSnapshot | None = None
         self._crumbs: list[tuple] = [()]
         self._crumb_names: list[str] = ["root"]
+        # each crumb's (x0, width) in its parent crumb's icicle units: where
+        # zooming out past x1 continues in the parent (None: unknown)
+        self._crumb_spans: list[tuple[float, float] | None] = [None]
         self._crumb_rects: list[tuple[int, pygame.Rect]] = []
+        self._by_top: dict[tuple, TreeSnapshot] = {}   # recent snapshots by top_path
         self._focus_key: tuple | None = None     # (source, focus) shown now
         self.zoom = 1.0                          # horizontal magnification
         self.view_x = 0.0                        # unit x at the panel's left edge
         self.scroll_y = 0.0                      # pixels scrolled down (deep levels)
         self._unit: tuple | None = None          # (snapshot, x0, width) layout cache
+        self._facts_of: TreeSnapshot | None = None   # _memo: whose facts these are
+        self._facts: dict = {}
 
     # -- data in ---------------------------------------------------------------
     def update(self, snapshot: TreeSnapshot | None, params: SearchParams | None = None) -> None:
         """New data (cheap: stores it; the next prepare/draw re-renders)."""
         self.source = snapshot
+        if snapshot is not None and snapshot.top_path is not None:
+            if snapshot.top_path == ():     # a whole tree: older pieces are stale
+                self._by_top.clear()
+            self._by_top.pop(snapshot.top_path, None)
+            self._by_top[snapshot.top_path] = snapshot
+            while len(self._by_top) > KEEP_SNAPSHOTS:
+                self._by_top.pop(next(iter(self._by_top)))
         self._refocus()
         if params is not None and params is not self.params:
             self.params = params
@@ -197,10 +211,14 @@ class TreeView:
 
     # -- explorer: focus (re-root), zoom, pan, find, export ----------------------
     def _refocus(self) -> None:
-        """Show the subtree under the focus: the source itself when it is
-        that subtree (a live search asked for it by path), else cut from the
-        source in numpy. A focus the source no longer has (the tree moved on
-        after a real move) falls back to the nearest crumb it has."""
+        """Show the subtree under the focus: a snapshot that is that subtree
+        (a live search asked for it by path), else one cut in numpy from
+        the newest snapshot that holds it (the source, or one kept from
+        before: zooming back out shows the parent at once, while the live
+        search is asked for it). A focus the source's branch no longer has
+        (the tree moved on after a real move) falls back to the nearest
+        crumb it has; one it merely does not cover yet waits, the last
+        picture kept."""
         src = self.source
         key = (id(src), tuple(self._crumbs))   # identity: snapshots hold arrays
         if key == self._focus_key and (src is None) == (self.snapshot is None):
@@ -208,18 +226,31 @@ class TreeView:
         shown = src
         while src is not None:
             focus = self._crumbs[-1]
-            base = src.top_path
-            if base == focus:
-                break
-            if base is not None and focus[:len(base)] == base:
-                row = row_at_path(src, focus[len(base):])
-                if row is not None:
-                    shown = subtree(src, row, focus)
+            found = None
+            for cand in [src] + list(reversed(self._by_top.values())):
+                base = cand.top_path
+                if base is None or focus[:len(base)] != base:
+                    continue
+                if base == focus:
+                    found = cand
                     break
+                row = row_at_path(cand, focus[len(base):])
+                if row is not None:
+                    found = subtree(cand, row, focus)
+                    break
+            if found is not None:
+                shown = found
+                break
+            base = src.top_path
             if len(self._crumbs) == 1:
+                break
+            if base is None or focus[:len(base)] != base:
+                # not this snapshot's branch (going back up): keep the picture
+                shown = self.snapshot if self.snapshot is not None else src
                 break
             self._crumbs.pop()
             self._crumb_names.pop()
+            self._crumb_spans.pop()
             self.reset_zoom()
         self._focus_key = (id(src), tuple(self._crumbs))
         if shown is not self.snapshot:
@@ -248,19 +279,72 @@ class TreeView:
     def rect(self) -> pygame.Rect:
         return pygame.Rect(self._rect)
 
-    def reroot(self, row: int) -> bool:
-        """Make shown row `row` the view's root (a new crumb)."""
+    def reroot(self, row: int, keep_view: bool = False) -> bool:
+        """Make shown row `row` the view's root (a new crumb). keep_view:
+        the picture stays where it is (zoom and pan carried into the new
+        root's units: the wheel's level of detail), else the new root
+        fills the panel."""
         snap = self.snapshot
         if snap is None or not 0 < row < len(snap.rows):
             return False
         steps = tuple(path_steps(snap, row))
-        kind = tree_kind(snap)
+        kind = self._kind(snap)
         names = [self.row_name(snap, r, kind) for r in snap.path_to(row)[1:]]
+        x0u, wu = self._unit_layout(snap)
+        span = (float(x0u[row]), float(wu[row])) if wu[row] > 0 else None
         self._crumbs.append(self._crumbs[-1] + steps)
         self._crumb_names.append(names[-1] if len(names) == 1 else "… › " + names[-1])
+        self._crumb_spans.append(span)
         self._pinned = None
-        self.reset_zoom()
+        if keep_view and span is not None:
+            levels = int(snap.depth[row] - snap.depth[0])
+            self.zoom = max(self.zoom * span[1], 1.0)
+            self.view_x = min(max((self.view_x - span[0]) / span[1], 0.0), 1.0 - 1.0 / self.zoom)
+            self.scroll_y = max(self.scroll_y - levels * self._band(), 0.0)
+        else:
+            self.reset_zoom()
         self._refocus()
+        return True
+
+    def _band(self) -> float:
+        g = self._g
+        return float(g["band"]) if g is not None and g["kind"] == "icicle" else float(MIN_BAND)
+
+    def _descend(self) -> None:
+        """Level of detail when zooming in: once the panel shows only part
+        of one child of the view's root, that child becomes the root (a
+        crumb), so the view holds -- and a live search is asked for -- the
+        top of that subtree alone, with its own rows of detail."""
+        for _ in range(64):
+            snap = self.snapshot
+            if snap is None or len(snap.rows) < 2 or self.layout != "icicle" or self.zoom <= 1:
+                return
+            x0u, wu = self._unit_layout(snap)
+            lo, hi = self.view_x, self.view_x + 1.0 / self.zoom
+            kids = snap.children(0)
+            inside = kids[(x0u[kids] <= lo + 1e-12) & (hi <= x0u[kids] + wu[kids] + 1e-12)]
+            if not len(inside) or not self.reroot(int(inside[0]), keep_view=True):
+                return
+
+    def _ascend(self, zoom: float, ux: float, f: float) -> bool:
+        """Zooming out past the whole of a crumb continues in its parent:
+        the crumb is left (the parent's units, the cursor's point kept)."""
+        span = self._crumb_spans[-1]
+        if span is None or len(self._crumbs) == 1:
+            return False
+        x0, w = span
+        levels = len(self._crumbs[-1]) - len(self._crumbs[-2])
+        del self._crumbs[-1], self._crumb_names[-1], self._crumb_spans[-1]
+        self._refocus()
+        # the panel showed 1/zoom of the crumb, which is w of its parent
+        self.zoom = max(zoom / w, 1.0)
+        if self.zoom < 1.0 + 1e-9:   # float drift of the spans' products
+            self.zoom = 1.0
+        uxp = x0 + ux * w
+        self.view_x = min(max(uxp - f / self.zoom, 0.0), 1.0 - 1.0 / self.zoom)
+        self.scroll_y += levels * self._band()
+        if zoom / w < 1.0:
+            return self._ascend(zoom / w, uxp, f) or True
         return True
 
     def reroot_at(self, pos: Sequence[int]) -> bool:
@@ -272,6 +356,7 @@ class TreeView:
         crumb = max(0, min(int(crumb), len(self._crumbs) - 1))
         del self._crumbs[crumb + 1:]
         del self._crumb_names[crumb + 1:]
+        del self._crumb_spans[crumb + 1:]
         self.reset_zoom()
         self._refocus()
 
@@ -300,13 +385,22 @@ class TreeView:
 
     def wheel(self, pos: Sequence[int], clicks: float) -> None:
         """Zoom by 1.25 per wheel click about pos: the point under the
-        cursor stays under it."""
-        new = min(max(self.zoom * 1.25 ** float(clicks), 1.0), MAX_ZOOM)
+        cursor stays under it. In the icicle, zooming into one child of
+        the view's root makes it the root (a crumb: _descend), and zooming
+        out past the whole root goes back up (_ascend)."""
+        want = self.zoom * 1.25 ** float(clicks)
         aw = self._area_w()
         f = min(max((pos[0] - self._area_x()) / aw, 0.0), 1.0)
         ux = self.view_x + f / self.zoom
+        if want < 1.0 and self.layout == "icicle" and self._ascend(want, ux, f):
+            return
+        new = min(max(want, 1.0), MAX_ZOOM)
+        if new < 1.0 + 1e-9:         # float drift of the spans' products
+            new = 1.0
         self.zoom = new
         self.view_x = min(max(ux - f / new, 0.0), 1.0 - 1.0 / new)
+        if clicks > 0:
+            self._descend()
 
     def pan(self, dx: float, dy: float) -> None:
         """Drag by (dx, dy) pixels: the tree follows the mouse."""
@@ -355,7 +449,7 @@ class TreeView:
         tokens = [t for t in re.split(r"[,\s›>]+", text.strip()) if t]
         if src.top_path:   # a live subtree: a path from the search's root
             return None, "go back to the root first (Backspace) to find from it"
-        kind = tree_kind(src)
+        kind = self._kind(src)
         row = 0
         for i, tok in enumerate(tokens):
             nxt = next((int(c) for c in src.children(row)
@@ -382,7 +476,7 @@ class TreeView:
         """The snapshot under the view (the focused subtree) as JSON and DOT
         files in folder; returns their paths."""
         snap = self.snapshot
-        kind = tree_kind(snap)
+        kind = self._kind(snap)
         meta = {"title": self.title or f"Agent {self.agent}", "focus": self.crumbs}
         return export_tree(snap, folder, f"tree-agent{self.agent}",
                            lambda r: self.row_name(snap, r, kind), meta)
@@ -414,11 +508,11 @@ class TreeView:
     @property
     def kind(self) -> str:
         """'agent', 'sequential' or 'joint' (tree_layout.tree_kind)."""
-        return "agent" if self.snapshot is None else tree_kind(self.snapshot)
+        return "agent" if self.snapshot is None else self._kind(self.snapshot)
 
     def row_name(self, snap: TreeSnapshot, row: int, kind: str | None = None) -> str:
         """A node's label: its mover's move name, or the joint action."""
-        kind = kind or tree_kind(snap)
+        kind = kind or self._kind(snap)
         if row == 0 and int(snap.parent[0]) < 0:
             return "root"
         if kind == "joint":
@@ -570,7 +664,7 @@ class TreeView:
         y = h - FOOTER_H + 2
         lo, hi = self._bounds(snap)
         s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
-        if tree_kind(snap) == "sequential":
+        if self._kind(snap) == "sequential":
             # hue = whose move, shade = mean: a dark-to-bright swatch per mover
             x = PAD
             movers = sorted({m for m in level_movers(snap) if m >= 0})
@@ -624,18 +718,42 @@ class TreeView:
                 lo, hi = float(seen.min()), float(seen.max())
         return lo, hi
 
+    def _memo(self, snap: TreeSnapshot, what: str, make):
+        """A fact of one snapshot computed once (zoom and pan frames
+        re-render the same snapshot many times)."""
+        if self._facts_of is not snap:
+            self._facts_of, self._facts = snap, {}
+        if what not in self._facts:
+            self._facts[what] = make()
+        return self._facts[what]
+
+    def _kind(self, snap: TreeSnapshot) -> str:
+        return self._memo(snap, "kind", lambda: tree_kind(snap))
+
+    def _best(self, snap: TreeSnapshot) -> list[int]:
+        return self._memo(snap, "best", lambda: principal_variation(snap))
+
     def _normalized(self, snap: TreeSnapshot) -> np.ndarray:
+        return self._memo(snap, ("norm", self.range_from_rows, self._bounds(snap)),
+                          lambda: self._normalized_now(snap))
+
+    def _normalized_now(self, snap: TreeSnapshot) -> np.ndarray:
         lo, hi = self._bounds(snap)
         if not hi > lo:
             return np.full(len(snap.rows), 0.5, dtype=np.float64)
         return np.clip((snap.mean.astype(np.float64) - lo) / (hi - lo), 0.0, 1.0)
 
     def _node_colors(self, snap: TreeSnapshot, norm: np.ndarray | None = None) -> np.ndarray:
+        """Each row's colour (a fresh array: callers paint over it)."""
         if norm is None:
             norm = self._normalized(snap)
+        return self._memo(snap, ("rgb", id(norm), tuple(self.agent_colors)),
+                          lambda: self._node_colors_now(snap, norm)).copy()
+
+    def _node_colors_now(self, snap: TreeSnapshot, norm: np.ndarray) -> np.ndarray:
         idx = np.clip((norm * 255).astype(np.int64), 0, 255)
         rgb = _LUT[idx]
-        if tree_kind(snap) == "sequential":
+        if self._kind(snap) == "sequential":
             top = int(snap.mover.max()) + 1 if len(snap.rows) else 0
             rgb = mover_shades(snap.mover, norm, [self.agent_color(a) for a in range(top)],
                                rgb[0])
@@ -647,7 +765,7 @@ class TreeView:
     # -- icicle ----------------------------------------------------------------
     def _gutter(self, snap: TreeSnapshot, w: int) -> int:
         """Width kept at the left for the player of each depth row (SUCT)."""
-        if tree_kind(snap) != "sequential":
+        if self._kind(snap) != "sequential":
             return 0
         return GUTTER if w >= GUTTER_MIN_W else STRIP_W + 2
 
@@ -707,7 +825,7 @@ class TreeView:
         rgb = self._node_colors(snap, norm)[:n]
         # Sequential trees colour by mover: the colour itself is rasterised
         # (three channels) instead of the value the map turns into colour.
-        seq = tree_kind(snap) == "sequential"
+        seq = self._kind(snap) == "sequential"
         k = 3 if seq else 1
         is_pass = (flags & FLAG_PASS) != 0
         doomed = (flags & FLAG_DOOMED) != 0
@@ -719,7 +837,10 @@ class TreeView:
         parent = snap.parent[:n]
         kids = np.arange(max(lo, 1), n)
         shown = np.bincount(parent[kids], weights=(x1 - x0)[kids], minlength=n)[:n]
-        trunc = lo + np.flatnonzero(((flags[sl] & FLAG_TRUNCATED) != 0) & (lev[sl] + 1 < nshow))
+        # Culling: only the rows on the panel are rasterised (rows are
+        # sorted by level then x, so the subset stays sorted).
+        idx = lo + np.flatnonzero((x1[sl] > 0.0) & (x0[sl] < aw))
+        trunc = idx[((flags[idx] & FLAG_TRUNCATED) != 0) & (lev[idx] + 1 < nshow)]
         hx0 = x0[trunc] + shown[trunc]
         hx1 = x1[trunc]
         keep = (hx1 - hx0 > 1e-6) & (hx1 > 0) & (hx0 < aw)
@@ -727,28 +848,29 @@ class TreeView:
 
         # Channels: coverage, value (plain nodes), pass, doomed, hidden. Dust
         # columns then show the visit-weighted mean value of their nodes.
-        nb = n - lo
+        nb = len(idx)
         m = nb + len(trunc)
         ch = np.zeros((4 + k, m))
         ch[0] = 1.0
-        plain = ~(is_pass | doomed)[sl]
+        plain = ~(is_pass | doomed)[idx]
         if seq:
-            ch[1:4, :nb] = np.where(plain[None, :], rgb[sl].T, 0.0)
+            ch[1:4, :nb] = np.where(plain[None, :], rgb[idx].T, 0.0)
         else:
-            ch[1, :nb] = np.where(plain, norm[sl], 0.0)
-        ch[k + 1, :nb] = is_pass[sl]
-        ch[k + 2, :nb] = doomed[sl]
+            ch[1, :nb] = np.where(plain, norm[idx], 0.0)
+        ch[k + 1, :nb] = is_pass[idx]
+        ch[k + 2, :nb] = doomed[idx]
         ch[k + 3, nb:] = 1.0
         # Clipped to just outside the panel: a zoomed node may start far to
         # the left, and the level-major sort key below must stay in its level.
-        cx0, cx1 = np.clip(x0[sl], -1.0, aw + 1.0), np.clip(x1[sl], -1.0, aw + 1.0)
-        ilev, ix0, ix1 = lev[sl], cx0, cx1
+        cx0, cx1 = np.clip(x0[idx], -1.0, aw + 1.0), np.clip(x1[idx], -1.0, aw + 1.0)
+        vlev = lev[idx]
+        ilev, ix0, ix1 = vlev, cx0, cx1
         if len(trunc):
             # Both lists are sorted by (level, x): merge the hidden intervals
             # in instead of sorting everything.
             hx0c, hx1c = np.clip(hx0, -1.0, aw + 1.0), np.clip(hx1, -1.0, aw + 1.0)
             span = aw + 4.0
-            pos = np.searchsorted(lev[sl] * span + cx0, (lev[trunc] + 1) * span + hx0c,
+            pos = np.searchsorted(vlev * span + cx0, (lev[trunc] + 1) * span + hx0c,
                                   side="right")
             hid_at = pos + np.arange(len(pos))        # final slots of the hidden ones
             real = np.ones(m, dtype=bool)
@@ -756,7 +878,7 @@ class TreeView:
             order = np.empty(m, dtype=np.intp)        # merged slot -> source index
             order[real] = np.arange(nb)
             order[hid_at] = np.arange(nb, m)
-            ilev = np.concatenate((lev[sl], lev[trunc] + 1))[order]
+            ilev = np.concatenate((vlev, lev[trunc] + 1))[order]
             ix0 = np.concatenate((cx0, hx0c))[order]
             ix1 = np.concatenate((cx1, hx1c))[order]
             ch = ch[:, order]
@@ -773,7 +895,7 @@ class TreeView:
             img_rows = _LUT[lut_i] * plain_cov[..., None]
         img_rows += np.stack((pas, doo, hid, 1.0 - cov), axis=-1) @ _FLAT_COLORS
         # Separators: a dark first column for nodes wide enough to tell apart.
-        wide = lo + np.flatnonzero((x1[sl] - x0[sl] >= 3.0) & (x0[sl] >= 0) & (x0[sl] < aw))
+        wide = idx[(x1[idx] - x0[idx] >= 3.0) & (x0[idx] >= 0)]
         if len(wide):
             cx = np.clip(x0[wide].astype(np.int64), 0, aw - 1)
             img_rows[lev[wide], cx] *= 0.45
@@ -809,7 +931,7 @@ class TreeView:
                    "nshow": nshow, "starts": starts.copy(), "x0": x0, "x1": x1,
                    "lev": lev, "n": n, "lo": lo, "aw": aw, "cut_depth": cut, "rgb": rgb,
                    "top": top, "nlev": nlev}
-        best = [r for r in (principal_variation(snap) if n else []) if lo <= r < n]
+        best = [r for r in (self._best(snap) if n else []) if lo <= r < n]
         self._g["best"] = best
         self._icicle_marks(surf, snap, area, band, x0, x1, lev, rgb, flags, best, n, nshow, lo)
 
@@ -850,7 +972,7 @@ class TreeView:
                                  (cx + s // 2, cy - s // 2), 2)
         # Labels where they fit: move name, then visits if there is room.
         if band >= 11:
-            kind = tree_kind(snap)
+            kind = self._kind(snap)
             fs = min(12, band - 4)
             mono_w = fonts.font(fs - 1, mono=True).size("0")[0]
             for r in np.flatnonzero(wpx >= 12).tolist():
@@ -921,7 +1043,7 @@ class TreeView:
         rmax = max(3.0, min(16.0, lh * 0.36))
         rmin = min(2.5, rmax)
         r = rmin + (rmax - rmin) * np.sqrt(np.clip(v / max(v[0], 1.0), 0.0, 1.0))
-        best = principal_variation(snap)
+        best = self._best(snap)
         on_best = np.zeros(n, dtype=bool)
         on_best[best] = True
         # Edge label room: the distance to the neighbours on the same level
@@ -954,7 +1076,7 @@ class TreeView:
         if gutter:
             self._row_labels(surf, snap, gutter, [area.y + (lv + 0.5) * lh for lv in range(nlev)],
                              min(lh, 18.0))
-        kind = tree_kind(snap)
+        kind = self._kind(snap)
         fs = 10 if lh >= 26 else 9
         if lh >= 18:
             for i in range(1, n):
@@ -1182,7 +1304,7 @@ class TreeView:
         norm = min(max((mean - lo) / (hi - lo), 0.0), 1.0) if hi > lo else 0.5
         ucb = exploit = explore = pv = None
         penalty = 0.0
-        kind = tree_kind(snap)
+        kind = self._kind(snap)
         if parent >= 0 and (self.sampling_policy or self.range_from_rows):
             pv = int(rows["visits"][parent])
         elif parent >= 0:

@@ -62,29 +62,74 @@ def typed(text):
     return [key(pygame.K_SLASH, "/")] + [key(0, ch) for ch in text] + [key(pygame.K_RETURN, "\r")]
 
 
-def test_wheel_zooms_about_the_cursor(real_snapshot):
+def wheel(y):
+    return ev(pygame.MOUSEWHEEL, x=0, y=y, precise_x=0.0, precise_y=float(y), flipped=False)
+
+
+def at_unit(v: TreeView, ux: float, level: int) -> tuple[int, int]:
+    """The panel point of icicle unit x `ux` on depth row `level`."""
+    g = v._g
+    return (round(RECT.x + g["ax"] + ux * g["aw"]),
+            RECT.y + g["ay"] + level * g["band"] + g["band"] // 2)
+
+
+def test_wheel_zooms_about_the_cursor(small_snapshot):
+    v = view_of(small_snapshot)
+    frame(v)
+    inp = ExplorerInput()
+    before = v.node_rect(1)                    # "up": units 0 .. 0.5
+    pos = at_unit(v, 0.3, 1)
+    send(inp, v, ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)), wheel(1))
+    assert v.zoom == pytest.approx(1.25) and v.focus_depth == 0
+    g = v._g
+    f = (pos[0] - RECT.x - g["ax"]) / g["aw"]
+    assert v.view_x + f / v.zoom == pytest.approx((pos[0] - RECT.x - g["ax"]) / g["aw"], abs=2e-3)
+    g = v._g                                   # its whole width (its left part is off-panel)
+    assert g["x1"][1] - g["x0"][1] == pytest.approx(before.w * 1.25, abs=2)
+    assert g["x0"][1] < 0 and v.node_rect(1).x == RECT.x + g["ax"]
+    assert v.row_at(pos) == 1                  # the cursor is still on "up"
+    send(inp, v, wheel(-3))
+    assert v.zoom == 1.0 and v.view_x == 0.0   # never below the whole tree
+
+
+def test_zooming_into_one_child_makes_it_the_root_and_out_goes_back(small_snapshot):
+    """Level of detail: once the panel shows part of one child only, that
+    child is the view's root (a crumb; a live search then sends that
+    subtree), the cursor's point kept; zooming out past it comes back."""
+    v = view_of(small_snapshot)
+    frame(v)
+    inp = ExplorerInput()
+    pos = at_unit(v, 0.1, 1)
+    send(inp, v, ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)), wheel(4))
+    # window 1/1.25^4 = 0.41 wide about 0.1: inside "up" (0 .. 0.5)
+    assert v.crumbs == ["root", "up"] and v.snapshot.node.tolist() == [1, 4, 5]
+    g = v._g
+    f = (pos[0] - RECT.x - g["ax"]) / g["aw"]
+    assert v.view_x + f / v.zoom == pytest.approx(0.1 / 0.5, abs=2e-3)   # same point, up's units
+    assert v.zoom == pytest.approx(1.25 ** 4 * 0.5)
+    send(inp, v, wheel(-4))
+    assert v.crumbs == ["root"] and v.zoom == 1.0 and v.snapshot is small_snapshot
+
+
+def test_a_deep_zoom_into_a_real_tree_follows_the_cursor_down(real_snapshot):
     v = view_of(real_snapshot)
     frame(v)
     inp = ExplorerInput()
-    # a level-1 node wide enough to aim at
-    kids = real_snapshot.children(0)
-    row = int(kids[np.argmax(real_snapshot.visits[kids])])
-    before = v.node_rect(row)
-    pos = (before.x + before.w // 3, before.centery)
-    send(inp, v, ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-         ev(pygame.MOUSEWHEEL, x=0, y=2, precise_x=0.0, precise_y=2.0, flipped=False))
-    assert v.zoom == pytest.approx(1.25 ** 2)
-    after = v.node_rect(row)
-    # wider by the zoom (clipped to the panel), and the cursor is still on it
-    assert min(after.w, RECT.w) >= min(before.w * 1.5, RECT.w - 20)
-    assert v.row_at(pos) == row
-    # the unit x under the cursor stayed under it
-    g = v._g
-    unit = (pos[0] - RECT.x - g["ax"]) / g["aw"]
-    x0u, wu = v._unit_layout(v.snapshot)
-    assert x0u[row] <= v.view_x + unit / v.zoom <= x0u[row] + wu[row]
-    send(inp, v, ev(pygame.MOUSEWHEEL, x=0, y=-4, precise_x=0.0, precise_y=-4.0, flipped=False))
-    assert v.zoom == 1.0 and v.view_x == 0.0      # never below the whole tree
+    line = real_snapshot.best_line()
+    target = line[5]
+    pos = v.node_center(target)
+    send(inp, v, ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    for _ in range(30):
+        send(inp, v, wheel(1))
+    assert v.focus_depth >= 2
+    # every crumb is an ancestor of the cursor's point: the path so far is
+    # a prefix of the aimed node's own move path
+    want = tuple(int(real_snapshot.move[r]) for r in real_snapshot.path_to(target)[1:])
+    got = v.focus_path
+    assert want[:len(got)] == got[:len(want)]
+    for _ in range(30):
+        send(inp, v, wheel(-1))
+    assert v.focus_depth == 0 and v.zoom == 1.0
 
 
 def test_drag_pans_and_a_drag_is_not_a_click(real_snapshot):
