@@ -462,7 +462,9 @@ RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issu
 
 
 def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False,
-              game: str | None = None) -> int:
+              game: str | None = None, explorer: bool = False) -> int:
+    if explorer:   # the tree explorer's frames alone (bench_explorer.py)
+        return _run_explorer(json_out, quick)
     t0 = time.perf_counter()
     res = collect(quick=quick, game=game)
     if quick:
@@ -584,5 +586,22 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
                   f"{x['bytes_per_turn'] / 1024:.1f} KiB/turn, a/b {100 * x['ab_share']:+.1f}%)")
     print(f"  finished in {res['bench_seconds']} s"
           + (" — a QUICK run: compare its figures only with other quick runs" if quick else ""))
+    sys.stdout.flush()
+    return 0
+
+
+def _run_explorer(json_out: bool, quick: bool) -> int:
+    from .bench_explorer import measure, print_figures
+    t0 = time.perf_counter()
+    res = {"explorer": measure(quick=quick)}
+    if quick:
+        res["note"] = QUICK_NOTE
+    res["bench_seconds"] = round(time.perf_counter() - t0, 1)
+    if json_out:
+        print(json.dumps(res))
+        return 0
+    print("sandbox bench --explorer" + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
+    print_figures(res["explorer"], quick)
+    print(f"  finished in {res['bench_seconds']} s")
     sys.stdout.flush()
     return 0

@@ -272,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also measure what recording a replay costs (about 15 s more)")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="only this game's cases (names: `python -m sandbox info`)")
+    bench.add_argument("--explorer", action="store_true",
+                       help="only the tree explorer: frame times zooming a 1,000,000-node "
+                            "tree (a few seconds)")
     series = sub.add_parser("series", help="a series of matches with seats rotated: each "
                                            "player's score with a 95%% interval")
     series.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
@@ -335,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from .bench import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
-                             game=args.game)
+                             game=args.game, explorer=args.explorer)
         if args.command == "info":
             return _info()
         if args.command == "series":

@@ -399,14 +399,19 @@ class ApiMachine(RuleBasedStateMachine):
             assert (g.kind, g.params) != (s.kind, s.game_params)
 
     @rule(k=idx, which=st.sampled_from(["best_moves", "root_stats", "stats", "summary",
-                                        "snapshot", "snapshot_out", "c_params", "params",
-                                        "root_matrix"]),
+                                        "snapshot", "snapshot_out", "snapshot_top",
+                                        "find_path", "c_params", "params", "root_matrix"]),
           agent=agents,
           max_nodes=st.one_of(st.integers(1, 300), st.sampled_from([0, -1, 2**31, 2**40])),
           min_visits=st.one_of(st.integers(0, 5), st.sampled_from([-1, 2**31, 10**6])),
           rows=st.one_of(st.integers(0, 300), st.just(None)),
-          dtype_ok=st.booleans())
-    def inspect(self, k, which, agent, max_nodes, min_visits, rows, dtype_ok):
+          dtype_ok=st.booleans(),
+          top=st.one_of(st.integers(-2, 400), st.sampled_from([2**31, 1.5, "0", None])),
+          path=st.one_of(st.lists(st.integers(-1, 256), max_size=4),
+                         st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255)),
+                                  max_size=3),
+                         st.sampled_from(["UL", [[]], [1.0], None])))
+    def inspect(self, k, which, agent, max_nodes, min_visits, rows, dtype_ok, top, path):
         if not self.searches:
             return
         s = self._search(k)
@@ -420,6 +425,10 @@ class ApiMachine(RuleBasedStateMachine):
             "params": lambda: s.params, "root_matrix": s.root_matrix,
             "snapshot": lambda: s.snapshot(agent, max_nodes, min_visits),
             "snapshot_out": lambda: s.snapshot(agent, max_nodes, min_visits, out=out_arr),
+            # the top of a subtree by node id or by move path
+            "snapshot_top": lambda: s.snapshot(agent, max_nodes, min_visits,
+                                               top=path if top is None else top),
+            "find_path": lambda: s.find_path(agent, path),
         }
         out, exc = attempt(calls[which])
         if s.closed:
@@ -453,12 +462,19 @@ class ApiMachine(RuleBasedStateMachine):
             assert p == self.accepted[id(s)]
             after = must(s.stats)
             assert all(x <= p.node_cap for x in after.nodes[:n]) and after.node_cap == p.node_cap
-        elif which in ("snapshot", "snapshot_out"):
+        elif which in ("snapshot", "snapshot_out", "snapshot_top"):
             if exc is not None:
                 assert isinstance(exc, InvalidArgument), repr(exc)
                 return
             self._check_snapshot(out, max_nodes)
             assert agent_ok(agent, n)
+        elif which == "find_path":
+            if exc is not None:
+                assert isinstance(exc, InvalidArgument), repr(exc)
+                return
+            assert agent_ok(agent, n) and 0 <= out < must(s.stats).nodes[agent] + 1
+            if path == []:
+                assert out == 0
 
     def _check_best_moves(self, s: Search, best) -> None:
         """The most-visited move is a legal move of the search's root state."""

@@ -51,6 +51,8 @@ SEARCH_CALLS = {
     "update_params": lambda s, c: s.update_params(c=1.0),
     "snapshot": lambda s, c: s.snapshot(0, 10),
     "snapshot_out": lambda s, c: s.snapshot(0, 10, out=np.zeros(10, SNAPSHOT_DTYPE)),
+    "snapshot_top": lambda s, c: s.snapshot(0, 10, top=0),
+    "find_path": lambda s, c: s.find_path(0, []),
     "stats": lambda s, c: s.stats(),
     "step_traced": lambda s, c: s.step_traced(),
     "summary": lambda s, c: s.summary(),
