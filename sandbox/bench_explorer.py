@@ -11,15 +11,18 @@ child of that root makes the child the root (TreeView._descend: level of
 detail), and the view is given C's snapshot of that subtree; zooming out
 past the root goes back up. Each frame rasterises only the levels on the
 panel, with the nodes off it culled before any drawing (dust merges into
-its pixel column). A timed frame is what the arena does per frame, plus
-the C snapshot the arena's controller would take in its own thread: the
-wheel event through ExplorerInput, a new C subtree snapshot if the view's
-root changed, then TreeView.draw into a panel-sized surface (a re-render,
+its pixel column). A timed frame is what the arena's UI thread does per
+frame: a new snapshot handed to the view if one came, the wheel event
+through ExplorerInput (a new root is cut from the snapshots the view has
+in numpy), then TreeView.draw into a panel-sized surface (a re-render,
 since the zoom changed), paced at 60 frames a second as the app's loop
 is -- zooming in about a point of the best line 40
-wheel clicks (x1.25 each, ~x7,500 in all), then out again. Re-rooting by a
-click (a C snapshot of the clicked node's subtree, then its render) is
-timed apart, as one-off frames.
+wheel clicks (x1.25 each, ~x7,500 in all), then out again. Between frames,
+as the arena's controller does on its own thread when the view's root has
+changed (TreeRequest.tops), C takes the top of the new root's subtree
+(timed apart); the next frame hands it to the view. Re-rooting by a click
+(a C snapshot of the clicked node's subtree, then its render, in one go)
+is timed apart too, as one-off frames.
 """
 from __future__ import annotations
 
@@ -86,23 +89,30 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
     frames: list[float] = []
     cpu: list[float] = []        # the same frames in this process's CPU time
     renders = view.render_count
-    fetches, deepest = 0, 0
+    fetch_ms: list[float] = []
+    deepest, pending = 0, None
     for dy in [1] * WHEEL_CLICKS + [-1] * WHEEL_CLICKS:
         ev = pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=dy, precise_x=0.0,
                                 precise_y=float(dy), flipped=False)
         t0, c0 = time.perf_counter(), time.process_time()
+        if pending is not None:       # the controller's new snapshot arrives
+            view.update(pending)
+            pending = None
         inp.handle(ev, panes)
-        if view.focus_path != view.source.top_path:   # the visible part moved: ask C
-            view.update(search.snapshot(0, VISIBLE_ROWS, top=list(view.focus_path)))
-            fetches += 1
         view.draw(surf, rect)
         spent = time.perf_counter() - t0
         frames.append(spent * 1000.0)
         cpu.append((time.process_time() - c0) * 1000.0)
         deepest = max(deepest, len(view.focus_path))
+        # Between frames, as the arena's controller does on its own thread
+        # (TreeRequest.tops): the top of the view's new root's subtree, in C.
+        if view.focus_path != view.source.top_path:
+            f0 = time.perf_counter()
+            pending = search.snapshot(0, VISIBLE_ROWS, top=list(view.focus_path))
+            fetch_ms.append((time.perf_counter() - f0) * 1000.0)
         # paced as the app's main loop paces its frames (clock.tick(60)):
         # a frame starts every 1/60 s, the rest of the slot is idle
-        time.sleep(max(0.0, FRAME_TARGET_MS / 1000.0 - spent))
+        time.sleep(max(0.0, FRAME_TARGET_MS / 1000.0 - (time.perf_counter() - t0)))
     renders = view.render_count - renders
     # re-root on the aimed node: C's snapshot of its subtree, then a frame
     reroots = []
@@ -124,7 +134,8 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
         "tree_nodes": int(nodes), "grow_seconds": round(grow_s, 1),
         "visible_rows": len(snap), "snapshot_ms": round(snapshot_ms, 2),
         "panel": list(PANEL), "zoom_frames": len(frames), "renders": renders,
-        "subtree_fetches": fetches, "deepest_root": deepest,
+        "subtree_fetches": len(fetch_ms), "deepest_root": deepest,
+        "subtree_snapshot_ms_max": round(max(fetch_ms, default=0.0), 2),
         "max_zoom": round(1.25 ** WHEEL_CLICKS),
         "frame_ms_p50": round(statistics.median(frames), 2),
         "frame_ms_p95": round(p95, 2), "frame_ms_max": round(max(frames), 2),
@@ -148,6 +159,8 @@ def print_figures(r: dict[str, Any], quick: bool) -> None:
           f"to depth {r['deepest_root']}): frame p50 {r['frame_ms_p50']} ms, "
           f"p95 {r['frame_ms_p95']} ms, max {r['frame_ms_max']} ms   "
           f"target p95 <= {r['target_ms']} ms  {mark}")
+    print(f"    C subtree snapshots between frames (the arena's controller thread): "
+          f"{r['subtree_fetches']}, at most {r['subtree_snapshot_ms_max']} ms each")
     print(f"    the same frames in CPU time: p50 {r['frame_cpu_ms_p50']} ms, p95 "
           f"{r['frame_cpu_ms_p95']} ms (load average {r['load_average']} on {r['cpus']} CPUs: "
           f"wall time includes waiting for a core)")
