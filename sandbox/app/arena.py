@@ -1048,10 +1048,11 @@ class ArenaScene(Scene):
                 # MCGS keeps no score bounds: shade its means by the shown range
                 tv.range_from_rows = alg == "mcgs"
             snap = self._tree_snapshot(a)
-            if snap is not tv.snapshot and tv.snapshot is not None and fed \
+            # (tv.source: the snapshot given; tv.snapshot may be the explorer's cut of it)
+            if snap is not tv.source and tv.source is not None and fed \
                     and self.animation is None:   # a traced step shows all trees at once
-                snap = tv.snapshot       # keep showing the current one this frame
-            elif snap is not tv.snapshot:
+                snap = tv.source         # keep showing the current one this frame
+            elif snap is not tv.source:
                 if snap is not None:
                     fed = True
                     self._feed_after = now + 1.0 / TREE_RENDERS_PER_S

@@ -392,8 +392,12 @@ class TreeView:
         aw = self._area_w()
         f = min(max((pos[0] - self._area_x()) / aw, 0.0), 1.0)
         ux = self.view_x + f / self.zoom
-        if want < 1.0 and self.layout == "icicle" and self._ascend(want, ux, f):
-            return
+        if want < 1.0 and self.focus_depth > 0:
+            if self.layout == "icicle" and self._ascend(want, ux, f):
+                return
+            if self.layout != "icicle":     # node-link: out of the crumb, whole
+                self.go_up_to(self.focus_depth - 1)
+                return
         new = min(max(want, 1.0), MAX_ZOOM)
         if new < 1.0 + 1e-9:         # float drift of the spans' products
             new = 1.0
@@ -444,11 +448,12 @@ class TreeView:
         moves ('U,L,R', 'up left', 'U/L, D/R'), from the search's root; it
         is then zoomed into view. (None, why) if no shown node has it."""
         src = self.source
+        if src is not None and src.top_path != ():
+            # a live subtree is shown: find from the whole tree kept from before
+            src = self._by_top.get(())
         if src is None:
-            return None, "no tree yet"
+            return None, "no whole tree to search yet (Backspace to the root first)"
         tokens = [t for t in re.split(r"[,\s›>]+", text.strip()) if t]
-        if src.top_path:   # a live subtree: a path from the search's root
-            return None, "go back to the root first (Backspace) to find from it"
         kind = self._kind(src)
         row = 0
         for i, tok in enumerate(tokens):
@@ -543,6 +548,8 @@ class TreeView:
         """The layout the next render uses: 'icicle' or 'nodelink'."""
         if self._mode != "auto":
             return self._mode
+        if self.zoom > 1.0 and self._layout == "icicle":
+            return "icicle"        # a zoom in progress keeps its layout (and its units)
         n = 0 if self.snapshot is None else len(self.snapshot.rows)
         limit = NODELINK_RETURN_ROWS if self._layout == "icicle" and self._rendered else \
             NODELINK_MAX_ROWS

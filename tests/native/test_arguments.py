@@ -188,6 +188,14 @@ CASES = [
      ["min_visits", "out of range"]),
     ("snapshot-min-visits-none", lambda g, s, o: s.snapshot(0, 10, None), ["min_visits", "None"]),
     ("snapshot-out-list", lambda g, s, o: s.snapshot(0, 10, out=[0] * 10), ["out", "SNAPSHOT"]),
+    ("snapshot-top-float", lambda g, s, o: s.snapshot(0, 10, top=1.0), ["top", "integer"]),
+    ("snapshot-top-negative", lambda g, s, o: s.snapshot(0, 10, top=-1), ["top", "out of range"]),
+    ("snapshot-top-missing", lambda g, s, o: s.snapshot(0, 10, top=10**6), ["node", "is not in"]),
+    ("snapshot-top-path-move", lambda g, s, o: s.snapshot(0, 10, top=[300]), ["path step 1"]),
+    ("find_path-agent-float", lambda g, s, o: s.find_path(1.0, []), ["agent", "integer"]),
+    ("find_path-path-str", lambda g, s, o: s.find_path(0, "UL"), ["path", "list"]),
+    ("find_path-move-bool", lambda g, s, o: s.find_path(0, [True]), ["path step 1", "bool"]),
+    ("find_path-nowhere", lambda g, s, o: s.find_path(0, [9, 9]), ["step 1 of 2"]),
 ]
 
 
