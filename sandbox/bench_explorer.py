@@ -1,7 +1,8 @@
 """`python -m sandbox bench --explorer`: the tree explorer's frame times on a
 1,000,000-node tree (issue 14: p95 <= 16.7 ms with the dummy driver).
 
-One Smitsimax search (snakes, 2 players on 19x19, depth 40, seed 1, an
+One Smitsimax search on the primary bench case's explorer settings
+(BenchCase.explorer_*: snakes, 2 players on 19x19, depth 40; seed 1, an
 iteration budget run in chunks of 20,000) grows agent 0's tree past
 1,000,000 nodes. The explorer never draws
 the whole tree: what a panel shows is a snapshot of the visible part, the
@@ -48,18 +49,21 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from .games.snakes.view import MOVE_NAMES
-    from .native import Game, Search, SearchParams
+    from .bench import primary
+    from .games import move_namer, move_names
+    from .native import Game, InvalidArgument, Search, SearchParams
     from .render.tree_explore import ExplorerInput
     from .render.tree_view import TreeView
 
     pygame.display.init()
     pygame.font.init()
     target = TREE_TARGET // 10 if quick else TREE_TARGET
-    # deep paths on a big board: every iteration opens new nodes
-    game = Game("snakes", {"width": 19, "height": 19, "snakes": 2}, seed=1)
-    search = Search(game, SearchParams(max_depth=40, node_cap=1 << 22, death_penalty=True,
-                                       death_min_visits=1), seed=1)
+    plugin, case = primary()
+    if case.explorer_game_params is None or case.explorer_search is None:
+        raise InvalidArgument(f"bench --explorer: {plugin.kind}'s primary bench case names no "
+                              "explorer settings (BenchCase.explorer_*)")
+    game = Game(plugin.kind, case.explorer_game_params, seed=1)
+    search = Search(game, SearchParams(**case.explorer_search), seed=1)
     t0 = time.perf_counter()
     while search.stats().nodes[0] < target:
         if search.run(iterations=20_000).stop_reason == "node_cap":
@@ -72,8 +76,7 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
     t0 = time.perf_counter()
     snap = search.snapshot(0, VISIBLE_ROWS)
     snapshot_ms = (time.perf_counter() - t0) * 1000.0
-    view = TreeView(0, move_name=lambda m: MOVE_NAMES[m] if 0 <= m < 4 else "pass",
-                    mode="icicle")
+    view = TreeView(0, move_name=move_namer(move_names(game), 0), mode="icicle")
     view.update(snap)
     surf = pygame.Surface(PANEL)
     rect = surf.get_rect()
@@ -129,9 +132,10 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
         reroots.append((time.perf_counter() - t0) * 1000.0)
     search.close()
     game.close()
+    kind = plugin.kind
     p95 = _p(frames, 0.95)
     return {
-        "tree_nodes": int(nodes), "grow_seconds": round(grow_s, 1),
+        "game": kind, "tree_nodes": int(nodes), "grow_seconds": round(grow_s, 1),
         "visible_rows": len(snap), "snapshot_ms": round(snapshot_ms, 2),
         "panel": list(PANEL), "zoom_frames": len(frames), "renders": renders,
         "subtree_fetches": len(fetch_ms), "deepest_root": deepest,
@@ -150,7 +154,7 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
 
 def print_figures(r: dict[str, Any], quick: bool) -> None:
     mark = "not judged (quick)" if quick else "met" if r["met"] else "NOT MET"
-    print(f"  tree explorer: agent 0's tree {r['tree_nodes']:,} nodes (grown in "
+    print(f"  tree explorer ({r['game']}): agent 0's tree {r['tree_nodes']:,} nodes (grown in "
           f"{r['grow_seconds']} s); the view's snapshot {r['visible_rows']:,} rows "
           f"({r['snapshot_ms']} ms in C); panel {r['panel'][0]}x{r['panel'][1]}, "
           f"driver {r['video_driver'] or 'default'}")

@@ -538,8 +538,9 @@ int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
 /* The top of the subtree under node `node` (a row's `node` id from a
  * snapshot or sbx_search_find_path, valid until the next advance), chosen as
  * sbx_search_snapshot chooses from the root: row 0 is that node (parent -1,
- * prob 1, move and joint SBX_MOVE_NONE, its real depth below the root), then
- * its most-visited descendants. Node 0 is the root: the same rows as
+ * prob 1, move and joint SBX_MOVE_NONE, its depth below the root; MCGS: 0, a
+ * graph node has no one depth), then its most-visited descendants (for MCGS,
+ * reachable through visited edges). Node 0 is the root: the same rows as
  * sbx_search_snapshot. SBX_ERR_ARGUMENT (with a message) for an id that
  * names no node of agent's tree; random and greedy have the root alone. */
 int sbx_search_snapshot_at(sbx_search *search, int agent, int node, int max_nodes,

@@ -106,6 +106,10 @@ class BenchCase:
     # a bundled scenario to measure too: its first player's search settings
     # over a short self-play match, and the iterations of its turn budget
     scenario: str | None = None
+    # `bench --explorer` (issue 14; primary case only): a game and search
+    # whose first agent's tree grows past 1,000,000 nodes in a few seconds
+    explorer_game_params: Mapping[str, Any] | None = None
+    explorer_search: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,11 @@ class SnakesPlugin(GamePlugin):
                   rss_search={"max_depth": 40, "random_threshold": 1_000_000,
                               "death_penalty": True, "death_min_visits": 1,
                               "node_cap": 1 << 22},
+                  # the tree explorer's 1M-node tree: two snakes on a big
+                  # board, deep paths, so every iteration opens new nodes
+                  explorer_game_params={"width": 19, "height": 19, "snakes": 2},
+                  explorer_search={"max_depth": 40, "node_cap": 1 << 22,
+                                   "death_penalty": True, "death_min_visits": 1},
                   reference=True),
     )
 
