@@ -609,7 +609,11 @@ class ArenaScene(Scene):
         """The tree explorer's mouse and keys over the tree panels
         (render/tree_explore.ExplorerInput); a changed focus asks the
         searches for that subtree."""
-        panes = [(tv, self._tree_area(panel)) for _, tv, panel in self._panel_views()]
+        panes = []
+        for g, tv, panel in self._panel_views():
+            area = self._panel_areas(g, panel)[0]   # MCGS: beside its heat map, or none
+            if area is not None:
+                panes.append((tv, area))
         before = [tv.focus_path for tv in self.trees]
         if event.type == pygame.MOUSEBUTTONDOWN:
             self.widgets.clear_focus()
@@ -1132,8 +1136,10 @@ class ArenaScene(Scene):
             if tip:
                 self._tooltip(surface, tip)
             else:   # a pinned node keeps its numbers on screen, off the node
-                for _, tv, panel in self._panel_views():
-                    tv.draw_pinned(surface, self._tree_area(panel))
+                for g, tv, panel in self._panel_views():
+                    area = self._panel_areas(g, panel)[0]
+                    if area is not None:
+                        tv.draw_pinned(surface, area)
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             self._draw_message(surface)

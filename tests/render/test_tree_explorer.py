@@ -313,3 +313,38 @@ def test_a_c_subtree_snapshot_is_shown_as_it_is(real_search):
     frame(v)
     v.update(real_snapshot)                   # a root snapshot again: cut from it
     assert v.snapshot.node[0] == real_snapshot.node[row] and v.focus_depth == 1
+
+
+@pytest.mark.parametrize("table, text, row, crumb", [
+    ("SUCT", "U,R", 4, "up"),            # agent 0 up, then agent 1's reply right
+    ("JOINT", "U/L, U/U", 4, "up/left"),  # joint actions, by initials
+    ("JOINT", "up/left uu", 4, "up/left"),
+])
+def test_every_kind_of_tree_reroots_and_finds(table, text, row, crumb):
+    """Sequential (SUCT) and joint-action (joint, MCGS) trees: the moves as
+    the view names them."""
+    import render_support
+    snap = make_snapshot(getattr(render_support, table))
+    v = view_of(snap)
+    frame(v)
+    inp = ExplorerInput()
+    send(inp, v, *typed(text))
+    assert v.selected is not None and v.selected.node_id == row
+    send(inp, v, key(pygame.K_ESCAPE, "\x1b"), *click(v.node_center(1)))
+    assert v.crumbs == ["root", crumb] and v.snapshot.node[0] == 1
+    want = descendants(snap, 1)
+    assert v.snapshot.node.tolist() == snap.node[want].tolist()
+
+
+def test_a_graphs_links_stay_only_inside_the_subtree():
+    import dataclasses
+
+    import render_support
+    snap = make_snapshot(render_support.JOINT)
+    # an MCGS-like graph: row 4 (up/left › up/up) is reached from up/right too,
+    # and row 5 from up/left (its own parent) once more by another edge
+    snap = dataclasses.replace(snap, links=np.array([[2, 4], [1, 5]], dtype=np.int32),
+                               link_joints=np.array([[0, 0], [3, 3]], dtype=np.uint8))
+    sub = subtree(snap, 1)
+    assert sub.node.tolist() == [1, 4, 5]
+    assert sub.links.tolist() == [[0, 2]] and sub.link_joints.tolist() == [[3, 3]]
