@@ -519,7 +519,13 @@ class TreeView:
         """A node's label: its mover's move name, or the joint action."""
         kind = kind or self._kind(snap)
         if row == 0 and int(snap.parent[0]) < 0:
-            return "root"
+            # the view's root: the search's, or the last crumb's node
+            top = snap.top_path
+            if top == ():
+                return "root"
+            if top is not None and top == self._crumbs[-1]:
+                return self._crumb_names[-1].split(" › ")[-1]
+            return "top"
         if kind == "joint":
             j = snap.joint[row]
             if (j != NO_MOVE).any():
@@ -1450,7 +1456,10 @@ class TreeView:
             return None
         labs = [fonts.text(s, 11, c) for s, c in self.tooltip_lines(info)]
         size = (max(l.get_width() for l in labs) + 12, sum(l.get_height() for l in labs) + 8)
-        return place_box(size, self.node_rect(info.row), pygame.Rect(bounds))
+        b = pygame.Rect(bounds)
+        if b.h - HEADER_H >= size[1] + 4:   # keep the header (breadcrumbs) readable
+            b = pygame.Rect(b.x, b.y + HEADER_H, b.w, b.h - HEADER_H)
+        return place_box(size, self.node_rect(info.row), b)
 
     def draw_pinned(self, surface: pygame.Surface, bounds: pygame.Rect | Sequence[int]) -> None:
         """The pinned node's facts, kept off the node itself."""
