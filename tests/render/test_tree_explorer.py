@@ -218,7 +218,8 @@ def test_find_in_a_real_tree_zooms_to_the_node(real_snapshot):
     # a deep, narrow node on the best line: its path in initials
     line = real_snapshot.best_line()
     row = line[min(6, len(line) - 1)]
-    names = [move_name(int(real_snapshot.move[r]))[0].upper() for r in real_snapshot.path_to(row)[1:]]
+    names = [move_name(int(real_snapshot.move[r]))[0].upper()
+             for r in real_snapshot.path_to(row)[1:]]
     send(ExplorerInput(), v, *typed(",".join(names)))
     assert v.selected is not None and v.selected.node_id == int(real_snapshot.node[row])
     r = v.node_rect(row)
