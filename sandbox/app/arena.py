@@ -1088,9 +1088,10 @@ class ArenaScene(Scene):
         note = ("paused" if self.live.paused else
                 f"your move: {self.plugin.keys_hint}"
                 if self.live.waiting_for_human() and self.match.turn_ready() else "")
-        if note:   # on a dark label: boards draw right up to their top-left corner
+        if note:   # on a dark label at the bottom left: game headers (scores, laps,
+            # cheese left) run along the top, and boards leave their bottom margin free
             lab = text(elide(note, 14, L["board"].w - 12, bold=True), 14, pal.WARN, bold=True)
-            box = lab.get_rect(topleft=(L["board"].x + 4, L["board"].y + 2)).inflate(8, 4)
+            box = lab.get_rect(bottomleft=(L["board"].x + 4, L["board"].bottom - 2)).inflate(8, 4)
             pygame.draw.rect(surface, pal.PANEL, box, border_radius=4)
             surface.blit(lab, (box.x + 4, box.y + 2))
         if self.live.over:
