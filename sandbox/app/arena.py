@@ -100,15 +100,22 @@ class ArenaScene(Scene):
 
     def __init__(self, app: App, scenario: Scenario, seed: int | None = None,
                  budget: Budget | None = None, recorder_factory=None,
-                 paused: bool = False) -> None:
+                 paused: bool = False, branch=None) -> None:
         super().__init__(app)
+        # branch (sandbox.replay.branch.BranchPoint): play on from a replay's
+        # turn, with its recorded scenario, settings, budgets and seed
+        if branch is not None:
+            scenario, seed = branch.scenario, branch.seed
         # Trees are asked for before any search starts: a search that finishes
         # its turn before _apply_tree_requests narrows the request (a small
         # budget, a busy machine) still publishes the trees the panels show.
         self.live = LiveMatch(scenario, seed=seed, budget=budget,
                               recorder_factory=recorder_factory, paused=paused,
                               tree_request=TreeRequest(max_nodes=TREE_NODES, min_visits=1,
-                                                       every_ms=TREE_EVERY_MS))
+                                                       every_ms=TREE_EVERY_MS),
+                              start=branch.start if branch is not None else None,
+                              player_budgets=branch.player_budgets if branch is not None
+                              else None)
         self.selected = 0            # player whose panel is shown
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
@@ -1428,6 +1435,7 @@ class ArenaScene(Scene):
                 "speed": self.live.speed, "over": m.over, "seed": m.seed,
                 "selected": self.selected, "tree_source": self.tree_source,
                 "replay": str(getattr(m.recorder, "path", "") or "") or None,
+                "branched_from": m.branched_from,
                 "players": players,
                 # where each widget is, so an outside driver (xdotool) can aim
                 "widgets": self._widget_geometry()}

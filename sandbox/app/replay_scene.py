@@ -57,6 +57,7 @@ HELP = [
     ("digits, Enter", "go to that turn"),
     ("+ / -", "faster / slower"),
     ("T", "tree layout: auto / icicle / node-link"),
+    ("B", "play on from this turn: a live match in the arena (paused)"),
     ("P or F12", "screenshot to screenshots/"),
     ("Esc", "close this help / back"),
     ("?", "this help"),
@@ -239,6 +240,27 @@ class ReplayScene(Scene):
         self.app.pending_screenshot = path
         self.flash(f"screenshot: {path}")
 
+    def play_on(self) -> None:
+        """"Play on from here": a new live match in the arena from the state
+        at the shown turn, every player with the settings and budget in force
+        there (sandbox.replay.branch). It starts paused, so the sliders can
+        change them first; Esc there comes back here."""
+        from ..replay.branch import branch_point
+        from .arena import ArenaScene
+        try:
+            bp = branch_point(self.replay, self.turn)
+            factory = self.app.recorder_factory(bp.scenario, bp.name_hint)
+            arena = ArenaScene(self.app, bp.scenario, branch=bp, recorder_factory=factory,
+                               paused=True)
+        except SandboxError as exc:
+            self.flash(f"cannot play on from turn {self.turn}: {exc}", 6.0)
+            return
+        self.playing = False
+        self._sync_play()
+        self.app.push(arena)
+        arena.flash(f"played on from {self.replay.path.name}, turn {self.turn} (paused: "
+                    f"Space plays)", 6.0)
+
     def flash(self, msg: str, seconds: float = 3.0) -> None:
         self.message = msg
         self.message_until = time.perf_counter() + seconds
@@ -280,6 +302,9 @@ class ReplayScene(Scene):
                      [(s, f"x{s:g}") for s in SPEEDS], self.speed))
         g.add(Button("help", (x + 420, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 456, y, 46, 26), "PNG", "screenshot (P)"))
+        g.add(Button("branch", (x + 508, y, 70, 26), "Play on",
+                     "play on from this turn: a new live match in the arena with the "
+                     "recorded settings (B)"))
         markers = [(m.turn, m.kind, m.label) for m in self.stats.markers]
         tl = self.layout["timeline"]
         self.timeline = g.add(Timeline("timeline", (tl.x + 8, tl.y + 4, tl.w - 16, tl.h - 8),
@@ -343,6 +368,8 @@ class ReplayScene(Scene):
                 tv.mode = self.tree_mode
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
+        elif k == pygame.K_b:
+            self.play_on()
         elif k == pygame.K_ESCAPE:
             if self.entry:
                 self.entry = ""
@@ -371,6 +398,8 @@ class ReplayScene(Scene):
                 self.show_help = not self.show_help
             elif wid == "shot":
                 self.take_screenshot()
+            elif wid == "branch":
+                self.play_on()
             return
         if wid == "speed":
             self.set_speed(event.value)
@@ -458,7 +487,7 @@ class ReplayScene(Scene):
         x = r.right - t.get_width() - 12
         surface.blit(t, (x, r.y + 12))
         name = text(self.replay.path.name, 12, pal.TEXT_DIM)
-        nx = max(520, x - name.get_width() - 20)
+        nx = max(600, x - name.get_width() - 20)
         if nx + name.get_width() < x - 8:
             surface.blit(name, (nx, r.y + 14))
 
