@@ -44,9 +44,10 @@ class BranchPoint:
 def in_force(replay: Replay, player: int, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """(search settings, budget) of `player` when its turn-`turn` search
     began: the header's, then every change recorded in earlier turns, then
-    the changes turn `turn` recorded at iteration 0 (made before its search).
-    A change recorded later in turn `turn` landed during or after that
-    search, so it is not in force at its start."""
+    the search changes turn `turn` recorded at iteration 0 (made before its
+    search). A change recorded later in turn `turn` landed during or after
+    that search, and a budget set during it is used from the next turn, so
+    neither is in force at its start."""
     ph = next(p for p in replay.header.players if p.player == player)
     search = dict(ph.search) if ph.search is not None else None
     budget = dict(ph.budget)
@@ -57,12 +58,13 @@ def in_force(replay: Replay, player: int, turn: int) -> tuple[dict[str, Any], di
         if pt is None:
             continue
         for ch in pt.changes:
-            if t.turn == turn and ch.iteration > 0:
-                continue
             for k, (_, new) in ch.changes.items():
                 if search is not None and k in SearchParams.model_fields:
-                    search[k] = new
-                elif k in BUDGET_KEYS:
+                    if t.turn < turn or ch.iteration == 0:
+                        search[k] = new
+                elif k in BUDGET_KEYS and t.turn < turn:
+                    # a budget set during turn K is used from K + 1's thinking
+                    # (Match.set_player_budget), whatever iteration it notes
                     budget[BUDGET_KEYS[k]] = new
     return search or {}, budget
 
@@ -92,6 +94,7 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
             raise ReplayError(f"{replay.path}: player {ph.player}'s recorded budget does not "
                               f"load: {str(exc).splitlines()[0]}") from None
     data["players"] = players
+    data["max_turns"] = h.max_turns        # the recorded match's limit (a --turns override too)
     try:
         scenario = scenario_from_dict(data, source=f"{replay.path.name}'s scenario")
         with Game(scenario.game, scenario.game_param_string(), seed=h.seed) as g:
