@@ -29,12 +29,12 @@ recorded search began from a kept tree, and only keep_tree reproduces it.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..native import Game, SandboxError, Search, SearchParams
+from ..native import Game, SandboxError, Search, SearchParams, TreeSnapshot
 from ..native.search import params_arg
 from ..sim.controller import params_for_seat
 from .errors import ReplayError
@@ -89,9 +89,31 @@ class ResearchReport:
     identical: bool                    # the new root visits equal the recorded ones
     replayed_iterations: int           # the player's search replayed to reach turn K
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the top of the re-search's tree for the agent (tree_nodes > 0), for
+    # the replay scene's tree view; not part of the JSON report
+    tree: TreeSnapshot | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return json_clean(asdict(self))
+        return json_clean(asdict(replace(self, tree=None)))
+
+    def difference(self) -> str:
+        """One line on what changed against the recorded search: the move
+        decided, else the move whose share of the root visits moved most, by
+        how much (what the replay scene highlights)."""
+        moved = [r for r in self.rows if not math.isnan(r.share_change)]
+        big = max(moved, key=lambda r: abs(r.share_change), default=None)
+        shift = ""
+        if big is not None and round(abs(big.share_change), 3) > 0:
+            shift = (f"{big.name} {big.share_change * 100:+.0f}% of the visits "
+                     f"({big.recorded_share * 100:.0f}% → {big.share * 100:.0f}%)")
+        value = f"value {self.recorded_value:.3f} → {self.value:.3f}"
+        if self.move_changed:
+            head = f"move CHANGED: {self.recorded_move_name} → {self.move_name}"
+        elif self.identical:
+            return f"same move ({self.move_name}); root visits identical to the recorded search"
+        else:
+            head = f"same move ({self.move_name})"
+        return "; ".join(x for x in (head, shift, value) if x)
 
     def text(self) -> str:
         budget = (f"{self.budget['iterations']:,} iterations" if "iterations" in self.budget
@@ -186,7 +208,9 @@ def _search_changes(changes: Sequence[SettingsChangeLine]) -> list[tuple[int, di
 # ------------------------------------------------------------------ research
 def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] | None = None,
              iterations: int | None = None, ms: float | None = None,
-             keep_tree: bool = False) -> ResearchReport:
+             keep_tree: bool = False, tree_nodes: int = 0) -> ResearchReport:
+    """`tree_nodes` > 0: the report keeps the top of the re-search's tree for
+    the agent (at most that many nodes)."""
     h = replay.header
     for name, v in (("turn", turn), ("agent", agent), ("iterations", iterations)):
         if (v is not None or name != "iterations") and (
@@ -307,6 +331,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                          "recorded iteration counts")
         new_root = search.root_stats(agent)
         new_move = search.best_moves()[agent]
+        tree = search.snapshot(agent, int(tree_nodes)) if tree_nodes > 0 else None
 
     namer = _namer(replay)
     rows = _rows(at.root, new_root, lambda m: namer(agent, m))
@@ -325,7 +350,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         played_move=played, played_by=chosen_by(replay, line, agent),
         move=new_move, move_name=namer(agent, new_move) if new_move is not None else "-",
         move_changed=new_move != at.move, identical=identical, replayed_iterations=replayed,
-        notes=tuple(notes))
+        notes=tuple(notes), tree=tree)
 
 
 def _run(search: Search, n: int) -> int:
