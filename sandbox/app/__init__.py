@@ -114,6 +114,7 @@ def _run_branch(app: App, args: argparse.Namespace, scene, shot: str | None) -> 
     arena = ArenaScene(app, bp.scenario, branch=bp,
                        recorder_factory=app.recorder_factory(bp.scenario, bp.name_hint))
     app.push(arena)
+    arena.flash(f"played on from {scene.replay.path.name}, turn {bp.turn}", 6.0)
     if shot:
         return _screenshot(app, arena, shot, bp.turn + (20 if args.turns is None else args.turns))
     arena.live.match.max_turns = bp.max_turns

@@ -18,6 +18,11 @@ tree views of that turn where the file has them (record_trees).
   +----------------------------------------------------------------------+
   | tree of agent 0 | tree of agent 1 | ... (recorded trees only)           |
   +----------------------------------------------------------------------+
+
+What if (W) puts the what-if panel (app/whatif.py) in the charts' place and
+splits the tree area into the chosen what-if's per-move comparison, the
+recorded tree of its agent and its own tree. Play on (B) opens the arena on a
+live match from the shown turn (sandbox.replay.branch).
 """
 from __future__ import annotations
 

@@ -216,6 +216,9 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         if (v is not None or name != "iterations") and (
                 isinstance(v, bool) or not isinstance(v, (int, np.integer))):
             raise ReplayError(f"{name}: expected a whole number (got {v!r})")
+    if isinstance(tree_nodes, bool) or not isinstance(tree_nodes, (int, np.integer)) \
+            or not 0 <= tree_nodes <= 1_000_000:
+        raise ReplayError(f"tree_nodes: expected a node count 0..1000000 (got {tree_nodes!r})")
     if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float))
                            or not math.isfinite(ms)):
         raise ReplayError(f"ms: expected a number of milliseconds (got {ms!r})")
