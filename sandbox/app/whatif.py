@@ -24,8 +24,10 @@ import pygame
 from ..native import SandboxError, SearchParams
 from ..render import palette as pal
 from ..render.fonts import elide, text
-from ..replay.branch import in_force
-from ..replay.research import ResearchReport, research
+from ..games import plugin as game_plugin
+from ..replay.branch import in_force, weights_in_force
+from ..replay.research import WEIGHTS, ResearchReport, research
+from ..sim.controller import weighted_params
 from ..sim.algorithms import (ALGORITHM_LABELS, POLICY_ALGORITHMS, POLICY_LABELS,
                               TREE_ALGORITHMS, uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup
@@ -90,6 +92,22 @@ def _widget(name: str, value: Any, rect: pygame.Rect):
                   integer=integer, log=log, fmt="{}" if integer else "{:.3g}", tooltip=tip)
 
 
+def _weight_widget(plugin, key: str, value: float, rect: pygame.Rect) -> Slider:
+    """A slider for weights.NAME: around the game's default, within the
+    parameter's own range (as the arena's)."""
+    name = key[len(WEIGHTS):]
+    info = plugin.Params.model_fields[name]
+    default = float(info.default)
+    span = max(1.0, 4 * abs(default), 1.5 * abs(value))
+    lo = -span if min(default, value) < 0 else 0.0
+    hi = span if max(default, value) > 0 or lo == 0 else 0.0
+    for m in info.metadata:
+        lo = max(lo, float(getattr(m, "ge", lo)))
+        hi = min(hi, float(getattr(m, "le", hi)))
+    return Slider(f"wi_s_{key}", rect, name, lo, hi, value, fmt="{:.3g}",
+                  tooltip=info.description or "evaluation weight")
+
+
 @dataclass
 class WhatIf:
     """One re-search of a turn: what was asked, and (once run) the report."""
@@ -104,7 +122,8 @@ class WhatIf:
     number: int = 0
 
     def label(self) -> str:
-        what = ", ".join(f"{k} {_v(v)}" for k, v in self.changes.items()) or "as recorded"
+        what = ", ".join(f"{k.removeprefix(WEIGHTS)} {_v(v)}"
+                         for k, v in self.changes.items()) or "as recorded"
         head = f"#{self.number} agent {self.agent}: {what}, {self.iterations:,} it"
         if self.keep_tree:
             head += ", kept tree"
@@ -141,6 +160,10 @@ class WhatIfPanel:
         self._thread: threading.Thread | None = None
         self.running: WhatIf | None = None
         self.message = ""
+        self.show_weights = False      # the grid shows the evaluation weights
+        self.plugin = game_plugin(h.game)
+        gp = h.scenario.get("game_params")
+        self.base_params = dict(gp) if isinstance(gp, dict) else {}
 
     # ------------------------------------------------------------ settings
     def owner(self, agent: int) -> int:
@@ -177,18 +200,48 @@ class WhatIfPanel:
     def budget(self) -> int:
         return self.iterations or self.recorded_iterations() or 1000
 
+    def recorded_weight(self, name: str) -> float:
+        """An evaluation weight as the chosen agent's player used it at the
+        shown turn (its own, else the scenario's)."""
+        own = weights_in_force(self.replay, self.owner(self.agent), self.scene.turn) \
+            if self.agent is not None else {}
+        if name in own:
+            return float(own[name])
+        try:
+            return float(getattr(self.plugin.params(self.base_params), name))
+        except (ValueError, AttributeError):
+            return 0.0
+
+    def value(self, key: str) -> Any:
+        """A setting (or weights.NAME) as the next run will use it."""
+        if key in self.changes:
+            return self.changes[key]
+        if key.startswith(WEIGHTS):
+            return self.recorded_weight(key[len(WEIGHTS):])
+        p = self.recorded_settings()
+        return getattr(p, key) if p is not None else None
+
+    def recorded_value(self, key: str) -> Any:
+        if key.startswith(WEIGHTS):
+            return self.recorded_weight(key[len(WEIGHTS):])
+        p = self.recorded_settings()
+        return getattr(p, key) if p is not None else None
+
     def set_setting(self, name: str, value: Any) -> bool:
-        """Edit one setting (False and a message: refused)."""
+        """Edit one setting or weights.NAME (False and a message: refused)."""
         rec = self.recorded_settings()
         if rec is None:
             return False
         new = dict(self.changes, **{name: value})
         try:
-            rec.replace(**new)
-        except (TypeError, ValueError) as exc:
+            rec.replace(**{k: v for k, v in new.items() if not k.startswith(WEIGHTS)})
+            weighted_params(self.replay.header.game, self.base_params,
+                            {k[len(WEIGHTS):]: v for k, v in new.items()
+                             if k.startswith(WEIGHTS)})
+        except (TypeError, ValueError, SandboxError) as exc:
             self.message = f"{name}: {str(exc).splitlines()[-1].strip()}"
             return False
-        self.changes = {k: v for k, v in new.items() if getattr(rec, k) != v}
+        self.changes = {k: v for k, v in new.items() if self.recorded_value(k) != v}
         return True
 
     # ------------------------------------------------------------ runs
@@ -208,9 +261,7 @@ class WhatIfPanel:
         if self.replay.by_turn.get(turn) is None:
             self.message = f"turn {turn}: no decision recorded there"
             return None
-        rec = self.recorded_settings()
-        changes = {k: v for k, v in self.changes.items()
-                   if rec is None or getattr(rec, k) != v}
+        changes = {k: v for k, v in self.changes.items() if self.recorded_value(k) != v}
         self._count += 1
         w = WhatIf(turn, self.agent, changes, self.budget(), self.keep_tree,
                    number=self._count)
@@ -285,14 +336,21 @@ class WhatIfPanel:
         g.add(Button("wi_clear", (x + half + 8 + 2 * (bw + 4), y, bw, 22), "Clear",
                      "forget this turn's what-ifs"))
         y += 28
+        b = g.add(Button("wi_weights", (r.right - 44, r.y, 44, 20), "Wts",
+                         "the grid: evaluation weights / search settings"))
+        b.toggled = self.show_weights
         p = self.settings()
         cols = 2
         cw = (w - 8) // cols
-        for i, name in enumerate(knobs(p) if p is not None else []):
+        names = ([WEIGHTS + n for n in self.plugin.weight_names()] if self.show_weights
+                 else knobs(p) if p is not None else [])
+        for i, name in enumerate(names):
             cx = x + (i % cols) * (cw + 8)
             cy = y + (i // cols) * 31
-            g.add(_widget(name, getattr(p, name), pygame.Rect(cx, cy, cw, 30)))
-        n = len(knobs(p)) if p is not None else 0
+            rect = pygame.Rect(cx, cy, cw, 30)
+            g.add(_weight_widget(self.plugin, name, self.value(name), rect)
+                  if name.startswith(WEIGHTS) else _widget(name, getattr(p, name), rect))
+        n = len(names)
         y += ((n + cols - 1) // cols) * 31 + 4
         items = self.listed()[-MAX_LISTED:]
         first = len(self.listed()) - len(items)
@@ -308,6 +366,9 @@ class WhatIfPanel:
         """A UI event of the panel; True: the widgets must be rebuilt."""
         if wid == "wi_run":
             self.run()
+            return True
+        if wid == "wi_weights":
+            self.show_weights = not self.show_weights
             return True
         if wid == "wi_reset":
             self.changes = {}
@@ -360,8 +421,8 @@ class WhatIfPanel:
             surface.blit(text(elide(self.message, 11, r.w), 11, pal.WARN), (r.x, y))
             y += 15
         if self.changes:
-            rec = self.recorded_settings()
-            what = ", ".join(f"{k} {_v(getattr(rec, k))}→{_v(v)}" for k, v in self.changes.items())
+            what = ", ".join(f"{k.removeprefix(WEIGHTS)} {_v(self.recorded_value(k))}→{_v(v)}"
+                             for k, v in self.changes.items())
             surface.blit(text(elide(f"changed: {what}", 11, r.w), 11, pal.ACCENT), (r.x, y))
             y += 15
         for note in self.kept_tree_notes():

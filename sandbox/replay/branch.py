@@ -69,6 +69,24 @@ def in_force(replay: Replay, player: int, turn: int) -> tuple[dict[str, Any], di
     return search or {}, budget
 
 
+def weights_in_force(replay: Replay, player: int, turn: int) -> dict[str, float]:
+    """`player`'s own evaluation weights when turn `turn` began: the
+    scenario's (players.N.weights), then every weights.NAME change recorded
+    before `turn` (a change recorded during a turn applies from the next)."""
+    players = replay.header.scenario.get("players") or []
+    row = players[player] if 0 <= player < len(players) else None
+    out = dict((row.get("weights") if isinstance(row, dict) else None) or {})
+    for t in replay.turns:
+        if t.turn >= turn:
+            break
+        for pt in t.players:
+            if pt.player == player:
+                for ch in pt.changes:
+                    out.update({k[len("weights."):]: n for k, (_, n) in ch.changes.items()
+                                if k.startswith("weights.")})
+    return out
+
+
 def branch_point(replay: Replay, turn: int) -> BranchPoint:
     """How to play on from the start of `turn` (ReplayError: a turn that
     cannot be rebuilt, a recording this build cannot start from)."""
@@ -88,6 +106,7 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
         search, budget = in_force(replay, ph.player, turn)
         if ph.search is not None:
             players[ph.player]["search"] = search
+            players[ph.player]["weights"] = weights_in_force(replay, ph.player, turn) or None
         try:
             budgets[ph.player] = Budget(**budget)
         except (TypeError, ValueError) as exc:
@@ -118,4 +137,4 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
                        name_hint=f"{h.scenario_source or scenario.name}-branch-t{turn}")
 
 
-__all__ = ["BranchPoint", "branch_point", "in_force"]
+__all__ = ["BranchPoint", "branch_point", "in_force", "weights_in_force"]

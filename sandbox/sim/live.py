@@ -121,7 +121,8 @@ class LiveMatch:
         players = list(self.scenario.players)
         for c in self.match.controllers:
             if isinstance(c, SearchController):
-                players[c.player] = players[c.player].model_copy(update={"search": c.settings})
+                players[c.player] = players[c.player].model_copy(
+                    update={"search": c.settings, "weights": c.weights_asked or None})
         return self.scenario.model_copy(update={"players": players})
 
     def close(self) -> None:

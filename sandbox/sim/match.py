@@ -27,7 +27,8 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     seed = scenario.player_seed(i, match_seed)
     name = p.name or f"P{i}"
     if p.controller == "smitsimax":
-        return SearchController(i, agents, world.game, p.search, seed, name)
+        return SearchController(i, agents, world.game, p.search, seed, name,
+                                weights=p.weights, base_params=scenario.game_params)
     if p.controller == "random":
         return RandomController(i, agents, seed, name)
     if p.controller == "bot":
