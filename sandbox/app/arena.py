@@ -438,7 +438,7 @@ class ArenaScene(Scene):
                         color=pal.TEXT_DIM))
             return yy + 24
         g.add(Label("weights_note", (c.x, yy, c.w, 18),
-                    "evaluation weights of this player's search (from the next turn)",
+                    elide("its search's evaluation weights (from the next turn)", 11, c.w),
                     size=11, color=pal.TEXT_DIM))
         yy += 20
         for name in names:

@@ -151,3 +151,22 @@ def test_a_refused_setting_goes_back_with_a_message(app, files):
     assert "max_depth" not in scene.whatif.changes
     assert scene.whatif.message.startswith("max_depth")
     assert scene.widgets.get("wi_s_max_depth").value != 0
+
+
+def test_the_weights_grid_changes_an_evaluation_weight_for_a_what_if(app, files):
+    scene = _open(app, files["off"])
+    _click(app, scene, "wi_weights")
+    assert scene.whatif.show_weights
+    s = scene.widgets.get("wi_s_weights.w_space")
+    assert s.value == 0.5                      # the scenario's, as the player used it
+    post_change("wi_s_weights.w_space", 1.75)
+    _frames(app)
+    assert scene.whatif.changes == {"weights.w_space": 1.75}
+    _run(app, scene)
+    wi = scene.whatif.shown()
+    assert wi.error == "" and wi.report.changes == {"weights.w_space": (0.5, 1.75)}
+    assert "w_space 1.75" in wi.label()
+    post_change("wi_s_weights.w_space", 5000.0)   # outside the parameter's range
+    _frames(app)
+    assert scene.whatif.changes == {"weights.w_space": 1.75}
+    assert "w_space" in scene.whatif.message
