@@ -412,7 +412,16 @@ class WhatIfPanel:
             p = self.settings()
             alg = ALGORITHM_LABELS.get(p.algorithm, p.algorithm) if p is not None else "?"
             head += f", agent {self.agent} ({alg})"
-        surface.blit(text(head, 13, pal.TEXT, bold=True), (r.x + 2, r.y + 2))
+        surface.blit(text(elide(head, 13, r.w - 50, bold=True), 13, pal.TEXT, bold=True),
+                     (r.x + 2, r.y + 2))
+        clip = surface.get_clip()
+        surface.set_clip(r.clip(clip) if clip else r)     # nothing spills onto the timeline
+        try:
+            self._draw_below(surface, r, top, table)
+        finally:
+            surface.set_clip(clip)
+
+    def _draw_below(self, surface, r: pygame.Rect, top: int, table: pygame.Rect) -> None:
         y = top
         if self.agent is None:
             surface.blit(text("no player of this match searched", 12, pal.TEXT_DIM), (r.x, y))
@@ -444,8 +453,12 @@ class WhatIfPanel:
                 surface.blit(text(part, 11, pal.ERROR), (r.x, y))
                 y += 14
             return
-        self._draw_summary(surface, pygame.Rect(r.x, y, r.w, r.bottom - y), wi)
-        self._draw_comparison(surface, table.inflate(-16, -10), wi)
+        clip = surface.get_clip()
+        surface.set_clip(table)
+        try:
+            self._draw_comparison(surface, table.inflate(-16, -10), wi)
+        finally:
+            surface.set_clip(clip)
 
     def kept_tree_notes(self) -> list[str]:
         """What the view says about the recorded search's start at this turn."""
@@ -467,10 +480,12 @@ class WhatIfPanel:
                  "-" if math.isnan(row.share_change) else f"{row.share_change * 100:+.0f}%")
                 for row in wi.report.rows]
 
-    def _draw_summary(self, surface, r: pygame.Rect, wi: WhatIf) -> None:
+    def _draw_summary(self, surface, r: pygame.Rect, wi: WhatIf) -> int:
+        """What changed, in words (the highlighted line), and how it ran; the
+        y below it."""
         rep = wi.report
         x, y = r.x, r.y
-        for part in _wrap(f"#{wi.number}: {rep.difference()}", 12, r.w):
+        for part in _wrap(rep.difference(), 12, r.w, rep.move_changed):
             surface.blit(text(part, 12, pal.WARN if rep.move_changed else pal.TEXT,
                               bold=rep.move_changed), (x, y))
             y += 15
@@ -478,14 +493,16 @@ class WhatIfPanel:
         surface.blit(text(elide(f"{rep.iterations:,} iterations from {start}; recorded "
                                 f"{rep.recorded_iterations:,}", 11, r.w), 11, pal.TEXT_DIM),
                      (x, y))
+        return y + 16
 
     def _draw_comparison(self, surface, r: pygame.Rect, wi: WhatIf) -> None:
         rep = wi.report
         color = self.scene.colors[wi.agent]
         x, y = r.x, r.y
-        surface.blit(text(f"root visits: recorded vs what-if #{wi.number} (agent {wi.agent})",
-                          12, color, bold=True), (x, y))
-        y += 18
+        surface.blit(text(elide(f"what-if #{wi.number} vs the recorded search (agent "
+                                f"{wi.agent})", 12, r.w, bold=True), 12, color, bold=True),
+                     (x, y))
+        y = self._draw_summary(surface, pygame.Rect(x, y + 18, r.w, r.h), wi)
         name_w, num_w = 70, 50
         bar_w = max(30, (r.w - name_w - 2 * num_w - 60) // 2)
         surface.blit(text("move", 10, pal.TEXT_DIM), (x, y))
@@ -522,10 +539,10 @@ class WhatIfPanel:
             y += 16
 
 
-def _wrap(s: str, size: int, width: int) -> list[str]:
+def _wrap(s: str, size: int, width: int, bold: bool = False) -> list[str]:
     """Words into lines that fit `width` pixels."""
     from ..render.fonts import font
-    f = font(size)
+    f = font(size, bold)
     out, line = [], ""
     for word in s.split():
         cand = f"{line} {word}".strip()
