@@ -161,6 +161,7 @@ class WhatIfPanel:
         self.running: WhatIf | None = None
         self.message = ""
         self.show_weights = False      # the grid shows the evaluation weights
+        self._recorded: dict[tuple[int, int], SearchParams | None] = {}
         self.plugin = game_plugin(h.game)
         gp = h.scenario.get("game_params")
         self.base_params = dict(gp) if isinstance(gp, dict) else {}
@@ -174,12 +175,14 @@ class WhatIfPanel:
         `turn` (what research() starts from)."""
         if self.agent is None:
             return None
-        search, _ = in_force(self.replay, self.owner(self.agent),
-                             self.scene.turn if turn is None else turn)
-        try:
-            return SearchParams(**search)
-        except (TypeError, ValueError):
-            return None
+        key = (self.owner(self.agent), self.scene.turn if turn is None else turn)
+        if key not in self._recorded:      # drawn every frame: read the file once per turn
+            search, _ = in_force(self.replay, *key)
+            try:
+                self._recorded[key] = SearchParams(**search)
+            except (TypeError, ValueError):
+                self._recorded[key] = None
+        return self._recorded[key]
 
     def settings(self) -> SearchParams | None:
         rec = self.recorded_settings()
