@@ -503,7 +503,8 @@ def add_replay_args(p: argparse.ArgumentParser) -> None:
     rs.add_argument("--agent", type=int, required=True, metavar="A",
                     help="the agent (0-based) whose player's search is re-run")
     rs.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                    help="change a search setting, e.g. c=1.2 or policy=exp3 (repeatable)")
+                    help="change a search setting, e.g. c=1.2 or policy=exp3, or an evaluation "
+                         "weight, e.g. weights.w_space=2 (repeatable)")
     rb = rs.add_mutually_exclusive_group()
     rb.add_argument("--iterations", type=int, default=None, metavar="N",
                     help="iterations (default: as many as the recorded search ran)")
