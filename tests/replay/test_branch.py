@@ -183,3 +183,29 @@ def test_cli_branch_at_bad_input_is_one_line(source, args, msg):
     assert p.returncode != 0
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and msg in lines[0], p.stderr
+
+
+def test_cli_branch_at_in_the_app_screenshot(source, tmp_path):
+    out = tmp_path / "branch.png"
+    p = _main("--replay", str(source), "--branch-at", str(K), "--screenshot", str(out),
+              "--turns", "2")
+    assert p.returncode == 0, p.stderr
+    assert out.stat().st_size > 0
+    assert f"(turn {K + 2})" in p.stdout
+
+
+def test_a_pymunk_pods_race_branches_and_verifies(tmp_path):
+    """Stored states (a pymunk world): the branch's world restarts its
+    physics from the imported state, and verify replays the new file."""
+    rec = Recorder(tmp_path / "src", name_hint="pods")
+    with Match(load_scenario("pods_race_2v2_pymunk"), seed=2,
+               budget=Budget(iterations=30, ms=0), max_turns=8, recorder=rec) as m:
+        m.play()
+    rec.close()
+    with read_replay(rec.path) as r:
+        bp = branch_point(r, 5)
+        want = r.hash_at(5)
+    out = _play_branch(bp, tmp_path / "b", turns=3)
+    b = read_replay(out)
+    assert b.header.branched_from.hash == want and b.turns[0].state is not None
+    assert verify(b).ok
