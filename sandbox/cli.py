@@ -120,7 +120,8 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
     match_args = {"seed": args.seed, "max_turns": args.turns, **match_args}
     with Match(scenario, budget=budget, recorder=recorder, **match_args) as match:
         if not args.quiet:
-            b = budget or scenario.budget
+            # a branched match runs on the budgets recorded per player
+            b = budget or (match.budget_for(0) if match.player_budgets else scenario.budget)
             what = f"{b.iterations} iterations" if b.iterations else f"{b.ms:g} ms"
             print(f"{scenario.name}: {match.world.num_agents} agents, seed {match.seed}, "
                   f"{what} per player per turn", file=out)
