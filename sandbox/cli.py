@@ -7,6 +7,7 @@ a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from typing import Sequence
@@ -110,15 +111,17 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
             recorder.close()
 
 
-def _play_headless(args, out, scenario, budget, recorder) -> int:
+def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
+    """`match_args`: a branched match's seed, max_turns, start and budgets."""
     from .sim import Match
     from .sim.match import joint_names
     from .sim.world import divergence_summary
 
-    with Match(scenario, seed=args.seed, budget=budget, max_turns=args.turns,
-               recorder=recorder) as match:
+    match_args = {"seed": args.seed, "max_turns": args.turns, **match_args}
+    with Match(scenario, budget=budget, recorder=recorder, **match_args) as match:
         if not args.quiet:
-            b = budget or scenario.budget
+            # a branched match runs on the budgets recorded per player
+            b = budget or (match.budget_for(0) if match.player_budgets else scenario.budget)
             what = f"{b.iterations} iterations" if b.iterations else f"{b.ms:g} ms"
             print(f"{scenario.name}: {match.world.num_agents} agents, seed {match.seed}, "
                   f"{what} per player per turn", file=out)
@@ -189,6 +192,10 @@ def app_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--replay", metavar="FILE", default=None,
                         help="watch a recorded match (.jsonl) on a timeline instead of playing; "
                              "with --screenshot, --turns picks the turn shown")
+    parser.add_argument("--branch-at", type=int, metavar="K", default=None,
+                        help="with --replay: play on from the state at turn K, every player "
+                             "with the settings and budget recorded there (in the arena; with "
+                             "--headless in the terminal); --turns N then counts from K")
     parser.add_argument("--state-file", metavar="PATH", default=None,
                         help="keep writing the app's state (settings the searches received, "
                              "turn, ...) to this JSON file")
@@ -216,6 +223,8 @@ def _app(args: argparse.Namespace) -> int:
         # fill the user's replay folder; a match in the window, `python -m
         # sandbox play`, --record and --replay-dir do record.
         args.no_record = True
+    if args.branch_at is not None and args.replay is None:
+        raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
@@ -244,19 +253,61 @@ def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
     from .replay import read_replay
     if args.profile_frames is not None:
         raise CliError("--profile-frames measures a live match; it does not take --replay")
-    if args.headless and not offscreen:
-        raise CliError("a replay is watched in the app; in a terminal use "
-                       "`python -m sandbox replay stats FILE`")
     replay = read_replay(args.replay)
     replay.close()
+    if args.branch_at is not None:
+        branch = branch_from_args(args)
+        if args.headless and not offscreen:
+            return _branch_headless(args, branch)
+    elif args.headless and not offscreen:
+        raise CliError("a replay is watched in the app; in a terminal use "
+                       "`python -m sandbox replay stats FILE`")
     ok, why = display_available()
     if not ok:
+        if args.branch_at is not None and not offscreen:
+            print(f"note: {why}; playing on headless (use --headless to silence this)",
+                  file=sys.stderr)
+            return _branch_headless(args, branch)
         if not offscreen:
             raise CliError(f"{why}: cannot show the replay (try --screenshot PATH, or "
                            "`python -m sandbox replay plot FILE --png OUT`)")
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from .app import run_app
     return run_app(args)
+
+
+def branch_from_args(args: argparse.Namespace):
+    """--replay FILE --branch-at K: where the branched match starts, with
+    --turns N counted from K (a BranchPoint whose max_turns is K + N)."""
+    from .replay import read_replay
+    from .replay.branch import branch_point
+    if args.seed is not None:
+        raise CliError("--seed: a match branched from a replay keeps the recorded seed")
+    if args.branch_at < 0:
+        raise CliError("--branch-at must be >= 0")
+    with read_replay(args.replay) as replay:
+        bp = branch_point(replay, args.branch_at)
+    if args.turns:
+        bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
+    return bp
+
+
+def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
+    """Play a branched match in the terminal (recorded as `play` records)."""
+    out = out or sys.stdout
+    if any(p.controller == "human" for p in bp.scenario.players):
+        raise CliError(f"{args.replay}: this match has human players; playing on from it "
+                       "headless needs the app")
+    budget = _budget_from(args)
+    recorder = make_recorder(args, bp.scenario, name_hint=bp.name_hint)
+    try:
+        return _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
+                              max_turns=bp.max_turns, start=bp.start,
+                              # a budget given here replaces the recorded ones
+                              player_budgets=None if budget else bp.player_budgets)
+    finally:
+        if recorder is not None:
+            recorder.close()
 
 
 # ------------------------------------------------------------ python -m sandbox
@@ -456,7 +507,8 @@ def add_replay_args(p: argparse.ArgumentParser) -> None:
     rs.add_argument("--agent", type=int, required=True, metavar="A",
                     help="the agent (0-based) whose player's search is re-run")
     rs.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                    help="change a search setting, e.g. c=1.2 or policy=exp3 (repeatable)")
+                    help="change a search setting, e.g. c=1.2 or policy=exp3, or an evaluation "
+                         "weight, e.g. weights.w_space=2 (repeatable)")
     rb = rs.add_mutually_exclusive_group()
     rb.add_argument("--iterations", type=int, default=None, metavar="N",
                     help="iterations (default: as many as the recorded search ran)")

@@ -9,6 +9,8 @@ budgets, so the pictures are reproducible:
   nodelink.png  a young tree in the node-link layout, a node hovered
   step.png      the step-by-step view in its joint-action phase
   replay.png    the replay scene on a recorded duel with its trees
+  whatif.png    that duel at turn 30 with the what-if panel: Curious re-searched from
+                its kept tree as recorded and with C 1.5, the second compared
   goofspiel.png the arena on goofspiel_13_duel after 5 rounds
   matrix.png    the arena on matrix_biased_rps_duel after 12 rounds
   menu.png      the start menu
@@ -111,7 +113,7 @@ def arena_shots(out: Path) -> None:
     app.close()
 
 
-def replay_shot(out: Path) -> None:
+def replay_shot(out: Path, whatif_only: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scenario = load_scenario("snakes_duel_trees")
         rec = Recorder(tmp, name_hint="duel", record_trees=scenario.record.tree_nodes)
@@ -126,7 +128,20 @@ def replay_shot(out: Path) -> None:
         scene = ReplayScene(app, read_replay(rec.path), turn=30)
         app.push(scene)
         frames(app, 3)
-        app.screenshot(out / "replay.png")
+        if not whatif_only:
+            app.screenshot(out / "replay.png")
+        scene.toggle_whatif()
+        scene.whatif.agent = 1
+        scene.whatif.keep_tree = True      # the duel reuses its trees: start where it did
+        for c in (None, 1.5):
+            if c is not None:
+                scene.whatif.set_setting("c", c)
+            scene.whatif.run()
+            scene.whatif.wait()
+            frames(app, 2)
+        scene._build_widgets()
+        frames(app, 3)
+        app.screenshot(out / "whatif.png")
         app.close()
 
 
@@ -289,13 +304,16 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods"],
+    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.only == "pods":
         pods_shot(out)
+        return 0
+    if args.only == "whatif":
+        replay_shot(out, whatif_only=True)
         return 0
     if args.only != "mcgs":
         algorithm_shots(out)

@@ -362,6 +362,15 @@ int sbx_search_advance(sbx_search *search, const int32_t *joint_moves,
 int sbx_search_reset(sbx_search *search, const sbx_game *root);
 /* Copy the search's root state into game (same kind and parameters). */
 int sbx_search_root_state(const sbx_search *search, sbx_game *game);
+/* Take `like`'s parameters for this search (the same game with other
+ * evaluation weights: a player that values states its own way), from the
+ * next iteration; the trees are kept. `like` must be the same kind with the
+ * same state layout, and the search's root state must carry over (exported
+ * under the old parameters, imported under the new ones: what belongs to the
+ * parameters, a maze's layout or a pods map, must not change). The games it
+ * re-roots on afterwards (advance, reset) must have the new parameters.
+ * Driving thread, between runs. */
+int sbx_search_set_game(sbx_search *search, const sbx_game *like);
 
 /* =========================================================== 4. Search: run */
 #define SBX_STOP_NONE 0

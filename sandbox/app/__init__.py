@@ -85,6 +85,8 @@ def _run_replay(app: App, args: argparse.Namespace) -> int:
     scene = ReplayScene(app, read_replay(args.replay))
     app.push(scene)
     shot = getattr(args, "screenshot", None)
+    if getattr(args, "branch_at", None) is not None:
+        return _run_branch(app, args, scene, shot)
     if shot:
         asked = scene.last if args.turns is None else args.turns
         scene.seek(asked)
@@ -98,6 +100,24 @@ def _run_replay(app: App, args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         print(f"screenshot: {out} (replay turn {scene.turn})")
         return 0
+    return app.run()
+
+
+def _run_branch(app: App, args: argparse.Namespace, scene, shot: str | None) -> int:
+    """--replay FILE --branch-at K: the arena plays on from turn K (over the
+    replay scene, where Esc goes back); with --screenshot, --turns N turns
+    from K (default 20) are played first."""
+    from ..cli import branch_from_args
+    from .arena import ArenaScene
+    bp = branch_from_args(args)
+    scene.seek(bp.turn)
+    arena = ArenaScene(app, bp.scenario, branch=bp,
+                       recorder_factory=app.recorder_factory(bp.scenario, bp.name_hint))
+    app.push(arena)
+    arena.flash(f"played on from {scene.replay.path.name}, turn {bp.turn}", 6.0)
+    if shot:
+        return _screenshot(app, arena, shot, bp.turn + (20 if args.turns is None else args.turns))
+    arena.live.match.max_turns = bp.max_turns
     return app.run()
 
 

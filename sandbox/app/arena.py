@@ -53,7 +53,7 @@ from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_T
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
 from ..sim.world import divergence_note
-from ..ui import Button, Picker, Slider, Toggle, WidgetGroup, is_ui
+from ..ui import Button, Label, Picker, Slider, Toggle, WidgetGroup, is_ui
 from .shell import App, Scene
 
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
@@ -91,6 +91,7 @@ HELP = [
     ("V", "trees shown: each agent's own / one player's whole search"),
     ("M", "MCGS / joint panels: heat map and graph / heat map / graph"),
     ("A", "save the chosen player's settings as an agent file in agents/"),
+    ("E", "the chosen player's evaluation weights (sliders, from the next turn) / its search"),
     ("P or F12", "screenshot to screenshots/"),
     *EXPLORER_HELP,
     ("Esc", "close this help / clear focus / back to the menu"),
@@ -103,15 +104,22 @@ class ArenaScene(Scene):
 
     def __init__(self, app: App, scenario: Scenario, seed: int | None = None,
                  budget: Budget | None = None, recorder_factory=None,
-                 paused: bool = False) -> None:
+                 paused: bool = False, branch=None) -> None:
         super().__init__(app)
+        # branch (sandbox.replay.branch.BranchPoint): play on from a replay's
+        # turn, with its recorded scenario, settings, budgets and seed
+        if branch is not None:
+            scenario, seed = branch.scenario, branch.seed
         # Trees are asked for before any search starts: a search that finishes
         # its turn before _apply_tree_requests narrows the request (a small
         # budget, a busy machine) still publishes the trees the panels show.
         self.live = LiveMatch(scenario, seed=seed, budget=budget,
                               recorder_factory=recorder_factory, paused=paused,
                               tree_request=TreeRequest(max_nodes=TREE_NODES, min_visits=1,
-                                                       every_ms=TREE_EVERY_MS))
+                                                       every_ms=TREE_EVERY_MS),
+                              start=branch.start if branch is not None else None,
+                              player_budgets=branch.player_budgets if branch is not None
+                              else None)
         self.selected = 0            # player whose panel is shown
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
@@ -120,6 +128,7 @@ class ArenaScene(Scene):
         self.show_help = False
         self.agent_dir = AGENT_DIR   # where A saves agent files (relative: the cwd)
         self.show_plans = True     # the searches' best lines drawn on the board (L)
+        self.show_weights = False  # the controls show the evaluation weights (E)
         self.hover_info = None
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         self.hover_pos = (0, 0)
@@ -302,17 +311,24 @@ class ArenaScene(Scene):
         c = L["controls"]
         players = self.match.controllers
         save_w = 44                 # "Save agent" at the end of the tabs' row
-        tab_w = max(30, min(72, (c.w - 4 - save_w) // max(1, len(players))))
+        wts_w = 40                  # "Wts": the evaluation weights instead of the knobs
+        tab_w = max(30, min(72, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
         for i, ctl in enumerate(players):
             b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24), ctl.name[:8],
                              f"show {ctl.name}'s settings ({i + 1})"))
             b.toggled = i == self.selected
         g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
                      "save this player's settings as an agent file in agents/ (A)"))
+        b = g.add(Button("weights", (c.right - save_w - 4 - wts_w, c.y, wts_w, 24), "Wts",
+                         "evaluation weights of this player's search / its knobs (E)"))
+        b.toggled = self.show_weights
         ctl = players[self.selected] if self.selected < len(players) else None
+        weights_view = self.show_weights and isinstance(ctl, SearchController)
         yy = c.y + 34
         self._status_y = None
-        if isinstance(ctl, SearchController):
+        if weights_view:
+            yy = self._add_weight_sliders(g, ctl, c, yy)
+        if isinstance(ctl, SearchController) and not weights_view:
             p = ctl.settings
             budget = self.match.budget_for(ctl.player)
             sw = c.w
@@ -367,7 +383,8 @@ class ArenaScene(Scene):
                              p.final_move, tooltip="Exp3 / RM: the move played comes from the "
                                                    "average strategy: its most likely move or a "
                                                    "sample")); yy += 29
-        if isinstance(ctl, SearchController) and ctl.settings.algorithm == "mcgs":
+        if isinstance(ctl, SearchController) and ctl.settings.algorithm == "mcgs" \
+                and not weights_view:
             p, sw = ctl.settings, c.w
             g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "graph reuse", p.tree_reuse,
                          "keep the graph reachable from the played state between turns"))
@@ -375,7 +392,8 @@ class ArenaScene(Scene):
                          p.transpositions, "states reached by two move orders share one node "
                                            "(off: a tree); a change waits for the next turn"))
             yy += 26
-        elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS:
+        elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
+                and not weights_view:
             p, sw = ctl.settings, c.w
             g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
                          [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
@@ -415,6 +433,41 @@ class ArenaScene(Scene):
                              "heat map of the root's joint actions and/or the graph (M)"))
         self._matrix_sig = self._matrix_signature()
         self.widgets = g
+
+    def _add_weight_sliders(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
+        """The game's evaluation weights as this player's search uses them
+        (its own, players.N.weights, else the scenario's), one slider each;
+        a change applies from the next turn (SearchController.update_weights)."""
+        fields = self.plugin.Params.model_fields
+        names = self.plugin.weight_names()
+        if not names:
+            g.add(Label("no_weights", (c.x, yy, c.w, 20), "this game has no evaluation weights",
+                        color=pal.TEXT_DIM))
+            return yy + 24
+        g.add(Label("weights_note", (c.x, yy, c.w, 18),
+                    elide("its search's evaluation weights (from the next turn)", 11, c.w),
+                    size=11, color=pal.TEXT_DIM))
+        yy += 20
+        for name in names:
+            v = ctl.weight(name)
+            default = float(fields[name].default)
+            span = max(1.0, 4 * abs(default), 1.5 * abs(v))
+            lo = -span if min(default, v) < 0 else 0.0
+            hi = span if max(default, v) > 0 or lo == 0 else 0.0
+            for m in fields[name].metadata:      # the parameter's own range
+                lo = max(lo, float(getattr(m, "ge", lo)))
+                hi = min(hi, float(getattr(m, "le", hi)))
+            g.add(Slider(f"weight.{name}", (c.x, yy, c.w, 30), name, lo, hi, v,
+                         fmt="{:.3g}", tooltip=fields[name].description or "evaluation weight"))
+            yy += 33
+        return yy
+
+    def _set_weight(self, name: str, value: float) -> None:
+        ctl = self.match.controllers[self.selected]
+        try:
+            ctl.update_weights({name: float(value)}, turn=self.match.turn)
+        except (SandboxError, ValueError, AttributeError) as exc:
+            self.flash(f"cannot set {name}: {exc}")
 
     def _add_mcgs_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
         """MCGS's own knobs (ranges stretch to a scenario's value outside
@@ -711,6 +764,8 @@ class ArenaScene(Scene):
             self.take_screenshot()
         elif k == pygame.K_a:
             self.save_agent()
+        elif k == pygame.K_e:
+            self._toggle_weights()
         elif k == pygame.K_ESCAPE:
             if any(w.focused for w in self.widgets.widgets):
                 self.widgets.clear_focus()
@@ -738,6 +793,8 @@ class ArenaScene(Scene):
                 self.take_screenshot()
             elif wid == "save_agent":
                 self.save_agent()
+            elif wid == "weights":
+                self._toggle_weights()
             elif wid.startswith("tab"):
                 self._select_player(int(wid[3:]))
             elif wid.startswith("mview"):
@@ -755,6 +812,8 @@ class ArenaScene(Scene):
             self._toggle_human(value)
         elif wid == "budget_ms":
             self._set_budget(float(value))
+        elif wid.startswith("weight."):
+            self._set_weight(wid[len("weight."):], value)
         else:
             self.set_param(wid, value)
             if wid in ("algorithm", "policy", "transpositions", "priors"):
@@ -769,6 +828,10 @@ class ArenaScene(Scene):
             self.live.update_settings(player, **{field: value})
         except (SandboxError, ValueError) as exc:
             self.flash(f"cannot set {field}: {exc}")
+
+    def _toggle_weights(self) -> None:
+        self.show_weights = not self.show_weights
+        self._build_widgets()
 
     def _set_budget(self, ms: float) -> None:
         ctl = self.match.controllers[self.selected]
@@ -970,7 +1033,8 @@ class ArenaScene(Scene):
         return agent_dict(ctl.kind, ctl.name, color, search, budget,
                           description=f"saved from {self._scenario_stem()} "
                                       f"(turn {self.match.turn}, seed {self.match.seed}) "
-                                      f"at {time.strftime('%Y-%m-%d %H:%M:%S')}")
+                                      f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
+                          weights=ctl.weights_asked if search is not None else None)
 
     def save_agent(self, player: int | None = None) -> Path | None:
         """Write the chosen player's settings to agents/ (AGENT_DIR, beside
@@ -1115,9 +1179,10 @@ class ArenaScene(Scene):
         note = ("paused" if self.live.paused else
                 f"your move: {self.plugin.keys_hint}"
                 if self.live.waiting_for_human() and self.match.turn_ready() else "")
-        if note:   # on a dark label: boards draw right up to their top-left corner
+        if note:   # on a dark label at the bottom left: game headers (scores, laps,
+            # cheese left) run along the top, and boards leave their bottom margin free
             lab = text(elide(note, 14, L["board"].w - 12, bold=True), 14, pal.WARN, bold=True)
-            box = lab.get_rect(topleft=(L["board"].x + 4, L["board"].y + 2)).inflate(8, 4)
+            box = lab.get_rect(bottomleft=(L["board"].x + 4, L["board"].bottom - 2)).inflate(8, 4)
             pygame.draw.rect(surface, pal.PANEL, box, border_radius=4)
             surface.blit(lab, (box.x + 4, box.y + 2))
         if self.live.over:
@@ -1455,6 +1520,7 @@ class ArenaScene(Scene):
                 "speed": self.live.speed, "over": m.over, "seed": m.seed,
                 "selected": self.selected, "tree_source": self.tree_source,
                 "replay": str(getattr(m.recorder, "path", "") or "") or None,
+                "branched_from": m.branched_from,
                 "players": players,
                 # where each widget is, so an outside driver (xdotool) can aim
                 "widgets": self._widget_geometry()}

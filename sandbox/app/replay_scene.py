@@ -18,6 +18,11 @@ tree views of that turn where the file has them (record_trees).
   +----------------------------------------------------------------------+
   | tree of agent 0 | tree of agent 1 | ... (recorded trees only)           |
   +----------------------------------------------------------------------+
+
+What if (W) puts the what-if panel (app/whatif.py) in the charts' place and
+splits the tree area into the chosen what-if's per-move comparison, the
+recorded tree of its agent and its own tree. Play on (B) opens the arena on a
+live match from the shown turn (sandbox.replay.branch).
 """
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ from ..sim.world import divergence_note
 from ..ui import Button, Picker, WidgetGroup, is_ui
 from ..ui.timeline import Timeline
 from .shell import App, Scene
+from .whatif import WhatIfPanel
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 VIEW_CACHE = 256          # decoded boards kept (scrubbing back and forth is free)
@@ -59,6 +65,8 @@ HELP = [
     ("digits, Enter", "go to that turn"),
     ("+ / -", "faster / slower"),
     ("T", "tree layout: auto / icicle / node-link"),
+    ("B", "play on from this turn: a live match in the arena (paused)"),
+    ("W", "what if: re-search this turn with other settings (panel on the right)"),
     ("P or F12", "screenshot to screenshots/"),
     *EXPLORER_HELP,
     ("Esc", "close this help / back"),
@@ -109,11 +117,17 @@ class ReplayScene(Scene):
         self.show_help = False
         self.hover_pos = (0, 0)
         self.hover_info = None
+        self.hover_view: TreeView | None = None
         self.message = replay.dropped_summary()
         self.message_until = time.perf_counter() + (6.0 if self.message else 0.0)
         self.layout: dict[str, Any] = {}
         self.widgets = WidgetGroup()
         self.timeline: Timeline | None = None
+        # what-ifs: re-searches of a turn with other settings (sandbox/app/whatif.py)
+        self.whatif = WhatIfPanel(self)
+        self.whatif_open = False
+        self.whatif_tree: TreeView | None = None
+        self._whatif_top = 0
         if turn is not None:
             self.seek(turn)
 
@@ -194,6 +208,8 @@ class ReplayScene(Scene):
         self.since_ms = 0.0
         if self.timeline is not None:
             self.timeline.set(turn)
+        if self.whatif_open and self.layout:
+            self._build_widgets()     # the settings in force, the list: this turn's
         if self.turn >= self.last:
             self.playing = False
             self._sync_play()
@@ -243,6 +259,49 @@ class ReplayScene(Scene):
         self.app.pending_screenshot = path
         self.flash(f"screenshot: {path}")
 
+    def toggle_whatif(self) -> None:
+        self.whatif_open = not self.whatif_open
+        self.whatif.message = ""
+        if self.layout:
+            self.resize(self.app.screen.get_size())
+
+    def tree_views(self) -> list[tuple[TreeView, pygame.Rect, str]]:
+        """(view, panel, title) of each tree panel shown."""
+        panels = self.layout.get("panels", [])
+        if not self.whatif_open:
+            return [(tv, panel, f"{self.labels[a]} — tree at turn {self.turn}")
+                    for a, (tv, panel) in enumerate(zip(self.trees, panels))]
+        a = self.whatif.agent
+        if a is None or len(panels) < 2:
+            return []
+        wi = self.whatif.shown()
+        if self.whatif_tree is None or self.whatif_tree.agent != a:
+            self.whatif_tree = TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode)
+        title = (f"what-if #{wi.number} — tree" if wi is not None else "what-if — no run yet")
+        return [(self.trees[a], panels[0], f"{self.labels[a]} — recorded tree at turn "
+                 f"{self.turn}"), (self.whatif_tree, panels[1], title)]
+
+    def play_on(self) -> None:
+        """"Play on from here": a new live match in the arena from the state
+        at the shown turn, every player with the settings and budget in force
+        there (sandbox.replay.branch). It starts paused, so the sliders can
+        change them first; Esc there comes back here."""
+        from ..replay.branch import branch_point
+        from .arena import ArenaScene
+        try:
+            bp = branch_point(self.replay, self.turn)
+            factory = self.app.recorder_factory(bp.scenario, bp.name_hint)
+            arena = ArenaScene(self.app, bp.scenario, branch=bp, recorder_factory=factory,
+                               paused=True)
+        except SandboxError as exc:
+            self.flash(f"cannot play on from turn {self.turn}: {exc}", 6.0)
+            return
+        self.playing = False
+        self._sync_play()
+        self.app.push(arena)
+        arena.flash(f"played on from {self.replay.path.name}, turn {self.turn} (paused: "
+                    f"Space plays)", 6.0)
+
     def flash(self, msg: str, seconds: float = 3.0) -> None:
         self.message = msg
         self.message_until = time.perf_counter() + seconds
@@ -251,7 +310,7 @@ class ReplayScene(Scene):
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
         top = pygame.Rect(0, 0, w, 40)
-        tree_h = max(180, int(h * 0.30)) if self.has_trees else 0
+        tree_h = max(180, int(h * 0.30)) if self.has_trees or self.whatif_open else 0
         tl_h = 50
         main_h = h - top.h - tl_h - tree_h
         side = max(120, min(main_h - 16, int(w * 0.38)))
@@ -261,12 +320,18 @@ class ReplayScene(Scene):
                              max(150, w - middle.right - 20), main_h - 16)
         timeline = pygame.Rect(0, top.bottom + main_h, w, tl_h)
         trees = pygame.Rect(0, h - tree_h, w, tree_h)
-        n = max(1, self.num_agents)
-        pw = trees.w // n
-        panels = [pygame.Rect(i * pw, trees.y, pw if i < n - 1 else trees.w - i * pw, trees.h)
-                  for i in range(n)] if self.has_trees else []
+        # what-ifs open: the recorded tree of the agent re-searched and the
+        # chosen what-if's, side by side
+        # (after the what-if comparison table)
+        table = pygame.Rect(0, trees.y, int(w * 0.34) if self.whatif_open else 0, trees.h)
+        n = 2 if self.whatif_open else max(1, self.num_agents)
+        pw = (trees.w - table.w) // n
+        panels = [pygame.Rect(table.w + i * pw, trees.y,
+                              pw if i < n - 1 else trees.w - table.w - i * pw, trees.h)
+                  for i in range(n)] if tree_h else []
         self.layout = {"top": top, "board": board, "middle": middle, "charts": charts,
-                       "timeline": timeline, "trees": trees, "panels": panels}
+                       "timeline": timeline, "trees": trees, "panels": panels,
+                       "whatif_table": table}
         self._chart_cache = None
         self._build_widgets()
 
@@ -284,6 +349,14 @@ class ReplayScene(Scene):
                      [(s, f"x{s:g}") for s in SPEEDS], self.speed))
         g.add(Button("help", (x + 420, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 456, y, 46, 26), "PNG", "screenshot (P)"))
+        g.add(Button("branch", (x + 508, y, 70, 26), "Play on",
+                     "play on from this turn: a new live match in the arena with the "
+                     "recorded settings (B)"))
+        b = g.add(Button("whatif", (x + 584, y, 70, 26), "What if",
+                         "re-search this turn with other settings (W)"))
+        b.toggled = self.whatif_open
+        if self.whatif_open:
+            self._whatif_top = self.whatif.build(g, self.layout["charts"])
         markers = [(m.turn, m.kind, m.label) for m in self.stats.markers]
         tl = self.layout["timeline"]
         self.timeline = g.add(Timeline("timeline", (tl.x + 8, tl.y + 4, tl.w - 16, tl.h - 8),
@@ -358,10 +431,14 @@ class ReplayScene(Scene):
         elif k == pygame.K_t:
             modes = ["auto", "icicle", "nodelink"]
             self.tree_mode = modes[(modes.index(self.tree_mode) + 1) % 3]
-            for tv in self.trees:
+            for tv in self.trees + ([self.whatif_tree] if self.whatif_tree else []):
                 tv.mode = self.tree_mode
         elif k in (pygame.K_p, pygame.K_F12):
             self.take_screenshot()
+        elif k == pygame.K_b:
+            self.play_on()
+        elif k == pygame.K_w:
+            self.toggle_whatif()
         elif k == pygame.K_ESCAPE:
             if self.entry:
                 self.entry = ""
@@ -390,6 +467,16 @@ class ReplayScene(Scene):
                 self.show_help = not self.show_help
             elif wid == "shot":
                 self.take_screenshot()
+            elif wid == "branch":
+                self.play_on()
+            elif wid == "whatif":
+                self.toggle_whatif()
+            elif wid.startswith("wi_") and self.whatif.on_ui(wid, event.value):
+                self._build_widgets()
+            return
+        if wid.startswith("wi_"):
+            if self.whatif.on_ui(wid, event.value):
+                self._build_widgets()
             return
         if wid == "speed":
             self.set_speed(event.value)
@@ -399,9 +486,11 @@ class ReplayScene(Scene):
             self.seek(event.value)
 
     def _tree_at(self, pos, click: bool):
-        for tv, panel in zip(self.trees, self.layout.get("panels", [])):
+        self.hover_view = None
+        for tv, panel, _ in self.tree_views():
             area = _tree_area(panel)
             if area.collidepoint(pos):
+                self.hover_view = tv
                 return tv.click(pos) if click else tv.hover(pos)
             tv.hover((-1, -1))
         return None
@@ -420,6 +509,21 @@ class ReplayScene(Scene):
             for a, tv in enumerate(self.trees):
                 tv.update(self.tree_snapshot(self.turn, a),
                           self.settings_at(self.owner.get(a, -1), self.turn))
+        if self.whatif_open:
+            run = self.whatif.running
+            if run is not None and run.done:   # its list entry and comparison are ready
+                self.whatif.running = None
+                self._build_widgets()
+            views = self.tree_views()
+            if len(views) == 2:
+                wi = self.whatif.shown()
+                rep = wi.report if wi is not None else None
+                views[1][0].update(rep.tree if rep is not None else None,
+                                   SearchParams(**rep.settings) if rep is not None else None)
+                if not self.has_trees:
+                    a = self.whatif.agent
+                    views[0][0].update(self.tree_snapshot(self.turn, a),
+                                       self.settings_at(self.owner.get(a, -1), self.turn))
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(pal.BG)
@@ -432,11 +536,14 @@ class ReplayScene(Scene):
         if self.turn >= self.last:
             self._draw_end(surface, L["board"])
         self._draw_middle(surface, L["middle"])
-        self._draw_charts(surface, L["charts"])
+        if self.whatif_open:
+            self.whatif.draw(surface, L["charts"], self._whatif_top, L["whatif_table"])
+        else:
+            self._draw_charts(surface, L["charts"])
         self.widgets.draw(surface)
         self._draw_trees(surface, L["panels"])
-        if self.hover_info is not None:
-            self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
+        if self.hover_info is not None and getattr(self, "hover_view", None) is not None:
+            self.hover_view.draw_tooltip(surface, self.hover_pos, self.hover_info)
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
@@ -482,7 +589,7 @@ class ReplayScene(Scene):
         x = r.right - t.get_width() - 12
         surface.blit(t, (x, r.y + 12))
         name = text(self.replay.path.name, 12, pal.TEXT_DIM)
-        nx = max(520, x - name.get_width() - 20)
+        nx = max(670, x - name.get_width() - 20)
         if nx + name.get_width() < x - 8:
             surface.blit(name, (nx, r.y + 14))
 
@@ -581,13 +688,14 @@ class ReplayScene(Scene):
         surface.blit(self._chart_cache[1], r.topleft)
 
     def _draw_trees(self, surface, panels) -> None:
-        for a, (tv, panel) in enumerate(zip(self.trees, panels)):
+        for k, (tv, panel, title) in enumerate(self.tree_views()):
             pygame.draw.rect(surface, pal.PANEL, panel)
-            surface.blit(text(f"{self.labels[a]} — tree at turn {self.turn}", 12, self.colors[a],
-                              bold=True), (panel.x + 8, panel.y + 5))
+            surface.blit(text(title, 12, self.colors[tv.agent], bold=True),
+                         (panel.x + 8, panel.y + 5))
             if tv.snapshot is None:
-                surface.blit(text("no tree recorded for this turn", 12, pal.TEXT_DIM),
-                              (panel.x + 8, panel.y + 28))
+                empty = ("no tree recorded for this turn" if not (self.whatif_open and k == 1)
+                         else "the chosen what-if's tree shows here once it has run")
+                surface.blit(text(empty, 12, pal.TEXT_DIM), (panel.x + 8, panel.y + 28))
                 continue
             tv.draw(surface, _tree_area(panel))
         for panel in panels[1:]:
@@ -596,6 +704,7 @@ class ReplayScene(Scene):
 
     # ------------------------------------------------------------ lifetime
     def exit(self) -> None:
+        self.whatif.close()
         self.replay.close()
 
     def state(self) -> dict[str, Any]:
@@ -603,6 +712,9 @@ class ReplayScene(Scene):
                 "scene": self.name, "file": str(self.replay.path), "turn": self.turn,
                 "first": self.first, "last": self.last, "playing": self.playing,
                 "speed": self.speed, "trees": self.has_trees,
+                "whatif": ({"agent": self.whatif.agent, "changes": self.whatif.changes,
+                            "listed": [w.label() for w in self.whatif.listed()]}
+                           if self.whatif_open else None),
                 "alive": [self.plugin.status(self.view, a).alive
                           for a in range(self.num_agents)]}
 

@@ -14,6 +14,8 @@ player takes them with `agent = "agents/that.toml"`, its own keys on top:
     ...
     [budget]                        # as a player's budget table
     ms = 50.0
+    [weights]                       # its own evaluation weights (the game's w_*)
+    w_heading = 40.0
 
 Every key is optional; unknown keys and bad values are errors naming the file
 and the field, e.g. `players.0.agent: agents/a.toml: search.c: Input should
@@ -37,7 +39,7 @@ AGENT_DIR = Path("agents")
 MAX_AGENT_BYTES = 64 << 10   # a full agent is under 2 KB; more is not an agent file
 # The player keys an agent file may hold (a player's own place in the match,
 # its agents and seed, are the scenario's, not the agent's).
-AGENT_KEYS = ("name", "color", "controller", "search", "budget")
+AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights")
 
 
 class AgentFile(BaseModel):
@@ -54,6 +56,7 @@ class AgentFile(BaseModel):
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None
+    weights: dict[str, Any] | None = None     # the player's evaluation weights (w_*)
 
     @model_validator(mode="after")
     def _check_color(self) -> "AgentFile":
@@ -119,10 +122,10 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
 
 
 def merge_agent(player: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any]:
-    """The player's keys over the agent file's; the search and budget tables
-    merged key by key (a player may set only `search.c` and keep the rest)."""
+    """The player's keys over the agent file's; the search, budget and
+    weights tables merged key by key (a player may set only `search.c` and keep the rest)."""
     out = {**agent, **{k: v for k, v in player.items() if k != "agent"}}
-    for table in ("search", "budget"):
+    for table in ("search", "budget", "weights"):
         if isinstance(agent.get(table), dict) and isinstance(player.get(table), dict):
             out[table] = {**agent[table], **player[table]}
     return out
@@ -147,7 +150,8 @@ def resolve_agents(data: Any, base_dir: Path | None) -> Any:
 # ------------------------------------------------------------------ writing
 def agent_dict(controller: str, name: str, color: tuple[int, int, int] | None,
                search: SearchParams | None, budget: Any | None,
-               description: str = "") -> dict[str, Any]:
+               description: str = "", weights: dict[str, float] | None = None
+               ) -> dict[str, Any]:
     out: dict[str, Any] = {"format": AGENT_FORMAT}
     if description:
         out["description"] = description
@@ -159,6 +163,8 @@ def agent_dict(controller: str, name: str, color: tuple[int, int, int] | None,
         out["search"] = search.model_dump()
     if budget is not None:
         out["budget"] = budget.model_dump()
+    if weights:
+        out["weights"] = {k: float(v) for k, v in weights.items()}
     return out
 
 

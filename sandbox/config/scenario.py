@@ -85,6 +85,9 @@ class PlayerConfig(BaseModel):
     budget: Budget | None = Field(None, description="overrides the scenario budget")
     color: tuple[Int, Int, Int] | None = None
     seed: Int | None = Field(None, ge=0, lt=2**63)
+    weights: dict[str, float] | None = Field(
+        None, description="this player's own evaluation weights (the game's w_* parameters) "
+                          "for its search; the world keeps the scenario's")
 
     @model_validator(mode="after")
     def _check_color(self) -> "PlayerConfig":
@@ -139,6 +142,17 @@ class Scenario(BaseModel):
         for i, p in enumerate(self.players):
             if p.controller == "bot" and not has_bot(self.game):
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
+            if p.weights:
+                names = plugin.weight_names()
+                bad = [k for k in p.weights if k not in names]
+                if bad:
+                    raise ValueError(f"players.{i}.weights.{bad[0]}: not an evaluation weight "
+                                     f"of {self.game} (its weights: "
+                                     f"{', '.join(names) or 'none'})")
+                try:
+                    plugin.Params.model_validate({**self.game_params, **p.weights})
+                except ValidationError as exc:
+                    raise ValueError(one_line(exc, prefix=f"players.{i}.weights.")) from None
             agents = p.agents if p.agents is not None else [i]
             for a in agents:
                 if not 0 <= a < n:
@@ -178,6 +192,12 @@ class Scenario(BaseModel):
     def game_param_string(self) -> str:
         """The C parameter string of this scenario's game (validated)."""
         return game_plugin(self.game).c_params(self.game_params)
+
+    def player_param_string(self, i: int) -> str:
+        """The C parameter string of player i's search's game: the scenario's
+        game parameters with the player's own evaluation weights."""
+        weights = self.players[i].weights or {}
+        return game_plugin(self.game).c_params({**self.game_params, **weights})
 
     def player_agents(self, i: int) -> list[int]:
         p = self.players[i]

@@ -248,6 +248,11 @@ class GamePlugin:
     def c_params(self, game_params: Mapping[str, Any] | None) -> str:
         return self.params(game_params).c_params()
 
+    def weight_names(self) -> tuple[str, ...]:
+        """The game's evaluation weights: its parameters named w_* (a player
+        may set its own, players.N.weights; the arena has sliders for them)."""
+        return tuple(n for n in self.Params.model_fields if n.startswith("w_"))
+
 
 def move_names(game: "Game") -> list[list[str]]:
     """names[agent][move] for every move id, read once from C."""

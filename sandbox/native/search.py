@@ -317,6 +317,19 @@ class Search:
             self._same_game("root", root)
             check(lib.sbx_search_reset(ptr, root_ptr))
 
+    def set_game(self, like: Game) -> None:
+        """Take `like`'s parameters from the next iteration (the same game
+        with other evaluation weights; trees kept). C refuses a game whose
+        state layout differs, or where the root state would not carry over
+        (a maze's layout, a pods map). Between runs only."""
+        game_arg("like", like)
+        if like.kind != self.kind:
+            raise InvalidArgument(f"like: a different game ({like.kind}; this search plays "
+                                  f"{self.kind})")
+        with self._h.lock, like._h.lock:
+            check(lib.sbx_search_set_game(self._h.get(), like._ptr()))
+            self.game_params = like.params
+
     def root_game(self) -> Game:
         """A new Game holding a copy of the search's root state."""
         g = Game(self.kind, self.game_params, seed=0)

@@ -9,7 +9,7 @@ move paths, export, where a pinned box may go, and the input handler.
 
 ExplorerInput turns mouse and key events over tree panels into TreeView
 calls (wheel zoom about the cursor, drag pan, click re-root, right click
-pin, breadcrumbs, Backspace, `/` find, E export, Esc dismiss) and returns a
+pin, breadcrumbs, Backspace, `/` find, X export, Esc dismiss) and returns a
 status line for the scene to show.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ TREE_DIR_ENV = "SBX_TREE_DIR"
 HELP = [
     ("wheel / drag", "tree: zoom about the cursor / pan (Shift+wheel: deeper levels)"),
     ("click / right click", "tree node: make it the view's root / pin its facts (Esc: unpin)"),
-    ("Backspace  /  E", "tree: back up a crumb / find a move path (U,L,R) / export to trees/"),
+    ("Backspace  /  X", "tree: back up a crumb / find a move path (U,L,R) / export to trees/"),
 ]
 DRAG_PX = 4                  # a press that moves less than this is a click
 
@@ -328,7 +328,7 @@ class ExplorerInput:
         if ch == "/":
             self.find_text, self._find_view = "", view
             return True, "find: type moves (e.g. U,L,R or up,left) then Enter; Esc cancels"
-        if ch in ("e", "E") and view.snapshot is not None:
+        if ch in ("x", "X") and view.snapshot is not None:
             try:
                 jp, dp = view.export(self.export_dir or default_tree_dir())
             except OSError as exc:

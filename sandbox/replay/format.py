@@ -22,7 +22,9 @@ draw, or a person who took the agent over; AgentTurn.move stays what the
 player's controller decided, joint[agent] what was played), TurnLine.state
 and .divergence (a pods race in the pymunk world, scenario physics =
 "pymunk": the state after the step, imported instead of re-simulated, and
-the world's per-agent distance from the C model's prediction).
+the world's per-agent distance from the C model's prediction),
+HeaderLine.branched_from (a match branched from another replay's turn: it
+starts from initial_state, imported into the game built from the header).
 
 Consistency: a header must agree with itself (one name and one initial alive
 flag per agent, every agent owned by exactly one player), or the file is
@@ -69,6 +71,14 @@ class PlayerHeader(_Line):
     color: tuple[int, int, int] | None = None
 
 
+class BranchOrigin(_Line):
+    """Where a branched match began: the replay it was played on from, the
+    turn whose start state it took, and that state's recorded hash."""
+    file: str
+    turn: int
+    hash: Hash
+
+
 class HeaderLine(_Line):
     type: Literal["header"] = "header"
     format: Literal["sandbox-replay"] = FORMAT_NAME
@@ -91,6 +101,9 @@ class HeaderLine(_Line):
     initial_hash: Hash
     initial_alive: list[bool]
     record_trees: int = 0                     # nodes per stored tree, 0 = none
+    branched_from: BranchOrigin | None = None # a match played on from a replay's turn
+                                              # (initial_state is that turn's state);
+                                              # older files and fresh matches: none
 
     @model_validator(mode="after")
     def _consistent(self) -> "HeaderLine":
@@ -339,6 +352,6 @@ class ResultLine(_Line):
 Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="type")]
 LINE_ADAPTER: TypeAdapter = TypeAdapter(Line)
 
-__all__ = ["AgentTurn", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
+__all__ = ["AgentTurn", "BranchOrigin", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
            "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
            "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex"]

@@ -143,7 +143,9 @@ class Replay:
         h = self.header
         try:
             g = Game(h.game, h.game_params, seed=h.seed)
-            if g.turn != h.start_turn:  # a replay begun mid-game: take its recorded state
+            # a replay begun mid-game or branched from another's turn: take
+            # its recorded state
+            if g.turn != h.start_turn or h.branched_from is not None:
                 g.import_state(h.initial_state)
         except SandboxError as exc:
             raise ReplayError(f"{self.path}: cannot rebuild the game: {exc}") from None

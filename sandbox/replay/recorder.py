@@ -280,7 +280,8 @@ def header_for(match: "Match", scenario_source: str | None = None,
         game=game.kind, game_params=game.params, num_agents=game.num_agents,
         names=list(match.names), players=players, start_turn=game.turn,
         initial_state=game.export().tolist(), initial_hash=hash_hex(game.state_hash()),
-        initial_alive=list(game.alive), record_trees=record_trees)
+        initial_alive=list(game.alive), record_trees=record_trees,
+        branched_from=getattr(match, "branched_from", None))
 
 
 def turn_line(record: "TurnRecord") -> TurnLine:

@@ -29,14 +29,15 @@ recorded search began from a kept tree, and only keep_tree reproduces it.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..native import Game, SandboxError, Search, SearchParams
+from ..native import Game, SandboxError, Search, SearchParams, TreeSnapshot
 from ..native.search import params_arg
-from ..sim.controller import params_for_seat
+from ..games import plugin
+from ..sim.controller import params_for_seat, player_game, weighted_params
 from .errors import ReplayError
 from .stats import json_clean
 from .format import SettingsChangeLine, hash_hex
@@ -44,6 +45,7 @@ from .reader import Replay
 from .stats import chosen_by, root_value
 
 NAN = float("nan")
+WEIGHTS = "weights."       # a settings change's key for a player's evaluation weight
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,31 @@ class ResearchReport:
     identical: bool                    # the new root visits equal the recorded ones
     replayed_iterations: int           # the player's search replayed to reach turn K
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the top of the re-search's tree for the agent (tree_nodes > 0), for
+    # the replay scene's tree view; not part of the JSON report
+    tree: TreeSnapshot | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return json_clean(asdict(self))
+        return json_clean(asdict(replace(self, tree=None)))
+
+    def difference(self) -> str:
+        """One line on what changed against the recorded search: the move
+        decided, else the move whose share of the root visits moved most, by
+        how much (what the replay scene highlights)."""
+        moved = [r for r in self.rows if not math.isnan(r.share_change)]
+        big = max(moved, key=lambda r: abs(r.share_change), default=None)
+        shift = ""
+        if big is not None and round(abs(big.share_change), 3) > 0:
+            shift = (f"{big.name} {big.share_change * 100:+.0f}% of the visits "
+                     f"({big.recorded_share * 100:.0f}% → {big.share * 100:.0f}%)")
+        value = f"value {self.recorded_value:.3f} → {self.value:.3f}"
+        if self.move_changed:
+            head = f"move CHANGED: {self.recorded_move_name} → {self.move_name}"
+        elif self.identical:
+            return f"same move ({self.move_name}); root visits identical to the recorded search"
+        else:
+            head = f"same move ({self.move_name})"
+        return "; ".join(x for x in (head, shift, value) if x)
 
     def text(self) -> str:
         budget = (f"{self.budget['iterations']:,} iterations" if "iterations" in self.budget
@@ -159,7 +183,9 @@ def parse_assignments(items: Sequence[str]) -> dict[str, Any]:
             raise ReplayError(f"--set {item!r}: expected FIELD=VALUE, e.g. c=1.2")
         if key.startswith("search."):
             key = key[len("search."):]
-        if key not in SearchParams.model_fields:
+        if key.startswith(WEIGHTS):      # an evaluation weight: checked against the game
+            pass
+        elif key not in SearchParams.model_fields:
             raise ReplayError(f"--set {key}: not a search setting (one of: "
                               f"{', '.join(SearchParams.model_fields)})")
         try:
@@ -170,6 +196,13 @@ def parse_assignments(items: Sequence[str]) -> dict[str, Any]:
             raise ReplayError(f"--set {key}: the value is nested too deeply to read") from None
         out[key] = value
     return out
+
+
+def _weight_changes(changes: Sequence[SettingsChangeLine]) -> dict[str, float]:
+    """{weight: new} of a turn's recorded changes (weights.NAME): the
+    controller applies them between that turn and the next."""
+    return {k[len(WEIGHTS):]: n for ch in changes for k, (_, n) in ch.changes.items()
+            if k.startswith(WEIGHTS)}
 
 
 def _search_changes(changes: Sequence[SettingsChangeLine]) -> list[tuple[int, dict[str, Any]]]:
@@ -186,12 +219,17 @@ def _search_changes(changes: Sequence[SettingsChangeLine]) -> list[tuple[int, di
 # ------------------------------------------------------------------ research
 def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] | None = None,
              iterations: int | None = None, ms: float | None = None,
-             keep_tree: bool = False) -> ResearchReport:
+             keep_tree: bool = False, tree_nodes: int = 0) -> ResearchReport:
+    """`tree_nodes` > 0: the report keeps the top of the re-search's tree for
+    the agent (at most that many nodes)."""
     h = replay.header
     for name, v in (("turn", turn), ("agent", agent), ("iterations", iterations)):
         if (v is not None or name != "iterations") and (
                 isinstance(v, bool) or not isinstance(v, (int, np.integer))):
             raise ReplayError(f"{name}: expected a whole number (got {v!r})")
+    if isinstance(tree_nodes, bool) or not isinstance(tree_nodes, (int, np.integer)) \
+            or not 0 <= tree_nodes <= 1_000_000:
+        raise ReplayError(f"tree_nodes: expected a node count 0..1000000 (got {tree_nodes!r})")
     if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float))
                            or not math.isfinite(ms)):
         raise ReplayError(f"ms: expected a number of milliseconds (got {ms!r})")
@@ -235,13 +273,40 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         return params_for_seat(p, seat)
 
     notes: list[str] = []
+    # a player with evaluation weights of its own searched on a copy of the
+    # state in a game with them (sim.controller.player_game), as here
+    scn_players = h.scenario.get("players") or []
+    weights = dict((scn_players[ph.player].get("weights") if ph.player < len(scn_players)
+                    and isinstance(scn_players[ph.player], dict) else None) or {})
+    gp = h.scenario.get("game_params")
+    base_params = dict(gp) if isinstance(gp, dict) else {}
     game = replay.state_at(replay.start_turn)
     replayed = 0
+    own: list[Game | None] = [None]
+
+    def root_for(w: Mapping[str, float]) -> Game:
+        """The game the search roots on with weights `w` (its own copy of
+        the state, or the replay's game)."""
+        if not w:
+            return game
+        return player_game(h.game, weighted_params(h.game, base_params, w), game.export())
+
     try:
-        search = Search(game, to_c(settings), seed=ph.seed)
+        own[0] = root_for(weights) if weights else None
+        search = Search(own[0] or game, to_c(settings), seed=ph.seed)
     except SandboxError as exc:
+        if own[0] is not None:
+            own[0].close()
         game.close()
         raise ReplayError(f"cannot rebuild player {ph.player}'s search: {exc}") from None
+
+    def take_weights(w: Mapping[str, float]) -> None:
+        new = root_for(w) if w else None
+        search.set_game(new or game)
+        if own[0] is not None:
+            own[0].close()
+        own[0] = new
+
     with game, search:
         # -------- the player's search, turn by turn, up to the start of turn K
         for t in range(replay.start_turn, turn):
@@ -257,13 +322,19 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
             if total > done:
                 done += _run(search, total - done)
             replayed += done
+            new_weights = _weight_changes(tp.changes if tp is not None else ())
             try:
                 replay.play_line(game, tl)
             except SandboxError as exc:
                 raise ReplayError(f"turn {t}: cannot replay the recorded moves: {exc}") from None
             if hash_hex(game.state_hash()) != tl.hash:
                 raise ReplayError(f"turn {t}: state hash differs from the recording")
-            search.advance(tl.joint, new_root=game)
+            if new_weights:       # in force from the next turn, as the controller does
+                weights = {**weights, **new_weights}
+                take_weights(weights)
+            if own[0] is not None:
+                own[0].import_state(game.export())
+            search.advance(tl.joint, new_root=own[0] or game)
 
         # -------- turn K: the recorded settings (changes made before its search)
         mid = []
@@ -279,17 +350,33 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                          f"{mid[0][0]:,} iterations): the re-search keeps the settings it began "
                          "with")
         recorded_settings = settings
+        asked = dict(changes or {})
+        new_w = {k[len(WEIGHTS):]: v for k, v in asked.items() if k.startswith(WEIGHTS)}
         try:
-            new_settings = params_arg(None, base=settings, changes=dict(changes or {}))
+            new_settings = params_arg(None, base=settings,
+                                      changes={k: v for k, v in asked.items()
+                                               if not k.startswith(WEIGHTS)})
             search.check_params(to_c(new_settings))
+            if new_w:
+                defaults = plugin(h.game).params(base_params)
+                weighted_params(h.game, base_params, {**weights, **new_w})   # checked first
         except SandboxError as exc:
             raise ReplayError(f"--set: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise ReplayError(f"--set: {str(exc).splitlines()[0]}") from None
         diff = {k: (getattr(recorded_settings, k), getattr(new_settings, k))
                 for k in SearchParams.model_fields
                 if getattr(recorded_settings, k) != getattr(new_settings, k)}
+        for k, v in new_w.items():
+            old = weights.get(k, getattr(defaults, k))
+            if old != v:
+                diff[f"{WEIGHTS}{k}"] = (old, float(v))
+        if new_w:
+            weights = {**weights, **new_w}
+            take_weights(weights)
         search.set_params(to_c(new_settings))
         if not keep_tree:
-            search.reset(game)            # a fresh tree; the generator as it was
+            search.reset(own[0] or game)   # a fresh tree; the generator as it was
         reused = (recorded_settings.tree_reuse and turn > replay.start_turn
                   and replayed > 0)
         if reused and not keep_tree:
@@ -307,6 +394,9 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                          "recorded iteration counts")
         new_root = search.root_stats(agent)
         new_move = search.best_moves()[agent]
+        tree = search.snapshot(agent, int(tree_nodes)) if tree_nodes > 0 else None
+        if own[0] is not None:
+            own[0].close()
 
     namer = _namer(replay)
     rows = _rows(at.root, new_root, lambda m: namer(agent, m))
@@ -325,7 +415,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         played_move=played, played_by=chosen_by(replay, line, agent),
         move=new_move, move_name=namer(agent, new_move) if new_move is not None else "-",
         move_changed=new_move != at.move, identical=identical, replayed_iterations=replayed,
-        notes=tuple(notes))
+        notes=tuple(notes), tree=tree)
 
 
 def _run(search: Search, n: int) -> int:

@@ -19,8 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import (SNAPSHOT_DTYPE, Game, InvalidArgument, InvalidState, MoveStat,
-                      RootMatrix, Search, SearchParams, Trace, TreeSnapshot, has_bot)
+from ..native import (SNAPSHOT_DTYPE, Game, InvalidArgument, InvalidState, MoveStat, RootMatrix,
+                      Search, SearchParams, Trace, TreeSnapshot, has_bot)
 from ..native.search import params_arg
 
 
@@ -109,6 +109,39 @@ def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams
     if params.lead == -1 and params.algorithm == "suct":
         return params.replace(lead=agents[0])
     return params
+
+
+def player_game(kind: str, params: str, state: Sequence[int]) -> Game:
+    """A game with a player's own parameters (the scenario's with its
+    evaluation weights) holding the world's state: what a search with its
+    own weights roots on. Seed 0: its random stream is not the world's, and
+    a replay's re-search builds the same one."""
+    g = Game(kind, params, seed=0)
+    try:
+        g.import_state(state)
+    except BaseException:
+        g.close()
+        raise
+    return g
+
+
+def weighted_params(kind: str, base: Mapping[str, Any], weights: Mapping[str, float]) -> str:
+    """The C parameter string of `base` game parameters with `weights` on
+    top (InvalidArgument: a name that is no weight of the game, a value out
+    of its range)."""
+    from pydantic import ValidationError
+
+    from ..games import plugin
+    from ..native.errors import one_line
+    p = plugin(kind)
+    bad = [k for k in weights if k not in p.weight_names()]
+    if bad:
+        raise InvalidArgument(f"weights: {bad[0]} is not an evaluation weight of {kind} (its "
+                              f"weights: {', '.join(p.weight_names()) or 'none'})")
+    try:
+        return p.Params.model_validate({**dict(base), **dict(weights)}).c_params()
+    except ValidationError as exc:
+        raise InvalidArgument(one_line(exc, prefix="weights.")) from None
 
 
 class Controller:
@@ -279,11 +312,29 @@ class SearchController(Controller):
 
     def __init__(self, player: int, agents: Sequence[int], game: Game,
                  params: SearchParams | Mapping[str, Any] | None, seed: int,
-                 name: str = "") -> None:
+                 name: str = "", weights: Mapping[str, float] | None = None,
+                 base_params: Mapping[str, Any] | None = None) -> None:
         super().__init__(player, agents, name)
         self.num_agents = game.num_agents
         settings = params_arg(params)
-        self.search = Search(game, self._for_c(settings), seed=seed)
+        # Evaluation weights of its own (players.N.weights, the arena's
+        # sliders): the search roots on a copy of the world's state in a game
+        # with those weights (`_own`), re-synced every turn. `base_params`:
+        # the scenario's game parameters the weights go on top of.
+        self.kind_name = game.kind
+        self.base_params = dict(base_params or {})
+        self.weights: dict[str, float] = dict(weights or {})
+        self._pending_weights: dict[str, float] | None = None
+        self._own: Game | None = None
+        if self.weights:
+            self._own = player_game(game.kind, weighted_params(game.kind, self.base_params,
+                                                               self.weights), game.export())
+        try:
+            self.search = Search(self._own or game, self._for_c(settings), seed=seed)
+        except BaseException:
+            if self._own is not None:
+                self._own.close()
+            raise
         self._settings = settings
         self.c_confirmed: SearchParams = self._confirmed()
         self._pending: SearchParams | None = None
@@ -386,13 +437,61 @@ class SearchController(Controller):
     def finish(self, joint: Sequence[int | None], game: Game) -> None:
         if not self.done:
             raise InvalidState(f"{self.name} is still thinking")
-        self.search.advance(joint, new_root=game)
+        with self._cv:
+            pending, self._pending_weights = self._pending_weights, None
+        if pending is not None:
+            # new weights from the next turn: the search takes the new game's
+            # parameters (trees kept), between its turns
+            params = weighted_params(game.kind, self.base_params, pending)
+            new = player_game(game.kind, params, game.export()) if pending else None
+            self.search.set_game(new or game)
+            old, self._own, self.weights = self._own, new, pending
+            if old is not None:
+                old.close()
+        if self._own is not None:
+            self._own.import_state(game.export())
+        self.search.advance(joint, new_root=self._own or game)
+
+    def update_weights(self, weights: Mapping[str, float], turn: int = -1) -> None:
+        """The player's evaluation weights from the next turn (the names
+        given replace those in force; the rest stay). Recorded with this
+        turn's settings changes as weights.NAME."""
+        base = self.weights_asked
+        new = {**base, **{k: float(v) for k, v in weights.items()}}
+        weighted_params(self.kind_name, self.base_params, new)     # refused here, not later
+        diff = {f"weights.{k}": (base.get(k, self._default_weight(k)), v)
+                for k, v in new.items() if base.get(k, self._default_weight(k)) != v}
+        if not diff:
+            return
+        with self._cv:
+            self._pending_weights = new
+        last = self._latest
+        done = last.iterations if last is not None and last.turn == turn else 0
+        self.record_change(turn, diff, iteration=done)
+
+    @property
+    def weights_asked(self) -> dict[str, float]:
+        """The weights in force from the next turn (those asked last)."""
+        with self._cv:
+            return dict(self._pending_weights if self._pending_weights is not None
+                        else self.weights)
+
+    def weight(self, name: str) -> float:
+        """A weight as the player's search will use it next turn."""
+        return self.weights_asked.get(name, self._default_weight(name))
+
+    def _default_weight(self, name: str) -> float:
+        from ..games import plugin
+        p = plugin(self.kind_name).params(self.base_params)
+        return float(getattr(p, name))
 
     def reset(self, game: Game) -> None:
         """A new match on the same game: drop the trees, take `game`'s state."""
         if not self.done:
             raise InvalidState(f"{self.name} is still thinking")
-        self.search.reset(game)
+        if self._own is not None:
+            self._own.import_state(game.export())
+        self.search.reset(self._own or game)
 
     def step_traced(self) -> Trace:
         """One traced iteration between turns (the step-by-step view)."""
@@ -562,3 +661,5 @@ class SearchController(Controller):
             self.search.stop()
         self._thread.join(timeout=10)
         self.search.close()
+        if self._own is not None:
+            self._own.close()

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from ..config import Budget, Scenario
 from ..native import InvalidState, SearchParams
 from .controller import HumanController, SearchController, TreeRequest
-from .match import Match, RecorderLike
+from .match import Match, RecorderLike, StartState
 from .records import MatchResult, TurnRecord
 
 BASE_TURN_MS = 400.0            # one turn per 0.4 s at speed x1
@@ -33,8 +33,12 @@ class LiveMatch:
     def __init__(self, scenario: Scenario, seed: int | None = None, budget: Budget | None = None,
                  recorder_factory: Callable[[], RecorderLike | None] | None = None,
                  tree_request: TreeRequest | None = None, paused: bool = False,
-                 speed: float | None = 1.0) -> None:
+                 speed: float | None = 1.0, start: StartState | None = None,
+                 player_budgets: Mapping[int, Budget] | None = None) -> None:
         self.scenario = scenario
+        # a match branched from a replay's turn starts there (its first match
+        # only: a restart plays the scenario from its beginning)
+        self.start = start
         self.budget = budget
         self.recorder_factory = recorder_factory
         self.tree_request = tree_request
@@ -51,7 +55,7 @@ class LiveMatch:
         self.last_record: TurnRecord | None = None
         self.on_turn: list[Callable[[TurnRecord], None]] = []
         self._pending_steps = 0
-        self._new_match(scenario.seed if seed is None else seed)
+        self._new_match(scenario.seed if seed is None else seed, player_budgets)
 
     # ------------------------------------------------------------ lifecycle
     def _new_match(self, seed: int, player_budgets: Mapping[int, Budget] | None = None) -> None:
@@ -60,7 +64,7 @@ class LiveMatch:
     def _make_match(self, seed: int, player_budgets: Mapping[int, Budget] | None = None) -> Match:
         recorder = self.recorder_factory() if self.recorder_factory else None
         return Match(self.scenario, seed=seed, budget=self.budget, recorder=recorder,
-                     player_budgets=player_budgets)
+                     player_budgets=player_budgets, start=self.start)
 
     def _adopt(self, match: Match) -> None:
         self.match = match
@@ -95,12 +99,13 @@ class LiveMatch:
         else:
             self.scenario = scenario
         next_seed = self.match.seed + 1 if seed is None else seed
+        start, self.start = self.start, None
         # the new match is built before the running one is closed: one that
         # cannot be built (C refuses its game) leaves the running one as it was
         try:
             match = self._make_match(next_seed, budgets)
         except BaseException:
-            self.scenario = before
+            self.scenario, self.start = before, start
             raise
         self.match.close()
         if scenario is not None:
@@ -116,7 +121,8 @@ class LiveMatch:
         players = list(self.scenario.players)
         for c in self.match.controllers:
             if isinstance(c, SearchController):
-                players[c.player] = players[c.player].model_copy(update={"search": c.settings})
+                players[c.player] = players[c.player].model_copy(
+                    update={"search": c.settings, "weights": c.weights_asked or None})
         return self.scenario.model_copy(update={"players": players})
 
     def close(self) -> None:

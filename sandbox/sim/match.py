@@ -4,7 +4,8 @@ the move actually played, and a TurnRecord is appended (and handed to the
 recorder, if any)."""
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
 from ..native import InvalidState
@@ -26,7 +27,8 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     seed = scenario.player_seed(i, match_seed)
     name = p.name or f"P{i}"
     if p.controller == "smitsimax":
-        return SearchController(i, agents, world.game, p.search, seed, name)
+        return SearchController(i, agents, world.game, p.search, seed, name,
+                                weights=p.weights, base_params=scenario.game_params)
     if p.controller == "random":
         return RandomController(i, agents, seed, name)
     if p.controller == "bot":
@@ -34,11 +36,22 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     return HumanController(i, agents, name)
 
 
+@dataclass(frozen=True)
+class StartState:
+    """Where a match starts instead of the scenario's first state: a state of
+    the same game (Game.export words) imported into the world before any
+    search is built, and where it came from (the replay header's
+    branched_from: file, turn, hash), recorded in the match's header."""
+    words: tuple[int, ...]
+    origin: Mapping[str, Any] = field(default_factory=dict)
+
+
 class Match:
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  budget: Budget | None = None, max_turns: int | None = None,
                  recorder: RecorderLike | None = None, record_trees: int = 0,
-                 player_budgets: Mapping[int, Budget] | None = None) -> None:
+                 player_budgets: Mapping[int, Budget] | None = None,
+                 start: StartState | None = None) -> None:
         self.scenario = scenario
         self.seed = scenario.seed if seed is None else int(seed)
         self.budget_override = budget
@@ -48,6 +61,16 @@ class Match:
         self.max_turns = scenario.max_turns if max_turns is None else int(max_turns)
         self.world = make_world(scenario.game, scenario.game_param_string(), self.seed,
                                 scenario.physics)
+        # a branched match: the world takes the branch state before the
+        # searches are built on it (their trees root there)
+        self.branched_from: dict[str, Any] | None = None
+        if start is not None:
+            try:
+                self.world.import_state(start.words)
+            except BaseException:
+                self.world.close()
+                raise
+            self.branched_from = dict(start.origin) or None
         self.controllers: list[Controller] = []
         # close() may run from here on (a controller C refuses, e.g. MCGS's
         # heuristic priors on a game without move scores)

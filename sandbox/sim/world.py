@@ -64,6 +64,14 @@ class World:
     def export(self) -> np.ndarray:
         return self.game.export()
 
+    def import_state(self, words: Sequence[int]) -> None:
+        """Start from another state of this game (a match branched from a
+        replay's turn). C validates it; on a refusal the state is unchanged."""
+        try:
+            self.game.import_state(words)
+        finally:
+            self._sync()
+
     def view(self):
         """A decoded, immutable picture of the state for renderers."""
         return self.plugin.decode(self.game.export())
@@ -85,6 +93,7 @@ class PhysicsWorld(World):
             self.game.close()
             raise InvalidArgument(f"physics: the game '{kind}' has no world '{physics}' "
                                   f"(it has: {', '.join(('csb', *self.plugin.worlds))})")
+        self.physics_name = physics
         self.physics = self.plugin.physics_world(physics, self.plugin.decode(self.game.export()))
         self._divergence: tuple[float, ...] | None = None
         self._state: list[int] | None = None
@@ -102,6 +111,13 @@ class PhysicsWorld(World):
             return np.asarray(turn.rewards, dtype=np.float64)
         finally:
             self._sync()
+
+    def import_state(self, words: Sequence[int]) -> None:
+        super().import_state(words)
+        # the physics world starts over from the imported state
+        self.physics = self.plugin.physics_world(self.physics_name,
+                                                 self.plugin.decode(self.game.export()))
+        self._divergence, self._state = None, None
 
     def recorded_state(self) -> list[int] | None:
         return self._state

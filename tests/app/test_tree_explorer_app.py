@@ -77,7 +77,7 @@ def test_arena_pin_esc_find_and_export(app, arena_with_trees, tmp_path):
          key(pygame.K_RETURN, "\r"))
     assert tv.selected is not None and tv.selected.node_id == int(tv.snapshot.node[row])
     assert arena.message.startswith("found")
-    feed(arena, key(pygame.K_e, "e"))
+    feed(arena, key(pygame.K_x, "x"))
     jp, = tmp_path.glob("*.json")
     assert str(jp) in arena.message
     data = json.loads(jp.read_text())

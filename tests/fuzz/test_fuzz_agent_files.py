@@ -75,3 +75,37 @@ def test_any_text_as_an_agent_file_is_a_scenario_or_one_line(text):
     scn, exc = _load(text)
     if exc is not None:
         assert "\n" not in str(exc) and str(exc).startswith("s.toml: players.0.agent: ")
+
+
+SNAKES_WEIGHTS = ("w_alive", "w_dead", "w_outlived", "w_length", "w_health", "w_food", "w_space")
+
+
+@given(st.dictionaries(st.sampled_from(SNAKES_WEIGHTS),
+                       st.floats(-1000, 1000, allow_nan=False), max_size=7))
+@fuzz_settings(40)
+def test_any_valid_weights_round_trip_through_a_file(weights):
+    with tempfile.TemporaryDirectory() as d:
+        path = save_agent(agent_dict("smitsimax", "F", None, SearchParams(), None,
+                                     weights=weights), d)
+        path.rename(Path(d) / "agent.toml")
+        (Path(d) / "s.toml").write_text(SCENARIO)
+        scn, exc = attempt(load_scenario, Path(d) / "s.toml", allow=(ScenarioError,))
+    assert exc is None, str(exc)
+    assert (scn.players[0].weights or {}) == weights
+
+
+@given(st.dictionaries(st.one_of(st.sampled_from(SNAKES_WEIGHTS + ("width", "c")),
+                                 st.text(min_size=1, max_size=8)),
+                       st.one_of(st.floats(), st.integers(), st.text(max_size=5),
+                                 st.booleans()), max_size=4))
+@fuzz_settings(40)
+def test_any_weights_table_is_a_scenario_or_one_line(weights):
+    text = "[weights]\n" + "".join(f"{json.dumps(k)} = {_toml_value(v)}\n"
+                                   for k, v in weights.items())
+    scn, exc = _load(text)
+    if exc is not None:
+        assert "\n" not in str(exc)
+        assert str(exc).startswith("s.toml: players.0.agent: agent.toml: ") or \
+            str(exc).startswith("s.toml: players.0.weights"), str(exc)
+    else:
+        assert set(scn.players[0].weights or {}) <= set(SNAKES_WEIGHTS)

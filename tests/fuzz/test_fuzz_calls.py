@@ -381,6 +381,24 @@ class ApiMachine(RuleBasedStateMachine):
             self.unfollowed.add(id(s))
 
     @rule(k=idx, i=idx)
+    def set_game(self, k, i):
+        """Any game's parameters for a search (set_game): taken where the
+        search's state carries over, else refused with the project's errors
+        and the search as it was."""
+        if not self.searches:
+            return
+        s, g = self._search(k), self._game(i)
+        before = None if s.closed else s.game_params
+        _, exc = attempt(s.set_game, g)
+        if s.closed or g.closed:
+            closed_ok(s, exc)
+        elif exc is None:
+            assert (s.kind, s.game_params) == (g.kind, g.params)
+        else:
+            assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
+            assert s.game_params == before
+
+    @rule(k=idx, i=idx)
     def reset(self, k, i):
         if not self.searches:
             return

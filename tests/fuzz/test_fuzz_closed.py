@@ -43,6 +43,7 @@ SEARCH_CALLS = {
     "c_params": lambda s, c: s.c_params(),
     "check_params": lambda s, c: s.check_params(c["params"]),
     "reset": lambda s, c: s.reset(c["twin"]),
+    "set_game": lambda s, c: s.set_game(c["twin"]),
     "root_game": lambda s, c: s.root_game(),
     "root_stats": lambda s, c: s.root_stats(0),
     "run": lambda s, c: s.run(iterations=5),

@@ -273,6 +273,19 @@ def test_the_earliest_finisher_wins():
     g.step([S0, S0])
     v = decode_pods(g.export())
     assert v.winner == 1 and v.pods[0].passed == 4 and g.ranking() == [1, 0]
+    # both pods finished, only one player won: the end state is still a
+    # state (a replay of this turn must re-import it)
+    words = g.export()
+    with duel(laps=1) as h:
+        h.import_state(words)
+        assert list(h.export()) == list(words) and h.is_terminal
+
+
+def test_import_refuses_a_finished_pod_while_nobody_has_won():
+    g = duel(laps=1)
+    v = decode_pods(g.export())
+    with pytest.raises(InvalidArgument):
+        g.import_state(encode_pods(v.with_pod(0, passed=4)))
 
 
 # --------------------------------------------------------------- timeout

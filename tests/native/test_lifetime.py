@@ -53,6 +53,7 @@ SEARCH_CALLS = {
     "advance": lambda s, g: s.advance([0, 0]),
     "advance_to": lambda s, g: s.advance([0, 0], new_root=g),
     "reset": lambda s, g: s.reset(g),
+    "set_game": lambda s, g: s.set_game(g),
     "root_game": lambda s, g: s.root_game(),
     "best_moves": lambda s, g: s.best_moves(),
     "root_stats": lambda s, g: s.root_stats(0),

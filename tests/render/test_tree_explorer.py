@@ -235,7 +235,7 @@ def test_export_writes_the_subtree_under_the_view(tmp_path, real_snapshot):
     frame(v)
     inp = ExplorerInput(export_dir=tmp_path)
     msgs = send(inp, v, ev(pygame.MOUSEMOTION, pos=RECT.center, rel=(0, 0), buttons=(0, 0, 0)),
-                key(pygame.K_e, "e"))
+                key(pygame.K_x, "x"))
     jp, = tmp_path.glob("*.json")
     dp, = tmp_path.glob("*.dot")
     assert str(jp) in msgs[-1]

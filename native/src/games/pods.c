@@ -924,9 +924,12 @@ static int import_into(const pods_cfg *c, pods_state *nst, const int32_t *buf, i
         q->boost_used = (uint8_t)w[9];
         q->last_thrust = (int16_t)w[10];
         q->flags = (uint8_t)w[11];
-        if (q->passed == c->total_cps && nst->winner != i / c->per_player) {
-            return sbx_fail(SBX_ERR_ARGUMENT, "import: pod %d finished but its player is not "
-                            "the winner", i);
+        /* Pods of two players can both finish in one turn; the earlier
+         * finisher wins and the other keeps its full count, so a finished
+         * pod only needs the race to be won (by anyone). */
+        if (q->passed == c->total_cps && nst->winner < 0) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: pod %d finished but the race has no "
+                            "winner", i);
         }
     }
     return SBX_OK;

@@ -313,6 +313,42 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
     return sync_active(s);
 }
 
+int sbx_search_set_game(sbx_search *s, const sbx_game *like) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (like == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "like is NULL");
+    if (like->vt != s->vt || like->state_size != s->state_size ||
+        like->vt->num_agents(like->cfg) != s->num_agents ||
+        like->vt->max_moves(like->cfg) != s->max_moves) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "like: another game or another state layout than the "
+                        "search's");
+    }
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    /* The root carries over: exported under the search's parameters and
+     * imported under like's into a copy (an import keeps the state's own
+     * random stream, so the copy starts as the root). */
+    int32_t *buf = malloc(sizeof(int32_t) * SBX_EXPORT_MAX);
+    void *tmp = malloc(s->state_size);
+    if (!buf || !tmp) {
+        free(buf);
+        free(tmp);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory checking a game change");
+    }
+    memcpy(tmp, s->root, s->state_size);
+    int n = s->vt->export_state(s->cfg, s->root, buf, SBX_EXPORT_MAX);
+    rc = n < 0 ? SBX_ERR_STATE : s->vt->import_state(like->cfg, tmp, buf, n);
+    free(buf);
+    free(tmp);
+    if (rc != SBX_OK) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "like: the search's state does not carry over to its "
+                        "parameters (only evaluation may differ)");
+    }
+    memcpy(s->cfg, like->cfg, s->vt->cfg_size);
+    return SBX_OK;
+}
+
 int sbx_search_reset(sbx_search *s, const sbx_game *root) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     if (!same_game(s, root)) {

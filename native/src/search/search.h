@@ -5,7 +5,9 @@
  * algorithm implements sbx_algo_vt and keeps its trees in s->algo.
  *
  * Fields are grouped by who writes them:
- *   constant for the search's life ........ vt, cfg, sizes, counts
+ *   constant for the search's life ........ vt, sizes, counts; cfg (but
+ *                                            sbx_search_set_game, between
+ *                                            runs on the driving thread)
  *   written by the driving thread only ..... everything else but:
  *   written by any thread .................. pending/has_pending (under
  *                                            lock), stop_flag (atomic)
