@@ -675,6 +675,11 @@ class ArenaScene(Scene):
             self.flash(msg)
         if [tv.focus_path for tv in self.trees] != before:
             self._apply_tree_requests()
+            # an idle search (its turn decided, or paused) publishes the new
+            # subtree now; a thinking one does at its next slice
+            for c in self.match.controllers:
+                if isinstance(c, SearchController) and c.done:
+                    c.publish_now(self.match.turn)
         return consumed and event.type != pygame.MOUSEMOTION
 
     def _steer(self, agent: int, move: int | None, refused: str = "") -> None:

@@ -393,8 +393,7 @@ class ReplayScene(Scene):
     def _explore(self, event: pygame.event.Event) -> bool:
         """The tree explorer's mouse and keys over the tree panels
         (render/tree_explore.ExplorerInput)."""
-        panes = [(tv, _tree_area(panel))
-                 for tv, panel in zip(self.trees, self.layout.get("panels", []))]
+        panes = [(tv, _tree_area(panel)) for tv, panel, _ in self.tree_views()]
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
@@ -549,7 +548,7 @@ class ReplayScene(Scene):
             if tip:
                 _tooltip(surface, self.hover_pos, tip)
             else:   # a pinned node keeps its numbers on screen, off the node
-                for tv, panel in zip(self.trees, L["panels"]):
+                for tv, panel, _ in self.tree_views():
                     if tv.snapshot is not None:
                         tv.draw_pinned(surface, _tree_area(panel))
         self.explorer.draw(surface)

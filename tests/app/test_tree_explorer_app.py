@@ -53,8 +53,11 @@ def test_arena_click_reroots_and_asks_the_search_for_that_subtree(app, arena_wit
     sub = snaps[0]
     assert sub.top_path == tv.focus_path and int(sub.node[0]) == node
     assert int(sub.visits[0]) == int(before.visits[row])
-    tv.update(sub)
-    assert tv.snapshot is sub
+    # the idle search has published it already: the next frames show it
+    wait_until(lambda: tv.source is not None and tv.source.top_path == tv.focus_path, arena,
+               what="the subtree from C")
+    assert tv.snapshot is tv.source and int(tv.source.node[0]) == node
+    assert tv.source.rows.tobytes() == sub.rows.tobytes()
     # Backspace: back to the root; the request no longer asks for a subtree
     feed(arena, key(pygame.K_BACKSPACE, "\b"))
     assert tv.focus_depth == 0 and ctl.tree_request.tops == ()
