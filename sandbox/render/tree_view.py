@@ -206,7 +206,7 @@ class TreeView:
             self.params = params
             # The hovered node's UCB depends on C: refresh it now unless a
             # re-render (new snapshot) will do it anyway.
-            if self._hover_pos is not None and self._hover_snap is snapshot:
+            if self._hover_pos is not None and self._hover_snap is self.snapshot:
                 self._hover = self.node_at(self._hover_pos)
 
     # -- explorer: focus (re-root), zoom, pan, find, export ----------------------
