@@ -388,7 +388,10 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
         for case in p.bench:
             if case is case0:
                 continue
-            others[p.kind] = collect_case(p, case, quick)
+            # a game's first case under its kind; a further one (snakes'
+            # snakebyte ruleset) under kind:label
+            key = p.kind if case is p.bench[0] else f"{p.kind}:{case.label.split(',')[0]}"
+            others[key] = collect_case(p, case, quick)
     if others:
         res["games"] = others
     res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
