@@ -30,7 +30,10 @@ budgets, so the pictures are reproducible:
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
+  snakebyte.png the arena on snakebyte_2v2 after 12 turns (2,000 iterations a turn):
+                the side view, the team scoreboard, the trees of one snake per tree
     python tools/readme_screenshots.py --only pods         # just pods.png
+    python tools/readme_screenshots.py --only snakebyte    # just snakebyte.png
 """
 from __future__ import annotations
 
@@ -156,6 +159,18 @@ def pods_shot(out: Path) -> None:
         frames(app, 1)
     frames(app, 2)
     app.screenshot(out / "pods.png")
+    app.close()
+
+
+def snakebyte_shot(out: Path) -> None:
+    """Two Smitsimax teams of two gravity snakes on a seeded map (the
+    scenario's), one tree per snake."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("snakebyte_2v2"), seed=1,
+                       budget=Budget(iterations=2000, ms=0), recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 12)
+    app.screenshot(out / "snakebyte.png")
     app.close()
 
 
@@ -289,13 +304,16 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods"],
+    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "snakebyte"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.only == "pods":
         pods_shot(out)
+        return 0
+    if args.only == "snakebyte":
+        snakebyte_shot(out)
         return 0
     if args.only != "mcgs":
         algorithm_shots(out)
@@ -306,6 +324,7 @@ def main() -> int:
     replay_shot(out)
     game_shots(out)
     pods_shot(out)
+    snakebyte_shot(out)
     lab_shots(out)
     menu_shot(out)
     for p in sorted(out.glob("*.png")):
