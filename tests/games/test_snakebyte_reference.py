@@ -129,21 +129,21 @@ def test_bundled_maps_load_and_round_trip():
                 assert list(again.export()) == list(g.export())
 
 
-GOOD = "snakebyte 1\nsize 6 5\nrows\n..*...\n.a..A.\n.b..B.\n......\n######\n"
+GOOD = "snakebyte 1\nsize 6 6\nrows\n..*...\na.b.BA\n......\n......\n......\n######\n"
 
 
 @pytest.mark.parametrize("text,line,words", [
     ("snakebite 1\n", 1, "first line"),
-    (GOOD.replace("size 6 5", "size 6 x"), 2, "two integers"),
-    (GOOD.replace("size 6 5", "size 60 5"), 2, "out of range"),
-    (GOOD.replace("..*...", "..*..."[:5]), 4, "characters"),
+    (GOOD.replace("size 6 6", "size 6 x"), 2, "two integers"),
+    (GOOD.replace("size 6 6", "size 60 6"), 2, "out of range"),
+    (GOOD.replace("..*...", "..*.."), 4, "characters"),
     (GOOD.replace("..*...", "..*.?."), 4, "not one of"),
-    (GOOD.replace("######", "###.##"), 8, "bottom row"),
-    (GOOD.replace(".b..B.", "....B."), 4, "heads"),
+    (GOOD.replace("######", "###.##"), 9, "bottom row"),
+    (GOOD.replace("a.b.BA", "a...BA"), 4, "heads"),
     (GOOD.replace("..*...", "......"), 4, "apples"),
-    (GOOD.replace("......\n###", ".....a\n###"), 7, "twice"),
-    (GOOD.replace(".b..B.", ".b..B#"), 5, "air"),
-    (GOOD + "......\n", 9, "row lines"),
+    (GOOD.replace("......\n######", ".....a\n######"), 8, "twice"),
+    (GOOD.replace("a.b.BA\n......", "a.b.BA\n#....."), 5, "air"),
+    (GOOD + "......\n", 10, "row lines"),
 ])
 def test_map_file_errors_are_one_line_with_the_line_number(text, line, words):
     with pytest.raises(MapFileError, match=words) as e:

@@ -80,8 +80,8 @@ class SnakesGameParams(GameParams):
             if self.max_turns is not None and self.max_turns < 1:
                 raise ValueError("max_turns: a snakebyte game lasts 1..100000 turns")
             if self.map is not None:
-                from .mapfile import resolve_map
-                resolve_map(self.map)     # a bad file is refused here, as a one-liner
+                from .mapfile import load_map_file, resolve_map
+                load_map_file(resolve_map(self.map))    # a bad file: refused here, one line
         return self
 
     def c_params(self, full: bool = False) -> str:
