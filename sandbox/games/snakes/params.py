@@ -26,9 +26,9 @@ class SnakesGameParams(GameParams):
     ruleset: Literal["standard", "snakebyte"] = Field(
         "standard", description="standard (Battlesnake) or snakebyte (gravity, 2 teams)")
     width: int = Field(11, ge=5, le=25, description="board width (standard)")
-    height: int | None = Field(None, ge=0, le=25,
+    height: int | None = Field(None, ge=5, le=25,
                                description="board height: standard 5..25 (11); snakebyte "
-                                           "10..24, 0 or unset = drawn from map_seed")
+                                           "10..24, unset = drawn from map_seed")
     snakes: int = Field(4, ge=1, le=8, description="number of snakes (standard)")
     food_spawn_chance: int = Field(15, ge=0, le=100, description="percent per turn")
     minimum_food: int = Field(1, ge=0, le=100, description="food kept on the board")
@@ -70,13 +70,10 @@ class SnakesGameParams(GameParams):
         wrong = [k for k in other if k in given]
         if wrong:
             raise ValueError(f"{wrong[0]}: not a parameter of ruleset {self.ruleset!r}")
-        if self.ruleset == "standard":
-            if self.height is not None and self.height < 5:
-                raise ValueError(f"height: {self.height}, the standard board is 5..25")
-        else:
-            if self.height is not None and self.height != 0 and not 10 <= self.height <= 24:
+        if self.ruleset == "snakebyte":
+            if self.height is not None and not 10 <= self.height <= 24:
                 raise ValueError(f"height: {self.height}, a snakebyte map is 10..24 rows "
-                                 "(0: drawn from map_seed)")
+                                 "(unset: drawn from map_seed)")
             if self.max_turns is not None and self.max_turns < 1:
                 raise ValueError("max_turns: a snakebyte game lasts 1..100000 turns")
             if self.map is not None:
