@@ -23,7 +23,7 @@ WALL_TOP = (140, 120, 92)
 APPLE = (225, 60, 60)
 LEAF = (90, 180, 80)
 FLASH = (255, 70, 50)
-BAR_H = 22          # the scoreboard strip below the map
+BAR_H = 38          # the scoreboard's two lines below the map
 
 
 def geometry(rect: pygame.Rect, view: SnakeByteView) -> tuple[int, int, int]:
@@ -191,9 +191,10 @@ class SnakeByteRenderer:
             star = " wins" if view.over and lead == p else ""
             parts.append((f"{name} {view.team_length(p)} (lost {view.losses[p]}, "
                           f"{alive} alive){star}  ", self.colors[agent % len(self.colors)]))
-        parts.append((f"apples {len(view.apples)}  turn {view.turn}/{view.max_turns}"
-                      + ("  draw" if view.over and lead is None else ""), pal.TEXT))
         for text, color in parts:
             img = f.render(text, True, color)
             surface.blit(img, (x, y))
             x += img.get_width()
+        tail = (f"apples left {len(view.apples)}   turn {view.turn}/{view.max_turns}"
+                + ("   a draw" if view.over and lead is None else ""))
+        surface.blit(f.render(tail, True, pal.TEXT), (x0, y + f.get_linesize()))
