@@ -37,8 +37,11 @@
  *
  * State (one blob, clone = memcpy): the header (rng, turn, apples as a
  * bitboard, per-player losses, per-snake records), then the bodies: per
- * snake maxlen (x, y) int8 pairs, head first. maxlen = 3 + apples on the
+ * snake maxlen (x, y) int16 pairs, head first. maxlen = 3 + apples on the
  * map, the longest any snake can grow. The map (walls, start) is config.
+ * Off the grid a body reaches at most the total length of all snakes (a
+ * snake held only by another, held by another, ...), SB_REACH, well inside
+ * int16.
  */
 #include "snakebyte.h"
 
@@ -51,15 +54,17 @@
 #define SB_MIN_H_GEN 10
 #define SB_MAX_H_GEN 24
 #define SB_MAX_TURNS 100000
+/* How far off the grid a body can reach: every snake at its longest. */
+#define SB_REACH (SBX_MAX_AGENTS * (3 + SB_MAX_APPLES))
 
 typedef struct sb_snake {
     int32_t death_turn; /* -1 while alive */
+    uint16_t fell;      /* rows fallen in the last turn */
     uint8_t alive;
     uint8_t len;
     uint8_t cause;      /* SBX_SNAKEBYTE_CAUSE_* */
-    uint8_t fell;       /* rows fallen in the last turn */
     uint8_t lost;       /* parts lost in the last turn */
-    uint8_t pad[3];
+    uint8_t pad[2];
 } sb_snake;
 
 typedef struct sb_state {
@@ -77,7 +82,7 @@ static const int DY[4] = {-1, 1, 0, 0};
 static const char *const MOVE_NAMES[4] = {"up", "down", "left", "right"};
 
 #define BODY(cfg, st, i) \
-    ((int8_t *)((uint8_t *)(st) + sizeof(sb_state)) + (size_t)(i) * 2 * (cfg)->maxlen)
+    ((int16_t *)((uint8_t *)(st) + sizeof(sb_state)) + (size_t)(i) * 2 * (cfg)->maxlen)
 
 static inline int in_grid(const sb_cfg *c, int x, int y) {
     return x >= 0 && y >= 0 && x < c->width && y < c->height;
@@ -391,7 +396,7 @@ int sb_configure(void *cfgv, const char *params) {
                         SB_MAX_APPLES);
     }
     c->maxlen = 3 + c->napples0;
-    c->size = sizeof(sb_state) + (size_t)c->agents * 2 * (size_t)c->maxlen;
+    c->size = sizeof(sb_state) + (size_t)c->agents * 2 * (size_t)c->maxlen * sizeof(int16_t);
     c->size = (c->size + 7) & ~(size_t)7;
     return SBX_OK;
 }
@@ -446,13 +451,13 @@ int sb_init(const void *cfgv, void *stv, uint64_t seed) {
     st->napples = c->napples0;
     for (int a = 0; a < c->agents; a++) {
         sb_snake *s = &st->s[a];
-        int8_t *b = BODY(c, st, a);
+        int16_t *b = BODY(c, st, a);
         s->alive = 1;
         s->len = 3;
         s->death_turn = -1;
         for (int j = 0; j < 3; j++) { /* vertical, head on top, facing up */
             b[2 * j] = c->start[a][0];
-            b[2 * j + 1] = (int8_t)(c->start[a][1] + j);
+            b[2 * j + 1] = (int16_t)(c->start[a][1] + j);
         }
     }
     return SBX_OK;
@@ -505,7 +510,7 @@ static void sb_kill(const sb_cfg *c, sb_state *st, int a, int cause, int turn) {
 
 /* Is any cell of snake i directly above a cell of snake j? */
 static int rests_on(const sb_cfg *c, const sb_state *st, int i, int j) {
-    const int8_t *bi = BODY(c, st, i), *bj = BODY(c, st, j);
+    const int16_t *bi = BODY(c, st, i), *bj = BODY(c, st, j);
     const int li = st->s[i].len, lj = st->s[j].len;
     for (int p = 0; p < li; p++) {
         const int x = bi[2 * p], y = bi[2 * p + 1] + 1;
@@ -523,7 +528,7 @@ static void gravity(const sb_cfg *c, sb_state *st, int turn) {
         for (int a = 0; a < n; a++) {
             if (!st->s[a].alive) continue;
             live |= 1u << a;
-            const int8_t *b = BODY(c, st, a);
+            const int16_t *b = BODY(c, st, a);
             for (int p = 0; p < st->s[a].len; p++) {
                 const int x = b[2 * p], y = b[2 * p + 1] + 1;
                 if (is_wall(c, x, y) || has_apple(c, st, x, y)) {
@@ -551,8 +556,8 @@ static void gravity(const sb_cfg *c, sb_state *st, int turn) {
         for (int a = 0; a < n; a++) {
             if (!(airborne >> a & 1u)) continue;
             sb_snake *s = &st->s[a];
-            int8_t *b = BODY(c, st, a);
-            int top = 127;
+            int16_t *b = BODY(c, st, a);
+            int top = 1 << 30;
             for (int p = 0; p < s->len; p++) {
                 b[2 * p + 1]++;
                 if (b[2 * p + 1] < top) top = b[2 * p + 1];
@@ -575,7 +580,7 @@ void sb_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards)
         s->fell = 0;
         s->lost = 0;
         if (!s->alive) continue;
-        int8_t *b = BODY(c, st, a);
+        int16_t *b = BODY(c, st, a);
         const int hx = b[0], hy = b[1], d = joint[a] & 3;
         int tx = hx + DX[d], ty = hy + DY[d];
         if (tx == b[2] && ty == b[3]) { /* back into the neck: keep going */
@@ -584,27 +589,27 @@ void sb_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards)
         }
         const int grow = has_apple(c, st, tx, ty) && s->len < c->maxlen;
         const int keep = grow ? s->len : s->len - 1;
-        memmove(b + 2, b, (size_t)keep * 2);
-        b[0] = (int8_t)tx;
-        b[1] = (int8_t)ty;
+        memmove(b + 2, b, (size_t)keep * 2 * sizeof *b);
+        b[0] = (int16_t)tx;
+        b[1] = (int16_t)ty;
         s->len = (uint8_t)(keep + 1);
     }
     /* 2. eat: every apple under a live head (shared apples fed them all) */
     for (int a = 0; a < n; a++) {
         if (!st->s[a].alive) continue;
-        const int8_t *b = BODY(c, st, a);
+        const int16_t *b = BODY(c, st, a);
         if (has_apple(c, st, b[0], b[1])) apple_clear(c, st, b[0], b[1]);
     }
     /* 3. behead: decided on the bodies after the move, applied together */
     uint32_t hit = 0;
     for (int a = 0; a < n; a++) {
         if (!st->s[a].alive) continue;
-        const int8_t *b = BODY(c, st, a);
+        const int16_t *b = BODY(c, st, a);
         const int x = b[0], y = b[1];
         int h = is_wall(c, x, y);
         for (int o = 0; o < n && !h; o++) {
             if (!st->s[o].alive) continue;
-            const int8_t *ob = BODY(c, st, o);
+            const int16_t *ob = BODY(c, st, o);
             for (int p = o == a ? 1 : 0; p < st->s[o].len; p++) {
                 if (ob[2 * p] == x && ob[2 * p + 1] == y) {
                     h = 1;
@@ -621,8 +626,8 @@ void sb_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards)
             sb_kill(c, st, a, SBX_SNAKEBYTE_CAUSE_BEHEADED, turn);
             continue;
         }
-        int8_t *b = BODY(c, st, a);
-        memmove(b, b + 2, (size_t)(s->len - 1) * 2);
+        int16_t *b = BODY(c, st, a);
+        memmove(b, b + 2, (size_t)(s->len - 1) * 2 * sizeof *b);
         s->len--;
         s->lost = 1;
         st->losses[player_of(c, a)]++;
@@ -672,7 +677,7 @@ void sb_evaluate(const void *cfgv, const void *stv, double *out) {
         const double span = (double)(c->width + c->height);
         for (int a = 0; a < c->agents; a++) {
             if (!st->s[a].alive) continue;
-            const int8_t *b = BODY(c, st, a);
+            const int16_t *b = BODY(c, st, a);
             int best = 1 << 30;
             for (int w = 0; w < SB_BB_WORDS; w++) {
                 for (uint64_t bits = st->apple_bb[w]; bits; bits &= bits - 1) {
@@ -742,7 +747,7 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
     sbx_emit(e, st->losses[1]);
     for (int a = 0; a < c->agents; a++) {
         const sb_snake *s = &st->s[a];
-        const int8_t *b = BODY(c, st, a);
+        const int16_t *b = BODY(c, st, a);
         sbx_emit(e, s->alive);
         sbx_emit(e, s->len);
         sbx_emit(e, s->death_turn);
@@ -853,13 +858,13 @@ static int import_into(const sb_cfg *c, sb_state *st, const int32_t *buf, int le
                             "import: snake %d death turn %d / cause %d inconsistent", a,
                             death, cause);
         }
-        if (fell < 0 || fell > 127 || lost < 0 || lost > c->maxlen) {
+        if (fell < 0 || fell > H + 2 * SB_REACH || lost < 0 || lost > c->maxlen) {
             return sbx_fail(SBX_ERR_ARGUMENT, "import: snake %d fell %d / lost %d out of "
                             "range", a, fell, lost);
         }
         NEED(2 * L);
         sb_snake *s = &st->s[a];
-        int8_t *b = BODY(c, st, a);
+        int16_t *b = BODY(c, st, a);
         s->alive = (uint8_t)alive;
         s->len = (uint8_t)L;
         s->death_turn = death;
@@ -868,9 +873,8 @@ static int import_into(const sb_cfg *c, sb_state *st, const int32_t *buf, int le
         s->lost = (uint8_t)lost;
         for (int k = 0; k < L; k++, p += 2) {
             const int x = buf[p], y = buf[p + 1];
-            /* the window a body can reach: a length off each side and the top */
-            if (x < -c->maxlen || x >= W + c->maxlen || y < -c->maxlen ||
-                y >= H + c->maxlen) {
+            /* the window a body can reach (SB_REACH off each side and the top) */
+            if (x < -SB_REACH || x >= W + SB_REACH || y < -SB_REACH || y >= H + SB_REACH) {
                 return sbx_fail(SBX_ERR_ARGUMENT,
                                 "import: snake %d part %d (%d,%d) too far off the grid", a, k,
                                 x, y);
@@ -879,8 +883,8 @@ static int import_into(const sb_cfg *c, sb_state *st, const int32_t *buf, int le
                 return sbx_fail(SBX_ERR_ARGUMENT,
                                 "import: snake %d parts %d and %d not adjacent", a, k - 1, k);
             }
-            b[2 * k] = (int8_t)x;
-            b[2 * k + 1] = (int8_t)y;
+            b[2 * k] = (int16_t)x;
+            b[2 * k + 1] = (int16_t)y;
         }
     }
     if (p != len) {

@@ -28,8 +28,7 @@
 #define SB_MAX_H 24
 #define SB_MAX_CELLS (SB_MAX_W * SB_MAX_H)
 #define SB_BB_WORDS (SB_MAX_CELLS / 64)
-/* Apples bound a snake's length (3 + every apple), which keeps body
- * coordinates, on or off the grid, inside int8 (W + length < 127). */
+/* Apples bound a snake's length (3 + every apple), so a state's size. */
 #define SB_MAX_APPLES 60
 #define SB_MAX_PER_PLAYER 4
 
