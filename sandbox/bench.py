@@ -30,7 +30,8 @@ primary one for the default game, with only the policy changed): iterations/s an
 same short match, and bytes_per_node (sizeof, per policy: the node does not
 grow for any of them).
 
-Every other game's case reports under "games" -> kind: its engine steps/s,
+Every other game's case reports under "games" -> kind (a game's further
+case under "kind:label", e.g. "snakes:snakebyte 2v2"): its engine steps/s,
 the same short match, and the iterations/s of a fresh search from the start
 position at each of its first-move budgets. `--game NAME` runs one game.
 
