@@ -58,3 +58,28 @@ def test_the_replay_scene_shows_a_snakebyte_match(app, tmp_path):
     scene.seek(scene.last)
     app.run(max_frames=app.frame + 2)
     assert not_blank(app.screen, scene.layout["board"]) >= 4
+
+
+def test_the_step_by_step_view_and_turns_on_a_snakebyte_match(app):
+    """J walks one traced iteration phase by phase over the four snakes'
+    trees; N plays a turn after it; the board keeps drawing."""
+    from sandbox.render.step_view import PHASES
+    arena = ArenaScene(app, load_scenario("snakebyte_2v2"), seed=1,
+                       budget=Budget(iterations=300, ms=0), recorder_factory=lambda: None,
+                       paused=True)
+    app.push(arena)
+    wait_until(arena.match.turn_ready, what="decisions")
+    j = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, unicode="j", mod=0)
+    feed(arena, j)
+    anim = arena.animation
+    assert anim is not None and len(anim.trace.paths) == 4      # a tree per snake, all four
+    for _ in range(len(PHASES)):
+        arena.update(16)
+        feed(arena, j)
+    app.run(max_frames=app.frame + 2)
+    for k in range(2):
+        feed(arena, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, unicode="n", mod=0))
+        wait_until(lambda: arena.match.turn == k + 1, arena, f"turn {k + 1}")
+    app.run(max_frames=app.frame + 2)
+    assert not_blank(app.screen, arena.layout["board"]) >= 4
+    assert all(tv.snapshot is not None for tv in arena.trees) and len(arena.trees) == 4
