@@ -1,6 +1,6 @@
 """The SnakeByte board: a side view (y grows downward), platforms, apples,
 snakes in their team's colour with heads and eyes, and the team scoreboard
-(total length, losses) under the map.
+(total length, losses) above the map.
 
 A turn is drawn in two phases over the interpolation alpha: the move, then,
 for a snake that fell (its `fell` rows), the fall, so a drop reads as a
@@ -23,12 +23,13 @@ WALL_TOP = (140, 120, 92)
 APPLE = (225, 60, 60)
 LEAF = (90, 180, 80)
 FLASH = (255, 70, 50)
-BAR_H = 38          # the scoreboard's two lines below the map
+BAR_H = 38          # the scoreboard's two lines above the map
 
 
 def geometry(rect: pygame.Rect, view: SnakeByteView) -> tuple[int, int, int]:
-    """(cell, x0, y0): the map's top-left cell at (x0, y0), above the scoreboard."""
-    area = pygame.Rect(rect.x, rect.y, rect.w, max(1, rect.h - BAR_H))
+    """(cell, x0, y0): the map's top-left cell at (x0, y0), under the scoreboard
+    (a header along the top, as every board's; the bottom margin stays free)."""
+    area = pygame.Rect(rect.x, rect.y + BAR_H, rect.w, max(1, rect.h - BAR_H - 4))
     cell = max(4, min(area.w // view.width, area.h // view.height))
     x0 = area.x + (area.w - cell * view.width) // 2
     y0 = area.y + (area.h - cell * view.height) // 2
@@ -181,7 +182,8 @@ class SnakeByteRenderer:
     def _scoreboard(self, surface, rect, view: SnakeByteView) -> None:
         f = font(13, bold=True)
         cell, x0, y0 = geometry(rect, view)
-        x, y = x0, y0 + cell * view.height + 3
+        f2 = f.get_linesize()
+        x, y = x0, y0 - 2 * f2 - 2
         lead = view.leader()
         parts = []
         for p in (0, 1):
@@ -197,4 +199,4 @@ class SnakeByteRenderer:
             x += img.get_width()
         tail = (f"apples left {len(view.apples)}   turn {view.turn}/{view.max_turns}"
                 + ("   a draw" if view.over and lead is None else ""))
-        surface.blit(f.render(tail, True, pal.TEXT), (x0, y + f.get_linesize()))
+        surface.blit(f.render(tail, True, pal.TEXT), (x0, y + f2))
