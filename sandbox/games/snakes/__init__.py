@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
-from .params import SnakesGameParams
+from .params import SHARED_DEFAULTS, SNAKEBYTE_ONLY, STANDARD_ONLY, SnakesGameParams
 from .view import (MOVE_DELTAS, MOVE_NAMES, SnakeByteView, SnakesView, SnakeView, decode_any,
                    decode_snakebyte, decode_snakes)
 
@@ -27,6 +27,21 @@ class SnakesPlugin(GamePlugin):
     title = "Snakes — Battlesnake standard rules, 1–8 snakes; SnakeByte: gravity, 2 teams"
     Params = SnakesGameParams
     keys_hint = "arrow keys steer"
+
+    def weight_names(self, game_params: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """Without game_params every w_* of either ruleset; with them, the
+        ruleset's own (the other's are refused by the parameter model)."""
+        names = super().weight_names()
+        if game_params is None:
+            return names
+        other = SNAKEBYTE_ONLY if self.params(game_params).ruleset == "standard" \
+            else STANDARD_ONLY
+        return tuple(n for n in names if n not in other)
+
+    def weight_value(self, game_params: Mapping[str, Any] | None, name: str) -> float:
+        p = self.params(game_params)
+        v = getattr(p, name)
+        return float(SHARED_DEFAULTS[p.ruleset][name] if v is None else v)
     keys = tuple(ARROWS)
     bench = (
         BenchCase(label="snakes 4p 11x11, smitsimax depth 10, one thread",
