@@ -30,7 +30,8 @@ primary one for the default game, with only the policy changed): iterations/s an
 same short match, and bytes_per_node (sizeof, per policy: the node does not
 grow for any of them).
 
-Every other game's case reports under "games" -> kind: its engine steps/s,
+Every other game's case reports under "games" -> kind (a game's further
+case under "kind:label", e.g. "snakes:snakebyte 2v2"): its engine steps/s,
 the same short match, and the iterations/s of a fresh search from the start
 position at each of its first-move budgets. `--game NAME` runs one game.
 
@@ -388,7 +389,10 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
         for case in p.bench:
             if case is case0:
                 continue
-            others[p.kind] = collect_case(p, case, quick)
+            # a game's first case under its kind; a further one (snakes'
+            # snakebyte ruleset) under kind:label
+            key = p.kind if case is p.bench[0] else f"{p.kind}:{case.label.split(',')[0]}"
+            others[key] = collect_case(p, case, quick)
     if others:
         res["games"] = others
     res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))

@@ -32,7 +32,10 @@ budgets, so the pictures are reproducible:
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
+  snakebyte.png the arena on snakebyte_2v2 after 12 turns (2,000 iterations a turn):
+                the side view, the team scoreboard, the trees of one snake per tree
     python tools/readme_screenshots.py --only pods         # just pods.png
+    python tools/readme_screenshots.py --only snakebyte    # just snakebyte.png
 """
 from __future__ import annotations
 
@@ -174,6 +177,18 @@ def pods_shot(out: Path) -> None:
     app.close()
 
 
+def snakebyte_shot(out: Path) -> None:
+    """Two Smitsimax teams of two gravity snakes on a seeded map (the
+    scenario's), one tree per snake."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("snakebyte_2v2"), seed=1,
+                       budget=Budget(iterations=2000, ms=0), recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 12)
+    app.screenshot(out / "snakebyte.png")
+    app.close()
+
+
 def algorithm_shots(out: Path) -> None:
     """The pickers and the views of every algorithm (issue 11)."""
     scenario = load_scenario("snakes_duel_trees")
@@ -304,7 +319,7 @@ def menu_shot(out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif"],
+    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
@@ -315,6 +330,9 @@ def main() -> int:
     if args.only == "whatif":
         replay_shot(out, whatif_only=True)
         return 0
+    if args.only == "snakebyte":
+        snakebyte_shot(out)
+        return 0
     if args.only != "mcgs":
         algorithm_shots(out)
     mcgs_shots(out)
@@ -324,6 +342,7 @@ def main() -> int:
     replay_shot(out)
     game_shots(out)
     pods_shot(out)
+    snakebyte_shot(out)
     lab_shots(out)
     menu_shot(out)
     for p in sorted(out.glob("*.png")):

@@ -144,6 +144,25 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_SNAKES_MOVE_LEFT 2
 #define SBX_SNAKES_MOVE_RIGHT 3
 
+/* Snakes ruleset `snakebyte` export layout (int32 words), version
+ * SBX_SNAKEBYTE_EXPORT_VERSION (RULES.md §2; y grows DOWNWARD, "up" is y-1):
+ *   [0] version  [1] width W  [2] height H  [3] snakes per player K
+ *   [4] turn  [5] max_turns  [6] apples left A
+ *   then per row y = 0..H-1 two words: the wall bits of x = 0..31 and of
+ *   x = 32..W-1 (bit x or x-32 set: a wall; the map belongs to the
+ *   parameters, an import must repeat it)
+ *   then A pairs (x, y) of apples, in increasing cell order (y*W + x)
+ *   then per player (2): losses (body parts lost so far)
+ *   then per snake, agent order (agent a = snake a%K of player a/K):
+ *     alive, length L, death_turn (-1 while alive), death_cause,
+ *     fell (rows it fell in the last turn), lost (parts it lost in the last
+ *     turn), then L pairs (x, y), head first; cells may lie off the grid
+ *     (open air beside and above it). A dead snake keeps its last body.
+ *   Move ids as the standard ruleset: 0 up, 1 down, 2 left, 3 right. */
+#define SBX_SNAKEBYTE_EXPORT_VERSION 201
+#define SBX_SNAKEBYTE_CAUSE_BEHEADED 1
+#define SBX_SNAKEBYTE_CAUSE_FELL 2
+
 /* Goofspiel export layout (int32 words), version SBX_GOOFSPIEL_EXPORT_VERSION:
  *   [0] version  [1] num_cards N  [2] players P  [3] turn T (rounds played)
  *   [4] points_order (SBX_GOOFSPIEL_ORDER_*)

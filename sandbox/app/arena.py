@@ -54,6 +54,7 @@ from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_T
 from ..sim.live import SPEEDS, LiveMatch
 from ..sim.world import divergence_note
 from ..ui import Button, Label, Picker, Slider, Toggle, WidgetGroup, is_ui
+from .weight_slider import weight_slider
 from .shell import App, Scene
 
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
@@ -438,8 +439,7 @@ class ArenaScene(Scene):
         """The game's evaluation weights as this player's search uses them
         (its own, players.N.weights, else the scenario's), one slider each;
         a change applies from the next turn (SearchController.update_weights)."""
-        fields = self.plugin.Params.model_fields
-        names = self.plugin.weight_names()
+        names = self.plugin.weight_names(ctl.base_params)
         if not names:
             g.add(Label("no_weights", (c.x, yy, c.w, 20), "this game has no evaluation weights",
                         color=pal.TEXT_DIM))
@@ -449,16 +449,8 @@ class ArenaScene(Scene):
                     size=11, color=pal.TEXT_DIM))
         yy += 20
         for name in names:
-            v = ctl.weight(name)
-            default = float(fields[name].default)
-            span = max(1.0, 4 * abs(default), 1.5 * abs(v))
-            lo = -span if min(default, v) < 0 else 0.0
-            hi = span if max(default, v) > 0 or lo == 0 else 0.0
-            for m in fields[name].metadata:      # the parameter's own range
-                lo = max(lo, float(getattr(m, "ge", lo)))
-                hi = min(hi, float(getattr(m, "le", hi)))
-            g.add(Slider(f"weight.{name}", (c.x, yy, c.w, 30), name, lo, hi, v,
-                         fmt="{:.3g}", tooltip=fields[name].description or "evaluation weight"))
+            g.add(weight_slider(self.plugin, ctl.base_params, name, ctl.weight(name),
+                                f"weight.{name}", (c.x, yy, c.w, 30)))
             yy += 33
         return yy
 

@@ -31,6 +31,7 @@ from ..sim.controller import weighted_params
 from ..sim.algorithms import (ALGORITHM_LABELS, POLICY_ALGORITHMS, POLICY_LABELS,
                               TREE_ALGORITHMS, uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup
+from .weight_slider import weight_slider
 
 TREE_NODES = 2000             # rows of a what-if's tree kept for its view
 MAX_LISTED = 6                # what-ifs of one turn listed at once (the latest)
@@ -92,20 +93,9 @@ def _widget(name: str, value: Any, rect: pygame.Rect):
                   integer=integer, log=log, fmt="{}" if integer else "{:.3g}", tooltip=tip)
 
 
-def _weight_widget(plugin, key: str, value: float, rect: pygame.Rect) -> Slider:
-    """A slider for weights.NAME: around the game's default, within the
-    parameter's own range (as the arena's)."""
-    name = key[len(WEIGHTS):]
-    info = plugin.Params.model_fields[name]
-    default = float(info.default)
-    span = max(1.0, 4 * abs(default), 1.5 * abs(value))
-    lo = -span if min(default, value) < 0 else 0.0
-    hi = span if max(default, value) > 0 or lo == 0 else 0.0
-    for m in info.metadata:
-        lo = max(lo, float(getattr(m, "ge", lo)))
-        hi = min(hi, float(getattr(m, "le", hi)))
-    return Slider(f"wi_s_{key}", rect, name, lo, hi, value, fmt="{:.3g}",
-                  tooltip=info.description or "evaluation weight")
+def _weight_widget(plugin, game_params, key: str, value: float, rect: pygame.Rect) -> Slider:
+    """A slider for weights.NAME (as the arena's)."""
+    return weight_slider(plugin, game_params, key[len(WEIGHTS):], value, f"wi_s_{key}", rect)
 
 
 @dataclass
@@ -211,7 +201,7 @@ class WhatIfPanel:
         if name in own:
             return float(own[name])
         try:
-            return float(getattr(self.plugin.params(self.base_params), name))
+            return self.plugin.weight_value(self.base_params, name)
         except (ValueError, AttributeError):
             return 0.0
 
@@ -345,13 +335,13 @@ class WhatIfPanel:
         p = self.settings()
         cols = 2
         cw = (w - 8) // cols
-        names = ([WEIGHTS + n for n in self.plugin.weight_names()] if self.show_weights
+        names = ([WEIGHTS + n for n in self.plugin.weight_names(self.base_params)] if self.show_weights
                  else knobs(p) if p is not None else [])
         for i, name in enumerate(names):
             cx = x + (i % cols) * (cw + 8)
             cy = y + (i // cols) * 31
             rect = pygame.Rect(cx, cy, cw, 30)
-            g.add(_weight_widget(self.plugin, name, self.value(name), rect)
+            g.add(_weight_widget(self.plugin, self.base_params, name, self.value(name), rect)
                   if name.startswith(WEIGHTS) else _widget(name, getattr(p, name), rect))
         n = len(names)
         y += ((n + cols - 1) // cols) * 31 + 4

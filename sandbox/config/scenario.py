@@ -143,7 +143,7 @@ class Scenario(BaseModel):
             if p.controller == "bot" and not has_bot(self.game):
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
             if p.weights:
-                names = plugin.weight_names()
+                names = plugin.weight_names(self.game_params)
                 bad = [k for k in p.weights if k not in names]
                 if bad:
                     raise ValueError(f"players.{i}.weights.{bad[0]}: not an evaluation weight "

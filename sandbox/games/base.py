@@ -248,10 +248,20 @@ class GamePlugin:
     def c_params(self, game_params: Mapping[str, Any] | None) -> str:
         return self.params(game_params).c_params()
 
-    def weight_names(self) -> tuple[str, ...]:
+    def weight_names(self, game_params: Mapping[str, Any] | None = None) -> tuple[str, ...]:
         """The game's evaluation weights: its parameters named w_* (a player
-        may set its own, players.N.weights; the arena has sliders for them)."""
+        may set its own, players.N.weights; the arena has sliders for them).
+        With `game_params`, only those that game uses (a ruleset may have
+        weights of its own)."""
         return tuple(n for n in self.Params.model_fields if n.startswith("w_"))
+
+    def weight_value(self, game_params: Mapping[str, Any] | None, name: str) -> float:
+        """The weight `name` as a game of `game_params` uses it (a field left
+        unset means the game's own default, which C knows: override)."""
+        v = getattr(self.params(game_params), name)
+        if v is None:
+            v = self.Params.model_fields[name].default
+        return float(v) if v is not None else 0.0
 
 
 def move_names(game: "Game") -> list[list[str]]:

@@ -134,10 +134,11 @@ def weighted_params(kind: str, base: Mapping[str, Any], weights: Mapping[str, fl
     from ..games import plugin
     from ..native.errors import one_line
     p = plugin(kind)
-    bad = [k for k in weights if k not in p.weight_names()]
+    names = p.weight_names(base)
+    bad = [k for k in weights if k not in names]
     if bad:
         raise InvalidArgument(f"weights: {bad[0]} is not an evaluation weight of {kind} (its "
-                              f"weights: {', '.join(p.weight_names()) or 'none'})")
+                              f"weights: {', '.join(names) or 'none'})")
     try:
         return p.Params.model_validate({**dict(base), **dict(weights)}).c_params()
     except ValidationError as exc:
@@ -482,8 +483,7 @@ class SearchController(Controller):
 
     def _default_weight(self, name: str) -> float:
         from ..games import plugin
-        p = plugin(self.kind_name).params(self.base_params)
-        return float(getattr(p, name))
+        return plugin(self.kind_name).weight_value(self.base_params, name)
 
     def reset(self, game: Game) -> None:
         """A new match on the same game: drop the trees, take `game`'s state."""

@@ -78,3 +78,15 @@ def test_a_restart_keeps_the_weights_set(app):
     arena.restart()
     assert arena.match.controllers[0].weights == {"w_speed": 5.0}
     assert arena.match.scenario.players[0].weights == {"w_speed": 5.0}
+
+
+def test_snakebyte_shows_its_own_weights_with_the_rulesets_defaults(app):
+    """The snakes model holds both rulesets' weights; a SnakeByte match
+    shows only its own, and w_length (unset: the ruleset's default, 1)
+    gets a slider at 1 — it crashed on the model's None before."""
+    arena = _arena(app, "snakebyte_2v2")
+    feed(arena, E)
+    ids = {w.id for w in arena.widgets.widgets}
+    assert {"weight.w_loss", "weight.w_apple", "weight.w_win", "weight.w_length"} <= ids
+    assert "weight.w_space" not in ids and "weight.w_health" not in ids
+    assert arena.widgets.get("weight.w_length").value == 1.0

@@ -60,7 +60,7 @@ def test_shipped_scenario_loads_and_plays(path):
     assert isinstance(sc, Scenario)
     assert load_scenario(path) == sc                       # by path too
     assert sc == scenario_from_dict(tomllib.loads(path.read_text()))
-    with Game(sc.game, sc.game_params, seed=sc.seed) as g:
+    with Game(sc.game, sc.game_param_string(), seed=sc.seed) as g:
         agents = sorted(a for i in range(len(sc.players)) for a in sc.player_agents(i))
         assert agents == list(range(g.num_agents))
     for p in sc.players:

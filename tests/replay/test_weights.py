@@ -148,3 +148,16 @@ def test_bad_scenario_weights_are_one_line(weights, msg):
     with pytest.raises(ScenarioError) as e:
         _scenario(weights)
     assert msg in str(e.value) and "\n" not in str(e.value)
+
+
+def test_weights_follow_the_snakes_ruleset():
+    """A ruleset's own weights only, and a weight left unset (None in the
+    model: the ruleset's default) reads as C's default, not a crash."""
+    from sandbox.games import plugin
+    p = plugin("snakes")
+    std, byte = p.weight_names({}), p.weight_names({"ruleset": "snakebyte"})
+    assert "w_space" in std and "w_loss" not in std
+    assert "w_loss" in byte and "w_space" not in byte and "w_length" in byte
+    assert p.weight_value({}, "w_length") == 0.01
+    assert p.weight_value({"ruleset": "snakebyte"}, "w_length") == 1.0
+    assert p.weight_value({"ruleset": "snakebyte", "w_length": 3}, "w_length") == 3.0

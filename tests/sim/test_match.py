@@ -92,7 +92,7 @@ def test_random_players_play_to_the_end():
 def replay_and_check(sc, seed: int, history: list[TurnRecord]) -> None:
     """Re-simulate the recorded joint actions on a fresh game and check every
     field of every TurnRecord that describes the world."""
-    with Game(sc.game, sc.game_params, seed=seed) as g:
+    with Game(sc.game, sc.game_param_string(), seed=seed) as g:
         for k, rec in enumerate(history):
             assert rec.turn == k == g.turn
             alive_before = g.alive

@@ -22,6 +22,9 @@
  * another's); head-to-head is decided by comparing the (at most 8) heads.
  * body_bb mirrors "count != 0" as bits so the evaluation's territory flood
  * fill runs on whole 64-cell words (see territory()).
+ *
+ * The ruleset `snakebyte` (RULES.md §2) lives in snakebyte.c: every entry
+ * of the vtable below forwards there when the config says so (IS_SB).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@
 
 #include "../core/common.h"
 #include "game.h"
+#include "snakebyte.h"
 
 #define FOOD_BIT 0x80u
 #define BODY_MASK 0x7Fu
@@ -37,6 +41,7 @@
 #define BB_WORDS 10 /* 625 cells of a 25x25 board, one bit each */
 
 typedef struct snakes_cfg {
+    int ruleset;           /* SNAKES_RULESET_STANDARD; first, as in sb_cfg */
     int width, height, snakes;
     int food_spawn_chance; /* percent */
     int minimum_food;
@@ -92,7 +97,7 @@ static inline void body_dec(uint8_t *cells, snakes_state *st, int c) {
 /* ------------------------------------------------------------ parameters */
 
 static const char PARAMS_DOC[] =
-    "ruleset=standard          only 'standard' so far\n"
+    "ruleset=standard          standard (below) or snakebyte (after it)\n"
     "width=11 height=11        board size, 5..25\n"
     "snakes=4                  1..8\n"
     "food_spawn_chance=15      percent per turn, 0..100\n"
@@ -107,7 +112,26 @@ static const char PARAMS_DOC[] =
     "         + w_outlived*(other snakes dead)\n"
     "         + w_food*(1-health/max_health)*(1-d/(width+height))  [d: nearest food]\n"
     "         + w_space*(cells it reaches first)/(width*height)\n"
-    "  dead:  w_dead + w_outlived*(other snakes that died on an earlier turn)\n";
+    "  dead:  w_dead + w_outlived*(other snakes that died on an earlier turn)\n"
+    SB_PARAMS_DOC_TEXT;
+
+/* One config blob holds either ruleset's; both start with `ruleset`. */
+typedef union snakes_any_cfg {
+    snakes_cfg standard;
+    sb_cfg snakebyte;
+} snakes_any_cfg;
+
+#define IS_SB(cfg) (*(const int *)(cfg) == SNAKES_RULESET_SNAKEBYTE)
+
+static int find_ruleset(void *ctx, const char *key, const char *value) {
+    if (strcmp(key, "ruleset") != 0) return SBX_OK;
+    if (strcmp(value, "standard") == 0) *(int *)ctx = SNAKES_RULESET_STANDARD;
+    else if (strcmp(value, "snakebyte") == 0) *(int *)ctx = SNAKES_RULESET_SNAKEBYTE;
+    else return sbx_fail(SBX_ERR_ARGUMENT,
+                         "ruleset: '%s' is not available (have: standard, snakebyte)",
+                         value);
+    return SBX_OK;
+}
 
 static int set_param(void *ctx, const char *key, const char *value) {
     snakes_cfg *c = ctx;
@@ -151,8 +175,12 @@ static int set_param(void *ctx, const char *key, const char *value) {
 }
 
 static int snakes_configure(void *cfgv, const char *params) {
+    memset(cfgv, 0, sizeof(snakes_any_cfg)); /* padding too: compared bytewise */
+    int ruleset = SNAKES_RULESET_STANDARD;
+    int rc = sbx_parse_kv(params, find_ruleset, &ruleset);
+    if (rc != SBX_OK) return rc;
+    if (ruleset == SNAKES_RULESET_SNAKEBYTE) return sb_configure(cfgv, params);
     snakes_cfg *c = cfgv;
-    memset(c, 0, sizeof *c); /* padding too: configs are compared bytewise */
     c->width = 11;
     c->height = 11;
     c->snakes = 4;
@@ -168,7 +196,7 @@ static int snakes_configure(void *cfgv, const char *params) {
     c->w_health = 0.1;
     c->w_food = 0.3;
     c->w_space = 0.5;
-    int rc = sbx_parse_kv(params, set_param, c);
+    rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
     c->ncells = c->width * c->height;
     c->bb_words = (c->ncells + 63) / 64;
@@ -906,28 +934,81 @@ static const char *snakes_move_name(const void *cfgv, int agent, int move) {
     return (move >= 0 && move < 4) ? MOVE_NAMES[move] : "?";
 }
 
+/* ------------------------------------------------------------ rulesets */
+
+/* The vtable's entries: the standard ruleset above, or snakebyte.c. */
+static void any_describe(const void *c, char *buf, size_t cap) {
+    if (IS_SB(c)) sb_describe(c, buf, cap);
+    else snakes_describe(c, buf, cap);
+}
+static size_t any_state_size(const void *c) {
+    return IS_SB(c) ? sb_state_size(c) : snakes_state_size(c);
+}
+static int any_num_agents(const void *c) {
+    return IS_SB(c) ? sb_num_agents(c) : snakes_num_agents(c);
+}
+static int any_init(const void *c, void *st, uint64_t seed) {
+    return IS_SB(c) ? sb_init(c, st, seed) : snakes_init(c, st, seed);
+}
+static int any_legal_moves(const void *c, const void *st, int agent, uint8_t *out) {
+    return IS_SB(c) ? sb_legal_moves(c, st, agent, out) : snakes_legal_moves(c, st, agent, out);
+}
+static void any_step(const void *c, void *st, const uint8_t *joint, double *rewards) {
+    if (IS_SB(c)) sb_step(c, st, joint, rewards);
+    else snakes_step(c, st, joint, rewards);
+}
+static int any_is_terminal(const void *c, const void *st) {
+    return IS_SB(c) ? sb_is_terminal(c, st) : snakes_is_terminal(c, st);
+}
+static int any_is_alive(const void *c, const void *st, int agent) {
+    return IS_SB(c) ? sb_is_alive(c, st, agent) : snakes_is_alive(c, st, agent);
+}
+static uint32_t any_alive_mask(const void *c, const void *st) {
+    return IS_SB(c) ? sb_alive_mask(c, st) : snakes_alive_mask(c, st);
+}
+static void any_evaluate(const void *c, const void *st, double *out) {
+    if (IS_SB(c)) sb_evaluate(c, st, out);
+    else snakes_evaluate(c, st, out);
+}
+static void any_ranking(const void *c, const void *st, int32_t *rank) {
+    if (IS_SB(c)) sb_ranking(c, st, rank);
+    else snakes_ranking(c, st, rank);
+}
+static uint64_t any_hash(const void *c, const void *st) {
+    return IS_SB(c) ? sb_hash(c, st) : snakes_hash(c, st);
+}
+static int any_export(const void *c, const void *st, int32_t *buf, int cap) {
+    return IS_SB(c) ? sb_export(c, st, buf, cap) : snakes_export(c, st, buf, cap);
+}
+static int any_import(const void *c, void *st, const int32_t *buf, int len) {
+    return IS_SB(c) ? sb_import(c, st, buf, len) : snakes_import(c, st, buf, len);
+}
+static const char *any_move_name(const void *c, int agent, int move) {
+    return IS_SB(c) ? sb_move_name(c, agent, move) : snakes_move_name(c, agent, move);
+}
+
 const sbx_game_vt sbx_snakes_vt = {
     .name = "snakes",
     .params_doc = PARAMS_DOC,
-    .cfg_size = sizeof(snakes_cfg),
+    .cfg_size = sizeof(snakes_any_cfg),
     .configure = snakes_configure,
-    .describe = snakes_describe,
-    .state_size = snakes_state_size,
-    .num_agents = snakes_num_agents,
+    .describe = any_describe,
+    .state_size = any_state_size,
+    .num_agents = any_num_agents,
     .max_moves = snakes_max_moves,
     .fixed_moves = 1,
-    .init = snakes_init,
+    .init = any_init,
     .reseed = snakes_reseed,
     .turn = snakes_turn,
-    .legal_moves = snakes_legal_moves,
-    .step = snakes_step,
-    .is_terminal = snakes_is_terminal,
-    .is_alive = snakes_is_alive,
-    .alive_mask = snakes_alive_mask,
-    .evaluate = snakes_evaluate,
-    .ranking = snakes_ranking,
-    .hash = snakes_hash,
-    .export_state = snakes_export,
-    .import_state = snakes_import,
-    .move_name = snakes_move_name,
+    .legal_moves = any_legal_moves,
+    .step = any_step,
+    .is_terminal = any_is_terminal,
+    .is_alive = any_is_alive,
+    .alive_mask = any_alive_mask,
+    .evaluate = any_evaluate,
+    .ranking = any_ranking,
+    .hash = any_hash,
+    .export_state = any_export,
+    .import_state = any_import,
+    .move_name = any_move_name,
 };

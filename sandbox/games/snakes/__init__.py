@@ -1,25 +1,47 @@
-"""`snakes`, ruleset `standard` (RULES.md §1): the plugin.
+"""`snakes`: rulesets `standard` (RULES.md §1) and `snakebyte` (§2): the plugin.
 
-The rules are native/src/games/snakes.c; this package decodes its export
-(view.py), draws it (render.py, pygame), lets a person steer with the arrow
-keys, and holds the pure-Python twin used by the differential tests and the
-bench (reference.py)."""
+The rules are native/src/games/snakes.c and snakebyte.c; this package
+decodes their exports (view.py), draws them (render.py: top view;
+render_byte.py: the snakebyte side view with gravity), lets a person steer
+with the arrow keys, reads and writes snakebyte maps (mapfile.py), and
+holds the pure-Python twins used by the differential tests and the bench
+(reference.py, reference_byte.py).
+
+SnakeByte: two teams of 2-4 snakes; agent a is snake a % K of player a / K,
+and a scenario gives each player its K agents (like pods). A person steers
+one snake of their team with the arrow keys (Tab: the next one)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
-from .params import SnakesGameParams
-from .view import MOVE_DELTAS, MOVE_NAMES, SnakesView, SnakeView, decode_snakes
+from .params import SHARED_DEFAULTS, SNAKEBYTE_ONLY, STANDARD_ONLY, SnakesGameParams
+from .view import (MOVE_DELTAS, MOVE_NAMES, SnakeByteView, SnakesView, SnakeView, decode_any,
+                   decode_snakebyte, decode_snakes)
 
 ARROWS = {"up": 0, "down": 1, "left": 2, "right": 3}
 
 
 class SnakesPlugin(GamePlugin):
     kind = "snakes"
-    title = "Snakes — Battlesnake standard rules, 1–8 snakes"
+    title = "Snakes — Battlesnake standard rules, 1–8 snakes; SnakeByte: gravity, 2 teams"
     Params = SnakesGameParams
     keys_hint = "arrow keys steer"
+
+    def weight_names(self, game_params: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """Without game_params every w_* of either ruleset; with them, the
+        ruleset's own (the other's are refused by the parameter model)."""
+        names = super().weight_names()
+        if game_params is None:
+            return names
+        other = SNAKEBYTE_ONLY if self.params(game_params).ruleset == "standard" \
+            else STANDARD_ONLY
+        return tuple(n for n in names if n not in other)
+
+    def weight_value(self, game_params: Mapping[str, Any] | None, name: str) -> float:
+        p = self.params(game_params)
+        v = getattr(p, name)
+        return float(SHARED_DEFAULTS[p.ruleset][name] if v is None else v)
     keys = tuple(ARROWS)
     bench = (
         BenchCase(label="snakes 4p 11x11, smitsimax depth 10, one thread",
@@ -39,46 +61,72 @@ class SnakesPlugin(GamePlugin):
                   explorer_search={"max_depth": 40, "node_cap": 1 << 22,
                                    "death_penalty": True, "death_min_visits": 1},
                   reference=True),
+        BenchCase(label="snakebyte 2v2, smitsimax depth 8, one thread",
+                  game_params={"ruleset": "snakebyte", "map_seed": 1, "height": 14,
+                               "snakes_per_player": 2},
+                  search={"max_depth": 8}, match_turns=10, match_iterations=20_000,
+                  quick_turns=3, quick_iterations=5_000, scenario="snakebyte_2v2"),
     )
 
     examples = ({"width": 7, "height": 7, "snakes": 2, "max_turns": 150},
                 {"snakes": 4, "max_turns": 200},
                 {"width": 5, "height": 5, "snakes": 1, "max_turns": 80},
-                {"width": 25, "height": 9, "snakes": 8, "max_turns": 120, "food_spawn_chance": 0})
+                {"width": 25, "height": 9, "snakes": 8, "max_turns": 120, "food_spawn_chance": 0},
+                {"ruleset": "snakebyte", "map_seed": 2, "height": 10, "max_turns": 60},
+                {"ruleset": "snakebyte", "map_seed": 5, "snakes_per_player": 4, "max_turns": 40},
+                {"ruleset": "snakebyte", "map": "ledges", "max_turns": 50})
 
-    def decode(self, words: Sequence[int]) -> SnakesView:
-        return decode_snakes(words)
+    def decode(self, words: Sequence[int]) -> SnakesView | SnakeByteView:
+        return decode_any(words)
 
-    def num_agents(self, view: SnakesView) -> int:
+    def num_agents(self, view) -> int:
         return len(view.snakes)
 
-    def status(self, view: SnakesView, agent: int) -> AgentStatus:
+    def status(self, view, agent: int) -> AgentStatus:
         s = view.snakes[agent]
         return AgentStatus(True) if s.alive else AgentStatus(False, s.death_turn, s.cause)
 
-    def facts(self, view: SnakesView, agent: int) -> AgentFacts:
+    def facts(self, view, agent: int) -> AgentFacts:
         s = view.snakes[agent]
+        if isinstance(view, SnakeByteView):
+            p = view.player_of(agent)
+            team = view.team_length(p)
+            return AgentFacts(summary=f"len {s.length if s.alive else 0}",
+                              detail=f"team {team}, lost {view.losses[p]}"
+                                     + (f" (-{s.lost} now)" if s.lost else ""))
         return AgentFacts(summary=f"len {s.length}", bar=max(0.0, min(1.0, s.health / 100.0)),
                           bar_label=str(s.health))
 
-    def summary(self, view: SnakesView) -> dict[str, Any]:
-        return {"turn": view.turn,
-                "heads": [list(s.body[0]) if s.body else None for s in view.snakes],
-                "alive": [s.alive for s in view.snakes]}
+    def summary(self, view) -> dict[str, Any]:
+        out = {"turn": view.turn,
+               "heads": [list(s.body[0]) if s.body else None for s in view.snakes],
+               "alive": [s.alive for s in view.snakes]}
+        if isinstance(view, SnakeByteView):
+            out.update(losses=list(view.losses), team_length=[view.team_length(0),
+                                                              view.team_length(1)],
+                       apples=len(view.apples))
+        return out
 
-    def key_move(self, view: SnakesView, agent: int, key: str, char: str = "") -> KeyResult | None:
+    def key_move(self, view, agent: int, key: str, char: str = "") -> KeyResult | None:
         """Arrows steer. Straight back into the neck is legal in the rules
-        (and fatal); from a key it is a slip, so it is not taken."""
+        (and fatal in the standard ruleset); from a key it is a slip, so it
+        is not taken (snakebyte would go straight on instead)."""
         move = ARROWS.get(key)
         if move is None:
             return None
-        d = _heading(view.snakes[agent])
+        s = view.snakes[agent]
+        if isinstance(view, SnakeByteView):
+            d = s.direction if s.alive else None
+            if d is not None and d != move and d // 2 == move // 2:
+                return KeyResult(None, f"{MOVE_NAMES[move]} would turn into your own neck")
+            return KeyResult(move)
+        d = _heading(s)
         if d is not None and MOVE_DELTAS[d][0] + MOVE_DELTAS[move][0] == 0 \
                 and MOVE_DELTAS[d][1] + MOVE_DELTAS[move][1] == 0:
             return KeyResult(None, f"{MOVE_NAMES[move]} would turn into your own neck")
         return KeyResult(move)
 
-    def default_move(self, view: SnakesView, agent: int) -> int | None:
+    def default_move(self, view, agent: int) -> int | None:
         """A snake nobody steered this turn keeps going the way it went."""
         d = view.snakes[agent].direction
         return 0 if d is None else d
@@ -88,8 +136,17 @@ class SnakesPlugin(GamePlugin):
         return SnakesBoardRenderer(list(colors), list(names))
 
     def reference_game(self, params: Mapping[str, Any] | str | None, seed: int):
+        if _is_snakebyte(params):
+            from .reference_byte import SnakeByteGame
+            return SnakeByteGame(params, seed=seed)
         from .reference import SnakesGame
         return SnakesGame(params, seed=seed)
+
+
+def _is_snakebyte(params: Mapping[str, Any] | str | None) -> bool:
+    if isinstance(params, str):
+        return "ruleset=snakebyte" in params.split()
+    return bool(params) and params.get("ruleset") == "snakebyte"
 
 
 def _heading(s: SnakeView) -> int | None:
@@ -98,5 +155,5 @@ def _heading(s: SnakeView) -> int | None:
 
 PLUGIN = SnakesPlugin()
 
-__all__ = ["MOVE_DELTAS", "MOVE_NAMES", "PLUGIN", "SnakeView", "SnakesPlugin", "SnakesView",
-           "decode_snakes"]
+__all__ = ["MOVE_DELTAS", "MOVE_NAMES", "PLUGIN", "SnakeByteView", "SnakeView", "SnakesPlugin",
+           "SnakesView", "decode_any", "decode_snakebyte", "decode_snakes"]

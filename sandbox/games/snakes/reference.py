@@ -206,9 +206,12 @@ class SnakesParams:
         table = {name: (kind, lo, hi) for name, kind, lo, hi in PARAM_TABLE}
         for key, value in _parse_kv(text):
             if key == "ruleset":
+                if value == "snakebyte":      # its own twin: reference_byte.py
+                    raise InvalidArgument("ruleset: this reference is the standard ruleset's; "
+                                          "snakebyte's is reference_byte.SnakeByteGame")
                 if value != "standard":
                     raise InvalidArgument(
-                        f"ruleset: '{value}' is not available (have: standard)")
+                        f"ruleset: '{value}' is not available (have: standard, snakebyte)")
                 continue
             if key not in table:
                 raise InvalidArgument(f"unknown snakes parameter '{key}'")

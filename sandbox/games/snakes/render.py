@@ -12,7 +12,7 @@ import pygame
 
 from ...render import palette as pal
 from ...render.grid import board_geometry, cell_at, cell_center, clipped
-from .view import MOVE_DELTAS, SnakesView
+from .view import MOVE_DELTAS, SnakeByteView, SnakesView
 
 FADE_TURNS = 6  # a dead snake fades out over this many turns
 
@@ -22,12 +22,25 @@ class SnakesBoardRenderer:
         self.colors = colors
         self.names = names
         self._grid_cache: tuple[tuple, pygame.Surface] | None = None
+        self._byte_renderer = None
+
+    def _byte(self):
+        """The snakebyte side view, made on first use (a snakes renderer
+        draws either ruleset: it learns which from the view)."""
+        if self._byte_renderer is None:
+            from .render_byte import SnakeByteRenderer
+            self._byte_renderer = SnakeByteRenderer(self.colors, self.names)
+        return self._byte_renderer
 
     def cell_at(self, rect: pygame.Rect, view: SnakesView, pos) -> tuple[int, int] | None:
+        if isinstance(view, SnakeByteView):
+            return self._byte().cell_at(rect, view, pos)
         return cell_at(rect, view.width, view.height, pos)
 
     def move_at(self, rect: pygame.Rect, view: SnakesView, pos, agent: int) -> int | None:
         """A click on a cell next to the agent's head steers it there."""
+        if isinstance(view, SnakeByteView):
+            return self._byte().move_at(rect, view, pos, agent)
         c = self.cell_at(rect, view, pos)
         if c is None or not view.snakes[agent].alive:
             return None
@@ -52,6 +65,9 @@ class SnakesBoardRenderer:
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: SnakesView,
              prev: SnakesView | None = None, alpha: float = 1.0, ctx=None) -> None:
+        if isinstance(view, SnakeByteView):
+            self._byte().draw(surface, rect, view, prev, alpha, ctx)
+            return
         # a snake that died off the board has its head out there: keep it in
         with clipped(surface, rect):
             self._draw(surface, rect, view, prev, alpha,
