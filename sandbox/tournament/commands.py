@@ -185,7 +185,105 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 def add_sweep_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", help="a two-player scenario (name in scenarios/ or a .toml)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=SPEC",
+                   help="a search setting and its values: c=0.3:1.5:7 (7 values from 0.3 to "
+                        "1.5) or max_depth=6,10,14 (depth is max_depth; budget.iterations "
+                        "too); repeatable")
+    p.add_argument("--vs", nargs="+", required=True, metavar="AGENT",
+                   help="the opponent pool: agent files or built-ins (random, bot, smitsimax, "
+                        "suct, joint, mcgs, greedy)")
+    p.add_argument("--agent", default="smitsimax", metavar="AGENT",
+                   help="the agent whose settings are swept (a file or built-in; default "
+                        "smitsimax with default knobs)")
+    p.add_argument("--random", type=int, default=None, metavar="N",
+                   help="N random points of the ranges instead of the whole grid")
+    add_run_args(p)
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for results.jsonl (resumable), results.json, heatmap.png and "
+                        "best.toml (default: sweeps/<scenario>)")
 
 
 def run_sweep(args: argparse.Namespace, out=None) -> int:
-    raise InvalidArgument("sweep: not yet")
+    from ..config import find_scenario, load_scenario
+    from ..config.agent import agent_toml
+    from .agents import load_entrant
+    from .chart import heatmap_png
+    from .executors import executor_label, make_executor
+    from .log import ResultLog
+    from .runner import run_jobs
+    from .sweep import best, make_sweep, parse_param, score_candidates, table
+    from .tournament import sorted_results
+
+    out = out or sys.stdout
+    check_run_args(args)
+    scenario = load_scenario(args.scenario)
+    params = [parse_param(p) for p in args.param]
+    spec = make_sweep(scenario, load_entrant(args.agent), params,
+                      [load_entrant(a) for a in args.vs], games=args.games, seed=args.seed,
+                      random_n=args.random, budget=budget_from(args), max_turns=args.turns)
+    folder = Path(args.out) if args.out else Path("sweeps") / find_scenario(args.scenario).stem
+    jobs = spec.jobs()
+    log = ResultLog(folder / "results.jsonl", "sweep", spec.config())
+    t0 = time.perf_counter()
+    try:
+        done = sorted_results(log.games, jobs)
+        show = not (args.quiet or args.json) and sys.stderr.isatty()
+        bar = Progress(len(jobs), len(done), show, "sweep")
+        try:
+            with make_executor(args.workers, args.dask) as ex:
+                workers = args.workers if args.workers is not None else 4
+                run_jobs(jobs, ex, log, lambda _row: bar.update(),
+                         in_flight=max(4, 2 * workers))
+        finally:
+            bar.close()
+        results = sorted_results(log.games, jobs)
+    finally:
+        log.close()
+    scores = score_candidates(spec, results)
+    top = best(scores)
+    files = {}
+    if top is not None:
+        from ..config.agent import AGENT_FORMAT
+        data = {"format": AGENT_FORMAT,
+                "description": f"best of a sweep on {scenario.name}: {top.entrant.name}, "
+                               f"score {top.mean:.3f} against "
+                               f"{', '.join(e.name for e in spec.pool)}",
+                "name": "swept", **top.entrant.player}
+        path = folder / "best.toml"
+        try:
+            path.write_text(agent_toml(data), encoding="utf-8")
+        except OSError as exc:
+            from .log import LogError
+            raise LogError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        files["best"] = str(path)
+    if len(params) == 2 and args.random is None and results:
+        px, py = params
+        grid = [[float("nan")] * len(px.values) for _ in py.values]
+        for cs in scores:
+            if cs.scores:
+                grid[py.values.index(cs.point[py.path])][px.values.index(cs.point[px.path])] \
+                    = cs.mean
+        files["heatmap"] = str(heatmap_png(
+            px.values, py.values, grid, px.name, py.name,
+            f"{scenario.name}: mean score against {', '.join(e.name for e in spec.pool)}",
+            folder / "heatmap.png"))
+    data = {"scenario": scenario.name, "executor": executor_label(args.workers, args.dask),
+            "games": len(results), "expected_games": len(jobs),
+            "seconds": round(time.perf_counter() - t0, 2), "files": files,
+            "candidates": [{"settings": {(t + "." if t != "search" else "") + k: v
+                                         for (t, k), v in cs.point.items()},
+                            "games": len(cs.scores),
+                            "score": None if not cs.scores else round(cs.mean, 4),
+                            "ci95": [None if x != x else round(x, 4) for x in cs.interval()],
+                            "wins": cs.wins, "draws": cs.draws, "losses": cs.losses}
+                           for cs in scores]}
+    _write_json(folder / "results.json", data)
+    if args.json:
+        print(json.dumps(data, allow_nan=False), file=out)
+    else:
+        print(f"{scenario.name}: {len(scores)} settings x {len(spec.pool)} opponents x "
+              f"{args.games} games (seats swapped on paired seeds), best first", file=out)
+        print(table(spec, scores), file=out)
+        for k, v in files.items():
+            print(f"  {k}: {v}", file=out)
+    return 0
