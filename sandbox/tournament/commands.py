@@ -144,12 +144,13 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
             s = watch.result()
             bar.update(f"LLR {s.llr:.2f}" if s is not None else "")
 
+        played = 0
         try:
             if not watch.decided():
                 with make_executor(args.workers, args.dask) as ex:
                     workers = args.workers if args.workers is not None else 4
-                    run_jobs(jobs, ex, log, on_result, watch.decided,
-                             in_flight=max(4, 2 * workers))
+                    played = run_jobs(jobs, ex, log, on_result, watch.decided,
+                                      in_flight=max(4, 2 * workers))
         finally:
             bar.close()
         summary = summarize(spec, sorted_results(log.games, jobs))
@@ -157,7 +158,7 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
         log.close()
     summary.seconds = time.perf_counter() - t0
     data = {"scenario": scenario.name, "executor": executor_label(args.workers, args.dask),
-            "log": str(log.path), **summary.to_dict()}
+            "log": str(log.path), "played_now": played, **summary.to_dict()}
     _write_json(folder / "results.json", data)
     chart = None
     if summary.ratings is not None:
@@ -232,7 +233,7 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
         try:
             with make_executor(args.workers, args.dask) as ex:
                 workers = args.workers if args.workers is not None else 4
-                run_jobs(jobs, ex, log, lambda _row: bar.update(),
+                played = run_jobs(jobs, ex, log, lambda _row: bar.update(),
                          in_flight=max(4, 2 * workers))
         finally:
             bar.close()
@@ -268,7 +269,7 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
             f"{scenario.name}: mean score against {', '.join(e.name for e in spec.pool)}",
             folder / "heatmap.png"))
     data = {"scenario": scenario.name, "executor": executor_label(args.workers, args.dask),
-            "games": len(results), "expected_games": len(jobs),
+            "games": len(results), "expected_games": len(jobs), "played_now": played,
             "seconds": round(time.perf_counter() - t0, 2), "files": files,
             "candidates": [{"settings": {(t + "." if t != "search" else "") + k: v
                                          for (t, k), v in cs.point.items()},

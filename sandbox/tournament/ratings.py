@@ -110,11 +110,20 @@ class SprtResult:
 
     @property
     def decision(self) -> str | None:
+        if self.units < SPRT_MIN_UNITS:
+            return None
         if self.llr >= self.upper:
             return "H1"
         if self.llr <= self.lower:
             return "H0"
         return None
+
+
+# The normal approximation needs a variance: a few pairs that all ended alike
+# show none, so the test waits for this many pairs and floors the variance at
+# VAR_FLOOR (a pair-mean spread of 0.1) rather than deciding on 2 games.
+SPRT_MIN_UNITS = 4
+VAR_FLOOR = 0.01
 
 
 def elo_to_score(elo: float) -> float:
@@ -130,7 +139,8 @@ def sprt(pair_scores: Sequence[float], elo0: float, elo1: float, alpha: float = 
     The log-likelihood ratio is the normal approximation of the generalised
     SPRT (as chess engine testing uses): with the units' mean m and variance
     v, LLR = N (s1 - s0)(2m - s0 - s1) / (2v), s = the expected score of an
-    Elo gap. Wald's bounds: ln(beta/(1-alpha)) and ln((1-beta)/alpha)."""
+    Elo gap. Wald's bounds: ln(beta/(1-alpha)) and ln((1-beta)/alpha); no
+    decision before SPRT_MIN_UNITS pairs, v at least VAR_FLOOR."""
     lower = math.log(beta / (1.0 - alpha))
     upper = math.log((1.0 - beta) / alpha)
     n = len(pair_scores)
@@ -138,8 +148,7 @@ def sprt(pair_scores: Sequence[float], elo0: float, elo1: float, alpha: float = 
         return SprtResult(0.0, lower, upper, n)
     m = sum(pair_scores) / n
     v = sum((x - m) ** 2 for x in pair_scores) / n
-    # all units alike: no spread to measure yet; a floor keeps the LLR finite
-    v = max(v, 1e-3)
+    v = max(v, VAR_FLOOR)
     s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
     llr = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
     return SprtResult(llr, lower, upper, n)

@@ -245,7 +245,8 @@ class CandidateScore:
             return (math.nan, math.nan)
         m = sum(g) / len(g)
         sd = math.sqrt(sum((x - m) ** 2 for x in g) / (len(g) - 1))
-        return (m - Z95 * sd / math.sqrt(len(g)), m + Z95 * sd / math.sqrt(len(g)))
+        half = Z95 * sd / math.sqrt(len(g))
+        return (max(0.0, m - half), min(1.0, m + half))   # a score stays in [0, 1]
 
 
 def score_candidates(spec: SweepSpec, results: list[dict[str, Any]]) -> list[CandidateScore]:
