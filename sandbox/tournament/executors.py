@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 from ..native import InvalidArgument, SandboxError
 
 MAX_WORKERS = 256
+CONNECT_TIMEOUT = "10s"     # to reach a Dask scheduler
 
 
 class ClusterError(SandboxError):
@@ -54,7 +55,7 @@ def make_executor(workers: int | None = None, dask: str | None = None) -> Iterat
             raise ClusterError("--dask needs the optional extra: pip install "
                                "'simsearch-sandbox[cluster]'") from None
         try:
-            client = Client(dask, timeout="10s")
+            client = Client(dask, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(f"--dask {dask}: cannot connect: {exc}") from None
         try:
