@@ -270,6 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
     bench.add_argument("--recording", action="store_true",
                        help="also measure what recording a replay costs (about 15 s more)")
+    bench.add_argument("--tournament", action="store_true",
+                       help="also measure tournament games/s with 1 and 2 local workers and a "
+                            "2-worker Dask LocalCluster (about 30 s more)")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="only this game's cases (names: `python -m sandbox info`)")
     series = sub.add_parser("series", help="a series of matches with seats rotated: each "
@@ -341,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from .bench import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
-                             game=args.game)
+                             game=args.game, tournament=args.tournament)
         if args.command == "info":
             return _info()
         if args.command == "series":

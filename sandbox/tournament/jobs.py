@@ -32,6 +32,7 @@ def play_job(job: GameJob) -> dict[str, Any]:
     from ..sim.series import game_scores
 
     t0 = time.perf_counter()
+    c0 = time.process_time()
     scenario = scenario_from_dict(job.scenario, source="tournament game")
     recorder = None
     if job.replay is not None:
@@ -56,4 +57,5 @@ def play_job(job: GameJob) -> dict[str, Any]:
     return {"key": job.key, "entrants": list(job.entrants), "seed": job.seed,
             "scores": game_scores(result.ranking, agents), "turns": result.turns,
             "ranking": list(result.ranking), "seconds": round(time.perf_counter() - t0, 4),
+            "cpu_seconds": round(time.process_time() - c0, 4),
             "replay": job.replay, "pid": os.getpid()}
