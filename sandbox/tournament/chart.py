@@ -51,10 +51,8 @@ def draw_ratings(surface: "pygame.Surface", rect, ratings: "Ratings",
     rect = pygame.Rect(rect)
     order = ratings.order()
     ivs = [ratings.interval(k) for k in order]
-    lo = min(min(a for a, _ in ivs), -1.0)
-    hi = max(max(b for _, b in ivs), 1.0)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        lo, hi = -400.0, 400.0
+    ends = [x for iv in ivs for x in iv if math.isfinite(x)]   # NaN: an agent without games
+    lo, hi = min(ends + [-1.0]), max(ends + [1.0])
     pad = 0.05 * (hi - lo)
     lo, hi = lo - pad, hi + pad
     label_w = min(220, rect.w // 3)
@@ -84,7 +82,8 @@ def draw_ratings(surface: "pygame.Surface", rect, ratings: "Ratings",
         y = ax.y + r * row_h + row_h // 2
         color = pal.AGENT_COLORS[k % len(pal.AGENT_COLORS)]
         a, b = ivs[r]
-        pygame.draw.line(surface, color, (x_of(a), y), (x_of(b), y), max(2, row_h // 6))
+        if math.isfinite(a) and math.isfinite(b):
+            pygame.draw.line(surface, color, (x_of(a), y), (x_of(b), y), max(2, row_h // 6))
         pygame.draw.circle(surface, pal.TEXT, (x_of(ratings.elo(k)), y), max(3, row_h // 5))
         extra = f"  {scores[k]:.3f}" if scores is not None else ""
         name = elide(f"{ratings.names[k]}", 14, label_w - 70)

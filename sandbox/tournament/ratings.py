@@ -44,7 +44,10 @@ class Ratings:
         return float(self.theta[i] * ELO_PER_NAT)
 
     def interval(self, i: int) -> tuple[float, float]:
-        """95% interval of agent i's Elo against the field's mean."""
+        """95% interval of agent i's Elo against the field's mean (NaN for
+        an agent without games)."""
+        if self.cov[i, i] <= 0:
+            return (math.nan, math.nan)
         sd = math.sqrt(max(float(self.cov[i, i]), 0.0)) * ELO_PER_NAT
         return (self.elo(i) - Z95 * sd, self.elo(i) + Z95 * sd)
 
@@ -86,9 +89,10 @@ def fit_bradley_terry(names: Sequence[str], games: Sequence[tuple[int, int, floa
         grad = (score - count * p).sum(axis=1)
         w = count * p * (1.0 - p)
         info = np.diag(w.sum(axis=1)) - w
-        # the all-ones direction is free (ratings are relative): pin it by
-        # adding it to the information, solve, re-centre
-        step = np.linalg.solve(info + np.ones((n, n)) / n, grad)
+        # the all-ones direction is free (ratings are relative): the
+        # pseudo-inverse takes the step without it (and without any other
+        # free direction: agents that have not met anyone yet, mid-tournament)
+        step = np.linalg.pinv(info, hermitian=True) @ grad
         theta = theta + step
         theta -= theta.mean()
         if np.max(np.abs(step)) < 1e-12:
