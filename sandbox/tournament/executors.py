@@ -4,7 +4,10 @@ default; `--dask ADDRESS` takes an existing Dask cluster's executor
 extra); workers=0 plays in this process (tests, debugging)."""
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -36,10 +39,23 @@ def default_workers() -> int:
                else (os.cpu_count() or 1))
 
 
-def _worker_init() -> None:
-    # A worker plays one game at a time on one core; a search's own C threads
-    # (parallel search) are the scenario's business, nothing to set here.
+def _worker_init(runner_pid: int) -> None:
+    """A worker ends when the runner that started it is gone (killed with
+    SIGKILL, it cannot shut its pool down: the workers would otherwise wait
+    on their queue for ever)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(runner_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:      # the pid was reused by someone else's process
+                os._exit(1)
+
+    threading.Thread(target=watch, name="runner-watch", daemon=True).start()
 
 
 @contextmanager
@@ -72,7 +88,12 @@ def make_executor(workers: int | None = None, dask: str | None = None) -> Iterat
     if workers == 0:
         yield InlineExecutor()
         return
-    ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    # forkserver, not fork: a worker must not inherit this process's open
+    # files (the results log's lock would outlive a killed runner) nor
+    # threads' locks (the app runs tournaments beside its own threads)
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                             initargs=(os.getpid(),),
+                             mp_context=multiprocessing.get_context("forkserver"))
     try:
         yield ex
     finally:

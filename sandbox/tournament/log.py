@@ -10,6 +10,7 @@ A torn last line (the process died mid-write) is dropped and the file cut
 back to its last complete line before anything is appended."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -40,14 +41,25 @@ class ResultLog:
                   "config": self.config}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and self.path.stat().st_size > 0:
+            # one run per log: a second one would play the same games again
+            self._f = open(self.path, "a", encoding="utf-8")
+            try:
+                fcntl.flock(self._f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._f.close()
+                self._f = None
+                raise LogError(f"{self.path}: another run is writing this log; wait for it "
+                               "or give another --out folder") from None
+            if self.path.stat().st_size > 0:
                 self._read(header)
-                self._f = open(self.path, "a", encoding="utf-8")
             else:
-                self._f = open(self.path, "w", encoding="utf-8")
                 self._write(header)
         except OSError as exc:
+            self.close()
             raise LogError(f"{self.path}: {exc.strerror or exc}") from None
+        except LogError:
+            self.close()
+            raise
 
     def _read(self, header: dict[str, Any]) -> None:
         raw = self.path.read_bytes()

@@ -49,3 +49,15 @@ def test_killed_tournament_resumes_without_loss_or_repeat(tmp_path, capsys):
     keys = [json.loads(x)["key"] for x in after]
     assert len(keys) == len(set(keys)) == 60               # none twice, none missing
     assert data["games"] == 60 and data["played_now"] == 60 - len(before)
+
+
+def test_a_second_run_on_the_same_log_is_refused(tmp_path):
+    from sandbox.tournament.log import LogError, ResultLog
+    import pytest
+    first = ResultLog(tmp_path / "results.jsonl", "tournament", {"a": 1})
+    try:
+        with pytest.raises(LogError, match="another run"):
+            ResultLog(tmp_path / "results.jsonl", "tournament", {"a": 1})
+    finally:
+        first.close()
+    ResultLog(tmp_path / "results.jsonl", "tournament", {"a": 1}).close()   # free again
