@@ -609,6 +609,9 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
              target=TARGET_DASK2)
         if t.get("dask_note"):
             print(f"    ({t['dask_note']})")
+        per_cpu = ", ".join(f"{k[:-16]} {v:.2f}" for k, v in t.items()
+                            if k.endswith("_games_per_cpu_s"))
+        print(f"    (games per worker CPU-second: {per_cpu})")
         shares = ", ".join(f"{k[:-10]} {v:.2f}" for k, v in t.items() if k.endswith("_cpu_share"))
         print(f"    (CPU the workers got / wall x workers: {shares}; below ~0.95 the machine "
               "was busy)")

@@ -9,7 +9,9 @@ processes start and load the C core) and is then timed over the whole list.
 The results must be the same game for game on every executor (checked). Each executor's
 `cpu_share` is the CPU time its games got over (wall time x workers): on an
 idle machine about 1; lower means other work shared the cores and the
-speed-up measures the machine's load, not the runner.
+speed-up measures the machine's load, not the runner. `games_per_cpu_s`
+(games over the CPU seconds the workers used) shows the runner's own cost
+apart from the load: equal on every executor means no overhead.
 Targets (issue 16): two local workers >= 1.8x one; the 2-worker Dask cluster
 >= 1.6x one local worker."""
 from __future__ import annotations
@@ -45,7 +47,7 @@ def _timed(ex: Executor, workers: int, jobs) -> tuple[float, list]:
     secs = time.perf_counter() - t0
     # the CPU the workers got over the wall time they had: below 1 the
     # machine was busy with something else and the speed-up is not the runner's
-    cpu = sum(r["cpu_seconds"] for r in rows) / (secs * workers)
+    cpu = sum(r["cpu_seconds"] for r in rows)
     return secs, [(r["key"], r["scores"], r["turns"]) for r in rows], cpu
 
 
@@ -62,7 +64,8 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None
         with make_executor(workers) as ex:
             secs, rows, cpu = _timed(ex, workers, jobs)
         out[f"{label}_games_per_s"] = round(len(jobs) / secs, 2)
-        out[f"{label}_cpu_share"] = round(cpu, 3)
+        out[f"{label}_cpu_share"] = round(cpu / (secs * workers), 3)
+        out[f"{label}_games_per_cpu_s"] = round(len(jobs) / cpu, 2)
         ref = rows if ref is None else ref
         out[f"{label}_same_results"] = rows == ref
     try:
@@ -90,7 +93,8 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None
                 os.environ["PYTHONPATH"] = old
         out["dask_2_games_per_s"] = round(len(jobs) / secs, 2)
         out["dask_2_same_results"] = rows == ref
-        out["dask_2_cpu_share"] = round(cpu, 3)
+        out["dask_2_cpu_share"] = round(cpu / (secs * 2), 3)
+        out["dask_2_games_per_cpu_s"] = round(len(jobs) / cpu, 2)
     one = out["local_1_games_per_s"]
     out["local_2_speedup"] = round(out["local_2_games_per_s"] / one, 3)
     if out["dask_2_games_per_s"] is not None:
