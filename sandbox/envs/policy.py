@@ -25,6 +25,9 @@ class SearchPolicy:
         i = env.agent_index.get(agent) if hasattr(env, "agent_index") else None
         if i is None:
             raise InvalidArgument(f"agent {agent!r} is not an agent of this env")
+        if agent not in env.agents:
+            raise InvalidArgument(f"agent {agent!r} is out of the episode (terminated or "
+                                  "truncated, or reset() not called)")
         game = env.game.clone()
         try:
             seed = (self.seed * 1_000_003 + game.state_hash()) % 2**63

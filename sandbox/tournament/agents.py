@@ -57,6 +57,9 @@ def load_entrant(ref: str, name: str | None = None) -> Entrant:
     data = read_agent_file(path, "agent", ref)
     keys = {k: data[k] for k in ("controller", "search", "budget") if data.get(k) is not None}
     keys.setdefault("controller", "smitsimax")
+    if keys["controller"] == "human":
+        raise ScenarioError(f"agent {ref}: controller = \"human\": tournaments and sweeps "
+                            "play without people")
     return Entrant(name or data.get("name") or Path(ref).stem, keys, ref)
 
 

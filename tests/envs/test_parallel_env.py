@@ -161,3 +161,7 @@ def test_search_policy_plays_the_searchs_move_and_beats_random():
         SearchPolicy(iterations=0)
     with pytest.raises(InvalidArgument):
         policy(env, "agent_7")
+    while env.agents:
+        env.step({})
+    with pytest.raises(InvalidArgument, match="out of the episode"):
+        policy(env, "agent_0")

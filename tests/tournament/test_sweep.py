@@ -66,7 +66,12 @@ def test_sweep_end_to_end(tmp_path, capsys):
     agent = tomllib.loads((out / "best.toml").read_text())
     assert agent["search"]["c"] == best["settings"]["c"]
     assert agent["search"]["max_depth"] == best["settings"]["max_depth"]
-    # the written agent plays in a tournament
+    # a scenario's player takes the written agent ...
+    from sandbox.config import load_scenario
+    sc = load_scenario("goofspiel_13_duel").with_settings([f"players.1.agent={out / 'best.toml'}"])
+    assert sc.players[1].search.c == best["settings"]["c"]
+    assert sc.players[1].search.max_depth == best["settings"]["max_depth"]
+    # ... and it plays in a tournament
     code = main(["tournament", "goofspiel_13_duel", "--agents", str(out / "best.toml"),
                  "greedy", "--games", "2", "--iterations", "50", "--workers", "0",
                  "--out", str(tmp_path / "t"), "--json"])

@@ -148,6 +148,14 @@ def test_bad_agent_file_names_its_field(tmp_path, capsys):
     assert code != 0 and "search.c" in err and err.count("\n") == 1
 
 
+def test_a_human_agent_file_is_refused(tmp_path):
+    from sandbox.config.scenario import ScenarioError
+    p = tmp_path / "me.toml"
+    p.write_text('controller = "human"\n')
+    with pytest.raises(ScenarioError, match="without people"):
+        load_entrant(str(p))
+
+
 def test_load_entrant_rejects_wrong_types():
     from sandbox.config.scenario import ScenarioError
     for bad in (None, 3, ""):
