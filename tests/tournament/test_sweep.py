@@ -68,7 +68,9 @@ def test_sweep_end_to_end(tmp_path, capsys):
     assert agent["search"]["max_depth"] == best["settings"]["max_depth"]
     # a scenario's player takes the written agent ...
     from sandbox.config import load_scenario
-    sc = load_scenario("goofspiel_13_duel").with_settings([f"players.1.agent={out / 'best.toml'}"])
+    (out / "s.toml").write_text('game = "goofspiel"\n[[players]]\n[[players]]\n'
+                                'agent = "best.toml"\n')
+    sc = load_scenario(out / "s.toml")
     assert sc.players[1].search.c == best["settings"]["c"]
     assert sc.players[1].search.max_depth == best["settings"]["max_depth"]
     # ... and it plays in a tournament
