@@ -165,3 +165,13 @@ def test_search_policy_plays_the_searchs_move_and_beats_random():
         env.step({})
     with pytest.raises(InvalidArgument, match="out of the episode"):
         policy(env, "agent_0")
+
+
+def test_spaces_without_gymnasium_are_one_error(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "gymnasium", None)       # as if not installed
+    env = parallel_env("matrix")
+    with pytest.raises(SandboxError, match="pettingzoo"):
+        env.action_space("agent_0")
+    obs, _ = env.reset(seed=0)                 # the rest works without it
+    env.step({a: legal(obs, a)[0] for a in env.agents})

@@ -78,3 +78,11 @@ def test_dask_unreachable_is_one_line(capsys, monkeypatch):
     code = main(["tournament", *ARGS, "--dask", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err
     assert code != 0 and err.startswith("error: --dask") and err.count("\n") == 1, err
+
+
+def test_dask_without_the_extra_is_one_line(capsys, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)     # as if not installed
+    code = main(["tournament", *ARGS, "--dask", "tcp://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert code != 0 and "[cluster]" in err and err.count("\n") == 1, err
