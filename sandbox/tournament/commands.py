@@ -128,34 +128,36 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
                      sprt=parse_sprt(args.sprt), keep_replays=args.keep_replays)
     folder = Path(args.out) if args.out else DEFAULT_OUT / find_scenario(args.scenario).stem
     jobs = spec.jobs(folder / "replays" if args.keep_replays else None)
-    log = ResultLog(folder / "results.jsonl", "tournament", spec.config())
     t0 = time.perf_counter()
-    try:
-        done = sorted_results(log.games, jobs)
-        watch = SprtWatch(spec, done)
-        show = not (args.quiet or args.json) and sys.stderr.isatty()
-        if done and not (args.quiet or args.json):
-            print(f"resuming: {len(done)} of {len(jobs)} games already in {log.path}",
-                  file=sys.stderr)
-        bar = Progress(len(jobs), len(done), show, "tournament")
-
-        def on_result(row: dict[str, Any]) -> None:
-            watch.add(row)
-            s = watch.result()
-            bar.update(f"LLR {s.llr:.2f}" if s is not None else "")
-
-        played = 0
+    # the executor first: an unreachable cluster fails before any file is made
+    # (a local pool starts its processes only when the first game is sent)
+    with make_executor(args.workers, args.dask) as ex:
+        log = ResultLog(folder / "results.jsonl", "tournament", spec.config())
         try:
-            if not watch.decided():
-                with make_executor(args.workers, args.dask) as ex:
+            done = sorted_results(log.games, jobs)
+            watch = SprtWatch(spec, done)
+            show = not (args.quiet or args.json) and sys.stderr.isatty()
+            if done and not (args.quiet or args.json):
+                print(f"resuming: {len(done)} of {len(jobs)} games already in {log.path}",
+                      file=sys.stderr)
+            bar = Progress(len(jobs), len(done), show, "tournament")
+
+            def on_result(row: dict[str, Any]) -> None:
+                watch.add(row)
+                s = watch.result()
+                bar.update(f"LLR {s.llr:.2f}" if s is not None else "")
+
+            played = 0
+            try:
+                if not watch.decided():
                     workers = args.workers if args.workers is not None else 4
                     played = run_jobs(jobs, ex, log, on_result, watch.decided,
                                       in_flight=max(4, 2 * workers))
+            finally:
+                bar.close()
+            summary = summarize(spec, sorted_results(log.games, jobs))
         finally:
-            bar.close()
-        summary = summarize(spec, sorted_results(log.games, jobs))
-    finally:
-        log.close()
+            log.close()
     summary.seconds = time.perf_counter() - t0
     data = {"scenario": scenario.name, "executor": executor_label(args.workers, args.dask),
             "log": str(log.path), "played_now": played, **summary.to_dict()}
@@ -224,22 +226,22 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
                       random_n=args.random, budget=budget_from(args), max_turns=args.turns)
     folder = Path(args.out) if args.out else Path("sweeps") / find_scenario(args.scenario).stem
     jobs = spec.jobs()
-    log = ResultLog(folder / "results.jsonl", "sweep", spec.config())
     t0 = time.perf_counter()
-    try:
-        done = sorted_results(log.games, jobs)
-        show = not (args.quiet or args.json) and sys.stderr.isatty()
-        bar = Progress(len(jobs), len(done), show, "sweep")
+    with make_executor(args.workers, args.dask) as ex:
+        log = ResultLog(folder / "results.jsonl", "sweep", spec.config())
         try:
-            with make_executor(args.workers, args.dask) as ex:
+            done = sorted_results(log.games, jobs)
+            show = not (args.quiet or args.json) and sys.stderr.isatty()
+            bar = Progress(len(jobs), len(done), show, "sweep")
+            try:
                 workers = args.workers if args.workers is not None else 4
                 played = run_jobs(jobs, ex, log, lambda _row: bar.update(),
-                         in_flight=max(4, 2 * workers))
+                                  in_flight=max(4, 2 * workers))
+            finally:
+                bar.close()
+            results = sorted_results(log.games, jobs)
         finally:
-            bar.close()
-        results = sorted_results(log.games, jobs)
-    finally:
-        log.close()
+            log.close()
     scores = score_candidates(spec, results)
     top = best(scores)
     files = {}
