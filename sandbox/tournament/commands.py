@@ -284,7 +284,7 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
     if args.json:
         print(json.dumps(data, allow_nan=False), file=out)
     else:
-        print(f"{scenario.name}: {len(scores)} settings x {len(spec.pool)} opponents x "
+        print(f"{scenario.name}: {len(scores)} settings x {len(spec.pool)} opponent{'s' if len(spec.pool) != 1 else ''} x "
               f"{args.games} games (seats swapped on paired seeds), best first", file=out)
         print(table(spec, scores), file=out)
         for k, v in files.items():

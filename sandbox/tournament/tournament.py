@@ -187,7 +187,11 @@ class Summary:
                    None: "undecided"}[self.sprt.decision]
             lines.append(f"  SPRT: LLR {self.sprt.llr:.2f} in [{self.sprt.lower:.2f}, "
                          f"{self.sprt.upper:.2f}] after {self.sprt.units} pairs: {dec}")
+        early = (self.sprt is not None and self.sprt.decision is not None
+                 and self.games < self.expected)
         lines.append(f"  {self.games} of {self.expected} games"
+                     + (" (stopped by the SPRT; games already running were finished)"
+                        if early else "")
                      + (f" ({self.seconds:.1f} s)" if self.seconds else ""))
         return "\n".join(lines)
 
