@@ -54,6 +54,18 @@ def test_self_play_difference_contains_zero(tmp_path, capsys):
     assert names == ["same", "same#2"]
     lo, hi = data["elo_diff"]["ci95"]
     assert lo < 0 < hi
+    # with iteration budgets a game is a function of its seed and seating, so
+    # the two games of a seed are mirror images: the copy on seat 0 in the
+    # first game scores what the other copy scores in the second (this pins
+    # the pairing: without the seat swap a seed's two games are one game twice)
+    rows = [json.loads(x) for x in (tmp_path / "t" / "results.jsonl").read_text().splitlines()[1:]]
+    by_seed = {}
+    for r in rows:
+        by_seed.setdefault(r["seed"], {})[tuple(r["entrants"])] = r["scores"]
+    assert len(by_seed) == 5
+    for games in by_seed.values():
+        assert games[(0, 1)] == games[(1, 0)]
+    assert data["elo_diff"]["value"] == 0
     assert sum(x["wins"] for x in data["agents"]) == sum(x["losses"] for x in data["agents"])
     assert (tmp_path / "t" / "ratings.png").stat().st_size > 1000
 
