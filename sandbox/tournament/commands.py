@@ -102,7 +102,7 @@ class Progress:
         if self.bar is not None:
             self.bar.update(1)
             if postfix:
-                self.bar.set_postfix_str(postfix, refresh=False)
+                self.bar.set_postfix_str(postfix)   # redraws: a game is far slower than a redraw
 
     def close(self) -> None:
         if self.bar is not None:

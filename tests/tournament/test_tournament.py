@@ -173,3 +173,20 @@ def test_load_entrant_rejects_wrong_types():
     for bad in (None, 3, ""):
         with pytest.raises(ScenarioError):
             load_entrant(bad)
+
+
+def test_the_table_and_the_progress_bar(tmp_path, capsys):
+    code = main(["tournament", "goofspiel_13_duel", "--agents", "greedy", "random", "--games",
+                 "2", "--iterations", "50", "--workers", "0", "--out", str(tmp_path / "t")])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    assert "elo" in lines[1] and "95% interval" in lines[1]
+    assert {lines[2].split()[1], lines[3].split()[1]} == {"greedy", "random"}
+    assert "greedy - random:" in out and "2 of 2 games" in out
+    from sandbox.tournament.commands import Progress
+    bar = Progress(10, 2, True, "tournament")      # resumed at 2 of 10
+    bar.update("LLR 0.50")
+    bar.close()
+    err = capsys.readouterr().err
+    assert "3/10" in err and "LLR 0.50" in err
