@@ -6,7 +6,8 @@ mean score against the pool.
     --param max_depth=6,10,14  these values (TOML: numbers, true/false, bare words)
     --param depth=...          `depth` is max_depth; `budget.iterations` / `budget.ms` too
 
-A grid plays every combination; `--random N` draws N points instead (a range
+`budget.iterations` alone makes an iteration-only budget (ms 0). A grid
+plays every combination; `--random N` draws N points instead (a range
 uniformly in [lo, hi], a list by choice) from the sweep's seed. Every value
 is checked by the SearchParams / Budget models before any game.
 """
@@ -150,6 +151,11 @@ def candidate(base: Entrant, point: dict[tuple[str, str], Any], label: str) -> E
         raise InvalidArgument(f"the base agent's controller is {player['controller']!r}: "
                               "a sweep tunes a search agent")
     player["controller"] = "smitsimax"
+    budget = player.get("budget")
+    if isinstance(budget, dict) and "iterations" in budget and "ms" not in budget:
+        # an iteration budget alone, not on top of the default 50 ms: the
+        # games stay reproducible and the swept value is the one that binds
+        player["budget"] = {**budget, "ms": 0}
     return Entrant(label, player, base.source)
 
 

@@ -92,3 +92,10 @@ def test_sweep_bad_input_is_one_line(capsys):
                  "--agent", "random"])
     err = capsys.readouterr().err
     assert code != 0 and "tunes a search agent" in err
+
+
+def test_sweeping_iterations_gives_an_iteration_only_budget():
+    from sandbox.tournament.agents import builtin_entrant
+    from sandbox.tournament.sweep import candidate
+    c = candidate(builtin_entrant("smitsimax"), {("budget", "iterations"): 300}, "x")
+    assert c.player["budget"] == {"iterations": 300, "ms": 0}
