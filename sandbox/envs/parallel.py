@@ -71,7 +71,11 @@ class SandboxParallelEnv:
         if type(max_cycles) is not int or max_cycles < 1:
             raise InvalidArgument(f"max_cycles: a whole number >= 1, got {max_cycles!r}")
         self.max_cycles = max_cycles
-        self.render_size = render_size
+        if not (isinstance(render_size, (tuple, list)) and len(render_size) == 2
+                and all(type(v) is int and 16 <= v <= 8000 for v in render_size)):
+            raise InvalidArgument(f"render_size: (width, height), each 16..8000, got "
+                                  f"{render_size!r}")
+        self.render_size = tuple(render_size)
         self.game = Game(kind, self.c_params, seed=0)
         n = self.game.num_agents
         self.possible_agents = [f"agent_{i}" for i in range(n)]

@@ -185,8 +185,11 @@ class SweepSpec:
         if not isinstance(self.games, int) or not 2 <= self.games <= 100_000 or self.games % 2:
             raise InvalidArgument(f"--games must be an even number in 2..100,000 (each seed "
                                   f"is played with both seat orders), got {self.games}")
-        if not 0 <= self.seed < 2**62:
-            raise InvalidArgument("--seed must be in 0..2^62-1")
+        if type(self.seed) is not int or not 0 <= self.seed < 2**62:
+            raise InvalidArgument(f"--seed must be in 0..2^62-1, got {self.seed!r}")
+        if self.max_turns is not None and (type(self.max_turns) is not int
+                                           or self.max_turns < 0):
+            raise InvalidArgument(f"--turns must be >= 0, got {self.max_turns!r}")
 
     def points(self) -> list[dict]:
         return points(self.params, self.random_n, self.seed)

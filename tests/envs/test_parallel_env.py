@@ -95,6 +95,10 @@ def test_seed_repeats_an_episode():
     ({"kind": "maze", "max_cycles": 0}, "max_cycles"),
     ({"kind": "maze", "obs_words": EXPORT_MAX + 1}, "obs_words"),
     ({"kind": "maze", "obs_words": 10}, "export"),
+    ({"kind": "maze", "obs_words": "big"}, "obs_words"),
+    ({"kind": "maze", "render_size": (0, 10)}, "render_size"),
+    ({"kind": "maze", "render_size": "640x480"}, "render_size"),
+    ({"kind": "maze", "max_cycles": 2.5}, "max_cycles"),
 ])
 def test_bad_arguments(kwargs, message):
     with pytest.raises(SandboxError, match=message):

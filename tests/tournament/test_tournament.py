@@ -160,6 +160,15 @@ def test_bad_agent_file_names_its_field(tmp_path, capsys):
     assert code != 0 and "search.c" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("kw", [{"games": "4"}, {"games": 4.0}, {"seed": "1"}, {"seed": -1},
+                                {"max_turns": -1}, {"max_turns": "x"}, {"sprt": (10.0, 0.0)}])
+def test_spec_arguments_of_the_wrong_type(kw):
+    from sandbox.native import InvalidArgument
+    entrants = [builtin_entrant("greedy"), builtin_entrant("random")]
+    with pytest.raises(InvalidArgument):
+        make_spec(load_scenario("goofspiel_13_duel"), entrants, **{"games": 4, **kw})
+
+
 def test_a_human_agent_file_is_refused(tmp_path):
     from sandbox.config.scenario import ScenarioError
     p = tmp_path / "me.toml"
