@@ -55,6 +55,10 @@ scenario's search settings over a short self-play match (iterations/s,
 simulated agent-turns/s) and the iterations a fresh search makes in the
 scenario's turn budget ("scenario").
 
+With --tournament it also measures tournament games/s through the Executor
+runner: 1 and 2 local worker processes and a 2-worker Dask LocalCluster
+(sandbox/tournament/benchcase.py; targets 1.8x and 1.6x of one worker).
+
 With --recording it also plays the default scenario at 50 ms per player per
 turn with and without a replay recorder (sandbox.replay.overhead) and reports
 the recorder's share of the turn time (target <= 5%).
@@ -466,11 +470,22 @@ RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issu
 
 
 def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False,
-              game: str | None = None, explorer: bool = False) -> int:
+              game: str | None = None, tournament: bool = False,
+              explorer: bool = False) -> int:
     if explorer:   # the tree explorer's frames alone (bench_explorer.py)
         return _run_explorer(json_out, quick)
     t0 = time.perf_counter()
     res = collect(quick=quick, game=game)
+    if tournament:
+        from .tournament.benchcase import measure as tournament_measure
+
+        def t_progress(what: str) -> None:
+            if sys.stderr.isatty():
+                print(f"\rtournament games/s: {what}   ", end="", file=sys.stderr, flush=True)
+
+        res["tournament"] = tournament_measure(quick=quick, progress=t_progress)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
     if quick:
         res["note"] = QUICK_NOTE
     if recording:
@@ -588,6 +603,27 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
             print(f"    {key:<32}{100 * share:>14.2f}%   target <= 5%  {mark}"
                   f"   ({x['recorder_ms_per_turn']:.3f} ms/turn, "
                   f"{x['bytes_per_turn'] / 1024:.1f} KiB/turn, a/b {100 * x['ab_share']:+.1f}%)")
+    if tournament:
+        from .tournament.benchcase import TARGET_DASK2, TARGET_LOCAL2
+        t = res["tournament"]
+        print(f" tournament games through the Executor runner ({t['games']} games: "
+              f"{t['workload']}; {t['cpus']} CPUs)")
+        line(t, "games/s, 1 local worker", "local_1_games_per_s", "", "{:,.2f}")
+        line(t, "games/s, 2 local workers", "local_2_games_per_s", "", "{:,.2f}")
+        line(t, "  2 local workers / 1", "local_2_speedup", "x", "{:.2f}", target=TARGET_LOCAL2)
+        line(t, "games/s, Dask LocalCluster, 2 workers", "dask_2_games_per_s", "", "{:,.2f}")
+        line(t, "  Dask 2 workers / 1 local worker", "dask_2_speedup", "x", "{:.2f}",
+             target=TARGET_DASK2)
+        if t.get("dask_note"):
+            print(f"    ({t['dask_note']})")
+        per_cpu = ", ".join(f"{k[:-16]} {v:.2f}" for k, v in t.items()
+                            if k.endswith("_games_per_cpu_s"))
+        print(f"    (games per worker CPU-second: {per_cpu})")
+        shares = ", ".join(f"{k[:-10]} {v:.2f}" for k, v in t.items() if k.endswith("_cpu_share"))
+        print(f"    (CPU the workers got / wall x workers: {shares}; below ~0.95 the machine "
+              "was busy)")
+        same = all(v for k, v in t.items() if k.endswith("same_results"))
+        print(f"    (same results game for game on every executor: {'yes' if same else 'NO'})")
     print(f"  finished in {res['bench_seconds']} s"
           + (" — a QUICK run: compare its figures only with other quick runs" if quick else ""))
     sys.stdout.flush()

@@ -321,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--quick", action="store_true", help="smaller budgets (for CI smoke runs)")
     bench.add_argument("--recording", action="store_true",
                        help="also measure what recording a replay costs (about 15 s more)")
+    bench.add_argument("--tournament", action="store_true",
+                       help="also measure tournament games/s with 1 and 2 local workers and a "
+                            "2-worker Dask LocalCluster (about 30 s more)")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="only this game's cases (names: `python -m sandbox info`)")
     bench.add_argument("--explorer", action="store_true",
@@ -357,6 +360,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     exploit.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                          help="change the scenario, e.g. players.0.search.policy=rm (repeatable)")
     exploit.add_argument("--json", action="store_true", help="print one JSON object")
+    from .tournament.commands import add_sweep_args, add_tournament_args
+    add_tournament_args(sub.add_parser(
+        "tournament", help="round robin between agents (files or built-ins): W/D/L, "
+                           "Elo with 95%% intervals, SPRT; resumable"))
+    add_sweep_args(sub.add_parser(
+        "sweep", help="grid or random search of search settings against an opponent pool"))
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
                                        "fails if memory grows more than 5%% after warm-up")
@@ -389,13 +398,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from .bench import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
-                             game=args.game, explorer=args.explorer)
+                             game=args.game, tournament=args.tournament,
+                             explorer=args.explorer)
         if args.command == "info":
             return _info()
         if args.command == "series":
             return run_series(args)
         if args.command == "exploit":
             return run_exploit(args)
+        if args.command in ("tournament", "sweep"):
+            from .tournament import commands
+            return (commands.run_tournament if args.command == "tournament"
+                    else commands.run_sweep)(args)
         if args.command == "soak":
             from .soak import run_soak
             return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,

@@ -29,13 +29,15 @@ budgets, so the pictures are reproducible:
   lab_rps.png, lab_race.png, lab_depth.png  the Labs scene's three tabs
   pods.png      the arena on pods_race_2v2 after 40 turns (3,000 iterations a turn), the
                 pods' planned paths dotted
+  tournament.png the Tournament scene after its round robin on goofspiel_13_duel
+  snakebyte.png the arena on snakebyte_2v2 after 12 turns (2,000 iterations a turn):
+                the side view, the team scoreboard, the trees of one snake per tree
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
-  snakebyte.png the arena on snakebyte_2v2 after 12 turns (2,000 iterations a turn):
-                the side view, the team scoreboard, the trees of one snake per tree
     python tools/readme_screenshots.py --only pods         # just pods.png
     python tools/readme_screenshots.py --only snakebyte    # just snakebyte.png
+    python tools/readme_screenshots.py --only tournament   # tournament.png and menu.png
 """
 from __future__ import annotations
 
@@ -316,10 +318,28 @@ def menu_shot(out: Path) -> None:
         app.close()
 
 
+def tournament_shot(out: Path) -> None:
+    """The Tournament scene once its six games (3 built-ins, 2 a pairing,
+    300 iterations a turn) are in; their replays go to a temporary folder."""
+    import time
+    from sandbox.app.tournament_scene import TournamentScene
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App()
+        scene = TournamentScene(app, "goofspiel_13_duel", out_dir=tmp)
+        app.push(scene)
+        while not scene.finished:
+            frames(app, 1)
+            time.sleep(0.01)
+        frames(app, 3)
+        app.screenshot(out / "tournament.png")
+        app.close()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
-    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte"],
+    ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte",
+                                       "tournament"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
@@ -333,6 +353,10 @@ def main() -> int:
     if args.only == "snakebyte":
         snakebyte_shot(out)
         return 0
+    if args.only == "tournament":
+        tournament_shot(out)
+        menu_shot(out)
+        return 0
     if args.only != "mcgs":
         algorithm_shots(out)
     mcgs_shots(out)
@@ -345,6 +369,7 @@ def main() -> int:
     snakebyte_shot(out)
     lab_shots(out)
     menu_shot(out)
+    tournament_shot(out)
     for p in sorted(out.glob("*.png")):
         print(p)
     return 0

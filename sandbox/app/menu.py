@@ -75,10 +75,12 @@ class MenuScene(Scene):
                              name))
             b.toggled = i == self.chosen
         y = 170 + rows * pitch + 12
-        g.add(Button("play", (x, y, 180, 36), "Play (Enter)"))
-        g.add(Button("labs", (x + 190, y, 180, 36), "Labs (L)",
+        g.add(Button("play", (x, y, 134, 36), "Play (Enter)"))
+        g.add(Button("labs", (x + 142, y, 134, 36), "Labs (L)",
                      "RPS playground, convergence race, depth bias"))
-        g.add(Button("quit", (x + 380, y, 180, 36), "Quit (Esc)"))
+        g.add(Button("tournament", (x + 284, y, 134, 36), "Tournament (T)",
+                     "a small round robin between built-in agents, live"))
+        g.add(Button("quit", (x + 426, y, 134, 36), "Quit (Esc)"))
         rx = x + 600
         self.library.build(g, rx, max(200, min(620, w - rx - 20)), h)
         self.layout = {"scenarios_x": x, "replays_x": rx}
@@ -104,6 +106,8 @@ class MenuScene(Scene):
                 self.play()
             elif event.id == "labs":
                 self.labs()
+            elif event.id == "tournament":
+                self.tournament()
             elif event.id == "quit":
                 self.app.quit()
             return True
@@ -116,6 +120,9 @@ class MenuScene(Scene):
                 return True
             if event.key == pygame.K_l:
                 self.labs()
+                return True
+            if event.key == pygame.K_t:
+                self.tournament()
                 return True
             if event.key in (pygame.K_UP, pygame.K_DOWN) and self.entries:
                 self.chosen = (self.chosen + (1 if event.key == pygame.K_DOWN else -1)) % len(self.entries)
@@ -138,6 +145,17 @@ class MenuScene(Scene):
     def labs(self) -> None:
         from .labs_scene import LabsScene
         self.app.push(LabsScene(self.app))
+
+    def tournament(self) -> None:
+        """The chosen scenario if it has two players, else the first that has."""
+        from .tournament_scene import TournamentScene
+        stem = self.entries[self.chosen][0] if self.entries else None
+        try:
+            scene = TournamentScene(self.app, stem)
+        except SandboxError as exc:
+            self.say(str(exc))
+            return
+        self.app.push(scene)
 
     def watch(self, path: Path) -> None:
         """Open a replay file in the replay scene (a bad file: a message)."""

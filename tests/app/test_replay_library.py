@@ -251,7 +251,7 @@ def test_the_scenario_buttons_and_the_play_row_fit_the_minimum_window(app):  # n
     for w, h in (MIN_SIZE, (1280, 800)):
         menu.resize((w, h))
         rects = [wd.rect for wd in menu.widgets.widgets
-                 if wd.id.startswith("scen:") or wd.id in ("play", "labs", "quit")]
-        assert len(rects) == len(menu.entries) + 3
+                 if wd.id.startswith("scen:") or wd.id in ("play", "labs", "tournament", "quit")]
+        assert len(rects) == len(menu.entries) + 4
         assert all(r.bottom <= h - 55 and r.right <= w for r in rects), (w, h)
         assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])

@@ -1,0 +1,105 @@
+"""Tournament entrants: agent files (sandbox.config.agent) or built-in
+names, and how an entrant takes a seat of a scenario.
+
+A built-in name is a player with default settings:
+  random                 uniform random legal moves
+  bot                    the game's own heuristic (games that have one: pods)
+  smitsimax, suct, joint, mcgs, greedy
+                         that search algorithm with default knobs (the
+                         scenario's budget, or --iterations / --ms)
+
+An entrant replaces the whole player of a seat: its controller, search and
+budget (an agent file's missing keys take their defaults, not the
+scenario player's, so one agent plays the same on every seat and scenario);
+the seat keeps the agents it moves and its seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config.agent import read_agent_file, resolve_agent_file
+from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
+
+BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy")
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Plain data (picklable, JSON-able): a name and a player's keys."""
+    name: str
+    player: dict[str, Any]      # controller, search, budget (each optional)
+    source: str                 # the file or built-in name it came from
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "player": self.player, "source": self.source}
+
+
+def builtin_entrant(name: str) -> Entrant:
+    if name in ("random", "bot"):
+        return Entrant(name, {"controller": name}, name)
+    return Entrant(name, {"controller": "smitsimax", "search": {"algorithm": name}}, name)
+
+
+def load_entrant(ref: str, name: str | None = None) -> Entrant:
+    """An agent file's path, or a built-in name (BUILTIN). Errors are one
+    ScenarioError line naming the file and field."""
+    if not isinstance(ref, str) or not ref.strip():
+        raise ScenarioError(f"agent: expected a file or one of {', '.join(BUILTIN)}, got {ref!r}")
+    if ref in BUILTIN and not Path(ref).is_file():
+        e = builtin_entrant(ref)
+        return Entrant(name or e.name, e.player, e.source) if name else e
+    if not ref.endswith(".toml"):
+        raise ScenarioError(f"agent {ref!r}: not an agent file (*.toml) nor a built-in "
+                            f"agent ({', '.join(BUILTIN)})")
+    path = resolve_agent_file(ref, "agent", None)
+    data = read_agent_file(path, "agent", ref)
+    keys = {k: data[k] for k in ("controller", "search", "budget") if data.get(k) is not None}
+    keys.setdefault("controller", "smitsimax")
+    if keys["controller"] == "human":
+        raise ScenarioError(f"agent {ref}: controller = \"human\": tournaments and sweeps "
+                            "play without people")
+    return Entrant(name or data.get("name") or Path(ref).stem, keys, ref)
+
+
+def unique_names(entrants: list[Entrant]) -> list[Entrant]:
+    """Two entrants of one name get #2, #3 ... (a table needs them apart)."""
+    seen: dict[str, int] = {}
+    out = []
+    for e in entrants:
+        k = seen.get(e.name, 0) + 1
+        seen[e.name] = k
+        out.append(e if k == 1 else Entrant(f"{e.name}#{k}", e.player, e.source))
+    return out
+
+
+def seat_scenario(scenario: Scenario, seats: list[Entrant]) -> dict[str, Any]:
+    """The scenario as a plain dict with seat i played by seats[i] (only
+    settings cross to a worker process: this dict, never live objects)."""
+    data = scenario.model_dump(mode="json")
+    players = []
+    for i, (p, e) in enumerate(zip(data["players"], seats)):
+        q = {"name": e.name[:40], "agents": scenario.player_agents(i)}
+        if p.get("seed") is not None:
+            q["seed"] = p["seed"]
+        if p.get("color") is not None:
+            q["color"] = p["color"]
+        q.update(e.player)
+        players.append(q)
+    data["players"] = players
+    data["record"] = {**data["record"], "enabled": False}
+    return data
+
+
+def check_entrants(scenario: Scenario, entrants: list[Entrant]) -> None:
+    """Every entrant on every seat makes a valid scenario (a bot on a game
+    without one, MCGS with three players ... fail here, before any game)."""
+    n = len(scenario.players)
+    for e in entrants:
+        for seat in range(n):
+            seats = [e if k == seat else entrants[0] for k in range(n)]
+            try:
+                scenario_from_dict(seat_scenario(scenario, seats), source=f"agent {e.source}")
+            except ScenarioError as exc:
+                raise ScenarioError(str(exc).replace(f"players.{seat}.", "")) from None

@@ -1,0 +1,54 @@
+"""Runs jobs on an Executor and logs each result as it arrives.
+
+Jobs are submitted a few at a time (twice the workers, at least 4), not all at
+once: an early stop (SPRT) or Ctrl-C then leaves little queued, and a Dask
+cluster sees a steady stream rather than ten thousand tasks."""
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import Any, Callable, Iterable
+
+from ..native import SandboxError
+from .jobs import GameJob, play_job
+from .log import ResultLog
+
+
+class GameFailed(SandboxError):
+    """A game raised in its worker: the message names the game."""
+
+
+def run_jobs(jobs: Iterable[GameJob], executor: Executor, log: ResultLog,
+             on_result: Callable[[dict[str, Any]], None] | None = None,
+             should_stop: Callable[[], bool] | None = None, in_flight: int = 4,
+             play: Callable[[GameJob], dict[str, Any]] = play_job) -> int:
+    """Plays every job whose key the log lacks; returns how many were played.
+    A game's error stops the run (after logging the games already done) and
+    is raised as one line naming the game."""
+    todo = [j for j in jobs if j.key not in log.games]
+    pending: dict[Future, GameJob] = {}
+    played = 0
+    it = iter(todo)
+    try:
+        while True:
+            stop = should_stop is not None and should_stop()
+            while not stop and len(pending) < max(1, in_flight):
+                job = next(it, None)
+                if job is None:
+                    break
+                pending[executor.submit(play, job)] = job
+            if not pending:
+                return played
+            done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for f in done:
+                job = pending.pop(f)
+                try:
+                    result = f.result()
+                except SandboxError as exc:
+                    raise GameFailed(f"game {job.key} (seed {job.seed}): {exc}") from None
+                log.append(result)
+                played += 1
+                if on_result is not None:
+                    on_result(result)
+    finally:
+        for f in pending:
+            f.cancel()
