@@ -3,12 +3,14 @@ Executor runner with one and two local worker processes and a two-worker
 Dask LocalCluster (when the [cluster] extra is installed).
 
 The workload: a fixed list of games (goofspiel_13_duel, Smitsimax against
-greedy, 5,000 iterations a turn, seats swapped on paired seeds), the same on
-every executor; each executor first plays one warm-up game per worker (the
-processes start and load the C core) and is then timed over the whole list.
-The results must be the same game for game on every executor (checked). Each executor's
-`cpu_share` is the CPU time its games got over (wall time x workers): on an
-idle machine about 1; lower means other work shared the cores and the
+greedy, 20,000 iterations a turn, seats swapped on paired seeds), the same
+on every executor. A game takes about 0.3 s, so the runner's and Dask's
+per-game costs are a small share, as in a real tournament. Each executor
+first plays one warm-up game per worker (the processes start and load the C
+core) and is then timed over the whole list. The results must be the same
+game for game on every executor (checked). Each executor's `cpu_share` is
+the CPU time its games got over (wall time x workers): on an idle machine
+about 1; lower means other work shared the cores and the
 speed-up measures the machine's load, not the runner. `games_per_cpu_s`
 (games over the CPU seconds the workers used) shows the runner's own cost
 apart from the load: equal on every executor means no overhead.
@@ -32,7 +34,7 @@ def _jobs(quick: bool):
     from ..config import Budget
     spec = make_spec(load_scenario("goofspiel_13_duel"),
                      [builtin_entrant("smitsimax"), builtin_entrant("greedy")],
-                     games=16 if quick else 48, budget=Budget(iterations=5000, ms=0))
+                     games=16 if quick else 48, budget=Budget(iterations=20000, ms=0))
     return spec.jobs()
 
 
@@ -63,7 +65,7 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None
     from .executors import make_executor
     jobs = _jobs(quick)
     out: dict[str, Any] = {"games": len(jobs), "workload": "goofspiel_13_duel, smitsimax vs "
-                           "greedy, 5,000 iterations a turn", "cpus": os.cpu_count()}
+                           "greedy, 20,000 iterations a turn", "cpus": os.cpu_count()}
     ref = None
     for label, workers in (("local_1", 1), ("local_2", 2)):
         if progress:
