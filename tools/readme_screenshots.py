@@ -32,12 +32,15 @@ budgets, so the pictures are reproducible:
   tournament.png the Tournament scene after its round robin on goofspiel_13_duel
   snakebyte.png the arena on snakebyte_2v2 after 12 turns (2,000 iterations a turn):
                 the side view, the team scoreboard, the trees of one snake per tree
+  explorer.png  the arena on snakes_duel_trees: a tree view re-rooted two levels down
+                (breadcrumbs), zoomed in, one node's facts pinned
 
     python tools/readme_screenshots.py --only algorithms   # just the last four
     python tools/readme_screenshots.py --only mcgs         # just the MCGS two
     python tools/readme_screenshots.py --only pods         # just pods.png
     python tools/readme_screenshots.py --only snakebyte    # just snakebyte.png
     python tools/readme_screenshots.py --only tournament   # tournament.png and menu.png
+    python tools/readme_screenshots.py --only explorer     # just explorer.png
 """
 from __future__ import annotations
 
@@ -191,6 +194,43 @@ def snakebyte_shot(out: Path) -> None:
     app.close()
 
 
+def explorer_shot(out: Path) -> None:
+    """The tree explorer: a Smitsimax tree view re-rooted two levels down
+    (breadcrumbs in its header), zoomed in about a node, one node's facts
+    pinned (right click)."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("snakes_duel_trees"), seed=3,
+                       budget=Budget(iterations=3000, ms=0), recorder_factory=lambda: None)
+    app.push(arena)
+    play_to(app, arena, 6)
+    frames(app, 3)
+    tv = arena.trees[1]
+    area = arena._tree_area(arena.layout["panels"][1])
+    for _ in range(2):     # the most visited child that has children, twice
+        snap = tv.snapshot
+        kids = [r for r in snap.children(0).tolist() if len(snap.children(r))]
+        tv.reroot(max(kids, key=lambda r: int(snap.visits[r])))
+        for _ in range(100):   # until the search has published that subtree
+            frames(app, 1)
+            if tv.source is not None and tv.source.top_path == tv.focus_path:
+                break
+    frames(app, 2)
+    centre = (area.x + area.w // 3, area.y + area.h // 3)
+    arena.explorer.mouse = centre
+    tv.wheel(centre, 1.0)
+    frames(app, 3)
+    snap = tv.snapshot
+    kids = sorted(snap.children(0).tolist(), key=lambda r: -int(snap.visits[r]))
+    for r in kids:
+        c = tv.node_center(r)
+        if c is not None and area.collidepoint(c):
+            tv.click(c)
+            break
+    frames(app, 3)
+    app.screenshot(out / "explorer.png")
+    app.close()
+
+
 def algorithm_shots(out: Path) -> None:
     """The pickers and the views of every algorithm (issue 11)."""
     scenario = load_scenario("snakes_duel_trees")
@@ -339,7 +379,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
     ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte",
-                                       "tournament"],
+                                       "tournament", "explorer"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
@@ -352,6 +392,9 @@ def main() -> int:
         return 0
     if args.only == "snakebyte":
         snakebyte_shot(out)
+        return 0
+    if args.only == "explorer":
+        explorer_shot(out)
         return 0
     if args.only == "tournament":
         tournament_shot(out)
@@ -370,6 +413,7 @@ def main() -> int:
     lab_shots(out)
     menu_shot(out)
     tournament_shot(out)
+    explorer_shot(out)
     for p in sorted(out.glob("*.png")):
         print(p)
     return 0
