@@ -253,8 +253,12 @@ class HumanController(Controller):
 
     A person drives one agent at a time (the app overrides its move each
     turn); a team's other agents are played by the game's own heuristic bot
-    where the game has one (pods: the driven pod's team mate), else they
-    repeat their last move. `chooser(agent)` says which it was."""
+    where the game has one (pods: the driven pod's team mate), else by a
+    one-ply greedy search in C (SnakeByte's team mates: repeating the last
+    move would walk them into a wall). `chooser(agent)` says which it was."""
+
+    # the unsteered team mates' greedy search: cheap (one ply), fixed seed
+    UNSTEERED_ITERATIONS = 300
 
     kind = "human"
 
@@ -265,6 +269,7 @@ class HumanController(Controller):
         self._last: dict[int, int] = {a: default_move for a in agents}
         self._by: dict[int, str] = {}
         self._lock = threading.Lock()
+        self._greedy: Any = None      # Search, made on the first unsteered turn
 
     def chooser(self, agent: int) -> str:
         """Who chose `agent`'s move of the last decision (records.CHOOSERS)."""
@@ -291,18 +296,34 @@ class HumanController(Controller):
                 if a in self._chosen:
                     move, self._by[a] = self._chosen.pop(a), "person"
                 else:
-                    move, self._by[a] = self._unsteered(game, a), "default"
-                    if move is not None and has_bot(game.kind):
-                        self._by[a] = "bot"
+                    move, self._by[a] = self._unsteered(game, a)
                 out[a] = move if move in legal else legal[0]
                 self._last[a] = out[a]
         return out
 
-    def _unsteered(self, game: Game, agent: int) -> int | None:
-        """An agent nobody steered this turn: the game's bot if it has one."""
+    def _unsteered(self, game: Game, agent: int) -> tuple[int | None, str]:
+        """An agent nobody steered this turn, and who chose its move: the
+        game's bot if it has one; a lone snake keeps its direction; a team
+        mate without a bot is played by a greedy search."""
         if has_bot(game.kind):
-            return game.bot_move(agent)
-        return self._last.get(agent, 0)
+            return game.bot_move(agent), "bot"
+        if len(self.agents) == 1:      # the person's own snake keeps its direction
+            return self._last.get(agent, 0), "default"
+        from ..native import Search
+        if self._greedy is None or self._greedy.game_params != game.params:
+            if self._greedy is not None:
+                self._greedy.close()
+            self._greedy = Search(game, {"algorithm": "greedy"}, seed=1000 + self.player)
+        else:
+            self._greedy.reset(game)
+        self._greedy.run(iterations=self.UNSTEERED_ITERATIONS)
+        return self._greedy.best_moves()[agent], "search"
+
+    def close(self) -> None:
+        super().close()
+        if self._greedy is not None:
+            self._greedy.close()
+            self._greedy = None
 
 
 class SearchController(Controller):

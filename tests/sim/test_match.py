@@ -267,3 +267,26 @@ def test_result_line_names_a_team_that_shares_first_place():
     tie = MatchResult(turns=9, ranking=(0, 0), winner=None, final_hash=0, terminal=True,
                       names=("Red", "Blue"))
     assert tie.line().startswith("result: winner=none ")
+
+
+def test_a_persons_unsteered_snakebyte_team_mate_is_played_by_a_greedy_search():
+    """SnakeByte has no bot: the team mate the person is not steering used to
+    repeat its last move (up, into the ceiling, every turn). It is now the
+    move of a one-ply greedy search on the same state, recorded as a
+    search's; the steered snake is the person's."""
+    from sandbox.native import Search
+    from sandbox.sim.controller import HumanController
+    with Game("snakes", "ruleset=snakebyte map_seed=4", seed=1) as g:
+        human = HumanController(0, (0, 1), "You")
+        try:
+            with Search(g, {"algorithm": "greedy"}, seed=1000) as ref:
+                ref.run(iterations=HumanController.UNSTEERED_ITERATIONS)
+                expect = ref.best_moves()[1]
+            human.choose(2, agent=0)
+            human.start(0, g, Budget(iterations=1, ms=0))
+            assert human.wait(5)
+            moves = human.moves()
+            assert moves[0] == 2 and human.chooser(0) == "person"
+            assert moves[1] == expect and human.chooser(1) == "search"
+        finally:
+            human.close()
