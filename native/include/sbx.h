@@ -271,6 +271,15 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_PRIORS_HEURISTIC 1  /* softmax of the game's move scores (a game
                                    without them is refused)                  */
 
+/* parallel: how Smitsimax uses `threads` (other algorithms run serially) */
+#define SBX_PAR_SERIAL 0        /* one thread, the classic loop              */
+#define SBX_PAR_WU_UCT 1        /* shared trees, in-flight counts O in UCB's
+                                   exploration term (WU-UCT)                 */
+#define SBX_PAR_TREE 2          /* shared trees, virtual loss                */
+#define SBX_PAR_ROOT 3          /* one tree set per thread, merged at root   */
+#define SBX_PAR_LEAF 4          /* one selection, a rollout per thread       */
+#define SBX_MAX_THREADS 64
+
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */
     double gamma;               /* discount per step from leaf toward root   */
@@ -305,6 +314,9 @@ typedef struct sbx_search_params {
     int32_t transpositions;     /* MCGS: 1: states found again share a node  */
     int32_t priors;             /* MCGS: SBX_PRIORS_* (PUCT's priors)        */
     double prior_temperature;   /* MCGS priors=heuristic: softmax(score / T) */
+    int32_t threads;            /* C threads inside one run (1..64, <= cores)*/
+    int32_t parallel;           /* SBX_PAR_* (Smitsimax)                     */
+    double virtual_loss;        /* parallel=tree: losses per in-flight visit */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -326,6 +338,9 @@ void sbx_search_params_default(sbx_search_params *out);
 int sbx_search_params_validate(const sbx_search_params *params);
 int sbx_search_param_count(void);
 int sbx_search_param_info(int index, sbx_param_info *out);
+/* Online processors, capped at SBX_MAX_THREADS: the most `threads` this
+ * machine accepts. Any thread. */
+int sbx_cores(void);
 
 /* ==================================================== 3. Search: lifecycle
  * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and
