@@ -40,8 +40,11 @@ typedef struct smx_node {
     uint32_t visits;       /* incremented when selected, as in tutorial §7    */
     uint32_t first_child;  /* 0: not expanded                                 */
     uint32_t pass_child;   /* 0: none                                         */
+    union {
     float policy[2];       /* the policy's 8 bytes, by policy in force:
-                              ucb1 + backup=mean: unused (zero)
+                              ucb1 + backup=mean: unused (zero), but
+                              inflight[0] during a shared-tree parallel run
+                              (see the parallel section)
                               ucb1 + backup=power: the node's value (double)
                               ucb1_tuned: sum of squared backed-up values
                               (double); exp3: [0] cumulative importance-
@@ -51,6 +54,11 @@ typedef struct smx_node {
                               aux_get/aux_set (memcpy: offset 20 is not
                               8-aligned). tuned and power would both need
                               the double, so params.c refuses the pair.  */
+    uint32_t inflight[2];  /* [0]: WU-UCT's O, simulations selected through
+                              this node and not yet backed up; 0 again when
+                              the run ends (the float 0.0 ucb1 left there).
+                              Beside visits: one cache line per node.     */
+    };
     uint8_t move;          /* SBX_MOVE_NONE for root and pass nodes           */
     uint8_t nchildren;
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED | _DOOMED     */
@@ -61,7 +69,13 @@ _Static_assert(sizeof(smx_node) == 32, "tree nodes must stay 32 bytes");
 
 typedef struct smx_tree {
     smx_node *nodes;
-    uint32_t used, cap;
+    /* `used` is bumped by every expansion of a shared-tree run; the pads
+     * keep it off the cache line of the fields every selection reads
+     * (nodes, cap, the bounds), which it would otherwise invalidate. */
+    char pad_before[64];
+    uint32_t used;
+    char pad_after[64];
+    uint32_t cap;
     uint64_t *mark;        /* one bit per node: reroot and snapshot marks     */
     uint32_t *rank;        /* per 64-node word: marked nodes before it        */
     double smin, smax;     /* running bounds of backed-up leaf scores         */
@@ -70,10 +84,6 @@ typedef struct smx_tree {
      * node means at that depth actually live on */
     double dmin[SBX_MAX_DEPTH + 1], dmax[SBX_MAX_DEPTH + 1];
     int32_t depth_reached; /* deepest node since the last re-root             */
-    uint32_t *inflight;    /* per node: simulations selected through it and
-                              not yet backed up (WU-UCT's O; virtual loss).
-                              Shared-tree runs only; all 0 between runs, so
-                              re-rooting need not move it.                    */
 } smx_tree;
 
 typedef struct smx {
@@ -171,22 +181,18 @@ static int tree_alloc(smx_tree *t, uint32_t cap) {
      * bitmaps and cap always describe the same size). */
     uint64_t *mark = calloc(words, sizeof *mark);
     uint32_t *rank = calloc(words, sizeof *rank);
-    uint32_t *inflight = calloc(cap, sizeof *inflight); /* zero pages: free until used */
-    smx_node *nodes = (mark && rank && inflight)
+    smx_node *nodes = (mark && rank)
                           ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
     if (!nodes) {
         free(mark);
         free(rank);
-        free(inflight);
         return SBX_ERR_MEMORY;
     }
     t->nodes = nodes;
     free(t->mark);
     free(t->rank);
-    free(t->inflight);
     t->mark = mark;
     t->rank = rank;
-    t->inflight = inflight;
     t->cap = cap;
     return SBX_OK;
 }
@@ -195,7 +201,6 @@ static void tree_free(smx_tree *t) {
     free(t->nodes);
     free(t->mark);
     free(t->rank);
-    free(t->inflight);
     memset(t, 0, sizeof *t);
 }
 
@@ -1421,6 +1426,7 @@ typedef struct par_worker {
     double wait_ms, busy_ms;
     pthread_t thread;
     int started;
+    char pad[128]; /* neighbours' counters on other cache lines */
 } par_worker;
 
 /* leaf parallelism: one rollout job per iteration, handed from worker 0 */
@@ -1444,7 +1450,9 @@ struct par_run {
     int64_t max_iterations;
     double max_ms, t0;
     uint32_t need;               /* arena room one iteration may take      */
+    char pad0[128];
     int64_t claimed;             /* iterations handed out (atomic)         */
+    char pad1[128];              /* bumped each iteration: a line alone    */
     int done;                    /* atomic: workers stop                   */
     int reason;                  /* atomic: the first stop reason          */
     /* leaf */
@@ -1576,7 +1584,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
     const double vl = p->virtual_loss;
     double explore = p->c * sqrt_ln_n(pv);
     if (mode == SBX_PAR_TREE) {
-        const uint32_t po = LD(&t->inflight[cur]);
+        const uint32_t po = LD(&t->nodes[cur].inflight[0]);
         if (po) {
             double pn = (double)(int64_t)(pv - po) + vl * (double)po;
             explore = p->c * sqrt(log(pn > 1.0 ? pn : 1.0));
@@ -1588,7 +1596,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
         smx_node *c = &ch[i];
         const uint32_t cv = LD(&c->visits);
         if (cv == 0) return first + (uint32_t)i;
-        const uint32_t o = LD(&t->inflight[first + (uint32_t)i]);
+        const uint32_t o = LD(&t->nodes[first + (uint32_t)i].inflight[0]);
         const double total = ld_double(&c->total);
         double v;
         if (o == 0) { /* the serial formula, bit for bit */
@@ -1645,7 +1653,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
     }
     for (int a = 0; a < n; a++) {
-        ADD(&trees[a].inflight[0], 1u);
+        ADD(&trees[a].nodes[0].inflight[0], 1u);
         ADD(&trees[a].nodes[0].visits, 1u);
         path[a][0] = 0;
         plen[a] = 1;
@@ -1687,7 +1695,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) {
                     uint32_t c = shared_pass(t, path[a][plen[a] - 1], &w->wait_ms);
-                    ADD(&t->inflight[c], 1u);
+                    ADD(&t->nodes[c].inflight[0], 1u);
                     ADD(&t->nodes[c].visits, 1u);
                     path[a][plen[a]++] = c;
                 }
@@ -1697,7 +1705,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 uint32_t first = shared_expand(t, cur, moves, k, &expanded, &w->wait_ms);
                 uint32_t c = shared_select(t, cur, first, LD(&t->nodes[cur].nchildren), p,
                                            rng, mode);
-                ADD(&t->inflight[c], 1u);
+                ADD(&t->nodes[c].inflight[0], 1u);
                 ADD(&t->nodes[c].visits, 1u);
                 joint[a] = t->nodes[c].move;
                 path[a][plen[a]++] = c;
@@ -1714,10 +1722,10 @@ static int shared_iterate(par_run *r, par_worker *w) {
         for (int a = 0; a < n; a++) {
             if (!alive[a]) continue;
             int now = (int)((alive_now >> a) & 1u);
-            if (step_node[a]) {
-                __atomic_fetch_or(&trees[a].nodes[step_node[a]].flags,
-                                  (uint8_t)(now ? SBX_NODE_SURVIVED : SBX_NODE_DIED),
-                                  __ATOMIC_RELAXED);
+            if (step_node[a]) { /* written only when it changes: a hot line */
+                uint8_t *f = &trees[a].nodes[step_node[a]].flags;
+                const uint8_t bit = (uint8_t)(now ? SBX_NODE_SURVIVED : SBX_NODE_DIED);
+                if (!(LD(f) & bit)) __atomic_fetch_or(f, bit, __ATOMIC_RELAXED);
             }
             if (!now) {
                 alive[a] = 0;
@@ -1789,7 +1797,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         smx_tree *t = &trees[a];
         /* the complete update: this simulation is no longer in flight */
         for (int k = plen[a] - 1; k >= 0; k--) {
-            __atomic_fetch_sub(&t->inflight[path[a][k]], 1u, __ATOMIC_RELEASE);
+            __atomic_fetch_sub(&t->nodes[path[a][k]].inflight[0], 1u, __ATOMIC_RELEASE);
         }
         for (int k = plen[a] - 2; k >= 0; k--) {
             smx_node *nd = &t->nodes[path[a][k]];
@@ -1802,8 +1810,12 @@ static int shared_iterate(par_run *r, par_worker *w) {
             for (int i = 0; all && i < kids; i++) {
                 all = shared_doomed(&t->nodes[first + (uint32_t)i], p->death_min_visits);
             }
-            if (all) __atomic_fetch_or(&nd->flags, (uint8_t)SBX_NODE_DOOMED, __ATOMIC_RELAXED);
-            else __atomic_fetch_and(&nd->flags, (uint8_t)~SBX_NODE_DOOMED, __ATOMIC_RELAXED);
+            const uint8_t f = LD(&nd->flags);
+            if (all && !(f & SBX_NODE_DOOMED)) {
+                __atomic_fetch_or(&nd->flags, (uint8_t)SBX_NODE_DOOMED, __ATOMIC_RELAXED);
+            } else if (!all && (f & SBX_NODE_DOOMED)) {
+                __atomic_fetch_and(&nd->flags, (uint8_t)~SBX_NODE_DOOMED, __ATOMIC_RELAXED);
+            }
         }
         int32_t leafd = t->nodes[path[a][plen[a] - 1]].depth;
         int32_t old = LD(&t->depth_reached);
