@@ -272,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also measure what recording a replay costs (about 15 s more)")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="only this game's cases (names: `python -m sandbox info`)")
+    bench.add_argument("--parallel", action="store_true",
+                       help="only the parallel search table: iterations/s per mode and "
+                            "thread count on snakes and goofspiel (about 30 s per core)")
     series = sub.add_parser("series", help="a series of matches with seats rotated: each "
                                            "player's score with a 95%% interval")
     series.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
@@ -333,6 +336,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
+            if args.parallel:
+                from .bench_parallel import collect as par_collect
+                from .bench_parallel import print_report
+                res = par_collect(quick=args.quick)
+                if args.json:
+                    import json
+                    print(json.dumps(res))
+                else:
+                    print_report(res)
+                return 0
             from .bench import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
                              game=args.game)

@@ -1460,6 +1460,10 @@ struct par_run {
     leaf_job job;
     int job_gen;                 /* atomic: bumped when a job is posted    */
     int job_left;                /* atomic: helpers still rolling out      */
+    int job_claim[SBX_MAX_THREADS]; /* atomic: slot j's rollout taken (by
+                                   helper j, or by worker 0 when helper j
+                                   has not started it: a helper that lost
+                                   its core does not stall the iteration) */
     leaf_result results[SBX_MAX_THREADS];
     par_worker w[SBX_MAX_THREADS];
 };
@@ -1624,6 +1628,8 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
     return best;
 }
 
+static void leaf_rollout(par_run *r, par_worker *w, int slot);
+
 /* One iteration of the serial loop (UCB1, backup mean) on shared trees, or,
  * for leaf parallelism on worker 0, with the other workers' rollouts. */
 static int shared_iterate(par_run *r, par_worker *w) {
@@ -1681,6 +1687,9 @@ static int shared_iterate(par_run *r, par_worker *w) {
                     leaf_plen[a] = plen[a];
                 }
                 helpers = r->nthreads - 1;
+                for (int h = 1; h <= helpers; h++) {
+                    __atomic_store_n(&r->job_claim[h], 0, __ATOMIC_RELEASE); /* after the job */
+                }
                 __atomic_store_n(&r->job_left, helpers, __ATOMIC_RELAXED);
                 __atomic_fetch_add(&r->job_gen, 1, __ATOMIC_RELEASE);
             }
@@ -1760,6 +1769,14 @@ static int shared_iterate(par_run *r, par_worker *w) {
         }
         if (p->depth_normalize) score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
     }
+    for (int h = 1; h <= helpers; h++) { /* rollouts no helper has started */
+        int free_slot = 0;
+        if (__atomic_compare_exchange_n(&r->job_claim[h], &free_slot, 1, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            leaf_rollout(r, w, h);
+            __atomic_fetch_sub(&r->job_left, 1, __ATOMIC_RELEASE);
+        }
+    }
     if (helpers) {
         WAIT_UNTIL(__atomic_load_n(&r->job_left, __ATOMIC_ACQUIRE) == 0, &w->wait_ms);
     }
@@ -1828,14 +1845,14 @@ static int shared_iterate(par_run *r, par_worker *w) {
 
 /* Leaf helper: the rest of the simulation from the posted leaf state,
  * random moves for the live agents (they are all out of their trees). */
-static void leaf_rollout(par_run *r, par_worker *w) {
+static void leaf_rollout(par_run *r, par_worker *w, int slot) {
     sbx_search *s = r->s;
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
     const void *cfg = s->cfg;
     const int n = s->num_agents;
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
-    leaf_result *res = &r->results[w->id];
+    leaf_result *res = &r->results[slot];
     const leaf_job *job = &r->job;
     void *sim = w->sim;
     memcpy(sim, r->leaf_state, s->state_size);
@@ -1904,7 +1921,12 @@ static void *leaf_helper(void *arg) {
                    &w->wait_ms);
         if (gen == seen) break; /* done */
         seen = gen;
-        leaf_rollout(r, w);
+        int free_slot = 0;
+        if (!__atomic_compare_exchange_n(&r->job_claim[w->id], &free_slot, 1, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            continue; /* worker 0 took it */
+        }
+        leaf_rollout(r, w, w->id);
         w->iterations++;
         __atomic_fetch_sub(&r->job_left, 1, __ATOMIC_RELEASE);
     }
