@@ -7,7 +7,7 @@
     python tools/sanitize.py --tsan               # ThreadSanitizer: the parallel search
 
 --tsan builds with ThreadSanitizer into build/tsan/ (its own objects and .so)
-and runs tests/native/test_parallel.py (or the given pytest arguments) with
+and runs tests/native/test_parallel_races.py (or the given pytest arguments) with
 the TSan runtime preloaded and TSAN_OPTIONS halt_on_error=1 (the first race
 report ends the process), second_deadlock_stack=1, log_path=<dir>/tsan;
 every report is printed and counted like ASan's.
@@ -66,7 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build" / "sanitize"
 BUILD_TSAN = ROOT / "build" / "tsan"
 DEFAULT_TESTS = ["tests/native", "tests/games", "tests/reference", "tests/sim", "tests/fuzz"]
-TSAN_TESTS = ["tests/native/test_parallel.py"]
+TSAN_TESTS = ["tests/native/test_parallel_races.py"]
 QUARANTINE_MB = 32
 REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer",
                   "WARNING: AddressSanitizer", "WARNING: ThreadSanitizer")
@@ -150,7 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.build_only:
         print(lib)
         return 0
-    selection = pytest_args or (TSAN_TESTS if args.tsan else DEFAULT_TESTS)
+    selection = list(pytest_args)
+    if not any(not a.startswith("-") for a in selection):
+        # only options (say -q): the default tests with them, not pytest's whole testpaths
+        selection += TSAN_TESTS if args.tsan else DEFAULT_TESTS
     paths = [a for a in selection if not a.startswith("-")]
     pymalloc_off = args.pymalloc == "off" or (
         args.pymalloc == "auto" and bool(paths) and all("tests/fuzz" in p for p in paths))
