@@ -38,8 +38,6 @@
 typedef struct smx_node {
     double total;          /* sum of backed-up (discounted) scores            */
     uint32_t visits;       /* incremented when selected, as in tutorial §7    */
-    uint32_t first_child;  /* 0: not expanded                                 */
-    uint32_t pass_child;   /* 0: none                                         */
     union {
     float policy[2];       /* the policy's 8 bytes, by policy in force:
                               ucb1 + backup=mean: unused (zero), but
@@ -51,14 +49,17 @@ typedef struct smx_node {
                               weighted reward G, [1] average-strategy sum;
                               rm / rm_plus: [0] cumulative regret R, [1]
                               average-strategy sum. Doubles go through
-                              aux_get/aux_set (memcpy: offset 20 is not
+                              aux_get/aux_set (memcpy: offset 12 is not
                               8-aligned). tuned and power would both need
                               the double, so params.c refuses the pair.  */
     uint32_t inflight[2];  /* [0]: WU-UCT's O, simulations selected through
                               this node and not yet backed up; 0 again when
                               the run ends (the float 0.0 ucb1 left there).
-                              Beside visits: one cache line per node.     */
+                              Right after visits: selection bumps both
+                              with one 64-bit atomic add.                 */
     };
+    uint32_t first_child;  /* 0: not expanded                                 */
+    uint32_t pass_child;   /* 0: none                                         */
     uint8_t move;          /* SBX_MOVE_NONE for root and pass nodes           */
     uint8_t nchildren;
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED | _DOOMED     */
@@ -1414,6 +1415,17 @@ static inline void max_double(double *p, double v) {
     }
 }
 
+/* visits + 1 and O + 1 in one atomic add: the two 32-bit counts are
+ * adjacent at an 8-aligned offset (visits never nears 2^32, so no carry
+ * crosses into O). */
+_Static_assert(offsetof(smx_node, inflight) == offsetof(smx_node, visits) + 4 &&
+                   offsetof(smx_node, visits) % 8 == 0,
+               "visits and the in-flight count must share one 8-aligned word");
+static inline void select_count(smx_node *n) {
+    __atomic_fetch_add((uint64_t *)(void *)&n->visits,
+                       (uint64_t)1 | ((uint64_t)1 << 32), __ATOMIC_RELAXED);
+}
+
 typedef struct par_run par_run;
 
 typedef struct par_worker {
@@ -1659,8 +1671,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
     }
     for (int a = 0; a < n; a++) {
-        ADD(&trees[a].nodes[0].inflight[0], 1u);
-        ADD(&trees[a].nodes[0].visits, 1u);
+        select_count(&trees[a].nodes[0]);
         path[a][0] = 0;
         plen[a] = 1;
         alive[a] = (uint8_t)((vt->alive_mask(cfg, sim) >> a) & 1u);
@@ -1704,8 +1715,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) {
                     uint32_t c = shared_pass(t, path[a][plen[a] - 1], &w->wait_ms);
-                    ADD(&t->nodes[c].inflight[0], 1u);
-                    ADD(&t->nodes[c].visits, 1u);
+                    select_count(&t->nodes[c]);
                     path[a][plen[a]++] = c;
                 }
             } else if (in_tree[a]) {
@@ -1714,8 +1724,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 uint32_t first = shared_expand(t, cur, moves, k, &expanded, &w->wait_ms);
                 uint32_t c = shared_select(t, cur, first, LD(&t->nodes[cur].nchildren), p,
                                            rng, mode);
-                ADD(&t->nodes[c].inflight[0], 1u);
-                ADD(&t->nodes[c].visits, 1u);
+                select_count(&t->nodes[c]);
                 joint[a] = t->nodes[c].move;
                 path[a][plen[a]++] = c;
                 step_node[a] = c;
