@@ -1,7 +1,8 @@
 """`python -m sandbox bench --parallel`: Smitsimax's parallel modes measured
 against each other in one run.
 
-Per game (snakes' and goofspiel's primary bench cases) and per mode
+Per registered game (its first bench case; `--game NAME` for one) and per
+mode
 (serial, wu_uct, tree, root, leaf), a fresh search from the start position
 runs for a fixed wall time at each thread count from 1 to the machine's
 cores; the figure is iterations per second (leaf: selections per second,
@@ -16,18 +17,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .games import plugin
+from .games import plugin, plugins
 from .native import Game, Search, SearchParams, cores
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
-GAMES = ("snakes", "goofspiel")
 TARGET_2T = {"wu_uct": 1.8, "tree": 1.8}   # issue 15, at 2 threads
 
 
-def _case(kind: str):
-    p = plugin(kind)
-    case = next((c for c in p.bench if c.primary), p.bench[0])
-    return case
+def _case(p):
+    return next((c for c in p.bench if c.primary), p.bench[0])
 
 
 def rate(kind: str, game_params: Any, params: SearchParams, seconds: float,
@@ -46,13 +44,16 @@ def rate(kind: str, game_params: Any, params: SearchParams, seconds: float,
     return best
 
 
-def collect(quick: bool = False, max_threads: int | None = None) -> dict[str, Any]:
+def collect(quick: bool = False, game: str | None = None,
+            max_threads: int | None = None) -> dict[str, Any]:
     top = min(cores(), max_threads or cores())
-    seconds, repeats = (0.15, 1) if quick else (0.6, 2)
+    seconds, repeats = (0.15, 1) if quick else (0.5, 2)
     out: dict[str, Any] = {"cores": cores(), "os_cpu_count": os.cpu_count(),
                            "seconds_per_cell": seconds, "repeats": repeats, "games": {}}
-    for kind in GAMES:
-        case = _case(kind)
+    for p in ([plugin(game)] if game else plugins()):
+        if not p.bench:
+            continue
+        kind, case = p.kind, _case(p)
         base = SearchParams(**{**dict(case.search), "node_cap": 1 << 23})
         rows: dict[str, Any] = {}
         for mode in MODES:

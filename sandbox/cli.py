@@ -274,7 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="only this game's cases (names: `python -m sandbox info`)")
     bench.add_argument("--parallel", action="store_true",
                        help="only the parallel search table: iterations/s per mode and "
-                            "thread count on snakes and goofspiel (about 30 s per core)")
+                            "thread count, per game (--game for one; about 5 s per game "
+                            "and core)")
     series = sub.add_parser("series", help="a series of matches with seats rotated: each "
                                            "player's score with a 95%% interval")
     series.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
@@ -339,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parallel:
                 from .bench_parallel import collect as par_collect
                 from .bench_parallel import print_report
-                res = par_collect(quick=args.quick)
+                res = par_collect(quick=args.quick, game=args.game)
                 if args.json:
                     import json
                     print(json.dumps(res))
