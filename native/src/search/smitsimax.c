@@ -1436,6 +1436,8 @@ typedef struct par_worker {
     smx_tree *trees;     /* its tree set: x->t, or root parallelism's own  */
     int64_t iterations, turns;
     double wait_ms, busy_ms;
+    double root_total[SBX_MAX_AGENTS]; /* workers >= 1: backed up at the roots,
+                                          added after the run (see below) */
     pthread_t thread;
     int started;
     char pad[128]; /* neighbours' counters on other cache lines */
@@ -1671,7 +1673,13 @@ static int shared_iterate(par_run *r, par_worker *w) {
         for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
     }
     for (int a = 0; a < n; a++) {
-        select_count(&trees[a].nodes[0]);
+        /* The root line is the one every iteration of every worker writes:
+         * it gets the visit only. Its own O is not kept (nothing reads it:
+         * tree mode's parent count at the root is its visits, N+O), and
+         * its total, which selection never reads, is summed per worker
+         * and added after the run (worker 0 adds at once, as the serial
+         * search does, so one thread stays bit-identical). */
+        ADD(&trees[a].nodes[0].visits, 1u);
         path[a][0] = 0;
         plen[a] = 1;
         alive[a] = (uint8_t)((vt->alive_mask(cfg, sim) >> a) & 1u);
@@ -1810,7 +1818,8 @@ static int shared_iterate(par_run *r, par_worker *w) {
             for (int k = pl[a] - 1; k >= 0; k--) {
                 smx_node *nd = &t->nodes[path[a][k]];
                 if (h > 0) ADD(&nd->visits, 1u); /* each rollout is a visit */
-                add_double(&nd->total, v);
+                if (k == 0 && w->id > 0) w->root_total[a] += v;
+                else add_double(&nd->total, v);
                 if (p->bounds == SBX_BOUNDS_DEPTH) {
                     min_double(&t->dmin[k], v);
                     max_double(&t->dmax[k], v);
@@ -1822,7 +1831,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
     for (int a = 0; a < n; a++) {
         smx_tree *t = &trees[a];
         /* the complete update: this simulation is no longer in flight */
-        for (int k = plen[a] - 1; k >= 0; k--) {
+        for (int k = plen[a] - 1; k >= 1; k--) {
             __atomic_fetch_sub(&t->nodes[path[a][k]].inflight[0], 1u, __ATOMIC_RELEASE);
         }
         for (int k = plen[a] - 2; k >= 0; k--) {
@@ -2069,6 +2078,9 @@ static int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms
         par_worker *w = &r->w[j];
         if (j > 0 && w->started) pthread_join(w->thread, NULL);
         s->run_thread_iterations[j] = w->iterations;
+        for (int a = 0; j > 0 && mode != SBX_PAR_ROOT && a < s->num_agents; a++) {
+            x->t[a].nodes[0].total += w->root_total[a];
+        }
         s->run_wait_ms += w->wait_ms;
         s->run_busy_ms += w->busy_ms;
         if (mode != SBX_PAR_LEAF) *iterations += w->iterations;
