@@ -486,6 +486,15 @@ typedef struct sbx_search_stats {
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */
+    /* the last run's threads (parallel Smitsimax; 0: it ran serially) */
+    int32_t run_threads;
+    int32_t run_pad;
+    int64_t run_thread_iterations[SBX_MAX_THREADS]; /* per thread; leaf:
+                                   worker 0 selections, others rollouts */
+    double run_wait_ms;         /* summed over threads: spinning or yielding
+                                   on another thread (a claimed expansion,
+                                   leaf's hand-off)                          */
+    double run_busy_ms;         /* summed over threads: time in the run     */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier

@@ -1295,6 +1295,13 @@ class ArenaScene(Scene):
                 for v, x in zip(vals, xs[1:]):
                     col = pal.WARN if (warn and v == vals[3]) else pal.TEXT
                     surface.blit(text(v, 12, col, mono=True), (x, y))
+                if len(snap.thread_iterations) > 1:   # parallel Smitsimax's meter
+                    total = max(1, sum(snap.thread_iterations))
+                    shares = " | ".join(f"{100 * v / total:.0f}%" for v in snap.thread_iterations)
+                    surface.blit(text(f"{len(snap.thread_iterations)} threads: {shares} of it, "
+                                      f"waiting {100 * snap.wait_share:.0f}%", 11,
+                                      pal.TEXT_DIM), (xs[0], y + 14))
+                    y += 14
                 note = tree_full_note(snap)
                 if note:
                     surface.blit(text(note, 11, pal.WARN), (xs[0], y + 14))

@@ -274,6 +274,12 @@ def test_parallel_mode_and_threads_set_the_search(app):  # noqa: F811
     pick(arena, "parallel", "leaf")            # rollouts are off in this scenario
     assert ctl.settings.parallel == "wu_uct"
     assert "rollout" in arena.message
+    if cores() > 1:   # the next slice runs on two threads, and the meter says so
+        arena.live.toggle_pause()
+        wait_until(lambda: len(getattr(ctl.latest, "thread_iterations", ())) == 2, arena,
+                   what="a two-thread slice")
+        snap = ctl.latest
+        assert all(v >= 0 for v in snap.thread_iterations) and 0.0 <= snap.wait_share <= 1.0
     for _ in range(3):
         arena.update(16.0)
         app.run(max_frames=app.frame + 1)

@@ -187,3 +187,20 @@ def test_c_refuses_the_same_and_more_threads_than_cores():
         raw.parallel = 2          # tree
         raw.policy = 2            # exp3
         assert lib.sbx_search_params_validate(raw) != 0
+
+
+def test_the_run_meters_count_each_threads_iterations():
+    """stats(): the last run's threads, each one's iterations (they add up
+    to the run's) and the share of time waiting; a serial run says 0."""
+    n = min(2, cores())
+    with Game(*GAMES[0], seed=5) as g, \
+            Search(g, SearchParams(parallel="wu_uct", threads=n), 3) as s:
+        r = s.run(iterations=6000)
+        st = s.stats()
+        assert st.run_threads == n and len(st.thread_iterations) == n
+        assert sum(st.thread_iterations) == r.iterations == 6000
+        assert 0.0 <= st.wait_share <= 1.0
+        s.update_params(parallel="serial", threads=1)
+        s.run(iterations=10)
+        st = s.stats()
+        assert (st.run_threads, st.thread_iterations, st.wait_share) == (0, (), 0.0)
