@@ -348,6 +348,9 @@ int sbx_cores(void);
  * state and one node arena per agent; it never mallocs per node.
  * Thread-safety: one thread drives a search (run, step_traced, advance,
  * inspect). set_params and stop may be called from any other thread.
+ * With params.parallel != SBX_PAR_SERIAL (Smitsimax) a run starts
+ * threads - 1 helper threads of its own and joins them before it returns;
+ * params set during such a run apply from the next run.
  */
 typedef struct sbx_search sbx_search;
 
