@@ -1381,11 +1381,9 @@ static int64_t smx_node_count(sbx_search *s) {
  * (relaxed: they are statistics; a reader may see a total one backup
  * behind its count), a node is expanded by the worker that wins a CAS of
  * its first_child from 0 to CLAIM (the others wait for the block to be
- * published with a release store), and child blocks are bump-allocated by
- * an atomic add on the arena's `used`. One atomic add per expansion keeps
- * the arena's order rule (a block always lands after its parent, which
- * re-rooting relies on); per-thread chunks reserved ahead would break it
- * (a chunk taken early can hold children of a node made later).
+ * published with a release store), and child blocks come from the
+ * worker's own chunk of the arena (see chunk_ready: the order rule, a
+ * block after its parent, is kept).
  */
 #define CLAIM UINT32_MAX
 #define LD(ptr) __atomic_load_n((ptr), __ATOMIC_RELAXED)
@@ -1438,6 +1436,8 @@ typedef struct par_worker {
     double wait_ms, busy_ms;
     double root_total[SBX_MAX_AGENTS]; /* workers >= 1: backed up at the roots,
                                           added after the run (see below) */
+    uint32_t chunk_pos[SBX_MAX_AGENTS], chunk_end[SBX_MAX_AGENTS]; /* its
+                                          own slice of each shared arena */
     pthread_t thread;
     int started;
     char pad[128]; /* neighbours' counters on other cache lines */
@@ -1463,7 +1463,8 @@ struct par_run {
     int mode, nthreads;
     int64_t max_iterations;
     double max_ms, t0;
-    uint32_t need;               /* arena room one iteration may take      */
+    uint32_t need;               /* arena room one iteration may take, per
+                                    tree                                    */
     char pad0[128];
     int64_t claimed;             /* iterations handed out (atomic)         */
     char pad1[128];              /* bumped each iteration: a line alone    */
@@ -1502,10 +1503,65 @@ static void par_stop(par_run *r, int reason) {
         }                                                           \
     } while (0)
 
+/* Node allocation on a shared arena. Each worker bump-allocates from its
+ * own chunk (taken from the arena's end with one CAS before an iteration),
+ * so expansions do not fight over `used`. The arena's order rule (a block
+ * after its parent: re-rooting relies on it) holds because a block goes in
+ * the chunk only when the chunk lies after the parent; a parent made by
+ * another worker in a later chunk gets its block from the arena's end with
+ * an atomic add (rare). Room: before every iteration each worker needs
+ * room for one iteration in its chunk AND need x threads at the arena's
+ * end (the direct adds all workers' current iterations may make); a chunk
+ * never takes that reserve. With one thread the chunk is the whole free
+ * arena and no block is ever added directly: the serial layout. */
+#define CHUNK_NODES 4096u
+
+static int chunk_ready(par_run *r, par_worker *w, smx_tree *t, int a) {
+    const uint32_t need = r->need;
+    const uint32_t reserve = r->nthreads > 1 ? need * (uint32_t)r->nthreads : 0;
+    uint32_t old = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+    if (w->chunk_end[a] - w->chunk_pos[a] >= need) {
+        return t->cap - old >= reserve;
+    }
+    for (;;) {
+        if (t->cap - old < need + reserve) return 0;
+        uint32_t take = r->nthreads > 1 ? CHUNK_NODES : t->cap - old;
+        if (take > t->cap - old - reserve) take = t->cap - old - reserve;
+        if (take < need) take = need;
+        if (__atomic_compare_exchange_n(&t->used, &old, old + take, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            w->chunk_pos[a] = old; /* the old chunk's tail is left unused */
+            w->chunk_end[a] = old + take;
+            return 1;
+        }
+    }
+}
+
+static inline uint32_t node_alloc(par_worker *w, smx_tree *t, int a, uint32_t parent,
+                                  uint32_t k) {
+    if (w->chunk_pos[a] > parent) {
+        const uint32_t first = w->chunk_pos[a];
+        w->chunk_pos[a] += k;
+        return first;
+    }
+    return ADD(&t->used, k);
+}
+
+/* Gives the unused tail of the worker's chunk back if it is the arena's
+ * end (always with one thread: its arena ends where the serial one would). */
+static void chunk_return(par_worker *w, smx_tree *t, int a) {
+    uint32_t end = w->chunk_end[a];
+    if (end > w->chunk_pos[a]) {
+        __atomic_compare_exchange_n(&t->used, &end, w->chunk_pos[a], 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED);
+    }
+    w->chunk_pos[a] = w->chunk_end[a] = 0;
+}
+
 /* The first child of `idx`, expanding it with `k` moves if this worker is
  * the first to get there (*expanded = 1). */
-static uint32_t shared_expand(smx_tree *t, uint32_t idx, const uint8_t *moves, int k,
-                              int *expanded, double *wait_ms) {
+static uint32_t shared_expand(par_worker *w, smx_tree *t, int a, uint32_t idx,
+                              const uint8_t *moves, int k, int *expanded, double *wait_ms) {
     smx_node *nd = &t->nodes[idx];
     uint32_t first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE);
     *expanded = 0;
@@ -1513,7 +1569,7 @@ static uint32_t shared_expand(smx_tree *t, uint32_t idx, const uint8_t *moves, i
         uint32_t zero = 0;
         if (__atomic_compare_exchange_n(&nd->first_child, &zero, CLAIM, 0, __ATOMIC_ACQUIRE,
                                         __ATOMIC_ACQUIRE)) {
-            first = ADD(&t->used, (uint32_t)k);
+            first = node_alloc(w, t, a, idx, (uint32_t)k);
             const uint8_t depth = (uint8_t)(nd->depth + 1);
             for (int i = 0; i < k; i++) {
                 smx_node *c = &t->nodes[first + (uint32_t)i];
@@ -1535,14 +1591,15 @@ static uint32_t shared_expand(smx_tree *t, uint32_t idx, const uint8_t *moves, i
     return first;
 }
 
-static uint32_t shared_pass(smx_tree *t, uint32_t idx, double *wait_ms) {
+static uint32_t shared_pass(par_worker *w, smx_tree *t, int a, uint32_t idx,
+                            double *wait_ms) {
     smx_node *nd = &t->nodes[idx];
     uint32_t c = __atomic_load_n(&nd->pass_child, __ATOMIC_ACQUIRE);
     if (c == 0) {
         uint32_t zero = 0;
         if (__atomic_compare_exchange_n(&nd->pass_child, &zero, CLAIM, 0, __ATOMIC_ACQUIRE,
                                         __ATOMIC_ACQUIRE)) {
-            c = ADD(&t->used, 1u);
+            c = node_alloc(w, t, a, idx, 1u);
             smx_node *n = &t->nodes[c];
             memset(n, 0, sizeof *n);
             n->move = SBX_MOVE_NONE;
@@ -1655,7 +1712,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
     const int n = s->num_agents, mode = r->mode;
     const int leaf = mode == SBX_PAR_LEAF;
     for (int a = 0; a < n; a++) {
-        if (trees[a].cap - LD(&trees[a].used) < r->need) return SBX_STOP_NODE_CAP;
+        if (!chunk_ready(r, w, &trees[a], a)) return SBX_STOP_NODE_CAP;
     }
     void *sim = w->sim;
     uint64_t *rng = &w->rng;
@@ -1722,14 +1779,14 @@ static int shared_iterate(par_run *r, par_worker *w) {
             if (k == 0) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) {
-                    uint32_t c = shared_pass(t, path[a][plen[a] - 1], &w->wait_ms);
+                    uint32_t c = shared_pass(w, t, a, path[a][plen[a] - 1], &w->wait_ms);
                     select_count(&t->nodes[c]);
                     path[a][plen[a]++] = c;
                 }
             } else if (in_tree[a]) {
                 uint32_t cur = path[a][plen[a] - 1];
                 int expanded;
-                uint32_t first = shared_expand(t, cur, moves, k, &expanded, &w->wait_ms);
+                uint32_t first = shared_expand(w, t, a, cur, moves, k, &expanded, &w->wait_ms);
                 uint32_t c = shared_select(t, cur, first, LD(&t->nodes[cur].nchildren), p,
                                            rng, mode);
                 select_count(&t->nodes[c]);
@@ -2008,8 +2065,7 @@ static int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms
     r->max_ms = max_ms;
     r->t0 = t0;
     /* every worker may be mid-iteration when one checks the room */
-    r->need = (uint32_t)(smx_iteration_nodes(&s->p, s->num_agents, s->max_moves) *
-                         (mode == SBX_PAR_ROOT ? 1 : nt));
+    r->need = (uint32_t)smx_iteration_nodes(&s->p, s->num_agents, s->max_moves);
     int rc = SBX_OK;
     if (mode == SBX_PAR_LEAF && nt > 1 && !(r->leaf_state = malloc(s->state_size))) {
         rc = sbx_fail(SBX_ERR_MEMORY, "out of memory starting a parallel run");
@@ -2078,6 +2134,9 @@ static int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms
         par_worker *w = &r->w[j];
         if (j > 0 && w->started) pthread_join(w->thread, NULL);
         s->run_thread_iterations[j] = w->iterations;
+        for (int a = 0; mode != SBX_PAR_ROOT && a < s->num_agents; a++) {
+            chunk_return(w, &x->t[a], a);
+        }
         for (int a = 0; j > 0 && mode != SBX_PAR_ROOT && a < s->num_agents; a++) {
             x->t[a].nodes[0].total += w->root_total[a];
         }
