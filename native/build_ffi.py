@@ -39,8 +39,14 @@ LINK_ARGS: list[str] = ["-pthread"]
 # every UBSan finding fatal (by default UBSan prints and carries on, and a
 # test would pass). The build says what it is in lib.SBX_BUILD_SANITIZED, so
 # tests/conftest.py can refuse to run the normal suite on it by mistake.
+# SBX_SANITIZE=thread builds with ThreadSanitizer instead (tools/sanitize.py
+# --tsan, into build/tsan/): the parallel search's shared trees and worker
+# hand-offs. TSan and ASan cannot share a process.
 SANITIZE = os.environ.get("SBX_SANITIZE", "") not in ("", "0")
-if SANITIZE:
+if os.environ.get("SBX_SANITIZE") == "thread":
+    COMPILE_ARGS += ["-fsanitize=thread", "-g", "-O1", "-fno-omit-frame-pointer"]
+    LINK_ARGS += ["-fsanitize=thread"]
+elif SANITIZE:
     COMPILE_ARGS += ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                      "-fno-wrapv", "-g", "-O1", "-fno-omit-frame-pointer"]
     LINK_ARGS += ["-fsanitize=address,undefined"]

@@ -329,6 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--explorer", action="store_true",
                        help="only the tree explorer: frame times zooming a 1,000,000-node "
                             "tree (a few seconds)")
+    bench.add_argument("--parallel", action="store_true",
+                       help="only the parallel search table: iterations/s per mode and "
+                            "thread count, per game (--game for one; about 5 s per game "
+                            "and core)")
     series = sub.add_parser("series", help="a series of matches with seats rotated: each "
                                            "player's score with a 95%% interval")
     series.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
@@ -396,6 +400,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
+            if args.parallel:
+                from .bench_parallel import collect as par_collect
+                from .bench_parallel import print_report
+                res = par_collect(quick=args.quick, game=args.game)
+                if args.json:
+                    import json
+                    print(json.dumps(res))
+                else:
+                    print_report(res)
+                return 0
             from .bench import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
                              game=args.game, tournament=args.tournament,

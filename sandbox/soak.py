@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from .config import Budget, Scenario, list_scenarios, load_scenario
 from .config.scenario import DEFAULT_SCENARIO
-from .native import InvalidArgument, SearchParams
+from .native import InvalidArgument, SearchParams, cores
 from .sim import Match, SearchController
 
 # Valid ranges are the model's, but a few are cut down so that a soak of
@@ -63,11 +63,22 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
             new[name] = rng.random() < 0.5
         elif ann is int and lo is not None and hi is not None:
             hi = min(int(hi), SOAK_LIMITS.get(name, int(hi)))
+            if name == "threads":
+                hi = min(hi, cores())     # C's rule: this machine's cores
             # log-uniform: small and large values both turn up
             new[name] = round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi))))
             new[name] = max(int(lo), min(hi, new[name]))
         elif ann is float and lo is not None and hi is not None:
             new[name] = rng.uniform(float(lo), float(hi))
+    mode = new.get("parallel", base.parallel)
+    if mode != "serial":  # the parallel modes' cross-field rules
+        if mode == "leaf":
+            new["rollout"] = True
+        if new.get("policy", base.policy) not in (
+                ("ucb1", "ucb1_tuned") if mode == "root" else ("ucb1",)):
+            new["policy"] = "ucb1"
+        if mode != "root":
+            new["backup"] = "mean"
     if (new.get("backup", base.backup) == "power"
             and new.get("policy", base.policy) != "ucb1"):
         new["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup

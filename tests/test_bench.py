@@ -125,3 +125,26 @@ def test_quick_figures_are_labelled_and_recording_shows_progress(tmp_path):
     assert "a QUICK run" in out[-1]
     progress = [ln for ln in p.stderr.splitlines() if ln.startswith("recording cost: match")]
     assert [ln.split()[3] for ln in progress] == ["1/3", "2/3", "3/3"], p.stderr
+
+
+def test_bench_parallel_table_has_every_mode_and_the_two_thread_ratio():
+    """`bench --parallel`: a row per mode, iterations/s per thread count up
+    to the cores, the 2-thread ratio against 1 thread of the same mode."""
+    import json as _json
+
+    from sandbox.native import cores
+    p = subprocess.run([sys.executable, "-m", "sandbox", "bench", "--parallel", "--quick",
+                        "--game", "matrix", "--json"], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    res = _json.loads(p.stdout)
+    rows = res["games"]["matrix"]["modes"]
+    assert set(rows) == {"serial", "wu_uct", "tree", "root", "leaf"}
+    for mode, row in rows.items():
+        counts = [int(t) for t in row["iterations_per_s"]]
+        assert counts == ([1] if mode == "serial" else list(range(1, cores() + 1)))
+        assert all(v > 0 for v in row["iterations_per_s"].values())
+        if mode != "serial" and cores() >= 2:
+            its = row["iterations_per_s"]
+            assert abs(row["ratio_2_threads"] - its["2"] / its["1"]) < 0.011
+    assert "rollouts_per_s" in rows["leaf"]

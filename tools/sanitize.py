@@ -4,6 +4,13 @@
     python tools/sanitize.py tests/native -x      # build, then any pytest arguments
     python tools/sanitize.py --build-only         # just the build (prints the .so path)
     python tools/sanitize.py --no-build tests/fuzz
+    python tools/sanitize.py --tsan               # ThreadSanitizer: the parallel search
+
+--tsan builds with ThreadSanitizer into build/tsan/ (its own objects and .so)
+and runs tests/native/test_parallel_races.py (or the given pytest arguments) with
+the TSan runtime preloaded and TSAN_OPTIONS halt_on_error=1 (the first race
+report ends the process), second_deadlock_stack=1, log_path=<dir>/tsan;
+every report is printed and counted like ASan's.
 
 The sanitizer build goes to build/sanitize/ (objects and the .so), never next
 to the normal extension in sandbox/native/, and is loaded through
@@ -57,10 +64,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build" / "sanitize"
+BUILD_TSAN = ROOT / "build" / "tsan"
 DEFAULT_TESTS = ["tests/native", "tests/games", "tests/reference", "tests/sim", "tests/fuzz"]
+TSAN_TESTS = ["tests/native/test_parallel_races.py"]
 QUARANTINE_MB = 32
 REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer",
-                  "WARNING: AddressSanitizer")
+                  "WARNING: AddressSanitizer", "WARNING: ThreadSanitizer")
 
 
 def runtime(name: str) -> str:
@@ -71,28 +80,30 @@ def runtime(name: str) -> str:
     return os.path.realpath(path)
 
 
-def build() -> Path:
+def build(tsan: bool = False) -> Path:
     """Compile every source again (--force: a header change must not leave
-    stale objects behind) into build/sanitize/."""
-    env = dict(os.environ, SBX_SANITIZE="1")
+    stale objects behind) into build/sanitize/ (build/tsan/ with --tsan)."""
+    env = dict(os.environ, SBX_SANITIZE="thread" if tsan else "1")
+    out = BUILD_TSAN if tsan else BUILD
     t0 = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "setup.py", "-q", "build_ext", "--force",
-         "--build-temp", str(BUILD / "temp"), "--build-lib", str(BUILD / "lib")],
+         "--build-temp", str(out / "temp"), "--build-lib", str(out / "lib")],
         cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout + proc.stderr)
         sys.exit("error: the sanitizer build failed")
-    found = sorted(glob.glob(str(BUILD / "lib" / "sandbox" / "native" / "_sbx*.so")))
+    found = sorted(glob.glob(str(out / "lib" / "sandbox" / "native" / "_sbx*.so")))
     if not found:
-        sys.exit(f"error: no extension was built under {BUILD / 'lib'}")
+        sys.exit(f"error: no extension was built under {out / 'lib'}")
     print(f"sanitize: built {found[-1]} in {time.perf_counter() - t0:.1f} s", flush=True)
     return Path(found[-1])
 
 
-def sanitizer_env(lib: Path, log_dir: Path, pymalloc_off: bool) -> dict[str, str]:
+def sanitizer_env(lib: Path, log_dir: Path, pymalloc_off: bool,
+                  tsan: bool = False) -> dict[str, str]:
     env = dict(os.environ)
-    preload = [runtime("libasan.so")]
+    preload = [runtime("libtsan.so" if tsan else "libasan.so")]
     if env.get("LD_PRELOAD"):
         preload.append(env["LD_PRELOAD"])
     env.update({
@@ -105,6 +116,10 @@ def sanitizer_env(lib: Path, log_dir: Path, pymalloc_off: bool) -> dict[str, str
             f"log_path={log_dir / 'asan'}"]),
         "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
     })
+    if tsan:
+        del env["ASAN_OPTIONS"]
+        env["TSAN_OPTIONS"] = ":".join([
+            "halt_on_error=1", "second_deadlock_stack=1", f"log_path={log_dir / 'tsan'}"])
     if pymalloc_off:
         env["PYTHONMALLOC"] = "malloc"
     return env
@@ -118,26 +133,32 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-only", action="store_true", help="build and print the .so path")
     ap.add_argument("--no-build", action="store_true", help="reuse build/sanitize/")
+    ap.add_argument("--tsan", action="store_true",
+                    help="ThreadSanitizer build (build/tsan/); default tests: the parallel search")
     ap.add_argument("--pymalloc", choices=("on", "off", "auto"), default="auto",
                     help="off: PYTHONMALLOC=malloc (ASan sees Python's buffers too); "
                          "auto: off when the run is only the fuzz suite")
     args, pytest_args = ap.parse_known_args(argv)
+    out = BUILD_TSAN if args.tsan else BUILD
     if args.no_build:
-        found = sorted(glob.glob(str(BUILD / "lib" / "sandbox" / "native" / "_sbx*.so")))
+        found = sorted(glob.glob(str(out / "lib" / "sandbox" / "native" / "_sbx*.so")))
         if not found:
             sys.exit("error: no sanitizer build yet (run without --no-build)")
         lib = Path(found[-1])
     else:
-        lib = build()
+        lib = build(args.tsan)
     if args.build_only:
         print(lib)
         return 0
-    selection = pytest_args or DEFAULT_TESTS
+    selection = list(pytest_args)
+    if not any(not a.startswith("-") for a in selection):
+        # only options (say -q): the default tests with them, not pytest's whole testpaths
+        selection += TSAN_TESTS if args.tsan else DEFAULT_TESTS
     paths = [a for a in selection if not a.startswith("-")]
     pymalloc_off = args.pymalloc == "off" or (
         args.pymalloc == "auto" and bool(paths) and all("tests/fuzz" in p for p in paths))
     log_dir = Path(tempfile.mkdtemp(prefix="sbx-sanitize-"))
-    env = sanitizer_env(lib, log_dir, pymalloc_off)
+    env = sanitizer_env(lib, log_dir, pymalloc_off and not args.tsan, args.tsan)
     # --capture=sys: pytest captures Python's sys.stdout/err but leaves file
     # descriptor 2 alone, so a report written there by a process that UBSan
     # (or ASan) is killing reaches this script; with fd capture it would die
@@ -146,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         "--capture=sys"]
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *capture, *selection]
     print("sanitize: " + " ".join(f"{k}={env[k]}" for k in (
-        "ASAN_OPTIONS", "UBSAN_OPTIONS") ) + (" PYTHONMALLOC=malloc" if pymalloc_off else ""),
-        flush=True)
+        "TSAN_OPTIONS" if args.tsan else "ASAN_OPTIONS", "UBSAN_OPTIONS")) +
+        (" PYTHONMALLOC=malloc" if pymalloc_off and not args.tsan else ""), flush=True)
     print("sanitize: " + " ".join(cmd[1:]), flush=True)
     t0 = time.perf_counter()
     # pytest's output is passed through line by line and scanned: UBSan

@@ -290,6 +290,15 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_PRIORS_HEURISTIC 1  /* softmax of the game's move scores (a game
                                    without them is refused)                  */
 
+/* parallel: how Smitsimax uses `threads` (other algorithms run serially) */
+#define SBX_PAR_SERIAL 0        /* one thread, the classic loop              */
+#define SBX_PAR_WU_UCT 1        /* shared trees, in-flight counts O in UCB's
+                                   exploration term (WU-UCT)                 */
+#define SBX_PAR_TREE 2          /* shared trees, virtual loss                */
+#define SBX_PAR_ROOT 3          /* one tree set per thread, merged at root   */
+#define SBX_PAR_LEAF 4          /* one selection, a rollout per thread       */
+#define SBX_MAX_THREADS 64
+
 typedef struct sbx_search_params {
     double c;                   /* UCB1 exploration constant                 */
     double gamma;               /* discount per step from leaf toward root   */
@@ -324,6 +333,9 @@ typedef struct sbx_search_params {
     int32_t transpositions;     /* MCGS: 1: states found again share a node  */
     int32_t priors;             /* MCGS: SBX_PRIORS_* (PUCT's priors)        */
     double prior_temperature;   /* MCGS priors=heuristic: softmax(score / T) */
+    int32_t threads;            /* C threads inside one run (1..64, <= cores)*/
+    int32_t parallel;           /* SBX_PAR_* (Smitsimax)                     */
+    double virtual_loss;        /* parallel=tree: losses per in-flight visit */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -345,6 +357,9 @@ void sbx_search_params_default(sbx_search_params *out);
 int sbx_search_params_validate(const sbx_search_params *params);
 int sbx_search_param_count(void);
 int sbx_search_param_info(int index, sbx_param_info *out);
+/* Online processors, capped at SBX_MAX_THREADS: the most `threads` this
+ * machine accepts. Any thread. */
+int sbx_cores(void);
 
 /* ==================================================== 3. Search: lifecycle
  * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and
@@ -352,6 +367,9 @@ int sbx_search_param_info(int index, sbx_param_info *out);
  * state and one node arena per agent; it never mallocs per node.
  * Thread-safety: one thread drives a search (run, step_traced, advance,
  * inspect). set_params and stop may be called from any other thread.
+ * With params.parallel != SBX_PAR_SERIAL (Smitsimax) a run starts
+ * threads - 1 helper threads of its own and joins them before it returns;
+ * params set during such a run apply from the next run.
  */
 typedef struct sbx_search sbx_search;
 
@@ -499,6 +517,15 @@ typedef struct sbx_search_stats {
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */
+    /* the last run's threads (parallel Smitsimax; 0: it ran serially) */
+    int32_t run_threads;
+    int32_t run_pad;
+    int64_t run_thread_iterations[SBX_MAX_THREADS]; /* per thread; leaf:
+                                   worker 0 selections, others rollouts */
+    double run_wait_ms;         /* summed over threads: spinning or yielding
+                                   on another thread (a claimed expansion,
+                                   leaf's hand-off)                          */
+    double run_busy_ms;         /* summed over threads: time in the run     */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier

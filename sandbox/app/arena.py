@@ -33,7 +33,7 @@ import pygame
 from ..config import Budget, Scenario, list_scenarios, load_scenario
 from ..config.agent import AGENT_DIR, agent_dict, save_agent
 from ..games import BoardContext, move_namer, move_names
-from ..native import SandboxError, has_bot
+from ..native import SandboxError, cores, has_bot
 from ..render import palette as pal
 from ..render.scoreboard import draw_scoreboard
 from ..render.fonts import elide, font, text
@@ -378,6 +378,8 @@ class ArenaScene(Scene):
             label = "budget ms/turn" if budget.ms else f"budget ms/turn (now {budget.iterations} it)"
             g.add(Slider("budget_ms", (c.x, yy, sw, 30), label, 1, max(1000.0, ms), ms, log=True,
                          fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 35
+            if p.algorithm == "smitsimax":
+                yy = self._add_parallel_row(g, p, c, yy)
             if tree and sampling:
                 g.add(Picker("final_move", (c.x, yy, sw, 24), "move played:",
                              [("argmax", "strategy's argmax"), ("sample", "sampled from it")],
@@ -551,6 +553,25 @@ class ArenaScene(Scene):
                       title="MCGS root" if alg == "mcgs" else "joint root")
             self._matrix_fed[leader] = now
         return mv
+
+    def _add_parallel_row(self, g: WidgetGroup, p: Any, c: pygame.Rect, yy: int) -> int:
+        """Smitsimax's parallel mode and thread count (issue 15), applied
+        from the search's next slice; a mode the settings cannot run (leaf
+        without rollouts, a sampling policy) is refused with the reason."""
+        half = c.w // 2
+        modes = [("serial", "serial"), ("wu_uct", "WU-UCT"), ("tree", "tree + VL"),
+                 ("root", "root"), ("leaf", "leaf")]
+        g.add(Picker("parallel", (c.x, yy + 3, half - 4, 24), "", modes, p.parallel,
+                     tooltip="parallel search: WU-UCT (shared trees, in-flight counts in the "
+                             "exploration term), tree (shared trees, virtual loss), root (a "
+                             "tree set per thread), leaf (a rollout per thread; needs "
+                             "rollouts). More than one thread is not bit-reproducible"))
+        n = cores()
+        if n > 1:
+            g.add(Slider("threads", (c.x + half, yy, c.w - half, 30), "threads", 1,
+                         max(n, p.threads), p.threads, step=1, integer=True, fmt="{}",
+                         tooltip=f"C threads inside this player's search (1..{n})"))
+        return yy + 33
 
     def _add_algorithm_pickers(self, g: WidgetGroup, ctl: SearchController,
                                c: pygame.Rect, yy: int) -> int:
@@ -1363,6 +1384,13 @@ class ArenaScene(Scene):
                 for v, x in zip(vals, xs[1:]):
                     col = pal.WARN if (warn and v == vals[3]) else pal.TEXT
                     surface.blit(text(v, 12, col, mono=True), (x, y))
+                if len(snap.thread_iterations) > 1:   # parallel Smitsimax's meter
+                    total = max(1, sum(snap.thread_iterations))
+                    shares = " | ".join(f"{100 * v / total:.0f}%" for v in snap.thread_iterations)
+                    surface.blit(text(f"{len(snap.thread_iterations)} threads: {shares} of it, "
+                                      f"waiting {100 * snap.wait_share:.0f}%", 11,
+                                      pal.TEXT_DIM), (xs[0], y + 14))
+                    y += 14
                 note = tree_full_note(snap)
                 if note:
                     surface.blit(text(note, 11, pal.WARN), (xs[0], y + 14))

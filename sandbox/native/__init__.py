@@ -11,6 +11,13 @@ from .search import MoveStat, RootMatrix, RunResult, Search, SearchStats, Search
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
 
+def cores() -> int:
+    """The most `threads` a search accepts on this machine (online
+    processors, capped at 64): the C core's own count."""
+    from ._lib import lib
+    return int(lib.sbx_cores())
+
+
 def core_version() -> str:
     from ._lib import lib, pystr
     return pystr(lib.sbx_version())
@@ -20,5 +27,5 @@ __all__ = [
     "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
     "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
     "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "has_bot", "kinds", "params_doc",
+    "core_version", "cores", "has_bot", "kinds", "params_doc",
 ]

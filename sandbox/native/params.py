@@ -22,6 +22,7 @@ POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 BACKUP = {"mean": 0, "power": 1}
 PRIORS = {"uniform": 0, "heuristic": 1}
+PARALLEL = {"serial": 0, "wu_uct": 1, "tree": 2, "root": 3, "leaf": 4}
 
 
 def _names(table: dict[str, int]) -> dict[int, str]:
@@ -32,7 +33,7 @@ def _names(table: dict[str, int]) -> dict[int, str]:
 CHOICES = {name: (table, _names(table)) for name, table in {
     "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
     "policy": POLICY, "final_move": FINAL_MOVE, "backup": BACKUP,
-    "priors": PRIORS}.items()}
+    "priors": PRIORS, "parallel": PARALLEL}.items()}
 ALGORITHM_NAMES = _names(ALGORITHM)
 POLICY_NAMES = _names(POLICY)
 
@@ -125,6 +126,18 @@ class SearchParams(BaseModel):
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                      description="MCGS priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
+    threads: Int = Field(1, ge=1, le=64,
+                         description="Smitsimax with parallel != serial: C threads inside one "
+                                     "run (at most this machine's cores, checked by the core); "
+                                     "more than one is not bit-reproducible")
+    parallel: Literal["serial", "wu_uct", "tree", "root", "leaf"] = Field(
+        "serial", description="Smitsimax parallel search: wu_uct (shared trees, in-flight "
+                              "counts in the exploration term), tree (shared trees, virtual "
+                              "loss), root (a tree set per thread, merged at the root), leaf "
+                              "(a rollout per thread from one selection; needs rollout)")
+    virtual_loss: Float = Field(1.0, ge=0.0, le=100.0,
+                                description="parallel=tree: visits of the worst value each "
+                                            "in-flight simulation counts as")
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":
@@ -133,6 +146,25 @@ class SearchParams(BaseModel):
         if self.backup == "power" and self.policy != "ucb1":
             raise ValueError(f"backup: power works with policy ucb1 only (got policy "
                              f"{self.policy}); use backup=mean with policy {self.policy}")
+        return self
+
+    @model_validator(mode="after")
+    def _parallel_rules(self) -> "SearchParams":
+        """C's parallel cross-field rules (params.c check_parallel); the
+        core count is checked by C alone (it is the machine's, not the
+        file's)."""
+        mode = self.parallel
+        if mode == "serial":
+            return self
+        if mode == "leaf" and not self.rollout:
+            raise ValueError("parallel: leaf runs several rollouts from one leaf and needs "
+                             "rollout on")
+        root = mode == "root"
+        if self.policy != "ucb1" and not (root and self.policy == "ucb1_tuned"):
+            raise ValueError(f"parallel: {mode} works with policy ucb1"
+                             f"{' or ucb1_tuned' if root else ''} (got policy {self.policy})")
+        if self.backup != "mean" and not root:
+            raise ValueError(f"parallel: {mode} works with backup mean (got power)")
         return self
 
     def replace(self, **changes: Any) -> "SearchParams":

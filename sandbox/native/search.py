@@ -77,6 +77,12 @@ class SearchStats:
     edge_bytes: int = 0          # MCGS: edge arrays in use (bytes)
     prior_bytes: int = 0         # MCGS: stored priors in use (0 with uniform priors)
     table_bytes: int = 0         # MCGS: transposition table (bytes)
+    # the last run's threads (parallel Smitsimax; 0: it ran serially), the
+    # iterations each did (leaf: thread 0's selections, the others'
+    # rollouts) and the share of their time spent waiting on each other
+    run_threads: int = 0
+    thread_iterations: tuple[int, ...] = ()
+    wait_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -373,7 +379,10 @@ class Search:
             norm_min=tuple(s.norm_min[0:k]), norm_max=tuple(s.norm_max[0:k]),
             transposition_hits=int(s.transposition_hits),
             edge_bytes=int(s.edge_bytes), prior_bytes=int(s.prior_bytes),
-            table_bytes=int(s.table_bytes))
+            table_bytes=int(s.table_bytes), run_threads=int(s.run_threads),
+            thread_iterations=tuple(int(v) for v in s.run_thread_iterations[0:s.run_threads]),
+            wait_share=(float(s.run_wait_ms) / float(s.run_busy_ms)
+                        if s.run_busy_ms > 0 else 0.0))
 
     def root_matrix(self) -> RootMatrix:
         """The root's joint-action matrix (MCGS, or joint with two agents);

@@ -383,6 +383,11 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
             notes.append("the recorded search began from a kept tree (tree reuse on): its "
                          "root visits include earlier turns', so a fresh tree's need not "
                          "match them (--keep-tree starts from that kept tree)")
+        if any(p.threads > 1 and p.parallel != "serial" and p.algorithm == "smitsimax"
+               for p in (recorded_settings, new_settings)):
+            notes.append("a parallel search (threads > 1) is not bit-reproducible: its threads "
+                         "interleave differently each run, so neither the replayed turns nor "
+                         "this re-search repeat the recorded statistics exactly")
         if ms is not None:
             r = search.run(ms=ms)
             ran = r.iterations

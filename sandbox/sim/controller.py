@@ -94,6 +94,10 @@ class ControllerSnapshot:
     # for the other searches.
     root_matrix: RootMatrix | None = None
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
+    # parallel Smitsimax, the last slice: iterations per C thread (empty:
+    # serial) and the share of the threads' time spent waiting on each other
+    thread_iterations: tuple[int, ...] = ()
+    wait_share: float = 0.0
 
 
 def has_root_matrix(algorithm: str, num_agents: int) -> bool:
@@ -623,7 +627,8 @@ class SearchController(Controller):
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
             norm_max=st.norm_max, trees=trees, published_at=now,
             algorithm=st.algorithm, policy=st.policy, num_trees=st.trees,
-            root_matrix=matrix, transposition_hits=st.transposition_hits)
+            root_matrix=matrix, transposition_hits=st.transposition_hits,
+            thread_iterations=st.thread_iterations, wait_share=st.wait_share)
 
     def _snapshots(self, agents: tuple[int, ...], kept: int,
                    req: TreeRequest) -> Mapping[int, TreeSnapshot]:

@@ -254,3 +254,32 @@ def test_a_scenarios_policy_is_in_force_from_the_first_turn(app):  # noqa: F811
     assert scene._algorithm_status(ctl) == ("now: Smitsimax · RM", "")
     assert scene.widgets.get("policy").value == "rm"
     assert scene.widgets.get("final_move").value == "sample"
+
+
+def test_parallel_mode_and_threads_set_the_search(app):  # noqa: F811
+    """Smitsimax's row: the mode picker and the threads slider reach the
+    search (from its next slice); a mode the settings cannot run is
+    refused with the reason and the search keeps its mode."""
+    from sandbox.native import cores
+    arena = make_arena(app, budget=Budget(ms=0, iterations=300))
+    ctl = arena.match.controllers[0]
+    assert ctl.settings.algorithm == "smitsimax"
+    ids = {w.id for w in arena.widgets.widgets}
+    assert "parallel" in ids and ("threads" in ids) == (cores() > 1)
+    pick(arena, "parallel", "wu_uct")          # as a person does: open, click
+    assert ctl.settings.parallel == "wu_uct"
+    if cores() > 1:
+        arena.set_param("threads", 2)
+        assert ctl.settings.threads == 2
+    pick(arena, "parallel", "leaf")            # rollouts are off in this scenario
+    assert ctl.settings.parallel == "wu_uct"
+    assert "rollout" in arena.message
+    if cores() > 1:   # the next slice runs on two threads, and the meter says so
+        arena.live.toggle_pause()
+        wait_until(lambda: len(getattr(ctl.latest, "thread_iterations", ())) == 2, arena,
+                   what="a two-thread slice")
+        snap = ctl.latest
+        assert all(v >= 0 for v in snap.thread_iterations) and 0.0 <= snap.wait_share <= 1.0
+    for _ in range(3):
+        arena.update(16.0)
+        app.run(max_frames=app.frame + 1)

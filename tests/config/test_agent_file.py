@@ -13,7 +13,7 @@ from sandbox.config import Budget, ScenarioError, load_scenario
 from sandbox.config.agent import agent_dict, agent_toml, save_agent
 from sandbox.native import SearchParams
 
-# Every knob but algorithm/policy/backup at a value that is not its default,
+# Every knob but algorithm/policy/backup/parallel at a value that is not its default,
 # written by hand (the oracle: what must come back). Awkward floats on
 # purpose: the TOML text must give back the very same double.
 KNOBS = {
@@ -24,7 +24,7 @@ KNOBS = {
     "exploration": 0.1 + 0.2, "power_p": 3.75, "final_move": "sample", "lead": 1,
     "c_puct": 2.25, "fpu_offset": 0.0, "temperature": 0.5, "rollout_steps": 4,
     "short_circuit": True, "transpositions": False, "priors": "heuristic",
-    "prior_temperature": 7.5,
+    "prior_temperature": 7.5, "threads": 2, "virtual_loss": 0.75,
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)
 POLICIES = typing.get_args(SearchParams.model_fields["policy"].annotation)
@@ -45,7 +45,7 @@ name = "B"
 def test_the_knob_table_covers_every_search_setting():
     """A new SearchParams field must be added here (and so be round-tripped)."""
     fields = set(SearchParams.model_fields)
-    assert set(KNOBS) == fields - {"algorithm", "policy", "backup"}
+    assert set(KNOBS) == fields - {"algorithm", "policy", "backup", "parallel"}
     defaults = SearchParams()
     for k, v in KNOBS.items():
         assert getattr(defaults, k) != v, k
@@ -67,10 +67,23 @@ def test_every_algorithms_knobs_round_trip(algorithm, tmp_path):
         scn = load_scenario(write_scenario(tmp_path, f"agents/{path.name}"))
         p = scn.players[0]
         got = p.search.model_dump()
-        assert got == {**KNOBS, "algorithm": algorithm, "policy": policy, "backup": backup}
+        assert got == {**KNOBS, "algorithm": algorithm, "policy": policy, "backup": backup,
+                       "parallel": "serial"}
         assert p.budget == budget and (p.budget.ms, p.budget.iterations) == (12.5, 345)
         assert (p.name, p.color, p.controller) == ("Ann", (10, 20, 30), "smitsimax")
         assert scn.players[1].search == SearchParams()    # the other player untouched
+
+
+@pytest.mark.parametrize("parallel", ["wu_uct", "tree", "root", "leaf"])
+def test_the_parallel_mode_round_trips(parallel, tmp_path):
+    """parallel is kept apart from KNOBS: it restricts the policy and backup
+    (and leaf needs rollout, which KNOBS has on)."""
+    params = SearchParams(**KNOBS, parallel=parallel)
+    path = save_agent(agent_dict("smitsimax", "Ann", None, params, Budget(ms=20)),
+                      tmp_path / "agents", stem="Ann")
+    got = load_scenario(write_scenario(tmp_path, f"agents/{path.name}")).players[0].search
+    assert got.model_dump() == {**params.model_dump(), "parallel": parallel}
+    assert (got.threads, got.virtual_loss) == (2, 0.75)
 
 
 def test_the_file_is_plain_toml_with_the_documented_tables(tmp_path):

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from sandbox.games import plugins
-from sandbox.native import Game, InternalError, SandboxError, SearchParams
+from sandbox.native import Game, InternalError, SandboxError, SearchParams, cores
 
 PROFILE = os.environ.get("SBX_FUZZ_PROFILE", "default")
 CI_MIN_CALLS = 100_000
@@ -334,8 +334,18 @@ def valid_param_dicts(draw) -> dict[str, Any]:
     that with InvalidArgument)."""
     names = draw(st.lists(st.sampled_from(sorted(FIELDS)), unique=True, max_size=len(FIELDS)))
     d = {n: draw(valid_field(n, FIELDS[n])) for n in names}
+    mode = d.get("parallel", "serial")
+    if mode != "serial":  # the parallel modes' cross-field rules
+        if mode == "leaf":
+            d["rollout"] = True
+        if d.get("policy", "ucb1") not in (("ucb1", "ucb1_tuned") if mode == "root" else ("ucb1",)):
+            d["policy"] = "ucb1"
+        if mode != "root":
+            d["backup"] = "mean"
     if d.get("backup") == "power" and d.get("policy", "ucb1") != "ucb1":
         d["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
+    if d.get("threads", 1) > cores():
+        d["threads"] = cores()  # C's rule: at most this machine's cores
     return d
 
 

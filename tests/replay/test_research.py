@@ -225,3 +225,18 @@ def test_a_time_budget_match_is_reproduced_by_its_recorded_iteration_counts(tmp_
         assert r.iterations == r.recorded_iterations > 0
         assert r.identical, turn
         assert any("time budget" in n for n in r.notes)
+
+
+def test_a_parallel_re_search_says_it_is_not_bit_reproducible(files):
+    """threads > 1 (a parallel mode): the report says the statistics cannot
+    repeat exactly; one thread (the recording's) says nothing of the kind."""
+    from sandbox.native import cores
+    path = files["off"]
+    plain = research(read_replay(path), turn=2, agent=0, iterations=300)
+    assert not any("bit-reproducible" in n for n in plain.notes)
+    if cores() < 2:
+        pytest.skip("needs two cores")
+    rep = research(read_replay(path), turn=2, agent=0, iterations=300,
+                   changes={"parallel": "wu_uct", "threads": 2})
+    assert any("not bit-reproducible" in n for n in rep.notes)
+    assert sum(r.visits or 0 for r in rep.rows) == 300

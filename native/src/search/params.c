@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/common.h"
 
@@ -140,6 +141,22 @@ static const param_def DEFS[] = {
         "MCGS priors=heuristic: softmax temperature over the move scores "
         "(small = the best-scored move only, large = uniform); a change "
         "starts afresh"),
+    DEF(threads, SBX_PARAM_INT, 1, SBX_MAX_THREADS, 1,
+        "Smitsimax with parallel != serial: C threads inside one run (at most "
+        "this machine's cores); results with more than one are not "
+        "bit-reproducible (threads interleave differently each run)"),
+    DEF(parallel, SBX_PARAM_CHOICE, SBX_PAR_SERIAL, SBX_PAR_LEAF, SBX_PAR_SERIAL,
+        "Smitsimax parallel search: 0 serial, 1 wu_uct (shared trees; each "
+        "node counts its in-flight simulations O and the mean uses completed "
+        "ones only while the exploration term counts N+O, Liu et al. 2020), "
+        "2 tree (shared trees with virtual loss), 3 root (a tree set per "
+        "thread, merged at the root), 4 leaf (one selection, a rollout per "
+        "thread; needs rollout). Modes other than serial need policy ucb1 "
+        "(root: ucb1 or ucb1_tuned) and backup mean; other algorithms run "
+        "serially"),
+    DEF(virtual_loss, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
+        "parallel=tree: each in-flight simulation counts as this many visits "
+        "scoring the worst normalised value (0: in-flight visits ignored)"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
@@ -180,6 +197,39 @@ void sbx_search_params_default(sbx_search_params *out) {
     }
 }
 
+/* Cross-field rules of the parallel modes (mirrored in SearchParams). The
+ * shared-tree modes update node statistics with atomics that UCB1's mean
+ * and counts have; the sampling policies' per-sibling sums and the power
+ * mean are recomputed from several nodes at once, so they stay serial. */
+static int check_parallel(const sbx_search_params *p) {
+    static const char *const MODES[] = {"serial", "wu_uct", "tree", "root", "leaf"};
+    static const char *const NAMES[] = {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"};
+    const int cores = sbx_cores();
+    if (p->threads > cores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "threads: %d is more than this machine's %d cores",
+                        p->threads, cores);
+    }
+    if (p->parallel == SBX_PAR_SERIAL) return SBX_OK;
+    const char *mode = MODES[p->parallel];
+    if (p->parallel == SBX_PAR_LEAF && !p->rollout) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "parallel: leaf runs several rollouts from one leaf and "
+                        "needs rollout on");
+    }
+    const int root = p->parallel == SBX_PAR_ROOT;
+    if (p->policy != SBX_POLICY_UCB1 && !(root && p->policy == SBX_POLICY_UCB1_TUNED)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "parallel: %s works with policy ucb1%s (got policy %s)", mode,
+                        root ? " or ucb1_tuned" : "", NAMES[p->policy]);
+    }
+    if (p->backup != SBX_BACKUP_MEAN && !root) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "parallel: %s works with backup mean (got power)", mode);
+    }
+    return SBX_OK;
+}
+
 int sbx_search_params_validate(const sbx_search_params *p) {
     if (p == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "params is NULL");
     for (int i = 0; i < NUM_DEFS; i++) {
@@ -200,5 +250,11 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                         "use backup=mean with policy %s",
                         NAMES[p->policy], NAMES[p->policy]);
     }
-    return SBX_OK;
+    return check_parallel(p);
+}
+
+int sbx_cores(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > SBX_MAX_THREADS ? SBX_MAX_THREADS : (int)n;
 }

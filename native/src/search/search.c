@@ -230,7 +230,16 @@ int sbx_search_run(sbx_search *s, int64_t max_iterations, double max_ms,
     int64_t it = 0, turns = 0;
     int reason = SBX_STOP_NONE;
     if (s->vt->is_terminal(s->cfg, s->root)) reason = SBX_STOP_TERMINAL;
-    while (reason == SBX_STOP_NONE) {
+    s->run_threads = 0; /* the meters describe the last run */
+    s->run_wait_ms = s->run_busy_ms = 0.0;
+    if (reason == SBX_STOP_NONE && s->p.parallel != SBX_PAR_SERIAL &&
+        s->algo_vt->run_parallel) {
+        /* Hot-swapped params wait for the next run (a slice is a few ms):
+         * the workers read s->p without a lock. */
+        rc = s->algo_vt->run_parallel(s, max_iterations, max_ms, t0, &it, &turns,
+                                      &reason);
+    }
+    while (reason == SBX_STOP_NONE && rc == SBX_OK) {
         if (max_iterations > 0 && it >= max_iterations) {
             reason = SBX_STOP_ITERATIONS;
             break;
@@ -412,6 +421,12 @@ int sbx_search_stats_get(sbx_search *s, sbx_search_stats *out) {
     out->cap_reached = s->last_stop == SBX_STOP_NODE_CAP;
     out->algorithm = s->algo_id;
     out->policy = s->policy;
+    out->run_threads = s->run_threads;
+    for (int j = 0; j < s->run_threads && j < SBX_MAX_THREADS; j++) {
+        out->run_thread_iterations[j] = s->run_thread_iterations[j];
+    }
+    out->run_wait_ms = s->run_wait_ms;
+    out->run_busy_ms = s->run_busy_ms;
     s->algo_vt->fill_stats(s, out);
     return SBX_OK;
 }

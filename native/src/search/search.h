@@ -49,6 +49,10 @@ struct sbx_search {
     void *algo;                 /* algorithm data (trees); NULL until made  */
     void *scratch;              /* reusable buffer (snapshot heap, ...)     */
     size_t scratch_cap;
+    /* the last parallel run's meters (threads 0: the last run was serial) */
+    int32_t run_threads;
+    int64_t run_thread_iterations[SBX_MAX_THREADS];
+    double run_wait_ms, run_busy_ms; /* summed over threads */
 
     /* any thread */
     pthread_mutex_t lock;
@@ -102,6 +106,14 @@ struct sbx_algo_vt {
     int (*root_matrix)(sbx_search *s, sbx_root_matrix *out);
     int (*snapshot_links)(sbx_search *s, const sbx_snapshot_node *rows, int n_rows,
                           int32_t *pairs, uint8_t *joints, int cap, int *n_out);
+    /* Optional (NULL: the algorithm always runs serially): one run with
+     * p.parallel != SBX_PAR_SERIAL, on p.threads C threads (the calling one
+     * included), under the same budgets as the serial loop (t0: the run's
+     * start). Sets *reason (SBX_STOP_*), adds the iterations and simulated
+     * turns done; returns SBX_OK or an error status with its message. */
+    int (*run_parallel)(sbx_search *s, int64_t max_iterations, double max_ms,
+                        double t0, int64_t *iterations, int64_t *turns,
+                        int *reason);
 };
 
 extern const sbx_algo_vt sbx_smitsimax_vt;

@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,19 +38,28 @@
 typedef struct smx_node {
     double total;          /* sum of backed-up (discounted) scores            */
     uint32_t visits;       /* incremented when selected, as in tutorial §7    */
-    uint32_t first_child;  /* 0: not expanded                                 */
-    uint32_t pass_child;   /* 0: none                                         */
+    union {
     float policy[2];       /* the policy's 8 bytes, by policy in force:
-                              ucb1 + backup=mean: unused (zero)
+                              ucb1 + backup=mean: unused (zero), but
+                              inflight[0] during a shared-tree parallel run
+                              (see the parallel section)
                               ucb1 + backup=power: the node's value (double)
                               ucb1_tuned: sum of squared backed-up values
                               (double); exp3: [0] cumulative importance-
                               weighted reward G, [1] average-strategy sum;
                               rm / rm_plus: [0] cumulative regret R, [1]
                               average-strategy sum. Doubles go through
-                              aux_get/aux_set (memcpy: offset 20 is not
+                              aux_get/aux_set (memcpy: offset 12 is not
                               8-aligned). tuned and power would both need
                               the double, so params.c refuses the pair.  */
+    uint32_t inflight[2];  /* [0]: WU-UCT's O, simulations selected through
+                              this node and not yet backed up; 0 again when
+                              the run ends (the float 0.0 ucb1 left there).
+                              Right after visits: selection bumps both
+                              with one 64-bit atomic add.                 */
+    };
+    uint32_t first_child;  /* 0: not expanded                                 */
+    uint32_t pass_child;   /* 0: none                                         */
     uint8_t move;          /* SBX_MOVE_NONE for root and pass nodes           */
     uint8_t nchildren;
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED | _DOOMED     */
@@ -60,7 +70,13 @@ _Static_assert(sizeof(smx_node) == 32, "tree nodes must stay 32 bytes");
 
 typedef struct smx_tree {
     smx_node *nodes;
-    uint32_t used, cap;
+    /* `used` is bumped by every expansion of a shared-tree run; the pads
+     * keep it off the cache line of the fields every selection reads
+     * (nodes, cap, the bounds), which it would otherwise invalidate. */
+    char pad_before[64];
+    uint32_t used;
+    char pad_after[64];
+    uint32_t cap;
     uint64_t *mark;        /* one bit per node: reroot and snapshot marks     */
     uint32_t *rank;        /* per 64-node word: marked nodes before it        */
     double smin, smax;     /* running bounds of backed-up leaf scores         */
@@ -73,6 +89,11 @@ typedef struct smx_tree {
 
 typedef struct smx {
     smx_tree t[SBX_MAX_AGENTS];
+    /* root parallelism: thread j >= 1 searches its own tree set rootset[j]
+     * (thread 0 searches t); made at the first root-parallel run, dropped
+     * when node_cap or the score scale changes */
+    smx_tree *rootset[SBX_MAX_THREADS];
+    void *sims[SBX_MAX_THREADS]; /* thread j >= 1's simulation state        */
 } smx;
 
 #define FORCE_INLINE static inline __attribute__((always_inline))
@@ -161,7 +182,8 @@ static int tree_alloc(smx_tree *t, uint32_t cap) {
      * bitmaps and cap always describe the same size). */
     uint64_t *mark = calloc(words, sizeof *mark);
     uint32_t *rank = calloc(words, sizeof *rank);
-    smx_node *nodes = (mark && rank) ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
+    smx_node *nodes = (mark && rank)
+                          ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
     if (!nodes) {
         free(mark);
         free(rank);
@@ -183,10 +205,21 @@ static void tree_free(smx_tree *t) {
     memset(t, 0, sizeof *t);
 }
 
+static void rootsets_free(smx *x) {
+    for (int j = 1; j < SBX_MAX_THREADS; j++) {
+        if (!x->rootset[j]) continue;
+        for (int a = 0; a < SBX_MAX_AGENTS; a++) tree_free(&x->rootset[j][a]);
+        free(x->rootset[j]);
+        x->rootset[j] = NULL;
+    }
+}
+
 static void smx_destroy(sbx_search *s) {
     smx *x = s->algo;
     if (!x) return;
     for (int a = 0; a < SBX_MAX_AGENTS; a++) tree_free(&x->t[a]);
+    rootsets_free(x);
+    for (int j = 0; j < SBX_MAX_THREADS; j++) free(x->sims[j]);
     free(x);
     s->algo = NULL;
 }
@@ -216,6 +249,13 @@ static int64_t smx_iteration_nodes(const sbx_search_params *p, int num_agents,
 
 static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
     smx *x = s->algo;
+    /* Root parallelism's extra tree sets start afresh on anything that
+     * would need them resized or their ranges reset (made again at the
+     * next root-parallel run). */
+    if (s->p.node_cap != old->node_cap || s->p.depth_normalize != old->depth_normalize ||
+        s->p.bounds != old->bounds || s->p.backup != old->backup) {
+        rootsets_free(x);
+    }
     if (s->p.depth_normalize != old->depth_normalize ||
         s->p.bounds != old->bounds) {
         /* Scores per turn and raw scores live on different scales (§13):
@@ -563,10 +603,9 @@ static void backup_power(smx_tree *t, const uint32_t *path, int plen,
  * for UCB1) are constants at every call but the traced one, so each policy
  * gets its own copy of the loop (smx_iterate dispatches once per iteration)
  * and UCB1's is the loop it always was. */
-FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
-                                  sbx_trace *tr, const int policy,
-                                  const int power) {
-    smx *x = s->algo;
+FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
+                                  void *sim, int64_t *turns, sbx_trace *tr,
+                                  const int policy, const int power) {
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
     const void *cfg = s->cfg;
@@ -574,11 +613,14 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     const uint32_t need =
         (uint32_t)p->max_depth * (uint32_t)(s->max_moves + 1) + 1;
     for (int a = 0; a < n; a++) {
-        if (x->t[a].cap - x->t[a].used < need) return SBX_STOP_NODE_CAP;
+        if (trees[a].cap - trees[a].used < need) return SBX_STOP_NODE_CAP;
     }
 
-    const uint64_t sim_seed = sbx_sim_begin(s);
-    void *sim = s->sim;
+    /* sbx_sim_begin on this worker's state and RNG (the serial search's
+     * are s->sim and s->rng) */
+    memcpy(sim, s->root, s->state_size);
+    const uint64_t sim_seed = sbx_rng_next(rng);
+    vt->reseed(sim, sim_seed);
 
     uint32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];
     int plen[SBX_MAX_AGENTS], leaf_depth[SBX_MAX_AGENTS];
@@ -596,7 +638,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     }
 
     for (int a = 0; a < n; a++) {
-        x->t[a].nodes[0].visits++;
+        trees[a].nodes[0].visits++;
         path[a][0] = 0;
         plen[a] = 1;
         alive[a] = (uint8_t)((vt->alive_mask(cfg, sim) >> a) & 1u);
@@ -607,7 +649,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     int depth = 0, terminal = 0;
     for (int d = 0; d < p->max_depth; d++) {
         for (int a = 0; a < n; a++) {
-            smx_tree *t = &x->t[a];
+            smx_tree *t = &trees[a];
             int pick = SBX_PICK_NONE, expanded = 0;
             step_node[a] = 0;
             int k = !alive[a]         ? 0
@@ -630,10 +672,10 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
                 }
                 uint32_t c;
                 if (IS_SAMPLING(policy)) {
-                    c = select_sample(t, &t->nodes[cur], p, &s->rng, &pick,
+                    c = select_sample(t, &t->nodes[cur], p, rng, &pick,
                                       &psel[a][plen[a]], policy);
                 } else {
-                    c = select_ucb(t, &t->nodes[cur], p, &s->rng, &pick, policy, power);
+                    c = select_ucb(t, &t->nodes[cur], p, rng, &pick, policy, power);
                 }
                 t->nodes[c].visits++;
                 joint[a] = t->nodes[c].move;
@@ -641,7 +683,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
                 step_node[a] = c;
                 if (p->rollout && expanded) in_tree[a] = 0;
             } else {
-                joint[a] = moves[sbx_rng_below(&s->rng, (uint32_t)k)];
+                joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
                 pick = SBX_PICK_ROLLOUT;
             }
             if (tr) {
@@ -661,7 +703,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
             }
             int now = (int)((alive_now >> a) & 1u);
             if (step_node[a]) {
-                x->t[a].nodes[step_node[a]].flags |=
+                trees[a].nodes[step_node[a]].flags |=
                     now ? SBX_NODE_SURVIVED : SBX_NODE_DIED;
             }
             if (tr) tr->alive_after[a][d] = (int8_t)now;
@@ -698,7 +740,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
     vt->evaluate(cfg, sim, final_scores);
     const double gamma = p->gamma;
     for (int a = 0; a < n; a++) {
-        smx_tree *t = &x->t[a];
+        smx_tree *t = &trees[a];
         if (!frozen[a]) {
             score[a] = final_scores[a];
             leaf_depth[a] = depth;
@@ -776,7 +818,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, int64_t *turns,
             for (int k = 0; k < plen[a]; k++) tr->path[a][k] = (int32_t)path[a][k];
             tr->score[a] = score[a];
             double lo, hi;
-            norm_range(&x->t[a], p->bounds, 1, &lo, &hi);
+            norm_range(&trees[a], p->bounds, 1, &lo, &hi);
             tr->norm_min[a] = lo <= hi ? lo : 0.0;
             tr->norm_max[a] = lo <= hi ? hi : 0.0;
         }
@@ -790,38 +832,50 @@ static inline int power_on(const sbx_search *s) {
     return s->policy == SBX_POLICY_UCB1 && s->p.backup == SBX_BACKUP_POWER;
 }
 
-static __attribute__((noinline)) int iter_ucb1(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1, 0);
+#define ITER_ARGS sbx_search *s, smx_tree *trees, uint64_t *rng, void *sim, int64_t *turns
+static __attribute__((noinline)) int iter_ucb1(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1, 0);
 }
-static __attribute__((noinline)) int iter_ucb1_power(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1, 1);
+static __attribute__((noinline)) int iter_ucb1_power(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1, 1);
 }
-static __attribute__((noinline)) int iter_tuned(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
+static __attribute__((noinline)) int iter_tuned(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
 }
-static __attribute__((noinline)) int iter_exp3(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_EXP3, 0);
+static __attribute__((noinline)) int iter_exp3(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_EXP3, 0);
 }
-static __attribute__((noinline)) int iter_rm(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_RM, 0);
+static __attribute__((noinline)) int iter_rm(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_RM, 0);
 }
-static __attribute__((noinline)) int iter_rm_plus(sbx_search *s, int64_t *turns) {
-    return smx_iterate_impl(s, turns, NULL, SBX_POLICY_RM_PLUS, 0);
+static __attribute__((noinline)) int iter_rm_plus(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_RM_PLUS, 0);
 }
 
-static int smx_iterate(sbx_search *s, int64_t *turns) {
+/* One serial iteration on a tree set with a worker's RNG and state (root
+ * parallelism runs this on every thread's own trees). */
+static int iterate_on(ITER_ARGS) {
     switch (s->policy) {
-    case SBX_POLICY_UCB1_TUNED: return iter_tuned(s, turns);
-    case SBX_POLICY_EXP3: return iter_exp3(s, turns);
-    case SBX_POLICY_RM: return iter_rm(s, turns);
-    case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, turns);
-    default: return power_on(s) ? iter_ucb1_power(s, turns) : iter_ucb1(s, turns);
+    case SBX_POLICY_UCB1_TUNED: return iter_tuned(s, trees, rng, sim, turns);
+    case SBX_POLICY_EXP3: return iter_exp3(s, trees, rng, sim, turns);
+    case SBX_POLICY_RM: return iter_rm(s, trees, rng, sim, turns);
+    case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, trees, rng, sim, turns);
+    default:
+        return power_on(s) ? iter_ucb1_power(s, trees, rng, sim, turns)
+                           : iter_ucb1(s, trees, rng, sim, turns);
     }
+}
+#undef ITER_ARGS
+
+static int smx_iterate(sbx_search *s, int64_t *turns) {
+    smx *x = s->algo;
+    return iterate_on(s, x->t, &s->rng, s->sim, turns);
 }
 
 /* The step-by-step view is not hot: one copy with the policy at run time. */
 static int smx_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
-    return smx_iterate_impl(s, turns, tr, s->policy, power_on(s));
+    smx *x = s->algo;
+    return smx_iterate_impl(s, x->t, &s->rng, s->sim, turns, tr, s->policy, power_on(s));
 }
 
 /* ------------------------------------------------------------ tree reuse */
@@ -936,11 +990,10 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
     t->depth_reached = 0;
 }
 
-static void smx_advance(sbx_search *s, const uint8_t *joint) {
-    smx *x = s->algo;
+static void advance_set(sbx_search *s, smx_tree *set, const uint8_t *joint) {
     const uint32_t alive = s->vt->alive_mask(s->cfg, s->root); /* the new root */
     for (int a = 0; a < s->num_agents; a++) {
-        smx_tree *t = &x->t[a];
+        smx_tree *t = &set[a];
         const smx_node *root = &t->nodes[0];
         uint32_t target = 0;
         if (s->p.tree_reuse) {
@@ -983,9 +1036,61 @@ static void smx_advance(sbx_search *s, const uint8_t *joint) {
     }
 }
 
+static void smx_advance(sbx_search *s, const uint8_t *joint) {
+    smx *x = s->algo;
+    advance_set(s, x->t, joint);
+    for (int j = 1; j < SBX_MAX_THREADS; j++) {
+        if (x->rootset[j]) advance_set(s, x->rootset[j], joint);
+    }
+}
+
 static void smx_reset_all(sbx_search *s) {
     smx *x = s->algo;
     for (int a = 0; a < s->num_agents; a++) tree_clear(&x->t[a]);
+    for (int j = 1; j < SBX_MAX_THREADS; j++) {
+        if (!x->rootset[j]) continue;
+        for (int a = 0; a < s->num_agents; a++) tree_clear(&x->rootset[j][a]);
+    }
+}
+
+/* Root parallelism merges the root statistics of the tree sets in use
+ * (threads 1..threads-1 that exist and share the root's children: all
+ * expanded from one root state, in legal-move order). Set 0 is x->t. */
+static int merged_sets(const sbx_search *s, const smx_tree **sets, int agent) {
+    const smx *x = s->algo;
+    int n = 0;
+    sets[n++] = &x->t[agent];
+    if (s->p.parallel != SBX_PAR_ROOT) return n;
+    const smx_node *r0 = &x->t[agent].nodes[0];
+    for (int j = 1; j < s->p.threads; j++) {
+        if (!x->rootset[j]) continue;
+        const smx_tree *t = &x->rootset[j][agent];
+        const smx_node *r = &t->nodes[0];
+        if (r->nchildren == 0 && r->pass_child == 0) continue; /* nothing yet */
+        if (r0->nchildren == 0 && r0->pass_child == 0) { /* set 0 empty: lead */
+            sets[0] = t;
+            r0 = r;
+            continue;
+        }
+        if (r->nchildren != r0->nchildren) continue;
+        sets[n++] = t;
+    }
+    return n;
+}
+
+/* A root child's visits and total summed over the merged sets: index
+ * c < nchildren, or nchildren for the pass child. */
+static void merged_child(const smx_tree **sets, int n, uint32_t c, uint32_t *visits,
+                         double *total) {
+    *visits = 0;
+    *total = 0.0;
+    for (int j = 0; j < n; j++) {
+        const smx_node *r = &sets[j]->nodes[0];
+        uint32_t idx = c < r->nchildren ? r->first_child + c : r->pass_child;
+        if (idx == 0) continue;
+        *visits += sets[j]->nodes[idx].visits;
+        *total += sets[j]->nodes[idx].total;
+    }
 }
 
 /* ------------------------------------------------------------ inspection */
@@ -1037,45 +1142,56 @@ static void smx_best_moves(sbx_search *s, int32_t *out) {
             if (i >= 0) out[a] = t->nodes[root->first_child + (uint32_t)i].move;
             continue;
         }
-        const smx_node *best = NULL;
-        for (uint32_t c = 0; c < root->nchildren; c++) {
-            const smx_node *ch = &t->nodes[root->first_child + c];
-            if (ch->visits == 0) continue;
-            if (!best || ch->visits > best->visits ||
-                (ch->visits == best->visits &&
-                 ch->total / ch->visits > best->total / best->visits)) {
-                best = ch;
+        const smx_tree *sets[SBX_MAX_THREADS];
+        const int nsets = merged_sets(s, sets, a);
+        const smx_node *r0 = &sets[0]->nodes[0];
+        int best = -1;
+        uint32_t best_v = 0;
+        double best_t = 0.0;
+        for (uint32_t c = 0; c < r0->nchildren; c++) {
+            uint32_t v;
+            double tot;
+            merged_child(sets, nsets, c, &v, &tot);
+            if (v == 0) continue;
+            if (best < 0 || v > best_v || (v == best_v && tot / v > best_t / best_v)) {
+                best = (int)c;
+                best_v = v;
+                best_t = tot;
             }
         }
-        if (best) out[a] = best->move;
+        if (best >= 0) out[a] = sets[0]->nodes[r0->first_child + (uint32_t)best].move;
     }
 }
 
 static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
                           int cap, int *n_out) {
-    smx *x = s->algo;
-    const smx_tree *t = &x->t[agent];
+    /* root parallelism: visits and totals summed over the threads' sets */
+    const smx_tree *sets[SBX_MAX_THREADS];
+    const int nsets = merged_sets(s, sets, agent);
+    const smx_tree *t = sets[0];
     const smx_node *root = &t->nodes[0];
     int k = root->nchildren + (root->pass_child ? 1 : 0);
     if (k > cap) {
         return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap,
                         k);
     }
+    uint32_t mv[SBX_MAX_MOVES + 1];
+    double mt[SBX_MAX_MOVES + 1];
     double sum = 0, avg = 0;
-    for (uint32_t c = 0; c < root->nchildren; c++) {
-        sum += t->nodes[root->first_child + c].visits;
-        avg += (double)t->nodes[root->first_child + c].policy[1];
+    for (int i = 0; i < k; i++) {
+        merged_child(sets, nsets, (uint32_t)i, &mv[i], &mt[i]);
+        sum += mv[i];
+        if (i < root->nchildren) avg += (double)t->nodes[root->first_child + (uint32_t)i].policy[1];
     }
-    if (root->pass_child) sum += t->nodes[root->pass_child].visits;
     const int sampling = IS_SAMPLING(s->policy);
     for (int i = 0; i < k; i++) {
         uint32_t idx = i < root->nchildren ? root->first_child + (uint32_t)i
                                            : root->pass_child;
         const smx_node *c = &t->nodes[idx];
         out[i].move = c->move == SBX_MOVE_NONE ? -1 : c->move;
-        out[i].visits = (int32_t)c->visits;
-        out[i].mean = c->visits ? c->total / c->visits : 0.0;
-        out[i].prob = sum > 0 ? c->visits / sum : 0.0;
+        out[i].visits = (int32_t)mv[i];
+        out[i].mean = mv[i] ? mt[i] / mv[i] : 0.0;
+        out[i].prob = sum > 0 ? mv[i] / sum : 0.0;
         /* Exp3 / RM: the normalised average strategy (a pass child is
          * not a strategy's move: its visit share) */
         out[i].policy = sampling && i < root->nchildren
@@ -1094,6 +1210,11 @@ static void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
         const smx_tree *t = &x->t[a];
         out->nodes[a] = (int32_t)t->used;
         out->root_visits[a] = (int32_t)t->nodes[0].visits;
+        for (int j = 1; s->p.parallel == SBX_PAR_ROOT && j < s->p.threads; j++) {
+            if (!x->rootset[j]) continue; /* root parallelism: every set's */
+            out->nodes[a] += (int32_t)x->rootset[j][a].used;
+            out->root_visits[a] += (int32_t)x->rootset[j][a].nodes[0].visits;
+        }
         out->max_depth_reached[a] = t->depth_reached;
         double lo, hi;
         norm_range(t, s->p.bounds, 1, &lo, &hi);
@@ -1253,7 +1374,817 @@ static int64_t smx_node_count(sbx_search *s) {
     smx *x = s->algo;
     int64_t n = 0;
     for (int a = 0; a < s->num_agents; a++) n += x->t[a].used;
+    for (int j = 1; j < SBX_MAX_THREADS; j++) {
+        if (!x->rootset[j]) continue;
+        for (int a = 0; a < s->num_agents; a++) n += x->rootset[j][a].used;
+    }
     return n;
+}
+
+/* ------------------------------------------------------------ parallel
+ *
+ * sbx_search_run with parallel != serial (search.c calls run_parallel).
+ * Each of `threads` workers (worker 0 is the calling thread) loops over
+ * whole iterations itself: select, simulate, back up. WU-UCT (Liu et al.
+ * 2020) has a master that selects and backs up while workers only
+ * simulate, because its simulations (Atari emulator rollouts) cost far
+ * more than the tree work; ours cost a few microseconds, so a master
+ * would be the bottleneck. What we keep is the paper's statistic: every
+ * node counts the simulations selected through it and not yet backed up,
+ * O (the "incomplete update", +1 at selection in every agent's tree, -1 at
+ * the "complete update" after the backup), and selection reads it.
+ *
+ * Smitsimax already counts a visit when a node is selected (tutorial §7),
+ * so a node's `visits` is the paper's N + O and `visits - O` its completed
+ * count N:
+ *   wu_uct  value = total / N (completed simulations only), exploration
+ *           C sqrt(ln(N_parent + O_parent)) / sqrt(N + O): the paper's rule;
+ *   tree    each in-flight simulation counts as virtual_loss visits of the
+ *           worst normalised value: n' = N + vl O, value = (total - lo N) /
+ *           (scale n'), exploration C sqrt(ln n'_parent) / sqrt(n');
+ *   root    no sharing: a tree set per worker, its own seed; the root's
+ *           children are merged (visits, totals) for the move and stats;
+ *   leaf    one worker selects; at the point where every live agent has
+ *           left its tree (rollout on), the other workers play a rollout
+ *           each from that state, and all are backed up.
+ * With O = 0 (one thread) every formula is the serial one, and the serial
+ * code's RNG draws happen in the same order: threads = 1 gives the serial
+ * search's result in every mode (tests/native/test_parallel.py).
+ *
+ * Shared trees: no lock. Counts and totals are updated with atomics
+ * (relaxed: they are statistics; a reader may see a total one backup
+ * behind its count), a node is expanded by the worker that wins a CAS of
+ * its first_child from 0 to CLAIM (the others wait for the block to be
+ * published with a release store), and child blocks come from the
+ * worker's own chunk of the arena (see chunk_ready: the order rule, a
+ * block after its parent, is kept).
+ */
+#define CLAIM UINT32_MAX
+#define LD(ptr) __atomic_load_n((ptr), __ATOMIC_RELAXED)
+#define ADD(ptr, v) __atomic_fetch_add((ptr), (v), __ATOMIC_RELAXED)
+
+static inline double ld_double(double *p) {
+    double v;
+    __atomic_load(p, &v, __ATOMIC_RELAXED);
+    return v;
+}
+static inline void add_double(double *p, double v) {
+    double old = ld_double(p), nv;
+    do {
+        nv = old + v;
+    } while (!__atomic_compare_exchange(p, &old, &nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+static inline void min_double(double *p, double v) {
+    double old = ld_double(p);
+    while (v < old &&
+           !__atomic_compare_exchange(p, &old, &v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+static inline void max_double(double *p, double v) {
+    double old = ld_double(p);
+    while (v > old &&
+           !__atomic_compare_exchange(p, &old, &v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
+/* visits + 1 and O + 1 in one atomic add: the two 32-bit counts are
+ * adjacent at an 8-aligned offset (visits never nears 2^32, so no carry
+ * crosses into O). */
+_Static_assert(offsetof(smx_node, inflight) == offsetof(smx_node, visits) + 4 &&
+                   offsetof(smx_node, visits) % 8 == 0,
+               "visits and the in-flight count must share one 8-aligned word");
+static inline void select_count(smx_node *n) {
+    __atomic_fetch_add((uint64_t *)(void *)&n->visits,
+                       (uint64_t)1 | ((uint64_t)1 << 32), __ATOMIC_RELAXED);
+}
+
+typedef struct par_run par_run;
+
+typedef struct par_worker {
+    par_run *run;
+    int id;
+    uint64_t rng;
+    void *sim;
+    smx_tree *trees;     /* its tree set: x->t, or root parallelism's own  */
+    int64_t iterations, turns;
+    double wait_ms, busy_ms;
+    double root_total[SBX_MAX_AGENTS]; /* workers >= 1: backed up at the roots,
+                                          added after the run (see below) */
+    uint32_t chunk_pos[SBX_MAX_AGENTS], chunk_end[SBX_MAX_AGENTS]; /* its
+                                          own slice of each shared arena */
+    pthread_t thread;
+    int started;
+    char pad[128]; /* neighbours' counters on other cache lines */
+} par_worker;
+
+/* leaf parallelism: one rollout job per iteration, handed from worker 0 */
+typedef struct leaf_job {
+    int depth;                            /* turns already simulated      */
+    uint8_t alive[SBX_MAX_AGENTS], frozen[SBX_MAX_AGENTS];
+    int leaf_depth[SBX_MAX_AGENTS];
+    double score[SBX_MAX_AGENTS];
+} leaf_job;
+
+typedef struct leaf_result {
+    int depth;                            /* turns simulated in all       */
+    uint8_t frozen[SBX_MAX_AGENTS];
+    int leaf_depth[SBX_MAX_AGENTS];
+    double score[SBX_MAX_AGENTS];
+} leaf_result;
+
+struct par_run {
+    sbx_search *s;
+    int mode, nthreads;
+    int64_t max_iterations;
+    double max_ms, t0;
+    uint32_t need;               /* arena room one iteration may take, per
+                                    tree                                    */
+    char pad0[128];
+    int64_t claimed;             /* iterations handed out (atomic)         */
+    char pad1[128];              /* bumped each iteration: a line alone    */
+    int done;                    /* atomic: workers stop                   */
+    int reason;                  /* atomic: the first stop reason          */
+    /* leaf */
+    void *leaf_state;            /* the state at the leaf point            */
+    leaf_job job;
+    int job_gen;                 /* atomic: bumped when a job is posted    */
+    int job_left;                /* atomic: helpers still rolling out      */
+    int job_claim[SBX_MAX_THREADS]; /* atomic: slot j's rollout taken (by
+                                   helper j, or by worker 0 when helper j
+                                   has not started it: a helper that lost
+                                   its core does not stall the iteration) */
+    leaf_result results[SBX_MAX_THREADS];
+    par_worker w[SBX_MAX_THREADS];
+};
+
+static void par_stop(par_run *r, int reason) {
+    int none = SBX_STOP_NONE;
+    __atomic_compare_exchange_n(&r->reason, &none, reason, 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+/* Waits, yielding the core after a short spin (the machine may have fewer
+ * free cores than workers), and adds the time to *wait_ms. */
+#define WAIT_UNTIL(cond, wait_ms)                                   \
+    do {                                                            \
+        if (!(cond)) {                                              \
+            const double w0_ = sbx_now_ms();                        \
+            for (int spin_ = 0; !(cond); spin_++) {                 \
+                if (spin_ > 64) sched_yield();                      \
+            }                                                       \
+            *(wait_ms) += sbx_now_ms() - w0_;                       \
+        }                                                           \
+    } while (0)
+
+/* Node allocation on a shared arena. Each worker bump-allocates from its
+ * own chunk (taken from the arena's end with one CAS before an iteration),
+ * so expansions do not fight over `used`. The arena's order rule (a block
+ * after its parent: re-rooting relies on it) holds because a block goes in
+ * the chunk only when the chunk lies after the parent; a parent made by
+ * another worker in a later chunk gets its block from the arena's end with
+ * an atomic add (rare). Room: before every iteration each worker needs
+ * room for one iteration in its chunk AND need x threads at the arena's
+ * end (the direct adds all workers' current iterations may make); a chunk
+ * never takes that reserve. With one thread the chunk is the whole free
+ * arena and no block is ever added directly: the serial layout. */
+#define CHUNK_NODES 4096u
+
+static int chunk_ready(par_run *r, par_worker *w, smx_tree *t, int a) {
+    const uint32_t need = r->need;
+    const uint32_t reserve = r->nthreads > 1 ? need * (uint32_t)r->nthreads : 0;
+    uint32_t old = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+    if (w->chunk_end[a] - w->chunk_pos[a] >= need) {
+        return t->cap - old >= reserve;
+    }
+    for (;;) {
+        if (t->cap - old < need + reserve) return 0;
+        uint32_t take = r->nthreads > 1 ? CHUNK_NODES : t->cap - old;
+        if (take > t->cap - old - reserve) take = t->cap - old - reserve;
+        if (take < need) take = need;
+        if (__atomic_compare_exchange_n(&t->used, &old, old + take, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            w->chunk_pos[a] = old; /* the old chunk's tail is left unused */
+            w->chunk_end[a] = old + take;
+            return 1;
+        }
+    }
+}
+
+static inline uint32_t node_alloc(par_worker *w, smx_tree *t, int a, uint32_t parent,
+                                  uint32_t k) {
+    if (w->chunk_pos[a] > parent) {
+        const uint32_t first = w->chunk_pos[a];
+        w->chunk_pos[a] += k;
+        return first;
+    }
+    return ADD(&t->used, k);
+}
+
+/* Gives the unused tail of the worker's chunk back if it is the arena's
+ * end (always with one thread: its arena ends where the serial one would). */
+static void chunk_return(par_worker *w, smx_tree *t, int a) {
+    uint32_t end = w->chunk_end[a];
+    if (end > w->chunk_pos[a]) {
+        __atomic_compare_exchange_n(&t->used, &end, w->chunk_pos[a], 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED);
+    }
+    w->chunk_pos[a] = w->chunk_end[a] = 0;
+}
+
+/* The first child of `idx`, expanding it with `k` moves if this worker is
+ * the first to get there (*expanded = 1). */
+static uint32_t shared_expand(par_worker *w, smx_tree *t, int a, uint32_t idx,
+                              const uint8_t *moves, int k, int *expanded, double *wait_ms) {
+    smx_node *nd = &t->nodes[idx];
+    uint32_t first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE);
+    *expanded = 0;
+    if (first == 0) {
+        uint32_t zero = 0;
+        if (__atomic_compare_exchange_n(&nd->first_child, &zero, CLAIM, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_ACQUIRE)) {
+            first = node_alloc(w, t, a, idx, (uint32_t)k);
+            const uint8_t depth = (uint8_t)(nd->depth + 1);
+            for (int i = 0; i < k; i++) {
+                smx_node *c = &t->nodes[first + (uint32_t)i];
+                memset(c, 0, sizeof *c);
+                c->move = moves[i];
+                c->depth = depth;
+            }
+            __atomic_store_n(&nd->nchildren, (uint8_t)k, __ATOMIC_RELAXED);
+            __atomic_store_n(&nd->first_child, first, __ATOMIC_RELEASE);
+            *expanded = 1;
+            return first;
+        }
+        first = zero;
+    }
+    if (first == CLAIM) {
+        WAIT_UNTIL((first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE)) != CLAIM,
+                   wait_ms);
+    }
+    return first;
+}
+
+static uint32_t shared_pass(par_worker *w, smx_tree *t, int a, uint32_t idx,
+                            double *wait_ms) {
+    smx_node *nd = &t->nodes[idx];
+    uint32_t c = __atomic_load_n(&nd->pass_child, __ATOMIC_ACQUIRE);
+    if (c == 0) {
+        uint32_t zero = 0;
+        if (__atomic_compare_exchange_n(&nd->pass_child, &zero, CLAIM, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_ACQUIRE)) {
+            c = node_alloc(w, t, a, idx, 1u);
+            smx_node *n = &t->nodes[c];
+            memset(n, 0, sizeof *n);
+            n->move = SBX_MOVE_NONE;
+            n->flags = SBX_NODE_PASS;
+            n->depth = (uint8_t)(nd->depth + 1);
+            __atomic_store_n(&nd->pass_child, c, __ATOMIC_RELEASE);
+            return c;
+        }
+        c = zero;
+    }
+    if (c == CLAIM) {
+        WAIT_UNTIL((c = __atomic_load_n(&nd->pass_child, __ATOMIC_ACQUIRE)) != CLAIM,
+                   wait_ms);
+    }
+    return c;
+}
+
+static inline int shared_doomed(smx_node *c, int min_visits) {
+    const uint8_t f = LD(&c->flags);
+    return (f & SBX_NODE_DOOMED) ||
+           ((f & (SBX_NODE_DIED | SBX_NODE_SURVIVED)) == SBX_NODE_DIED &&
+            LD(&c->visits) >= (uint32_t)min_visits);
+}
+
+static inline void shared_norm(smx_tree *t, int mode, int depth, double *lo, double *scale) {
+    double hi;
+    if (mode == SBX_BOUNDS_DEPTH) {
+        *lo = ld_double(&t->dmin[depth]);
+        hi = ld_double(&t->dmax[depth]);
+    } else {
+        *lo = ld_double(&t->smin);
+        hi = ld_double(&t->smax);
+    }
+    *scale = sbx_norm_scale(lo, hi);
+}
+
+/* select_ucb (UCB1, backup mean) on a shared tree; see the banner for how
+ * wu_uct and tree read the in-flight count O. */
+static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
+                              const sbx_search_params *p, uint64_t *rng, int mode) {
+    smx_node *node = &t->nodes[cur];
+    smx_node *ch = &t->nodes[first];
+    const uint32_t pv = LD(&node->visits);
+    if (pv < (uint32_t)p->random_threshold) {
+        if (p->death_penalty) {
+            int ok[SBX_MAX_MOVES], m = 0;
+            for (int i = 0; i < k; i++) {
+                if (!shared_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;
+            }
+            if (m > 0 && m < k) return first + (uint32_t)ok[sbx_rng_below(rng, (uint32_t)m)];
+        }
+        return first + sbx_rng_below(rng, (uint32_t)k);
+    }
+    double lo, scale;
+    shared_norm(t, p->bounds, node->depth + 1, &lo, &scale);
+    const double inv_scale = 1.0 / scale;
+    const double vl = p->virtual_loss;
+    double explore = p->c * sqrt_ln_n(pv);
+    if (mode == SBX_PAR_TREE) {
+        const uint32_t po = LD(&t->nodes[cur].inflight[0]);
+        if (po) {
+            double pn = (double)(int64_t)(pv - po) + vl * (double)po;
+            explore = p->c * sqrt(log(pn > 1.0 ? pn : 1.0));
+        }
+    }
+    uint32_t best = first;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        smx_node *c = &ch[i];
+        const uint32_t cv = LD(&c->visits);
+        if (cv == 0) return first + (uint32_t)i;
+        const uint32_t o = LD(&t->nodes[first + (uint32_t)i].inflight[0]);
+        const double total = ld_double(&c->total);
+        double v;
+        if (o == 0) { /* the serial formula, bit for bit */
+            v = (total / (double)cv - lo) * inv_scale + explore * rsqrt_n(cv);
+        } else {
+            const double nc = (double)(int64_t)(cv - o); /* completed */
+            if (mode == SBX_PAR_WU_UCT) {
+                const double mean = nc > 0.0 ? (total / nc - lo) * inv_scale : 0.0;
+                v = mean + explore * rsqrt_n(cv);
+            } else {
+                const double nv = (nc > 0.0 ? nc : 0.0) + vl * (double)o;
+                if (!(nv > 0.0)) return first + (uint32_t)i; /* vl 0, all in flight */
+                v = (nc > 0.0 ? (total - lo * nc) * inv_scale : 0.0) / nv +
+                    explore / sqrt(nv);
+            }
+        }
+        if (p->death_penalty && shared_doomed(c, p->death_min_visits)) {
+            v -= p->death_penalty_value;
+        }
+        if (v > best_v) {
+            best_v = v;
+            best = first + (uint32_t)i;
+        }
+    }
+    return best;
+}
+
+static void leaf_rollout(par_run *r, par_worker *w, int slot);
+
+/* One iteration of the serial loop (UCB1, backup mean) on shared trees, or,
+ * for leaf parallelism on worker 0, with the other workers' rollouts. */
+static int shared_iterate(par_run *r, par_worker *w) {
+    sbx_search *s = r->s;
+    smx_tree *trees = w->trees;
+    const sbx_search_params *p = &s->p;
+    const sbx_game_vt *vt = s->vt;
+    const void *cfg = s->cfg;
+    const int n = s->num_agents, mode = r->mode;
+    const int leaf = mode == SBX_PAR_LEAF;
+    for (int a = 0; a < n; a++) {
+        if (!chunk_ready(r, w, &trees[a], a)) return SBX_STOP_NODE_CAP;
+    }
+    void *sim = w->sim;
+    uint64_t *rng = &w->rng;
+    memcpy(sim, s->root, s->state_size);
+    vt->reseed(sim, sbx_rng_next(rng));
+
+    uint32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];
+    int plen[SBX_MAX_AGENTS], leaf_depth[SBX_MAX_AGENTS];
+    uint8_t in_tree[SBX_MAX_AGENTS], alive[SBX_MAX_AGENTS], frozen[SBX_MAX_AGENTS];
+    uint32_t step_node[SBX_MAX_AGENTS];
+    double score[SBX_MAX_AGENTS];
+    uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    const int freeze = p->elimination == SBX_ELIM_FREEZE;
+    if (vt->fixed_moves) {
+        for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
+    }
+    for (int a = 0; a < n; a++) {
+        /* The root line is the one every iteration of every worker writes:
+         * it gets the visit only. Its own O is not kept (nothing reads it:
+         * tree mode's parent count at the root is its visits, N+O), and
+         * its total, which selection never reads, is summed per worker
+         * and added after the run (worker 0 adds at once, as the serial
+         * search does, so one thread stays bit-identical). */
+        ADD(&trees[a].nodes[0].visits, 1u);
+        path[a][0] = 0;
+        plen[a] = 1;
+        alive[a] = (uint8_t)((vt->alive_mask(cfg, sim) >> a) & 1u);
+        in_tree[a] = (uint8_t)(alive[a] || !freeze);
+        frozen[a] = 0;
+    }
+    /* leaf: plens at the leaf point (helpers back up this common part) */
+    int leaf_plen[SBX_MAX_AGENTS];
+    int helpers = 0;
+
+    int depth = 0;
+    for (int d = 0; d < p->max_depth; d++) {
+        if (leaf && !helpers && r->nthreads > 1) {
+            int any = 0;
+            for (int a = 0; a < n; a++) any |= alive[a] && in_tree[a];
+            if (!any) { /* the leaf point: post the rollouts */
+                memcpy(r->leaf_state, sim, s->state_size);
+                r->job.depth = d;
+                for (int a = 0; a < n; a++) {
+                    r->job.alive[a] = alive[a];
+                    r->job.frozen[a] = frozen[a];
+                    r->job.leaf_depth[a] = frozen[a] ? leaf_depth[a] : 0;
+                    r->job.score[a] = frozen[a] ? score[a] : 0.0;
+                    leaf_plen[a] = plen[a];
+                }
+                helpers = r->nthreads - 1;
+                for (int h = 1; h <= helpers; h++) {
+                    __atomic_store_n(&r->job_claim[h], 0, __ATOMIC_RELEASE); /* after the job */
+                }
+                __atomic_store_n(&r->job_left, helpers, __ATOMIC_RELAXED);
+                __atomic_fetch_add(&r->job_gen, 1, __ATOMIC_RELEASE);
+            }
+        }
+        for (int a = 0; a < n; a++) {
+            smx_tree *t = &trees[a];
+            step_node[a] = 0;
+            int k = !alive[a]         ? 0
+                    : vt->fixed_moves ? s->max_moves
+                                      : vt->legal_moves(cfg, sim, a, moves);
+            if (k == 0) {
+                joint[a] = SBX_MOVE_NONE;
+                if (in_tree[a]) {
+                    uint32_t c = shared_pass(w, t, a, path[a][plen[a] - 1], &w->wait_ms);
+                    select_count(&t->nodes[c]);
+                    path[a][plen[a]++] = c;
+                }
+            } else if (in_tree[a]) {
+                uint32_t cur = path[a][plen[a] - 1];
+                int expanded;
+                uint32_t first = shared_expand(w, t, a, cur, moves, k, &expanded, &w->wait_ms);
+                uint32_t c = shared_select(t, cur, first, LD(&t->nodes[cur].nchildren), p,
+                                           rng, mode);
+                select_count(&t->nodes[c]);
+                joint[a] = t->nodes[c].move;
+                path[a][plen[a]++] = c;
+                step_node[a] = c;
+                if (p->rollout && expanded) in_tree[a] = 0;
+            } else {
+                joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
+            }
+        }
+        vt->step(cfg, sim, joint, NULL);
+        depth = d + 1;
+        int newly_frozen = 0;
+        const uint32_t alive_now = vt->alive_mask(cfg, sim);
+        for (int a = 0; a < n; a++) {
+            if (!alive[a]) continue;
+            int now = (int)((alive_now >> a) & 1u);
+            if (step_node[a]) { /* written only when it changes: a hot line */
+                uint8_t *f = &trees[a].nodes[step_node[a]].flags;
+                const uint8_t bit = (uint8_t)(now ? SBX_NODE_SURVIVED : SBX_NODE_DIED);
+                if (!(LD(f) & bit)) __atomic_fetch_or(f, bit, __ATOMIC_RELAXED);
+            }
+            if (!now) {
+                alive[a] = 0;
+                if (freeze) {
+                    frozen[a] = 1;
+                    in_tree[a] = 0;
+                    leaf_depth[a] = depth;
+                    newly_frozen = 1;
+                }
+            }
+        }
+        if (newly_frozen) {
+            double at_death[SBX_MAX_AGENTS];
+            vt->evaluate(cfg, sim, at_death);
+            for (int a = 0; a < n; a++) {
+                if (frozen[a] == 1) {
+                    score[a] = at_death[a];
+                    frozen[a] = 2;
+                }
+            }
+        }
+        if (vt->is_terminal(cfg, sim)) break;
+    }
+    w->turns += depth;
+
+    double final_scores[SBX_MAX_AGENTS];
+    vt->evaluate(cfg, sim, final_scores);
+    for (int a = 0; a < n; a++) {
+        if (!frozen[a]) {
+            score[a] = final_scores[a];
+            leaf_depth[a] = depth;
+        }
+        if (p->depth_normalize) score[a] /= (double)(leaf_depth[a] > 1 ? leaf_depth[a] : 1);
+    }
+    for (int h = 1; h <= helpers; h++) { /* rollouts no helper has started */
+        int free_slot = 0;
+        if (__atomic_compare_exchange_n(&r->job_claim[h], &free_slot, 1, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            leaf_rollout(r, w, h);
+            __atomic_fetch_sub(&r->job_left, 1, __ATOMIC_RELEASE);
+        }
+    }
+    if (helpers) {
+        WAIT_UNTIL(__atomic_load_n(&r->job_left, __ATOMIC_ACQUIRE) == 0, &w->wait_ms);
+    }
+    const double gamma = p->gamma;
+    for (int h = 0; h <= helpers; h++) {
+        const double *sc = score;
+        const int *ld = leaf_depth;
+        const int *pl = plen;
+        if (h > 0) {
+            const leaf_result *lr = &r->results[h];
+            w->turns += lr->depth - r->job.depth;
+            sc = lr->score;
+            ld = lr->leaf_depth;
+            pl = leaf_plen;
+        }
+        for (int a = 0; a < n; a++) {
+            smx_tree *t = &trees[a];
+            min_double(&t->smin, sc[a]);
+            max_double(&t->smax, sc[a]);
+            double v = sc[a];
+            for (int k = ld[a] - t->nodes[path[a][pl[a] - 1]].depth; k > 0; k--) v *= gamma;
+            for (int k = pl[a] - 1; k >= 0; k--) {
+                smx_node *nd = &t->nodes[path[a][k]];
+                if (h > 0) ADD(&nd->visits, 1u); /* each rollout is a visit */
+                if (k == 0 && w->id > 0) w->root_total[a] += v;
+                else add_double(&nd->total, v);
+                if (p->bounds == SBX_BOUNDS_DEPTH) {
+                    min_double(&t->dmin[k], v);
+                    max_double(&t->dmax[k], v);
+                }
+                v *= gamma;
+            }
+        }
+    }
+    for (int a = 0; a < n; a++) {
+        smx_tree *t = &trees[a];
+        /* the complete update: this simulation is no longer in flight */
+        for (int k = plen[a] - 1; k >= 1; k--) {
+            __atomic_fetch_sub(&t->nodes[path[a][k]].inflight[0], 1u, __ATOMIC_RELEASE);
+        }
+        for (int k = plen[a] - 2; k >= 0; k--) {
+            smx_node *nd = &t->nodes[path[a][k]];
+            smx_node *onpath = &t->nodes[path[a][k + 1]];
+            const int kids = LD(&nd->nchildren);
+            const uint32_t first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE);
+            int all = kids > 0 && first != CLAIM &&
+                      ((LD(&onpath->flags) & SBX_NODE_PASS) ||
+                       shared_doomed(onpath, p->death_min_visits));
+            for (int i = 0; all && i < kids; i++) {
+                all = shared_doomed(&t->nodes[first + (uint32_t)i], p->death_min_visits);
+            }
+            const uint8_t f = LD(&nd->flags);
+            if (all && !(f & SBX_NODE_DOOMED)) {
+                __atomic_fetch_or(&nd->flags, (uint8_t)SBX_NODE_DOOMED, __ATOMIC_RELAXED);
+            } else if (!all && (f & SBX_NODE_DOOMED)) {
+                __atomic_fetch_and(&nd->flags, (uint8_t)~SBX_NODE_DOOMED, __ATOMIC_RELAXED);
+            }
+        }
+        int32_t leafd = t->nodes[path[a][plen[a] - 1]].depth;
+        int32_t old = LD(&t->depth_reached);
+        while (leafd > old && !__atomic_compare_exchange_n(&t->depth_reached, &old, leafd, 1,
+                                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+    }
+    return SBX_STOP_NONE;
+}
+
+/* Leaf helper: the rest of the simulation from the posted leaf state,
+ * random moves for the live agents (they are all out of their trees). */
+static void leaf_rollout(par_run *r, par_worker *w, int slot) {
+    sbx_search *s = r->s;
+    const sbx_search_params *p = &s->p;
+    const sbx_game_vt *vt = s->vt;
+    const void *cfg = s->cfg;
+    const int n = s->num_agents;
+    const int freeze = p->elimination == SBX_ELIM_FREEZE;
+    leaf_result *res = &r->results[slot];
+    const leaf_job *job = &r->job;
+    void *sim = w->sim;
+    memcpy(sim, r->leaf_state, s->state_size);
+    vt->reseed(sim, sbx_rng_next(&w->rng)); /* its own chance events */
+    uint8_t alive[SBX_MAX_AGENTS], joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    for (int a = 0; a < n; a++) {
+        alive[a] = job->alive[a];
+        res->frozen[a] = job->frozen[a];
+        res->leaf_depth[a] = job->leaf_depth[a];
+        res->score[a] = job->score[a];
+    }
+    int depth = job->depth;
+    for (int d = job->depth; d < p->max_depth && !vt->is_terminal(cfg, sim); d++) {
+        for (int a = 0; a < n; a++) {
+            int k = alive[a] ? vt->legal_moves(cfg, sim, a, moves) : 0;
+            joint[a] = k ? moves[sbx_rng_below(&w->rng, (uint32_t)k)] : SBX_MOVE_NONE;
+        }
+        vt->step(cfg, sim, joint, NULL);
+        depth = d + 1;
+        const uint32_t alive_now = vt->alive_mask(cfg, sim);
+        int newly = 0;
+        for (int a = 0; a < n; a++) {
+            if (alive[a] && !((alive_now >> a) & 1u)) {
+                alive[a] = 0;
+                if (freeze) {
+                    res->frozen[a] = 1;
+                    res->leaf_depth[a] = depth;
+                    newly = 1;
+                }
+            }
+        }
+        if (newly) {
+            double at_death[SBX_MAX_AGENTS];
+            vt->evaluate(cfg, sim, at_death);
+            for (int a = 0; a < n; a++) {
+                if (res->frozen[a] == 1) {
+                    res->score[a] = at_death[a];
+                    res->frozen[a] = 2;
+                }
+            }
+        }
+    }
+    double final_scores[SBX_MAX_AGENTS];
+    vt->evaluate(cfg, sim, final_scores);
+    for (int a = 0; a < n; a++) {
+        if (!res->frozen[a]) {
+            res->score[a] = final_scores[a];
+            res->leaf_depth[a] = depth;
+        }
+        if (p->depth_normalize) {
+            res->score[a] /= (double)(res->leaf_depth[a] > 1 ? res->leaf_depth[a] : 1);
+        }
+    }
+    res->depth = depth;
+}
+
+static void *leaf_helper(void *arg) {
+    par_worker *w = arg;
+    par_run *r = w->run;
+    int seen = 0;
+    const double t0 = sbx_now_ms();
+    for (;;) {
+        int gen;
+        WAIT_UNTIL((gen = __atomic_load_n(&r->job_gen, __ATOMIC_ACQUIRE)) != seen ||
+                       __atomic_load_n(&r->done, __ATOMIC_ACQUIRE),
+                   &w->wait_ms);
+        if (gen == seen) break; /* done */
+        seen = gen;
+        int free_slot = 0;
+        if (!__atomic_compare_exchange_n(&r->job_claim[w->id], &free_slot, 1, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            continue; /* worker 0 took it */
+        }
+        leaf_rollout(r, w, w->id);
+        w->iterations++;
+        __atomic_fetch_sub(&r->job_left, 1, __ATOMIC_RELEASE);
+    }
+    w->busy_ms = sbx_now_ms() - t0;
+    return NULL;
+}
+
+/* The budget loop of one worker: the serial loop's checks in its order
+ * (iterations, clock every time_check_interval own iterations, stop). */
+static void *worker_main(void *arg) {
+    par_worker *w = arg;
+    par_run *r = w->run;
+    sbx_search *s = r->s;
+    const int tci = s->p.time_check_interval;
+    const double t0 = sbx_now_ms();
+    while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+        if (r->max_iterations > 0 && ADD(&r->claimed, 1) >= r->max_iterations) {
+            par_stop(r, SBX_STOP_ITERATIONS);
+            break;
+        }
+        if (r->max_ms > 0.0 && w->iterations % tci == 0 && sbx_now_ms() - r->t0 >= r->max_ms) {
+            par_stop(r, SBX_STOP_TIME);
+            break;
+        }
+        if (atomic_load_explicit(&s->stop_flag, memory_order_relaxed)) {
+            par_stop(r, SBX_STOP_REQUESTED);
+            break;
+        }
+        int64_t turns = 0;
+        int rc = r->mode == SBX_PAR_ROOT
+                     ? iterate_on(s, w->trees, &w->rng, w->sim, &turns)
+                     : shared_iterate(r, w);
+        w->turns += turns;
+        if (rc != SBX_STOP_NONE) {
+            par_stop(r, rc);
+            break;
+        }
+        w->iterations++;
+    }
+    w->busy_ms = sbx_now_ms() - t0;
+    return NULL;
+}
+
+static int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, double t0,
+                            int64_t *iterations, int64_t *turns, int *reason) {
+    smx *x = s->algo;
+    const int mode = s->p.parallel;
+    if ((mode != SBX_PAR_ROOT && (s->policy != SBX_POLICY_UCB1 || power_on(s))) ||
+        (mode == SBX_PAR_ROOT && IS_SAMPLING(s->policy))) {
+        /* a policy change waiting for the next turn keeps the old one in
+         * force, which this mode cannot run: serial until then */
+        return SBX_OK;
+    }
+    par_run *r = calloc(1, sizeof *r);
+    if (!r) return sbx_fail(SBX_ERR_MEMORY, "out of memory starting a parallel run");
+    const int nt = s->p.threads;
+    r->s = s;
+    r->mode = mode;
+    r->nthreads = nt;
+    r->max_iterations = max_iterations;
+    r->max_ms = max_ms;
+    r->t0 = t0;
+    /* every worker may be mid-iteration when one checks the room */
+    r->need = (uint32_t)smx_iteration_nodes(&s->p, s->num_agents, s->max_moves);
+    int rc = SBX_OK;
+    if (mode == SBX_PAR_LEAF && nt > 1 && !(r->leaf_state = malloc(s->state_size))) {
+        rc = sbx_fail(SBX_ERR_MEMORY, "out of memory starting a parallel run");
+    }
+    for (int j = 0; j < nt && rc == SBX_OK; j++) {
+        par_worker *w = &r->w[j];
+        w->run = r;
+        w->id = j;
+        w->trees = x->t;
+        if (j == 0) { /* the serial search's RNG and state */
+            w->rng = s->rng;
+            w->sim = s->sim;
+            continue;
+        }
+        uint64_t h = s->rng ^ (0x9E3779B97F4A7C15ULL * (uint64_t)j);
+        w->rng = sbx_rng_next(&h);
+        if (!x->sims[j] && !(x->sims[j] = malloc(s->state_size))) {
+            rc = sbx_fail(SBX_ERR_MEMORY, "out of memory for thread %d's state", j);
+            break;
+        }
+        w->sim = x->sims[j];
+        if (mode == SBX_PAR_ROOT) {
+            if (!x->rootset[j]) {
+                smx_tree *set = calloc(SBX_MAX_AGENTS, sizeof *set);
+                int ok = set != NULL;
+                for (int a = 0; ok && a < s->num_agents; a++) {
+                    ok = tree_alloc(&set[a], (uint32_t)s->p.node_cap) == SBX_OK;
+                    if (ok) tree_clear(&set[a]);
+                }
+                if (!ok) {
+                    if (set) {
+                        for (int a = 0; a < SBX_MAX_AGENTS; a++) tree_free(&set[a]);
+                    }
+                    free(set);
+                    rc = sbx_fail(SBX_ERR_MEMORY,
+                                  "out of memory for thread %d's trees (root parallelism "
+                                  "keeps a tree set per thread)", j);
+                    break;
+                }
+                x->rootset[j] = set;
+            }
+            w->trees = x->rootset[j];
+        }
+    }
+    if (rc != SBX_OK) {
+        free(r->leaf_state);
+        free(r);
+        return rc;
+    }
+    /* Helpers that cannot be started leave the run to fewer threads (for
+     * leaf parallelism, fewer rollouts per iteration). */
+    int started = 1;
+    for (int j = 1; j < nt; j++) {
+        r->w[j].started =
+            pthread_create(&r->w[j].thread, NULL,
+                           mode == SBX_PAR_LEAF ? leaf_helper : worker_main, &r->w[j]) == 0;
+        if (!r->w[j].started) break;
+        started++;
+    }
+    if (mode == SBX_PAR_LEAF) r->nthreads = started;
+    worker_main(&r->w[0]);
+    if (mode == SBX_PAR_LEAF) __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+    s->run_threads = started;
+    s->run_wait_ms = s->run_busy_ms = 0.0;
+    for (int j = 0; j < nt; j++) {
+        par_worker *w = &r->w[j];
+        if (j > 0 && w->started) pthread_join(w->thread, NULL);
+        s->run_thread_iterations[j] = w->iterations;
+        for (int a = 0; mode != SBX_PAR_ROOT && a < s->num_agents; a++) {
+            chunk_return(w, &x->t[a], a);
+        }
+        for (int a = 0; j > 0 && mode != SBX_PAR_ROOT && a < s->num_agents; a++) {
+            x->t[a].nodes[0].total += w->root_total[a];
+        }
+        s->run_wait_ms += w->wait_ms;
+        s->run_busy_ms += w->busy_ms;
+        if (mode != SBX_PAR_LEAF) *iterations += w->iterations;
+        *turns += w->turns;
+    }
+    if (mode == SBX_PAR_LEAF) *iterations += r->w[0].iterations;
+    s->rng = r->w[0].rng;
+    *reason = __atomic_load_n(&r->reason, __ATOMIC_ACQUIRE);
+    free(r->leaf_state);
+    free(r);
+    return SBX_OK;
 }
 
 const sbx_algo_vt sbx_smitsimax_vt = {
@@ -1272,4 +2203,5 @@ const sbx_algo_vt sbx_smitsimax_vt = {
     .find_path = smx_find_path,
     .fill_stats = smx_fill_stats,
     .node_count = smx_node_count,
+    .run_parallel = smx_run_parallel,
 };

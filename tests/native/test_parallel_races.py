@@ -1,0 +1,39 @@
+"""A short parallel search in every mode, for the ThreadSanitizer run
+(`python tools/sanitize.py --tsan`, a CI step): two threads on shared trees,
+root sets and leaf hand-offs, over a re-root, with every option that adds a
+shared write (death flags, freeze, depth bounds, pass nodes). Budgets are
+small because TSan runs the core ~10x slower; the normal suite runs it too
+and checks the budget and the root counts."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox.native import Game, Search, SearchParams, cores
+
+pytestmark = pytest.mark.skipif(cores() < 2, reason="needs two cores")
+
+OPTIONS = [
+    {},
+    {"rollout": True, "elimination": "freeze", "bounds": "depth", "death_penalty": True,
+     "random_threshold": 1},
+]
+
+
+@pytest.mark.parametrize("opts", OPTIONS, ids=["plain", "rollout-freeze-depth-doom"])
+@pytest.mark.parametrize("mode", ["wu_uct", "tree", "root", "leaf"])
+def test_short_parallel_search(mode, opts):
+    if mode == "leaf":
+        opts = {**opts, "rollout": True}
+    p = SearchParams(parallel=mode, threads=2, max_depth=6, **opts)
+    n = 3000
+    with Game("snakes", {"snakes": 4, "width": 7, "height": 7}, seed=2) as g, \
+            Search(g, p, 5) as s:
+        for _ in range(2):
+            r = s.run(iterations=n)
+            assert r.iterations == n
+            rows = s.root_stats(0)
+            assert sum(m.visits for m in rows) == s.stats().root_visits[0] >= n
+            s.snapshot(0, 500, 1)
+            moves = s.best_moves()
+            g.step(moves)
+            s.advance(moves)
