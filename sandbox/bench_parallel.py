@@ -5,9 +5,12 @@ Per registered game (its first bench case; `--game NAME` for one) and per
 mode
 (serial, wu_uct, tree, root, leaf), a fresh search from the start position
 runs for a fixed wall time at each thread count from 1 to the machine's
-cores; the figure is iterations per second (leaf: selections per second,
-and its rollouts per second beside it). The ratio at 2 threads is against
-the same mode at 1 thread in the same run, so a loaded machine slows both.
+cores, in rounds (every thread count once a round, back to back); the
+figure is the median iterations per second over the rounds (leaf:
+selections per second, and its rollouts per second beside it). The ratio
+at 2 threads is taken inside each round, against the same mode at 1 thread
+just before it, and the median of those ratios is reported with their range:
+one pair of 0.5 s runs varied by more than ±20% on a shared 2-vCPU VM.
 The search settings are the bench case's, with rollout on for leaf (it
 needs it). A row per thread count is the scaling table a user with more
 cores reads their figure from.
@@ -29,27 +32,27 @@ def _case(p):
 
 
 def rate(kind: str, game_params: Any, params: SearchParams, seconds: float,
-         repeats: int) -> tuple[float, float]:
-    """Best of `repeats` fresh searches of `seconds` each: (iterations/s,
-    root visits/s of agent 0, which counts leaf parallelism's rollouts)."""
-    best = (0.0, 0.0)
-    for r in range(repeats):
-        with Game(kind, game_params, seed=1 + r) as g, Search(g, params, 7 + r) as s:
-            res = s.run(ms=seconds * 1000.0)
-            secs = max(res.elapsed_ms / 1000.0, 1e-9)
-            visits = s.stats().root_visits[0]
-            cand = (res.iterations / secs, visits / secs)
-            if cand[0] > best[0]:
-                best = cand
-    return best
+         seed: int) -> tuple[float, float]:
+    """One fresh search of `seconds`: (iterations/s, root visits/s of agent
+    0, which counts leaf parallelism's rollouts)."""
+    with Game(kind, game_params, seed=1 + seed) as g, Search(g, params, 7 + seed) as s:
+        res = s.run(ms=seconds * 1000.0)
+        secs = max(res.elapsed_ms / 1000.0, 1e-9)
+        return res.iterations / secs, s.stats().root_visits[0] / secs
+
+
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
 
 
 def collect(quick: bool = False, game: str | None = None,
             max_threads: int | None = None) -> dict[str, Any]:
     top = min(cores(), max_threads or cores())
-    seconds, repeats = (0.15, 1) if quick else (0.5, 2)
+    seconds, rounds = (0.15, 1) if quick else (0.4, 5)
     out: dict[str, Any] = {"cores": cores(), "os_cpu_count": os.cpu_count(),
-                           "seconds_per_cell": seconds, "repeats": repeats, "games": {}}
+                           "seconds_per_cell": seconds, "rounds": rounds, "games": {}}
     for p in ([plugin(game)] if game else plugins()):
         if not p.bench:
             continue
@@ -59,24 +62,35 @@ def collect(quick: bool = False, game: str | None = None,
         for mode in MODES:
             params = base.replace(parallel=mode, rollout=base.rollout or mode == "leaf")
             counts = range(1, top + 1) if mode != "serial" else range(1, 2)
-            its, rolls = {}, {}
-            for t in counts:
-                its[t], rolls[t] = rate(kind, case.game_params, params.replace(threads=t),
-                                        seconds, repeats)
-            row: dict[str, Any] = {"iterations_per_s": {t: round(v) for t, v in its.items()}}
+            # rounds of every thread count back to back: a ratio is taken
+            # inside a round (the machine's state is shared by its cells),
+            # and the medians over rounds are reported
+            its: dict[int, list[float]] = {t: [] for t in counts}
+            rolls: dict[int, list[float]] = {t: [] for t in counts}
+            ratios: list[float] = []
+            for r in range(rounds):
+                for t in counts:
+                    a, b = rate(kind, case.game_params, params.replace(threads=t), seconds, r)
+                    its[t].append(a)
+                    rolls[t].append(b)
+                if 2 in its:
+                    ratios.append(its[2][-1] / its[1][-1])
+            row: dict[str, Any] = {"iterations_per_s": {t: round(_median(v))
+                                                        for t, v in its.items()}}
             if mode == "leaf":
-                row["rollouts_per_s"] = {t: round(v) for t, v in rolls.items()}
-            if 2 in its:
-                row["ratio_2_threads"] = round(its[2] / its[1], 2)
+                row["rollouts_per_s"] = {t: round(_median(v)) for t, v in rolls.items()}
+            if ratios:
+                row["ratio_2_threads"] = round(_median(ratios), 2)
+                row["ratio_2_threads_range"] = [round(min(ratios), 2), round(max(ratios), 2)]
             rows[mode] = row
         out["games"][kind] = {"case": case.label, "modes": rows}
     return out
 
 
 def print_report(res: dict[str, Any]) -> None:
-    print(f"parallel search — {res['cores']} cores; best of {res['repeats']} x "
+    print(f"parallel search — {res['cores']} cores; median of {res['rounds']} rounds of "
           f"{res['seconds_per_cell']} s per cell; iterations/s (leaf: selections/s, "
-          "rollouts/s in brackets)")
+          "rollouts/s in brackets); 2 thr / 1: the median of the rounds' own ratios [range]")
     for kind, g in res["games"].items():
         print(f"  {kind} ({g['case']})")
         counts = sorted({t for row in g["modes"].values() for t in row["iterations_per_s"]})
@@ -92,6 +106,8 @@ def print_report(res: dict[str, Any]) -> None:
                 cells.append(f"{cell:>14}" if mode != "leaf" else f"{cell:>22}")
             ratio = row.get("ratio_2_threads")
             target = TARGET_2T.get(mode)
+            lo_hi = row.get("ratio_2_threads_range")
             mark = "" if ratio is None else f"{ratio:.2f}x" + (
+                f" [{lo_hi[0]:.2f}, {lo_hi[1]:.2f}]" if lo_hi and res["rounds"] > 1 else "") + (
                 f" (target {target})" if target else "")
             print("    " + f"{mode:<8}" + "".join(cells) + f"  {mark}")
