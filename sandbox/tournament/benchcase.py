@@ -78,6 +78,7 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None
         ref = rows if ref is None else ref
         out[f"{label}_same_results"] = rows == ref
     try:
+        import dask
         import distributed
     except ImportError:
         out["dask_2_games_per_s"] = None
@@ -91,7 +92,11 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None
         old = os.environ.get("PYTHONPATH")
         os.environ["PYTHONPATH"] = root + (os.pathsep + old if old else "")
         try:
-            with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+            # the workers' statistical profiler samples every thread every
+            # 10 ms (about 8% of a CPU-bound worker's CPU, measured): off, as
+            # for any CPU-bound cluster; the nannies pass the config on
+            with dask.config.set({"distributed.worker.profile.enabled": False}), \
+                    distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                           dashboard_address=None, silence_logs=50) as cluster, \
                     distributed.Client(cluster) as client:
                 client.run(_load_core)
