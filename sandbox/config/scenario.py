@@ -19,7 +19,7 @@ from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
 from .agent import resolve_agents
-from .errors import one_line
+from .errors import field_name, one_line
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = ROOT / "scenarios"
@@ -146,7 +146,7 @@ class Scenario(BaseModel):
                 names = plugin.weight_names(self.game_params)
                 bad = [k for k in p.weights if k not in names]
                 if bad:
-                    raise ValueError(f"players.{i}.weights.{bad[0]}: not an evaluation weight "
+                    raise ValueError(f"players.{i}.weights.{field_name(bad[0])}: not an evaluation weight "
                                      f"of {self.game} (its weights: "
                                      f"{', '.join(names) or 'none'})")
                 try:

@@ -49,8 +49,16 @@ def error_for(code: int, message: str) -> SandboxError:
 # Here rather than in sandbox.config so that the native layer, which validates
 # SearchParams handed to Search, can word its errors the same way; it only
 # reads ValidationError.errors(), so pydantic is not imported.
+def field_name(key: object) -> str:
+    """A key as an error message names it: as is when it is a printable
+    name, else quoted (a key from a file can hold a newline, which would
+    break the one-line error)."""
+    s = str(key)
+    return s if s.isprintable() and s.strip() == s and s else repr(s)
+
+
 def _loc(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "(file)"
+    return ".".join(field_name(p) for p in loc) or "(file)"
 
 
 def one_line(exc: "ValidationError", limit: int = 3, prefix: str = "") -> str:

@@ -136,12 +136,12 @@ def weighted_params(kind: str, base: Mapping[str, Any], weights: Mapping[str, fl
     from pydantic import ValidationError
 
     from ..games import plugin
-    from ..native.errors import one_line
+    from ..native.errors import field_name, one_line
     p = plugin(kind)
     names = p.weight_names(base)
     bad = [k for k in weights if k not in names]
     if bad:
-        raise InvalidArgument(f"weights: {bad[0]} is not an evaluation weight of {kind} (its "
+        raise InvalidArgument(f"weights: {field_name(bad[0])} is not an evaluation weight of {kind} (its "
                               f"weights: {', '.join(names) or 'none'})")
     try:
         return p.Params.model_validate({**dict(base), **dict(weights)}).c_params()

@@ -161,3 +161,18 @@ def test_weights_follow_the_snakes_ruleset():
     assert p.weight_value({}, "w_length") == 0.01
     assert p.weight_value({"ruleset": "snakebyte"}, "w_length") == 1.0
     assert p.weight_value({"ruleset": "snakebyte", "w_length": 3}, "w_length") == 3.0
+
+
+def test_an_unknown_weight_with_a_newline_in_its_name_is_one_line():
+    """Found by the fuzz suite: a [weights] key holding a newline was named
+    verbatim in the error, breaking the one-line rule."""
+    from sandbox.config import scenario_from_dict
+    with pytest.raises(Exception) as err:
+        scenario_from_dict({"name": "t", "game": "snakes", "seed": 1,
+                            "players": [{"name": "A", "weights": {"w\nx": 1.0}},
+                                        {"name": "B"}]})
+    assert "\n" not in str(err.value) and "'w\\nx'" in str(err.value)
+    from sandbox.sim.controller import weighted_params
+    with pytest.raises(Exception) as err:
+        weighted_params("snakes", {}, {"a\nb": 1.0})
+    assert "\n" not in str(err.value)
