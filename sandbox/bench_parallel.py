@@ -11,6 +11,9 @@ the same mode at 1 thread in the same run, so a loaded machine slows both.
 The search settings are the bench case's, with rollout on for leaf (it
 needs it). A row per thread count is the scaling table a user with more
 cores reads their figure from.
+
+Two-player games also get MCGS rows (mcgs_serial, mcgs_wu_uct, mcgs_tree:
+the same case with algorithm = mcgs), MCGS's parallel modes being those two.
 """
 from __future__ import annotations
 
@@ -21,7 +24,8 @@ from .games import plugin, plugins
 from .native import Game, Search, SearchParams, cores
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
-TARGET_2T = {"wu_uct": 1.8, "tree": 1.8}   # issue 15, at 2 threads
+MCGS_MODES = ("serial", "wu_uct", "tree")
+TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # issue 15
 
 
 def _case(p):
@@ -56,8 +60,14 @@ def collect(quick: bool = False, game: str | None = None,
         kind, case = p.kind, _case(p)
         base = SearchParams(**{**dict(case.search), "node_cap": 1 << 23})
         rows: dict[str, Any] = {}
-        for mode in MODES:
-            params = base.replace(parallel=mode, rollout=base.rollout or mode == "leaf")
+        with Game(kind, case.game_params, seed=1) as g:
+            two_player = g.num_agents == 2
+        plan = [(m, m, base.replace(parallel=m, rollout=base.rollout or m == "leaf"))
+                for m in MODES]
+        if two_player:
+            plan += [(f"mcgs_{m}", m, base.replace(algorithm="mcgs", parallel=m))
+                     for m in MCGS_MODES]
+        for label, mode, params in plan:
             counts = range(1, top + 1) if mode != "serial" else range(1, 2)
             its, rolls = {}, {}
             for t in counts:
@@ -68,7 +78,7 @@ def collect(quick: bool = False, game: str | None = None,
                 row["rollouts_per_s"] = {t: round(v) for t, v in rolls.items()}
             if 2 in its:
                 row["ratio_2_threads"] = round(its[2] / its[1], 2)
-            rows[mode] = row
+            rows[label] = row
         out["games"][kind] = {"case": case.label, "modes": rows}
     return out
 
@@ -80,7 +90,7 @@ def print_report(res: dict[str, Any]) -> None:
     for kind, g in res["games"].items():
         print(f"  {kind} ({g['case']})")
         counts = sorted({t for row in g["modes"].values() for t in row["iterations_per_s"]})
-        print("    " + f"{'mode':<8}" + "".join(f"{f'{t} thr':>14}" for t in counts)
+        print("    " + f"{'mode':<12}" + "".join(f"{f'{t} thr':>14}" for t in counts)
               + f"{'2 thr / 1':>11}")
         for mode, row in g["modes"].items():
             cells = []
@@ -94,4 +104,4 @@ def print_report(res: dict[str, Any]) -> None:
             target = TARGET_2T.get(mode)
             mark = "" if ratio is None else f"{ratio:.2f}x" + (
                 f" (target {target})" if target else "")
-            print("    " + f"{mode:<8}" + "".join(cells) + f"  {mark}")
+            print("    " + f"{mode:<12}" + "".join(cells) + f"  {mark}")
