@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from pydantic import ValidationError
+
 from sandbox.native import Game, InvalidArgument, Search, SearchParams, cores
 from sandbox.native._lib import ffi, lib
 
@@ -150,11 +152,18 @@ def test_two_threads_keep_the_time_budget_and_node_cap(mode):
 
 @pytest.mark.parametrize("mode", ["root", "leaf"])
 def test_mcgs_refuses_root_and_leaf(mode):
+    """The model refuses them (TOML, CLI); C refuses them too, at creation and
+    on set_params (model_copy skips the model's validation), and the search
+    goes on with its settings."""
     extra = {"rollout": True} if mode == "leaf" else {}
+    with pytest.raises(ValidationError, match=f"mcgs runs serial, wu_uct or tree .*{mode}"):
+        mcgs(parallel=mode, **extra)
+    bad = mcgs(**extra).model_copy(update={"parallel": mode})
     with Game(*GAMES[0], seed=5) as g:
         with pytest.raises(InvalidArgument, match=f"mcgs runs serial, wu_uct or tree .*{mode}"):
-            Search(g, mcgs(parallel=mode, **extra), 1)
+            Search(g, bad, 1)
         with Search(g, mcgs(), 1) as s:
             with pytest.raises(InvalidArgument, match="mcgs runs serial, wu_uct or tree"):
-                s.set_params(mcgs(parallel=mode, **extra))
+                s.set_params(bad)
             assert s.run(iterations=50).iterations == 50  # still searching
+    SearchParams(parallel=mode, **extra)  # smitsimax's modes: fine
