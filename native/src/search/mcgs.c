@@ -452,6 +452,78 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
 
 /* ------------------------------------------------------------ backup */
 
+/* The formalisation's recompute_Q: depends only on the node's edges and
+ * its children's Q, so running it twice changes nothing. */
+static void recompute_q(mcgs *x, mcgs_node *nd) {
+    if (!(nd->flags & MCGS_EVALUATED)) return;
+    const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
+    double sum[2] = {0.0, 0.0};
+    uint64_t total = 0;
+    for (uint32_t e = 0; e < ne; e++) {
+        const mcgs_edge *ed = &x->edges[nd->edges + e];
+        if (!ed->visits) continue;
+        const mcgs_node *ch = &x->nodes[ed->child];
+        total += ed->visits;
+        sum[0] += ed->visits * ((double)ed->r[0] + ch->q[0]);
+        sum[1] += ed->visits * ((double)ed->r[1] + ch->q[1]);
+    }
+    nd->q[0] = (nd->u[0] + sum[0]) / (double)(1 + total);
+    nd->q[1] = (nd->u[1] + sum[1]) / (double)(1 + total);
+}
+
+/* Player a's marginal: visits per outcome and Option D's Q (FPU if 0). */
+static void marginal(const mcgs *x, const mcgs_node *nd, int a, double fpu_offset,
+                     uint32_t *mv, double *mq) {
+    const int n1 = nd->n[0], n2 = nd->n[1];
+    const int k = nd->n[a];
+    for (int i = 0; i < k; i++) {
+        uint32_t v = 0;
+        double sum = 0.0;
+        for (int j = 0; j < nd->n[1 - a]; j++) {
+            const int r = a == 0 ? i : j, c = a == 0 ? j : i;
+            const mcgs_edge *ed = &x->edges[nd->edges + (uint32_t)(r * n2 + c)];
+            if (!ed->visits) continue;
+            v += ed->visits;
+            sum += ed->visits * ((double)ed->r[a] + x->nodes[ed->child].q[a]);
+        }
+        mv[i] = v;
+        mq[i] = v ? sum / v : nd->q[a] - fpu_offset;
+    }
+    (void)n1;
+}
+
+/* PUCT's prior of player a's outcome i (the search's priors setting). */
+static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
+                              const sbx_search_params *p) {
+    if (p->priors != SBX_PRIORS_HEURISTIC) return 1.0 / nd->n[a];
+    return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
+}
+
+static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
+                          const sbx_search_params *p, uint64_t *rng) {
+    uint32_t mv[SBX_MAX_MOVES];
+    double mq[SBX_MAX_MOVES];
+    marginal(x, nd, a, p->fpu_offset, mv, mq);
+    const int k = nd->n[a];
+    const double explore = p->c_puct * sqrt((double)nd->visits);
+    int best = 0, ties = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        double v = mq[i] + explore * prior_of(x, nd, a, i, p) / (1.0 + mv[i]);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+            ties = 1;
+        } else if (v == best_v && sbx_rng_below(rng, (uint32_t)++ties) == 0) {
+            best = i; /* uniform among equal scores (reservoir) */
+        }
+    }
+    return best;
+}
+
+/* ---------------------------------------------- the same, for parallel runs
+ * (atomic loads: a serial search keeps the plain loops above). */
+
 /* An edge's child if the edge is linked (0: not expanded, CLAIM: being
  * linked by another thread; neither has a child to read). */
 static inline uint32_t linked_child(const mcgs_edge *ed) {
@@ -459,11 +531,10 @@ static inline uint32_t linked_child(const mcgs_edge *ed) {
     return c == CLAIM ? 0 : c;
 }
 
-/* The formalisation's recompute_Q: depends only on the node's edges and
- * its children's Q, so running it twice changes nothing (two threads
+/* recompute_q with atomic loads and stores (two threads
  * recomputing one node at once: the later store wins, and the next backup
  * through the node recomputes it from the newer figures). */
-static void recompute_q(mcgs *x, mcgs_node *nd) {
+static void par_recompute_q(mcgs *x, mcgs_node *nd) {
     if (!(LD(&nd->flags) & MCGS_EVALUATED)) return;
     const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
     double sum[2] = {0.0, 0.0};
@@ -483,8 +554,7 @@ static void recompute_q(mcgs *x, mcgs_node *nd) {
     st_double(&nd->q[1], (nd->u[1] + sum[1]) / (double)(1 + total));
 }
 
-/* Player a's marginal: visits per outcome and Option D's Q (FPU if 0).
- * In a parallel run (infl: the in-flight counts per edge) also the
+/* marginal with atomic loads, and (infl: the in-flight counts per edge) the
  * in-flight simulations per outcome (mo) and, for virtual loss, the worst
  * edge value at the node (min of r_a + Q_a(child) over its visited edges,
  * Q_a(node) when none is). */
@@ -520,20 +590,8 @@ static void marginal_ex(const mcgs *x, const mcgs_node *nd, int a, double fpu_of
     if (worst) *worst = lo < INFINITY ? lo : qn;
 }
 
-static void marginal(const mcgs *x, const mcgs_node *nd, int a, double fpu_offset,
-                     uint32_t *mv, double *mq) {
-    marginal_ex(x, nd, a, fpu_offset, NULL, mv, mq, NULL, NULL, NULL);
-}
-
-/* PUCT's prior of player a's outcome i (the search's priors setting). */
-static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
-                              const sbx_search_params *p) {
-    if (p->priors != SBX_PRIORS_HEURISTIC) return 1.0 / nd->n[a];
-    return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
-}
-
-/* Decoupled PUCT for player a. infl NULL: the serial rule. In a parallel
- * run, with O_i the in-flight simulations through outcome i and O their sum
+/* Decoupled PUCT for player a in a parallel run (select_outcome's rule plus
+ * the in-flight counts): with O_i the in-flight simulations through outcome i and O their sum
  * at the node:
  *   wu_uct  Q_i over completed visits; exploration sqrt(N + O) / (1 + N_i + O_i)
  *           (the paper's N+O for parent and child);
@@ -579,10 +637,6 @@ static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
     return best;
 }
 
-static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
-                          const sbx_search_params *p, uint64_t *rng) {
-    return select_outcome_ex(x, nd, a, p, rng, NULL);
-}
 
 /* ------------------------------------------------------------ playout */
 
@@ -1447,7 +1501,7 @@ static void par_iterate(mcgs_worker *w, int64_t *turns) {
         mcgs_node *nd = &x->nodes[path[i]];
         __atomic_fetch_add(&x->edges[pedge[i]].visits, 1u, __ATOMIC_RELAXED);
         __atomic_fetch_add(&nd->visits, 1u, __ATOMIC_RELAXED);
-        recompute_q(x, nd);
+        par_recompute_q(x, nd);
         __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
     }
 }
