@@ -14,6 +14,9 @@ one pair of 0.5 s runs varied by more than ±20% on a shared 2-vCPU VM.
 The search settings are the bench case's, with rollout on for leaf (it
 needs it). A row per thread count is the scaling table a user with more
 cores reads their figure from.
+
+Two-player games also get MCGS rows (mcgs_serial, mcgs_wu_uct, mcgs_tree:
+the same case with algorithm = mcgs), MCGS's parallel modes being those two.
 """
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ from .games import plugin, plugins
 from .native import Game, Search, SearchParams, cores
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
-TARGET_2T = {"wu_uct": 1.8, "tree": 1.8}   # issue 15, at 2 threads
+MCGS_MODES = ("serial", "wu_uct", "tree")
+TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # issue 15
 
 
 def _case(p):
@@ -59,8 +63,14 @@ def collect(quick: bool = False, game: str | None = None,
         kind, case = p.kind, _case(p)
         base = SearchParams(**{**dict(case.search), "node_cap": 1 << 23})
         rows: dict[str, Any] = {}
-        for mode in MODES:
-            params = base.replace(parallel=mode, rollout=base.rollout or mode == "leaf")
+        with Game(kind, case.game_params, seed=1) as g:
+            two_player = g.num_agents == 2
+        plan = [(m, m, base.replace(parallel=m, rollout=base.rollout or m == "leaf"))
+                for m in MODES]
+        if two_player:
+            plan += [(f"mcgs_{m}", m, base.replace(algorithm="mcgs", parallel=m))
+                     for m in MCGS_MODES]
+        for label, mode, params in plan:
             counts = range(1, top + 1) if mode != "serial" else range(1, 2)
             # rounds of every thread count back to back: a ratio is taken
             # inside a round (the machine's state is shared by its cells),
@@ -82,7 +92,7 @@ def collect(quick: bool = False, game: str | None = None,
             if ratios:
                 row["ratio_2_threads"] = round(_median(ratios), 2)
                 row["ratio_2_threads_range"] = [round(min(ratios), 2), round(max(ratios), 2)]
-            rows[mode] = row
+            rows[label] = row
         out["games"][kind] = {"case": case.label, "modes": rows}
     return out
 
@@ -94,7 +104,7 @@ def print_report(res: dict[str, Any]) -> None:
     for kind, g in res["games"].items():
         print(f"  {kind} ({g['case']})")
         counts = sorted({t for row in g["modes"].values() for t in row["iterations_per_s"]})
-        print("    " + f"{'mode':<8}" + "".join(f"{f'{t} thr':>14}" for t in counts)
+        print("    " + f"{'mode':<12}" + "".join(f"{f'{t} thr':>14}" for t in counts)
               + f"{'2 thr / 1':>11}")
         for mode, row in g["modes"].items():
             cells = []
@@ -110,4 +120,4 @@ def print_report(res: dict[str, Any]) -> None:
             mark = "" if ratio is None else f"{ratio:.2f}x" + (
                 f" [{lo_hi[0]:.2f}, {lo_hi[1]:.2f}]" if lo_hi and res["rounds"] > 1 else "") + (
                 f" (target {target})" if target else "")
-            print("    " + f"{mode:<8}" + "".join(cells) + f"  {mark}")
+            print("    " + f"{mode:<12}" + "".join(cells) + f"  {mark}")

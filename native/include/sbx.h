@@ -290,7 +290,8 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_PRIORS_HEURISTIC 1  /* softmax of the game's move scores (a game
                                    without them is refused)                  */
 
-/* parallel: how Smitsimax uses `threads` (other algorithms run serially) */
+/* parallel: how Smitsimax uses `threads`; MCGS runs WU_UCT and TREE and
+ * refuses ROOT and LEAF; other algorithms run serially */
 #define SBX_PAR_SERIAL 0        /* one thread, the classic loop              */
 #define SBX_PAR_WU_UCT 1        /* shared trees, in-flight counts O in UCB's
                                    exploration term (WU-UCT)                 */
@@ -367,7 +368,7 @@ int sbx_cores(void);
  * state and one node arena per agent; it never mallocs per node.
  * Thread-safety: one thread drives a search (run, step_traced, advance,
  * inspect). set_params and stop may be called from any other thread.
- * With params.parallel != SBX_PAR_SERIAL (Smitsimax) a run starts
+ * With params.parallel != SBX_PAR_SERIAL (Smitsimax, MCGS) a run starts
  * threads - 1 helper threads of its own and joins them before it returns;
  * params set during such a run apply from the next run.
  */

@@ -378,7 +378,7 @@ class ArenaScene(Scene):
             label = "budget ms/turn" if budget.ms else f"budget ms/turn (now {budget.iterations} it)"
             g.add(Slider("budget_ms", (c.x, yy, sw, 30), label, 1, max(1000.0, ms), ms, log=True,
                          fmt="{:.0f}", tooltip="search time per turn for this player")); yy += 35
-            if p.algorithm == "smitsimax":
+            if p.algorithm in ("smitsimax", "mcgs"):
                 yy = self._add_parallel_row(g, p, c, yy)
             if tree and sampling:
                 g.add(Picker("final_move", (c.x, yy, sw, 24), "move played:",
@@ -555,12 +555,15 @@ class ArenaScene(Scene):
         return mv
 
     def _add_parallel_row(self, g: WidgetGroup, p: Any, c: pygame.Rect, yy: int) -> int:
-        """Smitsimax's parallel mode and thread count (issue 15), applied
-        from the search's next slice; a mode the settings cannot run (leaf
-        without rollouts, a sampling policy) is refused with the reason."""
+        """Smitsimax's (and MCGS's: serial, WU-UCT, tree) parallel mode and
+        thread count (issue 15), applied from the search's next slice; a mode
+        the settings cannot run (leaf without rollouts, a sampling policy) is
+        refused with the reason."""
         half = c.w // 2
         modes = [("serial", "serial"), ("wu_uct", "WU-UCT"), ("tree", "tree + VL"),
                  ("root", "root"), ("leaf", "leaf")]
+        if p.algorithm == "mcgs":  # one shared graph: no root sets, no leaf rollouts
+            modes = modes[:3]
         g.add(Picker("parallel", (c.x, yy + 3, half - 4, 24), "", modes, p.parallel,
                      tooltip="parallel search: WU-UCT (shared trees, in-flight counts in the "
                              "exploration term), tree (shared trees, virtual loss), root (a "

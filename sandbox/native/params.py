@@ -127,14 +127,16 @@ class SearchParams(BaseModel):
                                      description="MCGS priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
     threads: Int = Field(1, ge=1, le=64,
-                         description="Smitsimax with parallel != serial: C threads inside one "
-                                     "run (at most this machine's cores, checked by the core); "
+                         description="Smitsimax or MCGS with parallel != serial: C threads "
+                                     "inside one run (at most this machine's cores, checked by "
+                                     "the core); "
                                      "more than one is not bit-reproducible")
     parallel: Literal["serial", "wu_uct", "tree", "root", "leaf"] = Field(
         "serial", description="Smitsimax parallel search: wu_uct (shared trees, in-flight "
                               "counts in the exploration term), tree (shared trees, virtual "
                               "loss), root (a tree set per thread, merged at the root), leaf "
-                              "(a rollout per thread from one selection; needs rollout)")
+                              "(a rollout per thread from one selection; needs rollout). "
+                              "MCGS: wu_uct or tree on its one shared graph")
     virtual_loss: Float = Field(1.0, ge=0.0, le=100.0,
                                 description="parallel=tree: visits of the worst value each "
                                             "in-flight simulation counts as")
@@ -156,6 +158,9 @@ class SearchParams(BaseModel):
         mode = self.parallel
         if mode == "serial":
             return self
+        if self.algorithm == "mcgs" and mode in ("root", "leaf"):  # mcgs.c's check
+            raise ValueError(f"parallel: mcgs runs serial, wu_uct or tree (got {mode}); root "
+                             "and leaf parallelism are smitsimax's")
         if mode == "leaf" and not self.rollout:
             raise ValueError("parallel: leaf runs several rollouts from one leaf and needs "
                              "rollout on")

@@ -176,3 +176,25 @@ def test_heuristic_priors_refused_on_a_game_without_move_scores_and_the_picker_g
     assert ctl.settings.priors == "uniform" == ctl.c_confirmed.priors
     assert arena.widgets.get("priors").value == "uniform"      # rebuilt from the settings
     assert "move scores" in arena.message
+
+
+def test_mcgs_has_its_parallel_modes_and_threads(app):  # noqa: F811
+    """The parallel row applies to MCGS with its own modes (serial, WU-UCT,
+    tree: no root sets or leaf rollouts on one shared graph); a pick reaches
+    the search and the next slice runs on the chosen threads."""
+    from sandbox.native import cores
+    arena = duel(app)
+    ctl = arena.match.controllers[0]
+    assert ctl.settings.algorithm == "mcgs"
+    w = arena.widgets.get("parallel")
+    assert [v for v, _ in w.options] == ["serial", "wu_uct", "tree"]
+    assert ("threads" in ids(arena)) == (cores() > 1)
+    click(arena, w.box.center)
+    click(arena, w.option_rect(2).center)
+    assert ctl.settings.parallel == "tree"
+    if cores() > 1:
+        arena.set_param("threads", 2)
+        assert ctl.settings.threads == 2
+        arena.live.toggle_pause()
+        wait_until(lambda: len(getattr(ctl.latest, "thread_iterations", ())) == 2, arena,
+                   what="a two-thread MCGS slice")

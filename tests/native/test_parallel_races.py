@@ -1,6 +1,6 @@
-"""A short parallel search in every mode, for the ThreadSanitizer run
-(`python tools/sanitize.py --tsan`, a CI step): two threads on shared trees,
-root sets and leaf hand-offs, over a re-root, with every option that adds a
+"""A short parallel search in every mode (Smitsimax; MCGS's wu_uct and tree),
+for the ThreadSanitizer run (`python tools/sanitize.py --tsan`, a CI step):
+two threads on shared trees, root sets and leaf hand-offs, over a re-root, with every option that adds a
 shared write (death flags, freeze, depth bounds, pass nodes). Budgets are
 small because TSan runs the core ~10x slower; the normal suite runs it too
 and checks the budget and the root counts."""
@@ -33,6 +33,27 @@ def test_short_parallel_search(mode, opts):
             assert r.iterations == n
             rows = s.root_stats(0)
             assert sum(m.visits for m in rows) == s.stats().root_visits[0] >= n
+            s.snapshot(0, 500, 1)
+            moves = s.best_moves()
+            g.step(moves)
+            s.advance(moves)
+
+
+@pytest.mark.parametrize("opts", [{}, {"rollout_steps": 3, "short_circuit": True},
+                                  {"priors": "heuristic", "transpositions": False}],
+                         ids=["plain", "rollout-shortcut", "priors-no-tt"])
+@pytest.mark.parametrize("mode", ["wu_uct", "tree"])
+def test_short_parallel_mcgs(mode, opts):
+    """MCGS's shared graph: two threads linking edges, inserting into and
+    looking up the sharded transposition table (the maze has transpositions),
+    over an epoch's array growth and a re-root."""
+    p = SearchParams(algorithm="mcgs", parallel=mode, threads=2, max_depth=12, **opts)
+    n = 3000
+    with Game("maze", {}, seed=2) as g, Search(g, p, 5) as s:
+        for _ in range(2):
+            r = s.run(iterations=n)
+            assert r.iterations == n
+            assert sum(m.visits for m in s.root_stats(0)) == s.stats().root_visits[0] >= n
             s.snapshot(0, 500, 1)
             moves = s.best_moves()
             g.step(moves)

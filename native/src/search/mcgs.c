@@ -63,6 +63,8 @@
  * look-up), keeps what is reachable from it and compacts both arrays.
  */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +73,7 @@
 
 #define MCGS_EVALUATED 1
 #define MCGS_TERMINAL 2
+#define MCGS_SHARDS 64 /* transposition-table locks (power of two) */
 
 typedef struct mcgs_edge {
     uint32_t visits;
@@ -110,7 +113,48 @@ typedef struct mcgs {
     int64_t hits;             /* transposition hits (edges linked to an
                                  existing node)                           */
     void *tmp, *tmp2;         /* state buffers: outcome detection, rollout */
+    /* parallel runs only (mcgs_run_parallel) */
+    uint32_t *inflight;       /* per edge: simulations selected through it
+                                 and not yet backed up; all 0 between runs */
+    uint32_t icap;            /* entries allocated (zeroed)                */
+    void *wbuf[SBX_MAX_THREADS]; /* helper j's sim, tmp, tmp2              */
+    pthread_mutex_t shard[MCGS_SHARDS]; /* transposition table shards     */
+    int shards_ready;
 } mcgs;
+
+/* Atomics of the parallel run (relaxed: statistics; a node or an edge's
+ * child is published with a release store, read with an acquire load).
+ * The serial code reads through the same helpers: on x86-64 a relaxed
+ * load is a plain load, so the serial search pays nothing. */
+#define LD(ptr) __atomic_load_n((ptr), __ATOMIC_RELAXED)
+#define LDA(ptr) __atomic_load_n((ptr), __ATOMIC_ACQUIRE)
+#define CLAIM UINT32_MAX /* an edge's child while one thread links it */
+
+static inline double ld_double(const double *p) {
+    double v;
+    __atomic_load(p, &v, __ATOMIC_RELAXED);
+    return v;
+}
+static inline void st_double(double *p, double v) { __atomic_store(p, &v, __ATOMIC_RELAXED); }
+
+/* One playout's private things: the RNG, two scratch states and whether
+ * other threads share the graph (then counters move by atomic adds). */
+typedef struct mcgs_ctx {
+    uint64_t *rng;
+    void *tmp, *tmp2;
+    int par;
+} mcgs_ctx;
+
+/* Bump allocation from a shared array: serial, a plain add; in a parallel
+ * run an atomic add (the run made the room beforehand, see room_ok). */
+static inline uint32_t take(uint32_t *ctr, uint32_t n, int par) {
+    if (!par) {
+        const uint32_t v = *ctr;
+        *ctr = v + n;
+        return v;
+    }
+    return __atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
+}
 
 /* ------------------------------------------------------------ storage */
 
@@ -122,6 +166,12 @@ static int mcgs_check(const sbx_search_params *p, const sbx_game_vt *game,
                         "algorithm: mcgs searches two-player games only (this "
                         "game has %d agents); use smitsimax or suct",
                         num_agents);
+    }
+    if (p->parallel == SBX_PAR_ROOT || p->parallel == SBX_PAR_LEAF) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "parallel: mcgs runs serial, wu_uct or tree (got %s); root and "
+                        "leaf parallelism are smitsimax's",
+                        p->parallel == SBX_PAR_ROOT ? "root" : "leaf");
     }
     if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
         return sbx_fail(SBX_ERR_ARGUMENT,
@@ -194,6 +244,11 @@ static void mcgs_destroy(sbx_search *s) {
     free(x->table);
     free(x->tmp);
     free(x->tmp2);
+    free(x->inflight);
+    for (int j = 0; j < SBX_MAX_THREADS; j++) free(x->wbuf[j]);
+    if (x->shards_ready) {
+        for (int i = 0; i < MCGS_SHARDS; i++) pthread_mutex_destroy(&x->shard[i]);
+    }
     free(x);
     s->algo = NULL;
 }
@@ -209,6 +264,8 @@ static int mcgs_create(sbx_search *s) {
     x->tmp = malloc(s->state_size);
     x->tmp2 = malloc(s->state_size);
     x->used = 1;
+    for (int i = 0; i < MCGS_SHARDS; i++) pthread_mutex_init(&x->shard[i], NULL);
+    x->shards_ready = 1;
     if (!x->nodes || !x->edges || !x->tmp || !x->tmp2 || table_rebuild(x, 1) != SBX_OK) {
         mcgs_destroy(s);
         return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a graph");
@@ -275,7 +332,7 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges, uint32_t priors) {
  * new node's cost. Both copies start from the same bytes, so padding is
  * equal too. A player without moves gets one outcome, SBX_MOVE_NONE.
  * cls[i] = the outcome of legal move i. */
-static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
+static int outcomes(sbx_search *s, const mcgs_ctx *cx, const void *state, int a,
                     const uint8_t *own, int k, uint8_t opp, uint8_t *act,
                     uint8_t *cls) {
     if (k == 0) {
@@ -293,16 +350,16 @@ static int outcomes(sbx_search *s, mcgs *x, const void *state, int a,
     joint[1 - a] = opp;
     for (int i = 0; i < k; i++) {
         joint[a] = own[i];
-        memcpy(x->tmp, state, s->state_size);
-        s->vt->step(s->cfg, x->tmp, joint, NULL);
-        const uint64_t hi = s->vt->hash(s->cfg, x->tmp);
+        memcpy(cx->tmp, state, s->state_size);
+        s->vt->step(s->cfg, cx->tmp, joint, NULL);
+        const uint64_t hi = s->vt->hash(s->cfg, cx->tmp);
         int same = -1;
         for (int c = 0; c < n && same < 0; c++) {
             if (h[c] != hi) continue;
             joint[a] = act[c];
-            memcpy(x->tmp2, state, s->state_size);
-            s->vt->step(s->cfg, x->tmp2, joint, NULL);
-            if (memcmp(x->tmp, x->tmp2, s->state_size) == 0) same = c;
+            memcpy(cx->tmp2, state, s->state_size);
+            s->vt->step(s->cfg, cx->tmp2, joint, NULL);
+            if (memcmp(cx->tmp, cx->tmp2, s->state_size) == 0) same = c;
         }
         if (same >= 0) {
             cls[i] = (uint8_t)same;
@@ -335,19 +392,21 @@ static void heuristic_priors(sbx_search *s, const void *state, int a, int k,
 }
 
 /* First visit: outcome indexing, edges, priors, U (after a random rollout).
- * The caller reserved room for SBX_MAX_MOVES^2 edges (and the priors). */
-static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state) {
+ * The caller reserved room for SBX_MAX_MOVES^2 edges (and the priors). The
+ * flags go last, with a release store: in a parallel run they publish the
+ * node to the threads that found it in the table. */
+static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
+                          const mcgs_ctx *cx) {
     mcgs_node *nd = &x->nodes[ni];
     const sbx_game_vt *vt = s->vt;
     s->vt->evaluate(s->cfg, state, nd->base);
-    nd->flags = MCGS_EVALUATED;
     nd->visits = 0;
     if (vt->is_terminal(s->cfg, state)) {
-        nd->flags |= MCGS_TERMINAL;
         nd->n[0] = nd->n[1] = 0;
-        nd->edges = x->eused;
+        nd->edges = LD(&x->eused);
         nd->u[0] = nd->u[1] = 0.0;
         nd->q[0] = nd->q[1] = 0.0;
+        __atomic_store_n(&nd->flags, (uint8_t)(MCGS_EVALUATED | MCGS_TERMINAL), __ATOMIC_RELEASE);
         return;
     }
     uint8_t mv[2][SBX_MAX_MOVES];
@@ -358,37 +417,37 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
     uint8_t cls[2][SBX_MAX_MOVES];
     for (int a = 0; a < 2; a++) {
         uint8_t opp = k[1 - a] ? mv[1 - a][0] : SBX_MOVE_NONE;
-        nd->n[a] = (uint8_t)outcomes(s, x, state, a, mv[a], k[a], opp, nd->act[a], cls[a]);
+        nd->n[a] = (uint8_t)outcomes(s, cx, state, a, mv[a], k[a], opp, nd->act[a], cls[a]);
     }
     if (s->p.priors == SBX_PRIORS_HEURISTIC) {
-        nd->prior = x->pused;
-        heuristic_priors(s, state, 0, k[0], cls[0], nd->n[0], &x->priors[x->pused]);
-        heuristic_priors(s, state, 1, k[1], cls[1], nd->n[1], &x->priors[x->pused + nd->n[0]]);
-        x->pused += (uint32_t)nd->n[0] + nd->n[1];
+        nd->prior = take(&x->pused, (uint32_t)nd->n[0] + nd->n[1], cx->par);
+        heuristic_priors(s, state, 0, k[0], cls[0], nd->n[0], &x->priors[nd->prior]);
+        heuristic_priors(s, state, 1, k[1], cls[1], nd->n[1], &x->priors[nd->prior + nd->n[0]]);
     }
     const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
-    nd->edges = x->eused;
-    memset(&x->edges[x->eused], 0, ne * sizeof *x->edges);
-    x->eused += ne;
+    nd->edges = take(&x->eused, ne, cx->par);
+    memset(&x->edges[nd->edges], 0, ne * sizeof *x->edges);
     /* U: evaluation change over a K-step uniformly random rollout */
     double end[2] = {nd->base[0], nd->base[1]};
     if (s->p.rollout_steps > 0) {
-        memcpy(x->tmp2, state, s->state_size);
-        for (int t = 0; t < s->p.rollout_steps && !vt->is_terminal(s->cfg, x->tmp2); t++) {
+        void *ro = cx->tmp2;
+        memcpy(ro, state, s->state_size);
+        for (int t = 0; t < s->p.rollout_steps && !vt->is_terminal(s->cfg, ro); t++) {
             uint8_t joint[2];
             for (int a = 0; a < 2; a++) {
                 uint8_t m[SBX_MAX_MOVES];
-                int kk = vt->is_alive(s->cfg, x->tmp2, a) ? vt->legal_moves(s->cfg, x->tmp2, a, m) : 0;
-                joint[a] = kk ? m[sbx_rng_below(&s->rng, (uint32_t)kk)] : SBX_MOVE_NONE;
+                int kk = vt->is_alive(s->cfg, ro, a) ? vt->legal_moves(s->cfg, ro, a, m) : 0;
+                joint[a] = kk ? m[sbx_rng_below(cx->rng, (uint32_t)kk)] : SBX_MOVE_NONE;
             }
-            vt->step(s->cfg, x->tmp2, joint, NULL);
+            vt->step(s->cfg, ro, joint, NULL);
         }
-        vt->evaluate(s->cfg, x->tmp2, end);
+        vt->evaluate(s->cfg, ro, end);
     }
     for (int a = 0; a < 2; a++) {
         nd->u[a] = end[a] - nd->base[a];
         nd->q[a] = nd->u[a];
     }
+    __atomic_store_n(&nd->flags, (uint8_t)MCGS_EVALUATED, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------ backup */
@@ -462,6 +521,123 @@ static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
     return best;
 }
 
+/* ---------------------------------------------- the same, for parallel runs
+ * (atomic loads: a serial search keeps the plain loops above). */
+
+/* An edge's child if the edge is linked (0: not expanded, CLAIM: being
+ * linked by another thread; neither has a child to read). */
+static inline uint32_t linked_child(const mcgs_edge *ed) {
+    const uint32_t c = LDA(&ed->child);
+    return c == CLAIM ? 0 : c;
+}
+
+/* recompute_q with atomic loads and stores (two threads
+ * recomputing one node at once: the later store wins, and the next backup
+ * through the node recomputes it from the newer figures). */
+static void par_recompute_q(mcgs *x, mcgs_node *nd) {
+    if (!(LD(&nd->flags) & MCGS_EVALUATED)) return;
+    const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
+    double sum[2] = {0.0, 0.0};
+    uint64_t total = 0;
+    for (uint32_t e = 0; e < ne; e++) {
+        const mcgs_edge *ed = &x->edges[nd->edges + e];
+        const uint32_t v = LD(&ed->visits);
+        if (!v) continue;
+        const uint32_t c = linked_child(ed);
+        if (!c) continue;
+        const mcgs_node *ch = &x->nodes[c];
+        total += v;
+        sum[0] += v * ((double)ed->r[0] + ld_double(&ch->q[0]));
+        sum[1] += v * ((double)ed->r[1] + ld_double(&ch->q[1]));
+    }
+    st_double(&nd->q[0], (nd->u[0] + sum[0]) / (double)(1 + total));
+    st_double(&nd->q[1], (nd->u[1] + sum[1]) / (double)(1 + total));
+}
+
+/* marginal with atomic loads, and (infl: the in-flight counts per edge) the
+ * in-flight simulations per outcome (mo) and, for virtual loss, the worst
+ * edge value at the node (min of r_a + Q_a(child) over its visited edges,
+ * Q_a(node) when none is). */
+static void marginal_ex(const mcgs *x, const mcgs_node *nd, int a, double fpu_offset,
+                        const uint32_t *infl, uint32_t *mv, double *mq, double *sum_out,
+                        uint32_t *mo, double *worst) {
+    const int n2 = nd->n[1];
+    const int k = nd->n[a];
+    double lo = INFINITY;
+    const double qn = ld_double(&nd->q[a]);
+    for (int i = 0; i < k; i++) {
+        uint32_t v = 0, o = 0;
+        double sum = 0.0;
+        for (int j = 0; j < nd->n[1 - a]; j++) {
+            const int r = a == 0 ? i : j, c = a == 0 ? j : i;
+            const uint32_t e = nd->edges + (uint32_t)(r * n2 + c);
+            const mcgs_edge *ed = &x->edges[e];
+            if (infl) o += LD(&infl[e]);
+            const uint32_t ev = LD(&ed->visits);
+            if (!ev) continue;
+            const uint32_t ch = linked_child(ed);
+            if (!ch) continue;
+            const double val = (double)ed->r[a] + ld_double(&x->nodes[ch].q[a]);
+            v += ev;
+            sum += ev * val;
+            if (val < lo) lo = val;
+        }
+        mv[i] = v;
+        mq[i] = v ? sum / v : qn - fpu_offset;
+        if (sum_out) sum_out[i] = sum;
+        if (mo) mo[i] = o;
+    }
+    if (worst) *worst = lo < INFINITY ? lo : qn;
+}
+
+/* Decoupled PUCT for player a in a parallel run (select_outcome's rule plus
+ * the in-flight counts): with O_i the in-flight simulations through outcome i and O their sum
+ * at the node:
+ *   wu_uct  Q_i over completed visits; exploration sqrt(N + O) / (1 + N_i + O_i)
+ *           (the paper's N+O for parent and child);
+ *   tree    each in-flight simulation counts as virtual_loss visits of the
+ *           worst edge value w: Q_i = (sum_i + vl O_i w) / (N_i + vl O_i),
+ *           exploration sqrt(N + vl O) / (1 + N_i + vl O_i).
+ * Terms with O_i = 0 (O = 0) are the serial ones, computed the same way. */
+static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
+                             const sbx_search_params *p, uint64_t *rng,
+                             const uint32_t *infl) {
+    uint32_t mv[SBX_MAX_MOVES], mo[SBX_MAX_MOVES];
+    double mq[SBX_MAX_MOVES], sum[SBX_MAX_MOVES], worst = 0.0;
+    marginal_ex(x, nd, a, p->fpu_offset, infl, mv, mq, infl ? sum : NULL, infl ? mo : NULL,
+                infl ? &worst : NULL);
+    const int k = nd->n[a];
+    const int tree = p->parallel == SBX_PAR_TREE;
+    const double w = tree ? p->virtual_loss : 1.0;
+    uint32_t o_all = 0;
+    if (infl) {
+        for (int i = 0; i < k; i++) o_all += mo[i];
+    }
+    const uint32_t nv = LD(&nd->visits);
+    const double explore =
+        p->c_puct * sqrt(o_all ? (double)nv + w * o_all : (double)nv);
+    int best = 0, ties = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        double q = mq[i], n_i = 1.0 + mv[i];
+        if (infl && mo[i]) {
+            const double vo = w * mo[i];
+            n_i += vo;
+            if (tree && mv[i] + vo > 0.0) q = (sum[i] + vo * worst) / (mv[i] + vo);
+        }
+        double v = q + explore * prior_of(x, nd, a, i, p) / n_i;
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+            ties = 1;
+        } else if (v == best_v && sbx_rng_below(rng, (uint32_t)++ties) == 0) {
+            best = i; /* uniform among equal scores (reservoir) */
+        }
+    }
+    return best;
+}
+
+
 /* ------------------------------------------------------------ playout */
 
 static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
@@ -473,6 +649,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
 
     const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
+    const mcgs_ctx cx = {&s->rng, x->tmp, x->tmp2, 0};
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     uint32_t pedge[SBX_MAX_DEPTH];
@@ -480,7 +657,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     path[0] = 0;
     if (!(x->nodes[0].flags & MCGS_EVALUATED)) {
         x->nodes[0].hash = vt->hash(s->cfg, sim);
-        evaluate_node(s, x, 0, sim);
+        evaluate_node(s, x, 0, sim, &cx);
         if (p->transpositions) table_put(x, 0);
     }
     uint32_t cur = 0;
@@ -511,7 +688,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                 memset(&x->nodes[child], 0, sizeof x->nodes[child]);
                 x->nodes[child].hash = h;
                 if (p->transpositions) table_put(x, child);
-                evaluate_node(s, x, child, sim);
+                evaluate_node(s, x, child, sim, &cx);
                 expanded = 1;
                 stop = 1; /* a new node: evaluated, the playout ends */
             }
@@ -1048,6 +1225,407 @@ static int64_t mcgs_node_count(sbx_search *s) {
     return x->used;
 }
 
+/* ------------------------------------------------------------ parallel */
+
+/*
+ * sbx_search_run with parallel = wu_uct or tree (search.c calls
+ * run_parallel; root and leaf are refused by mcgs_check). Each of `threads`
+ * workers (worker 0 is the calling thread, with the search's RNG and
+ * state) runs whole playouts on the one shared graph, as Smitsimax's
+ * shared-tree modes do:
+ *  - statistics: edge and node visits move by atomic adds, Q by atomic
+ *    stores of the idempotent recomputation; per edge an in-flight count
+ *    (x->inflight, an array beside the edges so that a serial search's
+ *    edges stay 16 bytes) is +1 at selection and -1 after the backup, and
+ *    select_outcome_ex reads it (wu_uct: N+O; tree: virtual loss);
+ *  - linking an edge: the thread that wins a CAS of the edge's child from 0
+ *    to CLAIM looks the state up / makes the node and publishes the child
+ *    with a release store; the others wait for it (microseconds);
+ *  - the transposition table: open addressing as in the serial search,
+ *    with a lock per shard of buckets (the shard of a state's home
+ *    bucket). A find-or-insert holds its shard's lock, so a look-up that
+ *    races an insert of the same state waits and finds it: one node per
+ *    state. Slots are claimed by CAS, since a probe can run into a
+ *    neighbouring shard's buckets. A node is in the table before it is
+ *    evaluated; a thread that finds it waits for its flags (release store
+ *    last in evaluate_node);
+ *  - allocation: the node, edge and prior arrays are shared bump arrays
+ *    taken by atomic adds (no lock); they cannot be grown while threads
+ *    read them, so a run goes in epochs: before an epoch the driving thread
+ *    grows them, and a worker starts an iteration only while every worker's
+ *    iteration in flight still fits (room_ok); when they do not, the
+ *    workers stop, the arrays double, and the next epoch starts.
+ * One thread takes the same path, and with every in-flight count 0 each
+ * formula and RNG draw is the serial one: threads = 1 gives the serial
+ * search (tests/native/test_mcgs_parallel.py).
+ */
+#define PAR_FULL (-1) /* internal stop reason: the epoch's arrays are full */
+
+typedef struct mcgs_run mcgs_run;
+
+typedef struct mcgs_worker {
+    mcgs_run *run;
+    int id;
+    uint64_t rng;
+    void *sim, *tmp, *tmp2;
+    int64_t iterations, turns;
+    double wait_ms, busy_ms;
+    int one_shot;         /* run one iteration only (the root's first)     */
+    pthread_t thread;
+    int started;
+    char pad[128];        /* neighbours' counters on other cache lines     */
+} mcgs_worker;
+
+struct mcgs_run {
+    sbx_search *s;
+    int nthreads;
+    int64_t max_iterations;
+    double max_ms, t0;
+    uint32_t node_lim;    /* min(node array, node_cap) this epoch          */
+    uint32_t room_e, room_p; /* most edges / priors one iteration adds     */
+    char pad0[128];
+    int64_t claimed;      /* iterations handed out (atomic)                */
+    char pad1[128];
+    int done;             /* atomic: workers stop                          */
+    int reason;           /* atomic: the first stop reason                 */
+    mcgs_worker w[SBX_MAX_THREADS];
+};
+
+static void run_stop(mcgs_run *r, int reason) {
+    int none = SBX_STOP_NONE;
+    __atomic_compare_exchange_n(&r->reason, &none, reason, 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+#define WAIT_UNTIL(cond, wait_ms)                                   \
+    do {                                                            \
+        if (!(cond)) {                                              \
+            const double w0_ = sbx_now_ms();                        \
+            for (int spin_ = 0; !(cond); spin_++) {                 \
+                if (spin_ > 64) sched_yield();                      \
+            }                                                       \
+            *(wait_ms) += sbx_now_ms() - w0_;                       \
+        }                                                           \
+    } while (0)
+
+/* Room for every worker's iteration in flight: each adds at most one node,
+ * room_e edges and room_p priors, and a worker checks before it starts. */
+static int room_ok(const mcgs_run *r, const mcgs *x) {
+    const uint64_t nt = (uint64_t)r->nthreads;
+    if ((uint64_t)LD(&x->used) + nt > r->node_lim) return 0;
+    if ((uint64_t)LD(&x->eused) + nt * r->room_e > x->ecap) return 0;
+    if (r->s->p.priors == SBX_PRIORS_HEURISTIC &&
+        (uint64_t)LD(&x->pused) + nt * r->room_p > x->pcap) {
+        return 0;
+    }
+    return 1;
+}
+
+/* Before an epoch (no worker running): the arrays doubled as needed for
+ * the next stretch of iterations, the in-flight array as long as the edge
+ * array, the table at most half full at node_lim nodes. */
+static int grow_for_epoch(mcgs_run *r, mcgs *x) {
+    sbx_search *s = r->s;
+    const uint64_t nt = (uint64_t)r->nthreads, cap = (uint64_t)s->p.node_cap;
+    uint64_t want = (uint64_t)x->used + nt + (x->used > 1024 ? x->used : 1024);
+    if (want > cap) want = cap;
+    if (want > x->cap) {
+        mcgs_node *n = realloc(x->nodes, (size_t)want * sizeof *n);
+        if (!n) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+        x->nodes = n;
+        x->cap = (uint32_t)want;
+    }
+    r->node_lim = x->cap < cap ? x->cap : (uint32_t)cap;
+    uint64_t ew = (uint64_t)x->eused + 4 * nt * r->room_e;
+    if (ew < 2 * (uint64_t)x->eused) ew = 2 * (uint64_t)x->eused;
+    if (ew > x->ecap) {
+        if (ew > UINT32_MAX) return sbx_fail(SBX_ERR_MEMORY, "the graph's edge array is full");
+        mcgs_edge *e = realloc(x->edges, (size_t)ew * sizeof *e);
+        if (!e) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+        x->edges = e;
+        x->ecap = (uint32_t)ew;
+    }
+    if (x->icap < x->ecap) {
+        uint32_t *in = realloc(x->inflight, (size_t)x->ecap * sizeof *in);
+        if (!in) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+        memset(in + x->icap, 0, (size_t)(x->ecap - x->icap) * sizeof *in);
+        x->inflight = in;
+        x->icap = x->ecap;
+    }
+    if (s->p.priors == SBX_PRIORS_HEURISTIC) {
+        uint64_t pw = (uint64_t)x->pused + 4 * nt * r->room_p;
+        if (pw < 2 * (uint64_t)x->pused) pw = 2 * (uint64_t)x->pused;
+        if (pw > x->pcap) {
+            if (pw > UINT32_MAX) return sbx_fail(SBX_ERR_MEMORY, "the prior array is full");
+            float *pr = realloc(x->priors, (size_t)pw * sizeof *pr);
+            if (!pr) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+            x->priors = pr;
+            x->pcap = (uint32_t)pw;
+        }
+    }
+    if (s->p.transpositions && 2 * (uint64_t)r->node_lim > (uint64_t)x->tmask + 1 &&
+        table_rebuild(x, r->node_lim) != SBX_OK) {
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the transposition table");
+    }
+    return SBX_OK;
+}
+
+/* The table's find-or-insert under the home bucket's shard lock: the node
+ * holding `hash`, or else `node` inserted (node == UINT32_MAX: a new node
+ * taken from the array and zeroed, with its hash; *added = 1). Taking the
+ * new node under the lock keeps the array free of nodes that lost a race. */
+static uint32_t table_find_or_add(mcgs *x, uint64_t hash, uint32_t node, int *added) {
+    const uint32_t home = (uint32_t)mix(hash) & x->tmask;
+    const int bits = __builtin_ctz(x->tmask + 1); /* >= 10: the table has >= 1024 slots */
+    pthread_mutex_t *lock = &x->shard[home >> (bits - 6)]; /* 64 shards */
+    *added = 0;
+    pthread_mutex_lock(lock);
+    for (uint32_t i = home;; i = (i + 1) & x->tmask) {
+        uint32_t v = LDA(&x->table[i]);
+        if (!v) {
+            if (node == UINT32_MAX) {
+                node = take(&x->used, 1, 1);
+                memset(&x->nodes[node], 0, sizeof x->nodes[node]);
+                x->nodes[node].hash = hash;
+            }
+            if (__atomic_compare_exchange_n(&x->table[i], &v, node + 1, 0, __ATOMIC_RELEASE,
+                                            __ATOMIC_ACQUIRE)) {
+                *added = 1;
+                break;
+            }
+            /* a state of another shard took the slot first: v is it */
+        }
+        if (x->nodes[v - 1].hash == hash) {
+            node = v - 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(lock);
+    return node;
+}
+_Static_assert(MCGS_SHARDS == 64, "table_find_or_add takes the top 6 bits of the home bucket");
+
+/* Links edge ei (its child CLAIMed by this thread) to the node of `sim`:
+ * found in the table, or made and evaluated. Returns the child; *made: a
+ * new node (the playout stops there). */
+static uint32_t link_edge(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
+                          double base0, double base1, int *made) {
+    sbx_search *s = w->run->s;
+    const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+    const uint64_t h = s->vt->hash(s->cfg, sim);
+    uint32_t child;
+    if (s->p.transpositions) {
+        child = table_find_or_add(x, h, UINT32_MAX, made);
+    } else {
+        child = take(&x->used, 1, 1);
+        memset(&x->nodes[child], 0, sizeof x->nodes[child]);
+        x->nodes[child].hash = h;
+        *made = 1;
+    }
+    if (*made) {
+        evaluate_node(s, x, child, sim, &cx);
+    } else {
+        __atomic_fetch_add(&x->hits, 1, __ATOMIC_RELAXED);
+        WAIT_UNTIL(LDA(&x->nodes[child].flags) & MCGS_EVALUATED, &w->wait_ms);
+    }
+    mcgs_edge *ed = &x->edges[ei];
+    ed->r[0] = (float)(x->nodes[child].base[0] - base0);
+    ed->r[1] = (float)(x->nodes[child].base[1] - base1);
+    __atomic_store_n(&ed->child, child, __ATOMIC_RELEASE);
+    return child;
+}
+
+/* One playout of worker w on the shared graph (mcgs_iterate_impl's steps,
+ * its RNG draws in the same order). */
+static void par_iterate(mcgs_worker *w, int64_t *turns) {
+    sbx_search *s = w->run->s;
+    mcgs *x = s->algo;
+    const sbx_search_params *p = &s->p;
+    const sbx_game_vt *vt = s->vt;
+    void *sim = w->sim;
+    memcpy(sim, s->root, s->state_size);
+    vt->reseed(sim, sbx_rng_next(&w->rng));
+    if (!(LD(&x->nodes[0].flags) & MCGS_EVALUATED)) { /* one worker alone (one_shot) */
+        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+        x->nodes[0].hash = vt->hash(s->cfg, sim);
+        evaluate_node(s, x, 0, sim, &cx);
+        int added;
+        if (p->transpositions) table_find_or_add(x, x->nodes[0].hash, 0, &added);
+    }
+    uint32_t path[SBX_MAX_DEPTH + 1], pedge[SBX_MAX_DEPTH];
+    int plen = 1, depth = 0;
+    path[0] = 0;
+    uint32_t cur = 0;
+    while (depth < p->max_depth) {
+        mcgs_node *nd = &x->nodes[cur];
+        if (LD(&nd->flags) & MCGS_TERMINAL) break;
+        const int o1 = select_outcome_ex(x, nd, 0, p, &w->rng, x->inflight);
+        const int o2 = select_outcome_ex(x, nd, 1, p, &w->rng, x->inflight);
+        const uint32_t ei = nd->edges + (uint32_t)(o1 * nd->n[1] + o2);
+        __atomic_fetch_add(&x->inflight[ei], 1u, __ATOMIC_RELAXED); /* incomplete update */
+        uint8_t joint[2] = {nd->act[0][o1], nd->act[1][o2]};
+        const double base0 = nd->base[0], base1 = nd->base[1];
+        vt->step(s->cfg, sim, joint, NULL);
+        depth++;
+        pedge[plen - 1] = ei;
+        mcgs_edge *ed = &x->edges[ei];
+        int stop = 0;
+        uint32_t child = LDA(&ed->child);
+        if (!child && __atomic_compare_exchange_n(&ed->child, &child, CLAIM, 0,
+                                                  __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+            int made = 0;
+            child = link_edge(w, x, ei, sim, base0, base1, &made);
+            stop = made; /* a new node: evaluated, the playout ends */
+        } else {
+            if (child == CLAIM) WAIT_UNTIL((child = LDA(&ed->child)) != CLAIM, &w->wait_ms);
+            if (vt->hash(s->cfg, sim) != x->nodes[child].hash) {
+                stop = 1; /* chance: not the state this edge stored */
+            } else if (p->short_circuit && LD(&x->nodes[child].visits) + 1 > LD(&ed->visits)) {
+                stop = 1; /* the child is known better than the edge: count only */
+            }
+        }
+        path[plen++] = child;
+        cur = child;
+        if (stop) break;
+    }
+    *turns += depth;
+    uint32_t old = LD(&x->depth_reached);
+    while ((uint32_t)depth > old &&
+           !__atomic_compare_exchange_n(&x->depth_reached, &old, (uint32_t)depth, 1,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    /* backup, deepest first; the in-flight count goes after the node's Q
+     * is recomputed (the complete update) */
+    for (int i = plen - 2; i >= 0; i--) {
+        mcgs_node *nd = &x->nodes[path[i]];
+        __atomic_fetch_add(&x->edges[pedge[i]].visits, 1u, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&nd->visits, 1u, __ATOMIC_RELAXED);
+        par_recompute_q(x, nd);
+        __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
+    }
+}
+
+/* A worker's budget loop: the serial loop's checks in its order
+ * (iterations, clock every time_check_interval own iterations, stop), after
+ * the room check of the epoch. */
+static void *worker_main(void *arg) {
+    mcgs_worker *w = arg;
+    mcgs_run *r = w->run;
+    sbx_search *s = r->s;
+    mcgs *x = s->algo;
+    const int tci = s->p.time_check_interval;
+    const double t0 = sbx_now_ms();
+    while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+        if (!room_ok(r, x)) {
+            run_stop(r, PAR_FULL);
+            break;
+        }
+        if (r->max_iterations > 0 &&
+            __atomic_fetch_add(&r->claimed, 1, __ATOMIC_RELAXED) >= r->max_iterations) {
+            run_stop(r, SBX_STOP_ITERATIONS);
+            break;
+        }
+        if (r->max_ms > 0.0 && w->iterations % tci == 0 && sbx_now_ms() - r->t0 >= r->max_ms) {
+            run_stop(r, SBX_STOP_TIME);
+            break;
+        }
+        if (atomic_load_explicit(&s->stop_flag, memory_order_relaxed)) {
+            run_stop(r, SBX_STOP_REQUESTED);
+            break;
+        }
+        par_iterate(w, &w->turns);
+        w->iterations++;
+        if (w->one_shot) break;
+    }
+    w->busy_ms += sbx_now_ms() - t0;
+    return NULL;
+}
+
+static int mcgs_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, double t0,
+                             int64_t *iterations, int64_t *turns, int *reason) {
+    mcgs *x = s->algo;
+    mcgs_run *r = calloc(1, sizeof *r);
+    if (!r) return sbx_fail(SBX_ERR_MEMORY, "out of memory starting a parallel run");
+    const int nt = s->p.threads;
+    r->s = s;
+    r->nthreads = nt;
+    r->max_iterations = max_iterations;
+    r->max_ms = max_ms;
+    r->t0 = t0;
+    r->room_e = (uint32_t)(s->max_moves * s->max_moves);
+    r->room_p = (uint32_t)(2 * s->max_moves);
+    int rc = SBX_OK;
+    for (int j = 0; j < nt; j++) {
+        mcgs_worker *w = &r->w[j];
+        w->run = r;
+        w->id = j;
+        if (j == 0) { /* the serial search's RNG and buffers */
+            w->rng = s->rng;
+            w->sim = s->sim;
+            w->tmp = x->tmp;
+            w->tmp2 = x->tmp2;
+            continue;
+        }
+        uint64_t h = s->rng ^ (0x9E3779B97F4A7C15ULL * (uint64_t)j);
+        w->rng = sbx_rng_next(&h);
+        if (!x->wbuf[j] && !(x->wbuf[j] = malloc(3 * s->state_size))) {
+            rc = sbx_fail(SBX_ERR_MEMORY, "out of memory for thread %d's states", j);
+            break;
+        }
+        w->sim = x->wbuf[j];
+        w->tmp = (char *)x->wbuf[j] + s->state_size;
+        w->tmp2 = (char *)x->wbuf[j] + 2 * s->state_size;
+    }
+    int started = 1;
+    while (rc == SBX_OK) {
+        if ((rc = grow_for_epoch(r, x)) != SBX_OK) break;
+        r->done = 0;
+        r->reason = SBX_STOP_NONE;
+        if (!room_ok(r, x)) { /* at node_cap */
+            r->reason = SBX_STOP_NODE_CAP;
+            break;
+        }
+        if (!(x->nodes[0].flags & MCGS_EVALUATED)) {
+            /* the root is evaluated by one playout before others join */
+            r->w[0].one_shot = 1;
+            worker_main(&r->w[0]);
+            r->w[0].one_shot = 0;
+            if (r->reason != SBX_STOP_NONE) {
+                if (r->reason == PAR_FULL) continue;
+                break;
+            }
+        }
+        for (int j = 1; j < nt; j++) {
+            r->w[j].started = pthread_create(&r->w[j].thread, NULL, worker_main, &r->w[j]) == 0;
+            if (!r->w[j].started) break; /* fewer threads then */
+        }
+        worker_main(&r->w[0]);
+        started = 1;
+        for (int j = 1; j < nt; j++) {
+            if (!r->w[j].started) continue;
+            pthread_join(r->w[j].thread, NULL);
+            r->w[j].started = 0;
+            started++;
+        }
+        if (r->reason != PAR_FULL) break;
+    }
+    s->run_threads = started;
+    s->run_wait_ms = s->run_busy_ms = 0.0;
+    for (int j = 0; j < nt; j++) {
+        mcgs_worker *w = &r->w[j];
+        s->run_thread_iterations[j] = w->iterations;
+        s->run_wait_ms += w->wait_ms;
+        s->run_busy_ms += w->busy_ms;
+        *iterations += w->iterations;
+        *turns += w->turns;
+    }
+    s->rng = r->w[0].rng;
+    *reason = r->reason == PAR_FULL ? SBX_STOP_NONE : r->reason;
+    free(r);
+    return rc;
+}
+
 const sbx_algo_vt sbx_mcgs_vt = {
     .name = "mcgs",
     .check = mcgs_check,
@@ -1067,6 +1645,7 @@ const sbx_algo_vt sbx_mcgs_vt = {
     .node_count = mcgs_node_count,
     .root_matrix = mcgs_root_matrix,
     .snapshot_links = mcgs_snapshot_links,
+    .run_parallel = mcgs_run_parallel,
 };
 
 /* ------------------------------------------------------------ test hooks */

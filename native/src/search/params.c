@@ -142,7 +142,7 @@ static const param_def DEFS[] = {
         "(small = the best-scored move only, large = uniform); a change "
         "starts afresh"),
     DEF(threads, SBX_PARAM_INT, 1, SBX_MAX_THREADS, 1,
-        "Smitsimax with parallel != serial: C threads inside one run (at most "
+        "Smitsimax or MCGS with parallel != serial: C threads inside one run (at most "
         "this machine's cores); results with more than one are not "
         "bit-reproducible (threads interleave differently each run)"),
     DEF(parallel, SBX_PARAM_CHOICE, SBX_PAR_SERIAL, SBX_PAR_LEAF, SBX_PAR_SERIAL,
@@ -152,8 +152,9 @@ static const param_def DEFS[] = {
         "2 tree (shared trees with virtual loss), 3 root (a tree set per "
         "thread, merged at the root), 4 leaf (one selection, a rollout per "
         "thread; needs rollout). Modes other than serial need policy ucb1 "
-        "(root: ucb1 or ucb1_tuned) and backup mean; other algorithms run "
-        "serially"),
+        "(root: ucb1 or ucb1_tuned) and backup mean. MCGS runs wu_uct and "
+        "tree on its shared graph and refuses root and leaf; other algorithms "
+        "run serially"),
     DEF(virtual_loss, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
         "parallel=tree: each in-flight simulation counts as this many visits "
         "scoring the worst normalised value (0: in-flight visits ignored)"),
