@@ -1292,22 +1292,8 @@ struct mcgs_run {
 };
 
 static void run_stop(mcgs_run *r, int reason) {
-    int none = SBX_STOP_NONE;
-    __atomic_compare_exchange_n(&r->reason, &none, reason, 0, __ATOMIC_ACQ_REL,
-                                __ATOMIC_ACQUIRE);
-    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+    sbx_par_stop(&r->reason, &r->done, reason);
 }
-
-#define WAIT_UNTIL(cond, wait_ms)                                   \
-    do {                                                            \
-        if (!(cond)) {                                              \
-            const double w0_ = sbx_now_ms();                        \
-            for (int spin_ = 0; !(cond); spin_++) {                 \
-                if (spin_ > 64) sched_yield();                      \
-            }                                                       \
-            *(wait_ms) += sbx_now_ms() - w0_;                       \
-        }                                                           \
-    } while (0)
 
 /* Room for every worker's iteration in flight: each adds at most one node,
  * room_e edges and room_p priors, and a worker checks before it starts. */
@@ -1427,7 +1413,7 @@ static uint32_t link_edge(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
         evaluate_node(s, x, child, sim, &cx);
     } else {
         __atomic_fetch_add(&x->hits, 1, __ATOMIC_RELAXED);
-        WAIT_UNTIL(LDA(&x->nodes[child].flags) & MCGS_EVALUATED, &w->wait_ms);
+        SBX_WAIT_UNTIL(LDA(&x->nodes[child].flags) & MCGS_EVALUATED, &w->wait_ms);
     }
     mcgs_edge *ed = &x->edges[ei];
     ed->r[0] = (float)(x->nodes[child].base[0] - base0);
@@ -1478,7 +1464,7 @@ static void par_iterate(mcgs_worker *w, int64_t *turns) {
             child = link_edge(w, x, ei, sim, base0, base1, &made);
             stop = made; /* a new node: evaluated, the playout ends */
         } else {
-            if (child == CLAIM) WAIT_UNTIL((child = LDA(&ed->child)) != CLAIM, &w->wait_ms);
+            if (child == CLAIM) SBX_WAIT_UNTIL((child = LDA(&ed->child)) != CLAIM, &w->wait_ms);
             if (vt->hash(s->cfg, sim) != x->nodes[child].hash) {
                 stop = 1; /* chance: not the state this edge stored */
             } else if (p->short_circuit && LD(&x->nodes[child].visits) + 1 > LD(&ed->visits)) {

@@ -16,6 +16,7 @@
 #define SBX_SEARCH_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -151,5 +152,27 @@ static inline double sbx_norm_scale(double *lo, double hi) {
 
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);
+
+/* Parallel runs (smitsimax.c, mcgs.c) ------------------------------------ */
+
+/* Stops a parallel run's workers: the first reason given wins. */
+static inline void sbx_par_stop(int *reason, int *done, int why) {
+    int none = SBX_STOP_NONE;
+    __atomic_compare_exchange_n(reason, &none, why, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    __atomic_store_n(done, 1, __ATOMIC_RELEASE);
+}
+
+/* Waits for `cond`, yielding the core after a short spin (the machine may
+ * have fewer free cores than workers), and adds the time to *wait_ms. */
+#define SBX_WAIT_UNTIL(cond, wait_ms)                               \
+    do {                                                            \
+        if (!(cond)) {                                              \
+            const double w0_ = sbx_now_ms();                        \
+            for (int spin_ = 0; !(cond); spin_++) {                 \
+                if (spin_ > 64) sched_yield();                      \
+            }                                                       \
+            *(wait_ms) += sbx_now_ms() - w0_;                       \
+        }                                                           \
+    } while (0)
 
 #endif

@@ -1518,24 +1518,8 @@ struct par_run {
 };
 
 static void par_stop(par_run *r, int reason) {
-    int none = SBX_STOP_NONE;
-    __atomic_compare_exchange_n(&r->reason, &none, reason, 0, __ATOMIC_ACQ_REL,
-                                __ATOMIC_ACQUIRE);
-    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+    sbx_par_stop(&r->reason, &r->done, reason);
 }
-
-/* Waits, yielding the core after a short spin (the machine may have fewer
- * free cores than workers), and adds the time to *wait_ms. */
-#define WAIT_UNTIL(cond, wait_ms)                                   \
-    do {                                                            \
-        if (!(cond)) {                                              \
-            const double w0_ = sbx_now_ms();                        \
-            for (int spin_ = 0; !(cond); spin_++) {                 \
-                if (spin_ > 64) sched_yield();                      \
-            }                                                       \
-            *(wait_ms) += sbx_now_ms() - w0_;                       \
-        }                                                           \
-    } while (0)
 
 /* Node allocation on a shared arena. Each worker bump-allocates from its
  * own chunk (taken from the arena's end with one CAS before an iteration),
@@ -1619,8 +1603,8 @@ static uint32_t shared_expand(par_worker *w, smx_tree *t, int a, uint32_t idx,
         first = zero;
     }
     if (first == CLAIM) {
-        WAIT_UNTIL((first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE)) != CLAIM,
-                   wait_ms);
+        SBX_WAIT_UNTIL((first = __atomic_load_n(&nd->first_child, __ATOMIC_ACQUIRE)) != CLAIM,
+                       wait_ms);
     }
     return first;
 }
@@ -1645,8 +1629,8 @@ static uint32_t shared_pass(par_worker *w, smx_tree *t, int a, uint32_t idx,
         c = zero;
     }
     if (c == CLAIM) {
-        WAIT_UNTIL((c = __atomic_load_n(&nd->pass_child, __ATOMIC_ACQUIRE)) != CLAIM,
-                   wait_ms);
+        SBX_WAIT_UNTIL((c = __atomic_load_n(&nd->pass_child, __ATOMIC_ACQUIRE)) != CLAIM,
+                       wait_ms);
     }
     return c;
 }
@@ -1886,7 +1870,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         }
     }
     if (helpers) {
-        WAIT_UNTIL(__atomic_load_n(&r->job_left, __ATOMIC_ACQUIRE) == 0, &w->wait_ms);
+        SBX_WAIT_UNTIL(__atomic_load_n(&r->job_left, __ATOMIC_ACQUIRE) == 0, &w->wait_ms);
     }
     const double gamma = p->gamma;
     for (int h = 0; h <= helpers; h++) {
@@ -2025,9 +2009,9 @@ static void *leaf_helper(void *arg) {
     const double t0 = sbx_now_ms();
     for (;;) {
         int gen;
-        WAIT_UNTIL((gen = __atomic_load_n(&r->job_gen, __ATOMIC_ACQUIRE)) != seen ||
-                       __atomic_load_n(&r->done, __ATOMIC_ACQUIRE),
-                   &w->wait_ms);
+        SBX_WAIT_UNTIL((gen = __atomic_load_n(&r->job_gen, __ATOMIC_ACQUIRE)) != seen ||
+                           __atomic_load_n(&r->done, __ATOMIC_ACQUIRE),
+                       &w->wait_ms);
         if (gen == seen) break; /* done */
         seen = gen;
         int free_slot = 0;
