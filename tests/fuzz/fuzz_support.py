@@ -335,6 +335,8 @@ def valid_param_dicts(draw) -> dict[str, Any]:
     names = draw(st.lists(st.sampled_from(sorted(FIELDS)), unique=True, max_size=len(FIELDS)))
     d = {n: draw(valid_field(n, FIELDS[n])) for n in names}
     mode = d.get("parallel", "serial")
+    if d.get("algorithm") == "mcgs" and mode in ("root", "leaf"):
+        mode = d["parallel"] = "tree"   # MCGS runs serial, wu_uct or tree only
     if mode != "serial":  # the parallel modes' cross-field rules
         if mode == "leaf":
             d["rollout"] = True
