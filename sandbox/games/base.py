@@ -21,7 +21,9 @@ written twice; `move_names(game)` tabulates them once per match.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
@@ -262,6 +264,17 @@ class GamePlugin:
         if v is None:
             v = self.Params.model_fields[name].default
         return float(v) if v is not None else 0.0
+
+
+def read_layout_file(path: "str | os.PathLike", error: type[Exception], what: str) -> str:
+    """A hand-made layout file's text (maze files, SnakeByte maps); a file
+    that cannot be read raises `error` in one line naming it and `what`."""
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"{p}: cannot read the {what} ({e.__class__.__name__}: "
+                    f"{getattr(e, 'strerror', None) or e})") from None
 
 
 def move_names(game: "Game") -> list[list[str]]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...native import InvalidArgument
+from ..base import read_layout_file
 
 MAX_SIDE = 64
 
@@ -127,13 +128,7 @@ def _connected(rows: Sequence[str], w: int, h: int) -> bool:
 
 
 def load_maze_file(path: str | Path) -> dict:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MazeFileError(f"{p}: cannot read the maze file ({e.__class__.__name__}: "
-                            f"{getattr(e, 'strerror', None) or e})") from None
-    return parse_maze_text(text, str(p))
+    return parse_maze_text(read_layout_file(path, MazeFileError, "maze file"), str(Path(path)))
 
 
 def layout_params(layout: dict) -> dict:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...native import InvalidArgument
+from ..base import read_layout_file
 
 MAX_W, MAX_H, MAX_APPLES = 48, 24, 60
 MAP_DIR = Path(__file__).resolve().parents[3] / "assets" / "maps" / "snakebyte"
@@ -123,13 +124,7 @@ def resolve_map(name: str | Path) -> Path:
 
 
 def load_map_file(path: str | Path) -> dict:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MapFileError(f"{p}: cannot read the map file ({e.__class__.__name__}: "
-                           f"{getattr(e, 'strerror', None) or e})") from None
-    return parse_map_text(text, str(p))
+    return parse_map_text(read_layout_file(path, MapFileError, "map file"), str(Path(path)))
 
 
 def map_params(layout: dict) -> dict:
