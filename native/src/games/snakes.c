@@ -594,6 +594,8 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
     const u128 open = board & ~U128(st->body_bb);
 #undef U128
     u128 claimed = 0, front[SBX_MAX_AGENTS], grow[SBX_MAX_AGENTS];
+    u128 owned[SBX_MAX_AGENTS]; /* the cells each front has taken: the waves
+                                   are disjoint, so one count at the end */
     int live[SBX_MAX_AGENTS], nl = 0;
     for (int i = 0; i < cfg->snakes; i++) {
         count[i] = 0;
@@ -601,6 +603,7 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
         if (!s->alive) continue;
         u128 bit = (u128)1 << (s->hy * W + s->hx);
         front[nl] = bit;
+        owned[nl] = 0;
         claimed |= bit;
         live[nl++] = i;
     }
@@ -618,9 +621,12 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
         claimed |= once;
         for (int k = 0; k < nl; k++) {
             front[k] = grow[k] & ~twice;
-            count[live[k]] += sbx_popcount64((uint64_t)front[k]) +
-                              sbx_popcount64((uint64_t)(front[k] >> 64));
+            owned[k] |= front[k];
         }
+    }
+    for (int k = 0; k < nl; k++) {
+        count[live[k]] = sbx_popcount64((uint64_t)owned[k]) +
+                         sbx_popcount64((uint64_t)(owned[k] >> 64));
     }
 }
 
