@@ -352,6 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     series.add_argument("--vary", default=None, metavar="PATH",
                         help="set this scenario path to each group's seed, e.g. "
                              "game_params.maze_seed (a new maze per group)")
+    series.add_argument("--think", choices=("together", "in_turn"), default="together",
+                        help="together (default): the players search at the same time, "
+                             "sharing the cores; in_turn: one after another, each alone on "
+                             "the machine (strength at equal wall time with threads > 1)")
     series.add_argument("--json", action="store_true", help="print one JSON object")
     series.add_argument("--quiet", action="store_true", help="no progress line")
     exploit = sub.add_parser("exploit", help="exact NashConv of a player's search in self-play "
@@ -477,7 +481,7 @@ def run_series(args: argparse.Namespace, out=None) -> int:
                   flush=True)
 
     res = play_series(scenario, args.games, seed=args.seed, budget=budget, max_turns=args.turns,
-                      on_game=progress, vary=args.vary)
+                      on_game=progress, vary=args.vary, think=args.think)
     if show:
         print(file=sys.stderr)
     if args.json:

@@ -8,11 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
-from ..native import InvalidState
+from ..native import InvalidArgument, InvalidState
 from .controller import (BotController, Controller, HumanController, RandomController,
                          SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord
 from .world import World, make_world
+
+
+THINK_MODES = ("together", "in_turn")
 
 
 class RecorderLike(Protocol):
@@ -51,7 +54,16 @@ class Match:
                  budget: Budget | None = None, max_turns: int | None = None,
                  recorder: RecorderLike | None = None, record_trees: int = 0,
                  player_budgets: Mapping[int, Budget] | None = None,
-                 start: StartState | None = None) -> None:
+                 start: StartState | None = None, think: str = "together") -> None:
+        if think not in THINK_MODES:
+            raise InvalidArgument(f"think must be one of {', '.join(THINK_MODES)}, "
+                                  f"got {think!r}")
+        # "together": every controller searches at once (the live app: the
+        # players share the machine, as bots on one server would);
+        # "in_turn": one after another, each search alone on the machine,
+        # so a search with threads > 1 gets its cores (strength at equal
+        # wall time, `series --think in_turn`)
+        self.think = think
         self.scenario = scenario
         self.seed = scenario.seed if seed is None else int(seed)
         self.budget_override = budget
@@ -148,6 +160,8 @@ class Match:
         self._thinking = True
         for c in self.controllers:
             c.start(self.turn, self.world.game, self.budget_for(c.player))
+            if self.think == "in_turn":
+                c.wait()
 
     def turn_ready(self) -> bool:
         return self._thinking and all(c.done for c in self.controllers)

@@ -46,6 +46,11 @@ class PlayerScore:
     group_means: list[float] = field(default_factory=list)    # per seed group
     # the game's shares of turns (GamePlugin.turn_stats): name -> [held, of]
     turn_shares: dict[str, list[int]] = field(default_factory=dict)
+    # what its searches did, summed over its turns (a search player's; 0
+    # for random or bot players): iterations, milliseconds searched, turns
+    iterations: int = 0
+    search_ms: float = 0.0
+    turns_played: int = 0
 
     def shares(self) -> dict[str, float | None]:
         return {k: (round(h / n, 4) if n else None) for k, (h, n) in self.turn_shares.items()}
@@ -53,6 +58,10 @@ class PlayerScore:
     @property
     def games(self) -> int:
         return len(self.scores)
+
+    @property
+    def iterations_per_turn(self) -> float | None:
+        return round(self.iterations / self.turns_played, 1) if self.turns_played else None
 
     @property
     def mean(self) -> float:
@@ -73,6 +82,9 @@ class PlayerScore:
         return {"player": self.player, "name": self.name, "games": self.games,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
                 "score": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "iterations_per_turn": self.iterations_per_turn,
+                "search_ms_per_turn": (round(self.search_ms / self.turns_played, 2)
+                                       if self.turns_played else None),
                 **({"turn_shares": self.shares()} if self.turn_shares else {})}
 
 
@@ -83,21 +95,26 @@ class SeriesResult:
     seconds: float
     players: list[PlayerScore]
     turns: list[int] = field(default_factory=list)
+    think: str = "together"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "games": self.games,
+        return {"scenario": self.scenario, "games": self.games, "think": self.think,
                 "seconds": round(self.seconds, 1),
                 "mean_turns": round(sum(self.turns) / len(self.turns), 2) if self.turns else None,
                 "players": [p.to_dict() for p in self.players]}
 
     def text(self) -> str:
         lines = [f"{self.scenario}: {self.games} games, seats rotated, paired seeds "
-                 f"({self.seconds:.1f} s)",
-                 f"  {'player':<16}{'score':>8}  {'95% interval':<17}{'W':>5}{'D':>5}{'L':>5}"]
+                 f"({self.seconds:.1f} s"
+                 + (", players thinking in turn" if self.think == "in_turn" else "") + ")",
+                 f"  {'player':<16}{'score':>8}  {'95% interval':<17}{'W':>5}{'D':>5}{'L':>5}"
+                 f"{'it/turn':>11}"]
         for p in self.players:
             lo, hi = p.interval()
+            it = p.iterations_per_turn
             lines.append(f"  {p.name[:16]:<16}{p.mean:>8.3f}  [{lo:.3f}, {hi:.3f}]   "
-                         f"{p.wins:>5}{p.draws:>5}{p.losses:>5}")
+                         f"{p.wins:>5}{p.draws:>5}{p.losses:>5}"
+                         f"{'' if not it else f'{it:>11,.0f}'}")
         for p in self.players:
             for name, share in p.shares().items():
                 text = "n/a" if share is None else f"{share:.3f}"
@@ -128,7 +145,7 @@ def game_scores(ranking: tuple[int, ...], agents: list[list[int]]) -> list[float
 def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | None = None,
                 max_turns: int | None = None,
                 on_game: Callable[[int, SeriesResult], None] | None = None,
-                vary: str | None = None) -> SeriesResult:
+                vary: str | None = None, think: str = "together") -> SeriesResult:
     n = len(scenario.players)
     if n < 2:
         raise InvalidArgument("a series needs at least two players")
@@ -138,7 +155,8 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
         raise InvalidArgument(f"--games must be a positive multiple of the {n} players "
                               f"(one game per seat rotation), got {games}")
     res = SeriesResult(scenario.name, 0, 0.0,
-                       [PlayerScore(i, p.name or f"P{i}") for i, p in enumerate(scenario.players)])
+                       [PlayerScore(i, p.name or f"P{i}") for i, p in enumerate(scenario.players)],
+                       think=think)
     if vary is not None:
         # checked up front: a bad path fails before the first game
         scenario.with_settings([f"{vary}={seed}"])
@@ -149,7 +167,7 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
         base = scenario if vary is None else scenario.with_settings([f"{vary}={seed + g}"])
         for shift in range(n):
             sc = seated(base, shift)
-            with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns) as m:
+            with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns, think=think) as m:
                 views: list = []
                 if stats:
                     result = m.play(lambda _r: views.append(m.world.view()))
@@ -158,6 +176,13 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
             agents = [sc.player_agents(i) for i in range(n)]
             if stats:
                 _add_shares(res, m.world.plugin.turn_shares(views), agents)
+            for rec in m.history:
+                for pt in rec.players:
+                    if pt.iterations:
+                        ps = res.players[pt.player]
+                        ps.iterations += pt.iterations
+                        ps.search_ms += pt.search_ms
+                        ps.turns_played += 1
             scores = game_scores(result.ranking, agents)
             for i, s in enumerate(scores):
                 p = res.players[i]

@@ -112,3 +112,78 @@ def test_vary_refuses_a_bad_path_in_one_line():
         play_series(load_scenario("matrix_rps_duel"), 2, vary="players.9.name")
     p = run("matrix_rps_duel", "--games", "2", "--iterations", "10", "--vary", "players.9.name")
     assert p.returncode != 0 and p.stderr.count("\n") == 1 and "no item '9'" in p.stderr, p.stderr
+
+
+def _search_log(monkeypatch):
+    """Logs each search controller's start and wait, in order."""
+    from sandbox.sim import controller as ctl
+    log: list[tuple[str, int]] = []
+    start, wait = ctl.SearchController.start, ctl.SearchController.wait
+
+    def logged_start(self, *a, **k):
+        log.append(("start", self.player))
+        return start(self, *a, **k)
+
+    def logged_wait(self, *a, **k):
+        out = wait(self, *a, **k)
+        log.append(("done", self.player))
+        return out
+
+    monkeypatch.setattr(ctl.SearchController, "start", logged_start)
+    monkeypatch.setattr(ctl.SearchController, "wait", logged_wait)
+    return log
+
+
+@pytest.mark.parametrize("think", ["together", "in_turn"])
+def test_think_in_turn_runs_one_search_at_a_time(monkeypatch, think):
+    """in_turn: a player's search has ended before the next one starts (so a
+    search with threads > 1 has the cores to itself); together: every
+    search starts before any is waited for."""
+    from sandbox.sim.match import Match
+    log = _search_log(monkeypatch)
+    sc = load_scenario("goofspiel_13_duel").with_settings(["game_params.num_cards=3"])
+    with Match(sc, seed=2, budget=Budget(iterations=50, ms=0), think=think) as m:
+        m.play_turn()
+    starts = [i for i, (what, _) in enumerate(log) if what == "start"]
+    firsts_done = min(i for i, (what, _) in enumerate(log) if what == "done")
+    assert len(starts) == 2
+    if think == "in_turn":
+        assert log[:4] == [("start", 0), ("done", 0), ("start", 1), ("done", 1)]
+    else:
+        assert max(starts) < firsts_done
+
+
+def test_think_mode_is_checked_and_changes_no_result_at_fixed_iterations():
+    from sandbox.sim.match import Match
+    sc = load_scenario("goofspiel_13_duel").with_settings(["game_params.num_cards=5"])
+    with pytest.raises(InvalidArgument, match="think must be one of"):
+        Match(sc, think="sometimes")
+    budget = Budget(iterations=200, ms=0)
+    a = play_series(sc, 4, seed=7, budget=budget)
+    b = play_series(sc, 4, seed=7, budget=budget, think="in_turn")
+    assert [p.scores for p in a.players] == [p.scores for p in b.players]
+    assert a.think == "together" and b.think == "in_turn"
+
+
+def test_series_reports_each_players_search_per_turn():
+    """The per-player figures are recounted from the searches' budgets: at a
+    fixed iteration budget every search turn is that budget (the last turn
+    of goofspiel has one card left and still searches it)."""
+    sc = load_scenario("goofspiel_13_duel").with_settings(
+        ["game_params.num_cards=4", "players.1.controller=random"])
+    res = play_series(sc, 2, seed=1, budget=Budget(iterations=120, ms=0))
+    searcher, rnd = res.players
+    assert searcher.turns_played == 2 * 4 and searcher.iterations == 120 * 8
+    assert searcher.iterations_per_turn == 120.0 and searcher.search_ms > 0
+    assert rnd.turns_played == 0 and rnd.iterations_per_turn is None
+    d = res.to_dict()
+    assert d["think"] == "together" and d["players"][0]["iterations_per_turn"] == 120.0
+
+
+def test_cli_think_flag():
+    p = run("matrix_rps_duel", "--games", "2", "--iterations", "50", "--json",
+            "--think", "in_turn", "--set", "game_params.repeats=2")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["think"] == "in_turn"
+    p = run("matrix_rps_duel", "--games", "2", "--think", "sometimes")
+    assert p.returncode != 0 and p.stderr.count("\n") == 1 and "--think" in p.stderr, p.stderr
