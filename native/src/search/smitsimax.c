@@ -1822,10 +1822,20 @@ static int shared_iterate(par_run *r, par_worker *w) {
                     leaf_plen[a] = plen[a];
                 }
                 helpers = r->nthreads - 1;
+                /* job_left BEFORE the slots open: a helper still waking for
+                 * an earlier job (which worker 0 rolled out itself) can claim
+                 * a slot the moment it reopens, ahead of the job_gen bump,
+                 * and its decrement must find the count already set. With
+                 * the count stored after the slots, that decrement could land
+                 * first and be overwritten: worker 0 then waited for a count
+                 * that never fell, the helper for a job that never came (a
+                 * hang found by a 100-game series at 5 ms a turn). The
+                 * release store of each slot publishes the job and the
+                 * count to the CAS (acquire) that claims it. */
+                __atomic_store_n(&r->job_left, helpers, __ATOMIC_RELAXED);
                 for (int h = 1; h <= helpers; h++) {
                     __atomic_store_n(&r->job_claim[h], 0, __ATOMIC_RELEASE); /* after the job */
                 }
-                __atomic_store_n(&r->job_left, helpers, __ATOMIC_RELAXED);
                 __atomic_fetch_add(&r->job_gen, 1, __ATOMIC_RELEASE);
             }
         }
