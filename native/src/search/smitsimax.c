@@ -360,11 +360,12 @@ FORCE_INLINE double node_value(const smx_node *c, const int power) {
 /* The next depth reads c's children: ask for their cache lines now, while
  * the other agents pick and the game steps (below the top levels a tree's
  * nodes are rarely in cache; measured +6% iterations/s on the snakes
- * headline). A block of up to 4 children spans two lines. In a shared-tree
- * run first_child may be CLAIM (being expanded): then nothing is asked. */
+ * headline). A block of up to 4 children spans two lines. Serial trees
+ * only: in a shared-tree run the same prefetch cost 2 threads about 10% of
+ * their speed (it pulls lines the other thread is writing). */
 FORCE_INLINE void prefetch_children(const smx_tree *t, uint32_t c) {
-    const uint32_t f = __atomic_load_n(&t->nodes[c].first_child, __ATOMIC_RELAXED);
-    if (f && f < t->cap) {
+    const uint32_t f = t->nodes[c].first_child;
+    if (f) {
         const char *gc = (const char *)&t->nodes[f];
         __builtin_prefetch(gc);
         __builtin_prefetch(gc + 64);
@@ -1862,7 +1863,6 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 joint[a] = t->nodes[c].move;
                 path[a][plen[a]++] = c;
                 step_node[a] = c;
-                prefetch_children(t, c);
                 if (p->rollout && expanded) in_tree[a] = 0;
             } else {
                 joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
