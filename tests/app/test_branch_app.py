@@ -5,6 +5,7 @@ verifies; Esc comes back to the replay."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pygame
@@ -66,10 +67,12 @@ def test_b_plays_on_from_the_shown_turn_and_records_the_branch(app, source, tmp_
     # play two turns, then back to the replay (the arena's match ends, its file closes)
     arena.live.step()
     arena.live.step()
-    for _ in range(400):
+    # frames are not paced here: wait on the clock, not a frame count (400
+    # unpaced frames could pass before the search thread got the GIL back)
+    deadline = time.monotonic() + 20.0
+    while m.turn < K + 2 and time.monotonic() < deadline:
         _frames(app, 1)
-        if m.turn >= K + 2:
-            break
+        time.sleep(0.002)
     assert m.turn == K + 2
     _key(app, pygame.K_ESCAPE)
     assert app.scene is scene
