@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from sandbox.native import Game, InvalidArgument, Search, SearchParams, cores
 from sandbox.native._lib import ffi, lib
+from test_parallel import _signature
 
 MODES = ("wu_uct", "tree")
 GAMES = [("maze", {}), ("goofspiel", {"num_cards": 6})]
@@ -30,25 +31,6 @@ def node(s: Search, i: int):
     d = ffi.new("sbx_mcgs_debug_node *")
     assert lib.sbx_search_debug_mcgs_node(s._h.get(), i, d) == 0
     return d
-
-
-def _signature(game, params: SearchParams, iterations: int = 1500, turns: int = 3):
-    """Per turn: what run returned, the moves, every root row and the graph
-    size; advanced by its own moves (re-rooting, compaction) between turns."""
-    out = []
-    with Game(*game, seed=5) as g, Search(g, params, 11) as s:
-        for _ in range(turns):
-            if g.is_terminal:
-                break
-            r = s.run(iterations=iterations)
-            moves = s.best_moves()
-            out.append((r.iterations, r.sim_turns, r.stop_reason, moves,
-                        [[(m.move, m.visits, m.mean) for m in s.root_stats(a)]
-                         for a in range(2)],
-                        s.stats().nodes, s.stats().transposition_hits))
-            g.step(moves)
-            s.advance(moves)
-    return out
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g[0])

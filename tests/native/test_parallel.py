@@ -22,9 +22,10 @@ two_cores = pytest.mark.skipif(cores() < 2, reason="needs two cores")
 
 
 def _signature(game, params: SearchParams, iterations: int = 1500, turns: int = 3):
-    """Per turn: what run returned, the moves, every root row and the tree
-    sizes; the search is advanced by its own moves between turns (tree
-    reuse, re-rooting)."""
+    """Per turn: what run returned, the moves, every root row, the tree (or
+    graph) sizes and the transposition hits (MCGS's; 0 for trees); the search
+    is advanced by its own moves between turns (tree reuse, re-rooting,
+    compaction). test_mcgs_parallel.py uses it too."""
     out = []
     with Game(*game, seed=5) as g, Search(g, params, 11) as s:
         for _ in range(turns):
@@ -35,7 +36,7 @@ def _signature(game, params: SearchParams, iterations: int = 1500, turns: int = 
             out.append((r.iterations, r.sim_turns, r.stop_reason, moves,
                         [[(m.move, m.visits, m.mean) for m in s.root_stats(a)]
                          for a in range(g.num_agents)],
-                        s.stats().nodes))
+                        s.stats().nodes, s.stats().transposition_hits))
             g.step(moves)
             s.advance(moves)
     return out
