@@ -499,6 +499,21 @@ static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
     return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
 }
 
+/* One step of the argmax both selections make: a higher score wins, an equal
+ * one replaces the best with probability 1/ties (uniform among equal scores,
+ * reservoir sampling). One copy, so that the serial and the parallel loop
+ * draw from the RNG alike (threads = 1 must give the serial graph). */
+static inline void keep_best(double v, int i, double *best_v, int *best, int *ties,
+                             uint64_t *rng) {
+    if (v > *best_v) {
+        *best_v = v;
+        *best = i;
+        *ties = 1;
+    } else if (v == *best_v && sbx_rng_below(rng, (uint32_t)++*ties) == 0) {
+        *best = i;
+    }
+}
+
 static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
                           const sbx_search_params *p, uint64_t *rng) {
     uint32_t mv[SBX_MAX_MOVES];
@@ -510,13 +525,7 @@ static int select_outcome(const mcgs *x, const mcgs_node *nd, int a,
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         double v = mq[i] + explore * prior_of(x, nd, a, i, p) / (1.0 + mv[i]);
-        if (v > best_v) {
-            best_v = v;
-            best = i;
-            ties = 1;
-        } else if (v == best_v && sbx_rng_below(rng, (uint32_t)++ties) == 0) {
-            best = i; /* uniform among equal scores (reservoir) */
-        }
+        keep_best(v, i, &best_v, &best, &ties, rng);
     }
     return best;
 }
@@ -626,13 +635,7 @@ static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
             if (tree && mv[i] + vo > 0.0) q = (sum[i] + vo * worst) / (mv[i] + vo);
         }
         double v = q + explore * prior_of(x, nd, a, i, p) / n_i;
-        if (v > best_v) {
-            best_v = v;
-            best = i;
-            ties = 1;
-        } else if (v == best_v && sbx_rng_below(rng, (uint32_t)++ties) == 0) {
-            best = i; /* uniform among equal scores (reservoir) */
-        }
+        keep_best(v, i, &best_v, &best, &ties, rng);
     }
     return best;
 }
