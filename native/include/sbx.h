@@ -279,6 +279,13 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_FINAL_ARGMAX 0
 #define SBX_FINAL_SAMPLE 1
 
+/* avg_weight: the weight of one selection's sampling distribution in the
+ * average strategy of Exp3 / RM (t = the parent's visit count then) */
+#define SBX_AVG_AUTO 0          /* sqrt for rm_plus, uniform for exp3 and rm  */
+#define SBX_AVG_UNIFORM 1       /* 1 (Hart and Mas-Colell's plain average)    */
+#define SBX_AVG_SQRT 2          /* sqrt(t)                                    */
+#define SBX_AVG_LINEAR 3        /* t (CFR+'s linear average)                  */
+
 /* backup: how a node's value is formed from what is below it */
 #define SBX_BACKUP_MEAN 0       /* arithmetic mean of backed-up scores          */
 #define SBX_BACKUP_POWER 1      /* power mean of the children (Dam et al.);
@@ -322,6 +329,7 @@ typedef struct sbx_search_params {
     int32_t algorithm;          /* SBX_ALGO_*                                */
     int32_t policy;             /* SBX_POLICY_* (Smitsimax)                  */
     int32_t final_move;         /* SBX_FINAL_* (Exp3 / RM)                   */
+    int32_t avg_weight;         /* SBX_AVG_* (Exp3 / RM's average strategy)  */
     int32_t backup;             /* SBX_BACKUP_*                              */
     int32_t lead;               /* SUCT: agent serialised first (-1: agent 0,
                                    or the seat, filled in by the controller) */

@@ -381,11 +381,19 @@ class ArenaScene(Scene):
             if p.algorithm in ("smitsimax", "mcgs"):
                 yy = self._add_parallel_row(g, p, c, yy)
             if tree and sampling:
-                g.add(Picker("final_move", (c.x, yy, sw, 24), "move played:",
-                             [("argmax", "strategy's argmax"), ("sample", "sampled from it")],
+                # one row for both: a taller panel would run into the tree views
+                g.add(Picker("final_move", (c.x, yy, sw // 2 - 4, 24), "move:",
+                             [("argmax", "argmax"), ("sample", "sampled")],
                              p.final_move, tooltip="Exp3 / RM: the move played comes from the "
                                                    "average strategy: its most likely move or a "
-                                                   "sample")); yy += 29
+                                                   "sample"))
+                g.add(Picker("avg_weight", (c.x + sw // 2, yy, sw - sw // 2, 24), "avg:",
+                             [("auto", "auto"), ("uniform", "uniform"), ("sqrt", "sqrt(t)"),
+                              ("linear", "t")],
+                             p.avg_weight, tooltip="Exp3 / RM: weight of each selection's "
+                                                   "strategy in the average (t = the parent's "
+                                                   "visits); auto: sqrt(t) for RM+, uniform "
+                                                   "otherwise")); yy += 29
         if isinstance(ctl, SearchController) and ctl.settings.algorithm == "mcgs" \
                 and not weights_view:
             p, sw = ctl.settings, c.w

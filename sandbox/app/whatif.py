@@ -48,14 +48,16 @@ LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "d
           "gamma": "gamma", "random_threshold": "random below visits",
           "reuse_decay": "reuse decay", "c_puct": "c_puct", "fpu_offset": "FPU offset",
           "rollout_steps": "rollout steps", "prior_temperature": "prior temperature",
-          "elimination": "out:", "bounds": "bounds:", "final_move": "move:",
+          "elimination": "out:", "bounds": "bounds:", "final_move": "move:", "avg_weight": "avg:",
           "priors": "priors:", "death_penalty": "death penalty", "rollout": "rollouts",
           "tree_reuse": "tree reuse", "depth_normalize": "depth-normalise",
           "transpositions": "transpositions", "algorithm": "", "policy": ""}
 OPTION_LABELS = {"algorithm": ALGORITHM_LABELS, "policy": POLICY_LABELS,
                  "elimination": {"pass": "pass nodes", "freeze": "freeze tree"},
                  "bounds": {"leaf": "leaf", "depth": "per depth"},
-                 "final_move": {"argmax": "argmax", "sample": "sample"}}
+                 "final_move": {"argmax": "argmax", "sample": "sample"},
+                 "avg_weight": {"auto": "auto", "uniform": "uniform", "sqrt": "sqrt(t)",
+                                "linear": "t"}}
 
 
 def knobs(p: SearchParams) -> list[str]:
@@ -69,7 +71,7 @@ def knobs(p: SearchParams) -> list[str]:
         return out
     sampling = uses_average_strategy(p.algorithm, p.policy)
     out += ["exploration" if sampling else "c", "max_depth", "gamma", "random_threshold",
-            "reuse_decay"] + (["final_move"] if sampling else [])
+            "reuse_decay"] + (["final_move", "avg_weight"] if sampling else [])
     return out + ["elimination", "bounds", "death_penalty", "rollout", "tree_reuse",
                   "depth_normalize"]
 

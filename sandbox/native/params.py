@@ -20,6 +20,7 @@ BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
 ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5}
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
+AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
 BACKUP = {"mean": 0, "power": 1}
 PRIORS = {"uniform": 0, "heuristic": 1}
 PARALLEL = {"serial": 0, "wu_uct": 1, "tree": 2, "root": 3, "leaf": 4}
@@ -32,7 +33,7 @@ def _names(table: dict[str, int]) -> dict[int, str]:
 # choice fields: Python name <-> C integer
 CHOICES = {name: (table, _names(table)) for name, table in {
     "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
-    "policy": POLICY, "final_move": FINAL_MOVE, "backup": BACKUP,
+    "policy": POLICY, "final_move": FINAL_MOVE, "avg_weight": AVG_WEIGHT, "backup": BACKUP,
     "priors": PRIORS, "parallel": PARALLEL}.items()}
 ALGORITHM_NAMES = _names(ALGORITHM)
 POLICY_NAMES = _names(POLICY)
@@ -100,6 +101,10 @@ class SearchParams(BaseModel):
                             "turn, with fresh trees")
     final_move: Literal["argmax", "sample"] = Field(
         "argmax", description="Exp3 / RM: play the average strategy's argmax or a sample of it")
+    avg_weight: Literal["auto", "uniform", "sqrt", "linear"] = Field(
+        "auto", description="Exp3 / RM: weight of each selection in the average strategy, "
+                            "t = the parent's visits then: 1 (uniform), sqrt(t), t (linear, "
+                            "CFR+'s); auto = sqrt for rm_plus, uniform for exp3 and rm")
     backup: Literal["mean", "power"] = Field(
         "mean", description="node value: mean of backed-up scores or power mean of the children")
     lead: Int = Field(-1, ge=-1, le=7,

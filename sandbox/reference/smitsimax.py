@@ -75,6 +75,14 @@ def f32(x: float) -> float:
     return _F32.unpack(_F32.pack(x))[0]
 
 
+def avg_weight(mode: str, policy: str, t: int) -> float:
+    """The weight of one selection's distribution in the average strategy
+    (smitsimax.c avg_weight); t is the parent's visit count then."""
+    if mode == "auto":
+        mode = "sqrt" if policy == "rm_plus" else "uniform"
+    return math.sqrt(t) if mode == "sqrt" else float(t) if mode == "linear" else 1.0
+
+
 def rng_unit(rng: SplitMix64) -> float:
     """A double in [0, 1) from the top 53 bits (smitsimax.c rng_unit)."""
     return (rng.next() >> 11) * (1.0 / 9007199254740992.0)
@@ -371,20 +379,21 @@ class Smitsimax:
 
     def _select_sample(self, tree: Tree, node: Node) -> tuple[int, float]:
         """Exp3 / RM: sample from (1 - gamma) sigma + gamma / K; that sampling
-        distribution is added to each child's average-strategy sum. Returns
-        the child and its sampling probability."""
+        distribution, times avg_weight, is added to each child's
+        average-strategy sum. Returns the child and its sampling probability."""
         p = self.params
         children = list(node.children())
         nodes = [tree.nodes[c] for c in children]
         k = len(children)
         sigma = strategy(nodes, p.exploration, self.policy)
         mix = p.exploration / k
+        w = avg_weight(p.avg_weight, self.policy, node.visits)
         u = rng_unit(self.rng)
         acc = 0.0
         chosen, pc = -1, 0.0
         for i, nd in enumerate(nodes):
             pi = (1.0 - p.exploration) * sigma[i] + mix
-            nd.p1 = f32(nd.p1 + pi)
+            nd.p1 = f32(nd.p1 + w * pi)
             acc += pi
             if chosen < 0 and u < acc:
                 chosen, pc = i, pi

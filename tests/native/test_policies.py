@@ -48,7 +48,7 @@ def sigma_of(policy: str, stat: np.ndarray, gamma: float) -> np.ndarray:
 
 
 def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, seed: int,
-                    baseline: bool = True):
+                    baseline: bool = True, avg_weight: str = "auto"):
     """Run the C search traced and recompute every agent's statistic and
     average strategy from the formulas; returns (search, per-agent average
     strategies). RM / RM+ use the control-variate estimate (VR-MCCFR):
@@ -56,15 +56,20 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
     score BEFORE this iteration (recomputed here from the replayed scores:
     running count and sum per action), normalised on the same bounds as x and
     clamped, 0.5 for an action not yet played; R_i += xhat_i - p . xhat.
+    Iteration t (from 1: a fresh root's visit count) adds w(t) p to the
+    average: w = 1 (uniform), sqrt(t) or t; auto is sqrt for RM+ only.
     baseline=False is the plain outcome-sampling estimate (b = 0), which the
     C core must NOT match."""
     g = Game("matrix", {"preset": preset}, seed=seed)
-    s = Search(g, ONE_SHOT.replace(policy=policy, exploration=gamma), seed=seed)
+    s = Search(g, ONE_SHOT.replace(policy=policy, exploration=gamma, avg_weight=avg_weight),
+               seed=seed)
+    mode = avg_weight if avg_weight != "auto" else "sqrt" if policy == "rm_plus" else "uniform"
+    weight = {"uniform": lambda t: 1.0, "sqrt": math.sqrt, "linear": float}[mode]
     stat = [np.zeros(3, dtype=f32) for _ in range(2)]
     avg = [np.zeros(3, dtype=f32) for _ in range(2)]
     count = [np.zeros(3) for _ in range(2)]   # per action: times played ...
     total = [np.zeros(3) for _ in range(2)]   # ... and the sum of its scores
-    for _ in range(iterations):
+    for it in range(1, iterations + 1):
         t = s.step_traced()
         assert t.stop_reason == "none"
         for a in range(2):
@@ -72,7 +77,7 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
             sig = sigma_of(policy, stat[a], gamma)
             p = (1 - gamma) * sig + gamma / 3
             # the average strategy sums the sampling distribution
-            avg[a] = (avg[a].astype(np.float64) + p).astype(f32)
+            avg[a] = (avg[a].astype(np.float64) + weight(it) * p).astype(f32)
             i = int(t.moves[a][0])
             lo, hi = float(t.norm_min[a]), float(t.norm_max[a])
             x = norm(float(t.scores[a]), lo, hi)
@@ -106,6 +111,21 @@ def test_average_strategy_recomputed_from_the_trace(policy, preset):
         assert s.best_moves()[a] == int(np.argmax(avg[a]))
         # the policy is the average strategy, not the visit share
         assert not np.allclose(got, [m.prob for m in s.root_stats(a)], atol=1e-3)
+
+
+@pytest.mark.parametrize("policy,avg_weight", [("rm_plus", "uniform"), ("rm", "sqrt"),
+                                               ("exp3", "linear"), ("rm_plus", "linear")])
+def test_average_weighting_recomputed_from_the_trace(policy, avg_weight):
+    """Each avg_weight on a policy whose auto default is another: the root's
+    average is the recomputed weighted sum (the uniform one differs by far
+    more than the tolerance, so a weighting ignored would fail)."""
+    s, avg = replay_sampling(policy, "biased_rps", 400, gamma=0.2, seed=5, avg_weight=avg_weight)
+    _, plain = replay_sampling(policy, "biased_rps", 400, gamma=0.2, seed=5,
+                               avg_weight="uniform" if avg_weight != "uniform" else "sqrt")
+    for a in range(2):
+        got = np.array([m.policy for m in s.root_stats(a)])
+        np.testing.assert_allclose(got, avg[a], rtol=0, atol=1e-6)
+        assert np.abs(got - plain[a]).max() > 1e-3
 
 
 @pytest.mark.parametrize("policy", ["rm", "rm_plus"])

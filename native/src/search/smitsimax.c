@@ -475,8 +475,22 @@ FORCE_INLINE void strategy(const smx_node *ch, int k, double gamma_x,
 /* Exp3 / regret matching (Lanctot et al.'s SM-MCTS; tutorial §10-§11):
  * sample from p = (1 - gamma) sigma + gamma / K, gamma = `exploration`.
  * p itself (the uniform mix included: the empirical play frequencies, see
- * below) is added to each child's average-strategy sum. *p_out gets the
+ * below), times avg_weight's weight, is added to each child's
+ * average-strategy sum. *p_out gets the
  * picked child's p, which the update after the iteration divides by. */
+/* The weight of one selection's distribution in the average strategy
+ * (avg_weight; t = the parent's visits, counted before its children are
+ * picked, so t >= 1). The average never feeds back into selection: the
+ * weighting changes what is reported and played, not the regrets. */
+static inline double avg_weight(int mode, int policy, uint32_t t) {
+    if (mode == SBX_AVG_AUTO) mode = policy == SBX_POLICY_RM_PLUS ? SBX_AVG_SQRT : SBX_AVG_UNIFORM;
+    switch (mode) {
+    case SBX_AVG_SQRT: return sqrt((double)t);
+    case SBX_AVG_LINEAR: return (double)t;
+    default: return 1.0;
+    }
+}
+
 FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
                                     const sbx_search_params *p, uint64_t *rng,
                                     int *pick, double *p_out, const int policy) {
@@ -486,6 +500,7 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
     double sigma[SBX_MAX_MOVES];
     strategy(ch, k, p->exploration, policy, sigma);
     const double mix = p->exploration / (double)k;
+    const double w = avg_weight(p->avg_weight, policy, node->visits);
     const double u = rng_unit(rng);
     double acc = 0.0;
     int chosen = -1;
@@ -499,7 +514,7 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
          * the un-mixed sigma settles where the MIXED strategy is the
          * equilibrium: a floor of NashConv 0.016 on biased RPS at
          * exploration 0.05, which this average does not have. */
-        ch[i].policy[1] = (float)((double)ch[i].policy[1] + pi);
+        ch[i].policy[1] = (float)((double)ch[i].policy[1] + w * pi);
         acc += pi;
         if (chosen < 0 && u < acc) {
             chosen = i;
