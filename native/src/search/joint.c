@@ -214,18 +214,15 @@ static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
     uint32_t sum = 0;
     for (int i = 0; i < k; i++) sum += visits[i];
     const double explore = c * sqrt(log((double)(sum > 0 ? sum : 1)));
-    int best = 0;
+    uint32_t best = 0;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         if (visits[i] == 0) return i;
         double v = (total[i] / (double)visits[i] - lo) / scale +
                    explore / sqrt((double)visits[i]);
-        if (v > best_v) {
-            best_v = v;
-            best = i;
-        }
+        sbx_keep_max(&best, &best_v, (uint32_t)i, v);
     }
-    return best;
+    return (int)best;
 }
 
 static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {

@@ -432,10 +432,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
         if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
-        if (v > best_v) {
-            best_v = v;
-            best = first + (uint32_t)i;
-        }
+        sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
     }
     return best;
 }
@@ -1757,10 +1754,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
         if (p->death_penalty && shared_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
-        if (v > best_v) {
-            best_v = v;
-            best = first + (uint32_t)i;
-        }
+        sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
     }
     return best;
 }

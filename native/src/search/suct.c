@@ -201,10 +201,7 @@ static uint32_t select_child(const suct *x, const suct_node *node, int agent,
         } else {
             v = (c->total / n - lo) / scale + explore / sqrt(n);
         }
-        if (v > best_v) {
-            best_v = v;
-            best = first + (uint32_t)i;
-        }
+        sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
     }
     return best;
 }
