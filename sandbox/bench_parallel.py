@@ -55,7 +55,7 @@ def collect(quick: bool = False, game: str | None = None,
             max_threads: int | None = None) -> dict[str, Any]:
     top = min(cores(), max_threads or cores())
     seconds, rounds = (0.15, 1) if quick else (0.4, 5)
-    out: dict[str, Any] = {"cores": cores(), "os_cpu_count": os.cpu_count(),
+    out: dict[str, Any] = {"quick": quick, "cores": cores(), "os_cpu_count": os.cpu_count(),
                            "seconds_per_cell": seconds, "rounds": rounds, "games": {}}
     for p in ([plugin(game)] if game else plugins()):
         if not p.bench:
@@ -98,6 +98,9 @@ def collect(quick: bool = False, game: str | None = None,
 
 
 def print_report(res: dict[str, Any]) -> None:
+    quick = res.get("quick", False)
+    if quick:   # as bench --quick: short cells, one round, no target judged
+        print("QUICK: one round of short cells; smoke figures, no target judged")
     print(f"parallel search — {res['cores']} cores; median of {res['rounds']} rounds of "
           f"{res['seconds_per_cell']} s per cell; iterations/s (leaf: selections/s, "
           "rollouts/s in brackets); 2 thr / 1: the median of the rounds' own ratios [range]")
@@ -119,5 +122,6 @@ def print_report(res: dict[str, Any]) -> None:
             lo_hi = row.get("ratio_2_threads_range")
             mark = "" if ratio is None else f"{ratio:.2f}x" + (
                 f" [{lo_hi[0]:.2f}, {lo_hi[1]:.2f}]" if lo_hi and res["rounds"] > 1 else "") + (
-                f" (target {target})" if target else "")
+                f" (target {target})" if target and not quick else "") + (
+                " (quick)" if quick and ratio is not None else "")
             print("    " + f"{mode:<12}" + "".join(cells) + f"  {mark}")

@@ -61,16 +61,11 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
 
 
 def _budget_from(args: argparse.Namespace):
-    from .config import Budget
-    if args.iterations is not None:
-        if args.iterations < 1:
-            raise CliError("--iterations must be >= 1")
-        return Budget(iterations=args.iterations, ms=0)
-    if args.ms is not None:
-        if not args.ms > 0:
-            raise CliError("--ms must be > 0")
-        return Budget(ms=args.ms)
-    return None
+    from .config import ScenarioError, budget_from_flags
+    try:
+        return budget_from_flags(args.iterations, args.ms)
+    except ScenarioError as e:
+        raise CliError(str(e)) from None
 
 
 def _check_common(args: argparse.Namespace) -> None:
@@ -207,6 +202,7 @@ def app_main(argv: Sequence[str] | None = None) -> int:
 
 def _app(args: argparse.Namespace) -> int:
     _check_common(args)
+    _budget_from(args)   # out of range: one line before a window opens
     if args.profile_frames is not None and args.profile_frames < 1:
         raise CliError("--profile-frames must be >= 1")
     if args.screenshot is not None:
@@ -404,6 +400,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
+            only = [f for f, on in (("--parallel", args.parallel), ("--explorer", args.explorer))
+                    if on]
+            also = [f for f, on in (("--recording", args.recording),
+                                    ("--tournament", args.tournament)) if on]
+            if len(only) > 1 or (only and also):
+                # each "only" flag runs its own table; silently dropping the
+                # others would measure something the user did not ask for
+                raise CliError(f"bench: {' and '.join(only + also)} do not combine "
+                               f"({only[0]} measures only its own table)")
             if args.parallel:
                 from .bench_parallel import collect as par_collect
                 from .bench_parallel import print_report
@@ -498,8 +503,8 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
     from .analysis.exploit import exploit_scenario
 
     out = out or sys.stdout
-    if args.iterations is not None and args.iterations < 1:
-        raise CliError("--iterations must be >= 1")
+    if args.iterations is not None:
+        _budget_from(argparse.Namespace(iterations=args.iterations, ms=None))  # range check
     scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 

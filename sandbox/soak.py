@@ -71,6 +71,8 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
         elif ann is float and lo is not None and hi is not None:
             new[name] = rng.uniform(float(lo), float(hi))
     mode = new.get("parallel", base.parallel)
+    if new.get("algorithm", base.algorithm) == "mcgs" and mode in ("root", "leaf"):
+        mode = new["parallel"] = rng.choice(("wu_uct", "tree"))  # MCGS runs these two
     if mode != "serial":  # the parallel modes' cross-field rules
         if mode == "leaf":
             new["rollout"] = True

@@ -92,6 +92,10 @@ def test_without_a_display_it_says_so_and_plays(tmp_path):
     (["--headless", "--bogus"], ["--bogus"]),
     (["no_such_scenario", "--headless"], ["no_such_scenario"]),
     (["--headless", "--iterations", "0"], ["--iterations"]),
+    (["--headless", "--iterations", "2000000000"], ["--iterations", "1,000,000,000"]),
+    (["--headless", "--ms", "inf"], ["--ms", "600,000"]),
+    (["--headless", "--ms", "nan"], ["--ms"]),
+    (["--ms", "700000"], ["--ms", "600,000"]),   # the app path, before a window opens
     (["--headless", "--turns", "-1"], ["--turns"]),
     (["--headless", "--seed", "-3"], ["--seed"]),
     (["--headless", "--turns", "abc"], ["--turns"]),

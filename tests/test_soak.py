@@ -43,6 +43,17 @@ def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
     assert accepted > 4 * refused > 0
 
 
+def test_chained_random_settings_always_validate():
+    """The soak swaps from the settings in force, so rules must hold for any
+    chain of draws (MCGS drawn while root or leaf parallelism was on used
+    to raise pydantic's error and end the soak)."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        p = SearchParams()
+        for _ in range(600):
+            p = random_settings(rng, p)   # raises if a draw breaks a rule
+
+
 def test_a_short_soak_plays_swaps_and_reports_memory():
     out = io.StringIO()
     rc, res = run_soak(turns=60, iterations=20, swap_every=5, rotate=True, out=out)

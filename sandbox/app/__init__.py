@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from ..config import Budget, Scenario, load_scenario
+from ..config import Budget, Scenario, budget_from_flags, load_scenario
 from .shell import App
 
 # --profile-frames alternates chunks of this many frames with the UI drawing
@@ -23,11 +23,8 @@ def run_app(args: argparse.Namespace) -> int:
     from .menu import MenuScene
 
     scenario = load_scenario(args.scenario)
-    budget = None
-    if getattr(args, "iterations", None):
-        budget = Budget(iterations=args.iterations, ms=0)
-    elif getattr(args, "ms", None):
-        budget = Budget(ms=args.ms)
+    # the CLI has checked the flags (cli._budget_from) before a window opens
+    budget = budget_from_flags(getattr(args, "iterations", None), getattr(args, "ms", None))
     app = App(state_file=getattr(args, "state_file", None))
 
     def recorder_factory(scn: Scenario, stem: str | None = None):
@@ -59,13 +56,25 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _screenshot(app: App, arena, path: str, turns: int) -> int:
-    """Play `turns` turns as fast as the search allows, then save the window."""
+    """Play `turns` turns as fast as the search allows, then save the window.
+    A human player's turn ends the play early: nobody is at the keyboard, so
+    the picture shows the board waiting for their move."""
     arena.live.set_speed(None)
     app.running = True
     frames = 0
-    while arena.live.match.turn < turns and not arena.live.over and frames < 100_000:
+    live = arena.live
+    human = False
+    while live.match.turn < turns and not live.over and frames < 100_000:
+        if live.waiting_for_human() and live.match.turn_ready():
+            human = True
+            break
         app.run(max_frames=app.frame + 1)
         frames += 1
+        if app.quit_requested:
+            _close(app)
+            print(f"error: screenshot not taken: stopped at turn {live.match.turn} "
+                  "(window closed or the process was told to stop)", file=sys.stderr)
+            return 1
     arena.live.paused = True    # the picture shows turn `turns`, not a turn or two later
     arena._sync_play_button()
     for _ in range(3):  # let the views catch up with the last turn
@@ -75,7 +84,8 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
         out = app.screenshot(path)
     finally:
         _close(app)
-    print(f"screenshot: {out} (turn {arena.live.match.turn})")
+    why = ", waiting for the human player's move" if human else ""
+    print(f"screenshot: {out} (turn {arena.live.match.turn}{why})")
     return 0
 
 

@@ -85,6 +85,10 @@ class App:
         self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
         self.running = False
+        # a QUIT (window closed, or SIGTERM / SIGINT, which SDL turns into
+        # QUIT) seen by any run(): loops that call run() a frame at a time
+        # (screenshots, profiles) must stop on it, not start the next frame
+        self.quit_requested = False
         self.frame = 0
         self.frame_ms: list[float] = []       # work per frame (events+update+draw+flip)
         self.frame_interval_ms: list[float] = []
@@ -174,6 +178,7 @@ class App:
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     self.running = False
+                    self.quit_requested = True
                 elif event.type == pygame.VIDEORESIZE:
                     self.screen = pygame.display.get_surface()
                     for s in self.scenes:

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..native import SearchParams
+from ..textfile import TextFileProblem, read_small_text
 from ..native.params import Int
 from .errors import one_line
 
@@ -92,11 +93,9 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
     from .scenario import ScenarioError, parse_toml
     label = f"{where}: {shown or path}"
     try:
-        size = path.stat().st_size
-        if size > MAX_AGENT_BYTES:
-            raise ScenarioError(f"{label}: {size:,} bytes; an agent file is at most "
-                                f"{MAX_AGENT_BYTES:,}")
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, MAX_AGENT_BYTES)
+    except TextFileProblem as exc:
+        raise ScenarioError(f"{label}: {exc}: cannot be an agent file") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:

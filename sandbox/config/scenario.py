@@ -11,13 +11,14 @@ import os
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
+from ..textfile import TextFileProblem, read_small_text
 from .agent import resolve_agents
 from .errors import field_name, one_line
 
@@ -42,8 +43,9 @@ class Budget(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ms: Float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")
-    iterations: Int = Field(0, ge=0, le=1_000_000_000, description="iterations per turn")
+    ms: Float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")  # MAX_MS
+    iterations: Int = Field(0, ge=0, le=1_000_000_000,  # MAX_ITERATIONS
+                            description="iterations per turn")
     slice_ms: Float = Field(5.0, gt=0.0, le=10_000.0,
                             description="search slice between snapshots (time budgets)")
     slice_iterations: Int = Field(2000, ge=1, le=100_000_000,
@@ -54,6 +56,37 @@ class Budget(BaseModel):
         if self.ms == 0 and self.iterations == 0:
             raise ValueError("give ms > 0, iterations > 0, or both")
         return self
+
+
+MAX_ITERATIONS = 1_000_000_000   # Budget.iterations' bound
+
+
+def _one_line(text: str) -> str:
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise ValueError("must be one line: no newline or other control character")
+    return text
+
+
+# a name shows in tables and on the one `result:` line
+OneLine = Annotated[str, AfterValidator(_one_line)]
+MAX_MS = 600_000.0               # Budget.ms' bound
+
+
+def budget_from_flags(iterations: int | None, ms: float | None) -> Budget | None:
+    """The budget of the command-line flags --iterations / --ms (iterations
+    win when both are given; None when neither is). A value out of range
+    raises ScenarioError with one line naming the flag, never pydantic's
+    report."""
+    if iterations is not None:
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ScenarioError(f"--iterations must be in 1..{MAX_ITERATIONS:,} "
+                                f"(got {iterations})")
+        return Budget(iterations=iterations, ms=0)
+    if ms is not None:
+        if not 0 < ms <= MAX_MS:   # also refuses nan and inf
+            raise ScenarioError(f"--ms must be > 0 and <= {MAX_MS:,.0f} (got {ms})")
+        return Budget(ms=ms)
+    return None
 
 
 class RecordConfig(BaseModel):
@@ -77,7 +110,7 @@ class PlayerConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field("", max_length=40)
+    name: OneLine = Field("", max_length=40)
     agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
     controller: Literal["smitsimax", "random", "human", "bot"] = Field(
         "smitsimax", description="bot: the game's own heuristic (games that have one: pods)")
@@ -99,7 +132,7 @@ class PlayerConfig(BaseModel):
 class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field("unnamed scenario", max_length=80)
+    name: OneLine = Field("unnamed scenario", max_length=80)
     description: str = ""
     game: str = Field(description="game kind, e.g. one `python -m sandbox info` lists")
     game_params: dict[str, Any] = Field(default_factory=dict,
@@ -224,6 +257,11 @@ class Scenario(BaseModel):
             if not sep or not all(k.strip() for k in keys):
                 raise ScenarioError(f"--set {item!r}: expected PATH=VALUE, "
                                     "e.g. players.0.search.c=1.2")
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
+                # a value is one line: after a newline TOML would read more
+                # keys and tables, which the lookup of "v" alone would drop
+                raise ScenarioError(f"--set {path.strip()}: the value has a newline or another "
+                                    "control character")
             try:
                 value = tomllib.loads(f"v = {raw.strip()}")["v"]
             except tomllib.TOMLDecodeError:
@@ -311,11 +349,9 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     if path.is_dir():
         raise ScenarioError(f"{path}: is a directory, not a scenario file")
     try:
-        size = path.stat().st_size
-        if size > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"{path.name}: {size:,} bytes; a scenario file is at most "
-                                f"{MAX_SCENARIO_BYTES:,}")
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, MAX_SCENARIO_BYTES)
+    except TextFileProblem as exc:
+        raise ScenarioError(f"{path.name}: {exc}: cannot be a scenario file") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path.name}: not UTF-8 text (byte {exc.start}: "
                             f"{exc.object[exc.start:exc.start + 1]!r})") from None

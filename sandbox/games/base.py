@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from ..textfile import TextFileProblem, read_small_text
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..native import Game
 
@@ -266,12 +268,17 @@ class GamePlugin:
         return float(v) if v is not None else 0.0
 
 
+MAX_LAYOUT_BYTES = 1 << 20   # a 64 x 64 maze is about 13 KB
+
+
 def read_layout_file(path: "str | os.PathLike", error: type[Exception], what: str) -> str:
     """A hand-made layout file's text (maze files, SnakeByte maps); a file
     that cannot be read raises `error` in one line naming it and `what`."""
     p = Path(path)
     try:
-        return p.read_text(encoding="utf-8")
+        return read_small_text(p, MAX_LAYOUT_BYTES)
+    except TextFileProblem as e:
+        raise error(f"{p}: cannot be a {what}: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise error(f"{p}: cannot read the {what} ({e.__class__.__name__}: "
                     f"{getattr(e, 'strerror', None) or e})") from None

@@ -34,6 +34,21 @@ from ..games import plugin
 from ..native import InvalidArgument
 from .match import Match
 
+Z95 = 1.959963984540054   # the normal distribution's two-sided 95% point
+
+
+def score_interval(group_means: list[float]) -> tuple[float, float]:
+    """Normal-approximation 95% interval of the mean of per-group mean
+    scores, clipped to [0, 1] (a score cannot leave it); (nan, nan) with
+    fewer than two groups, which give no spread to measure."""
+    g = group_means
+    if len(g) < 2:
+        return (math.nan, math.nan)
+    m = sum(g) / len(g)
+    sd = math.sqrt(sum((x - m) ** 2 for x in g) / (len(g) - 1))
+    half = Z95 * sd / math.sqrt(len(g))
+    return (max(0.0, m - half), min(1.0, m + half))
+
 
 @dataclass
 class PlayerScore:
@@ -69,23 +84,24 @@ class PlayerScore:
 
     def interval(self) -> tuple[float, float]:
         """95% interval of the mean score (normal approximation over groups)."""
-        g = self.group_means
-        if len(g) < 2:
-            return (math.nan, math.nan)
-        m = sum(g) / len(g)
-        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (len(g) - 1))
-        half = 1.96 * sd / math.sqrt(len(g))
-        return (m - half, m + half)
+        return score_interval(self.group_means)
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = self.interval()
         return {"player": self.player, "name": self.name, "games": self.games,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "score": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "score": round(self.mean, 4),
+                # JSON has no NaN: one group gives no interval, null
+                "ci95": None if math.isnan(lo) else [round(lo, 4), round(hi, 4)],
                 "iterations_per_turn": self.iterations_per_turn,
                 "search_ms_per_turn": (round(self.search_ms / self.turns_played, 2)
                                        if self.turns_played else None),
                 **({"turn_shares": self.shares()} if self.turn_shares else {})}
+
+
+def format_interval(lo: float, hi: float) -> str:
+    """The table's interval column (14 characters): n/a from one group."""
+    return f"{'n/a':<14}" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
 
 
 @dataclass
@@ -112,7 +128,8 @@ class SeriesResult:
         for p in self.players:
             lo, hi = p.interval()
             it = p.iterations_per_turn
-            lines.append(f"  {p.name[:16]:<16}{p.mean:>8.3f}  [{lo:.3f}, {hi:.3f}]   "
+            ci = format_interval(lo, hi)
+            lines.append(f"  {p.name[:16]:<16}{p.mean:>8.3f}  {ci}   "
                          f"{p.wins:>5}{p.draws:>5}{p.losses:>5}"
                          f"{'' if not it else f'{it:>11,.0f}'}")
         for p in self.players:

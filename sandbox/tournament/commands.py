@@ -58,16 +58,11 @@ def add_tournament_args(p: argparse.ArgumentParser) -> None:
 
 
 def budget_from(args: argparse.Namespace):
-    from ..config import Budget
-    if args.iterations is not None:
-        if args.iterations < 1:
-            raise InvalidArgument("--iterations must be >= 1")
-        return Budget(iterations=args.iterations, ms=0)
-    if args.ms is not None:
-        if not args.ms > 0:
-            raise InvalidArgument("--ms must be > 0")
-        return Budget(ms=args.ms)
-    return None
+    from ..config import ScenarioError, budget_from_flags
+    try:
+        return budget_from_flags(args.iterations, args.ms)
+    except ScenarioError as e:
+        raise InvalidArgument(str(e)) from None
 
 
 def parse_sprt(text: str | None) -> tuple[float, float] | None:

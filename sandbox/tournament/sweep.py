@@ -25,9 +25,9 @@ from pydantic import ValidationError
 from ..config import Budget, Scenario
 from ..config.errors import one_line
 from ..native import InvalidArgument, SearchParams
+from ..sim.series import format_interval, score_interval
 from .agents import Entrant, check_entrants, seat_scenario, unique_names
 from .jobs import GameJob
-from .ratings import Z95
 
 ALIASES = {"depth": "max_depth", "C": "c"}
 MAX_POINTS = 10_000
@@ -249,13 +249,7 @@ class CandidateScore:
         return sum(self.scores) / len(self.scores) if self.scores else math.nan
 
     def interval(self) -> tuple[float, float]:
-        g = self.pair_means
-        if len(g) < 2:
-            return (math.nan, math.nan)
-        m = sum(g) / len(g)
-        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (len(g) - 1))
-        half = Z95 * sd / math.sqrt(len(g))
-        return (max(0.0, m - half), min(1.0, m + half))   # a score stays in [0, 1]
+        return score_interval(self.pair_means)
 
 
 def score_candidates(spec: SweepSpec, results: list[dict[str, Any]]) -> list[CandidateScore]:
@@ -288,7 +282,7 @@ def table(spec: SweepSpec, scores: list[CandidateScore]) -> str:
         vals = [cs.point[p.path] for p in spec.params]
         lo, hi = cs.interval()
         lines.append("  " + "".join(f"{_fmt(v):>{k}}  " for v, k in zip(vals, w))
-                     + f"{cs.mean:>7.3f}  [{lo:.3f}, {hi:.3f}]  {cs.wins:>5}{cs.draws:>5}"
+                     + f"{cs.mean:>7.3f}  {format_interval(lo, hi)}  {cs.wins:>5}{cs.draws:>5}"
                        f"{cs.losses:>5}")
     return "\n".join(lines)
 

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -62,6 +64,36 @@ def test_a_screenshot_that_cannot_be_written_is_one_error_line(tmp_path, name, w
     line = _one_error(p)
     assert words in line and "--screenshot" in line
     assert not (tmp_path / "shot").exists()
+
+
+def test_a_screenshot_of_a_scenario_with_a_human_stops_at_their_turn(tmp_path):
+    """Nobody is at the keyboard: the picture is the board waiting for the
+    human's move (it used to wait for a key through 100,000 frames)."""
+    out = tmp_path / "h.png"
+    p = _main("--screenshot", str(out), "goofspiel_you", "--turns", "3", "--no-record",
+              cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert out.exists() and "(turn 0, waiting for the human player's move)" in p.stdout
+
+
+def test_sigterm_stops_a_screenshot_run(tmp_path):
+    """SDL turns SIGTERM into a QUIT event; the screenshot loop, which calls
+    the app a frame at a time, used to start the next frame regardless and
+    ran on until its turns were played."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--screenshot",
+                             str(tmp_path / "s.png"), "snakes_standard_4p", "--ms", "100",
+                             "--turns", "5000", "--no-record"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4.0)   # imported and playing (a turn takes about 0.1-0.4 s)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, (out, err)
+    assert "screenshot not taken" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "s.png").exists()
 
 
 def test_a_write_that_fails_after_the_check_is_one_line_too(tmp_path):

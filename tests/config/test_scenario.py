@@ -3,6 +3,7 @@ ScenarioError with one line that names the field."""
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from pathlib import Path
 
@@ -225,14 +226,60 @@ def test_deeply_nested_set_value_is_one_line():
     assert "\n" not in msg and "--set players.0.search.c" in msg and "nested" in msg
 
 
+@pytest.mark.parametrize("item", [
+    "players.0.search.c=1\n[x]",           # TOML would read v = 1 and drop the table
+    "players.0.search.c=1\nplayers = []",  # or another key
+    "players.0.name=Red\nX",               # a bare word with a newline
+    "players.0.name=Red\rX",
+])
+def test_a_set_value_is_one_line(item):
+    """Nothing after a newline may ride along with a --set value."""
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario().with_settings([item])
+    assert "\n" not in str(exc.value) and "control character" in str(exc.value)
+
+
+@pytest.mark.parametrize("item", ['players.0.name="A\\nB"', 'name="X\\tY"'])
+def test_names_are_one_line(item, tmp_path):
+    """A name shows in tables and on the one result line: a TOML escape
+    cannot put a newline in it, from --set or from a file."""
+    with pytest.raises(ScenarioError, match="must be one line"):
+        load_scenario().with_settings([item])
+    path, value = item.split("=", 1)
+    f = tmp_path / "n.toml"
+    f.write_text(f'game = "matrix"\nname = {value}\n' if path == "name" else
+                 f'game = "matrix"\n[[players]]\nname = {value}\n[[players]]\n')
+    with pytest.raises(ScenarioError, match="must be one line"):
+        load_scenario(f)
+
+
 def test_a_directory_and_a_huge_file(tmp_path):
     d = tmp_path / "dir.toml"
     d.mkdir()
     with pytest.raises(ScenarioError, match="is a directory"):
         load_scenario(d)
     big = write(tmp_path, "# " + "x" * (1 << 20) + "\n", name="big.toml")
-    with pytest.raises(ScenarioError, match=r"big.toml: 1,048,579 bytes; a scenario file is at"):
+    with pytest.raises(ScenarioError, match=r"big.toml: larger than 1,048,576 bytes: cannot be"):
         load_scenario(big)
+
+
+@pytest.mark.parametrize("where", ["scenario", "agent", "maze"])
+def test_a_device_or_a_fifo_is_refused_without_reading(where, tmp_path):
+    """/dev/zero has no end and a FIFO blocks until a writer comes: a
+    stat() size says nothing for either, so they were read for ever."""
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(fifo)
+    # (the agent resolver looks for a regular file and says "not found")
+    for path in (fifo, Path("/dev/zero")):
+        with pytest.raises(ScenarioError, match="not a regular file|not found") as exc:
+            if where == "scenario":
+                load_scenario(path)
+            elif where == "agent":
+                load_scenario().with_settings([f"players.0.agent={str(path)!r}"])
+            else:
+                load_scenario("maze_medium_smitsimax_duel").with_settings(
+                    [f"game_params.maze_file={str(path)!r}"])
+        assert "\n" not in str(exc.value)
 
 
 def test_long_values_are_cut_in_messages():

@@ -38,8 +38,16 @@ def test_interval_is_over_group_means():
     p = PlayerScore(0, "x", group_means=[1.0, 0.5, 0.0, 0.5])
     m, sd = 0.5, math.sqrt((0.25 + 0 + 0.25 + 0) / 3)
     lo, hi = p.interval()
-    assert lo == pytest.approx(m - 1.96 * sd / 2) and hi == pytest.approx(m + 1.96 * sd / 2)
+    z = 1.959964   # the normal 97.5% quantile
+    assert lo == pytest.approx(m - z * sd / 2) and hi == pytest.approx(m + z * sd / 2)
     assert all(math.isnan(x) for x in PlayerScore(0, "y", group_means=[1.0]).interval())
+    # clipped to the scores' range [0, 1]; one group: no interval, and JSON
+    # says null (it has no NaN), the table n/a
+    assert PlayerScore(0, "z", group_means=[1.0, 1.0, 0.5]).interval()[1] == 1.0
+    assert PlayerScore(0, "z", group_means=[0.0, 0.0, 0.5]).interval()[0] == 0.0
+    one = PlayerScore(0, "y", group_means=[1.0], scores=[1.0, 1.0])
+    assert one.to_dict()["ci95"] is None
+    assert json.loads(json.dumps(one.to_dict(), allow_nan=False))["ci95"] is None
 
 
 def test_a_series_plays_both_seats_of_each_seed():
@@ -80,7 +88,9 @@ def test_cli_json_and_one_line_errors():
     assert out["games"] == 4 and [x["games"] for x in out["players"]] == [4, 4]
     for bad, words in ((["--set", "players.7.name=x"], "no item '7'"),
                        (["--games", "3"], "multiple of the 2 players"),
-                       (["--set", "players.0.search.c=99"], "players.0.search.c")):
+                       (["--set", "players.0.search.c=99"], "players.0.search.c"),
+                       (["--iterations", "2000000000"], "1,000,000,000"),
+                       (["--ms", "1e308"], "600,000")):
         p = run("matrix_rps_duel", *bad)
         assert p.returncode != 0 and p.stderr.count("\n") == 1 and words in p.stderr, p.stderr
 

@@ -143,6 +143,7 @@ def test_resume_refuses_another_tournament_in_the_folder(tmp_path, capsys):
     (["goofspiel_13_duel", "--agents", "random", "greedy", "--workers", "-1"], "--workers"),
     (["goofspiel_13_duel", "--agents", "random", "greedy", "--iterations", "0"],
      "--iterations"),
+    (["goofspiel_13_duel", "--agents", "random", "greedy", "--ms", "inf"], "600,000"),
     (["goofspiel_13_duel", "--agents", "random", "greedy", "--out", "/proc/x"], "/proc/x"),
 ])
 def test_bad_input_is_one_line(argv, message, capsys, tmp_path, monkeypatch):
