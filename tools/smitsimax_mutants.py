@@ -1,18 +1,22 @@
-"""Mutants of native/src/search/smitsimax.c that the tests must kill. Not a test.
+"""Mutants of native/src/search/smitsimax.c (and the search.h helpers it
+inlines) that the tests must kill. Not a test.
 
     python tools/smitsimax_mutants.py                 # every mutant
     python tools/smitsimax_mutants.py M4 M12a         # some of them
     python tools/smitsimax_mutants.py --list
 
-For each mutant: apply it to smitsimax.c, rebuild in place, run the tests
+For each mutant: apply it to its file, rebuild in place, run the tests
 that do not use the Python reference (tests/native and the UCB check of
 tests/render), report which failed, then restore the file. At the end the
 clean core is rebuilt and the same tests are run once more (they must pass
 again). A mutant no test kills is reported as SURVIVED and the exit status
 is 1. Takes about 15 s per mutant (a rebuild and the tests).
 
-Refuses to start when smitsimax.c has uncommitted changes, and restores the
-file's own text (not a git checkout), so nothing else is touched.
+Refuses to start when a file it mutates has uncommitted changes, or when a
+mutant's old text does not occur exactly once in its file (the code moved on
+and the mutant must be updated; tests/test_mutants_current.py checks the same
+without a rebuild). Restores each file's own text (not a git checkout), so
+nothing else is touched.
 """
 from __future__ import annotations
 
@@ -26,37 +30,53 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "native/src/search/smitsimax.c"
 TESTS = ["tests/native", "tests/render/test_tree_layout.py"]
 
-# name: (what it breaks, old text, new text); each old text occurs once.
+# name: (what it breaks, old text, new text[, file relative to ROOT, default
+# smitsimax.c]); each old text occurs exactly once in its file.
 MUTANTS = {
-    "M1": ("UCB1 without the normalisation of the mean",
-           "double v = (c->total / (double)c->visits - lo) * inv_scale +",
-           "double v = (c->total / (double)c->visits) +"),
-    "M2": ("ln N of the visits before this one (N - 1)",
-           "const double explore = p->c * sqrt_ln_n(node->visits);",
-           "const double explore = p->c * sqrt_ln_n(node->visits - 1);"),
+    "M1": ("UCB1 without the normalisation of the mean (serial select_ucb)",
+           "            v = (node_value(c, power) - lo) * inv_scale +",
+           "            v = node_value(c, power) +"),
+    "M2": ("ln N of the visits before this one (N - 1) (serial select_ucb)",
+           "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits) : 0.0;",
+           "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits - 1) : 0.0;"),
     "M3": ("random phase one visit too long (<=)",
            "if (node->visits < (uint32_t)p->random_threshold) {",
            "if (node->visits <= (uint32_t)p->random_threshold) {"),
     "M3b": ("random phase one visit too short",
             "if (node->visits < (uint32_t)p->random_threshold) {",
             "if (node->visits + 1 < (uint32_t)p->random_threshold) {"),
-    "M4": ("UCB1 ties go to the later child",
-           "        if (v > best_v) {", "        if (v >= best_v) {"),
-    "M5": ("bounds=depth: the parent's depth range instead of the children's",
-           "norm_range(t, p->bounds, node->depth + 1, &lo, &hi);",
-           "norm_range(t, p->bounds, node->depth, &lo, &hi);"),
-    "M6": ("death penalty left out of UCB1",
-           "            v -= p->death_penalty_value;", "            v -= 0.0;"),
-    "M7": ("random phase ignores certain death",
-           "if (m > 0 && m < k) return", "if (0 && m > 0 && m < k) return"),
+    # sbx_keep_max is the argmax of every UCB selection (Smitsimax serial and
+    # shared, SUCT, joint); on x86-64 only the asm is compiled, so that is
+    # where the tie rule lives ("ae" also moves on equal, still not on NaN).
+    "M4": ("UCB1 ties go to the later child (sbx_keep_max's cmova)",
+           '__asm__("comisd %[bv], %[v]\\n\\tcmova %[i], %[b]"',
+           '__asm__("comisd %[bv], %[v]\\n\\tcmovae %[i], %[b]"',
+           "native/src/search/search.h"),
+    "M5": ("bounds=depth: the parent's depth range instead of the children's "
+           "(serial select_ucb)",
+           "norm_at(t, p->bounds, node->depth + 1, &lo, &scale);",
+           "norm_at(t, p->bounds, node->depth, &lo, &scale);"),
+    "M6": ("death penalty left out of UCB1 (serial select_ucb)",
+           "        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {\n"
+           "            v -= p->death_penalty_value;",
+           "        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {\n"
+           "            v -= 0.0;"),
+    "M7": ("random phase ignores certain death (serial select_ucb)",
+           "                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;\n"
+           "            }\n"
+           "            if (m > 0 && m < k) return",
+           "                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;\n"
+           "            }\n"
+           "            if (0 && m > 0 && m < k) return"),
     "M8a": ("best move: equal visits and means go to the later child",
-            "ch->total / ch->visits > best->total / best->visits)) {",
-            "ch->total / ch->visits >= best->total / best->visits)) {"),
+            "(v == best_v && tot / v > best_t / best_v)) {",
+            "(v == best_v && tot / v >= best_t / best_v)) {"),
     "M8b": ("best move: no tie-break by mean",
-            "(ch->visits == best->visits &&", "(0 && ch->visits == best->visits &&"),
+            "(v == best_v && tot / v > best_t / best_v)) {",
+            "(0 && v == best_v && tot / v > best_t / best_v)) {"),
     "M8c": ("best move: higher mean before more visits",
-            "if (!best || ch->visits > best->visits ||",
-            "if (!best || ch->total / ch->visits > best->total / best->visits ||"),
+            "if (best < 0 || v > best_v || (v == best_v &&",
+            "if (best < 0 || tot / v > best_t / best_v || (v == best_v &&"),
     "M9": ("certain death ignores the DOOMED flag",
            "return (c->flags & SBX_NODE_DOOMED) ||", "return 0 ||"),
     "M10a": ("DOOMED never lifted",
@@ -71,12 +91,12 @@ MUTANTS = {
              "            if (0) nd->flags |= SBX_NODE_DOOMED;"),
     "M11": ("unvisited children not taken first",
             "if (c->visits == 0) return first + (uint32_t)i;", "if (c->visits == 0) continue;"),
-    "M12a": ("sqrt(ln N) wrong past the 2,048 table",
-             "return n < SMALL_N ? sqrt_ln_table[n] : sqrt(log((double)n));",
-             "return n < SMALL_N ? sqrt_ln_table[n] : log((double)n);"),
-    "M12b": ("1/sqrt(n) wrong past the 2,048 table",
-             "return n < SMALL_N ? rsqrt_table[n] : 1.0 / sqrt((double)n);",
-             "return n < SMALL_N ? rsqrt_table[n] : 1.0 / (double)n;"),
+    "M12a": ("sqrt(ln N) wrong past the 1 << 18 (262,144) table",
+             "return n < SQRT_LN_N ? sqrt_ln_table[n] : sqrt(log((double)n));",
+             "return n < SQRT_LN_N ? sqrt_ln_table[n] : log((double)n);"),
+    "M12b": ("1/sqrt(n) wrong past the 1 << 16 (65,536) table",
+             "return n < RSQRT_N ? rsqrt_table[n] : 1.0 / sqrt((double)n);",
+             "return n < RSQRT_N ? rsqrt_table[n] : 1.0 / (double)n;"),
     "M13": ("leaf bounds: the maximum never updated",
             "        if (score[a] > t->smax) t->smax = score[a];\n", ""),
     "M14": ("re-root keeps the old depths",
@@ -102,6 +122,23 @@ MUTANTS = {
 }
 
 
+def spec(name: str) -> tuple[str, str, str, Path]:
+    """(what, old text, new text, file) of a mutant."""
+    what, old, new, *file = MUTANTS[name]
+    return what, old, new, ROOT / file[0] if file else SRC
+
+
+def stale(names: list[str]) -> list[str]:
+    """The mutants whose old text does not occur exactly once in their file."""
+    out = []
+    for name in names:
+        _, old, _, path = spec(name)
+        n = path.read_text().count(old)
+        if n != 1:
+            out.append(f"{name} ({n} matches in {path.relative_to(ROOT)})")
+    return out
+
+
 def build() -> None:
     shutil.rmtree(ROOT / "build", ignore_errors=True)
     r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=ROOT,
@@ -124,24 +161,29 @@ def main() -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = ap.parse_args()
     if args.list:
-        for name, (what, _, _) in MUTANTS.items():
-            print(f"{name:5} {what}")
+        for name in MUTANTS:
+            print(f"{name:5} {spec(name)[0]}")
         return 0
     names = args.names or list(MUTANTS)
     unknown = [n for n in names if n not in MUTANTS]
     if unknown:
         sys.exit(f"unknown mutants: {unknown}")
-    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(SRC)], cwd=ROOT).returncode
+    # before anything is touched: a stale mutant would test nothing
+    bad = stale(names)
+    if bad:
+        sys.exit(f"stale mutants, old text not found exactly once: {', '.join(bad)}")
+    files = sorted({spec(n)[3] for n in names})
+    # HEAD, not the index: a staged edit would be restored too
+    dirty = [f for f in files
+             if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", str(f)], cwd=ROOT).returncode]
     if dirty:
-        sys.exit(f"{SRC} has uncommitted changes; commit or stash them first")
-    original = SRC.read_text()
+        sys.exit(f"{', '.join(map(str, dirty))}: uncommitted changes; commit or stash them first")
+    original = {f: f.read_text() for f in files}
     survived = []
     try:
         for name in names:
-            what, old, new = MUTANTS[name]
-            if original.count(old) != 1:
-                sys.exit(f"{name}: the text to mutate occurs {original.count(old)} times")
-            SRC.write_text(original.replace(old, new))
+            what, old, new, path = spec(name)
+            path.write_text(original[path].replace(old, new))
             build()
             rc, failed, summary = run_tests()
             print(f"{name:5} {what}: {'killed' if failed else 'SURVIVED'} ({summary})", flush=True)
@@ -149,8 +191,10 @@ def main() -> int:
                 print(f"        {f}", flush=True)
             if not failed:
                 survived.append(name)
+            path.write_text(original[path])
     finally:
-        SRC.write_text(original)
+        for f, text in original.items():
+            f.write_text(text)
     build()
     rc, failed, summary = run_tests()
     print(f"clean core: {summary}")

@@ -42,6 +42,10 @@ from sandbox.native.snapshot import FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURV
 
 F32_EPS = 2.0 ** -24       # relative rounding of a float32 snapshot mean
 MAX_DEPTH = 64             # SBX_MAX_DEPTH
+# smitsimax.c's table sizes (SQRT_LN_N, RSQRT_N): past them sqrt(ln N) and
+# 1/sqrt(n) are computed directly, a path only a long search reaches
+SQRT_LN_TABLE = 1 << 18
+RSQRT_TABLE = 1 << 16
 
 
 def full_tree(s: Search, agent: int) -> TreeSnapshot:
@@ -174,12 +178,12 @@ def ucb_pick(pre: Tree, kids: np.ndarray, parent_visits: int, lo: float, hi: flo
         tally["ucb_explore_mattered"] += 1
     if int(np.argmax(explore - penalty)) != best:
         tally["ucb_exploit_mattered"] += 1
-    # the C core takes sqrt(ln N) and 1/sqrt(n) from tables below 2,048
-    # and computes them directly above
-    if parent_visits >= 2048:
-        tally["ucb_parent_past_2048"] += 1
-    if visits.max() >= 2048:
-        tally["ucb_child_past_2048"] += 1
+    # the C core takes sqrt(ln N) and 1/sqrt(n) from tables below these
+    # sizes and computes them directly above
+    if parent_visits >= SQRT_LN_TABLE:
+        tally["ucb_parent_past_table"] += 1
+    if visits.max() >= RSQRT_TABLE:
+        tally["ucb_child_past_table"] += 1
     return kids[best:best + 1]
 
 

@@ -64,8 +64,7 @@ class Case:
 # least visited child.
 ORACLE_CASES = {
     # 4 snakes from the start; after an advance the kept trees are deep and
-    # well visited (the root past 2,048), and the bounds start afresh (so
-    # the oracle knows them).
+    # well visited, and the bounds start afresh (so the oracle knows them).
     "snakes_4p_leaf": Case(lambda: Game("snakes", {"width": 11, "height": 11, "snakes": 4},
                                         seed=3),
                            SearchParams(max_depth=8, c=0.7), 120, warm=3000, advance=True),
@@ -99,14 +98,16 @@ ORACLE_CASES = {
                                SearchParams(max_depth=4, c=0.0, gamma=1.0, random_threshold=0),
                                150, exact_ties=True),
     # A one-armed bandit (the column player has one action): row 0 pays 1,
-    # row 1 pays 0. After 4,500 iterations at C = 1 a hot-swap to C = 3 makes
-    # UCB1 revisit row 1 until the exploration terms balance again; the root
-    # and row 0 are past 2,048 visits, where sqrt(ln N) and 1/sqrt(n) leave
-    # C's tables, so both direct computations decide where that balance is.
-    # (The warm-up is not traced: the leaf bounds come from the stats.)
-    "bandit_past_2048": Case(lambda: Game("matrix", "rows=2 cols=1 a0=1 a1=0 b0=0 b1=0", seed=0),
-                             SearchParams(max_depth=1, c=1.0, gamma=1.0), 300, warm=4500,
-                             swap={"c": 3.0}, exact_ties=True),
+    # row 1 pays 0. After 270,000 iterations at C = 1 (0.04 s) a hot-swap to
+    # C = 3 makes UCB1 revisit row 1 until the exploration terms balance
+    # again; the root is past SQRT_LN_TABLE visits and row 0 past
+    # RSQRT_TABLE, where sqrt(ln N) and 1/sqrt(n) leave C's tables, so both
+    # direct computations decide where that balance is. (The warm-up is not
+    # traced: the leaf bounds come from the stats.)
+    "bandit_past_the_tables": Case(lambda: Game("matrix", "rows=2 cols=1 a0=1 a1=0 b0=0 b1=0",
+                                                seed=0),
+                                   SearchParams(max_depth=1, c=1.0, gamma=1.0), 300,
+                                   warm=270_000, swap={"c": 3.0}, exact_ties=True),
     # freeze, rollouts and the penalty together, normalised per depth
     "four_freeze_rollout_depth": Case(four_snakes, SearchParams(
         max_depth=8, c=0.9, random_threshold=5, elimination="freeze", rollout=True,
@@ -142,8 +143,8 @@ def test_every_pick_is_the_one_ucb1_calls_for(case):
                    and int(key.rsplit("_", 1)[1]) >= 2) >= 20, tally
     if k.exact_ties and not k.warm:
         assert tally["ucb_exact_tie"] >= 10, tally
-    if case == "bandit_past_2048":
-        assert tally["ucb_parent_past_2048"] >= 100 and tally["ucb_child_past_2048"] >= 100
+    if case == "bandit_past_the_tables":
+        assert tally["ucb_parent_past_table"] >= 100 and tally["ucb_child_past_table"] >= 100
 
 
 # ------------------------------------------------------------ the random phase
