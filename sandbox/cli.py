@@ -535,7 +535,8 @@ def add_replay_args(p: argparse.ArgumentParser) -> None:
     st.add_argument("--json", action="store_true", help="print one JSON object")
     ex = actions.add_parser("export", help="one CSV row per turn and agent")
     ex.add_argument("file", help="a replay file (.jsonl)")
-    ex.add_argument("--csv", required=True, metavar="OUT", help="the CSV file to write")
+    ex.add_argument("--csv", required=True, metavar="OUT",
+                    help="the CSV file to write (- for standard output)")
     rs = actions.add_parser("research", help="re-run a player's search at a recorded turn "
                                              "(with other settings) and compare its root")
     rs.add_argument("file", help="a replay file (.jsonl)")
@@ -603,6 +604,9 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
                 print(stats.text(), file=out)
             return 0
         if args.action == "export":
+            if args.csv == "-":   # the CSV itself is the output: no "wrote" line
+                to_csv(replay, out, stats)
+                return 0
             try:
                 rows = to_csv(replay, args.csv, stats)
             except OSError as exc:

@@ -3,6 +3,7 @@ path before it opens a window or plays a turn)."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from .native import SandboxError
@@ -32,4 +33,13 @@ def screenshot_problem(path: str | os.PathLike) -> str:
         return f"cannot write it: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         return "cannot write it: permission denied"
+    if parent == (p.parent if str(p.parent) else Path(".")):
+        # the folder exists: try a file in it (access() says yes to root in
+        # /proc and on read-only mounts, and the match would be played first)
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".sbx-probe-", dir=parent)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            return f"cannot write it: {exc.strerror or exc}"
     return ""

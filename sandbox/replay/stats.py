@@ -37,7 +37,7 @@ import csv
 import math
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, TextIO
 
 from .checks import consistency_warnings
 from .format import RootMove, TurnLine
@@ -193,6 +193,10 @@ class ReplayStats:
     # figures that contradict each other or are nonsense (sandbox.replay.checks);
     # the CLI prints them as `warning:` lines, the figures are shown anyway
     warnings: tuple[str, ...] = ()
+    # the result line's `terminal`: False when the match stopped at its turn
+    # limit with the game not over (its winner is then who led); None
+    # without a result line
+    terminal: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
@@ -204,11 +208,14 @@ class ReplayStats:
         out = [f"replay: {self.path}",
                f"match: {self.scenario} | {self.game} | seed {self.seed} | "
                f"{self.num_agents} agents | {self.turns} turns{self._recorded_note()} | "
-               + ("finished" if self.finished else "unfinished (no result line)")]
+               + ("unfinished (no result line)" if not self.finished else
+                  "stopped at its turn limit, the game not over" if self.terminal is False
+                  else "finished")]
         if self.finished:
             win = (f"{self.winner} ({self.winner_name})" if self.winner is not None
                    else "none (a tie)")
-            out.append(f"winner: {win}   ranking {self.placement}")
+            who = "leader when stopped" if self.terminal is False else "winner"
+            out.append(f"{who}: {win}   ranking {self.placement}")
         if self.dropped_lines:
             out.append(f"dropped lines: {self.dropped_lines}")
         out.append("")
@@ -399,7 +406,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
                replay.turns[-1].turn + 1 if replay.turns else h.start_turn),
         turns_recorded=len(replay.turns), start_turn=h.start_turn,
         first_turn=replay.turns[0].turn if replay.turns else h.start_turn,
-        finished=result is not None, winner=winner,
+        finished=result is not None, terminal=result.terminal if result is not None else None,
+        winner=winner,
         winner_name=h.names[winner] if winner is not None and winner < n else None,
         ranking=tuple(result.ranking) if result is not None else None,
         placement=_placement(result.ranking) if result is not None else None,
@@ -461,14 +469,23 @@ def _placement(ranking: Sequence[int]) -> str:
     return out
 
 
-def to_csv(replay: Replay, path: str | os.PathLike, stats: ReplayStats | None = None) -> int:
-    """One row per turn and agent (CSV_COLUMNS); returns the number of rows."""
+def to_csv(replay: Replay, path: str | os.PathLike | TextIO,
+           stats: ReplayStats | None = None) -> int:
+    """One row per turn and agent (CSV_COLUMNS) to a file path or an open
+    text stream (the CLI's `-`: standard output); returns the number of rows."""
     stats = stats or compute_stats(replay)
-    with open(path, "w", newline="", encoding="utf-8") as f:
+
+    def write(f: TextIO) -> None:
         w = csv.writer(f)
         w.writerow(CSV_COLUMNS)
         for r in stats.rows:
             w.writerow([_cell(getattr(r, c)) for c in CSV_COLUMNS])
+
+    if hasattr(path, "write"):
+        write(path)   # type: ignore[arg-type]
+    else:
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            write(f)
     return len(stats.rows)
 
 

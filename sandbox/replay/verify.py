@@ -109,7 +109,9 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"result line: ranking {list(r.ranking)}, winner "
                                     f"{_who(r.winner)}; the replayed game ranks {ranking}, "
                                     f"winner {_who(winner)}", "result")
-    what = "complete match" if r is not None else "no result line: the match did not finish"
+    what = ("no result line: the match did not finish" if r is None else
+            "complete match" if r.terminal else
+            "complete match, stopped at its turn limit with the game not over")
     return VerifyReport(True, checked, None, f"{checked} turns verified ({what})")
 
 

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..config import Budget, Scenario
+from ..config import Budget, Scenario, ScenarioError
 from ..games import plugin
 from ..native import InvalidArgument
 from .match import Match
@@ -175,8 +175,15 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
                        [PlayerScore(i, p.name or f"P{i}") for i, p in enumerate(scenario.players)],
                        think=think)
     if vary is not None:
-        # checked up front: a bad path fails before the first game
-        scenario.with_settings([f"{vary}={seed}"])
+        # checked up front: a bad path fails before the first game, and the
+        # error names --vary, not the --set it is made of
+        if not vary.strip() or any(ch in vary for ch in "=\n\r"):
+            raise InvalidArgument(f"--vary {vary!r}: expected a scenario path such as "
+                                  "game_params.maze_seed")
+        try:
+            scenario.with_settings([f"{vary}={seed}"])
+        except ScenarioError as e:
+            raise InvalidArgument(str(e).replace("--set", "--vary", 1)) from None
     stats = plugin(scenario.game).turn_stats
     t0 = time.perf_counter()
     for g in range(games // n):

@@ -80,8 +80,9 @@ def parse_param(text: str) -> Param:
         if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi or not 1 <= n <= 1000:
             raise InvalidArgument(f"--param {text!r}: a range needs LO <= HI and N in 1..1000")
         raw = [lo + (hi - lo) * k / (n - 1) if n > 1 else lo for k in range(n)]
-        vals = list(dict.fromkeys(int(round(v)) for v in raw)) if integer \
-            else [round(v, 10) for v in raw]
+        # a range of one value (LO = HI) or rounding can repeat a value:
+        # each candidate once
+        vals = list(dict.fromkeys(int(round(v)) if integer else round(v, 10) for v in raw))
         span = (lo, hi)
     else:
         vals = []
@@ -139,7 +140,11 @@ def points(params: list[Param], random_n: int | None, seed: int) -> list[dict]:
             else:
                 pt[p.path] = round(rng.uniform(*p.span), 6)
         out.append(pt)
-    return out
+    # a draw that repeats an earlier one would be the same candidate twice
+    # (a choice or a narrow integer range): kept once, so fewer than N can
+    # come out
+    unique = {tuple(sorted(pt.items())): pt for pt in reversed(out)}
+    return [pt for pt in out if unique.get(tuple(sorted(pt.items()))) is pt]
 
 
 def candidate(base: Entrant, point: dict[tuple[str, str], Any], label: str) -> Entrant:

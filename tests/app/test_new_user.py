@@ -55,6 +55,7 @@ def short_replay(tmp_path_factory) -> Path:
     ("shot.txt", "not an image file name"),
     ("adir", "not an image file name"),
     ("adir.png", "is a folder"),
+    ("/proc/shot.png", "cannot write it"),   # access() says yes to root: a probe file says no
 ])
 def test_a_screenshot_that_cannot_be_written_is_one_error_line(tmp_path, name, words):
     (tmp_path / "afile").write_text("x")

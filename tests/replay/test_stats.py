@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 
 import pytest
 
@@ -90,6 +91,18 @@ def test_cli_stats_text_and_export(recorded, tmp_path, capsys):
                  str(tmp_path / "no" / "dir" / "x.csv")]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "cannot write" in err[0]
+    # "-" is standard output (it used to write a file named "-"), the same
+    # CSV as the file
+    monkeypatch_cwd = tmp_path / "cwd"
+    monkeypatch_cwd.mkdir()
+    old_cwd = os.getcwd()
+    os.chdir(monkeypatch_cwd)
+    try:
+        assert main(["replay", "export", str(recorded.path), "--csv", "-"]) == 0
+    finally:
+        os.chdir(old_cwd)
+    assert capsys.readouterr().out.replace("\r\n", "\n") == csv_path.read_text(encoding="utf-8")
+    assert not (monkeypatch_cwd / "-").exists()
 
 
 def test_death_turns_and_match_length_follow_the_game(recorded, capsys):
@@ -140,3 +153,21 @@ def test_no_full_tree_in_a_roomy_match(recorded):
     assert all(a.node_cap_turns == () for a in st.agents)
     assert [a.node_cap for a in st.agents] == [1 << 21] * 3 + [None]   # the random player
     assert "tree full (node cap): never" in st.text().splitlines()
+
+
+def test_a_match_stopped_at_its_turn_limit_is_not_called_finished(tmp_path, capsys):
+    """--turns cuts a match with the game not over (the result line says
+    terminal false): its 'winner' is only who led, and stats and verify say
+    so instead of "finished" / "complete match"."""
+    assert main(["play", "goofspiel_13_duel", "--turns", "3", "--iterations", "50",
+                 "--replay-dir", str(tmp_path), "--quiet"]) == 0
+    path = next(tmp_path.glob("*.jsonl"))
+    with read_replay(path) as replay:
+        st = compute_stats(replay)
+    assert st.finished and st.terminal is False and st.to_dict()["terminal"] is False
+    text = st.text()
+    assert "stopped at its turn limit" in text and "| finished" not in text
+    assert "leader when stopped:" in text and "\nwinner:" not in text
+    capsys.readouterr()
+    assert main(["replay", "verify", str(path)]) == 0
+    assert "stopped at its turn limit" in capsys.readouterr().out

@@ -121,7 +121,12 @@ def test_vary_refuses_a_bad_path_in_one_line():
     with pytest.raises(Exception, match="no item '9'"):
         play_series(load_scenario("matrix_rps_duel"), 2, vary="players.9.name")
     p = run("matrix_rps_duel", "--games", "2", "--iterations", "10", "--vary", "players.9.name")
-    assert p.returncode != 0 and p.stderr.count("\n") == 1 and "no item '9'" in p.stderr, p.stderr
+    assert p.returncode != 0 and p.stderr.count("\n") == 1 and "no item '9'" in p.stderr
+    assert p.stderr.startswith("error: --vary"), p.stderr
+    for bad in ("", "x=1"):
+        p = run("matrix_rps_duel", "--games", "2", "--iterations", "10", "--vary", bad)
+        assert p.returncode != 0 and p.stderr.startswith("error: --vary") and \
+            p.stderr.count("\n") == 1, p.stderr
 
 
 def _search_log(monkeypatch):

@@ -19,6 +19,7 @@ def test_param_specs():
     # integers from a range are rounded and never repeated
     assert parse_param("max_depth=1:3:5").values == (1, 2, 3)
     assert parse_param("policy=ucb1,exp3").values == ("ucb1", "exp3")
+    assert parse_param("c=1:1:3").values == (1.0,)   # floats too: each value once
     assert parse_param("budget.iterations=100,200").path == ("budget", "iterations")
     grid = points([p, d], None, 1)
     assert len(grid) == 21
@@ -33,6 +34,9 @@ def test_random_points_stay_in_range_and_repeat_with_the_seed():
     for pt in a:
         assert 0.3 <= pt[("search", "c")] <= 1.5
         assert pt[("search", "max_depth")] in range(2, 10)
+    # draws from a choice repeat: each candidate once, in first-drawn order
+    q = points([parse_param("policy=ucb1,rm")], 5, seed=1)
+    assert len(q) == 2 and {pt[("search", "policy")] for pt in q} == {"ucb1", "rm"}
 
 
 @pytest.mark.parametrize("text, message", [
