@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
-from sandbox.soak import SOAK_LIMITS, random_settings, run_soak, soak_scenarios
+from sandbox.soak import SOAK_LIMITS, SoakResult, random_settings, run_soak, soak_scenarios
 
 
 def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
@@ -66,6 +66,36 @@ def test_a_short_soak_plays_swaps_and_reports_memory():
     assert res.rss_warm is not None and res.rss_end > 0
     assert "growth=" in text and "turns=60" in text
     assert rc == (0 if res.growth_pct <= 5.0 else 1)
+
+
+def test_growth_compares_the_peaks_of_the_two_halves():
+    """A settings walk moves the resident set up and down; a leak raises
+    every later peak. Single first and last samples judged the walk."""
+    def res(samples):
+        return SoakResult(turns=1, matches=1, swaps=0, swaps_confirmed=0, seconds=1.0,
+                          rss_warm=samples[0] if samples else None, rss_warm_turn=1,
+                          rss_end=samples[-1] if samples else 0, rss_samples=tuple(samples))
+    walk = res([100, 130, 105, 110, 128, 104])   # up and down: the same peak
+    assert walk.peaks == (130, 128) and walk.growth_pct < 0
+    leak = res([100, 101, 102, 103, 104, 105])
+    assert leak.peaks == (102, 105) and leak.growth_pct == pytest.approx(300 / 102)
+    assert res([100]).peaks is None and res([100]).growth_pct is None
+
+
+def test_a_leak_in_the_swap_path_fails_the_soak(monkeypatch):
+    """The check catches what it is for: memory kept by every swap (300 KB,
+    touched) makes the second half's peak stand above the first's."""
+    from sandbox.sim import SearchController
+    kept = []
+    orig = SearchController.update_settings
+
+    def leaky(self, *a, **k):
+        kept.append(b"x" * 300_000)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(SearchController, "update_settings", leaky)
+    rc, res = run_soak(turns=400, iterations=20, swap_every=10, out=io.StringIO())
+    assert len(kept) >= 40 and res.growth_pct > 5.0 and rc == 1
 
 
 def test_the_growth_limit_decides_the_exit_status():
