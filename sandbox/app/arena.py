@@ -362,11 +362,12 @@ class ArenaScene(Scene):
                              p.gamma, step=0.005, fmt="{:.3f}",
                              tooltip="discount per step toward the root"))
                 yy += 33
-                g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits", 0,
-                             max(100, p.random_threshold), p.random_threshold, step=1,
-                             integer=True, fmt="{}",
-                             tooltip="uniform random selection below this many parent "
-                                     "visits")); yy += 33
+                if not sampling:   # Exp3 / RM sample from their own strategy
+                    g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits",
+                                 0, max(100, p.random_threshold), p.random_threshold, step=1,
+                                 integer=True, fmt="{}",
+                                 tooltip="uniform random selection below this many parent "
+                                         "visits")); yy += 33
                 g.add(Slider("reuse_decay", (c.x, yy, sw, 30), "reuse decay", 0.0, 1.0,
                              p.reuse_decay, step=0.05, fmt="{:.2f}",
                              tooltip="tree reuse: the kept subtree's visits and totals are scaled "

@@ -70,8 +70,9 @@ def knobs(p: SearchParams) -> list[str]:
     if p.algorithm not in TREE_ALGORITHMS:
         return out
     sampling = uses_average_strategy(p.algorithm, p.policy)
-    out += ["exploration" if sampling else "c", "max_depth", "gamma", "random_threshold",
-            "reuse_decay"] + (["final_move", "avg_weight"] if sampling else [])
+    # random_threshold is the UCB family's warm-up; Exp3 / RM ignore it
+    out += (["exploration", "max_depth", "gamma", "reuse_decay", "final_move", "avg_weight"]
+            if sampling else ["c", "max_depth", "gamma", "random_threshold", "reuse_decay"])
     return out + ["elimination", "bounds", "death_penalty", "rollout", "tree_reuse",
                   "depth_normalize"]
 

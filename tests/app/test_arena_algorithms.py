@@ -66,7 +66,7 @@ def test_the_pickers_offer_every_algorithm_and_policy(arena):
     assert algo.value == "smitsimax" and arena.widgets.get("policy").value == "ucb1"
     # UCB: C applies; Exp3/RM's knobs do not show
     ids = {w.id for w in arena.widgets.widgets}
-    assert "c" in ids and not {"exploration", "final_move", "avg_weight"} & ids
+    assert {"c", "random_threshold"} <= ids and not {"exploration", "final_move", "avg_weight"} & ids
 
 
 def test_a_policy_pick_is_hot_swapped_and_waits_for_the_next_turn(arena):
@@ -80,7 +80,8 @@ def test_a_policy_pick_is_hot_swapped_and_waits_for_the_next_turn(arena):
     assert arena._algorithm_status(ctl) == ("now: Smitsimax · UCB1", "→ RM next turn")
     # the panel now shows the knobs RM reads
     ids = {w.id for w in arena.widgets.widgets}
-    assert {"exploration", "final_move", "avg_weight"} <= ids and "c" not in ids
+    assert {"exploration", "final_move", "avg_weight"} <= ids
+    assert not {"c", "random_threshold"} & ids   # the UCB family's knobs
     for other in arena.match.controllers[1:]:
         assert other.settings.policy == "ucb1"
     step_turn(arena)
