@@ -35,7 +35,8 @@ def screenshot_problem(path: str | os.PathLike) -> str:
         return "cannot write it: permission denied"
     if parent == (p.parent if str(p.parent) else Path(".")):
         # the folder exists: try a file in it (access() says yes to root in
-        # /proc and on read-only mounts, and the match would be played first)
+        # /proc, and the failure would come after the match was played); a
+        # folder still to be made is made by the screenshot itself
         try:
             fd, probe = tempfile.mkstemp(prefix=".sbx-probe-", dir=parent)
             os.close(fd)

@@ -34,7 +34,8 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from .config import Budget, Scenario, list_scenarios, load_scenario
+from .config import (Budget, Scenario, ScenarioError, budget_from_flags, list_scenarios,
+                     load_scenario)
 from .config.scenario import DEFAULT_SCENARIO
 from .native import InvalidArgument, SearchParams, cores
 from .sim import Match, SearchController
@@ -138,7 +139,7 @@ class SoakResult:
         s = self.rss_samples
         if len(s) < 2:
             return None
-        half = len(s) // 2
+        half = (len(s) + 1) // 2   # an odd sample goes to the first half: no upward bias
         return max(s[:half]), max(s[half:])
 
     @property
@@ -171,8 +172,10 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
     out = out or sys.stdout
     if turns < 1:
         raise InvalidArgument("--turns must be >= 1")
-    if iterations < 1:
-        raise InvalidArgument("--iterations must be >= 1")
+    try:
+        budget_from_flags(iterations, None)   # its range, in the CLI's one line
+    except ScenarioError as e:
+        raise InvalidArgument(str(e)) from None
     if swap_every < 1:
         raise InvalidArgument("swap_every must be >= 1")
     if minutes is not None and not minutes > 0:
@@ -238,8 +241,9 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
           f"(read back from C: {res.swaps_confirmed}) time={res.seconds:.1f}s "
           f"turns/s={res.turns / max(res.seconds, 1e-9):,.0f}", file=out)
     if res.peaks is None:
-        print(f"soak: ended before the warm-up (turn {warm_turn}) and two samples after it: "
-              f"no RSS growth to report (RSS {res.rss_end / 2**20:.1f} MB)", file=out, flush=True)
+        print(f"soak: fewer than two RSS samples after the warm-up (turn {warm_turn}, then "
+              f"every {swap_every} turns): no growth to report (RSS {res.rss_end / 2**20:.1f} "
+              "MB)", file=out, flush=True)
         return 2, res
     growth = res.growth_pct
     verdict = "ok" if growth <= max_growth_pct else "FAILED"

@@ -120,6 +120,7 @@ def test_rotation_skips_scenarios_with_a_person():
 @pytest.mark.parametrize("argv, words", [
     (["soak", "--turns", "0"], "--turns"),
     (["soak", "--iterations", "0", "--turns", "5"], "--iterations"),
+    (["soak", "--iterations", "2000000000", "--turns", "5"], "1,000,000,000"),
     (["soak", "--scenario", "snakes_you_vs_three", "--turns", "5"], "human"),
     (["soak", "--scenario", "snakes_duel_trees", "--rotate"], "not both"),
 ])

@@ -182,6 +182,11 @@ def _profile(app: App, arena, frames: int, scenario: Scenario, budget: Budget | 
         mode[0] = "ui"
         app.run(max_frames=app.frame + n)
         done += n
+        if app.quit_requested:   # window closed or SIGTERM: no report from a part-run
+            _close(app)
+            print(f"error: frame profile stopped after {done} of {frames} frames (window "
+                  "closed or the process was told to stop)", file=sys.stderr)
+            return 1
         mode[0] = "idle"
         end = time.perf_counter() + n / app.fps_cap
         while time.perf_counter() < end:

@@ -85,9 +85,10 @@ class App:
         self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
         self.running = False
-        # a QUIT (window closed, or SIGTERM / SIGINT, which SDL turns into
-        # QUIT) seen by any run(): loops that call run() a frame at a time
-        # (screenshots, profiles) must stop on it, not start the next frame
+        # a QUIT (window closed, or SIGTERM, which SDL turns into QUIT;
+        # Python keeps SIGINT: KeyboardInterrupt) seen by any run(): loops
+        # that call run() a frame at a time (screenshots, frame profiles)
+        # stop on it instead of starting the next frame
         self.quit_requested = False
         self.frame = 0
         self.frame_ms: list[float] = []       # work per frame (events+update+draw+flip)

@@ -82,6 +82,8 @@ def resolve_agent_file(ref: Any, where: str, base_dir: Path | None) -> Path:
             return t
         if t.is_dir():
             raise ScenarioError(f"{where}: {ref} is a directory, not an agent file")
+        if t.exists():   # a FIFO, a device: never read
+            raise ScenarioError(f"{where}: {ref} is not a regular file, not an agent file")
     looked = " and ".join(os.path.normpath(t.parent) for t in tries)
     raise ScenarioError(f"{where}: agent file {ref} not found (looked in {looked})")
 

@@ -89,6 +89,22 @@ def budget_from_flags(iterations: int | None, ms: float | None) -> Budget | None
     return None
 
 
+def setting_value(raw: str) -> Any:
+    """The value of a command-line setting (`--set PATH=VALUE`, `replay
+    research --set`, a `sweep --param` list item): a TOML value, or the bare
+    text as a string. ValueError (one line) for a control character: after a
+    newline TOML would read further keys and tables, which taking "v" alone
+    would silently drop; and for nesting too deep to read."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
+        raise ValueError("the value has a newline or another control character")
+    try:
+        return tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw.strip()
+    except (RecursionError, MemoryError):
+        raise ValueError("the value is nested too deeply to read") from None
+
+
 class RecordConfig(BaseModel):
     """Replay recording (sandbox.replay). On by default; the CLI's --no-record
     and --replay-dir override `enabled` and `dir`."""
@@ -257,18 +273,10 @@ class Scenario(BaseModel):
             if not sep or not all(k.strip() for k in keys):
                 raise ScenarioError(f"--set {item!r}: expected PATH=VALUE, "
                                     "e.g. players.0.search.c=1.2")
-            if any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
-                # a value is one line: after a newline TOML would read more
-                # keys and tables, which the lookup of "v" alone would drop
-                raise ScenarioError(f"--set {path.strip()}: the value has a newline or another "
-                                    "control character")
             try:
-                value = tomllib.loads(f"v = {raw.strip()}")["v"]
-            except tomllib.TOMLDecodeError:
-                value = raw.strip()
-            except (RecursionError, MemoryError):
-                raise ScenarioError(f"--set {path}: the value is nested too deeply to "
-                                    "read") from None
+                value = setting_value(raw)
+            except ValueError as e:
+                raise ScenarioError(f"--set {path.strip()}: {e}") from None
             node: Any = data
             for k in keys[:-1]:
                 slot = _slot(node, k, path)

@@ -174,7 +174,7 @@ def _f(x: float, sign: bool = False) -> str:
 def parse_assignments(items: Sequence[str]) -> dict[str, Any]:
     """["c=1.2", "policy=exp3"] -> {"c": 1.2, "policy": "exp3"}: each value
     read as TOML (a bare word is a string), as `--set` reads scenario paths."""
-    import tomllib
+    from ..config.scenario import setting_value
     out: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -189,12 +189,9 @@ def parse_assignments(items: Sequence[str]) -> dict[str, Any]:
             raise ReplayError(f"--set {key}: not a search setting (one of: "
                               f"{', '.join(SearchParams.model_fields)})")
         try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw.strip()
-        except (RecursionError, MemoryError):
-            raise ReplayError(f"--set {key}: the value is nested too deeply to read") from None
-        out[key] = value
+            out[key] = setting_value(raw)
+        except ValueError as e:
+            raise ReplayError(f"--set {key}: {e}") from None
     return out
 
 

@@ -109,6 +109,12 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"result line: ranking {list(r.ranking)}, winner "
                                     f"{_who(r.winner)}; the replayed game ranks {ranking}, "
                                     f"winner {_who(winner)}", "result")
+            if bool(r.terminal) != bool(game.is_terminal):
+                # the description below rests on it: check it, not trust it
+                return VerifyReport(False, checked, game.turn,
+                                    f"result line: terminal {str(r.terminal).lower()}; the "
+                                    f"replayed game is {'' if game.is_terminal else 'not '}over",
+                                    "result")
     what = ("no result line: the match did not finish" if r is None else
             "complete match" if r.terminal else
             "complete match, stopped at its turn limit with the game not over")

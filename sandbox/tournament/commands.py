@@ -272,7 +272,9 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
                                          for (t, k), v in cs.point.items()},
                             "games": len(cs.scores),
                             "score": None if not cs.scores else round(cs.mean, 4),
-                            "ci95": [None if x != x else round(x, 4) for x in cs.interval()],
+                            # null without an interval (one pair), as series writes it
+                            "ci95": (None if cs.interval()[0] != cs.interval()[0] else
+                                     [round(x, 4) for x in cs.interval()]),
                             "wins": cs.wins, "draws": cs.draws, "losses": cs.losses}
                            for cs in scores]}
     _write_json(folder / "results.json", data)

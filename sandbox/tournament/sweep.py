@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +23,7 @@ from pydantic import ValidationError
 
 from ..config import Budget, Scenario
 from ..config.errors import one_line
+from ..config.scenario import setting_value
 from ..native import InvalidArgument, SearchParams
 from ..sim.series import format_interval, score_interval
 from .agents import Entrant, check_entrants, seat_scenario, unique_names
@@ -87,11 +87,10 @@ def parse_param(text: str) -> Param:
     else:
         vals = []
         for tok in spec.split(","):
-            tok = tok.strip()
             try:
-                vals.append(tomllib.loads(f"v = {tok}")["v"])
-            except tomllib.TOMLDecodeError:
-                vals.append(tok)
+                vals.append(setting_value(tok))
+            except ValueError as e:
+                raise InvalidArgument(f"--param {name.strip()}: {e}") from None
         vals = list(dict.fromkeys(vals))
         span = None
     p = Param(path, tuple(vals), span, integer)

@@ -269,9 +269,10 @@ def test_a_device_or_a_fifo_is_refused_without_reading(where, tmp_path):
     stat() size says nothing for either, so they were read for ever."""
     fifo = tmp_path / "f.toml"
     os.mkfifo(fifo)
-    # (the agent resolver looks for a regular file and says "not found")
-    for path in (fifo, Path("/dev/zero")):
-        with pytest.raises(ScenarioError, match="not a regular file|not found") as exc:
+    # (a scenario is looked up by name unless it ends in .toml: /dev/zero is
+    # "not found" there, also without reading)
+    for path in (fifo,) if where == "scenario" else (fifo, Path("/dev/zero")):
+        with pytest.raises(ScenarioError, match="not a regular file") as exc:
             if where == "scenario":
                 load_scenario(path)
             elif where == "agent":

@@ -589,6 +589,10 @@ POLICY_VARIANTS = {
                                            gamma=0.9) for pol in POLICIES},
     "exp3_explore_0.4": BASE.replace(policy="exp3", exploration=0.4, max_depth=5),
     "rm_plus_sample": BASE.replace(policy="rm_plus", final_move="sample", max_depth=5),
+    # avg_weight away from each policy's auto choice (sqrt for rm_plus, 1 otherwise)
+    "rm_linear_avg": BASE.replace(policy="rm", avg_weight="linear", max_depth=5),
+    "exp3_sqrt_avg": BASE.replace(policy="exp3", avg_weight="sqrt", max_depth=5),
+    "rm_plus_uniform_avg": BASE.replace(policy="rm_plus", avg_weight="uniform", max_depth=5),
     "rm_rollout": BASE.replace(policy="rm", rollout=True, max_depth=8),
     "tuned_freeze": BASE.replace(policy="ucb1_tuned", elimination="freeze", max_depth=5),
     "power": BASE.replace(backup="power", max_depth=5),

@@ -156,6 +156,9 @@ def test_assignments_are_read_as_toml_values():
         == {"c": 1.2, "policy": "exp3", "tree_reuse": False, "gamma": 0.9}
     with pytest.raises(ReplayError):
         parse_assignments(["=1"])
+    # what follows a newline is not read as more settings (TOML would)
+    with pytest.raises(ReplayError, match="control character"):
+        parse_assignments(["c=1.5\n[x]\ny=2"])
 
 
 def test_a_change_made_after_the_turn_was_decided_lands_after_its_search(tmp_path):

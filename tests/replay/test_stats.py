@@ -171,3 +171,9 @@ def test_a_match_stopped_at_its_turn_limit_is_not_called_finished(tmp_path, caps
     capsys.readouterr()
     assert main(["replay", "verify", str(path)]) == 0
     assert "stopped at its turn limit" in capsys.readouterr().out
+    # the flag is checked against the replayed game, not trusted
+    text = path.read_text(encoding="utf-8")
+    assert '"terminal":false' in text
+    path.write_text(text.replace('"terminal":false', '"terminal":true'), encoding="utf-8")
+    assert main(["replay", "verify", str(path)]) != 0
+    assert "terminal true; the replayed game is not over" in capsys.readouterr().err

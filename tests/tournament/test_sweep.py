@@ -41,6 +41,7 @@ def test_random_points_stay_in_range_and_repeat_with_the_seed():
 
 @pytest.mark.parametrize("text, message", [
     ("c=0.3:15:3", "less than or equal to 10"),
+    ("c=1\n[x],2", "control character"),   # TOML would drop what follows the newline
     ("c", "NAME=LO:HI:N"),
     ("c=1:2", "LO:HI:N"),
     ("c=2:1:3", "LO <= HI"),
