@@ -34,7 +34,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from .config import (Budget, Scenario, ScenarioError, budget_from_flags, list_scenarios,
+from .config import (Scenario, ScenarioError, budget_from_flags, list_scenarios,
                      load_scenario)
 from .config.scenario import DEFAULT_SCENARIO
 from .native import InvalidArgument, SearchParams, cores
@@ -173,7 +173,7 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
     if turns < 1:
         raise InvalidArgument("--turns must be >= 1")
     try:
-        budget_from_flags(iterations, None)   # its range, in the CLI's one line
+        budget = budget_from_flags(iterations, None)   # its range, in the CLI's one line
     except ScenarioError as e:
         raise InvalidArgument(str(e)) from None
     if swap_every < 1:
@@ -182,7 +182,6 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
         raise InvalidArgument("--minutes must be > 0")
     scenarios = soak_scenarios(scenario, rotate)
     rng = random.Random(seed)
-    budget = Budget(iterations=iterations, ms=0)
     deadline = time.monotonic() + minutes * 60 if minutes else math.inf
     warm_turn = max(1, int(turns * warmup))
     t0 = time.perf_counter()

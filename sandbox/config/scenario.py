@@ -37,15 +37,18 @@ class ScenarioError(SandboxError, ValueError):
     """A scenario file that cannot be read or does not validate."""
 
 
+MAX_ITERATIONS = 1_000_000_000   # a budget's bounds (Budget, budget_from_flags)
+MAX_MS = 600_000.0
+
+
 class Budget(BaseModel):
     """Thinking budget per player per turn. With iterations only, a match is
     reproducible move for move; with ms, it depends on machine speed."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ms: Float = Field(50.0, ge=0.0, le=600_000.0, description="milliseconds per turn")  # MAX_MS
-    iterations: Int = Field(0, ge=0, le=1_000_000_000,  # MAX_ITERATIONS
-                            description="iterations per turn")
+    ms: Float = Field(50.0, ge=0.0, le=MAX_MS, description="milliseconds per turn")
+    iterations: Int = Field(0, ge=0, le=MAX_ITERATIONS, description="iterations per turn")
     slice_ms: Float = Field(5.0, gt=0.0, le=10_000.0,
                             description="search slice between snapshots (time budgets)")
     slice_iterations: Int = Field(2000, ge=1, le=100_000_000,
@@ -58,18 +61,19 @@ class Budget(BaseModel):
         return self
 
 
-MAX_ITERATIONS = 1_000_000_000   # Budget.iterations' bound
+def _has_control_char(text: str) -> bool:
+    """A newline, a tab, an escape...: text meant to be one line that is not."""
+    return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
 
 
 def _one_line(text: str) -> str:
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+    if _has_control_char(text):
         raise ValueError("must be one line: no newline or other control character")
     return text
 
 
 # a name shows in tables and on the one `result:` line
 OneLine = Annotated[str, AfterValidator(_one_line)]
-MAX_MS = 600_000.0               # Budget.ms' bound
 
 
 def budget_from_flags(iterations: int | None, ms: float | None) -> Budget | None:
@@ -95,7 +99,7 @@ def setting_value(raw: str) -> Any:
     text as a string. ValueError (one line) for a control character: after a
     newline TOML would read further keys and tables, which taking "v" alone
     would silently drop; and for nesting too deep to read."""
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
+    if _has_control_char(raw):
         raise ValueError("the value has a newline or another control character")
     try:
         return tomllib.loads(f"v = {raw.strip()}")["v"]

@@ -91,12 +91,16 @@ class PlayerScore:
         return {"player": self.player, "name": self.name, "games": self.games,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
                 "score": round(self.mean, 4),
-                # JSON has no NaN: one group gives no interval, null
-                "ci95": None if math.isnan(lo) else [round(lo, 4), round(hi, 4)],
+                "ci95": interval_json(lo, hi),
                 "iterations_per_turn": self.iterations_per_turn,
                 "search_ms_per_turn": (round(self.search_ms / self.turns_played, 2)
                                        if self.turns_played else None),
                 **({"turn_shares": self.shares()} if self.turn_shares else {})}
+
+
+def interval_json(lo: float, hi: float) -> list[float] | None:
+    """An interval for JSON, which has no NaN: null from one group."""
+    return None if math.isnan(lo) else [round(lo, 4), round(hi, 4)]
 
 
 def format_interval(lo: float, hi: float) -> str:

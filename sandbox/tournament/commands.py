@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..native import InvalidArgument
+from ..sim.series import interval_json
 
 DEFAULT_OUT = Path("tournaments")
 
@@ -272,9 +273,7 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
                                          for (t, k), v in cs.point.items()},
                             "games": len(cs.scores),
                             "score": None if not cs.scores else round(cs.mean, 4),
-                            # null without an interval (one pair), as series writes it
-                            "ci95": (None if cs.interval()[0] != cs.interval()[0] else
-                                     [round(x, 4) for x in cs.interval()]),
+                            "ci95": interval_json(*cs.interval()),
                             "wins": cs.wins, "draws": cs.draws, "losses": cs.losses}
                            for cs in scores]}
     _write_json(folder / "results.json", data)

@@ -30,8 +30,9 @@ from typing import Sequence
 
 import numpy as np
 
+from ..sim.series import Z95
+
 ELO_PER_NAT = 400.0 / math.log(10.0)
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)

@@ -469,12 +469,6 @@ FORCE_INLINE void strategy(const smx_node *ch, int k, double gamma_x,
     }
 }
 
-/* Exp3 / regret matching (Lanctot et al.'s SM-MCTS; tutorial §10-§11):
- * sample from p = (1 - gamma) sigma + gamma / K, gamma = `exploration`.
- * p itself (the uniform mix included: the empirical play frequencies, see
- * below), times avg_weight's weight, is added to each child's
- * average-strategy sum. *p_out gets the
- * picked child's p, which the update after the iteration divides by. */
 /* The weight of one selection's distribution in the average strategy
  * (avg_weight; t = the parent's visits, counted before its children are
  * picked, so t >= 1). The average never feeds back into selection: the
@@ -488,6 +482,12 @@ static inline double avg_weight(int mode, int policy, uint32_t t) {
     }
 }
 
+/* Exp3 / regret matching (Lanctot et al.'s SM-MCTS; tutorial §10-§11):
+ * sample from p = (1 - gamma) sigma + gamma / K, gamma = `exploration`.
+ * p itself (the uniform mix included: the empirical play frequencies, see
+ * below), times avg_weight's weight, is added to each child's
+ * average-strategy sum. *p_out gets the picked child's p, which the update
+ * after the iteration divides by. */
 FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
                                     const sbx_search_params *p, uint64_t *rng,
                                     int *pick, double *p_out, const int policy) {
