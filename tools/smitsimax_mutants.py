@@ -119,6 +119,13 @@ MUTANTS = {
     "M20": ("rollout score not discounted for the turns below the tree",
             "for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {",
             "for (int k = 0; k > 0; k--) {"),
+    "M21": ("RM counterfactual: the alternative never substituted (each sibling gets the "
+            "picked move's return)",
+            "            alt[a] = ch[i].move;",
+            "            alt[a] = joint[a];"),
+    "M22": ("RM counterfactual = terminal also taken at the depth limit",
+            "(ends || (p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth))",
+            "(ends || depth == p->max_depth)"),
 }
 
 

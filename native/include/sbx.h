@@ -286,6 +286,13 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_AVG_SQRT 2          /* sqrt(t)                                    */
 #define SBX_AVG_LINEAR 3        /* t (CFR+'s linear average)                  */
 
+/* counterfactual: where RM / RM+ take every alternative's exact return
+ * (the state before the step re-stepped with it) instead of an estimate */
+#define SBX_CF_OFF 0            /* nowhere: sampled estimates everywhere      */
+#define SBX_CF_TERMINAL 1       /* at a step that ends the game              */
+#define SBX_CF_LAST_STEP 2      /* at an iteration's last step: the game's end
+                                   or max_depth (the leaf's evaluation)      */
+
 /* backup: how a node's value is formed from what is below it */
 #define SBX_BACKUP_MEAN 0       /* arithmetic mean of backed-up scores          */
 #define SBX_BACKUP_POWER 1      /* power mean of the children (Dam et al.);
@@ -345,6 +352,7 @@ typedef struct sbx_search_params {
     int32_t threads;            /* C threads inside one run (1..64, <= cores)*/
     int32_t parallel;           /* SBX_PAR_* (Smitsimax)                     */
     double virtual_loss;        /* parallel=tree: losses per in-flight visit */
+    int32_t counterfactual;     /* SBX_CF_* (RM / RM+, tutorial §11)         */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0

@@ -38,6 +38,39 @@ def policies_arg(text: str) -> list[str]:
     return names
 
 
+# A race entry may name a variant of its policy: "rm:sampled" is RM with
+# counterfactual = off (sampled regret estimates at every step), to race the
+# tutorial's exact regrets against the bandit-feedback ones.
+VARIANTS = {"sampled": ("rm", "rm_plus", {"counterfactual": "off"})}
+
+
+def entries_arg(text: str) -> list[tuple[str, str, dict]]:
+    """--policies for the race: (label, policy, extra settings) per entry,
+    an entry being a policy name or policy:variant (see VARIANTS)."""
+    out = []
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        name, sep, variant = item.partition(":")
+        policy = policy_arg(name)
+        extra: dict = {}
+        if sep:
+            if variant not in VARIANTS:
+                raise LabError(f"--policies: unknown variant {variant!r} in {item!r} "
+                               f"(variants: {', '.join(VARIANTS)})")
+            *allowed, extra = VARIANTS[variant]
+            if policy not in allowed:
+                raise LabError(f"--policies: {variant} applies to {' and '.join(allowed)} only "
+                               f"(got {item!r})")
+        out.append((f"{policy}:{variant}" if sep else policy, policy, dict(extra)))
+    if not out:
+        raise LabError("--policies: name at least one policy")
+    labels = [e[0] for e in out]
+    if len(set(labels)) != len(labels):
+        raise LabError(f"--policies: a policy is named twice ({text})")
+    return out
+
+
 def iterations_arg(n: int, what: str = "--iterations") -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_ITERATIONS:
         raise LabError(f"{what} must be 1..{MAX_ITERATIONS:,} (got {n})")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..analysis.nashconv import matrix_nashconv
 from ..native import Search
-from .common import (checkpoints, iterations_arg, one_shot_params, policies_arg, seed_arg,
+from .common import (checkpoints, entries_arg, iterations_arg, one_shot_params, seed_arg,
                      strategy, visits)
 from .kinds import matrix_game, matrix_params, payoff_tables
 
@@ -38,8 +38,9 @@ class RacePoint:
 
 @dataclass
 class Runner:
-    policy: str
+    policy: str                  # the entry's label: a policy, or policy:variant
     search: Search
+    base: str = ""               # the policy itself
     in_force: str = ""
     points: list[RacePoint] = field(default_factory=list)
 
@@ -50,8 +51,7 @@ class RaceLab:
 
     def __init__(self, game: str = "rps", policies: Sequence[str] | str = DEFAULT_POLICIES,
                  seed: int = 1) -> None:
-        names = policies_arg(policies) if isinstance(policies, str) else \
-            policies_arg(",".join(policies))
+        entries = entries_arg(policies if isinstance(policies, str) else ",".join(policies))
         self.game_spec = game
         self.seed = seed_arg(seed)
         self.game = matrix_game(matrix_params(game))
@@ -66,9 +66,10 @@ class RaceLab:
         # symmetric table (always the diagonal: every mean 0, so perfect
         # round robin, a fake "uniform"); ten random first picks desync
         # them. Exp3 and RM sample from their own strategy and ignore it.
-        self.runners = [Runner(p, Search(self.game, one_shot_params(p, random_threshold=10),
-                                         seed=self.seed))
-                        for p in names]
+        self.runners = [Runner(label, Search(self.game,
+                                             one_shot_params(p, random_threshold=10, **extra),
+                                             seed=self.seed), p)
+                        for label, p, extra in entries]
         self.done = 0
 
     def close(self) -> None:
@@ -123,6 +124,7 @@ class RaceReport:
     checkpoints: list[int]
     policies: dict[str, list[RacePoint]]
     in_force: dict[str, str]
+    base: dict[str, str] = field(default_factory=dict)   # label -> policy
 
     def text(self) -> str:
         lines = [f"Convergence race on {self.game} (self-play, one search per policy, seed "
@@ -130,7 +132,7 @@ class RaceReport:
                  f"NashConv: raw in payoff units, and normalised by the payoff range "
                  f"{self.payoff_range:g}; top: the row player's most-played action's share"]
         for pol, alias in self.in_force.items():
-            if alias != pol:
+            if alias != self.base.get(pol, pol):
                 lines.append(f"note: {pol} runs as {alias} in this build (not implemented in C)")
         pols = list(self.policies)
         lines.append(f"{'iterations':>10} | " + " | ".join(f"{p:^26}" for p in pols))
@@ -161,4 +163,5 @@ def run_race(game: str = "rps", iterations: int = 100_000,
             lab.advance_to(cp)
         return RaceReport(game, lab.seed, lab.range, lab.a.tolist(), lab.b.tolist(), lab.names,
                           cps, {r.policy: list(r.points) for r in lab.runners},
-                          {r.policy: r.in_force for r in lab.runners})
+                          {r.policy: r.in_force for r in lab.runners},
+                          {r.policy: r.base for r in lab.runners})

@@ -21,6 +21,7 @@ ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "m
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
+COUNTERFACTUAL = {"off": 0, "terminal": 1, "last_step": 2}
 BACKUP = {"mean": 0, "power": 1}
 PRIORS = {"uniform": 0, "heuristic": 1}
 PARALLEL = {"serial": 0, "wu_uct": 1, "tree": 2, "root": 3, "leaf": 4}
@@ -34,7 +35,7 @@ def _names(table: dict[str, int]) -> dict[int, str]:
 CHOICES = {name: (table, _names(table)) for name, table in {
     "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
     "policy": POLICY, "final_move": FINAL_MOVE, "avg_weight": AVG_WEIGHT, "backup": BACKUP,
-    "priors": PRIORS, "parallel": PARALLEL}.items()}
+    "priors": PRIORS, "parallel": PARALLEL, "counterfactual": COUNTERFACTUAL}.items()}
 ALGORITHM_NAMES = _names(ALGORITHM)
 POLICY_NAMES = _names(POLICY)
 
@@ -145,6 +146,12 @@ class SearchParams(BaseModel):
     virtual_loss: Float = Field(1.0, ge=0.0, le=100.0,
                                 description="parallel=tree: visits of the worst value each "
                                             "in-flight simulation counts as")
+    counterfactual: Literal["off", "terminal", "last_step"] = Field(
+        "terminal", description="RM / RM+: where regrets use the exact return of every "
+                                "alternative move (the state re-stepped with it, the others' "
+                                "moves kept; tutorial §11's u(a, b)): at a step that ends the "
+                                "game, also at max_depth (last_step), or nowhere (off: sampled "
+                                "estimates everywhere)")
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":

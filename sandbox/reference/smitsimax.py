@@ -403,12 +403,15 @@ class Smitsimax:
         return children[chosen], pc
 
     def _update_sampling(self, tree: Tree, path: list[int], psel: dict[int, float],
-                         vals: dict[int, float], prev_total: dict[int, float]) -> None:
+                         vals: dict[int, float], prev_total: dict[int, float],
+                         cf: tuple[int, list[float]] | None = None) -> None:
         """Exp3: G_picked += x / p. RM: every sibling i gets xhat_i = b_i +
         [i picked] (x - b_picked) / p_picked, b = the child's mean before this
         iteration (normalised, clamped; 0.5 unvisited), then R_i += xhat_i -
         sum_j p_j xhat_j (p the sampling distribution), RM+ floored at 0.
-        x = the backed-up value normalised by its depth's scale, clamped."""
+        x = the backed-up value normalised by its depth's scale, clamped.
+        At cf's path index (the last step, counterfactual on) xhat_i is
+        sibling i's own return, normalised and clamped, instead."""
         p = self.params
         for k in range(len(path) - 1, 0, -1):
             pk = psel.get(k, 0.0)
@@ -427,8 +430,13 @@ class Smitsimax:
                 mix = p.exploration / len(kids)
                 xhat = []
                 ev = 0.0
-                for i, ch in zip(parent.children(), kids):
+                for j, (i, ch) in enumerate(zip(parent.children(), kids)):
                     picked = i == path[k]
+                    if cf is not None and cf[0] == k:   # exact returns
+                        xh = x if picked else min(max((cf[1][j] - lo) / scale, 0.0), 1.0)
+                        xhat.append(xh)
+                        ev += ((1.0 - p.exploration) * sigma[j] + mix) * xh
+                        continue
                     n = ch.visits - 1 if picked else ch.visits
                     b = 0.5
                     if n > 0:
@@ -466,6 +474,34 @@ class Smitsimax:
             else:
                 nd.aux = nd.total / nd.visits
 
+    def _counterfactuals(self, pre: Any, joint: list[int], paths: list[list[int]],
+                         step_node: list[int], depth: int) -> list[tuple[int, list[float]] | None]:
+        """RM / RM+ at a step that ended the game (or, last_step, at
+        max_depth): for each agent whose move a node picked there, every sibling move's return with the others' moves and
+        the game's chance kept (`pre`, the state before the step, stepped
+        again with the alternative and evaluated as the leaf; tutorial §11's
+        u(a, b_t)). The picked child's slot is 0.0: its return is the
+        iteration's own score."""
+        out: list[tuple[int, list[float]] | None] = [None] * self.num_agents
+        for a in range(self.num_agents):
+            if not step_node[a]:
+                continue
+            tree = self.trees[a]
+            parent = tree.nodes[paths[a][-2]]
+            returns = []
+            for i in parent.children():
+                if i == step_node[a]:
+                    returns.append(0.0)
+                    continue
+                alt = list(joint)
+                alt[a] = tree.nodes[i].move
+                g = pre.clone()
+                g.step(alt)
+                v = g.evaluate()[a]
+                returns.append(v / float(max(depth, 1)) if self.params.depth_normalize else v)
+            out[a] = (len(paths[a]) - 1, returns)
+        return out
+
     # -- one iteration ----------------------------------------------------------
     def _iterate(self, trace: dict | None = None) -> tuple[str, int]:
         """One iteration; returns (stop reason, simulated turns)."""
@@ -491,6 +527,10 @@ class Smitsimax:
             t.nodes[0].visits += 1
         sampling = self.policy in SAMPLING
         psel: list[dict[int, float]] = [{} for _ in range(n)]   # path index -> p
+        # RM / RM+: the last step's counterfactual returns, per agent
+        # (path index, one return per sibling; see _counterfactuals)
+        cf_on = self.policy in ("rm", "rm_plus") and p.counterfactual != "off"
+        cf: list[tuple[int, list[float]] | None] = [None] * n
         rec_moves = [[] for _ in range(n)]
         rec_pick = [[] for _ in range(n)]
         rec_expanded = [[] for _ in range(n)]
@@ -535,6 +575,7 @@ class Smitsimax:
                 rec_pick[a].append(pick)
                 rec_expanded[a].append(expanded)
 
+            pre = sim.clone() if cf_on else None
             sim.step(joint)
             depth = d + 1
             newly_frozen = []
@@ -559,7 +600,10 @@ class Smitsimax:
                 at_death = sim.evaluate()
                 for a in newly_frozen:
                     score[a] = at_death[a]
-            if sim.is_terminal:
+            ends = sim.is_terminal
+            if cf_on and (ends or (p.counterfactual == "last_step" and depth == p.max_depth)):
+                cf = self._counterfactuals(pre, joint, paths, step_node, depth)
+            if ends:
                 terminal = True
                 break
 
@@ -576,6 +620,16 @@ class Smitsimax:
                 tree.smin = score[a]
             if score[a] > tree.smax:
                 tree.smax = score[a]
+            if cf[a] is not None:   # the alternatives' returns are leaf scores too
+                k, returns = cf[a]
+                for j, i in enumerate(tree.nodes[path[k - 1]].children()):
+                    if i == path[k]:
+                        continue
+                    tree.smin = min(tree.smin, returns[j])
+                    tree.smax = max(tree.smax, returns[j])
+                    if p.bounds == "depth":
+                        tree.dmin[k] = min(tree.dmin[k], returns[j])
+                        tree.dmax[k] = max(tree.dmax[k], returns[j])
 
             # Discounted backpropagation (tutorial §13): the leaf gets the
             # full score, each step toward the root multiplies it by gamma.
@@ -598,7 +652,7 @@ class Smitsimax:
                     tree.dmax[k] = max(tree.dmax[k], v)
                 v *= p.gamma
             if sampling:
-                self._update_sampling(tree, path, psel[a], vals, prev_total)
+                self._update_sampling(tree, path, psel[a], vals, prev_total, cf[a])
             if self.power:
                 self._backup_power(tree, path)
 

@@ -21,7 +21,7 @@ KNOBS = {
     "reuse_decay": 0.3, "max_depth": 23, "random_threshold": 77, "depth_normalize": True,
     "bounds": "depth", "elimination": "freeze", "death_penalty": True, "death_min_visits": 9,
     "rollout": True, "tree_reuse": False, "node_cap": 4096, "time_check_interval": 5,
-    "exploration": 0.1 + 0.2, "power_p": 3.75, "final_move": "sample", "avg_weight": "linear",
+    "exploration": 0.1 + 0.2, "power_p": 3.75, "final_move": "sample", "avg_weight": "linear", "counterfactual": "last_step",
     "lead": 1,
     "c_puct": 2.25, "fpu_offset": 0.0, "temperature": 0.5, "rollout_steps": 4,
     "short_circuit": True, "transpositions": False, "priors": "heuristic",

@@ -594,6 +594,17 @@ POLICY_VARIANTS = {
     "exp3_sqrt_avg": BASE.replace(policy="exp3", avg_weight="sqrt", max_depth=5),
     "rm_plus_uniform_avg": BASE.replace(policy="rm_plus", avg_weight="uniform", max_depth=5),
     "rm_rollout": BASE.replace(policy="rm", rollout=True, max_depth=8),
+    # counterfactual (default terminal): off, and last_step (every
+    # iteration's last step) with depth bounds, depth-normalised returns and
+    # the freeze elimination (an agent dying at the last step)
+    "rm_sampled": BASE.replace(policy="rm", counterfactual="off", max_depth=5),
+    "rm_last_step": BASE.replace(policy="rm", counterfactual="last_step", max_depth=5),
+    "rm_plus_last_step_depth_bounds": BASE.replace(policy="rm_plus", counterfactual="last_step",
+                                                   max_depth=5, bounds="depth", gamma=0.9),
+    "rm_plus_last_step_normalize": BASE.replace(policy="rm_plus", counterfactual="last_step",
+                                                depth_normalize=True, max_depth=5),
+    "rm_last_step_freeze": BASE.replace(policy="rm", counterfactual="last_step",
+                                        elimination="freeze", max_depth=5),
     "tuned_freeze": BASE.replace(policy="ucb1_tuned", elimination="freeze", max_depth=5),
     "power": BASE.replace(backup="power", max_depth=5),
     "power_p8_depth": BASE.replace(backup="power", power_p=8.0, bounds="depth", gamma=0.9,

@@ -89,8 +89,9 @@ static const param_def DEFS[] = {
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
         "exp3 (softmax of importance-weighted reward estimates), 3 rm (regret "
-        "matching, outcome-sampling regrets with the children's means as "
-        "control variate, VR-MCCFR), 4 rm_plus (regrets floored at "
+        "matching: exact regrets at an iteration's last step, see "
+        "counterfactual; elsewhere outcome-sampling estimates with the "
+        "children's means as control variate, VR-MCCFR), 4 rm_plus (regrets floored at "
         "0); a change takes effect at the next turn (fresh trees). Final "
         "move: most visited for ucb1/ucb1_tuned, from the average strategy "
         "for the others (final_move). SUCT: ucb1 or ucb1_tuned (the sampling "
@@ -169,6 +170,21 @@ static const param_def DEFS[] = {
     DEF(virtual_loss, SBX_PARAM_FLOAT, 0.0, 100.0, 1.0,
         "parallel=tree: each in-flight simulation counts as this many visits "
         "scoring the worst normalised value (0: in-flight visits ignored)"),
+    DEF(counterfactual, SBX_PARAM_CHOICE, SBX_CF_OFF, SBX_CF_LAST_STEP, SBX_CF_TERMINAL,
+        "rm/rm_plus: where a node's regrets use the exact return of every move "
+        "it could have picked, the others' moves and the game's chance kept "
+        "(the state before the step stepped again with each alternative and "
+        "evaluated as the leaf was; tutorial §11: R_a += u(a, b) - u(a_t, b)), "
+        "at K-1 extra steps and evaluations per agent: 0 off (sampled "
+        "estimates everywhere: outcome sampling with a control variate), 1 "
+        "terminal (at a step that ends the game, where the return is the "
+        "game's own payoff), 2 last_step (also at max_depth, on the "
+        "evaluation: iterations/s x0.47 on snakes, x0.24 on the maze). "
+        "Elsewhere sampled estimates. NashConv after 100k self-play "
+        "iterations on the one-shot games, 30 seeds, mean/worst: rm RPS "
+        "0.0036/0.0056, biased RPS 0.0011/0.0023; rm_plus 0.0033/0.0081, "
+        "0.0020/0.0025 (off: rm 0.0120/0.0326, 0.0046/0.0182; rm_plus "
+        "0.0054/0.0094, 0.0071/0.0082). Exp3 and the UCB family: unused"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
