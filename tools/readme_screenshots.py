@@ -41,6 +41,7 @@ budgets, so the pictures are reproducible:
     python tools/readme_screenshots.py --only snakebyte    # just snakebyte.png
     python tools/readme_screenshots.py --only tournament   # tournament.png and menu.png
     python tools/readme_screenshots.py --only explorer     # just explorer.png
+    python tools/readme_screenshots.py --only labs         # the three lab_*.png
 """
 from __future__ import annotations
 
@@ -379,7 +380,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
     ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte",
-                                       "tournament", "explorer"],
+                                       "tournament", "explorer", "labs"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
@@ -395,6 +396,9 @@ def main() -> int:
         return 0
     if args.only == "explorer":
         explorer_shot(out)
+        return 0
+    if args.only == "labs":
+        lab_shots(out)
         return 0
     if args.only == "tournament":
         tournament_shot(out)

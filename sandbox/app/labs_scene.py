@@ -46,6 +46,9 @@ class LabsScene(Scene):
         self.tab = tab if tab in dict(TABS) else "rps"
         self.seed = seed
         self.policies = POLICIES
+        # the race adds RM with sampled regrets beside the exact ones: the
+        # tutorial's §11 point, live (an rm:variant entry, see labs.common)
+        self.race_entries = (*POLICIES, "rm:sampled")
         self.rps = RpsLab("ucb1", 1000, False, seed)
         self.race_games = race_games()
         self.race_game = self.race_games[0]
@@ -77,7 +80,7 @@ class LabsScene(Scene):
         from ..labs.race import RaceLab
         if self.race is not None:
             self.race.close()
-        self.race = RaceLab(self.race_game, self.policies, self.seed)
+        self.race = RaceLab(self.race_game, self.race_entries, self.seed)
         self.race_points = []
 
     def _start_depth(self) -> None:

@@ -85,7 +85,29 @@ def test_same_seed_same_curve():
     ({"game": "1,2;3"}, "same number of columns"), ({"game": "nope"}, "unknown game"),
     ({"game": "1,x"}, "values ','-separated"), ({"game": "1,nan"}, "finite number"),
     ({"iterations": 0}, "--iterations"), ({"policies": "ucb1,ucb3"}, "unknown policy"),
-    ({"policies": "rm,rm"}, "twice"), ({"policies": ","}, "at least one")])
+    ({"policies": "rm,rm"}, "twice"), ({"policies": ","}, "at least one"),
+    ({"policies": "exp3:sampled"}, "applies to rm and rm_plus only"),
+    ({"policies": "rm:exact"}, "unknown variant"), ({"policies": "rm:sampled,rm:sampled"}, "twice")])
 def test_bad_settings_are_refused(kwargs, match):
     with pytest.raises(InvalidArgument, match=match):   # LabError is one
         run_race(**{"iterations": 100, **kwargs})
+
+
+def test_a_sampled_entry_is_the_policy_with_counterfactual_off():
+    """rm:sampled races RM with counterfactual = off: its curve is a search
+    made with that setting (the same seed gives the same curve), and it is
+    not RM's default curve."""
+    from sandbox.native import Search, SearchParams
+    rep = run_race("biased_rps", 5000, "rm,rm:sampled", seed=3)
+    assert list(rep.policies) == ["rm", "rm:sampled"]
+    assert "runs as" not in rep.text()           # rm:sampled runs as rm: no note
+    last = rep.policies["rm:sampled"][-1]
+    g = matrix_game(matrix_params("biased_rps"))
+    with Search(g, SearchParams(max_depth=1, tree_reuse=False, policy="rm", random_threshold=10,
+                                counterfactual="off"), seed=3) as s:
+        s.run(iterations=5000)
+        x = tuple(m.policy for m in s.root_stats(0))
+    g.close()
+    assert last.x == pytest.approx(x, abs=1e-12)
+    assert rep.policies["rm"][-1].x != pytest.approx(x, abs=1e-3)
+
