@@ -47,8 +47,8 @@ from ..render.tree_explore import ExplorerInput
 from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.controller import has_root_matrix
-from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, NO_TREE_NOTES,
-                              POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
+from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS,
+                              CF_POLICIES, NO_TREE_NOTES, POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
                               TREE_ALGORITHMS, algorithm_refusal, trees_kept,
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
@@ -579,7 +579,17 @@ class ArenaScene(Scene):
                              "tree set per thread), leaf (a rollout per thread; needs "
                              "rollouts). More than one thread is not bit-reproducible"))
         n = cores()
-        if n > 1:
+        if p.algorithm == "smitsimax" and p.policy in CF_POLICIES:
+            # RM runs serially (no thread count to set); its slot holds where
+            # the regrets are exact, the row's height unchanged
+            g.add(Picker("counterfactual", (c.x + half, yy + 3, c.w - half, 24), "exact:",
+                         [(k, CF_LABELS[k]) for k in ("terminal", "last_step", "off")],
+                         p.counterfactual,
+                         tooltip="RM: exact regrets (every move's own return against the "
+                                 "others' actual moves, tutorial §11) where a step ends the "
+                                 "game, also at the depth limit (slower), or sampled "
+                                 "estimates everywhere"))
+        elif n > 1:
             g.add(Slider("threads", (c.x + half, yy, c.w - half, 30), "threads", 1,
                          max(n, p.threads), p.threads, step=1, integer=True, fmt="{}",
                          tooltip=f"C threads inside this player's search (1..{n})"))

@@ -28,8 +28,8 @@ from ..games import plugin as game_plugin
 from ..replay.branch import in_force, weights_in_force
 from ..replay.research import WEIGHTS, ResearchReport, research
 from ..sim.controller import weighted_params
-from ..sim.algorithms import (ALGORITHM_LABELS, POLICY_ALGORITHMS, POLICY_LABELS,
-                              TREE_ALGORITHMS, uses_average_strategy)
+from ..sim.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
+                              POLICY_LABELS, TREE_ALGORITHMS, uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup
 from .weight_slider import weight_slider
 
@@ -49,6 +49,7 @@ LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "d
           "reuse_decay": "reuse decay", "c_puct": "c_puct", "fpu_offset": "FPU offset",
           "rollout_steps": "rollout steps", "prior_temperature": "prior temperature",
           "elimination": "out:", "bounds": "bounds:", "final_move": "move:", "avg_weight": "avg:",
+          "counterfactual": "exact regrets:",
           "priors": "priors:", "death_penalty": "death penalty", "rollout": "rollouts",
           "tree_reuse": "tree reuse", "depth_normalize": "depth-normalise",
           "transpositions": "transpositions", "algorithm": "", "policy": ""}
@@ -57,7 +58,8 @@ OPTION_LABELS = {"algorithm": ALGORITHM_LABELS, "policy": POLICY_LABELS,
                  "bounds": {"leaf": "leaf", "depth": "per depth"},
                  "final_move": {"argmax": "argmax", "sample": "sample"},
                  "avg_weight": {"auto": "auto", "uniform": "uniform", "sqrt": "sqrt(t)",
-                                "linear": "t"}}
+                                "linear": "t"},
+                 "counterfactual": CF_LABELS}
 
 
 def knobs(p: SearchParams) -> list[str]:
@@ -73,6 +75,7 @@ def knobs(p: SearchParams) -> list[str]:
     # random_threshold is the UCB family's warm-up; Exp3 / RM ignore it
     out += (["exploration", "max_depth", "gamma", "reuse_decay", "final_move", "avg_weight"]
             if sampling else ["c", "max_depth", "gamma", "random_threshold", "reuse_decay"])
+    out += ["counterfactual"] if p.algorithm == "smitsimax" and p.policy in CF_POLICIES else []
     return out + ["elimination", "bounds", "death_penalty", "rollout", "tree_reuse",
                   "depth_normalize"]
 

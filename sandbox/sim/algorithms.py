@@ -38,6 +38,9 @@ POLICY_TIPS = {
     "rm": "regret matching: moves sampled by positive regret; plays from the average strategy",
     "rm_plus": "regret matching+: regrets floored at 0; plays from the average strategy",
 }
+# RM / RM+'s `counterfactual`: where regrets use every move's exact return
+CF_LABELS = {"terminal": "at end", "last_step": "at leaf", "off": "never"}
+CF_POLICIES = ("rm", "rm_plus")
 # Policies whose root probabilities are an average strategy, not visit shares
 # (their final move comes from it: `final_move`, and `exploration` mixes in).
 AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})

@@ -102,6 +102,14 @@ def test_exploration_and_move_played_reach_c(arena):
     assert ctl.settings.final_move == "sample" and ctl.search.c_params().final_move == "sample"
     pick(arena, "avg_weight", "linear")
     assert ctl.settings.avg_weight == "linear" and ctl.search.c_params().avg_weight == "linear"
+    # Exp3 has no counterfactual: its row keeps the thread count
+    ids = {w.id for w in arena.widgets.widgets}
+    assert "counterfactual" not in ids
+    pick(arena, "policy", "rm_plus")
+    ids = {w.id for w in arena.widgets.widgets}
+    assert "counterfactual" in ids and "threads" not in ids   # RM runs serially
+    pick(arena, "counterfactual", "off")
+    assert ctl.settings.counterfactual == "off" and ctl.search.c_params().counterfactual == "off"
 
 
 def test_suct_offers_its_first_mover_and_a_pick_reaches_c(arena):

@@ -170,3 +170,16 @@ def test_the_weights_grid_changes_an_evaluation_weight_for_a_what_if(app, files)
     _frames(app)
     assert scene.whatif.changes == {"weights.w_space": 1.75}
     assert "w_space" in scene.whatif.message
+
+
+def test_the_grid_offers_counterfactual_for_rm_only():
+    """The what-if grid lists the knobs the recorded search reads: RM and RM+
+    get `counterfactual` (a picker of its three values), Exp3 and UCB1 not."""
+    from sandbox.app.whatif import _widget, knobs
+    from sandbox.native import SearchParams
+    assert "counterfactual" in knobs(SearchParams(policy="rm"))
+    assert "counterfactual" in knobs(SearchParams(policy="rm_plus"))
+    assert "counterfactual" not in knobs(SearchParams(policy="exp3"))
+    assert "counterfactual" not in knobs(SearchParams())
+    w = _widget("counterfactual", "terminal", pygame.Rect(0, 0, 200, 30))
+    assert [v for v, _ in w.options] == ["off", "terminal", "last_step"]
