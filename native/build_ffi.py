@@ -15,6 +15,10 @@ from cffi import FFI
 HERE = pathlib.Path(__file__).resolve().parent
 HEADER = HERE / "include" / "sbx.h"
 SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").rglob("*.c"))
+# every header: setuptools rebuilds only when a source or one of these is
+# newer than the library, and a struct changed in a header alone (a node's
+# layout in search.h, a field in sbx.h) would otherwise leave stale objects
+HEADERS = sorted(str(p.relative_to(HERE.parent)) for p in HERE.rglob("*.h"))
 
 
 def read_cdef() -> str:
@@ -59,6 +63,7 @@ ffibuilder.set_source(
     "sandbox.native._sbx",
     '#include "sbx.h"',
     sources=SOURCES,
+    depends=HEADERS,
     include_dirs=[str(HERE / "include")],
     define_macros=[("_POSIX_C_SOURCE", "200809L"),
                    ("SBX_BUILD_SANITIZED", "1" if SANITIZE else "0")],
