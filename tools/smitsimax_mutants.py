@@ -193,10 +193,16 @@ def main() -> int:
             path.write_text(original[path].replace(old, new))
             build()
             rc, failed, summary = run_tests()
-            print(f"{name:5} {what}: {'killed' if failed else 'SURVIVED'} ({summary})", flush=True)
+            # a run that died (a signal: rc < 0; pytest's own error codes
+            # 2-4, e.g. a crash while collecting) names no FAILED test but
+            # did not pass either: the mutant is caught, as a crash
+            crashed = not failed and rc not in (0, 1)
+            verdict = "killed" if failed else f"killed (crash, exit {rc})" if crashed \
+                else "SURVIVED"
+            print(f"{name:5} {what}: {verdict} ({summary})", flush=True)
             for f in failed:
                 print(f"        {f}", flush=True)
-            if not failed:
+            if not failed and not crashed:
                 survived.append(name)
             path.write_text(original[path])
     finally:
