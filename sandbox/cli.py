@@ -283,6 +283,8 @@ def branch_from_args(args: argparse.Namespace):
         raise CliError("--branch-at must be >= 0")
     with read_replay(args.replay) as replay:
         bp = branch_point(replay, args.branch_at)
+    for note in bp.notes:
+        print(f"note: {note}", file=sys.stderr)
     if args.turns:
         bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
     return bp

@@ -293,6 +293,8 @@ class ReplayScene(Scene):
             factory = self.app.recorder_factory(bp.scenario, bp.name_hint)
             arena = ArenaScene(self.app, bp.scenario, branch=bp, recorder_factory=factory,
                                paused=True)
+            for note in bp.notes:    # the arena shows it: a setting the recording lacks
+                arena.flash(note, 8.0)
         except SandboxError as exc:
             self.flash(f"cannot play on from turn {self.turn}: {exc}", 6.0)
             return

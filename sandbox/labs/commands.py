@@ -33,7 +33,9 @@ def add_lab_args(p: argparse.ArgumentParser) -> None:
     race.add_argument("--iterations", type=int, default=100_000, metavar="K",
                       help="iterations per policy (default 100000); checkpoints 100, 200, 500, ...")
     race.add_argument("--policies", default=",".join(POLICIES), metavar="LIST",
-                      help=f"comma-separated (default {','.join(POLICIES)})")
+                      help=f"comma-separated (default {','.join(POLICIES)}); rm:sampled or "
+                           "rm_plus:sampled races that policy with counterfactual = off "
+                           "(sampled regret estimates) beside the exact one")
     depth = labs.add_parser("depth", help="depth-bias lab: raw, discounted and depth-normalised "
                                           "backups on the depthbias game")
     depth.add_argument("--iterations", type=int, default=20_000, metavar="K",

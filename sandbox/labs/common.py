@@ -6,7 +6,7 @@ or per chunk of iterations.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -29,40 +29,37 @@ def policy_arg(name: str) -> str:
     return name
 
 
-def policies_arg(text: str) -> list[str]:
-    names = [policy_arg(n) for n in text.split(",") if n.strip()]
-    if not names:
-        raise LabError("--policies: name at least one policy")
-    if len(set(names)) != len(names):
-        raise LabError(f"--policies: a policy is named twice ({text})")
-    return names
-
-
 # A race entry may name a variant of its policy: "rm:sampled" is RM with
 # counterfactual = off (sampled regret estimates at every step), to race the
 # tutorial's exact regrets against the bandit-feedback ones.
-VARIANTS = {"sampled": ("rm", "rm_plus", {"counterfactual": "off"})}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "sampled": {"policies": ("rm", "rm_plus"), "settings": {"counterfactual": "off"}},
+}
 
 
-def entries_arg(text: str) -> list[tuple[str, str, dict]]:
+def entries_arg(text: str) -> list[tuple[str, str, dict[str, Any]]]:
     """--policies for the race: (label, policy, extra settings) per entry,
     an entry being a policy name or policy:variant (see VARIANTS)."""
     out = []
     for item in (t.strip() for t in text.split(",")):
         if not item:
             continue
-        name, sep, variant = item.partition(":")
-        policy = policy_arg(name)
-        extra: dict = {}
+        name, sep, variant = (x.strip() for x in item.partition(":"))
+        try:
+            policy = policy_arg(name)
+        except LabError as exc:
+            raise LabError(f"--policies: {exc} in {item!r}") from None
+        extra: dict[str, Any] = {}
         if sep:
-            if variant not in VARIANTS:
+            v = VARIANTS.get(variant)
+            if v is None:
                 raise LabError(f"--policies: unknown variant {variant!r} in {item!r} "
                                f"(variants: {', '.join(VARIANTS)})")
-            *allowed, extra = VARIANTS[variant]
-            if policy not in allowed:
-                raise LabError(f"--policies: {variant} applies to {' and '.join(allowed)} only "
-                               f"(got {item!r})")
-        out.append((f"{policy}:{variant}" if sep else policy, policy, dict(extra)))
+            if policy not in v["policies"]:
+                raise LabError(f"--policies: {variant} applies to "
+                               f"{' and '.join(v['policies'])} only (got {item!r})")
+            extra = dict(v["settings"])
+        out.append((f"{policy}:{variant}" if sep else policy, policy, extra))
     if not out:
         raise LabError("--policies: name at least one policy")
     labels = [e[0] for e in out]

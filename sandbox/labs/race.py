@@ -40,7 +40,8 @@ class RacePoint:
 class Runner:
     policy: str                  # the entry's label: a policy, or policy:variant
     search: Search
-    base: str = ""               # the policy itself
+    base: str                    # the policy itself
+    settings: dict[str, Any] = field(default_factory=dict)   # the variant's own
     in_force: str = ""
     points: list[RacePoint] = field(default_factory=list)
 
@@ -68,7 +69,7 @@ class RaceLab:
         # them. Exp3 and RM sample from their own strategy and ignore it.
         self.runners = [Runner(label, Search(self.game,
                                              one_shot_params(p, random_threshold=10, **extra),
-                                             seed=self.seed), p)
+                                             seed=self.seed), p, extra)
                         for label, p, extra in entries]
         self.done = 0
 
@@ -125,6 +126,7 @@ class RaceReport:
     policies: dict[str, list[RacePoint]]
     in_force: dict[str, str]
     base: dict[str, str] = field(default_factory=dict)   # label -> policy
+    variant_settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # label -> extra
 
     def text(self) -> str:
         lines = [f"Convergence race on {self.game} (self-play, one search per policy, seed "
@@ -151,6 +153,7 @@ class RaceReport:
                 "payoff_range": self.payoff_range, "a": self.a, "b": self.b,
                 "moves": list(self.names), "checkpoints": self.checkpoints,
                 "policy_in_force": self.in_force,
+                "variant_settings": self.variant_settings,
                 "policies": {p: [asdict(pt) for pt in pts] for p, pts in self.policies.items()}}
 
 
@@ -164,4 +167,5 @@ def run_race(game: str = "rps", iterations: int = 100_000,
         return RaceReport(game, lab.seed, lab.range, lab.a.tolist(), lab.b.tolist(), lab.names,
                           cps, {r.policy: list(r.points) for r in lab.runners},
                           {r.policy: r.in_force for r in lab.runners},
-                          {r.policy: r.base for r in lab.runners})
+                          {r.policy: r.base for r in lab.runners},
+                          {r.policy: r.settings for r in lab.runners if r.settings})

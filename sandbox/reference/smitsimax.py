@@ -477,11 +477,16 @@ class Smitsimax:
     def _counterfactuals(self, pre: Any, joint: list[int], paths: list[list[int]],
                          step_node: list[int], depth: int) -> list[tuple[int, list[float]] | None]:
         """RM / RM+ at a step that ended the game (or, last_step, at
-        max_depth): for each agent whose move a node picked there, every sibling move's return with the others' moves and
-        the game's chance kept (`pre`, the state before the step, stepped
-        again with the alternative and evaluated as the leaf; tutorial §11's
-        u(a, b_t)). The picked child's slot is 0.0: its return is the
+        max_depth): for each agent whose move a node picked there, every
+        sibling move's return against the others' actual moves (`pre`, the
+        state before the step, stepped again with the alternative, its RNG
+        kept, and evaluated as the leaf; tutorial §11's u(a, b_t)). Only
+        where every alternative's line ends there too (its state terminal,
+        or the depth limit under last_step): otherwise None, the sampled
+        estimates. The picked child's slot is 0.0: its return is the
         iteration's own score."""
+        p = self.params
+        at_limit = p.counterfactual == "last_step" and depth == p.max_depth
         out: list[tuple[int, list[float]] | None] = [None] * self.num_agents
         for a in range(self.num_agents):
             if not step_node[a]:
@@ -489,6 +494,7 @@ class Smitsimax:
             tree = self.trees[a]
             parent = tree.nodes[paths[a][-2]]
             returns = []
+            ends = True
             for i in parent.children():
                 if i == step_node[a]:
                     returns.append(0.0)
@@ -497,9 +503,13 @@ class Smitsimax:
                 alt[a] = tree.nodes[i].move
                 g = pre.clone()
                 g.step(alt)
+                if not (at_limit or g.is_terminal):
+                    ends = False
+                    break
                 v = g.evaluate()[a]
-                returns.append(v / float(max(depth, 1)) if self.params.depth_normalize else v)
-            out[a] = (len(paths[a]) - 1, returns)
+                returns.append(v / float(max(depth, 1)) if p.depth_normalize else v)
+            if ends:
+                out[a] = (len(paths[a]) - 1, returns)
         return out
 
     # -- one iteration ----------------------------------------------------------
@@ -575,7 +585,7 @@ class Smitsimax:
                 rec_pick[a].append(pick)
                 rec_expanded[a].append(expanded)
 
-            pre = sim.clone() if cf_on else None
+            pre = sim.clone() if cf_on and any(step_node) else None
             sim.step(joint)
             depth = d + 1
             newly_frozen = []

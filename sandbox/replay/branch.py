@@ -39,6 +39,8 @@ class BranchPoint:
 
     name_hint: str                     # what its replay file is named after:
                                        # "<source scenario>-branch-t<K>"
+    notes: tuple[str, ...] = ()        # what the continuation cannot take from the
+                                       # recording (see unrecorded_note)
 
 
 def in_force(replay: Replay, player: int, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -87,6 +89,28 @@ def weights_in_force(replay: Replay, player: int, turn: int) -> dict[str, float]
     return out
 
 
+def unrecorded_settings(search: dict[str, Any] | None) -> list[str]:
+    """The search settings a header's player does not name: settings added
+    to the core after the match was recorded. A re-run takes today's
+    defaults for them, which may not be how the match was searched (a
+    `counterfactual` default for an RM player recorded before it existed)."""
+    if search is None:
+        return []
+    return [k for k in SearchParams.model_fields if k not in search]
+
+
+def unrecorded_note(player: int, search: dict[str, Any] | None) -> str | None:
+    """One line naming them with the defaults they get, or None."""
+    missing = unrecorded_settings(search)
+    if not missing:
+        return None
+    d = SearchParams()
+    return (f"player {player}'s recording predates {', '.join(missing)}: "
+            f"{'it runs' if len(missing) == 1 else 'they run'} at today's default "
+            f"({', '.join(f'{k}={getattr(d, k)}' for k in missing)}); --set the values it "
+            f"was played with to re-run it as it was")
+
+
 def branch_point(replay: Replay, turn: int) -> BranchPoint:
     """How to play on from the start of `turn` (ReplayError: a turn that
     cannot be rebuilt, a recording this build cannot start from)."""
@@ -99,6 +123,7 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
     data = dict(h.scenario)
     players = [dict(p) for p in data.get("players", [])]
     budgets: dict[int, Budget] = {}
+    notes = tuple(n for n in (unrecorded_note(ph.player, ph.search) for ph in h.players) if n)
     for ph in h.players:
         if not 0 <= ph.player < len(players):
             raise ReplayError(f"{replay.path}: the header's player {ph.player} is not in its "
@@ -134,7 +159,9 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
     origin = {"file": str(replay.path), "turn": turn, "hash": got}
     return BranchPoint(scenario=scenario, seed=h.seed, player_budgets=budgets,
                        start=StartState(words, origin), turn=turn, max_turns=h.max_turns,
-                       name_hint=f"{h.scenario_source or scenario.name}-branch-t{turn}")
+                       name_hint=f"{h.scenario_source or scenario.name}-branch-t{turn}",
+                       notes=notes)
 
 
-__all__ = ["BranchPoint", "branch_point", "in_force", "weights_in_force"]
+__all__ = ["BranchPoint", "branch_point", "in_force", "unrecorded_note", "unrecorded_settings",
+           "weights_in_force"]

@@ -41,6 +41,7 @@ from ..sim.controller import params_for_seat, player_game, weighted_params
 from .errors import ReplayError
 from .stats import json_clean
 from .format import SettingsChangeLine, hash_hex
+from .branch import unrecorded_note
 from .reader import Replay
 from .stats import chosen_by, root_value
 
@@ -270,6 +271,9 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         return params_for_seat(p, seat)
 
     notes: list[str] = []
+    missing = unrecorded_note(ph.player, ph.search)
+    if missing:
+        notes.append(missing)
     # a player with evaluation weights of its own searched on a copy of the
     # state in a game with them (sim.controller.player_game), as here
     scn_players = h.scenario.get("players") or []

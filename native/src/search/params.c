@@ -89,7 +89,7 @@ static const param_def DEFS[] = {
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
         "exp3 (softmax of importance-weighted reward estimates), 3 rm (regret "
-        "matching: exact regrets at an iteration's last step, see "
+        "matching: actual returns where a step ends every line, see "
         "counterfactual; elsewhere outcome-sampling estimates with the "
         "children's means as control variate, VR-MCCFR), 4 rm_plus (regrets floored at "
         "0); a change takes effect at the next turn (fresh trees). Final "
@@ -171,20 +171,24 @@ static const param_def DEFS[] = {
         "parallel=tree: each in-flight simulation counts as this many visits "
         "scoring the worst normalised value (0: in-flight visits ignored)"),
     DEF(counterfactual, SBX_PARAM_CHOICE, SBX_CF_OFF, SBX_CF_LAST_STEP, SBX_CF_TERMINAL,
-        "rm/rm_plus: where a node's regrets use the exact return of every move "
-        "it could have picked, the others' moves and the game's chance kept "
-        "(the state before the step stepped again with each alternative and "
-        "evaluated as the leaf was; tutorial §11: R_a += u(a, b) - u(a_t, b)), "
-        "at K-1 extra steps and evaluations per agent: 0 off (sampled "
-        "estimates everywhere: outcome sampling with a control variate), 1 "
-        "terminal (at a step that ends the game, where the return is the "
-        "game's own payoff), 2 last_step (also at max_depth, on the "
-        "evaluation: iterations/s x0.47 on snakes, x0.24 on the maze). "
-        "Elsewhere sampled estimates. NashConv after 100k self-play "
-        "iterations on the one-shot games, 30 seeds, mean/worst: rm RPS "
-        "0.0036/0.0056, biased RPS 0.0011/0.0023; rm_plus 0.0033/0.0081, "
-        "0.0020/0.0025 (off: rm 0.0120/0.0326, 0.0046/0.0182; rm_plus "
-        "0.0054/0.0094, 0.0071/0.0082). Exp3 and the UCB family: unused"),
+        "rm/rm_plus: where a node's regrets use the actual return of every "
+        "move it could have picked against the others' actual moves: the "
+        "state before the step stepped again with each alternative (the "
+        "others' moves and the state's RNG kept) and evaluated as the leaf "
+        "is, R_a += u(a, b) - sum_j p_j u(j, b) (tutorial §11's u(a, b) - "
+        "u(a_t, b), the played return replaced by its expectation under "
+        "p). Used only where every alternative's line ends at that step as "
+        "the picked one did, so the evaluation is what the search would "
+        "back up for it; a node with an alternative that would have gone on "
+        "keeps the sampled estimates. 0 off (sampled estimates everywhere: "
+        "outcome sampling with a control variate), 1 terminal (a step that "
+        "ends the game), 2 last_step (also the step at max_depth, on the "
+        "evaluation; costs K-1 steps and evaluations per agent per "
+        "iteration). NashConv after 100k self-play iterations on the "
+        "one-shot games, 30 seeds, mean/worst: rm RPS 0.0036/0.0056, biased "
+        "RPS 0.0011/0.0023; rm_plus 0.0033/0.0081, 0.0020/0.0025 (off: rm "
+        "0.0120/0.0326, 0.0046/0.0182; rm_plus 0.0054/0.0094, "
+        "0.0071/0.0082). Exp3 and the UCB family: unused"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

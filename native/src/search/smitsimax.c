@@ -571,13 +571,15 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
  * settles where (1 - gamma) sigma + gamma / K is the equilibrium, NashConv
  * / range 0.0158 at gamma 0.05 (0.006 at 0.02, where noise costs more).
  *
- * At cf_k (RM / RM+ with `counterfactual`: the step that ended the game,
- * or the iteration's last one; see counterfactuals()) no estimate is needed: xhat_i is child i's own return
- * against the others' actual moves, normalised and clamped like x, so
- * R_i += u(i, b) - sum_j p_j u(j, b) is tutorial §11's regret itself. Only
- * the opponents' sampling is left as noise: on the one-shot games (where
- * every step is the last) RM's NashConv at 100k went from 0.0120 mean /
- * 0.0326 worst (30 seeds, RPS) to the figures in params.c's doc. */
+ * At cf_k (RM / RM+ with `counterfactual`: a step where the picked line
+ * and every alternative end; see counterfactuals()) no estimate is
+ * needed: xhat_i is child i's own return against the others' actual moves,
+ * normalised and clamped like x, and R_i += u(i, b) - sum_j p_j u(j, b):
+ * tutorial §11's u(a, b) - u(a_t, b) with the played move's return
+ * replaced by its expectation under p (equal in expectation over the pick,
+ * without the pick's noise). Only the opponents' sampling is left as
+ * noise: on the one-shot games RM's NashConv at 100k went from 0.0120 mean
+ * / 0.0326 worst (30 seeds, RPS) to the figures in params.c's doc. */
 FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
                                   const double *psel, const double *vals,
                                   const double *prev_total, int cf_k, const double *cfv,
@@ -667,19 +669,27 @@ static void backup_power(smx_tree *t, const uint32_t *path, int plen,
 /* ------------------------------------------------------------ iteration */
 
 /* RM / RM+ at a step that ends the game (counterfactual = terminal), or at
- * an iteration's last step, max_depth included (last_step), for
- * each agent whose move there a node sampled: the return of every sibling
- * move it could have played instead, the others' moves and the game's
- * chance kept (the state's own RNG is in the copy), i.e. the state before
- * the step stepped again with the alternative and evaluated as the leaf is
- * (depth-normalised at the same depth). This is tutorial §11's u(a, b_t),
- * which below the last step only a simulation per alternative could give.
- * The picked child's slot is left for the iteration's own score. */
+ * an iteration's last step, max_depth included (last_step), for each agent
+ * whose move there a node sampled: the return of every sibling move it
+ * could have played instead, against the others' actual moves. The state
+ * before the step is stepped again with the alternative (the others' moves
+ * and the state's own RNG kept: the same chance draws, though an
+ * alternative that frees other cells may see food spawn elsewhere) and
+ * evaluated as the leaf is (depth-normalised at the same depth). That is
+ * the value the search itself would back up for that line only where the
+ * line ends there too: the alternative's state is terminal, or (last_step)
+ * the depth limit is reached. A node with an alternative that would have
+ * gone on (a snake that survives where the picked move ended the game)
+ * keeps the sampled estimate for all its children: cf_k stays 0. This is
+ * tutorial §11's u(a, b_t); above the last step only a simulation per
+ * alternative could give it. The picked child's slot is left for the
+ * iteration's own score. */
 static void counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
                             uint32_t (*path)[SBX_MAX_DEPTH + 1], const int *plen,
                             const uint32_t *step_node, const uint8_t *joint, int depth,
                             double (*cfv)[SBX_MAX_MOVES], int *cf_k) {
     const int n = s->num_agents;
+    const int at_limit = s->p.counterfactual == SBX_CF_LAST_STEP && depth == s->p.max_depth;
     for (int a = 0; a < n; a++) {
         cf_k[a] = 0;
         if (!step_node[a]) continue;
@@ -687,17 +697,19 @@ static void counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
         const smx_node *ch = &trees[a].nodes[parent->first_child];
         uint8_t alt[SBX_MAX_AGENTS];
         memcpy(alt, joint, (size_t)n);
-        for (int i = 0; i < parent->nchildren; i++) {
+        int ends = 1;
+        for (int i = 0; ends && i < parent->nchildren; i++) {
             cfv[a][i] = 0.0;
             if (parent->first_child + (uint32_t)i == step_node[a]) continue;
             memcpy(x->cf_alt, x->cf_pre, s->state_size);
             alt[a] = ch[i].move;
             s->vt->step(s->cfg, x->cf_alt, alt, NULL);
+            ends = at_limit || s->vt->is_terminal(s->cfg, x->cf_alt);
             double sc[SBX_MAX_AGENTS];
             s->vt->evaluate(s->cfg, x->cf_alt, sc);
             cfv[a][i] = s->p.depth_normalize ? sc[a] / (double)(depth > 1 ? depth : 1) : sc[a];
         }
-        cf_k[a] = plen[a] - 1;
+        if (ends) cf_k[a] = plen[a] - 1;
     }
 }
 
@@ -808,7 +820,11 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                 tr->expanded[a][d] = (int8_t)expanded;
             }
         }
-        if (cf) memcpy(x->cf_pre, sim, s->state_size);
+        if (cf) { /* the state before the step, if a node picked a move in it */
+            int picked = 0;
+            for (int a = 0; a < n; a++) picked |= step_node[a] != 0;
+            if (picked) memcpy(x->cf_pre, sim, s->state_size);
+        }
         vt->step(cfg, sim, joint, NULL);
         depth = d + 1;
         int newly_frozen = 0;
