@@ -88,9 +88,13 @@ def parse_param(text: str) -> Param:
         vals = []
         for tok in spec.split(","):
             try:
-                vals.append(setting_value(tok))
+                v = setting_value(tok)
             except ValueError as e:
                 raise InvalidArgument(f"--param {name.strip()}: {e}") from None
+            if isinstance(v, (list, dict)):   # a candidate is one value
+                raise InvalidArgument(f"--param {name.strip()}: {tok.strip()!r} is not one "
+                                      "value (a number, true/false or a word)")
+            vals.append(v)
         vals = list(dict.fromkeys(vals))
         span = None
     p = Param(path, tuple(vals), span, integer)

@@ -50,6 +50,8 @@ def test_random_points_stay_in_range_and_repeat_with_the_seed():
     ("max_depth=0,3", "max_depth"),
     ("budget.nosuch=1", "Budget has no field"),
     ("budget.iterations=-5", "iterations"),
+    ("algorithm=[]", "not one value"),          # a list: was a TypeError (the fuzz suite)
+    ("c=1,{a=1}", "not one value"),
 ])
 def test_bad_params_are_refused(text, message):
     with pytest.raises(InvalidArgument, match=message):
