@@ -48,9 +48,9 @@ from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.controller import has_root_matrix
 from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS,
-                              CF_POLICIES, NO_TREE_NOTES, POLICIES, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
-                              TREE_ALGORITHMS, algorithm_refusal, trees_kept,
-                              uses_average_strategy)
+                              CF_POLICIES, NO_TREE_NOTES, POLICIES, POLICY_ALGORITHMS,
+                              POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS, algorithm_refusal,
+                              trees_kept, uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
 from ..sim.world import divergence_note
 from ..ui import Button, Label, Picker, Slider, Toggle, WidgetGroup, is_ui
@@ -583,7 +583,7 @@ class ArenaScene(Scene):
             # RM runs serially (no thread count to set); its slot holds where
             # the regrets are exact, the row's height unchanged
             g.add(Picker("counterfactual", (c.x + half, yy + 3, c.w - half, 24), "exact:",
-                         [(k, CF_LABELS[k]) for k in ("terminal", "last_step", "off")],
+                         list(CF_LABELS.items()),
                          p.counterfactual,
                          tooltip="RM: exact regrets (every move's own return against the "
                                  "others' actual moves, tutorial §11) where a step ends the "

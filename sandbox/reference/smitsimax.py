@@ -410,8 +410,9 @@ class Smitsimax:
         iteration (normalised, clamped; 0.5 unvisited), then R_i += xhat_i -
         sum_j p_j xhat_j (p the sampling distribution), RM+ floored at 0.
         x = the backed-up value normalised by its depth's scale, clamped.
-        At cf's path index (the last step, counterfactual on) xhat_i is
-        sibling i's own return, normalised and clamped, instead."""
+        At cf's path index (a step where every sibling's line ended, see
+        _counterfactuals) xhat_i is sibling i's own return, normalised and
+        clamped, instead."""
         p = self.params
         for k in range(len(path) - 1, 0, -1):
             pk = psel.get(k, 0.0)
@@ -475,7 +476,8 @@ class Smitsimax:
                 nd.aux = nd.total / nd.visits
 
     def _counterfactuals(self, pre: Any, joint: list[int], paths: list[list[int]],
-                         step_node: list[int], depth: int) -> list[tuple[int, list[float]] | None]:
+                         step_node: list[int], depth: int,
+                         at_limit: bool) -> list[tuple[int, list[float]] | None]:
         """RM / RM+ at a step that ended the game (or, last_step, at
         max_depth): for each agent whose move a node picked there, every
         sibling move's return against the others' actual moves (`pre`, the
@@ -486,7 +488,6 @@ class Smitsimax:
         estimates. The picked child's slot is 0.0: its return is the
         iteration's own score."""
         p = self.params
-        at_limit = p.counterfactual == "last_step" and depth == p.max_depth
         out: list[tuple[int, list[float]] | None] = [None] * self.num_agents
         for a in range(self.num_agents):
             if not step_node[a]:
@@ -611,8 +612,9 @@ class Smitsimax:
                 for a in newly_frozen:
                     score[a] = at_death[a]
             ends = sim.is_terminal
-            if cf_on and (ends or (p.counterfactual == "last_step" and depth == p.max_depth)):
-                cf = self._counterfactuals(pre, joint, paths, step_node, depth)
+            at_limit = p.counterfactual == "last_step" and depth == p.max_depth
+            if cf_on and (ends or at_limit):
+                cf = self._counterfactuals(pre, joint, paths, step_node, depth, at_limit)
             if ends:
                 terminal = True
                 break

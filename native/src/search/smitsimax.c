@@ -687,9 +687,8 @@ static void backup_power(smx_tree *t, const uint32_t *path, int plen,
 static void counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
                             uint32_t (*path)[SBX_MAX_DEPTH + 1], const int *plen,
                             const uint32_t *step_node, const uint8_t *joint, int depth,
-                            double (*cfv)[SBX_MAX_MOVES], int *cf_k) {
+                            int at_limit, double (*cfv)[SBX_MAX_MOVES], int *cf_k) {
     const int n = s->num_agents;
-    const int at_limit = s->p.counterfactual == SBX_CF_LAST_STEP && depth == s->p.max_depth;
     for (int a = 0; a < n; a++) {
         cf_k[a] = 0;
         if (!step_node[a]) continue;
@@ -705,6 +704,7 @@ static void counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
             alt[a] = ch[i].move;
             s->vt->step(s->cfg, x->cf_alt, alt, NULL);
             ends = at_limit || s->vt->is_terminal(s->cfg, x->cf_alt);
+            if (!ends) break; /* this line goes on: the node keeps its estimates */
             double sc[SBX_MAX_AGENTS];
             s->vt->evaluate(s->cfg, x->cf_alt, sc);
             cfv[a][i] = s->p.depth_normalize ? sc[a] / (double)(depth > 1 ? depth : 1) : sc[a];
@@ -863,8 +863,9 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             }
         }
         const int ends = vt->is_terminal(cfg, sim);
-        if (cf && (ends || (p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth))) {
-            counterfactuals(s, x, trees, path, plen, step_node, joint, depth, cfv, cf_k);
+        const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth;
+        if (cf && (ends || at_limit)) {
+            counterfactuals(s, x, trees, path, plen, step_node, joint, depth, at_limit, cfv, cf_k);
         }
         if (ends) {
             terminal = 1;
