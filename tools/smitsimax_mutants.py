@@ -124,8 +124,9 @@ MUTANTS = {
             "            alt[a] = ch[i].move;",
             "            alt[a] = joint[a];"),
     "M22": ("RM counterfactual = terminal also taken at the depth limit",
-            "const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth;",
-            "const int at_limit = depth == p->max_depth;"),
+            "            const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && "
+            "depth == p->max_depth;",
+            "            const int at_limit = depth == p->max_depth;"),
     "M23": ("RM counterfactual: the alternatives drawn with other chance (reseeded)",
             "            memcpy(x->cf_alt, x->cf_pre, s->state_size);",
             "            memcpy(x->cf_alt, x->cf_pre, s->state_size);\n"

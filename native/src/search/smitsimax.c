@@ -863,9 +863,12 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             }
         }
         const int ends = vt->is_terminal(cfg, sim);
-        const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth;
-        if (cf && (ends || at_limit)) {
-            counterfactuals(s, x, trees, path, plen, step_node, joint, depth, at_limit, cfv, cf_k);
+        if (cf) {
+            const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && depth == p->max_depth;
+            if (ends || at_limit) {
+                counterfactuals(s, x, trees, path, plen, step_node, joint, depth, at_limit, cfv,
+                                cf_k);
+            }
         }
         if (ends) {
             terminal = 1;
