@@ -32,7 +32,22 @@ CONFIGS = [
                  "w_outlived": 1.25, "w_length": 0.3, "w_health": -0.7,
                  "snakes": 3, "width": 8, "height": 10}, 800),
     ("crowded_5x5", {"snakes": 8, "width": 5, "height": 5, "minimum_food": 3}, 500),
+    # seven live snakes on a board of at most 128 cells: the AVX2
+    # territory's four registers, the last one half empty
+    ("seven_11x11", {"snakes": 7}, 600),
 ]
+
+
+@pytest.fixture(params=["auto", "scalar"])
+def territory_path(request, monkeypatch):
+    """The evaluation's territory fill has an AVX2 version, picked when a
+    game is configured on a CPU that has it; SBX_NO_AVX2 forces the scalar
+    one, so both are held to the reference on every machine that has AVX2."""
+    if request.param == "scalar":
+        monkeypatch.setenv("SBX_NO_AVX2", "1")
+    else:
+        monkeypatch.delenv("SBX_NO_AVX2", raising=False)
+    return request.param
 
 
 def random_joint(words, rng: np.random.Generator, careful: float) -> list[int]:
@@ -75,7 +90,7 @@ def assert_same(g: Game, r: SnakesGame) -> list[int]:
 
 
 @pytest.mark.parametrize("name,params,turns", CONFIGS, ids=[c[0] for c in CONFIGS])
-def test_engine_matches_reference(name, params, turns):
+def test_engine_matches_reference(name, params, turns, territory_path):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     played, games, deaths = 0, 0, 0
     seed = zlib.crc32(name.encode()) % 10**6
