@@ -48,9 +48,10 @@ from ..render.tree_view import TreeView
 from ..sim import SearchController, TreeRequest
 from ..sim.controller import has_root_matrix
 from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS,
-                              CF_POLICIES, NO_TREE_NOTES, POLICIES, POLICY_ALGORITHMS,
-                              POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS, algorithm_refusal,
-                              trees_kept, uses_average_strategy)
+                              CF_POLICIES, NO_TREE_NOTES, PARALLEL_LABELS, POLICIES,
+                              POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS,
+                              algorithm_refusal, parallel_modes, trees_kept,
+                              uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
 from ..sim.world import divergence_note
 from ..ui import Button, Label, Picker, Slider, Toggle, WidgetGroup, is_ui
@@ -566,18 +567,25 @@ class ArenaScene(Scene):
     def _add_parallel_row(self, g: WidgetGroup, p: Any, c: pygame.Rect, yy: int) -> int:
         """Smitsimax's (and MCGS's: serial, WU-UCT, tree) parallel mode and
         thread count (issue 15), applied from the search's next slice; a mode
-        the settings cannot run (leaf without rollouts, a sampling policy) is
-        refused with the reason."""
+        the settings cannot run is not offered (a sampling policy: "serial
+        only", no thread count), and leaf without rollouts is refused with
+        the reason."""
         half = c.w // 2
-        modes = [("serial", "serial"), ("wu_uct", "WU-UCT"), ("tree", "tree + VL"),
-                 ("root", "root"), ("leaf", "leaf")]
-        if p.algorithm == "mcgs":  # one shared graph: no root sets, no leaf rollouts
-            modes = modes[:3]
-        g.add(Picker("parallel", (c.x, yy + 3, half - 4, 24), "", modes, p.parallel,
-                     tooltip="parallel search: WU-UCT (shared trees, in-flight counts in the "
-                             "exploration term), tree (shared trees, virtual loss), root (a "
-                             "tree set per thread), leaf (a rollout per thread; needs "
-                             "rollouts). More than one thread is not bit-reproducible"))
+        # only the modes these settings run (the one in force is kept listed)
+        can = parallel_modes(p.algorithm, p.policy, p.backup)
+        modes = [(k, v) for k, v in PARALLEL_LABELS.items() if k in can or k == p.parallel]
+        if len(modes) == 1:
+            note = g.add(Label("parallel_note", (c.x, yy + 8, half - 4, 20), "serial only",
+                               color=pal.TEXT_DIM))
+            note.tooltip = (f"{POLICY_LABELS[p.policy]} samples from sums over each node's "
+                            "moves, which the parallel modes do not keep: it runs on one thread")
+        else:
+            g.add(Picker("parallel", (c.x, yy + 3, half - 4, 24), "", modes, p.parallel,
+                         tooltip="parallel search: WU-UCT (shared trees, in-flight counts in "
+                                 "the exploration term), tree (shared trees, virtual loss), "
+                                 "root (a tree set per thread), leaf (a rollout per thread; "
+                                 "needs rollouts). More than one thread is not "
+                                 "bit-reproducible"))
         n = cores()
         if p.algorithm == "smitsimax" and p.policy in CF_POLICIES:
             # RM runs serially (no thread count to set); its slot holds where
@@ -589,7 +597,7 @@ class ArenaScene(Scene):
                                  "others' actual moves, tutorial §11) where a step ends the "
                                  "game, also at the depth limit (slower), or sampled "
                                  "estimates everywhere"))
-        elif n > 1:
+        elif n > 1 and len(modes) > 1:
             g.add(Slider("threads", (c.x + half, yy, c.w - half, 30), "threads", 1,
                          max(n, p.threads), p.threads, step=1, integer=True, fmt="{}",
                          tooltip=f"C threads inside this player's search (1..{n})"))

@@ -41,6 +41,27 @@ POLICY_TIPS = {
 # RM / RM+'s `counterfactual`: where regrets use every move's exact return
 CF_LABELS = {"terminal": "at end", "last_step": "at leaf", "off": "never"}
 CF_POLICIES = ("rm", "rm_plus")
+
+PARALLEL_LABELS = {"serial": "serial", "wu_uct": "WU-UCT", "tree": "tree + VL", "root": "root",
+                   "leaf": "leaf"}
+
+
+def parallel_modes(algorithm: str, policy: str, backup: str) -> tuple[str, ...]:
+    """The parallel modes C runs with these settings (params.c's
+    check_parallel; leaf's need for rollouts is left to its refusal, which
+    names the fix): MCGS has one shared graph (no root sets, no leaf
+    rollouts); Smitsimax's shared trees update UCB1's mean and counts with
+    atomics, so UCB1-Tuned and the power mean get root parallelism only,
+    and the sampling policies (per-sibling sums) run serially."""
+    if algorithm == "mcgs":
+        return ("serial", "wu_uct", "tree")
+    if policy in AVERAGE_STRATEGY:
+        return ("serial",)
+    if policy == "ucb1_tuned" or backup == "power":
+        return ("serial", "root")
+    return ("serial", "wu_uct", "tree", "root", "leaf")
+
+
 # Policies whose root probabilities are an average strategy, not visit shares
 # (their final move comes from it: `final_move`, and `exploration` mixes in).
 AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})

@@ -102,14 +102,20 @@ def test_exploration_and_move_played_reach_c(arena):
     assert ctl.settings.final_move == "sample" and ctl.search.c_params().final_move == "sample"
     pick(arena, "avg_weight", "linear")
     assert ctl.settings.avg_weight == "linear" and ctl.search.c_params().avg_weight == "linear"
-    # Exp3 has no counterfactual: its row keeps the thread count
+    # Exp3 runs serially and has no counterfactual: the row says "serial
+    # only", with neither a mode picker nor a thread count
     ids = {w.id for w in arena.widgets.widgets}
-    assert "counterfactual" not in ids
+    assert "counterfactual" not in ids and "parallel" not in ids and "threads" not in ids
+    assert "one thread" in arena.widgets.get("parallel_note").tooltip
     pick(arena, "policy", "rm_plus")
     ids = {w.id for w in arena.widgets.widgets}
     assert "counterfactual" in ids and "threads" not in ids   # RM runs serially
+    assert "parallel" not in ids and "parallel_note" in ids
     pick(arena, "counterfactual", "off")
     assert ctl.settings.counterfactual == "off" and ctl.search.c_params().counterfactual == "off"
+    # UCB1-Tuned: root parallelism only (the shared trees keep UCB1's mean)
+    pick(arena, "policy", "ucb1_tuned")
+    assert [k for k, _ in arena.widgets.get("parallel").options] == ["serial", "root"]
 
 
 def test_suct_offers_its_first_mover_and_a_pick_reaches_c(arena):

@@ -205,3 +205,24 @@ def test_the_run_meters_count_each_threads_iterations():
         s.run(iterations=10)
         st = s.stats()
         assert (st.run_threads, st.thread_iterations, st.wait_share) == (0, (), 0.0)
+
+
+def test_the_arenas_mode_list_is_cs_rule():
+    """parallel_modes (what the arena offers) against C's own check of the
+    raw struct, for every policy, backup and mode: a mode is listed exactly
+    when C accepts it (leaf with rollouts on: the arena leaves leaf's need
+    for rollouts to C's refusal, which names the fix)."""
+    from sandbox.native._lib import lib
+    from sandbox.native.params import PARALLEL, POLICY as POLICIES
+    from sandbox.sim.algorithms import PARALLEL_LABELS, parallel_modes
+    assert set(PARALLEL_LABELS) == set(PARALLEL)
+    for policy in POLICIES:
+        for backup in ("mean", "power"):
+            if backup == "power" and policy != "ucb1":
+                continue  # refused whatever the mode (power is UCB1's)
+            raw = SearchParams(policy=policy, backup=backup, rollout=True).to_c()
+            listed = parallel_modes("smitsimax", policy, backup)
+            for mode, k in PARALLEL.items():
+                raw.parallel = k
+                accepted = lib.sbx_search_params_validate(raw) == 0
+                assert accepted == (mode in listed), (policy, backup, mode)
