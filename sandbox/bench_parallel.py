@@ -15,6 +15,13 @@ The search settings are the bench case's, with rollout on for leaf (it
 needs it). A row per thread count is the scaling table a user with more
 cores reads their figure from.
 
+The run starts with the machine's cross-core cache-line latency (C's
+ping-pong, sbx_line_transfer_ns), and each shared-tree row says how many
+such transfers an iteration can afford at the 1.8x target: 2 threads reach
+it only if an iteration pays at most (2 / 1.8 - 1) x its one-thread time in
+extra waiting, and each node statistic the other thread wrote since this
+thread last read it costs about one transfer.
+
 Two-player games also get MCGS rows (mcgs_serial, mcgs_wu_uct, mcgs_tree:
 the same case with algorithm = mcgs), MCGS's parallel modes being those two.
 """
@@ -24,7 +31,7 @@ import os
 from typing import Any
 
 from .games import plugin, plugins
-from .native import Game, Search, SearchParams, cores
+from .native import Game, SandboxError, Search, SearchParams, cores, line_transfer_ns
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
 MCGS_MODES = ("serial", "wu_uct", "tree")
@@ -57,6 +64,11 @@ def collect(quick: bool = False, game: str | None = None,
     seconds, rounds = (0.15, 1) if quick else (0.4, 5)
     out: dict[str, Any] = {"quick": quick, "cores": cores(), "os_cpu_count": os.cpu_count(),
                            "seconds_per_cell": seconds, "rounds": rounds, "games": {}}
+    try:   # the median of three: the first can meet a core still waking up
+        out["line_transfer_ns"] = round(_median([line_transfer_ns(50_000 if quick else 200_000)
+                                                 for _ in range(3)]), 1)
+    except SandboxError as e:   # one core: nothing to transfer between
+        out["line_transfer_ns"], out["line_transfer_note"] = None, str(e)
     for p in ([plugin(game)] if game else plugins()):
         if not p.bench:
             continue
@@ -89,6 +101,10 @@ def collect(quick: bool = False, game: str | None = None,
                                                         for t, v in its.items()}}
             if mode == "leaf":
                 row["rollouts_per_s"] = {t: round(_median(v)) for t, v in rolls.items()}
+            if mode in ("wu_uct", "tree") and out["line_transfer_ns"]:
+                budget = (2 / 1.8 - 1) * 1e9 / _median(its[1])
+                row["budget_ns_at_target"] = round(budget)
+                row["budget_transfers_at_target"] = round(budget / out["line_transfer_ns"], 1)
             if ratios:
                 row["ratio_2_threads"] = round(_median(ratios), 2)
                 row["ratio_2_threads_range"] = [round(min(ratios), 2), round(max(ratios), 2)]
@@ -104,6 +120,9 @@ def print_report(res: dict[str, Any]) -> None:
     print(f"parallel search — {res['cores']} cores; median of {res['rounds']} rounds of "
           f"{res['seconds_per_cell']} s per cell; iterations/s (leaf: selections/s, "
           "rollouts/s in brackets); 2 thr / 1: the median of the rounds' own ratios [range]")
+    lt = res.get("line_transfer_ns")
+    print(f"  cache line between two cores: {lt} ns one way (ping-pong, median of 3)" if lt
+          else f"  cache line between two cores: not measured ({res.get('line_transfer_note')})")
     for kind, g in res["games"].items():
         print(f"  {kind} ({g['case']})")
         counts = sorted({t for row in g["modes"].values() for t in row["iterations_per_s"]})
@@ -125,3 +144,6 @@ def print_report(res: dict[str, Any]) -> None:
                 f" (target {target})" if target and not quick else "") + (
                 " (quick)" if quick and ratio is not None else "")
             print("    " + f"{mode:<12}" + "".join(cells) + f"  {mark}")
+            if "budget_ns_at_target" in row:
+                print(f"    {'':<12}at 1.8x an iteration may wait {row['budget_ns_at_target']} ns "
+                      f"more: about {row['budget_transfers_at_target']} line transfers")

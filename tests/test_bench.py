@@ -150,3 +150,16 @@ def test_bench_parallel_table_has_every_mode_and_the_two_thread_ratio():
             its = row["iterations_per_s"]
             assert abs(row["ratio_2_threads"] - its["2"] / its["1"]) < 0.011
     assert "rollouts_per_s" in rows["leaf"]
+    # the machine's line latency, and the shared-tree rows' budget at 1.8x
+    # recomputed from the row's own one-thread rate
+    if cores() >= 2:
+        lt = res["line_transfer_ns"]
+        assert 0 < lt < 100_000
+        for mode in ("wu_uct", "tree", "mcgs_wu_uct", "mcgs_tree"):
+            row = rows[mode]
+            budget = (2 / 1.8 - 1) * 1e9 / row["iterations_per_s"]["1"]
+            assert abs(row["budget_ns_at_target"] - budget) <= 0.5 + 1e-9
+            assert row["budget_transfers_at_target"] == pytest.approx(budget / lt, abs=0.06)
+        assert "budget_ns_at_target" not in rows["root"]
+    else:
+        assert res["line_transfer_ns"] is None and "two cores" in res["line_transfer_note"]

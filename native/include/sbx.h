@@ -377,6 +377,12 @@ int sbx_search_param_info(int index, sbx_param_info *out);
 /* Online processors, capped at SBX_MAX_THREADS: the most `threads` this
  * machine accepts. Any thread. */
 int sbx_cores(void);
+/* The one-way latency of a cache line moving between two cores, in ns: two
+ * threads pass a counter back and forth round_trips times (1..10^8). What a
+ * shared-tree parallel search pays per node the other thread has written
+ * (bench --parallel). SBX_ERR_STATE if this process has fewer than two
+ * cores to run on, or the threads did not finish in 10 s. */
+int sbx_line_transfer_ns(int64_t round_trips, double *out_ns);
 
 /* ==================================================== 3. Search: lifecycle
  * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and

@@ -18,6 +18,22 @@ def cores() -> int:
     return int(lib.sbx_cores())
 
 
+def line_transfer_ns(round_trips: int = 200_000) -> float:
+    """The one-way latency of a cache line moving between two cores, in ns
+    (C's ping-pong, sbx_line_transfer_ns): what a shared-tree parallel
+    search pays for each node the other thread has written. InvalidArgument
+    for a count outside 1..10^8 (or not an int), InvalidState with fewer
+    than two cores to run on."""
+    from ._lib import check, ffi, lib
+    if isinstance(round_trips, bool) or not isinstance(round_trips, int):
+        raise InvalidArgument(f"round_trips: expected an int, got {type(round_trips).__name__}")
+    if not 1 <= round_trips <= 100_000_000:
+        raise InvalidArgument(f"round_trips: {round_trips} is outside 1..100000000")
+    out = ffi.new("double *")
+    check(lib.sbx_line_transfer_ns(round_trips, out))
+    return float(out[0])
+
+
 def core_version() -> str:
     from ._lib import lib, pystr
     return pystr(lib.sbx_version())
@@ -27,5 +43,5 @@ __all__ = [
     "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
     "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
     "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "cores", "has_bot", "kinds", "params_doc",
+    "core_version", "cores", "has_bot", "kinds", "line_transfer_ns", "params_doc",
 ]

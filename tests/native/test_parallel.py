@@ -226,3 +226,22 @@ def test_the_arenas_mode_list_is_cs_rule():
                 raw.parallel = k
                 accepted = lib.sbx_search_params_validate(raw) == 0
                 assert accepted == (mode in listed), (policy, backup, mode)
+
+
+def test_line_transfer_is_measured_and_bad_counts_are_refused():
+    """sbx_line_transfer_ns (bench --parallel's cache-line latency): a
+    positive figure on two cores; every bad count refused by the wrapper and
+    by C itself (the raw call bypasses the wrapper)."""
+    from sandbox.native import InvalidArgument, InvalidState, line_transfer_ns
+    from sandbox.native._lib import ffi, lib
+    for bad in (0, -5, 100_000_001, 2.5, "100", True, None):
+        with pytest.raises(InvalidArgument, match="round_trips"):
+            line_transfer_ns(bad)
+    out = ffi.new("double *")
+    assert lib.sbx_line_transfer_ns(0, out) == -1
+    assert lib.sbx_line_transfer_ns(10, ffi.NULL) == -1
+    if cores() >= 2:
+        assert 0.0 < line_transfer_ns(2_000) < 1e6
+    else:
+        with pytest.raises(InvalidState, match="two cores"):
+            line_transfer_ns(2_000)
