@@ -41,6 +41,10 @@ def test_bench_json_quick(tmp_path):
     assert res["signature"] == SIGNATURE
     assert res["bytes_per_node"] == 32
     assert res["quick"] is True
+    # a quick run measures one engine-then-match pair: the ratio is its own
+    assert res["search_share_of_engine_pairs"] == [res["search_share_of_engine"]]
+    assert res["search_share_of_engine"] == pytest.approx(
+        res["smitsimax_turns_per_s"] / res["engine_steps_per_s"], abs=0.0011)
     # every selection policy has its figures on snakes and goofspiel, and
     # no policy grows the node
     assert set(res["policies"]) == {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus", "ucb1_power"}
@@ -163,3 +167,34 @@ def test_bench_parallel_table_has_every_mode_and_the_two_thread_ratio():
         assert "budget_ns_at_target" not in rows["root"]
     else:
         assert res["line_transfer_ns"] is None and "two cores" in res["line_transfer_note"]
+
+
+def test_the_engine_share_is_the_median_pair_and_keeps_its_figures(monkeypatch):
+    """search_share_of_engine: three engine-then-match pairs, the median of
+    their own ratios, reported with that pair's engine and match figures;
+    the other pairs' searches are closed."""
+    engines = iter([10.0, 10.0, 20.0])
+    turns = iter([5.0, 3.0, 8.0])            # ratios 0.5, 0.3, 0.4 -> 0.4
+    closed = []
+
+    class Closing:
+        def __init__(self, name):
+            self.name = name
+
+        def close(self):
+            closed.append(self.name)
+
+    def fake_match(kind, case, quick):
+        t = next(turns)
+        return ({"smitsimax_turns_per_s": t, "smitsimax_iterations_per_s": t / 2},
+                {"search": Closing(f"search {t}"), "game": Closing(f"game {t}")})
+
+    monkeypatch.setattr(bench, "engine_steps_per_s", lambda secs: next(engines))
+    monkeypatch.setattr(bench, "match_figures", fake_match)
+    p, case = bench.primary()
+    res, run = bench.share_pairs(p, case, quick=False)
+    assert res["search_share_of_engine"] == 0.4
+    assert res["search_share_of_engine_pairs"] == [0.5, 0.3, 0.4]
+    assert res["engine_steps_per_s"] == 20.0 and res["smitsimax_turns_per_s"] == 8.0
+    assert run["search"].name == "search 8.0"
+    assert sorted(closed) == ["game 3.0", "game 5.0", "search 3.0", "search 5.0"]
