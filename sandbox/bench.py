@@ -76,7 +76,7 @@ import time
 from typing import Any
 
 from .games import BenchCase, GamePlugin, plugin, plugins
-from .native import Game, InvalidArgument, Search, SearchParams, core_version
+from .native import Game, InvalidArgument, Search, SearchParams, core_version, simd_paths
 from .native.params import ALGORITHM
 
 TARGETS = {
@@ -383,6 +383,7 @@ def mcgs_figures(kind: str, case: BenchCase, quick: bool) -> dict[str, Any]:
 def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     res: dict[str, Any] = {
         "core_version": core_version(),
+        "simd_paths": simd_paths(),
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
@@ -447,13 +448,20 @@ def share_pairs(p: GamePlugin, case: BenchCase, quick: bool) -> tuple[dict[str, 
     the pairs' own ratios, with the figures of the pair that gave it. On
     this shared VM one pair varied by +-10% between runs, a burst of noise
     landing on one side of it; each pair keeps both sides of its ratio in
-    the same moment, and the median drops the pair a burst hit. Returns the
+    the same moment, and the median drops the pair a burst hit. The engine
+    gets 0.7 s a pair (2.1 s in all; it had 2 s as one sample). Returns the
     figures and that pair's match run (the others are closed)."""
     pairs = []
-    for _ in range(1 if quick else 3):
-        engine = round(engine_steps_per_s(0.5 if quick else 0.7))
-        figures, run = match_figures(p.kind, case, quick)
-        pairs.append((figures["smitsimax_turns_per_s"] / engine, engine, figures, run))
+    try:
+        for _ in range(1 if quick else 3):
+            engine = round(engine_steps_per_s(0.5 if quick else 0.7))
+            figures, run = match_figures(p.kind, case, quick)
+            pairs.append((figures["smitsimax_turns_per_s"] / engine, engine, figures, run))
+    except BaseException:
+        for pair in pairs:
+            pair[3]["search"].close()
+            pair[3]["game"].close()
+        raise
     order = sorted(range(len(pairs)), key=lambda i: pairs[i][0])
     ratio, engine, figures, run = pairs[order[len(order) // 2]]
     for i, pair in enumerate(pairs):
@@ -533,8 +541,8 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
     if json_out:
         print(json.dumps(res))
         return 0
-    print(f"sandbox bench — core {res['core_version']}, Python {res['python']}"
-          + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
+    print(f"sandbox bench — core {res['core_version']}, Python {res['python']}, "
+          f"{res['simd_paths']}" + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
     tag = "  (quick)" if quick else ""
 
     def algorithm_lines(src: dict) -> None:

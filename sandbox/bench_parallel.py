@@ -67,7 +67,7 @@ def collect(quick: bool = False, game: str | None = None,
     try:   # the median of three: the first can meet a core still waking up
         out["line_transfer_ns"] = round(_median([line_transfer_ns(50_000 if quick else 200_000)
                                                  for _ in range(3)]), 1)
-    except SandboxError as e:   # one core: nothing to transfer between
+    except SandboxError as e:   # fewer than two usable CPUs, or not done in 10 s
         out["line_transfer_ns"], out["line_transfer_note"] = None, str(e)
     for p in ([plugin(game)] if game else plugins()):
         if not p.bench:
@@ -123,6 +123,9 @@ def print_report(res: dict[str, Any]) -> None:
     lt = res.get("line_transfer_ns")
     print(f"  cache line between two cores: {lt} ns one way (ping-pong, median of 3)" if lt
           else f"  cache line between two cores: not measured ({res.get('line_transfer_note')})")
+    if lt and lt > 1000:   # a line moves in tens of ns; microseconds are a time slice
+        print("    (microseconds: the other core was busy, so each move waited for a time "
+              "slice; the budgets below are not the machine's)")
     for kind, g in res["games"].items():
         print(f"  {kind} ({g['case']})")
         counts = sorted({t for row in g["modes"].values() for t in row["iterations_per_s"]})

@@ -378,11 +378,17 @@ int sbx_search_param_info(int index, sbx_param_info *out);
  * machine accepts. Any thread. */
 int sbx_cores(void);
 /* The one-way latency of a cache line moving between two cores, in ns: two
- * threads pass a counter back and forth round_trips times (1..10^8). What a
+ * threads pass a counter back and forth round_trips times (1..10^8; one
+ * more round trip first, untimed, waits for the second thread). What a
  * shared-tree parallel search pays per node the other thread has written
- * (bench --parallel). SBX_ERR_STATE if this process has fewer than two
- * cores to run on, or the threads did not finish in 10 s. */
+ * (bench --parallel); a busy second core inflates it (a time slice per
+ * move). SBX_ERR_STATE if this process has fewer than two CPUs to run on,
+ * or the threads did not finish in 10 s. */
 int sbx_line_transfer_ns(int64_t round_trips, double *out_ns);
+/* The vector paths this process runs, decided once when first needed:
+ * "snakes territory: avx2" (or "scalar (no AVX2)", "scalar (SBX_NO_AVX2)",
+ * "scalar (not an x86-64 build)"). Any thread. */
+const char *sbx_simd_paths(void);
 
 /* ==================================================== 3. Search: lifecycle
  * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and

@@ -572,7 +572,7 @@ class ArenaScene(Scene):
         the reason."""
         half = c.w // 2
         # only the modes these settings run (the one in force is kept listed)
-        can = parallel_modes(p.algorithm, p.policy, p.backup)
+        can = parallel_modes(p)
         modes = [(k, v) for k, v in PARALLEL_LABELS.items() if k in can or k == p.parallel]
         if len(modes) == 1:
             note = g.add(Label("parallel_note", (c.x, yy + 8, half - 4, 20), "serial only",

@@ -3,6 +3,8 @@
 This package is the only importer of the cffi extension: everything above it
 sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
 """
+import numbers
+
 from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
                      SandboxError)
 from .game import Game, has_bot, kinds, params_doc
@@ -25,13 +27,22 @@ def line_transfer_ns(round_trips: int = 200_000) -> float:
     for a count outside 1..10^8 (or not an int), InvalidState with fewer
     than two cores to run on."""
     from ._lib import check, ffi, lib
-    if isinstance(round_trips, bool) or not isinstance(round_trips, int):
+    if isinstance(round_trips, bool) or not isinstance(round_trips, numbers.Integral):
         raise InvalidArgument(f"round_trips: expected an int, got {type(round_trips).__name__}")
+    round_trips = int(round_trips)
     if not 1 <= round_trips <= 100_000_000:
         raise InvalidArgument(f"round_trips: {round_trips} is outside 1..100000000")
     out = ffi.new("double *")
     check(lib.sbx_line_transfer_ns(round_trips, out))
     return float(out[0])
+
+
+def simd_paths() -> str:
+    """The vector paths this process runs ("snakes territory: avx2", or
+    "scalar" and why), decided once, when first needed; SBX_NO_AVX2=1 in
+    the environment before that forces the scalar ones."""
+    from ._lib import lib, pystr
+    return pystr(lib.sbx_simd_paths())
 
 
 def core_version() -> str:
@@ -43,5 +54,5 @@ __all__ = [
     "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
     "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
     "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "cores", "has_bot", "kinds", "line_transfer_ns", "params_doc",
+    "core_version", "cores", "has_bot", "kinds", "line_transfer_ns", "params_doc", "simd_paths",
 ]

@@ -176,6 +176,8 @@ class SearchParams(BaseModel):
         if mode == "leaf" and not self.rollout:
             raise ValueError("parallel: leaf runs several rollouts from one leaf and needs "
                              "rollout on")
+        if self.algorithm != "smitsimax":   # policy and backup are Smitsimax's
+            return self
         root = mode == "root"
         if self.policy != "ucb1" and not (root and self.policy == "ucb1_tuned"):
             raise ValueError(f"parallel: {mode} works with policy ucb1"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import get_args
 
+from pydantic import ValidationError
+
 from ..native import Game, InvalidArgument, Search, SearchParams
 
 ALGORITHMS: tuple[str, ...] = get_args(SearchParams.model_fields["algorithm"].annotation)
@@ -46,20 +48,23 @@ PARALLEL_LABELS = {"serial": "serial", "wu_uct": "WU-UCT", "tree": "tree + VL", 
                    "leaf": "leaf"}
 
 
-def parallel_modes(algorithm: str, policy: str, backup: str) -> tuple[str, ...]:
-    """The parallel modes C runs with these settings (params.c's
-    check_parallel; leaf's need for rollouts is left to its refusal, which
-    names the fix): MCGS has one shared graph (no root sets, no leaf
-    rollouts); Smitsimax's shared trees update UCB1's mean and counts with
-    atomics, so UCB1-Tuned and the power mean get root parallelism only,
-    and the sampling policies (per-sibling sums) run serially."""
-    if algorithm == "mcgs":
-        return ("serial", "wu_uct", "tree")
-    if policy in AVERAGE_STRATEGY:
-        return ("serial",)
-    if policy == "ucb1_tuned" or backup == "power":
-        return ("serial", "root")
-    return ("serial", "wu_uct", "tree", "root", "leaf")
+def parallel_modes(settings: SearchParams) -> tuple[str, ...]:
+    """The parallel modes these settings can run: the ones SearchParams
+    (C's check_parallel and mcgs_check, mirrored and tested against C)
+    accepts with everything else unchanged. Leaf is judged with rollouts on:
+    its need for them is left to its refusal, which names the fix. MCGS has
+    one shared graph (serial, wu_uct, tree; `policy` is not its own);
+    Smitsimax's shared trees keep UCB1's mean and counts with atomics, so
+    UCB1-Tuned and the power mean get root parallelism only, and the
+    sampling policies run serially."""
+    modes = []
+    for mode in PARALLEL_LABELS:
+        try:
+            settings.replace(parallel=mode, rollout=settings.rollout or mode == "leaf")
+        except (ValidationError, InvalidArgument):
+            continue
+        modes.append(mode)
+    return tuple(modes)
 
 
 # Policies whose root probabilities are an average strategy, not visit shares

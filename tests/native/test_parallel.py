@@ -11,6 +11,7 @@ kept, and the tree still satisfies Smitsimax's invariants.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
@@ -208,24 +209,36 @@ def test_the_run_meters_count_each_threads_iterations():
 
 
 def test_the_arenas_mode_list_is_cs_rule():
-    """parallel_modes (what the arena offers) against C's own check of the
-    raw struct, for every policy, backup and mode: a mode is listed exactly
-    when C accepts it (leaf with rollouts on: the arena leaves leaf's need
-    for rollouts to C's refusal, which names the fix)."""
+    """parallel_modes (what the arena offers) against C's own checks, for
+    Smitsimax and MCGS with every policy and backup and every mode: a mode
+    is listed exactly when C accepts it, through the raw struct (bypassing
+    the model) into a real goofspiel search (mcgs_check's rule included).
+    Leaf is judged with rollouts on (the arena leaves that need to C's
+    refusal, which names the fix)."""
     from sandbox.native._lib import lib
     from sandbox.native.params import PARALLEL, POLICY as POLICIES
     from sandbox.sim.algorithms import PARALLEL_LABELS, parallel_modes
     assert set(PARALLEL_LABELS) == set(PARALLEL)
-    for policy in POLICIES:
-        for backup in ("mean", "power"):
-            if backup == "power" and policy != "ucb1":
-                continue  # refused whatever the mode (power is UCB1's)
-            raw = SearchParams(policy=policy, backup=backup, rollout=True).to_c()
-            listed = parallel_modes("smitsimax", policy, backup)
-            for mode, k in PARALLEL.items():
-                raw.parallel = k
-                accepted = lib.sbx_search_params_validate(raw) == 0
-                assert accepted == (mode in listed), (policy, backup, mode)
+    seen = set()
+    with Game("goofspiel", None, seed=1) as g, Search(g, None, 1) as s:
+        for algorithm in ("smitsimax", "mcgs"):
+            for policy in POLICIES:
+                for backup in ("mean", "power"):
+                    if backup == "power" and policy != "ucb1":
+                        continue  # refused whatever the mode (power is UCB1's)
+                    settings = SearchParams(algorithm=algorithm, policy=policy, backup=backup,
+                                            threads=min(2, cores()))
+                    listed = parallel_modes(settings)
+                    for mode, k in PARALLEL.items():
+                        raw = settings.replace(rollout=True).to_c()
+                        raw.parallel = k
+                        accepted = lib.sbx_search_check_params(s._h.get(), raw) == 0
+                        assert accepted == (mode in listed), (algorithm, policy, backup, mode)
+                    seen.add((algorithm, listed))
+    # what the arena shows: Smitsimax's five, root only, serial only; MCGS's three
+    assert {m for a, m in seen if a == "smitsimax"} == {
+        ("serial", "wu_uct", "tree", "root", "leaf"), ("serial", "root"), ("serial",)}
+    assert {m for a, m in seen if a == "mcgs"} == {("serial", "wu_uct", "tree")}
 
 
 def test_line_transfer_is_measured_and_bad_counts_are_refused():
@@ -240,8 +253,15 @@ def test_line_transfer_is_measured_and_bad_counts_are_refused():
     out = ffi.new("double *")
     assert lib.sbx_line_transfer_ns(0, out) == -1
     assert lib.sbx_line_transfer_ns(10, ffi.NULL) == -1
-    if cores() >= 2:
+    if usable_cpus() >= 2:
+        assert line_transfer_ns(np.int64(1)) > 0.0    # numpy integers are ints too
         assert 0.0 < line_transfer_ns(2_000) < 1e6
-    else:
+    else:   # one CPU to run on (taskset): C refuses rather than spin
         with pytest.raises(InvalidState, match="two cores"):
             line_transfer_ns(2_000)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (C's own test), not the machine's."""
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores()

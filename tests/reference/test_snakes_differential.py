@@ -8,12 +8,17 @@ moves and the step's rewards. Together the configurations play well over
 """
 from __future__ import annotations
 
+import os
+import platform
+import subprocess
+import sys
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sandbox.native import Game
+from sandbox.native import Game, simd_paths
 from sandbox.games.snakes.reference import SnakesGame, decode_export
 from sandbox.games.snakes.reference import DX, DY
 
@@ -37,17 +42,6 @@ CONFIGS = [
     ("seven_11x11", {"snakes": 7}, 600),
 ]
 
-
-@pytest.fixture(params=["auto", "scalar"])
-def territory_path(request, monkeypatch):
-    """The evaluation's territory fill has an AVX2 version, picked when a
-    game is configured on a CPU that has it; SBX_NO_AVX2 forces the scalar
-    one, so both are held to the reference on every machine that has AVX2."""
-    if request.param == "scalar":
-        monkeypatch.setenv("SBX_NO_AVX2", "1")
-    else:
-        monkeypatch.delenv("SBX_NO_AVX2", raising=False)
-    return request.param
 
 
 def random_joint(words, rng: np.random.Generator, careful: float) -> list[int]:
@@ -90,7 +84,7 @@ def assert_same(g: Game, r: SnakesGame) -> list[int]:
 
 
 @pytest.mark.parametrize("name,params,turns", CONFIGS, ids=[c[0] for c in CONFIGS])
-def test_engine_matches_reference(name, params, turns, territory_path):
+def test_engine_matches_reference(name, params, turns):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     played, games, deaths = 0, 0, 0
     seed = zlib.crc32(name.encode()) % 10**6
@@ -141,3 +135,39 @@ def test_clone_and_reseed_match():
 def test_params_string_matches_c():
     for params in ({}, {"width": 9, "w_length": 0.1, "w_space": -2.5e-3, "initial_food": 0}):
         assert SnakesGame(params).params == Game("snakes", params).params
+
+
+def _forced_scalar() -> bool:
+    return os.environ.get("SBX_NO_AVX2", "") not in ("", "0")
+
+
+def test_the_territory_path_is_the_one_this_machine_allows():
+    """The evaluation's territory fill has an AVX2 version, picked once per
+    process where the CPU has AVX2 (SBX_NO_AVX2=1 forces the scalar one):
+    the tests above ran on the path named here."""
+    path = simd_paths()
+    if _forced_scalar():
+        assert path == "snakes territory: scalar (SBX_NO_AVX2)"
+        return
+    flags: set[str] = set()
+    if platform.machine() in ("x86_64", "AMD64") and Path("/proc/cpuinfo").exists():
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+        assert path == ("snakes territory: avx2" if "avx2" in flags
+                        else "snakes territory: scalar (no AVX2)")
+    else:
+        assert path.startswith("snakes territory: scalar")
+
+
+@pytest.mark.skipif(_forced_scalar(), reason="this process is the scalar run")
+def test_the_scalar_fill_matches_the_reference_too():
+    """The same differential games in a process forced onto the scalar fill,
+    so both versions are held to the reference on a machine with AVX2."""
+    env = {**os.environ, "SBX_NO_AVX2": "1"}
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        __file__, "-k", "engine_matches_reference or path_is_the_one"],
+                       env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert f"{len(CONFIGS) + 1} passed" in p.stdout, p.stdout[-2000:]

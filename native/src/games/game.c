@@ -1,6 +1,7 @@
 /* game.c — registry of games and the checked public game API (sbx.h §1). */
 #include "game.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,4 +341,18 @@ uint64_t sbx_hash_with(sbx_export_writer write, const void *cfg,
     sbx_emitter e = {NULL, 0, 0, SBX_HASH_INIT};
     write(cfg, state, &e);
     return sbx_hash_finish(e.h);
+}
+
+/* ------------------------------------------------------------ machine */
+
+/* What the games run on this machine beyond plain C (sbx.h). */
+static char paths[96];
+static void fill_paths(void) {
+    snprintf(paths, sizeof paths, "snakes territory: %s", sbx_snakes_territory_path());
+}
+
+const char *sbx_simd_paths(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill_paths);
+    return paths;
 }

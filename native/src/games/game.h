@@ -91,6 +91,9 @@ struct sbx_game {
 
 /* Registered games. */
 extern const sbx_game_vt sbx_snakes_vt;
+/* Which territory fill snakes evaluations run in this process ("avx2" or
+ * "scalar (why)"), decided once (snakes.c); sbx_simd_paths reports it. */
+const char *sbx_snakes_territory_path(void);
 extern const sbx_game_vt sbx_goofspiel_vt;
 extern const sbx_game_vt sbx_matrix_vt;
 extern const sbx_game_vt sbx_depthbias_vt;

@@ -26,6 +26,7 @@
  * The ruleset `snakebyte` (RULES.md §2) lives in snakebyte.c: every entry
  * of the vtable below forwards there when the config says so (IS_SB).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +52,15 @@ typedef struct snakes_cfg {
     double w_alive, w_dead, w_outlived, w_length, w_health, w_food, w_space;
     /* derived */
     int ncells, ring_cap, bb_words;
-    int territory_avx2;    /* 1: territory() runs on AVX2 (see there)     */
+    int fits128;           /* board <= 128 cells, rows < 64: territory128 */
     size_t off_cells, off_food, off_ring, size;
     uint64_t bb_board[BB_WORDS];    /* every cell of the board   */
     uint64_t bb_not_left[BB_WORDS]; /* cells with x > 0          */
     uint64_t bb_not_right[BB_WORDS];/* cells with x < width - 1  */
 } snakes_cfg;
 
-static int territory_avx2_usable(const snakes_cfg *c);
+static void territory_path_decide(void);
+static pthread_once_t territory_once = PTHREAD_ONCE_INIT;
 
 typedef struct snake {
     int32_t death_turn;  /* -1 while alive */
@@ -210,7 +212,8 @@ static int snakes_configure(void *cfgv, const char *params) {
         if (x > 0) c->bb_not_left[cell >> 6] |= bit;
         if (x < c->width - 1) c->bb_not_right[cell >> 6] |= bit;
     }
-    c->territory_avx2 = territory_avx2_usable(c);
+    c->fits128 = c->bb_words <= 2 && c->width < 64;
+    pthread_once(&territory_once, territory_path_decide);
     c->ring_cap = 1;
     while (c->ring_cap < c->ncells + 4) c->ring_cap <<= 1;
     c->off_cells = sizeof(snakes_state);
@@ -560,6 +563,7 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
 
 /* ------------------------------------------------------------ evaluate */
 
+
 /* Territory: a multi-source breadth-first flood fill from the live heads
  * over cells free of bodies, one level at a time. A cell first reached by
  * exactly one snake is that snake's; a cell reached at the same level by two
@@ -641,8 +645,9 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
  * own step is 21%). A shift of a 128-bit lane by n bits is two 64-bit
  * shifts and the bits crossing the middle moved over by a byte shift
  * within the lane. Results are the scalar version's, bit for bit (integer
- * work only); the differential tests run both (SBX_NO_AVX2 selects the
- * scalar one). Used where the CPU has AVX2 and a row fits a 64-bit word. */
+ * work only); the differential tests run both (SBX_NO_AVX2 in the
+ * environment selects the scalar one for the process). Used where the CPU
+ * has AVX2 and the board fits territory128. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define AVX2_FN static inline __attribute__((target("avx2"), always_inline))
@@ -736,18 +741,35 @@ __attribute__((target("avx2"))) static void territory_avx2(const snakes_cfg *cfg
     }
 }
 
-static int territory_avx2_usable(const snakes_cfg *c) {
+/* Once per process, before the first snakes game exists (so every game
+ * and thread sees one value, and identical params stay identical configs):
+ * AVX2 if the CPU (and OS) have it and SBX_NO_AVX2 is not set. */
+static int avx2_on;
+static const char *path_name = "scalar";
+
+static void territory_path_decide(void) {
     const char *off = getenv("SBX_NO_AVX2");
-    if (off && *off && strcmp(off, "0") != 0) return 0;
+    if (off && *off && strcmp(off, "0") != 0) {
+        path_name = "scalar (SBX_NO_AVX2)";
+        return;
+    }
     __builtin_cpu_init();
-    return c->bb_words <= 2 && c->width < 64 && __builtin_cpu_supports("avx2");
+    avx2_on = __builtin_cpu_supports("avx2") != 0;
+    path_name = avx2_on ? "avx2" : "scalar (no AVX2)";
 }
 #else
-static int territory_avx2_usable(const snakes_cfg *c) { (void)c; return 0; }
+static const int avx2_on = 0;
+static const char *path_name = "scalar (not an x86-64 build)";
+static void territory_path_decide(void) {}
 static void territory_avx2(const snakes_cfg *cfg, const snakes_state *st, int *count) {
     (void)cfg; (void)st; (void)count;
 }
 #endif
+
+const char *sbx_snakes_territory_path(void) {
+    pthread_once(&territory_once, territory_path_decide);
+    return path_name;
+}
 
 static void territory(const snakes_cfg *cfg, const snakes_state *st,
                       int *count) {
@@ -799,8 +821,8 @@ static void snakes_evaluate(const void *cfgv, const void *stv, double *out) {
     const int n = cfg->snakes;
     int terr[SBX_MAX_AGENTS] = {0};
     if (cfg->w_space != 0.0) {
-        if (cfg->territory_avx2) territory_avx2(cfg, st, terr);
-        else if (cfg->bb_words <= 2) territory128(cfg, st, terr);
+        if (cfg->fits128 && avx2_on) territory_avx2(cfg, st, terr);
+        else if (cfg->fits128) territory128(cfg, st, terr);
         else territory(cfg, st, terr);
     }
     const int dead_total = n - st->alive_count;

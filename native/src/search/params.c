@@ -232,7 +232,8 @@ void sbx_search_params_default(sbx_search_params *out) {
 /* Cross-field rules of the parallel modes (mirrored in SearchParams). The
  * shared-tree modes update node statistics with atomics that UCB1's mean
  * and counts have; the sampling policies' per-sibling sums and the power
- * mean are recomputed from several nodes at once, so they stay serial. */
+ * mean are recomputed from several nodes at once, so they stay serial.
+ * Smitsimax's rules: the policy and the backup are its own. */
 static int check_parallel(const sbx_search_params *p) {
     static const char *const MODES[] = {"serial", "wu_uct", "tree", "root", "leaf"};
     static const char *const NAMES[] = {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"};
@@ -249,6 +250,9 @@ static int check_parallel(const sbx_search_params *p) {
                         "parallel: leaf runs several rollouts from one leaf and "
                         "needs rollout on");
     }
+    /* policy and backup are Smitsimax's (MCGS, the other algorithm with
+     * parallel modes, has neither; mcgs_check has its own rule) */
+    if (p->algorithm != SBX_ALGO_SMITSIMAX) return SBX_OK;
     const int root = p->parallel == SBX_PAR_ROOT;
     if (p->policy != SBX_POLICY_UCB1 && !(root && p->policy == SBX_POLICY_UCB1_TUNED)) {
         return sbx_fail(SBX_ERR_ARGUMENT,
