@@ -41,6 +41,9 @@ def test_bench_json_quick(tmp_path):
     assert res["signature"] == SIGNATURE
     assert res["bytes_per_node"] == 32
     assert res["quick"] is True
+    # which vector paths ran (the same text as the C core's own report)
+    from sandbox.native import simd_paths
+    assert res["simd_paths"] == simd_paths() and res["simd_paths"].startswith("snakes territory: ")
     # a quick run measures one engine-then-match pair: the ratio is its own
     assert res["search_share_of_engine_pairs"] == [res["search_share_of_engine"]]
     assert res["search_share_of_engine"] == pytest.approx(
