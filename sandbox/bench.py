@@ -451,23 +451,19 @@ def share_pairs(p: GamePlugin, case: BenchCase, quick: bool) -> tuple[dict[str, 
     the same moment, and the median drops the pair a burst hit. The engine
     gets 0.7 s a pair (2.1 s in all; it had 2 s as one sample). Returns the
     figures and that pair's match run (the others are closed)."""
-    pairs = []
+    pairs, keep = [], None
     try:
         for _ in range(1 if quick else 3):
             engine = round(engine_steps_per_s(0.5 if quick else 0.7))
             figures, run = match_figures(p.kind, case, quick)
             pairs.append((figures["smitsimax_turns_per_s"] / engine, engine, figures, run))
-    except BaseException:
+        keep = sorted(pairs, key=lambda q: q[0])[len(pairs) // 2]
+    finally:   # every run but the median pair's (all of them on an error)
         for pair in pairs:
-            pair[3]["search"].close()
-            pair[3]["game"].close()
-        raise
-    order = sorted(range(len(pairs)), key=lambda i: pairs[i][0])
-    ratio, engine, figures, run = pairs[order[len(order) // 2]]
-    for i, pair in enumerate(pairs):
-        if i != order[len(order) // 2]:
-            pair[3]["search"].close()
-            pair[3]["game"].close()
+            if pair is not keep:
+                pair[3]["search"].close()
+                pair[3]["game"].close()
+    ratio, engine, figures, run = keep
     res = {"engine_steps_per_s": engine, **figures,
            "search_share_of_engine": round(ratio, 3),
            "search_share_of_engine_pairs": [round(q[0], 3) for q in pairs]}

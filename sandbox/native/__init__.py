@@ -3,8 +3,6 @@
 This package is the only importer of the cffi extension: everything above it
 sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
 """
-import numbers
-
 from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
                      SandboxError)
 from .game import Game, has_bot, kinds, params_doc
@@ -26,12 +24,9 @@ def line_transfer_ns(round_trips: int = 200_000) -> float:
     search pays for each node the other thread has written. InvalidArgument
     for a count outside 1..10^8 (or not an int), InvalidState with fewer
     than two cores to run on."""
+    from ._handle import int_arg
     from ._lib import check, ffi, lib
-    if isinstance(round_trips, bool) or not isinstance(round_trips, numbers.Integral):
-        raise InvalidArgument(f"round_trips: expected an int, got {type(round_trips).__name__}")
-    round_trips = int(round_trips)
-    if not 1 <= round_trips <= 100_000_000:
-        raise InvalidArgument(f"round_trips: {round_trips} is outside 1..100000000")
+    round_trips = int_arg("round_trips", round_trips, 1, 100_000_000)
     out = ffi.new("double *")
     check(lib.sbx_line_transfer_ns(round_trips, out))
     return float(out[0])
