@@ -590,6 +590,13 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
             report = verify(replay)
             if not report.ok:
                 raise ReplayError(f"{args.file}: {report.message}")
+            if replay.damaged_lines:
+                # what was kept replays, but the file is not what it claims
+                # (a crash mid-write tears at most the last line)
+                n = replay.damaged_lines
+                raise ReplayError(f"{args.file}: {report.message}, but {n} damaged "
+                                  f"line{'s' if n != 1 else ''} dropped: not the file that "
+                                  f"was recorded")
             print(f"ok: {args.file}: {report.message}", file=out)
             return 0
         stats = None
