@@ -267,6 +267,8 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_ALGO_GREEDY 4       /* best one-ply evaluation vs random opponents  */
 #define SBX_ALGO_MCGS 5         /* Monte-Carlo graph search, two players: one
                                    graph of states, n1 x n2 edges (mcgs.c)   */
+#define SBX_ALGO_UCT 6          /* textbook sequential UCT, untuned: the
+                                   outside yardstick (uct.c)                 */
 
 /* policy: Smitsimax's selection policy at every node */
 #define SBX_POLICY_UCB1 0       /* UCB1 on normalised scores (tutorial §6-§7)   */
@@ -338,7 +340,7 @@ typedef struct sbx_search_params {
     int32_t final_move;         /* SBX_FINAL_* (Exp3 / RM)                   */
     int32_t avg_weight;         /* SBX_AVG_* (Exp3 / RM's average strategy)  */
     int32_t backup;             /* SBX_BACKUP_*                              */
-    int32_t lead;               /* SUCT: agent serialised first (-1: agent 0,
+    int32_t lead;               /* SUCT, UCT: agent serialised first (-1: agent 0,
                                    or the seat, filled in by the controller) */
     double c_puct;              /* MCGS: PUCT exploration constant           */
     double fpu_offset;          /* MCGS: unvisited outcome Q = node Q - this */
