@@ -63,12 +63,17 @@ def test_uct_takes_c_2_unless_the_settings_name_one():
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 # row 1 never loses (ties at worst), rows 0 and 2 lose to some column
 SAFE_ROW = [[1, -1, 1], [0, 1, 0], [-1, 1, 1]]
-# prisoner's dilemma (b = a^T): cooperate loses to defect on win/loss, though
-# its raw payoff 3 or 0 ... is what a payoff-maximiser would weigh
+# row 2 wins against every column (zero-sum): it dominates, value +1; for
+# the column player every column loses to it, value -1
+DOMINANT = [[-1, 1, 0, 2], [1, -2, 1, 0], [1, 2, 3, 1]]
+# prisoner's dilemma (b = a^T): on win/loss defect (row 1) never loses and
+# cooperate loses to defect; win/loss compares with the other player's
+# payoff, not the raw payoff a payoff-maximiser would weigh
 PD_A, PD_B = [[3, 0], [5, 1]], [[3, 5], [0, 1]]
 
 
 @pytest.mark.parametrize("name,a,b", [("rps", RPS, None), ("safe_row", SAFE_ROW, None),
+                                      ("dominant_row", DOMINANT, None),
                                       ("prisoners_dilemma", PD_A, PD_B)])
 @pytest.mark.parametrize("lead", [0, 1])
 def test_first_movers_root_value_converges_to_the_pure_maxmin(name, a, b, lead):
@@ -89,6 +94,13 @@ def test_first_movers_root_value_converges_to_the_pure_maxmin(name, a, b, lead):
         # the root's value (every iteration's return) tends to it as well:
         # only the log-many explorations of worse moves pull it away
         assert abs(float(root.rows["mean"][0]) - value) < 0.15, (root.rows[0], value)
+
+
+def test_a_dominant_row_is_played():
+    assert _maxmin(DOMINANT, None, 0) == (1, {2})
+    with Game("matrix", _table(DOMINANT), seed=1) as g, Search(g, _uct(), seed=1) as s:
+        s.run(iterations=2000)
+        assert s.best_moves()[0] == 2
 
 
 def test_rps_every_first_move_is_lost_to_the_second_movers_reply():

@@ -88,8 +88,9 @@ static const param_def DEFS[] = {
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
         "(one ply vs random opponents), 5 mcgs (Monte-Carlo graph search, "
         "two players), 6 uct (textbook sequential UCT, untuned: win/loss "
-        "rollouts to the game's end; reads c, lead, node_cap only); a change "
-        "takes effect at the next turn"),
+        "rollouts to the game's end; reads c, lead, node_cap only; its c is "
+        "2 in the Python settings when none is named, C's table has one "
+        "default for every algorithm); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "

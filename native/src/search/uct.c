@@ -41,7 +41,10 @@
  * the most-visited line of the first simulated turn: the lead's root child,
  * then the next agent's child below it, ... No tree reuse: the textbook
  * starts every turn from a fresh tree. Reads c, lead and node_cap (and the
- * run's budgets and the search's seed); every other knob is ignored.
+ * run's budgets and the search's seed); every other knob is ignored. The
+ * textbook's c for [-1, 1] returns is 2 (OpenSpiel's): the Python settings
+ * give uct that c when they name none (sandbox/native/params.py); C's
+ * parameter table has one default per field, so a bare C caller sets it.
  */
 #include <math.h>
 #include <stdlib.h>
