@@ -82,12 +82,15 @@ static const param_def DEFS[] = {
         "values and of the playouts that ended at the node, weighted by "
         "visits (1 = the visit-weighted mean, large = toward the best "
         "child); unused otherwise"),
-    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_MCGS,
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_UCT,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
         "(one ply vs random opponents), 5 mcgs (Monte-Carlo graph search, "
-        "two players); a change takes effect at the next turn"),
+        "two players), 6 uct (textbook sequential UCT, untuned: win/loss "
+        "rollouts to the game's end; reads c, lead, node_cap only; its c is "
+        "2 in the Python settings when none is named, C's table has one "
+        "default for every algorithm); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -123,10 +126,10 @@ static const param_def DEFS[] = {
         "mean; power works with policy ucb1 only (it keeps the value in the "
         "bytes the other policies use)"),
     DEF(lead, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
-        "SUCT: the agent serialised first (the others see its move: give it "
+        "SUCT, UCT: the agent serialised first (the others see its move: give it "
         "the seat that must not peek); -1: the seat the search plays for, "
         "filled in by the match's controller (agent 0 for a bare search); "
-        "refused past the game's agents when SUCT is asked for"),
+        "refused past the game's agents when SUCT or UCT is asked for"),
     DEF(c_puct, SBX_PARAM_FLOAT, 0.0, 100.0, 1.5,
         "MCGS: PUCT constant, score = Q + c_puct * prior * sqrt(N) / (1 + n), "
         "in the units of the game's evaluation (prior: see priors)"),
