@@ -203,8 +203,10 @@ def app_main(argv: Sequence[str] | None = None) -> int:
 def _app(args: argparse.Namespace) -> int:
     _check_common(args)
     _budget_from(args)   # out of range: one line before a window opens
-    if args.profile_frames is not None and args.profile_frames < 1:
-        raise CliError("--profile-frames must be >= 1")
+    if args.profile_frames is not None and not 1 <= args.profile_frames <= MAX_PROFILE_FRAMES:
+        # a profile of more frames than a working day holds never finishes
+        raise CliError(f"--profile-frames must be in 1..{MAX_PROFILE_FRAMES:,} "
+                       f"(got {args.profile_frames})")
     if args.screenshot is not None:
         # before a window opens or a turn is played, not after the match
         from .imagefile import screenshot_problem
@@ -309,6 +311,9 @@ def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
 
 
 # ------------------------------------------------------------ python -m sandbox
+MAX_PROFILE_FRAMES = 1_000_000   # about 4.6 hours at 60 frames a second
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="python -m sandbox", description="The simultaneous-move search sandbox.")
     sub = parser.add_subparsers(dest="command", metavar="command")
