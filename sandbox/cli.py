@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Sequence
 
+from .safetext import SEED_WHY
 from .native import SandboxError
 
 EXIT_USAGE = 2
@@ -479,7 +480,7 @@ def run_series(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     _check_common(args)
     if not 0 <= args.seed < 2**62:
-        raise CliError("--seed must be in 0..2^62-1")
+        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
     scenario = _scenario_with_sets(args)
     budget = _budget_from(args)
 

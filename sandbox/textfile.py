@@ -49,4 +49,6 @@ def read_small_text(path: str | os.PathLike, limit: int) -> str:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise TextFileProblem(f"larger than {limit:,} bytes")
-    return data.decode("utf-8")
+    # utf-8-sig: a byte-order mark some editors write is not text (TOML
+    # would call it a syntax error at line 1, column 1)
+    return data.decode("utf-8-sig")
