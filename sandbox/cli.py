@@ -378,7 +378,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                            "Elo with 95%% intervals, SPRT; resumable"))
     add_sweep_args(sub.add_parser(
         "sweep", help="grid or random search of search settings against an opponent pool"))
-    sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    info = sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    info.add_argument("--settings", action="store_true",
+                      help="only the search settings: range, default, the algorithms that read "
+                           "each, what it means")
+    info.add_argument("--markdown", action="store_true",
+                      help="with --settings: as the Markdown table of docs/settings.md")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
                                        "fails if memory grows more than 5%% after warm-up")
     soak.add_argument("--minutes", type=float, default=None, metavar="N",
@@ -432,6 +437,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              game=args.game, tournament=args.tournament,
                              explorer=args.explorer)
         if args.command == "info":
+            if args.markdown and not args.settings:
+                raise CliError("--markdown goes with --settings")
+            if args.settings:
+                from .sim.settings_doc import settings_markdown, settings_text
+                print(settings_markdown() if args.markdown else settings_text(), end="")
+                return 0
             return _info()
         if args.command == "series":
             return run_series(args)
