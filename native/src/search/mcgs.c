@@ -653,13 +653,19 @@ static inline uint32_t linked_child(const mcgs_edge *ed) {
     return c == CLAIM ? 0 : c;
 }
 
-/* An edge's value for player a in a parallel run (edge_sum / visits, atomic
- * loads): c is its linked child, v its visits as read. An outcome whose
- * node is not yet evaluated (listed before its evaluation) adds no value. */
-static double par_edge_value(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint32_t c,
-                             uint32_t v, int a) {
+/* edge_sum for a parallel run (atomic loads): c is the edge's linked child,
+ * v its visits as read; *val = the edge's value (sum / v). The same
+ * operations in the same order as edge_sum, so one thread gives the serial
+ * figures bit for bit. An outcome listed before its node is evaluated
+ * (par_chance_link) adds no value yet: the others' average stands for it. */
+static double par_edge_sum(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint32_t c,
+                           uint32_t v, int a, double *val) {
     uint32_t k = x->more ? LDA(&x->more[ei]) : 0;
-    if (!k) return (double)ed->r[a] + ld_double(&x->nodes[c].q[a]);
+    const double own = (double)ed->r[a] + ld_double(&x->nodes[c].q[a]);
+    if (!k) {
+        *val = own;
+        return v * own;
+    }
     int64_t first = v;
     uint64_t counted = 0;
     double sum = 0.0;
@@ -673,10 +679,16 @@ static double par_edge_value(const mcgs *x, uint32_t ei, const mcgs_edge *ed, ui
         counted += ov;
     }
     if (first > 0) { /* the counts are read one by one: never below 0 */
-        sum += (double)first * ((double)ed->r[a] + ld_double(&x->nodes[c].q[a]));
+        sum += (double)first * own;
         counted += (uint64_t)first;
     }
-    return counted ? sum / (double)counted : (double)ed->r[a] + ld_double(&x->nodes[c].q[a]);
+    if (!counted) {
+        *val = own;
+        return v * own;
+    }
+    if (counted != v) sum = sum / (double)counted * v;
+    *val = sum / v;
+    return sum;
 }
 
 /* recompute_q with atomic loads and stores (two threads
@@ -693,9 +705,10 @@ static void par_recompute_q(mcgs *x, mcgs_node *nd) {
         if (!v) continue;
         const uint32_t c = linked_child(ed);
         if (!c) continue;
+        double val;
         total += v;
-        sum[0] += v * par_edge_value(x, nd->edges + e, ed, c, v, 0);
-        sum[1] += v * par_edge_value(x, nd->edges + e, ed, c, v, 1);
+        sum[0] += par_edge_sum(x, nd->edges + e, ed, c, v, 0, &val);
+        sum[1] += par_edge_sum(x, nd->edges + e, ed, c, v, 1, &val);
     }
     st_double(&nd->q[0], (nd->u[0] + sum[0]) / (double)(1 + total));
     st_double(&nd->q[1], (nd->u[1] + sum[1]) / (double)(1 + total));
@@ -724,9 +737,10 @@ static void marginal_ex(const mcgs *x, const mcgs_node *nd, int a, double fpu_of
             if (!ev) continue;
             const uint32_t ch = linked_child(ed);
             if (!ch) continue;
-            const double val = par_edge_value(x, e, ed, ch, ev, a);
+            double val;
+            const double es = par_edge_sum(x, e, ed, ch, ev, a, &val);
             v += ev;
-            sum += ev * val;
+            sum += es;
             if (val < lo) lo = val;
         }
         mv[i] = v;
