@@ -704,13 +704,13 @@ int sbx_search_debug_mcgs_node(sbx_search *search, int node,
                                sbx_mcgs_debug_node *out);
 /* Runs the backup's Q recomputation on one node. */
 int sbx_search_debug_mcgs_recompute(sbx_search *search, int node);
-/* The outcomes of edge `edge` (row-major i*n2+j) of `node`: one per
+/* The children of edge `edge` (row-major i*n2+j) of `node`: one per
  * successor state the edge met (more than one only in games with chance),
  * the edge's own child first (edge_child / edge_r above, with the edge's
  * visits minus the others'), then the later ones, most recent first. Writes
  * up to `cap` (child, visits, reward pair) entries; *n_out = how many there
  * are (0: the edge is not linked). */
-int sbx_search_debug_mcgs_outcomes(sbx_search *search, int node, int edge,
+int sbx_search_debug_mcgs_children(sbx_search *search, int node, int edge,
                                    int32_t *child, int32_t *visits, float *r,
                                    int cap, int *n_out);
 

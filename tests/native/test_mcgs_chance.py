@@ -16,13 +16,13 @@ from sandbox.native._lib import ffi, lib
 from test_mcgs import mcgs, node
 
 
-def outcomes(s: Search, i: int, e: int):
+def children(s: Search, i: int, e: int):
     """Edge e of node i: [(child, visits, (r0, r1))], the edge's own child
-    first (test-only sbx_search_debug_mcgs_outcomes)."""
+    first (test-only sbx_search_debug_mcgs_children)."""
     cap = 256
     child, visits = ffi.new("int32_t[]", cap), ffi.new("int32_t[]", cap)
     r, n = ffi.new("float[]", 2 * cap), ffi.new("int *")
-    assert lib.sbx_search_debug_mcgs_outcomes(s._h.get(), i, e, child, visits, r, cap, n) == 0
+    assert lib.sbx_search_debug_mcgs_children(s._h.get(), i, e, child, visits, r, cap, n) == 0
     assert n[0] <= cap
     return [(child[k], visits[k], (r[2 * k], r[2 * k + 1])) for k in range(n[0])]
 
@@ -34,7 +34,7 @@ def links(s: Search):
         d = node(s, i)
         if d.flags & 1 and not d.flags & 2:
             for e in range(d.n1 * d.n2):
-                out.extend((i, e, c, v) for c, v, _ in outcomes(s, i, e))
+                out.extend((i, e, c, v) for c, v, _ in children(s, i, e))
     return out
 
 
@@ -118,7 +118,7 @@ def test_an_edge_is_the_visit_weighted_average_of_its_outcomes():
                 continue
             acc, total = [0.0, 0.0], 0
             for e in range(d.n1 * d.n2):
-                outs = outcomes(s, i, e)
+                outs = children(s, i, e)
                 assert sum(v for _, v, _ in outs) == d.edge_visits[e]
                 if outs:
                     assert (outs[0][0], tuple(outs[0][2])) == (d.edge_child[e],
@@ -139,12 +139,12 @@ def test_an_edge_is_the_visit_weighted_average_of_its_outcomes():
         assert several > 10  # chance met: edges with several outcomes
 
 
-def _check_outcomes(s: Search):
+def _check_children(s: Search):
     n = s.stats().nodes[0]
     for i in range(n):
         d = node(s, i)
         for e in range(d.n1 * d.n2 if d.flags & 1 and not d.flags & 2 else 0):
-            outs = outcomes(s, i, e)
+            outs = children(s, i, e)
             assert all(0 < c < n for c, _, _ in outs)
             assert sum(v for _, v, _ in outs) == d.edge_visits[e]
         assert d.visits == sum(d.edge_visits[e] for e in range(d.n1 * d.n2))
@@ -158,16 +158,16 @@ def test_outcomes_respect_node_cap_and_survive_reuse():
         r = s.run(iterations=100_000)
         assert r.stop_reason == "node_cap" and r.iterations < 100_000
         assert s.stats().nodes[0] <= 1024
-        _check_outcomes(s)
+        _check_children(s)
     g = goof("random")
     with Search(g, mcgs(tree_reuse=True), seed=2) as s:
         for _ in range(3):
             s.run(iterations=3000)
-            _check_outcomes(s)
+            _check_children(s)
             moves = s.best_moves()
             g.step(moves)
             s.advance(moves, new_root=g)
-            _check_outcomes(s)
+            _check_children(s)
             # the chance drawn in the game was met by the search: kept
             assert node(s, 0).flags & 1 and node(s, 0).hash == g.state_hash()
 
@@ -179,12 +179,12 @@ def test_debug_outcomes_refuses_bad_arguments():
         buf = ffi.new("int32_t[]", 4)
         f = ffi.new("float[]", 8)
         h = s._h.get()
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 10**6, 0, buf, buf, f, 4, n) != 0
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 0, 999, buf, buf, f, 4, n) != 0
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 0, -1, buf, buf, f, 4, n) != 0
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 0, 0, ffi.NULL, buf, f, 4, n) != 0
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 0, 0, buf, buf, f, -1, n) != 0
-        assert lib.sbx_search_debug_mcgs_outcomes(h, 0, 0, ffi.NULL, ffi.NULL, ffi.NULL, 0,
+        assert lib.sbx_search_debug_mcgs_children(h, 10**6, 0, buf, buf, f, 4, n) != 0
+        assert lib.sbx_search_debug_mcgs_children(h, 0, 999, buf, buf, f, 4, n) != 0
+        assert lib.sbx_search_debug_mcgs_children(h, 0, -1, buf, buf, f, 4, n) != 0
+        assert lib.sbx_search_debug_mcgs_children(h, 0, 0, ffi.NULL, buf, f, 4, n) != 0
+        assert lib.sbx_search_debug_mcgs_children(h, 0, 0, buf, buf, f, -1, n) != 0
+        assert lib.sbx_search_debug_mcgs_children(h, 0, 0, ffi.NULL, ffi.NULL, ffi.NULL, 0,
                                                   n) == 0
 
 

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from sandbox.native import Game, InvalidArgument, Search, SearchParams, cores
 from sandbox.native._lib import ffi, lib
-from test_mcgs_chance import outcomes
+from test_mcgs_chance import children
 from test_parallel import _signature
 
 MODES = ("wu_uct", "tree")
@@ -71,7 +71,7 @@ def _walk(s: Search):
         assert d.flags & 1, "a reachable node that was never evaluated"
         assert d.visits == sum(d.edge_visits[e] for e in range(d.n1 * d.n2))
         for e in range(d.n1 * d.n2):
-            outs = outcomes(s, i, e)
+            outs = children(s, i, e)
             assert sum(v for _, v, _ in outs) == d.edge_visits[e], "an outcome's visit lost"
             if d.edge_visits[e]:
                 assert outs and all(0 < c < n for c, _, _ in outs), "a visited edge without a child"

@@ -44,18 +44,44 @@
  * played as often as any of its moves would be). A game without the hook
  * is refused at creation and set_params.
  * *
+ * Chance. The formalisation assumes that a joint action leads to one
+ * state; where the game's chance decides the step (snakes' food, goofspiel's
+ * random prize order: each playout's simulation is reseeded) an edge leads
+ * to one CHILD PER SUCCESSOR STATE IT MET, each found in or added to the
+ * transposition table like any other. Its value is the visit-weighted
+ * average over its children of r + Q(child): what its sampled successors
+ * returned, an estimate of the expectation over chance (edge_sum; with one
+ * child, exactly the formalisation's term). Selection and the backup see
+ * edges only, so nothing else changes. The first child met stays in the
+ * edge (a game without chance pays nothing, and its figures are bit for
+ * bit what they were); later ones are 20-byte kids in a fourth doubling
+ * array, listed per edge through `more` (one index per edge, made when a
+ * serial search first meets chance, always in a parallel run); the first
+ * child's visits are the edge's minus its kids'. node_cap bounds the kids
+ * as it bounds the nodes. Why not one child per edge that every outcome
+ * shares (open-loop): the players see the chance before they move (a
+ * goofspiel bid is made knowing the prize), so a node standing for several
+ * states would make each player answer their average. And why not stop the
+ * playout where chance differs from the stored child, as the search once
+ * did: most playouts then ended there (goofspiel-6 with random prizes: 1.2
+ * turns deep against 4.8 with a fixed order, three quarters of the edge
+ * visits never reaching a child) and each such visit weighed the stored
+ * child's value, not the one chance drew.
+ *
  * A playout stops at a node met for the first time (it is evaluated there),
- * at a terminal, at max_depth turns below the root, when the game's chance
- * made the simulated state differ from the edge's stored child (its hash;
- * snakes' food, goofspiel's random prize order: the edge keeps the first
- * outcome met, and this visit only counts) or, with short_circuit, when the
- * child has more visits than the edge (the child's Q is already estimated
- * from its other parents: KataGo's shortcut). gamma, c, random_threshold,
- * policy and elimination do not apply.
+ * at a terminal, at max_depth turns below the root or, with short_circuit,
+ * when the child has more visits (N = 1 + its edge visits) than the link
+ * that reaches it (the edge, or the edge's visits that met that child): the
+ * child's Q is already estimated from its other parents, so the edge is
+ * counted and refreshed from it with no playout below (KataGo's rule). A
+ * link made in this playout to a node of the table has 0 visits, so it
+ * stops there too. gamma, c, random_threshold, policy and elimination do
+ * not apply.
  *
  * Memory: nodes and edges live in two arrays grown by doubling (never a
- * malloc per node); node_cap bounds the nodes (SBX_STOP_NODE_CAP when
- * full). Heuristic priors live in a third array, of floats, made only when
+ * malloc per node); node_cap bounds the nodes and, apart, the kids
+ * (SBX_STOP_NODE_CAP when either is full; a serial playout that finds no
+ * room for a kid is dropped before its backup, counting nothing). Heuristic priors live in a third array, of floats, made only when
  * priors=heuristic: n_1 + n_2 per node (player 0's outcomes, then player
  * 1's) from the node's `prior` index, so the node stays 104 bytes and a
  * uniform search pays nothing. Priors are fixed when a node is made: a
@@ -100,16 +126,17 @@ typedef struct mcgs_node {
 /* The README's and bench's bytes per node assume it (8-byte fields first). */
 _Static_assert(sizeof(mcgs_node) == 104, "mcgs_node must stay 104 bytes");
 
-/* A chance outcome of an edge beyond its first: the edge's own child, r and
- * the visits its outcomes do not hold are the first outcome; these come in
- * a list per edge (x->more[edge] = index + 1 of the newest, next = the one
- * before it). Made only when a step met a state its edge had not seen. */
-typedef struct mcgs_out {
-    uint32_t child;     /* node index (set before the outcome is listed)  */
-    uint32_t visits;    /* visits of the edge that met this outcome       */
-    float r[2];         /* reward per player on this outcome              */
-    uint32_t next;      /* index + 1 of the edge's previous outcome; 0 end*/
-} mcgs_out;
+/* A child of an edge beyond its first, made when a step of the edge met a
+ * state it had not met (chance: snakes' food, goofspiel's random prizes).
+ * The edge's own child, r and the visits its other children do not hold
+ * are its first child; the others come in a list per edge (x->more[edge] =
+ * index + 1 of the newest, `next` = the one before it). */
+typedef struct mcgs_kid {
+    uint32_t child;     /* node index (set before the kid is listed)      */
+    uint32_t visits;    /* the edge's visits that met this child          */
+    float r[2];         /* reward per player into this child              */
+    uint32_t next;      /* index + 1 of the edge's previous kid; 0: end   */
+} mcgs_kid;
 
 typedef struct mcgs {
     mcgs_node *nodes;
@@ -118,14 +145,14 @@ typedef struct mcgs {
     uint32_t eused, ecap;
     float *priors;            /* priors=heuristic only (NULL until needed) */
     uint32_t pused, pcap;
-    uint32_t *more;           /* per edge: its newest chance outcome + 1
+    uint32_t *more;           /* per edge: its newest chance child + 1
                                  (NULL until a serial search meets chance;
                                  a parallel run always makes it)          */
     uint32_t mcap;            /* entries of `more` allocated (zeroed)      */
-    mcgs_out *outs;           /* the chance outcomes, a doubling array;
+    mcgs_kid *kids;           /* the chance children, a doubling array;
                                  node_cap bounds their count as it bounds
                                  the nodes                                 */
-    uint32_t oused, ocap;
+    uint32_t kused, kcap;
     uint32_t *table;          /* open addressing: node index + 1, 0 empty */
     uint32_t tmask;
     uint32_t depth_reached;
@@ -248,7 +275,7 @@ static void clear(mcgs *x) {
     x->used = 1;
     x->eused = 0;
     x->pused = 0;
-    x->oused = 0; /* `more` entries are zeroed when their edges are made */
+    x->kused = 0; /* `more` entries are zeroed when their edges are made */
     memset(&x->nodes[0], 0, sizeof x->nodes[0]);
     if (x->table) memset(x->table, 0, ((size_t)x->tmask + 1) * sizeof *x->table);
     x->depth_reached = 0;
@@ -262,7 +289,7 @@ static void mcgs_destroy(sbx_search *s) {
     free(x->edges);
     free(x->priors);
     free(x->more);
-    free(x->outs);
+    free(x->kids);
     free(x->table);
     free(x->tmp);
     free(x->tmp2);
@@ -319,26 +346,26 @@ static int grow_more(mcgs *x) {
     return 1;
 }
 
-/* The outcome array with room for `n` more, doubled up to `limit`; 0 if
+/* The child array with room for `n` more, doubled up to `limit`; 0 if
  * the limit or memory says no. */
-static int grow_outs(mcgs *x, uint64_t n, uint64_t limit) {
-    const uint64_t want = (uint64_t)x->oused + n;
+static int grow_kids(mcgs *x, uint64_t n, uint64_t limit) {
+    const uint64_t want = (uint64_t)x->kused + n;
     if (want > limit) return 0;
-    if (want <= x->ocap) return 1;
-    uint64_t nc = x->ocap ? x->ocap : 1024;
+    if (want <= x->kcap) return 1;
+    uint64_t nc = x->kcap ? x->kcap : 1024;
     while (nc < want) nc *= 2;
     if (nc > limit) nc = limit;
-    mcgs_out *o = realloc(x->outs, (size_t)nc * sizeof *o);
+    mcgs_kid *o = realloc(x->kids, (size_t)nc * sizeof *o);
     if (!o) return 0;
-    x->outs = o;
-    x->ocap = (uint32_t)nc;
+    x->kids = o;
+    x->kcap = (uint32_t)nc;
     return 1;
 }
 
-/* Serial search: room for one more chance outcome (the first one met makes
- * `more`). 0 when node_cap's count of outcomes is reached or memory fails. */
+/* Serial search: room for one more chance child (the first one met makes
+ * `more`). 0 when node_cap's count of children is reached or memory fails. */
 static int chance_room(sbx_search *s, mcgs *x) {
-    return grow_more(x) && grow_outs(x, 1, (uint64_t)s->p.node_cap);
+    return grow_more(x) && grow_kids(x, 1, (uint64_t)s->p.node_cap);
 }
 
 /* Room for one more node, `edges` more edges and, with heuristic priors,
@@ -509,17 +536,18 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
 
 /* ------------------------------------------------------------ backup */
 
-/* The head of edge ei's list of further chance outcomes (0: the edge has
+/* The head of edge ei's list of further chance children (0: the edge has
  * met one successor state only). */
 static inline uint32_t more_of(const mcgs *x, uint32_t ei) {
     return x->more ? x->more[ei] : 0;
 }
 
 /* Edge ei's visits times its value for player a: the visit-weighted sum of
- * r_a + Q_a(child) over the outcomes it met (the first's visits are the
+ * r_a + Q_a(child) over the children it met (the first's visits are the
  * edge's minus the others'), so the edge's value is the average of what its
- * sampled outcomes returned, an estimate of the expectation over chance.
- * With one outcome this is the formalisation's N(i,j) (r + Q(child)), the
+ * sampled successor states returned, an estimate of the expectation over
+ * chance.
+ * With one child this is the formalisation's N(i,j) (r + Q(child)), the
  * same floating-point operations. */
 static inline double edge_sum(const mcgs *x, uint32_t ei, int a) {
     const mcgs_edge *ed = &x->edges[ei];
@@ -527,8 +555,8 @@ static inline double edge_sum(const mcgs *x, uint32_t ei, int a) {
     if (!k) return ed->visits * ((double)ed->r[a] + x->nodes[ed->child].q[a]);
     uint32_t first = ed->visits;
     double sum = 0.0;
-    for (; k; k = x->outs[k - 1].next) {
-        const mcgs_out *o = &x->outs[k - 1];
+    for (; k; k = x->kids[k - 1].next) {
+        const mcgs_kid *o = &x->kids[k - 1];
         if (!o->visits) continue;
         first -= o->visits;
         sum += o->visits * ((double)o->r[a] + x->nodes[o->child].q[a]);
@@ -537,28 +565,28 @@ static inline double edge_sum(const mcgs *x, uint32_t ei, int a) {
     return sum;
 }
 
-/* The visits of edge ei that met outcome k (0: the edge's own child). */
-static uint32_t outcome_visits(const mcgs *x, uint32_t ei, uint32_t k) {
-    if (k) return x->outs[k - 1].visits;
+/* The visits of edge ei that met child k (0: the edge's own child). */
+static uint32_t kid_visits(const mcgs *x, uint32_t ei, uint32_t k) {
+    if (k) return x->kids[k - 1].visits;
     uint32_t v = x->edges[ei].visits;
-    for (uint32_t m = more_of(x, ei); m; m = x->outs[m - 1].next) v -= x->outs[m - 1].visits;
+    for (uint32_t m = more_of(x, ei); m; m = x->kids[m - 1].next) v -= x->kids[m - 1].visits;
     return v;
 }
 
-/* Edge ei's outcomes one at a time, for the inspection entries: *k =
- * OUT_START first (the edge's own child and the visits the list does not
+/* Edge ei's children one at a time, for the inspection entries: *k =
+ * KID_START first (the edge's own child and the visits the list does not
  * hold), then its list; 0 after the last. */
-#define OUT_START UINT32_MAX
-static int next_outcome(const mcgs *x, uint32_t ei, uint32_t *k, uint32_t *child,
+#define KID_START UINT32_MAX
+static int next_kid(const mcgs *x, uint32_t ei, uint32_t *k, uint32_t *child,
                         uint32_t *visits) {
-    if (*k == OUT_START) {
+    if (*k == KID_START) {
         *child = x->edges[ei].child;
-        *visits = outcome_visits(x, ei, 0);
+        *visits = kid_visits(x, ei, 0);
         *k = more_of(x, ei);
         return 1;
     }
     if (!*k) return 0;
-    const mcgs_out *o = &x->outs[*k - 1];
+    const mcgs_kid *o = &x->kids[*k - 1];
     *child = o->child;
     *visits = o->visits;
     *k = o->next;
@@ -656,7 +684,7 @@ static inline uint32_t linked_child(const mcgs_edge *ed) {
 /* edge_sum for a parallel run (atomic loads): c is the edge's linked child,
  * v its visits as read; *val = the edge's value (sum / v). The same
  * operations in the same order as edge_sum, so one thread gives the serial
- * figures bit for bit. An outcome listed before its node is evaluated
+ * figures bit for bit. A child listed before its node is evaluated
  * (par_chance_link) adds no value yet: the others' average stands for it. */
 static double par_edge_sum(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint32_t c,
                            uint32_t v, int a, double *val) {
@@ -669,8 +697,8 @@ static double par_edge_sum(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint
     int64_t first = v;
     uint64_t counted = 0;
     double sum = 0.0;
-    for (; k; k = x->outs[k - 1].next) {
-        const mcgs_out *o = &x->outs[k - 1];
+    for (; k; k = x->kids[k - 1].next) {
+        const mcgs_kid *o = &x->kids[k - 1];
         const uint32_t ov = LD(&o->visits);
         if (!ov) continue;
         first -= ov;
@@ -795,8 +823,8 @@ static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
 
 /* ------------------------------------------------------------ playout */
 
-/* The node of state `sim` for a new link (an edge's first outcome or a
- * further chance outcome): found in the table (a transposition hit) or
+/* The node of state `sim` for a new link (an edge's first child or a
+ * further chance child): found in the table (a transposition hit) or
  * made and evaluated (*made = 1). The caller reserved the room. */
 static uint32_t link_state(sbx_search *s, mcgs *x, const void *sim, const mcgs_ctx *cx,
                            int *made) {
@@ -827,7 +855,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const mcgs_ctx cx = {&s->rng, x->tmp, x->tmp2, 0};
 
     uint32_t path[SBX_MAX_DEPTH + 1];
-    uint32_t pedge[SBX_MAX_DEPTH], pout[SBX_MAX_DEPTH]; /* edge, its outcome */
+    uint32_t pedge[SBX_MAX_DEPTH], pkid[SBX_MAX_DEPTH]; /* edge, its child */
     int plen = 1, depth = 0, terminal = 0;
     path[0] = 0;
     if (!(x->nodes[0].flags & MCGS_EVALUATED)) {
@@ -862,31 +890,31 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             const uint64_t h = vt->hash(s->cfg, sim);
             if (h != x->nodes[child].hash) {
                 /* chance: the step met another state than the edge's first;
-                 * the outcome of that state, listed now if it is new */
+                 * the child of that state, listed now if it is new */
                 out = more_of(x, ei);
-                while (out && x->nodes[x->outs[out - 1].child].hash != h) {
-                    out = x->outs[out - 1].next;
+                while (out && x->nodes[x->kids[out - 1].child].hash != h) {
+                    out = x->kids[out - 1].next;
                 }
                 if (!out) {
                     if (!chance_room(s, x)) return SBX_STOP_NODE_CAP; /* nothing counted */
                     child = link_state(s, x, sim, &cx, &expanded);
-                    mcgs_out *o = &x->outs[x->oused];
+                    mcgs_kid *o = &x->kids[x->kused];
                     o->child = child;
                     o->visits = 0;
                     o->r[0] = (float)(x->nodes[child].base[0] - base0);
                     o->r[1] = (float)(x->nodes[child].base[1] - base1);
                     o->next = x->more[ei];
-                    out = x->more[ei] = ++x->oused;
+                    out = x->more[ei] = ++x->kused;
                 }
-                child = x->outs[out - 1].child;
+                child = x->kids[out - 1].child;
             }
-            link_visits = outcome_visits(x, ei, out);
+            link_visits = kid_visits(x, ei, out);
         }
-        pout[plen - 1] = out;
+        pkid[plen - 1] = out;
         if (expanded) {
             stop = 1; /* a new node: evaluated, the playout ends */
         } else if (p->short_circuit && x->nodes[child].visits + 1 > link_visits) {
-            /* the child is known better than this link (edge and outcome),
+            /* the child is known better than this link (edge and child),
              * newly made or not: count only, KataGo's rule */
             stop = 1;
         }
@@ -912,7 +940,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     for (int i = plen - 2; i >= 0; i--) {
         mcgs_node *nd = &x->nodes[path[i]];
         x->edges[pedge[i]].visits++;
-        if (pout[i]) x->outs[pout[i] - 1].visits++;
+        if (pkid[i]) x->kids[pkid[i] - 1].visits++;
         nd->visits++;
         recompute_q(x, nd);
     }
@@ -969,8 +997,8 @@ static void reroot(mcgs *x, uint32_t keep) {
                 map[c] = 0xFFFFFFFFu; /* seen, numbered below in index order */
                 stack[sp++] = c;
             }
-            for (uint32_t k = more_of(x, nd->edges + e); k; k = x->outs[k - 1].next) {
-                c = x->outs[k - 1].child;
+            for (uint32_t k = more_of(x, nd->edges + e); k; k = x->kids[k - 1].next) {
+                c = x->kids[k - 1].child;
                 if (!map[c]) {
                     map[c] = 0xFFFFFFFFu;
                     stack[sp++] = c;
@@ -987,15 +1015,15 @@ static void reroot(mcgs *x, uint32_t keep) {
     uint32_t eused = 0;
     /* edges: root's first, then the others in old node order */
     mcgs_edge *ne_arr = malloc((size_t)(x->eused ? x->eused : 1) * sizeof *ne_arr);
-    /* chance outcomes: each kept edge's list copied in order, after the
-     * edge's new index, into a compacted outcome array */
+    /* chance children: each kept edge's list copied in order, after the
+     * edge's new index, into a compacted child array */
     uint32_t *nm_arr = x->more ? malloc((size_t)(x->eused ? x->eused : 1) * sizeof *nm_arr) : NULL;
-    mcgs_out *no_arr = x->more ? malloc((size_t)(x->oused ? x->oused : 1) * sizeof *no_arr) : NULL;
-    uint32_t oused = 0;
-    if (!ne_arr || (x->more && (!nm_arr || !no_arr))) {
+    mcgs_kid *nk_arr = x->more ? malloc((size_t)(x->kused ? x->kused : 1) * sizeof *nk_arr) : NULL;
+    uint32_t kused = 0;
+    if (!ne_arr || (x->more && (!nm_arr || !nk_arr))) {
         free(ne_arr);
         free(nm_arr);
-        free(no_arr);
+        free(nk_arr);
         free(map);
         free(stack);
         clear(x);
@@ -1013,13 +1041,13 @@ static void reroot(mcgs *x, uint32_t keep) {
                 if (!nm_arr) continue;
                 nm_arr[eused + e] = 0;
                 uint32_t *link = &nm_arr[eused + e];
-                for (uint32_t k = x->more[nd->edges + e]; k; k = x->outs[k - 1].next) {
-                    mcgs_out o = x->outs[k - 1];
+                for (uint32_t k = x->more[nd->edges + e]; k; k = x->kids[k - 1].next) {
+                    mcgs_kid o = x->kids[k - 1];
                     o.child = map[o.child] - 1;
                     o.next = 0;
-                    no_arr[oused] = o;
-                    *link = ++oused;
-                    link = &no_arr[oused - 1].next;
+                    nk_arr[kused] = o;
+                    *link = ++kused;
+                    link = &nk_arr[kused - 1].next;
                 }
             }
             nd->edges = eused;
@@ -1031,10 +1059,10 @@ static void reroot(mcgs *x, uint32_t keep) {
     if (nm_arr) {
         memcpy(x->more, nm_arr, (size_t)eused * sizeof *nm_arr);
         memset(x->more + eused, 0, (size_t)(x->mcap - eused) * sizeof *x->more);
-        memcpy(x->outs, no_arr, (size_t)oused * sizeof *no_arr);
-        x->oused = oused;
+        memcpy(x->kids, nk_arr, (size_t)kused * sizeof *nk_arr);
+        x->kused = kused;
         free(nm_arr);
-        free(no_arr);
+        free(nk_arr);
     }
     /* priors: the same order as the edges (root first) */
     if (x->priors && x->pused) {
@@ -1087,8 +1115,8 @@ static void mcgs_advance(sbx_search *s, const uint8_t *joint) {
             for (uint32_t e = 0; e < (uint32_t)r->n[0] * r->n[1] && !keep; e++) {
                 uint32_t c = x->edges[r->edges + e].child;
                 if (c && x->nodes[c].hash == h) keep = c;
-                for (uint32_t k = more_of(x, r->edges + e); k && !keep; k = x->outs[k - 1].next) {
-                    if (x->nodes[x->outs[k - 1].child].hash == h) keep = x->outs[k - 1].child;
+                for (uint32_t k = more_of(x, r->edges + e); k && !keep; k = x->kids[k - 1].next) {
+                    if (x->nodes[x->kids[k - 1].child].hash == h) keep = x->kids[k - 1].child;
                 }
             }
         }
@@ -1196,10 +1224,10 @@ static void mcgs_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->norm_max[a] = 0.0;
     }
     out->transposition_hits = x->hits;
-    /* chance outcomes count as edges: their array and `more`, when made */
+    /* chance children count as edges: their array and `more`, when made */
     out->edge_bytes = (int64_t)x->eused * (int64_t)sizeof(mcgs_edge) +
                       (x->more ? (int64_t)x->eused * (int64_t)sizeof *x->more +
-                                     (int64_t)x->oused * (int64_t)sizeof(mcgs_out)
+                                     (int64_t)x->kused * (int64_t)sizeof(mcgs_kid)
                                : 0);
     out->prior_bytes = (int64_t)x->pused * (int64_t)sizeof(float);
     out->table_bytes = ((int64_t)x->tmask + 1) * (int64_t)sizeof(uint32_t);
@@ -1231,7 +1259,7 @@ static int mcgs_root_matrix(sbx_search *s, sbx_root_matrix *out) {
         out->cell_visits[e] = (int32_t)ed->visits;
         const uint32_t ei = r->edges + (uint32_t)e;
         for (int a = 0; a < 2; a++) {
-            /* chance: the expectation its outcomes estimate (edge_sum) */
+            /* chance: the expectation its children estimate (edge_sum) */
             out->cell_value[a][e] =
                 !ed->visits ? NAN
                 : more_of(x, ei) ? (float)(r->base[a] + edge_sum(x, ei, a) / ed->visits)
@@ -1266,9 +1294,9 @@ static int mcgs_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int
         if (id < 0 || (uint32_t)id >= n || row_of[id] != (uint32_t)r + 1) continue;
         const mcgs_node *nd = &x->nodes[id];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-          /* each outcome of the edge (one without chance) */
+          /* each child of the edge (one without chance) */
           uint32_t ch, ov;
-          for (uint32_t it = OUT_START; next_outcome(x, nd->edges + e, &it, &ch, &ov);) {
+          for (uint32_t it = KID_START; next_kid(x, nd->edges + e, &it, &ch, &ov);) {
             if (!ov || !ch || !row_of[ch]) continue;
             const uint32_t c = row_of[ch] - 1;
             if (rows[c].parent == r) continue;
@@ -1323,7 +1351,7 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
     }
     if ((uint32_t)max_nodes > n) max_nodes = (int)n;
     /* scratch: chosen/emitted marks, parent counts, last parent, a heap */
-    const size_t links = (size_t)x->eused + (x->more ? x->oused : 0); /* edges + outcomes */
+    const size_t links = (size_t)x->eused + (x->more ? x->kused : 0); /* edges + children */
     size_t bytes = (size_t)n * (1 + 4 + 4) + (links + 2) * sizeof(heap_item);
     unsigned char *buf = sbx_search_scratch(s, bytes);
     if (!buf) return sbx_fail(SBX_ERR_MEMORY, "out of memory for a snapshot");
@@ -1338,7 +1366,7 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
         const mcgs_node *nd = &x->nodes[i];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
             uint32_t c, v;
-            for (uint32_t it = OUT_START; next_outcome(x, nd->edges + e, &it, &c, &v);) {
+            for (uint32_t it = KID_START; next_kid(x, nd->edges + e, &it, &c, &v);) {
                 if (c && lastp[c] != i) {
                     lastp[c] = i;
                     parents[c]++;
@@ -1371,7 +1399,7 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
         const mcgs_node *nd = &x->nodes[it.node];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
           uint32_t c, v;
-          for (uint32_t oi = OUT_START; next_outcome(x, nd->edges + e, &oi, &c, &v);) {
+          for (uint32_t oi = KID_START; next_kid(x, nd->edges + e, &oi, &c, &v);) {
             if (!v || mark[c]) continue;
             if (hn >= (int)links + 1) break;
             heap_item ni = {NVIS(c), c, 0};
@@ -1402,8 +1430,8 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
     for (int head = 0; head < rows; head++) {
         const mcgs_node *nd = &x->nodes[out[head].node];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-          uint32_t c, ov; /* each outcome of the edge: a row per state met */
-          for (uint32_t oi = OUT_START; next_outcome(x, nd->edges + e, &oi, &c, &ov);) {
+          uint32_t c, ov; /* each child of the edge: a row per state met */
+          for (uint32_t oi = KID_START; next_kid(x, nd->edges + e, &oi, &c, &ov);) {
             if (!ov) continue;
             if (mark[c] == 0) out[head].flags |= SBX_NODE_TRUNCATED;
             if (mark[c] != 1) continue;
@@ -1450,12 +1478,12 @@ static int mcgs_find_path(sbx_search *s, int agent, const uint8_t *path, int ste
             if (nd->act[0][i] == st[0]) oi = i;
         for (int j = 0; j < nd->n[1] && oj < 0; j++)
             if (nd->act[1][j] == st[1]) oj = j;
-        /* an edge with chance outcomes leads to its most visited one (the
+        /* an edge with chance children leads to its most visited one (the
          * first met on a tie) */
         uint32_t child = 0, best = 0, c, v;
         if (oi >= 0 && oj >= 0) {
             const uint32_t ei = nd->edges + (uint32_t)(oi * nd->n[1] + oj);
-            for (uint32_t it = OUT_START; next_outcome(x, ei, &it, &c, &v);) {
+            for (uint32_t it = KID_START; next_kid(x, ei, &it, &c, &v);) {
                 if (c && (!child || v > best)) {
                     child = c;
                     best = v;
@@ -1509,6 +1537,13 @@ static int64_t mcgs_node_count(sbx_search *s) {
  *    grows them, and a worker starts an iteration only while every worker's
  *    iteration in flight still fits (room_ok); when they do not, the
  *    workers stop, the arrays double, and the next epoch starts.
+ *  - chance children: a kid is listed under the shard lock of its state's
+ *    hash (two threads meeting one new state on one edge list it once) by
+ *    a CAS of the edge's list head (threads listing other states on it),
+ *    before its node is evaluated; readers skip a kid whose node is not
+ *    evaluated yet. The kid array grows per epoch like the others; at
+ *    node_cap a playout that finds it full is dropped (its in-flight counts
+ *    undone, nothing counted) and the run stops with node_cap;
  * One thread takes the same path, and with every in-flight count 0 each
  * formula and RNG draw is the serial one: threads = 1 gives the serial
  * search (tests/native/test_mcgs_parallel.py).
@@ -1536,7 +1571,7 @@ struct mcgs_run {
     int64_t max_iterations;
     double max_ms, t0;
     uint32_t node_lim;    /* min(node array, node_cap) this epoch          */
-    uint32_t out_lim;     /* min(outcome array, node_cap) this epoch       */
+    uint32_t kid_lim;     /* min(child array, node_cap) this epoch       */
     uint32_t room_e, room_p; /* most edges / priors one iteration adds     */
     char pad0[128];
     int64_t claimed;      /* iterations handed out (atomic)                */
@@ -1555,14 +1590,14 @@ static void run_stop(mcgs_run *r, int reason) {
 static int room_ok(const mcgs_run *r, const mcgs *x) {
     const uint64_t nt = (uint64_t)r->nthreads;
     if ((uint64_t)LD(&x->used) + nt > r->node_lim) return 0;
-    /* a playout lists at most one chance outcome per step; below node_cap
+    /* a playout lists at most one chance child per step; below node_cap
      * the epoch stops early enough to grow the array, at node_cap a full
      * array drops the playout that finds it full (par_iterate) */
-    if (r->out_lim < (uint32_t)r->s->p.node_cap &&
-        (uint64_t)LD(&x->oused) + nt * (uint64_t)r->s->p.max_depth > r->out_lim) {
+    if (r->kid_lim < (uint32_t)r->s->p.node_cap &&
+        (uint64_t)LD(&x->kused) + nt * (uint64_t)r->s->p.max_depth > r->kid_lim) {
         return 0;
     }
-    if (LD(&x->oused) >= r->out_lim) return 0;
+    if (LD(&x->kused) >= r->kid_lim) return 0;
     if ((uint64_t)LD(&x->eused) + nt * r->room_e > x->ecap) return 0;
     if (r->s->p.priors == SBX_PRIORS_HEURISTIC &&
         (uint64_t)LD(&x->pused) + nt * r->room_p > x->pcap) {
@@ -1602,15 +1637,15 @@ static int grow_for_epoch(mcgs_run *r, mcgs *x) {
         x->inflight = in;
         x->icap = x->ecap;
     }
-    /* chance outcomes: workers cannot grow the arrays, so `more` exists in
-     * every parallel run; a take past the epoch's limit left no outcome */
-    if (x->oused > x->ocap) x->oused = x->ocap;
+    /* chance children: workers cannot grow the arrays, so `more` exists in
+     * every parallel run; a take past the epoch's limit left no child */
+    if (x->kused > x->kcap) x->kused = x->kcap;
     if (!grow_more(x)) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
     const uint64_t ow = 4 * nt * (uint64_t)s->p.max_depth;
-    if (!grow_outs(x, x->oused > ow ? x->oused : ow, cap) && !grow_outs(x, cap - x->oused, cap)) {
-        if (x->ocap < cap) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+    if (!grow_kids(x, x->kused > ow ? x->kused : ow, cap) && !grow_kids(x, cap - x->kused, cap)) {
+        if (x->kcap < cap) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
     }
-    r->out_lim = x->ocap < cap ? x->ocap : (uint32_t)cap;
+    r->kid_lim = x->kcap < cap ? x->kcap : (uint32_t)cap;
     if (s->p.priors == SBX_PRIORS_HEURISTIC) {
         uint64_t pw = (uint64_t)x->pused + 4 * nt * r->room_p;
         if (pw < 2 * (uint64_t)x->pused) pw = 2 * (uint64_t)x->pused;
@@ -1705,35 +1740,35 @@ static uint32_t link_edge(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
     return child;
 }
 
-/* The chance outcome of edge ei for state `sim` (hash h, not the edge's
+/* The chance child of edge ei for state `sim` (hash h, not the edge's
  * first child) in a parallel run: found in the edge's list, or listed now.
  * Listing holds h's shard lock, so two threads that meet the same new
  * state on one edge list it once; threads listing other states on the same
- * edge meet at the CAS of the list head. The outcome's node is found or
- * made under the same lock (table_find_or_add's body) and the outcome is
+ * edge meet at the CAS of the list head. The child's node is found or
+ * made under the same lock (table_find_or_add's body) and the child is
  * listed before the node is evaluated: a reader of the list checks the
  * node's flags, and a thread that descends into it waits for them. Its
  * reward is evaluate(sim) - the parent's: the node's base, which a node not
- * yet evaluated does not have. Returns the outcome (index + 1), 0 when the
- * outcome array is full (this epoch's room or node_cap); *made: a new node. */
+ * yet evaluated does not have. Returns the child (index + 1), 0 when the
+ * child array is full (this epoch's room or node_cap); *made: a new node. */
 static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
                                 uint64_t h, double base0, double base1, int *made) {
     sbx_search *s = w->run->s;
     uint32_t *head = &x->more[ei];
     int listed = 0;
     *made = 0;
-    for (uint32_t k = LDA(head); k; k = x->outs[k - 1].next) { /* before locking */
-        if (x->nodes[x->outs[k - 1].child].hash == h) return k;
+    for (uint32_t k = LDA(head); k; k = x->kids[k - 1].next) { /* before locking */
+        if (x->nodes[x->kids[k - 1].child].hash == h) return k;
     }
     pthread_mutex_t *lock = shard_of(x, h);
     pthread_mutex_lock(lock);
     uint32_t k = LDA(head);
-    for (; k; k = x->outs[k - 1].next) { /* listed meanwhile by a thread with h */
-        if (x->nodes[x->outs[k - 1].child].hash == h) break;
+    for (; k; k = x->kids[k - 1].next) { /* listed meanwhile by a thread with h */
+        if (x->nodes[x->kids[k - 1].child].hash == h) break;
     }
     if (!k) {
-        const uint32_t idx = take(&x->oused, 1, 1);
-        if (idx >= w->run->out_lim) {
+        const uint32_t idx = take(&x->kused, 1, 1);
+        if (idx >= w->run->kid_lim) {
             pthread_mutex_unlock(lock);
             return 0;
         }
@@ -1748,7 +1783,7 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
         }
         double b[2];
         s->vt->evaluate(s->cfg, sim, b);
-        mcgs_out *o = &x->outs[idx];
+        mcgs_kid *o = &x->kids[idx];
         o->child = child;
         o->visits = 0;
         o->r[0] = (float)(b[0] - base0);
@@ -1764,25 +1799,25 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
     pthread_mutex_unlock(lock);
     if (*made) {
         const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
-        evaluate_node(s, x, x->outs[k - 1].child, sim, &cx);
+        evaluate_node(s, x, x->kids[k - 1].child, sim, &cx);
     } else if (listed) {
         __atomic_fetch_add(&x->hits, 1, __ATOMIC_RELAXED); /* linked to a node of the table */
     }
     return k;
 }
 
-/* The visits of edge ei that met its first outcome, in a parallel run. */
+/* The visits of edge ei that met its first child, in a parallel run. */
 static uint32_t par_first_visits(const mcgs *x, uint32_t ei) {
     int64_t v = LD(&x->edges[ei].visits);
-    for (uint32_t k = x->more ? LDA(&x->more[ei]) : 0; k; k = x->outs[k - 1].next) {
-        v -= LD(&x->outs[k - 1].visits);
+    for (uint32_t k = x->more ? LDA(&x->more[ei]) : 0; k; k = x->kids[k - 1].next) {
+        v -= LD(&x->kids[k - 1].visits);
     }
     return v > 0 ? (uint32_t)v : 0; /* counts read one by one: never below 0 */
 }
 
 /* One playout of worker w on the shared graph (mcgs_iterate_impl's steps,
  * its RNG draws in the same order). Returns 0 if the playout was dropped
- * before its backup, nothing counted, because the epoch's outcome array is
+ * before its backup, nothing counted, because the epoch's child array is
  * full (the caller ends the epoch; the next has room, or stops at
  * node_cap, as the serial search does). */
 static int par_iterate(mcgs_worker *w, int64_t *turns) {
@@ -1800,7 +1835,7 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
         int added;
         if (p->transpositions) table_find_or_add(x, x->nodes[0].hash, 0, &added);
     }
-    uint32_t path[SBX_MAX_DEPTH + 1], pedge[SBX_MAX_DEPTH], pout[SBX_MAX_DEPTH];
+    uint32_t path[SBX_MAX_DEPTH + 1], pedge[SBX_MAX_DEPTH], pkid[SBX_MAX_DEPTH];
     int plen = 1, depth = 0;
     path[0] = 0;
     uint32_t cur = 0;
@@ -1826,7 +1861,7 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
         } else {
             if (child == CLAIM) SBX_WAIT_UNTIL((child = LDA(&ed->child)) != CLAIM, &w->wait_ms);
             const uint64_t h = vt->hash(s->cfg, sim);
-            if (h != x->nodes[child].hash) { /* chance: another outcome */
+            if (h != x->nodes[child].hash) { /* chance: another child */
                 out = par_chance_link(w, x, ei, sim, h, base0, base1, &made);
                 if (!out) { /* no room: drop the playout, undo its in-flight counts */
                     for (int i = 0; i < plen; i++) {
@@ -1834,15 +1869,15 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
                     }
                     return 0;
                 }
-                child = x->outs[out - 1].child;
+                child = x->kids[out - 1].child;
                 if (!made) SBX_WAIT_UNTIL(LDA(&x->nodes[child].flags) & MCGS_EVALUATED, &w->wait_ms);
             }
         }
-        pout[plen - 1] = out;
+        pkid[plen - 1] = out;
         int stop = made; /* a new node: evaluated, the playout ends */
         if (!stop && p->short_circuit) {
             /* the child known better than this link, newly made or not */
-            const uint32_t lv = out ? LD(&x->outs[out - 1].visits) : par_first_visits(x, ei);
+            const uint32_t lv = out ? LD(&x->kids[out - 1].visits) : par_first_visits(x, ei);
             stop = LD(&x->nodes[child].visits) + 1 > lv;
         }
         path[plen++] = child;
@@ -1859,11 +1894,11 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
      * is recomputed (the complete update) */
     for (int i = plen - 2; i >= 0; i--) {
         mcgs_node *nd = &x->nodes[path[i]];
-        /* the edge before its outcome: a reader that subtracts the
-         * outcomes' visits from the edge's sees the first one's at worst
+        /* the edge before its child: a reader that subtracts the
+         * children's visits from the edge's sees the first one's at worst
          * one too high, never below its true count */
         __atomic_fetch_add(&x->edges[pedge[i]].visits, 1u, __ATOMIC_RELAXED);
-        if (pout[i]) __atomic_fetch_add(&x->outs[pout[i] - 1].visits, 1u, __ATOMIC_RELAXED);
+        if (pkid[i]) __atomic_fetch_add(&x->kids[pkid[i] - 1].visits, 1u, __ATOMIC_RELAXED);
         __atomic_fetch_add(&nd->visits, 1u, __ATOMIC_RELAXED);
         par_recompute_q(x, nd);
         __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
@@ -2068,15 +2103,15 @@ int sbx_search_debug_mcgs_recompute(sbx_search *s, int node) {
     return SBX_OK;
 }
 
-/* TEST ONLY (sbx.h, section 6): the outcomes of one edge, the edge's own
+/* TEST ONLY (sbx.h, section 6): the children of one edge, the edge's own
  * child first (with the visits the others do not hold), then the states met
  * later, most recent first. */
-int sbx_search_debug_mcgs_outcomes(sbx_search *s, int node, int edge, int32_t *child,
+int sbx_search_debug_mcgs_children(sbx_search *s, int node, int edge, int32_t *child,
                                    int32_t *visits, float *r, int cap, int *n_out) {
     if (!s || !n_out) return sbx_fail(SBX_ERR_ARGUMENT, "search or n_out is NULL");
     if (s->algo_vt != &sbx_mcgs_vt) return sbx_fail(SBX_ERR_STATE, "the search is not running mcgs");
     if (cap < 0 || (cap > 0 && (!child || !visits || !r))) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "outcome buffers: NULL or a negative cap (%d)", cap);
+        return sbx_fail(SBX_ERR_ARGUMENT, "child buffers: NULL or a negative cap (%d)", cap);
     }
     mcgs *x = s->algo;
     if (node < 0 || (uint32_t)node >= x->used) {
@@ -2091,17 +2126,17 @@ int sbx_search_debug_mcgs_outcomes(sbx_search *s, int node, int edge, int32_t *c
     const uint32_t ei = nd->edges + (uint32_t)edge;
     int n = 0;
     const mcgs_edge *ed = &x->edges[ei];
-    if (ed->child) { /* linked: its own child is the first outcome */
+    if (ed->child) { /* linked: its own child is the first child */
         if (n < cap) {
             child[n] = (int32_t)ed->child;
-            visits[n] = (int32_t)outcome_visits(x, ei, 0);
+            visits[n] = (int32_t)kid_visits(x, ei, 0);
             r[2 * n] = ed->r[0];
             r[2 * n + 1] = ed->r[1];
         }
         n++;
-        for (uint32_t k = more_of(x, ei); k; k = x->outs[k - 1].next, n++) {
+        for (uint32_t k = more_of(x, ei); k; k = x->kids[k - 1].next, n++) {
             if (n >= cap) continue;
-            const mcgs_out *o = &x->outs[k - 1];
+            const mcgs_kid *o = &x->kids[k - 1];
             child[n] = (int32_t)o->child;
             visits[n] = (int32_t)o->visits;
             r[2 * n] = o->r[0];
