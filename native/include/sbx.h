@@ -536,13 +536,15 @@ typedef struct sbx_search_stats {
     int32_t max_depth_reached[SBX_MAX_AGENTS];
     double norm_min[SBX_MAX_AGENTS];
     double norm_max[SBX_MAX_AGENTS];
-    int64_t transposition_hits; /* MCGS: edges linked to a node that already
+    int64_t transposition_hits; /* MCGS: edges (or an edge's further chance
+                                   children) linked to a node that already
                                    existed (a state reached again by another
                                    move order), since the graph was started
                                    or re-rooted; 0 for the tree searches    */
     int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
-                                   nodes' n1 x n2 arrays; nodes: node_bytes
-                                   x nodes)                                  */
+                                   nodes' n1 x n2 arrays, and in games with
+                                   chance the edges' further children;
+                                   nodes: node_bytes x nodes)                */
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */

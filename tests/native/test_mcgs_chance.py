@@ -1,6 +1,6 @@
 """MCGS in games with chance, and the short-circuit on new links
 (native/src/search/mcgs.c). An edge keeps one child per successor state it
-met (its outcomes); its value is the visit-weighted average over them. Each
+met; its value is the visit-weighted average over them. Each
 test has its own oracle: the same search on the game without chance, the
 symmetry of a symmetric position, counts that the graph's raw data must
 satisfy, a Python recomputation of the values."""
@@ -28,7 +28,7 @@ def children(s: Search, i: int, e: int):
 
 
 def links(s: Search):
-    """Every (parent, edge, child, visits) of the graph: one per outcome."""
+    """Every (parent, edge, child, visits) of the graph: one per child of an edge."""
     out = []
     for i in range(s.stats().nodes[0]):
         d = node(s, i)
@@ -103,11 +103,11 @@ def test_a_symmetric_position_is_worth_zero():
     assert max(abs(q) for q in qs) < 0.015
 
 
-def test_an_edge_is_the_visit_weighted_average_of_its_outcomes():
-    """The raw outcomes of every edge, recomputed in Python: visits add up to
-    the edge's, each outcome is a different state, its reward is
+def test_an_edge_is_the_visit_weighted_average_of_its_children():
+    """The raw children of every edge, recomputed in Python: visits add up to
+    the edge's, each child is a different state, its reward is
     evaluate(child) - evaluate(parent), and the node's Q is the backup's
-    formula with each edge's term summed over its outcomes."""
+    formula with each edge's term summed over its children."""
     with Search(goof("random", 5), mcgs(rollout_steps=2), seed=6) as s:
         s.run(iterations=3000)
         lib.sbx_search_debug_mcgs_recompute(s._h.get(), 0)
@@ -136,7 +136,7 @@ def test_an_edge_is_the_visit_weighted_average_of_its_outcomes():
             d = node(s, i)
             want = [(d.u[p] + acc[p]) / (1 + total) for p in range(2)]
             assert list(d.q) == pytest.approx(want, rel=1e-9, abs=1e-12)
-        assert several > 10  # chance met: edges with several outcomes
+        assert several > 10  # chance met: edges with several children
 
 
 def _check_children(s: Search):
@@ -150,10 +150,10 @@ def _check_children(s: Search):
         assert d.visits == sum(d.edge_visits[e] for e in range(d.n1 * d.n2))
 
 
-def test_outcomes_respect_node_cap_and_survive_reuse():
+def test_chance_children_respect_node_cap_and_survive_reuse():
     """node_cap bounds a graph with chance as any other (the search stops
-    with node_cap, every outcome's node in the graph), and a re-root keeps
-    each kept edge's outcomes with their counts."""
+    with node_cap, every child in the graph), and a re-root keeps
+    each kept edge's children with their counts."""
     with Search(goof("random"), SearchParams(algorithm="mcgs", node_cap=1024), seed=2) as s:
         r = s.run(iterations=100_000)
         assert r.stop_reason == "node_cap" and r.iterations < 100_000
@@ -172,7 +172,7 @@ def test_outcomes_respect_node_cap_and_survive_reuse():
             assert node(s, 0).flags & 1 and node(s, 0).hash == g.state_hash()
 
 
-def test_debug_outcomes_refuses_bad_arguments():
+def test_debug_children_refuses_bad_arguments():
     with Search(goof("random", 4), mcgs(), seed=1) as s:
         s.run(iterations=50)
         n = ffi.new("int *")
@@ -242,3 +242,18 @@ def test_without_short_circuit_a_new_link_goes_on():
     for step, depth, v0, v1, _ in events:
         assert depth > step
         assert v1 == v0 + 1
+
+
+def test_transposition_hits_count_every_child_link():
+    """Snakes: food appears at random (chance) and two move orders can meet
+    (transpositions). Every node but the root was made through one link (an
+    edge's first child or a later one); any other link found its node in the
+    table, so the hits are the links minus the made nodes."""
+    g = Game("snakes", "snakes=2 width=7 height=7", seed=3)
+    with Search(g, mcgs(max_depth=12), seed=2) as s:
+        s.run(iterations=20_000)
+        all_links = links(s)
+        n = s.stats().nodes[0]
+        assert len(all_links) > len({(i, e) for i, e, _, _ in all_links})  # chance met
+        assert s.stats().transposition_hits == len(all_links) - (n - 1) > 0
+        assert len({c for _, _, c, _ in all_links}) == n - 1  # every node reachable

@@ -21,7 +21,7 @@ from test_parallel import _signature
 
 MODES = ("wu_uct", "tree")
 GAMES = [("maze", {}), ("goofspiel", {"num_cards": 6}),
-         ("goofspiel", {"num_cards": 6, "points_order": "random"})]  # chance: outcomes
+         ("goofspiel", {"num_cards": 6, "points_order": "random"})]  # chance: edges with several children
 GAME_IDS = ["maze", "goofspiel", "goofspiel-random"]
 two_cores = pytest.mark.skipif(cores() < 2, reason="needs two cores")
 
@@ -61,7 +61,7 @@ def test_one_thread_is_the_serial_mcgs_with_heuristic_priors(mode):
 
 def _walk(s: Search):
     """Every node of the graph, with the invariants checked on the way
-    (an edge's children: one per chance outcome it met)."""
+    (an edge's children: one per state it met)."""
     n = s.stats().nodes[0]
     nodes = [node(s, i) for i in range(n)]
     seen, stack = {0}, [0]
@@ -72,7 +72,7 @@ def _walk(s: Search):
         assert d.visits == sum(d.edge_visits[e] for e in range(d.n1 * d.n2))
         for e in range(d.n1 * d.n2):
             outs = children(s, i, e)
-            assert sum(v for _, v, _ in outs) == d.edge_visits[e], "an outcome's visit lost"
+            assert sum(v for _, v, _ in outs) == d.edge_visits[e], "a child's visit lost"
             if d.edge_visits[e]:
                 assert outs and all(0 < c < n for c, _, _ in outs), "a visited edge without a child"
             for c, _, _ in outs:

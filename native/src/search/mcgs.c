@@ -325,7 +325,7 @@ static int mcgs_create(sbx_search *s) {
 
 static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
     mcgs *x = s->algo;
-    if (x->used > (uint32_t)s->p.node_cap) clear(x);
+    if (x->used > (uint32_t)s->p.node_cap || x->kused > (uint32_t)s->p.node_cap) clear(x);
     /* the transposition switch changes what a node is: start afresh */
     if (s->p.transpositions != old->transpositions) clear(x);
     /* priors are fixed when a node is made */
