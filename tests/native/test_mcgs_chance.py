@@ -257,3 +257,40 @@ def test_transposition_hits_count_every_child_link():
         assert len(all_links) > len({(i, e) for i, e, _, _ in all_links})  # chance met
         assert s.stats().transposition_hits == len(all_links) - (n - 1) > 0
         assert len({c for _, _, c, _ in all_links}) == n - 1  # every node reachable
+
+
+def test_views_show_every_child_of_a_chance_edge():
+    """What a person sees of a graph with chance, read back from the raw
+    children: the snapshot has a row per node (each reached through the one
+    link that made it: goofspiel's graph is a tree), a row's share is its
+    link's visits over its parent's, so a node's child rows add up to 1;
+    the root matrix's cell is the edge's visit-weighted average; a move path
+    leads to the edge's most visited child."""
+    with Search(goof("random", 4), mcgs(), seed=5) as s:
+        s.run(iterations=3000)
+        n = s.stats().nodes[0]
+        snap = s.snapshot(0, max_nodes=n)
+        assert sorted(int(x) for x in snap.node) == list(range(n))
+        share = {}
+        for r in range(1, len(snap)):
+            p = int(snap.parent[r])
+            share[p] = share.get(p, 0.0) + float(snap.rows["prob"][r])
+        for p, total in share.items():
+            assert total == pytest.approx(1.0, abs=1e-5)
+        root = node(s, 0)
+        m = s.root_matrix()
+        paths = 0
+        for e in range(root.n1 * root.n2):
+            i, j = divmod(e, root.n2)
+            kids = children(s, 0, e)
+            v = sum(k[1] for k in kids)
+            if not v:
+                continue
+            want = root.base[0] + sum(k[1] * (k[2][0] + node(s, k[0]).q[0]) for k in kids) / v
+            assert m.values[0, i, j] == pytest.approx(want, rel=1e-5, abs=1e-6)
+            top = max(kids, key=lambda k: k[1])
+            if len(kids) > 1 and sorted(k[1] for k in kids)[-2] < top[1]:
+                step = (root.act[0][i], root.act[1][j])
+                assert s.find_path(0, [step]) == top[0]
+                paths += 1
+        assert paths > 0
