@@ -1761,6 +1761,8 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
     for (uint32_t k = LDA(head); k; k = x->kids[k - 1].next) { /* before locking */
         if (x->nodes[x->kids[k - 1].child].hash == h) return k;
     }
+    double b[2]; /* the reward's evaluation, outside the lock */
+    s->vt->evaluate(s->cfg, sim, b);
     pthread_mutex_t *lock = shard_of(x, h);
     pthread_mutex_lock(lock);
     uint32_t k = LDA(head);
@@ -1782,8 +1784,6 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
             x->nodes[child].hash = h;
             *made = 1;
         }
-        double b[2];
-        s->vt->evaluate(s->cfg, sim, b);
         mcgs_kid *o = &x->kids[idx];
         o->child = child;
         o->visits = 0;
