@@ -541,13 +541,15 @@ typedef struct sbx_search_stats {
     int32_t max_depth_reached[SBX_MAX_AGENTS];
     double norm_min[SBX_MAX_AGENTS];
     double norm_max[SBX_MAX_AGENTS];
-    int64_t transposition_hits; /* MCGS: edges linked to a node that already
+    int64_t transposition_hits; /* MCGS: edges (or an edge's further chance
+                                   children) linked to a node that already
                                    existed (a state reached again by another
                                    move order), since the graph was started
                                    or re-rooted; 0 for the tree searches    */
     int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
-                                   nodes' n1 x n2 arrays; nodes: node_bytes
-                                   x nodes)                                  */
+                                   nodes' n1 x n2 arrays, and in games with
+                                   chance the edges' further children;
+                                   nodes: node_bytes x nodes)                */
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */
@@ -710,6 +712,15 @@ int sbx_search_debug_mcgs_node(sbx_search *search, int node,
                                sbx_mcgs_debug_node *out);
 /* Runs the backup's Q recomputation on one node. */
 int sbx_search_debug_mcgs_recompute(sbx_search *search, int node);
+/* The children of edge `edge` (row-major i*n2+j) of `node`: one per
+ * successor state the edge met (more than one only in games with chance),
+ * the edge's own child first (edge_child / edge_r above, with the edge's
+ * visits minus the others'), then the later ones, most recent first. Writes
+ * up to `cap` (child, visits, reward pair) entries; *n_out = how many there
+ * are (0: the edge is not linked). */
+int sbx_search_debug_mcgs_children(sbx_search *search, int node, int edge,
+                                   int32_t *child, int32_t *visits, float *r,
+                                   int cap, int *n_out);
 
 /* SBX_CDEF_END */
 

@@ -134,8 +134,9 @@ class SearchParams(BaseModel):
     rollout_steps: Int = Field(0, ge=0, le=1000,
                                description="MCGS: random turns before a new node's evaluation "
                                            "(0 = evaluate at once)")
-    short_circuit: bool = Field(False, description="MCGS: a child better known than its edge: "
-                                                   "count the edge without descending")
+    short_circuit: bool = Field(False, description="MCGS: a child better known than its edge "
+                                                   "(a new link to a known node too): count "
+                                                   "the edge without descending")
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
     priors: Literal["uniform", "heuristic"] = Field(
