@@ -81,12 +81,18 @@ def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=N
     (None when recording is off), its file named after `name_hint` (default:
     the --scenario given). Write failures go to `on_error` (default: one
     warning line on stderr) and never stop the match."""
-    from .replay import recorder_for
+    from .replay import ReplayError, recorder_for
 
     if on_error is None:
         def on_error(exc) -> None:
             print(f"warning: {exc}", file=sys.stderr, flush=True)
-    return recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
+    recorder = recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
+    if recorder is not None:
+        try:
+            recorder.check_folder()
+        except ReplayError as exc:
+            raise CliError(f"{exc} (--no-record plays without a replay)") from None
+    return recorder
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
@@ -99,12 +105,26 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
     budget = _budget_from(args)
-    recorder = make_recorder(args, scenario)
+    recorder = make_recorder(args, scenario, on_error=lambda exc: None)
     try:
-        return _play_headless(args, out, scenario, budget, recorder)
+        rc = _play_headless(args, out, scenario, budget, recorder)
     finally:
         if recorder is not None:
             recorder.close()
+    return _replay_outcome(recorder, rc)
+
+
+def _replay_outcome(recorder, rc: int) -> int:
+    """A replay lost mid-match (a full disk, a folder gone) is the command's
+    failure: one line saying what was kept, and a non-zero exit. The file
+    holds whole lines up to the failure (the recorder takes back a partial
+    one)."""
+    if recorder is None or not recorder.failed:
+        return rc
+    kept = (f"; {recorder.path} keeps {recorder.turns_written} turns"
+            if recorder.path is not None else "")
+    print(f"error: {recorder.error}{kept}", file=sys.stderr, flush=True)
+    return EXIT_ERROR
 
 
 def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
@@ -300,15 +320,16 @@ def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
         raise CliError(f"{args.replay}: this match has human players; playing on from it "
                        "headless needs the app")
     budget = _budget_from(args)
-    recorder = make_recorder(args, bp.scenario, name_hint=bp.name_hint)
+    recorder = make_recorder(args, bp.scenario, name_hint=bp.name_hint, on_error=lambda exc: None)
     try:
-        return _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
-                              max_turns=bp.max_turns, start=bp.start,
-                              # a budget given here replaces the recorded ones
-                              player_budgets=None if budget else bp.player_budgets)
+        rc = _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
+                            max_turns=bp.max_turns, start=bp.start,
+                            # a budget given here replaces the recorded ones
+                            player_budgets=None if budget else bp.player_budgets)
     finally:
         if recorder is not None:
             recorder.close()
+    return _replay_outcome(recorder, rc)
 
 
 # ------------------------------------------------------------ python -m sandbox

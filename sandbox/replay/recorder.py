@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 import re
 import time
 from dataclasses import dataclass
@@ -98,6 +99,25 @@ class Recorder:
         self._fd: int | None = None
         self._state = "waiting"
         self._since_sync = 0
+
+    def check_folder(self) -> None:
+        """ReplayError (one line) unless the folder replays go to is a folder
+        this process can create files in: called before the first game, so a
+        wrong --replay-dir (a file, /proc/1, a read-only or vanished place)
+        stops the command instead of a match played with its replay lost."""
+        folder = (self._fixed_path.parent if self._fixed_path is not None else self.directory)
+        if folder.exists() and not folder.is_dir():
+            raise ReplayError(f"replay folder {folder}: is not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+        except OSError as exc:
+            raise ReplayError(f"replay folder {folder}: cannot write there: {_why(exc)}") from None
+        os.close(fd)
+        try:
+            os.unlink(probe)
+        except OSError:
+            pass
 
     # ---------------------------------------------------------- match hook
     def begin(self, match: "Match") -> None:

@@ -61,14 +61,15 @@ def test_scenario_record_table(tmp_path, monkeypatch, capsys):
                for a in p.agents if t.alive[a.agent] or a.tree is not None)
 
 
-def test_unwritable_replay_dir_warns_and_plays(tmp_path, capsys):
+def test_unwritable_replay_dir_stops_before_playing(tmp_path, capsys):
+    # it used to warn and play on, exit 0, with the replay lost
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert main(PLAY + ["--quiet", "--replay-dir", str(blocker)]) == 0
+    assert main(PLAY + ["--quiet", "--replay-dir", str(blocker)]) == 2
     cap = capsys.readouterr()
-    assert cap.out.splitlines()[-1].startswith("result: ") and "replay:" not in cap.out
+    assert cap.out == ""
     err = cap.err.splitlines()
-    assert len(err) == 1 and err[0].startswith("warning: replay: cannot create a replay in")
+    assert len(err) == 1 and err[0].startswith(f"error: replay folder {blocker}: is not a folder")
 
 
 def test_main_py_headless_records(tmp_path, capsys):
