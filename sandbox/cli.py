@@ -379,6 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                            "Elo with 95%% intervals, SPRT; resumable"))
     add_sweep_args(sub.add_parser(
         "sweep", help="grid or random search of search settings against an opponent pool"))
+    from .tournament.strength import add_strength_args
+    add_strength_args(sub.add_parser(
+        "strength", help="the strength table: agents against yardstick opponents on the "
+                         "two-player scenarios, at equal iterations and equal wall time"))
     sub.add_parser("info", help="core version, games and their parameters, scenarios")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
                                        "fails if memory grows more than 5%% after warm-up")
@@ -438,6 +442,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_series(args)
         if args.command == "exploit":
             return run_exploit(args)
+        if args.command == "strength":
+            from .tournament.strength import run_strength
+            return run_strength(args, list(sys.argv[1:] if argv is None else argv)[1:])
         if args.command in ("tournament", "sweep"):
             from .tournament import commands
             return (commands.run_tournament if args.command == "tournament"
