@@ -44,7 +44,8 @@ from typing import Any, Sequence
 from ..config import Budget, Scenario, ScenarioError
 from ..native import InvalidArgument
 from ..sim.series import format_interval, interval_json, score_interval
-from .agents import BUILTIN, Entrant, check_entrants, load_entrant, seat_scenario
+from .agents import (BUILTIN, Entrant, check_entrants, load_entrant, seat_scenario,
+                     unique_names)
 from .jobs import GameJob
 
 # The yardstick opponents every agent is measured against.
@@ -139,7 +140,7 @@ def parse_opponents(text: str | None) -> list[Entrant]:
             raise InvalidArgument(
                 f"the yardstick {', '.join(missing)} is not a built-in agent of this build "
                 f"({', '.join(BUILTIN)}); give --opponents, e.g. suct,random")
-    return [load_spec(n, "--opponents") for n in names]
+    return unique_names([load_spec(n, "--opponents") for n in names])
 
 
 # -------------------------------------------------------------------- cells
@@ -435,7 +436,8 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
         if len(sc.players) != 2:
             raise InvalidArgument(f"--only {t.key}: the strength table plays two-player "
                                   f"scenarios; {sc.name} has {len(sc.players)} players")
-        for agent in [default_entrant(sc), *extra]:
+        # two agents of one name get #2 ... (rows and log files apart)
+        for agent in unique_names([default_entrant(sc), *extra]):
             for opp in opponents:
                 for b in budgets:
                     cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns)

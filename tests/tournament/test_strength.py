@@ -120,9 +120,12 @@ def test_agent_rows_and_their_budget_set_aside(tmp_path, capsys):
                  '[budget]\niterations = 5000\nms = 0\n')
     data = json.loads(run(capsys, tmp_path, "--games", "2", "--iterations", "40", "--ms", "0",
                           "--opponents", "random", "--agent", str(f), "--agent", "greedy",
-                          "--json"))
+                          "--agent", "greedy", "--json"))
     assert [(c["agent"], c["agent_plays"]) for c in data["cells"]] == [
-        ("default", "smitsimax"), ("deep", "smitsimax"), ("greedy", "greedy")]
+        ("default", "smitsimax"), ("deep", "smitsimax"), ("greedy", "greedy"),
+        ("greedy#2", "greedy")]
+    logs = sorted(x.name for x in (tmp_path / "logs" / "goofspiel13-descending").iterdir())
+    assert len(logs) == 4 and "greedy_2-vs-random-it40.jsonl" in logs
     # both sides on the table's budget, not the file's 5,000
     assert data["cells"][1]["agent_iterations_per_turn"] == 40
 
