@@ -472,6 +472,7 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     total = sum(len(j) for _, j in jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
     results: list[CellResult] = []
+    reused = 0               # games found in the logs (a resumed or extended run)
     t0 = time.perf_counter()
     with make_executor(args.workers, None) as ex:
         bar = Progress(total, 0, show, "strength")
@@ -482,6 +483,7 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
                                 cell.config())
                 try:
                     done = sorted_results(log.games, cjobs)
+                    reused += len(done)
                     for _ in done:
                         bar.update()
                     if bar.bar is not None:
@@ -508,12 +510,14 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
             raise LogError(f"{args.markdown}: cannot write: {exc.strerror or exc}") from None
     if args.json:
         data = {"machine": machine(), "date": when, "command": command, "executor": label,
-                "seconds": round(seconds, 1), "logs": str(folder),
+                "seconds": round(seconds, 1), "logs": str(folder), "games_from_logs": reused,
                 "cells": [r.to_dict() for r in results]}
         print(json.dumps(data, allow_nan=False), file=out)
     else:
         print(f"strength: {len(results)} cells, seats exchanged on paired seeds "
-              f"({seconds:.1f} s, {label})", file=out)
+              f"({seconds:.1f} s, {label}"
+              + (f"; {reused} of {total} games from the logs in {folder}" if reused else "")
+              + ")", file=out)
         print(text_table(results), file=out)
         if args.markdown is not None:
             print(f"  markdown: {args.markdown}", file=out)

@@ -142,9 +142,11 @@ def test_text_table_and_resume(tmp_path, capsys):
     assert len(log.read_text().splitlines()) == 3         # the header and two games
     again = run(capsys, tmp_path, *args)
     assert again.splitlines()[1:] == lines[1:]            # (the first line has the time)
+    assert "2 of 2 games from the logs" in again.splitlines()[0]
     assert len(log.read_text().splitlines()) == 3         # nothing played again
     data = json.loads(run(capsys, tmp_path, *args[2:], "--games", "4", "--json"))
     assert data["cells"][0]["games"] == 4                 # more games extend the log
+    assert data["games_from_logs"] == 2
     assert len(log.read_text().splitlines()) == 5
 
 
