@@ -193,3 +193,25 @@ def test_every_table_scenario_is_two_players():
     assert {c.table.key for c in cells} == {t.key for t in SCENARIOS}
     assert all(len(c.scenario.players) == 2 for c in cells)
     assert len(cells) == len(SCENARIOS) * 2          # two budgets
+
+
+def test_equal_time_games_think_in_turn():
+    """The ms cells' jobs ask for think="in_turn", and play_job hands the
+    job's think to its Match (a bad mode is the Match's own error)."""
+    import dataclasses
+
+    from sandbox.config import Budget
+    from sandbox.native import InvalidArgument
+    from sandbox.tournament.jobs import play_job
+    from sandbox.tournament.strength import default_entrant
+    t = SCENARIOS[0]
+    sc = load_scenario(t.scenario)
+    ms = Cell(t, sc, default_entrant(sc), builtin_entrant("random"), Budget(ms=1), games=2)
+    its = Cell(t, sc, default_entrant(sc), builtin_entrant("random"),
+               Budget(iterations=20, ms=0), games=2)
+    assert {j.think for j in ms.jobs()} == {"in_turn"}
+    assert {j.think for j in its.jobs()} == {"together"}
+    row = play_job(its.jobs()[0])
+    assert row["iterations"][0] == 20 * row["search_turns"][0] and row["iterations"][1] == 0
+    with pytest.raises(InvalidArgument, match="think"):
+        play_job(dataclasses.replace(ms.jobs()[0], think="sideways"))
