@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import shlex
 import statistics
@@ -303,7 +304,17 @@ def text_table(results: list[CellResult]) -> str:
     return "\n".join(lines)
 
 
-def markdown(results: list[CellResult], command: str, when: str, workers: str) -> str:
+def load_average() -> str:
+    """The 1-minute load average ("n/a" where there is none): equal wall time
+    gives each search less on a busy machine."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def markdown(results: list[CellResult], command: str, when: str, workers: str,
+             load: str = "n/a", seconds: float = 0.0) -> str:
     out = ["# Strength table", "",
            "Each agent against each yardstick opponent, both sides on the same budget: equal "
            "iterations (both sides think together; the result does not depend on the machine) "
@@ -314,8 +325,9 @@ def markdown(results: list[CellResult], command: str, when: str, workers: str) -
            "player. Written by `python -m sandbox strength` (README: *The strength table*).",
            "",
            f"- machine: {machine()}",
-           f"- games run on: {workers}",
-           f"- date: {when}",
+           f"- games run on: {workers}; load average at the start {load}",
+           f"- date: {when} (started; took "
+           + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
            f"- regenerate: `{command}`", ""]
     out.append("| scenario | agent | opponent | budget | games | score | 95% interval | W / D / L "
                "| iterations per turn (agent / opponent) |")
@@ -468,6 +480,7 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     command = "python -m sandbox strength" + (
         " " + shlex.join(argv) if argv else "")
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = load_average()
     jobs = [(c, c.jobs()) for c in cells]
     total = sum(len(j) for _, j in jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
@@ -504,12 +517,13 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     label = executor_label(args.workers, None)
     if args.markdown is not None:
         try:
-            Path(args.markdown).write_text(markdown(results, command, when, label),
-                                           encoding="utf-8")
+            Path(args.markdown).write_text(
+                markdown(results, command, when, label, load, seconds), encoding="utf-8")
         except OSError as exc:
             raise LogError(f"{args.markdown}: cannot write: {exc.strerror or exc}") from None
     if args.json:
-        data = {"machine": machine(), "date": when, "command": command, "executor": label,
+        data = {"machine": machine(), "date": when, "load_average": load,
+                "command": command, "executor": label,
                 "seconds": round(seconds, 1), "logs": str(folder), "games_from_logs": reused,
                 "cells": [r.to_dict() for r in results]}
         print(json.dumps(data, allow_nan=False), file=out)
