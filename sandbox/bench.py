@@ -29,8 +29,8 @@ top-level keys, as they always were:
 "policies" -> name (ucb1, ucb1_tuned, exp3, rm, rm_plus, ucb1_power: UCB1
 with backup=power) -> kind (every registered game's first bench case, the
 primary one for the default game, with only the policy changed): iterations/s and simulated turns/s of the
-first half of the same short match, and bytes_per_node (sizeof, per policy: the node does not
-grow for any of them).
+first half of the same short match, and bytes_per_node (per policy: 32 for the UCB family,
+48 for Exp3 / RM / RM+, whose two double sums sit beside the node).
 
 Every other game's case reports under "games" -> kind (a game's further
 case under "kind:label", e.g. "snakes:snakebyte 2v2"): its engine steps/s,

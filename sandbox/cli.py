@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Sequence
 
+from .safetext import SEED_WHY
 from .native import SandboxError
 
 EXIT_USAGE = 2
@@ -203,8 +204,10 @@ def app_main(argv: Sequence[str] | None = None) -> int:
 def _app(args: argparse.Namespace) -> int:
     _check_common(args)
     _budget_from(args)   # out of range: one line before a window opens
-    if args.profile_frames is not None and args.profile_frames < 1:
-        raise CliError("--profile-frames must be >= 1")
+    if args.profile_frames is not None and not 1 <= args.profile_frames <= MAX_PROFILE_FRAMES:
+        # a profile of more frames than a working day holds never finishes
+        raise CliError(f"--profile-frames must be in 1..{MAX_PROFILE_FRAMES:,} "
+                       f"(got {args.profile_frames})")
     if args.screenshot is not None:
         # before a window opens or a turn is played, not after the match
         from .imagefile import screenshot_problem
@@ -309,6 +312,9 @@ def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
 
 
 # ------------------------------------------------------------ python -m sandbox
+MAX_PROFILE_FRAMES = 1_000_000   # about 4.6 hours at 60 frames a second
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="python -m sandbox", description="The simultaneous-move search sandbox.")
     sub = parser.add_subparsers(dest="command", metavar="command")
@@ -383,7 +389,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_strength_args(sub.add_parser(
         "strength", help="the strength table: agents against yardstick opponents on the "
                          "two-player scenarios, at equal iterations and equal wall time"))
-    sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    info = sub.add_parser("info", help="core version, games and their parameters, scenarios")
+    info.add_argument("--settings", action="store_true",
+                      help="only the search settings: range, default, the algorithms that read "
+                           "each, what it means")
+    info.add_argument("--markdown", action="store_true",
+                      help="with --settings: as the Markdown table of docs/settings.md")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
                                        "fails if memory grows more than 5%% after warm-up")
     soak.add_argument("--minutes", type=float, default=None, metavar="N",
@@ -437,6 +448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              game=args.game, tournament=args.tournament,
                              explorer=args.explorer)
         if args.command == "info":
+            if args.markdown and not args.settings:
+                raise CliError("--markdown goes with --settings")
+            if args.settings:
+                from .sim.settings_doc import settings_markdown, settings_text
+                print(settings_markdown() if args.markdown else settings_text(), end="")
+                return 0
             return _info()
         if args.command == "series":
             return run_series(args)
@@ -488,7 +505,7 @@ def run_series(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     _check_common(args)
     if not 0 <= args.seed < 2**62:
-        raise CliError("--seed must be in 0..2^62-1")
+        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
     scenario = _scenario_with_sets(args)
     budget = _budget_from(args)
 
@@ -524,7 +541,7 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
     if args.seeds is not None and not 1 <= args.seeds <= MAX_SEEDS:
         raise CliError(f"--seeds must be in 1..{MAX_SEEDS} (each seed is one exact run)")
     if args.seed is not None and not 0 <= args.seed < 2**62:
-        raise CliError("--seed must be in 0..2^62-1")
+        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
     scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 
@@ -614,6 +631,13 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
             report = verify(replay)
             if not report.ok:
                 raise ReplayError(f"{args.file}: {report.message}")
+            if replay.damaged_lines:
+                # what was kept replays, but the file is not what it claims
+                # (a crash mid-write tears at most the last line)
+                n = replay.damaged_lines
+                raise ReplayError(f"{args.file}: {report.message}, but {n} damaged "
+                                  f"line{'s' if n != 1 else ''} dropped: not the file that "
+                                  f"was recorded")
             print(f"ok: {args.file}: {report.message}", file=out)
             return 0
         stats = None

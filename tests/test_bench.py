@@ -49,10 +49,11 @@ def test_bench_json_quick(tmp_path):
     assert res["search_share_of_engine"] == pytest.approx(
         res["smitsimax_turns_per_s"] / res["engine_steps_per_s"], abs=0.0011)
     # every selection policy has its figures on snakes and goofspiel, and
-    # no policy grows the node
+    # its bytes per node: the UCB family's 32, the sampling policies' two
+    # double sums beside it
     assert set(res["policies"]) == {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus", "ucb1_power"}
     for name, row in res["policies"].items():
-        assert row["bytes_per_node"] == 32, name
+        assert row["bytes_per_node"] == (48 if name in ("exp3", "rm", "rm_plus") else 32), name
         for kind in ("snakes", "goofspiel"):
             assert row[kind]["iterations_per_s"] > 0 and row[kind]["turns_per_s"] > 0, (name, kind)
     # issue 12's MCGS section: both priors' speeds, the table's saving,

@@ -267,6 +267,8 @@ const char *sbx_game_params(const sbx_game *game);
 #define SBX_ALGO_GREEDY 4       /* best one-ply evaluation vs random opponents  */
 #define SBX_ALGO_MCGS 5         /* Monte-Carlo graph search, two players: one
                                    graph of states, n1 x n2 edges (mcgs.c)   */
+#define SBX_ALGO_UCT 6          /* textbook sequential UCT, untuned: the
+                                   outside yardstick (uct.c)                 */
 
 /* policy: Smitsimax's selection policy at every node */
 #define SBX_POLICY_UCB1 0       /* UCB1 on normalised scores (tutorial §6-§7)   */
@@ -338,7 +340,7 @@ typedef struct sbx_search_params {
     int32_t final_move;         /* SBX_FINAL_* (Exp3 / RM)                   */
     int32_t avg_weight;         /* SBX_AVG_* (Exp3 / RM's average strategy)  */
     int32_t backup;             /* SBX_BACKUP_*                              */
-    int32_t lead;               /* SUCT: agent serialised first (-1: agent 0,
+    int32_t lead;               /* SUCT, UCT: agent serialised first (-1: agent 0,
                                    or the seat, filled in by the controller) */
     double c_puct;              /* MCGS: PUCT exploration constant           */
     double fpu_offset;          /* MCGS: unvisited outcome Q = node Q - this */
@@ -474,6 +476,9 @@ int sbx_search_run(sbx_search *search, int64_t max_iterations, double max_ms,
 /* SUCT and joint-action MCTS keep one tree: its path is path[0] (SUCT: one
  * node per agent per turn, in the serialised order; joint: one per turn),
  * path_len of the other agents is 0; moves/pick still hold every agent's.
+ * UCT traces as SUCT, but its rollout runs to the game's end whatever
+ * max_depth says: a trace holds the first SBX_MAX_DEPTH turns (terminal 0
+ * when the game went on past them).
  * SUCT's path can be longer than one row (agents x max_depth + 1 nodes): it
  * runs on into path[1], path[2], ... as one flat array of path_len[0]
  * entries. Greedy traces its one simulated turn (depth 1, no path); random
@@ -528,7 +533,7 @@ typedef struct sbx_search_stats {
                                    iteration)                                */
     int32_t policy;             /* SBX_POLICY_* in force (likewise)          */
     int32_t trees;              /* trees kept: agents (smitsimax), 1 (SUCT,
-                                   joint), 0 (random, greedy)                */
+                                   joint, UCT), 0 (random, greedy)           */
     int32_t nodes[SBX_MAX_AGENTS]; /* per agent's tree; with one tree (SUCT,
                                    joint) every agent's entry is its size;
                                    random and greedy: 1 (the root row)       */
@@ -536,13 +541,15 @@ typedef struct sbx_search_stats {
     int32_t max_depth_reached[SBX_MAX_AGENTS];
     double norm_min[SBX_MAX_AGENTS];
     double norm_max[SBX_MAX_AGENTS];
-    int64_t transposition_hits; /* MCGS: edges linked to a node that already
+    int64_t transposition_hits; /* MCGS: edges (or an edge's further chance
+                                   children) linked to a node that already
                                    existed (a state reached again by another
                                    move order), since the graph was started
                                    or re-rooted; 0 for the tree searches    */
     int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
-                                   nodes' n1 x n2 arrays; nodes: node_bytes
-                                   x nodes)                                  */
+                                   nodes' n1 x n2 arrays, and in games with
+                                   chance the edges' further children;
+                                   nodes: node_bytes x nodes)                */
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */
@@ -559,7 +566,8 @@ typedef struct sbx_search_stats {
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier
  * child in legal-move order); SUCT and joint: most-visited move of the
- * agent's root marginal; greedy: highest mean (ties: more samples, then the
+ * agent's root marginal; UCT: the most-visited child (ties: the lower move)
+ * along the most-visited line of the first turn's levels; greedy: highest mean (ties: more samples, then the
  * earlier move); random: the turn's draw (search seed and turn count).
  * SBX_MOVE_NONE for an agent without legal moves. */
 int sbx_search_best_moves(sbx_search *search, int32_t *moves_out);
@@ -612,8 +620,8 @@ typedef struct sbx_snapshot_node {
 
 /* The top of agent's tree: the (at most) max_nodes most-visited nodes with
  * visits >= min_visits, which always form a connected tree under the root.
- * *n_out gets the rows written. SUCT: the one tree for any agent (rows say
- * whose move they are). Joint: the one tree, with move and mean taken from
+ * *n_out gets the rows written. SUCT, UCT: the one tree for any agent (rows
+ * say whose move they are). Joint: the one tree, with move and mean taken from
  * the asking agent's side (its own move in the joint action, its own
  * score). Random and greedy: the root row alone. */
 int sbx_search_snapshot(sbx_search *search, int agent, int max_nodes,
@@ -704,6 +712,15 @@ int sbx_search_debug_mcgs_node(sbx_search *search, int node,
                                sbx_mcgs_debug_node *out);
 /* Runs the backup's Q recomputation on one node. */
 int sbx_search_debug_mcgs_recompute(sbx_search *search, int node);
+/* The children of edge `edge` (row-major i*n2+j) of `node`: one per
+ * successor state the edge met (more than one only in games with chance),
+ * the edge's own child first (edge_child / edge_r above, with the edge's
+ * visits minus the others'), then the later ones, most recent first. Writes
+ * up to `cap` (child, visits, reward pair) entries; *n_out = how many there
+ * are (0: the edge is not linked). */
+int sbx_search_debug_mcgs_children(sbx_search *search, int node, int edge,
+                                   int32_t *child, int32_t *visits, float *r,
+                                   int cap, int *n_out);
 
 /* SBX_CDEF_END */
 

@@ -49,7 +49,8 @@ from ..sim import SearchController, TreeRequest
 from ..sim.controller import has_root_matrix
 from ..sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS,
                               CF_POLICIES, NO_TREE_NOTES, PARALLEL_LABELS, POLICIES,
-                              POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS,
+                              PLAIN_ALGORITHMS, POLICY_ALGORITHMS, POLICY_LABELS, POLICY_TIPS,
+                              TREE_ALGORITHMS,
                               algorithm_refusal, parallel_modes, trees_kept,
                               uses_average_strategy)
 from ..sim.live import SPEEDS, LiveMatch
@@ -340,6 +341,9 @@ class ArenaScene(Scene):
             # reads no gamma, C, random phase or reuse decay: mcgs.c);
             # random/greedy: budget.
             graph = p.algorithm == "mcgs"
+            # the textbook yardstick (uct) reads C alone: no depth, discount,
+            # random phase or reuse to offer
+            plain = p.algorithm in PLAIN_ALGORITHMS
             tree = p.algorithm in TREE_ALGORITHMS and not graph
             sampling = uses_average_strategy(p.algorithm, p.policy)
             if graph:
@@ -355,7 +359,7 @@ class ArenaScene(Scene):
             elif tree:
                 g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
                              step=0.05, tooltip="UCB1 exploration constant")); yy += 33
-            if tree:
+            if tree and not plain:
                 g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth", 1, max(40, p.max_depth),
                              p.max_depth, step=1, integer=True, fmt="{}",
                              tooltip="simulated turns per iteration")); yy += 33
@@ -406,7 +410,7 @@ class ArenaScene(Scene):
                                            "(off: a tree); a change waits for the next turn"))
             yy += 26
         elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
-                and not weights_view:
+                and ctl.settings.algorithm not in PLAIN_ALGORITHMS and not weights_view:
             p, sw = ctl.settings, c.w
             g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
                          [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
@@ -622,7 +626,7 @@ class ArenaScene(Scene):
                          [(k, POLICY_LABELS[k]) for k in POLICIES], p.policy,
                          tooltip=f"selection policy at every node: {POLICY_TIPS[p.policy]} "
                                  "(a change takes effect at the next turn, with fresh trees)"))
-        elif p.algorithm == "suct":
+        elif p.algorithm in ("suct", "uct"):
             # who is serialised first: the agents after it see its move (the
             # leak of tutorial §4); the default, its own seat, only lets the
             # opponents peek

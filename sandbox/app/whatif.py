@@ -29,7 +29,8 @@ from ..replay.branch import in_force, weights_in_force
 from ..replay.research import WEIGHTS, ResearchReport, research
 from ..sim.controller import weighted_params
 from ..sim.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
-                              POLICY_LABELS, TREE_ALGORITHMS, uses_average_strategy)
+                              PLAIN_ALGORITHMS, POLICY_LABELS, TREE_ALGORITHMS,
+                              uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup
 from .weight_slider import weight_slider
 
@@ -71,6 +72,8 @@ def knobs(p: SearchParams) -> list[str]:
         return out + ["tree_reuse", "transpositions"]
     if p.algorithm not in TREE_ALGORITHMS:
         return out
+    if p.algorithm in PLAIN_ALGORITHMS:   # the textbook yardstick reads C alone
+        return out + ["c"]
     sampling = uses_average_strategy(p.algorithm, p.policy)
     # random_threshold is the UCB family's warm-up; Exp3 / RM ignore it
     out += (["exploration", "max_depth", "gamma", "reuse_decay", "final_move", "avg_weight"]

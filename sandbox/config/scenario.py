@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
+from ..safetext import unsafe_char
 from ..textfile import TextFileProblem, read_small_text
 from .agent import resolve_agents
 from .errors import field_name, one_line
@@ -61,14 +62,17 @@ class Budget(BaseModel):
         return self
 
 
-def _has_control_char(text: str) -> bool:
-    """A newline, a tab, an escape...: text meant to be one line that is not."""
-    return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
-
-
 def _one_line(text: str) -> str:
-    if _has_control_char(text):
-        raise ValueError("must be one line: no newline or other control character")
+    why = unsafe_char(text)
+    if why:
+        raise ValueError(f"must be one line of plain text: it has {why}")
+    return text
+
+
+def _text(text: str) -> str:
+    why = unsafe_char(text, newlines=True)
+    if why:
+        raise ValueError(f"has {why}")
     return text
 
 
@@ -99,8 +103,9 @@ def setting_value(raw: str) -> Any:
     text as a string. ValueError (one line) for a control character: after a
     newline TOML would read further keys and tables, which taking "v" alone
     would silently drop; and for nesting too deep to read."""
-    if _has_control_char(raw):
-        raise ValueError("the value has a newline or another control character")
+    why = unsafe_char(raw)
+    if why:
+        raise ValueError(f"the value has {why}")
     try:
         return tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
@@ -153,7 +158,7 @@ class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: OneLine = Field("unnamed scenario", max_length=80)
-    description: str = ""
+    description: Annotated[str, AfterValidator(_text)] = ""
     game: str = Field(description="game kind, e.g. one `python -m sandbox info` lists")
     game_params: dict[str, Any] = Field(default_factory=dict,
                                         description="checked by the game's own model and by C")

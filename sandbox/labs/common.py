@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..safetext import SEED_WHY
 from ..native import InvalidArgument, MoveStat, Search, SearchParams
 from ..native.params import POLICY
 
@@ -76,7 +77,7 @@ def iterations_arg(n: int, what: str = "--iterations") -> int:
 
 def seed_arg(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**62:
-        raise LabError(f"--seed must be in 0..2^62-1 (got {seed})")
+        raise LabError(f"--seed must be in 0..2^62-1 (got {seed}): {SEED_WHY}")
     return int(seed)
 
 

@@ -71,6 +71,12 @@ def one_line(exc: "ValidationError", limit: int = 3, prefix: str = "") -> str:
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
         loc = err.get("loc", ())
+        value = err.get("input")
+        if isinstance(value, float) and value != value and err.get("type", "").endswith(
+                ("less_than_equal", "greater_than_equal", "less_than", "greater_than")):
+            # NaN fails every comparison, so pydantic names whichever bound it
+            # tried first: say what is wrong with the value instead
+            msg = "must be a number, not NaN"
         text = f"{prefix}{_loc(loc)}: {msg}" if loc else (f"{prefix.rstrip('.')}: {msg}"
                                                            if prefix else msg)
         if "input" in err and err.get("type") not in ("missing",) and not isinstance(

@@ -113,6 +113,13 @@ def state_words(words: Any) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(items, dtype=np.int64), dtype=np.int32)
 
 
+# Playouts per C call (a few ms on any game): a signal is seen between calls.
+PLAYOUT_CHUNK = 4096
+# What a call may ask for: a million chunks, hours on the slowest game, and
+# interruptible throughout (2^62 playouts once ran for ever, deaf to Ctrl-C).
+MAX_PLAYOUTS = 10**12
+
+
 class Game:
     """One game state. Not shared between threads while one of them steps it
     (calls are serialised, but the state is a single value)."""
@@ -278,15 +285,24 @@ class Game:
         return int(out[0])
 
     def playouts(self, n: int, max_steps: int, seed: int) -> int:
-        """n random playouts from this state (left unchanged), in one C loop;
-        returns the total turns played."""
-        n = int_arg("n", n, 0, I64[1], span="0..2^63-1")
+        """n random playouts from this state (left unchanged), in C loops of
+        PLAYOUT_CHUNK playouts; returns the total turns played. Between
+        chunks Python runs, so Ctrl-C (KeyboardInterrupt) stops a long call;
+        chunk k > 0 is seeded from (seed, k), the first with seed itself."""
+        n = int_arg("n", n, 0, MAX_PLAYOUTS, span="0..10^12")
         max_steps = int_arg("max_steps", max_steps, 0, I64[1], span="0..2^63-1")
         seed = seed_arg("seed", seed)
         out = ffi.new("int64_t *")
-        with self._h.lock:
-            check(lib.sbx_game_playouts(self._h.get(), n, max_steps, seed, out))
-        return int(out[0])
+        total, k = 0, 0
+        while n > 0:
+            m = min(n, PLAYOUT_CHUNK)
+            chunk_seed = seed if k == 0 else (seed * 0x9E3779B97F4A7C15 + k) % (1 << 64)
+            with self._h.lock:
+                check(lib.sbx_game_playouts(self._h.get(), m, max_steps, chunk_seed, out))
+            total += int(out[0])
+            n -= m
+            k += 1
+        return total
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"turn {self.turn}"

@@ -17,7 +17,8 @@ ELIMINATION = {"pass": 0, "freeze": 1}
 ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
 BOUNDS = {"leaf": 0, "depth": 1}
 BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
-ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5}
+ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5,
+             "uct": 6}
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
@@ -51,6 +52,17 @@ def _not_bool(value: Any) -> Any:
 NoBool = BeforeValidator(_not_bool)
 Int = Annotated[int, NoBool]
 Float = Annotated[float, NoBool]
+
+
+# uct's exploration constant when the settings name none: OpenSpiel's
+# convention for returns in [-1, 1]. The yardstick keeps the textbook's
+# value rather than the project's shared default (tuned for its own searches).
+UCT_DEFAULT_C = 2.0
+
+
+def default_c(algorithm: str) -> float:
+    """The c an algorithm gets when the settings do not name one."""
+    return UCT_DEFAULT_C if algorithm == "uct" else SearchParams.model_fields["c"].default
 
 
 class SearchParams(BaseModel):
@@ -92,11 +104,12 @@ class SearchParams(BaseModel):
                                            "uniformly (Exp3's gamma)")
     power_p: Float = Field(2.0, ge=1.0, le=64.0,
                            description="backup=power: exponent of the power mean (1 = mean)")
-    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs"] = Field(
+    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct"] = Field(
         "smitsimax", description="the search: decoupled trees (smitsimax), sequential UCT, "
                                  "joint-action MCTS, uniform random, greedy one-ply, "
-                                 "Monte-Carlo graph search (two players); a change "
-                                 "takes effect at the next turn")
+                                 "Monte-Carlo graph search (two players), textbook UCT "
+                                 "(uct: the untuned yardstick; reads c, lead, node_cap); a "
+                                 "change takes effect at the next turn")
     policy: Literal["ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"] = Field(
         "ucb1", description="Smitsimax selection policy; a change takes effect at the next "
                             "turn, with fresh trees")
@@ -109,7 +122,7 @@ class SearchParams(BaseModel):
     backup: Literal["mean", "power"] = Field(
         "mean", description="node value: mean of backed-up scores or power mean of the children")
     lead: Int = Field(-1, ge=-1, le=7,
-                      description="SUCT: agent serialised first, the one that cannot peek "
+                      description="SUCT, UCT: agent serialised first, the one that cannot peek "
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
@@ -121,8 +134,9 @@ class SearchParams(BaseModel):
     rollout_steps: Int = Field(0, ge=0, le=1000,
                                description="MCGS: random turns before a new node's evaluation "
                                            "(0 = evaluate at once)")
-    short_circuit: bool = Field(False, description="MCGS: a child better known than its edge: "
-                                                   "count the edge without descending")
+    short_circuit: bool = Field(False, description="MCGS: a child better known than its edge "
+                                                   "(a new link to a known node too): count "
+                                                   "the edge without descending")
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
     priors: Literal["uniform", "heuristic"] = Field(
@@ -152,6 +166,14 @@ class SearchParams(BaseModel):
                                 "moves kept; tutorial §11's u(a, b)): at a step that ends the "
                                 "game, also at max_depth (last_step), or nowhere (off: sampled "
                                 "estimates everywhere)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _uct_default_c(cls, data: Any) -> Any:
+        """uct asked for without a c takes its own default (default_c)."""
+        if isinstance(data, dict) and data.get("algorithm") == "uct" and "c" not in data:
+            return {**data, "c": UCT_DEFAULT_C}
+        return data
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":
@@ -187,7 +209,13 @@ class SearchParams(BaseModel):
         return self
 
     def replace(self, **changes: Any) -> "SearchParams":
-        """A validated copy with some fields changed."""
+        """A validated copy with some fields changed. A c still at the old
+        algorithm's default follows a change of algorithm to the new one's
+        (uct's is its own, see default_c); a c set apart from it stays."""
+        new_algo = changes.get("algorithm", self.algorithm)
+        if (new_algo != self.algorithm and "c" not in changes
+                and self.c == default_c(self.algorithm)):
+            changes = {**changes, "c": default_c(new_algo)}
         return SearchParams.model_validate({**self.model_dump(), **changes})
 
     # -- C conversion -------------------------------------------------------

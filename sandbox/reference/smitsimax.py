@@ -23,9 +23,9 @@ change waits for the next advance/reset, or applies at once with fresh trees
 while the turn has no iterations, as in C's search.c): ucb1 and ucb1_tuned
 pick by an index; exp3, rm and rm_plus sample from a strategy and update
 per-child statistics after the iteration. C keeps those in the node's 8
-spare bytes, as two float32s (exp3/rm: `p0`, `p1`, rounded to float32 here
-exactly where C stores them) or one double (`aux`: ucb1_tuned's sum of
-squares, backup=power's value).
+spare bytes as one double (`aux`: ucb1_tuned's sum of squares,
+backup=power's value), and the sampling policies' two sums (exp3/rm: `p0`,
+`p1`) as doubles in a side array beside the nodes.
 
 Nodes live in one list per agent, addressed by index like C's arena: index 0
 is the root, children of a node are contiguous, and every node comes after
@@ -39,7 +39,6 @@ step(joint), is_alive(a), is_terminal (property), evaluate().
 from __future__ import annotations
 
 import math
-import struct
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -67,14 +66,6 @@ PICK_NONE, PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT, PICK_SAMPLE = (
 
 SAMPLING = ("exp3", "rm", "rm_plus")   # the rest is the UCB family
 
-_F32 = struct.Struct("f")
-
-
-def f32(x: float) -> float:
-    """x rounded to float32, as C's (float) cast stores it."""
-    return _F32.unpack(_F32.pack(x))[0]
-
-
 def avg_weight(mode: str, policy: str, t: int) -> float:
     """The weight of one selection's distribution in the average strategy
     (smitsimax.c avg_weight); t is the parent's visit count then."""
@@ -98,6 +89,14 @@ def norm_at(tree: "Tree", mode: str, depth: int) -> tuple[float, float]:
         if not lo <= hi:
             lo = 0.0
     return lo, scale
+
+
+def norm_values(tree: "Tree", depth: int) -> tuple[float, float]:
+    """(lo, scale) of the values backed up at `depth`, for the sampling
+    policies' rewards and the power mean (C's norm_values): that depth's own
+    range whatever `bounds` says, since discounted values do not live on the
+    leaf scores' range."""
+    return norm_at(tree, "depth", depth)
 
 
 def strategy(children: Sequence["Node"], gamma_x: float, policy: str) -> list[float]:
@@ -138,8 +137,8 @@ class Node:
     pass_child: int = 0      # 0: none
     flags: int = 0
     aux: float = 0.0         # double: ucb1_tuned sum of squares / power value
-    p0: float = 0.0          # float32: exp3 reward estimate G, rm regret R
-    p1: float = 0.0          # float32: average-strategy sum (exp3, rm)
+    p0: float = 0.0          # exp3 reward estimate G, rm regret R (C: side array)
+    p1: float = 0.0          # average-strategy sum (exp3, rm) (C: side array)
 
     def children(self) -> range:
         return range(self.first_child, self.first_child + self.nchildren)
@@ -237,8 +236,8 @@ class Tree:
                 if policy == "ucb1_tuned":
                     nd.aux = nd.aux * f if v else 0.0
                 if policy in SAMPLING:
-                    nd.p0 = f32(nd.p0 * decay)
-                    nd.p1 = f32(nd.p1 * decay)
+                    nd.p0 = nd.p0 * decay
+                    nd.p1 = nd.p1 * decay
                 nd.visits = v
         root = nodes[0]
         visits, total = 0, 0.0
@@ -393,7 +392,7 @@ class Smitsimax:
         chosen, pc = -1, 0.0
         for i, nd in enumerate(nodes):
             pi = (1.0 - p.exploration) * sigma[i] + mix
-            nd.p1 = f32(nd.p1 + w * pi)
+            nd.p1 = nd.p1 + w * pi
             acc += pi
             if chosen < 0 and u < acc:
                 chosen, pc = i, pi
@@ -409,21 +408,21 @@ class Smitsimax:
         [i picked] (x - b_picked) / p_picked, b = the child's mean before this
         iteration (normalised, clamped; 0.5 unvisited), then R_i += xhat_i -
         sum_j p_j xhat_j (p the sampling distribution), RM+ floored at 0.
-        x = the backed-up value normalised by its depth's scale, clamped.
-        At cf's path index (a step where every sibling's line ended, see
-        _counterfactuals) xhat_i is sibling i's own return, normalised and
-        clamped, instead."""
+        x = the backed-up value normalised by the range of the values backed
+        up at its depth (norm_values: whatever `bounds` says; the range holds
+        x, so no clamp). At cf's path index (a step where every sibling's
+        line ended, see _counterfactuals) xhat_i is sibling i's own return,
+        normalised the same way, instead."""
         p = self.params
         for k in range(len(path) - 1, 0, -1):
             pk = psel.get(k, 0.0)
             if pk <= 0.0:
                 continue
-            lo, scale = norm_at(tree, p.bounds, k)
+            lo, scale = norm_values(tree, k)
             x = (vals[k] - lo) / scale
-            x = min(max(x, 0.0), 1.0)
             c = tree.nodes[path[k]]
             if self.policy == "exp3":
-                c.p0 = f32(c.p0 + x / pk)
+                c.p0 = c.p0 + x / pk
             else:
                 parent = tree.nodes[path[k - 1]]
                 kids = [tree.nodes[i] for i in parent.children()]
@@ -434,7 +433,7 @@ class Smitsimax:
                 for j, (i, ch) in enumerate(zip(parent.children(), kids)):
                     picked = i == path[k]
                     if cf is not None and cf[0] == k:   # exact returns
-                        xh = x if picked else min(max((cf[1][j] - lo) / scale, 0.0), 1.0)
+                        xh = x if picked else (cf[1][j] - lo) / scale
                         xhat.append(xh)
                         ev += ((1.0 - p.exploration) * sigma[j] + mix) * xh
                         continue
@@ -447,33 +446,42 @@ class Smitsimax:
                     xhat.append(xh)
                     ev += ((1.0 - p.exploration) * sigma[len(xhat) - 1] + mix) * xh
                 for ch, xh in zip(kids, xhat):
-                    r = f32(ch.p0 + (xh - ev))
+                    r = ch.p0 + (xh - ev)
                     if self.policy == "rm_plus" and r < 0.0:
                         r = 0.0
                     ch.p0 = r
 
     def _backup_power(self, tree: Tree, path: list[int]) -> None:
-        """backup=power, bottom-up: gamma * the visit-weighted power mean of
-        the visited children's values normalised to [0, 1] (clamped), mapped
-        back; a node without visited children: its mean."""
+        """backup=power, bottom-up: the power mean over the visited children
+        (weight: visits; value: gamma * theirs) and the playouts that ended
+        at the node (weight: visits minus the children's; value: their mean,
+        the total less gamma * the children's totals), all normalised to
+        [0, 1] on the node's own depth's range (norm_values), mapped back; a
+        node without visited children: its mean. p = 1 is the mean."""
         p = self.params
         inv_p = 1.0 / p.power_p
         for k in range(len(path) - 1, -1, -1):
             nd = tree.nodes[path[k]]
-            lo, scale = norm_at(tree, p.bounds, k + 1)
-            num = den = 0.0
+            lo, scale = norm_values(tree, k)
+            num = den = child_total = 0.0
             kids = list(nd.children()) + ([nd.pass_child] if nd.pass_child else [])
             for i in kids:
                 c = tree.nodes[i]
                 if c.visits == 0:
                     continue
-                x = min(max((c.aux - lo) / scale, 0.0), 1.0)
+                x = min(max((p.gamma * c.aux - lo) / scale, 0.0), 1.0)
                 num += float(c.visits) * math.pow(x, p.power_p)
                 den += float(c.visits)
-            if den > 0.0:
-                nd.aux = p.gamma * (lo + math.pow(num / den, inv_p) * scale)
-            else:
+                child_total += c.total
+            if den <= 0.0:
                 nd.aux = nd.total / nd.visits
+                continue
+            ended = float(nd.visits) - den
+            if ended > 0.0:
+                x = min(max(((nd.total - p.gamma * child_total) / ended - lo) / scale, 0.0), 1.0)
+                num += ended * math.pow(x, p.power_p)
+                den += ended
+            nd.aux = lo + math.pow(num / den, inv_p) * scale
 
     def _counterfactuals(self, pre: Any, joint: list[int], paths: list[list[int]],
                          step_node: list[int], depth: int,
@@ -639,9 +647,8 @@ class Smitsimax:
                         continue
                     tree.smin = min(tree.smin, returns[j])
                     tree.smax = max(tree.smax, returns[j])
-                    if p.bounds == "depth":
-                        tree.dmin[k] = min(tree.dmin[k], returns[j])
-                        tree.dmax[k] = max(tree.dmax[k], returns[j])
+                    tree.dmin[k] = min(tree.dmin[k], returns[j])
+                    tree.dmax[k] = max(tree.dmax[k], returns[j])
 
             # Discounted backpropagation (tutorial §13): the leaf gets the
             # full score, each step toward the root multiplies it by gamma.
@@ -659,7 +666,9 @@ class Smitsimax:
                 if self.policy == "ucb1_tuned":
                     tree.nodes[path[k]].aux += v * v
                 vals[k] = v
-                if p.bounds == "depth":
+                # per-depth ranges: UCB's with bounds=depth, the sampling
+                # policies' and the power mean's always (norm_values)
+                if p.bounds == "depth" or sampling or self.power:
                     tree.dmin[k] = min(tree.dmin[k], v)
                     tree.dmax[k] = max(tree.dmax[k], v)
                 v *= p.gamma

@@ -38,15 +38,29 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..native import SNAPSHOT_DTYPE, TreeSnapshot
+from ..safetext import check_strings, unsafe_char
 
 FORMAT_NAME = "sandbox-replay"
 FORMAT_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 
 Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+
+
+def _plain(text: str) -> str:
+    why = unsafe_char(text)
+    if why:
+        raise ValueError(f"has {why}")
+    return text
+
+
+# A string a summary prints (stats, the app's tables): no control or bidi
+# character, so a forged name cannot clear the screen or print a line of its
+# own (sandbox.safetext).
+Plain = Annotated[str, AfterValidator(_plain)]
 
 
 def hash_hex(value: int) -> str:
@@ -62,8 +76,8 @@ class _Line(BaseModel):
 # ------------------------------------------------------------------- header
 class PlayerHeader(_Line):
     player: int
-    name: str
-    controller: str
+    name: Plain
+    controller: Plain
     agents: list[int]
     search: dict[str, Any] | None = None      # SearchParams at the start (search players)
     budget: dict[str, Any]                    # the Budget this player actually used
@@ -104,6 +118,14 @@ class HeaderLine(_Line):
     branched_from: BranchOrigin | None = None # a match played on from a replay's turn
                                               # (initial_state is that turn's state);
                                               # older files and fresh matches: none
+
+    @model_validator(mode="before")
+    @classmethod
+    def _printable(cls, data: Any) -> Any:
+        # every string of the header (names, the scenario's texts, settings)
+        # may reach a terminal or the app: see sandbox.safetext
+        check_strings(data)
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> "HeaderLine":
@@ -282,7 +304,7 @@ class AgentTurn(_Line):
     nodes: int | None = None                  # nodes in the agent's tree (search players)
     root: list[RootMove] = []                 # root children when the player decided
     tree: TreeColumns | None = None           # with record_trees only
-    chosen_by: str | None = None              # who chose the move played (joint[agent]):
+    chosen_by: Plain | None = None              # who chose the move played (joint[agent]):
                                               # search | random | person | default (a
                                               # person's agent left unsteered); older
                                               # files: none (see stats.chosen_by)
@@ -294,15 +316,20 @@ class SettingsChangeLine(_Line):
     iteration: int                            # iterations into the turn when applied
     changes: dict[str, tuple[Any, Any]]       # field -> (old, new)
 
+    @model_validator(mode="after")
+    def _printable(self) -> "SettingsChangeLine":
+        check_strings(self.changes, "changes")   # the app's change log prints them
+        return self
+
 
 class PlayerTurnLine(_Line):
     player: int
-    controller: str
+    controller: Plain
     iterations: int
     sim_turns: int
     search_ms: float
     wall_ms: float
-    stop_reason: str
+    stop_reason: Plain
     agents: list[AgentTurn]
     changes: list[SettingsChangeLine] = []
 
@@ -346,7 +373,7 @@ class ResultLine(_Line):
     winner: int | None
     final_hash: Hash
     terminal: bool
-    names: list[str]
+    names: list[Plain]
 
 
 Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="type")]

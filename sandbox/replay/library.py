@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .format import FORMAT_NAME
+from ..textfile import TextFileProblem, open_regular
 
 TAIL_BYTES = 64 * 1024   # enough for a result line and a turn line without trees
 HEADER_BYTES = 4 * 1024 * 1024   # a header past this is refused, not read whole
@@ -66,11 +67,14 @@ def summarize(path: str | os.PathLike) -> ReplaySummary:
         return ReplaySummary(p, 0, 0.0, damaged=f"cannot read: {exc.strerror or exc}")
     base = dict(path=p, size=st.st_size, mtime=st.st_mtime)
     try:
-        with open(p, "rb") as f:
+        # a FIFO or a device in the folder is a row, never a hang
+        with open_regular(p) as f:
             first = f.readline(HEADER_BYTES)
             start = max(0, st.st_size - TAIL_BYTES)
             f.seek(start)
             tail = f.read()
+    except TextFileProblem as exc:
+        return ReplaySummary(**base, damaged=str(exc))
     except OSError as exc:
         return ReplaySummary(**base, damaged=f"cannot read: {exc.strerror or exc}")
     header = _obj(first)

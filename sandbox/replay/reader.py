@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from ..config.errors import one_line
 from ..native import Game, SandboxError
+from ..textfile import TextFileProblem, open_regular
 from .errors import ReplayError
 from .format import (FORMAT_NAME, SUPPORTED_VERSIONS, HeaderLine, ResultLine, TurnLine,
                      hash_hex)
@@ -54,7 +55,8 @@ class Replay:
     header: HeaderLine
     turns: list[TurnLine]                  # strictly increasing turn numbers, file order
     result: ResultLine | None              # None: the match did not finish (or the line was lost)
-    dropped: list[Dropped] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)   # the first KEPT_DROPS
+    more_dropped: int = 0                  # dropped lines past those listed
     _checkpoints: dict[int, Game] = field(default_factory=dict, repr=False)
     _cursor: Game | None = field(default=None, repr=False)
 
@@ -226,9 +228,22 @@ class Replay:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def dropped_lines(self) -> int:
+        """How many lines were dropped in all (listed or not)."""
+        return len(self.dropped) + self.more_dropped
+
+    @property
+    def damaged_lines(self) -> int:
+        """Dropped lines other than a torn last line: a crash mid-write
+        leaves only that one, so anything else means the file was damaged
+        or edited into something it does not claim to be."""
+        torn = sum(1 for d in self.dropped if d.reason == TORN_TAIL)
+        return self.dropped_lines - torn
+
     def dropped_summary(self, limit: int = 3) -> str:
         """'dropped 2 lines (line 7: not JSON; line 12: torn last line)'."""
-        n = len(self.dropped)
+        n = self.dropped_lines
         if not n:
             return ""
         shown = "; ".join(str(d) for d in self.dropped[:limit])
@@ -237,40 +252,103 @@ class Replay:
 
 
 # ------------------------------------------------------------------ reading
+# A line is read at most this long: a turn line with a stored pymunk state
+# and a search summary is a few KB, so a longer one is garbage (dropped
+# after the header, refused before it) and never held whole in memory.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# Lines tolerated before the header (a damaged start) before the file is
+# refused as not a replay: a large garbage file is rejected at once.
+HEADER_SCAN_LINES = 64
+# Dropped lines listed one by one; the rest are counted (Replay.more_dropped).
+KEPT_DROPS = 1000
+_SKIP_CHUNK = 1 << 20
+TORN_TAIL = "torn last line (no newline)"
+
+
+def _read_lines(f):
+    """(line number, the line without its newline or None if it ran over
+    MAX_LINE_BYTES, whether it ended with a newline), streaming: at most
+    MAX_LINE_BYTES + 1 bytes of one line are held at a time."""
+    no = 0
+    while True:
+        blob = f.readline(MAX_LINE_BYTES + 1)
+        if not blob:
+            return
+        no += 1
+        if blob.endswith(b"\n"):
+            yield no, blob[:-1], True
+        elif len(blob) <= MAX_LINE_BYTES:
+            yield no, blob, False          # the last line, torn
+        else:                              # too long: skip to its end
+            ended = False
+            while not ended:
+                chunk = f.readline(_SKIP_CHUNK)
+                if not chunk:
+                    break
+                ended = chunk.endswith(b"\n")
+            yield no, None, ended
+
+
 def read_replay(path: str | os.PathLike) -> Replay:
     p = Path(path)
     try:
-        data = p.read_bytes()
+        f = open_regular(p)
     except FileNotFoundError:
         raise ReplayError(f"{p}: no such file") from None
     except IsADirectoryError:
         raise ReplayError(f"{p}: is a directory, not a replay file") from None
+    except TextFileProblem as exc:
+        what = "is a directory" if str(exc) == "a directory" else str(exc)
+        raise ReplayError(f"{p}: {what}, not a replay file") from None
     except OSError as exc:
         raise ReplayError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    if not data.strip():
-        raise ReplayError(f"{p}: empty file, not a replay")
+    try:
+        with f:
+            return _read(p, f)
+    except OSError as exc:
+        raise ReplayError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    except MemoryError:
+        raise ReplayError(f"{p}: too large to read into memory") from None
 
-    raw = data.split(b"\n")
-    torn_tail = raw[-1] != b""          # no newline after the last line
-    if not torn_tail:
-        raw.pop()
+
+def _read(p: Path, f) -> Replay:
     dropped: list[Dropped] = []
+    more_dropped = 0
     header: HeaderLine | None = None
     turns: list[TurnLine] = []
     result: ResultLine | None = None
     seen_lines = False                  # turn/result lines before any header
-    last = len(raw)
+    any_text = False
 
-    for no, blob in enumerate(raw, start=1):
-        is_tail = torn_tail and no == last
-        if not blob.strip():
-            if is_tail:
-                continue
-            dropped.append(Dropped(no, "blank line"))
+    def drop(no: int, reason: str) -> None:
+        nonlocal more_dropped
+        if len(dropped) < KEPT_DROPS:
+            dropped.append(Dropped(no, reason))
+        else:
+            more_dropped += 1
+
+    for no, blob, ended in _read_lines(f):
+        is_tail = not ended
+        if blob is None:
+            if header is None:
+                raise ReplayError(f"{p}: not a replay file (line {no} is over "
+                                  f"{MAX_LINE_BYTES // (1024 * 1024)} MB)")
+            drop(no, f"line over {MAX_LINE_BYTES // (1024 * 1024)} MB")
             continue
+        if not blob.strip():
+            if not is_tail:
+                drop(no, "blank line")
+            continue
+        any_text = True
+        if header is None and no > HEADER_SCAN_LINES:
+            if seen_lines:   # turn lines: a replay whose header was lost
+                raise ReplayError(f"{p}: no valid replay header ({dropped[0]}; none in "
+                                  f"its first {HEADER_SCAN_LINES} lines)")
+            raise ReplayError(f"{p}: not a replay file (no {FORMAT_NAME} header in its first "
+                              f"{HEADER_SCAN_LINES} lines)")
         obj, why = _parse(blob)
         if obj is None:
-            dropped.append(Dropped(no, "torn last line (no newline)" if is_tail else why))
+            drop(no, TORN_TAIL if is_tail else why)
             continue
         kind = obj.get("type")
         if header is None:
@@ -279,12 +357,12 @@ def read_replay(path: str | os.PathLike) -> Replay:
                     raise ReplayError(f"{p}: not a replay file (line {no} is not a "
                                       f"{FORMAT_NAME} header)")
                 seen_lines = seen_lines or kind in ("turn", "result")
-                dropped.append(Dropped(no, f"{kind or 'untyped'} line before the header"))
+                drop(no, f"{kind or 'untyped'} line before the header")
                 continue
             header = _header(p, no, obj)
             continue
         if result is not None:
-            dropped.append(Dropped(no, f"{kind} line after the result line"))
+            drop(no, f"{kind} line after the result line")
             continue
         try:
             if kind == "turn":
@@ -292,38 +370,40 @@ def read_replay(path: str | os.PathLike) -> Replay:
             elif kind == "result":
                 line = ResultLine.model_validate(obj)
             elif kind == "header":
-                dropped.append(Dropped(no, "a second header"))
+                drop(no, "a second header")
                 continue
             else:
-                dropped.append(Dropped(no, f"unknown line type {kind!r}"))
+                drop(no, f"unknown line type {kind!r}")
                 continue
         except ValidationError as exc:
-            dropped.append(Dropped(no, f"invalid {kind} line: {one_line(exc, 1)}"))
+            drop(no, f"invalid {kind} line: {one_line(exc, 1)}")
             continue
         if isinstance(line, ResultLine):
             why = header.result_problem(line)
             if why is not None:
-                dropped.append(Dropped(no, f"result line: {why}"))
+                drop(no, f"result line: {why}")
                 continue
             result = line
             continue
         expected = turns[-1].turn + 1 if turns else header.start_turn
         if line.turn < expected:
-            dropped.append(Dropped(no, f"turn {line.turn} out of order or repeated "
-                                       f"(expected {expected})"))
+            drop(no, f"turn {line.turn} out of order or repeated (expected {expected})")
             continue
         why = header.turn_problem(line)
         if why is not None:
-            dropped.append(Dropped(no, f"turn {line.turn}: {why}"))
+            drop(no, f"turn {line.turn}: {why}")
             continue
         turns.append(line)
 
     if header is None:
+        if not any_text:
+            raise ReplayError(f"{p}: empty file, not a replay")
         first = f" ({dropped[0]})" if dropped else ""
         if seen_lines:
             raise ReplayError(f"{p}: no valid replay header{first}")
         raise ReplayError(f"{p}: not a replay file{first}")
-    return Replay(path=p, header=header, turns=turns, result=result, dropped=dropped)
+    return Replay(path=p, header=header, turns=turns, result=result, dropped=dropped,
+                  more_dropped=more_dropped)
 
 
 def _parse(blob: bytes) -> tuple[dict | None, str]:

@@ -411,7 +411,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
         winner_name=h.names[winner] if winner is not None and winner < n else None,
         ranking=tuple(result.ranking) if result is not None else None,
         placement=_placement(result.ranking) if result is not None else None,
-        dropped_lines=len(replay.dropped), agents=tuple(agents), rows=tuple(rows),
+        dropped_lines=replay.dropped_lines, agents=tuple(agents), rows=tuple(rows),
         turn_numbers=tuple(turn_numbers), markers=tuple(markers),
         root_value={labels[a]: s_value[a] for a in range(n) if owner.get(a) in searching},
         iterations={player_name[pl]: s_iters[pl] for pl in s_iters if pl in searching},

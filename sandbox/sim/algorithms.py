@@ -20,7 +20,7 @@ POLICIES: tuple[str, ...] = get_args(SearchParams.model_fields["policy"].annotat
 
 ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint": "joint-action",
                     "random": "random", "greedy": "greedy 1-ply",
-                    "mcgs": "MCGS (graph)"}
+                    "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)"}
 ALGORITHM_TIPS = {
     "smitsimax": "decoupled trees, one per agent: no tree sees another's selection",
     "suct": "sequential UCT: the agents take turns in ONE tree, so a later mover sees the "
@@ -30,6 +30,9 @@ ALGORITHM_TIPS = {
     "greedy": "the best one-ply evaluation against random opponents; no tree",
     "mcgs": "Monte-Carlo graph search (two players): one graph of states, transpositions "
             "shared, decoupled PUCT over each player's marginal",
+    "uct": "textbook sequential UCT, untuned (the outside yardstick): this seat moves first "
+           "in one tree, UCB1 (C 2 unless set), win/loss rollouts to the end of the game, "
+           "a fresh tree each turn; reads only C",
 }
 POLICY_LABELS = {"ucb1": "UCB1", "ucb1_tuned": "UCB1-Tuned", "exp3": "Exp3", "rm": "RM",
                  "rm_plus": "RM+"}
@@ -70,7 +73,10 @@ def parallel_modes(settings: SearchParams) -> tuple[str, ...]:
 # Policies whose root probabilities are an average strategy, not visit shares
 # (their final move comes from it: `final_move`, and `exploration` mixes in).
 AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})
-TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint", "mcgs"})
+TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint", "mcgs", "uct"})
+# Tree searches that read none of the project's knobs but C (and the seat's
+# lead): the textbook yardstick, whose panel offers only what it reads.
+PLAIN_ALGORITHMS = frozenset({"uct"})
 # Algorithms with a selection `policy` of their own (sbx.h: Smitsimax's).
 POLICY_ALGORITHMS = frozenset({"smitsimax"})
 

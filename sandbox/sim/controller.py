@@ -88,7 +88,7 @@ class ControllerSnapshot:
     # so these may differ from params.algorithm / params.policy.
     algorithm: str = "smitsimax"
     policy: str = "ucb1"
-    num_trees: int = -1         # agents (smitsimax), 1 (suct, joint), 0 (random, greedy)
+    num_trees: int = -1         # agents (smitsimax), 1 (suct, joint, uct), 0 (random, greedy)
     # The root as a joint-action matrix (MCGS, or joint-action MCTS with two
     # agents), taken in the same slice as root_stats so the two agree; None
     # for the other searches.
@@ -107,10 +107,11 @@ def has_root_matrix(algorithm: str, num_agents: int) -> bool:
 
 
 def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams:
-    """What C gets from a player's settings: SUCT's lead -1 means the seat
-    this search plays for (its first agent), so the seat moves first and
-    cannot peek at the others' moves (suct.c: the information leak)."""
-    if params.lead == -1 and params.algorithm == "suct":
+    """What C gets from a player's settings: SUCT's (and UCT's) lead -1
+    means the seat this search plays for (its first agent), so the seat
+    moves first and cannot peek at the others' moves (suct.c: the
+    information leak; uct.c: the textbook's own player first)."""
+    if params.lead == -1 and params.algorithm in ("suct", "uct"):
         return params.replace(lead=agents[0])
     return params
 

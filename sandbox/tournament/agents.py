@@ -4,9 +4,10 @@ names, and how an entrant takes a seat of a scenario.
 A built-in name is a player with default settings:
   random                 uniform random legal moves
   bot                    the game's own heuristic (games that have one: pods)
-  smitsimax, suct, joint, mcgs, greedy
+  smitsimax, suct, joint, mcgs, greedy, uct
                          that search algorithm with default knobs (the
-                         scenario's budget, or --iterations / --ms)
+                         scenario's budget, or --iterations / --ms); uct
+                         is the untuned textbook yardstick (C 2)
 
 An entrant replaces the whole player of a seat: its controller, search and
 budget (an agent file's missing keys take their defaults, not the
@@ -22,7 +23,7 @@ from typing import Any
 from ..config.agent import read_agent_file, resolve_agent_file
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
 
-BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy")
+BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct")
 
 
 @dataclass(frozen=True)

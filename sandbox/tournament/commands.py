@@ -46,7 +46,7 @@ def add_tournament_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", help="a two-player scenario (name in scenarios/ or a .toml)")
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT",
                    help="agent files (*.toml) or built-in agents: random, bot, smitsimax, "
-                        "suct, joint, mcgs, greedy")
+                        "suct, joint, mcgs, greedy, uct (the untuned textbook yardstick)")
     add_run_args(p)
     p.add_argument("--out", default=None, metavar="DIR",
                    help="folder for results.jsonl (the resumable log), results.json and "
@@ -190,7 +190,7 @@ def add_sweep_args(p: argparse.ArgumentParser) -> None:
                         "too); repeatable")
     p.add_argument("--vs", nargs="+", required=True, metavar="AGENT",
                    help="the opponent pool: agent files or built-ins (random, bot, smitsimax, "
-                        "suct, joint, mcgs, greedy)")
+                        "suct, joint, mcgs, greedy, uct)")
     p.add_argument("--agent", default="smitsimax", metavar="AGENT",
                    help="the agent whose settings are swept (a file or built-in; default "
                         "smitsimax with default knobs)")

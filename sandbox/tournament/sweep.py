@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..safetext import SEED_WHY
 from ..config import Budget, Scenario
 from ..config.errors import one_line
 from ..config.scenario import setting_value
@@ -194,7 +195,7 @@ class SweepSpec:
             raise InvalidArgument(f"--games must be an even number in 2..100,000 (each seed "
                                   f"is played with both seat orders), got {self.games}")
         if type(self.seed) is not int or not 0 <= self.seed < 2**62:
-            raise InvalidArgument(f"--seed must be in 0..2^62-1, got {self.seed!r}")
+            raise InvalidArgument(f"--seed must be in 0..2^62-1 (got {self.seed!r}): {SEED_WHY}")
         if self.max_turns is not None and (type(self.max_turns) is not int
                                            or self.max_turns < 0):
             raise InvalidArgument(f"--turns must be >= 0, got {self.max_turns!r}")

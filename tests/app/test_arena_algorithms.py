@@ -139,6 +139,26 @@ def test_suct_offers_its_first_mover_and_a_pick_reaches_c(arena):
     assert snap.mover[1] == 1            # the root's children are agent 1's moves now
 
 
+def test_uct_offers_only_what_it_reads_and_its_seat_moves_first(arena):
+    """The textbook yardstick reads C (2 unless set) and the first mover:
+    its panel offers those and none of the project's knobs (depth,
+    discount, random phase, reuse, rollouts, elimination)."""
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    pick(arena, "algorithm", "uct")
+    assert ctl.settings.algorithm == "uct" and ctl.settings.c == 2.0   # C followed it
+    ids = {w.id for w in arena.widgets.widgets}
+    assert {"c", "lead", "budget_ms"} <= ids
+    assert not {"policy", "max_depth", "gamma", "random_threshold", "reuse_decay", "rollout",
+                "tree_reuse", "elimination", "bounds", "depth_normalize", "parallel"} & ids
+    assert arena.widgets.get("c").value == 2.0
+    step_turn(arena)
+    wait_decided(arena)
+    assert ctl.latest.algorithm == "uct" and ctl.latest.num_trees == 1
+    snap = ctl.search.snapshot(0, 50)
+    assert snap.mover[1] == 0            # own seat: the root's children are its moves
+
+
 def test_an_algorithm_refused_for_this_game_is_marked_and_refused_with_cs_reason(app):  # noqa: F811
     """Joint-action MCTS on 8 snakes (4^8 joint actions a node): marked n/a
     in the list, and picking it says why and keeps the search as it was."""

@@ -141,6 +141,8 @@ CASES = [
     ("check_params-bad", lambda g, s, o: s.check_params({"gamma": 2}), ["params", "gamma"]),
     ("check_params-lead", lambda g, s, o: s.check_params({"algorithm": "suct", "lead": 7}),
      ["lead", "agent 7"]),
+    ("check_params-uct-lead", lambda g, s, o: s.check_params({"algorithm": "uct", "lead": 7}),
+     ["lead", "agent 7", "UCT"]),
     ("update_params-bad", lambda g, s, o: s.update_params(max_depth=0.5), ["params", "max_depth"]),
     ("update_params-unknown", lambda g, s, o: s.update_params(speed=9), ["params", "speed"]),
     ("run-iterations-1.9", lambda g, s, o: s.run(iterations=1.9), ["iterations", "float 1.9"]),

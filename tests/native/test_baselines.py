@@ -20,7 +20,7 @@ from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.native.params import ALGORITHM
 
 ALGORITHMS = tuple(ALGORITHM)
-BASELINES = ("suct", "joint", "random", "greedy")
+BASELINES = ("suct", "joint", "random", "greedy", "uct")
 CASES = [(p.kind, i, p.c_params(ex)) for p in plugins() for i, ex in enumerate(p.examples)]
 SMALL = SearchParams(node_cap=1 << 15, max_depth=6)
 
@@ -103,11 +103,13 @@ def test_stats_name_the_algorithm_and_its_trees(algorithm):
         s.run(iterations=50)
         st = s.stats()
         assert st.algorithm == algorithm
-        assert st.trees == {"suct": 1, "joint": 1, "random": 0, "greedy": 0}[algorithm]
+        assert st.trees == {"suct": 1, "joint": 1, "random": 0, "greedy": 0, "uct": 1}[algorithm]
         if algorithm == "suct":
             assert st.node_bytes == 32    # total + sum of squares (UCB1-Tuned)
         if algorithm == "joint":
             assert st.node_bytes == 24 + 8 * 2     # fixed part + a total per agent
+        if algorithm == "uct":
+            assert st.node_bytes == 24             # a total, no sum of squares
 
 
 def test_joint_action_mcts_refuses_too_many_joint_actions_with_a_message():

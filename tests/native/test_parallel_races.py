@@ -58,3 +58,25 @@ def test_short_parallel_mcgs(mode, opts):
             moves = s.best_moves()
             g.step(moves)
             s.advance(moves)
+
+
+@pytest.mark.parametrize("game", [("goofspiel", {"num_cards": 6, "points_order": "random"}),
+                                  ("snakes", {"snakes": 2, "width": 7, "height": 7})],
+                         ids=["goofspiel-random", "snakes"])
+@pytest.mark.parametrize("mode", ["wu_uct", "tree"])
+def test_short_parallel_mcgs_with_chance(mode, game):
+    """Chance outcomes on the shared graph: two threads listing an edge's
+    outcomes (the shard lock of the state, the list head's CAS) and reading
+    them while the other adds and evaluates, with a small node_cap so that
+    the epochs grow the outcome array and the run ends at the cap."""
+    p = SearchParams(algorithm="mcgs", parallel=mode, threads=2, short_circuit=True,
+                     rollout_steps=2, node_cap=4096)
+    with Game(*game, seed=2) as g, Search(g, p, 5) as s:
+        for _ in range(2):
+            r = s.run(iterations=3000)
+            assert r.iterations > 0
+            assert sum(m.visits for m in s.root_stats(0)) == s.stats().root_visits[0]
+            s.snapshot(0, 500, 1)
+            moves = s.best_moves()
+            g.step([m if m is not None else 0 for m in moves])
+            s.advance(moves, new_root=g)

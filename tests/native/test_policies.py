@@ -25,7 +25,7 @@ from sandbox.native.errors import InvalidArgument
 RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
 BIASED_RPS = np.array([[0, -25, 50], [25, 0, -5], [-50, 5, 0]], dtype=float)
 ONE_SHOT = SearchParams(max_depth=1, tree_reuse=False)
-f32 = np.float32
+f64 = np.float64  # the core keeps these sums in doubles
 
 
 def norm(score: float, lo: float, hi: float) -> float:
@@ -79,8 +79,8 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
     seen = [[math.inf, -math.inf] for _ in range(2)]   # the oracle's own bounds
     mode = avg_weight if avg_weight != "auto" else "sqrt" if policy == "rm_plus" else "uniform"
     weight = {"uniform": lambda t: 1.0, "sqrt": math.sqrt, "linear": float}[mode]
-    stat = [np.zeros(3, dtype=f32) for _ in range(2)]
-    avg = [np.zeros(3, dtype=f32) for _ in range(2)]
+    stat = [np.zeros(3, dtype=f64) for _ in range(2)]
+    avg = [np.zeros(3, dtype=f64) for _ in range(2)]
     count = [np.zeros(3) for _ in range(2)]   # per action: times played ...
     total = [np.zeros(3) for _ in range(2)]   # ... and the sum of its scores
     for it in range(1, iterations + 1):
@@ -91,7 +91,7 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
             sig = sigma_of(policy, stat[a], gamma)
             p = (1 - gamma) * sig + gamma / 3
             # the average strategy sums the sampling distribution
-            avg[a] = (avg[a].astype(np.float64) + weight(it) * p).astype(f32)
+            avg[a] = (avg[a].astype(np.float64) + weight(it) * p).astype(f64)
             i = int(t.moves[a][0])
             other = int(t.moves[1 - a][0])
             own = payoff[a][:, other]          # every action against the other's pick
@@ -103,12 +103,12 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
                 assert (lo, hi) == tuple(seen[a]), (it, a, lo, hi, seen[a])
             x = norm(float(t.scores[a]), lo, hi)
             if policy == "exp3":
-                stat[a][i] = f32(float(stat[a][i]) + x / p[i])
+                stat[a][i] = f64(float(stat[a][i]) + x / p[i])
             elif estimator == "exact":
                 xs = np.array([norm(float(u), lo, hi) for u in own])
-                stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f32)
+                stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f64)
                 if policy == "rm_plus":
-                    stat[a] = np.maximum(stat[a], f32(0))
+                    stat[a] = np.maximum(stat[a], f64(0))
             else:
                 b = np.full(3, 0.5)
                 if baseline:
@@ -119,9 +119,9 @@ def replay_sampling(policy: str, preset: str, iterations: int, gamma: float, see
                     b[:] = 0.0
                 xhat = b.copy()
                 xhat[i] = b[i] + (x - b[i]) / p[i]
-                stat[a] = (stat[a].astype(np.float64) + (xhat - p @ xhat)).astype(f32)
+                stat[a] = (stat[a].astype(np.float64) + (xhat - p @ xhat)).astype(f64)
                 if policy == "rm_plus":
-                    stat[a] = np.maximum(stat[a], f32(0))
+                    stat[a] = np.maximum(stat[a], f64(0))
             count[a][i] += 1
             total[a][i] += float(t.scores[a])
     return s, [a / a.astype(np.float64).sum() for a in avg]
@@ -192,18 +192,18 @@ def test_counterfactual_last_step_takes_the_depth_limit_too():
     s = Search(g, ONE_SHOT.replace(policy="rm", exploration=0.2, counterfactual="last_step"),
                seed=2)
     payoff = [BIASED_RPS, -BIASED_RPS.T]
-    stat = [np.zeros(3, dtype=f32) for _ in range(2)]
-    avg = [np.zeros(3, dtype=f32) for _ in range(2)]
+    stat = [np.zeros(3, dtype=f64) for _ in range(2)]
+    avg = [np.zeros(3, dtype=f64) for _ in range(2)]
     for _ in range(300):
         t = s.step_traced()
         assert not t.terminal and t.depth == 1
         for a in range(2):
             p = 0.8 * sigma_of("rm", stat[a], 0.2) + 0.2 / 3
-            avg[a] = (avg[a].astype(np.float64) + p).astype(f32)
+            avg[a] = (avg[a].astype(np.float64) + p).astype(f64)
             own = payoff[a][:, int(t.moves[1 - a][0])]
             lo, hi = float(t.norm_min[a]), float(t.norm_max[a])
             xs = np.array([norm(float(u), lo, hi) for u in own])
-            stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f32)
+            stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f64)
     for a in range(2):
         got = np.array([m.policy for m in s.root_stats(a)])
         np.testing.assert_allclose(got, avg[a] / avg[a].astype(np.float64).sum(), atol=1e-6)
@@ -375,12 +375,15 @@ def test_power_backup_needs_ucb1():
         s.update_params(policy="rm")
 
 
-def test_node_stays_32_bytes_for_every_policy():
+def test_node_bytes_per_policy():
+    """The UCB family keeps everything in the 32-byte node; the sampling
+    policies add their two double-precision sums beside it (48 bytes)."""
     g = Game("snakes", {}, seed=1)
-    for policy in ("ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"):
+    for policy, size in (("ucb1", 32), ("ucb1_tuned", 32), ("exp3", 48), ("rm", 48),
+                         ("rm_plus", 48)):
         s = Search(g, {"policy": policy}, seed=1)
         s.run(iterations=50)
-        assert s.stats().node_bytes == 32 and s.stats().policy == policy
+        assert s.stats().node_bytes == size and s.stats().policy == policy
 
 
 @pytest.mark.parametrize("policy", ["rm", "rm_plus"])
@@ -470,8 +473,8 @@ def test_counterfactual_returns_keep_the_games_chance(policy, game):
                                counterfactual="last_step", exploration=gamma), seed=4)
     moves = g.legal_moves(0)
     k = len(moves)
-    stat = [np.zeros(k, dtype=f32) for _ in range(2)]
-    avg = [np.zeros(k, dtype=f32) for _ in range(2)]
+    stat = [np.zeros(k, dtype=f64) for _ in range(2)]
+    avg = [np.zeros(k, dtype=f64) for _ in range(2)]
     seen = [[math.inf, -math.inf] for _ in range(2)]
     for it in range(1, 301):
         t = s.step_traced()
@@ -489,11 +492,11 @@ def test_counterfactual_returns_keep_the_games_chance(policy, game):
             assert (lo, hi) == tuple(seen[a])
             p = (1 - gamma) * sigma_of(policy, stat[a], gamma) + gamma / k
             w = math.sqrt(it) if policy == "rm_plus" else 1.0
-            avg[a] = (avg[a].astype(np.float64) + w * p).astype(f32)
+            avg[a] = (avg[a].astype(np.float64) + w * p).astype(f64)
             xs = np.array([norm(float(v), lo, hi) for v in u[a]])
-            stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f32)
+            stat[a] = (stat[a].astype(np.float64) + (xs - p @ xs)).astype(f64)
             if policy == "rm_plus":
-                stat[a] = np.maximum(stat[a], f32(0))
+                stat[a] = np.maximum(stat[a], f64(0))
     for a in range(2):
         got = {m.move: m.policy for m in s.root_stats(a)}
         want = avg[a] / avg[a].astype(np.float64).sum()

@@ -19,7 +19,7 @@ from sandbox.games.snakes.reference import Snake, build_export
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.native.snapshot import MOVE_NONE
 
-TREE_ALGOS = ("smitsimax", "suct", "joint")
+TREE_ALGOS = ("smitsimax", "suct", "joint", "uct")
 
 
 def _game() -> Game:

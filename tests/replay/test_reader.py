@@ -234,4 +234,4 @@ def test_deeply_nested_header_is_one_line(recorded, tmp_path):
     lines = _lines(path)
     lines[0] = lines[0][:-1] + b', "x": ' + b"{\"a\": " * 5000 + b"1" + b"}" * 5000 + b"}"
     _write(path, lines)
-    assert "no valid replay header (line 1: JSON nested too deeply to read)" in _error(path)
+    assert "no valid replay header (line 1: JSON nested too deeply to read" in _error(path)

@@ -173,3 +173,19 @@ def test_result_line_contradicting_the_replayed_ranking(recorded, tmp_path, caps
         obj["winner"] = best[0] if len(best) == 1 else None
     report = verify(read_replay(_tamper(recorded, tmp_path, n, reranked)))
     assert not report.ok and report.problem == "result"
+
+
+def test_cli_fails_on_garbage_lines_but_not_on_a_torn_tail(recorded, tmp_path, capsys):
+    """A crash mid-write tears at most the last line: verify accepts that
+    (above). A garbage line inside the file means it is not what was
+    recorded: the turns that remain still replay, and verify says so and
+    exits non-zero (it used to print ok)."""
+    path = recorded.copy_to(tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    lines.insert(3, b"\x00garbage")
+    path.write_bytes(b"\n".join(lines))
+    assert main(["replay", "verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].startswith(f"error: {path}: ")
+    assert "1 damaged line dropped" in err

@@ -179,11 +179,13 @@ def test_bad_input_is_one_line(argv, words, tmp_path, capsys):
     assert not (tmp_path / "logs").exists()               # refused before any game
 
 
-@pytest.mark.skipif("uct" in BUILTIN, reason="the uct yardstick is built in")
-def test_default_yardstick_missing_is_one_line(capsys):
+def test_default_yardsticks_are_built_in_or_one_line(capsys, monkeypatch):
+    from sandbox.tournament import strength
+    assert set(strength.YARDSTICKS) <= set(BUILTIN)
+    monkeypatch.setattr(strength, "YARDSTICKS", ("nobody", "random"))
     code = main(["strength", "--quick", "--only", "goofspiel13-descending"])
     _, err = capsys.readouterr()
-    assert code != 0 and err.count("\n") == 1 and "--opponents" in err
+    assert code != 0 and err.count("\n") == 1 and "--opponents" in err and "nobody" in err
 
 
 def test_every_table_scenario_is_two_players():

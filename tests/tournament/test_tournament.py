@@ -200,3 +200,20 @@ def test_the_table_and_the_progress_bar(tmp_path, capsys):
     bar.close()
     err = capsys.readouterr().err
     assert "3/10" in err and "LLR 0.50" in err
+
+
+def test_uct_is_a_built_in_agent_with_its_own_default_c(capsys):
+    """The textbook yardstick by name: its search is uct with C 2 (no c
+    named), and it beats the uniform random bidder of goofspiel 4."""
+    from sandbox.config.scenario import scenario_from_dict
+    from sandbox.tournament.agents import BUILTIN, seat_scenario
+    assert "uct" in BUILTIN
+    e = load_entrant("uct")
+    assert e.player == {"controller": "smitsimax", "search": {"algorithm": "uct"}}
+    sc = scenario_from_dict(seat_scenario(load_scenario("goofspiel_4_exploit"),
+                                          [e, builtin_entrant("random")]))
+    assert sc.players[0].search.algorithm == "uct" and sc.players[0].search.c == 2.0
+    out = run(capsys, "goofspiel_4_exploit", "--agents", "uct", "random", "--games", "6",
+              "--iterations", "300")
+    assert out["ranking"] == ["uct", "random"]
+    assert out["pairs"]["uct vs random"]["score"] > 0.5

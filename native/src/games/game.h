@@ -77,6 +77,11 @@ typedef struct sbx_game_vt {
     /* Optional (NULL: the game has none): the move of the game's own
      * heuristic bot for an alive agent (sbx_game_bot_move). */
     int (*bot_move)(const void *cfg, const void *state, int agent);
+    /* Optional (NULL: every agent is its own side): the side (player, team)
+     * agent plays for, 0..agents-1; agents of one side win or lose
+     * together. A search that scores by win/loss (uct.c) compares sides,
+     * not agents, so team mates are not each other's opponents. */
+    int (*side)(const void *cfg, int agent);
 } sbx_game_vt;
 
 struct sbx_game {

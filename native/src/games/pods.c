@@ -1019,6 +1019,11 @@ static int pods_bot_move(const void *cfgv, const void *stv, int agent) {
     return best >= 0 ? best : 0;
 }
 
+/* A player's pods are one team (agent a is pod a%K of player a/K). */
+static int pods_side(const void *cfgv, int agent) {
+    return agent / ((const pods_cfg *)cfgv)->per_player;
+}
+
 const sbx_game_vt sbx_pods_vt = {
     .name = "pods",
     .params_doc = PARAMS_DOC,
@@ -1044,4 +1049,5 @@ const sbx_game_vt sbx_pods_vt = {
     .import_state = pods_import,
     .move_name = pods_move_name,
     .bot_move = pods_bot_move,
+    .side = pods_side,
 };

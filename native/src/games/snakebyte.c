@@ -105,6 +105,9 @@ static inline void apple_clear(const sb_cfg *c, sb_state *st, int x, int y) {
 }
 static inline int player_of(const sb_cfg *c, int agent) { return agent / c->per_player; }
 
+/* A player's snakes are one team. */
+int sb_side(const void *cfgv, int agent) { return player_of(cfgv, agent); }
+
 /* ------------------------------------------------------------ parameters */
 
 /* The parameter doc: SB_PARAMS_DOC_TEXT in snakebyte.h (snakes.c's doc

@@ -82,6 +82,7 @@ int sb_is_alive(const void *cfg, const void *state, int agent);
 uint32_t sb_alive_mask(const void *cfg, const void *state);
 void sb_evaluate(const void *cfg, const void *state, double *scores);
 void sb_ranking(const void *cfg, const void *state, int32_t *rank);
+int sb_side(const void *cfg, int agent);
 uint64_t sb_hash(const void *cfg, const void *state);
 int sb_export(const void *cfg, const void *state, int32_t *buf, int cap);
 int sb_import(const void *cfg, void *state, const int32_t *buf, int len);

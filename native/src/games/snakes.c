@@ -1130,6 +1130,10 @@ static int any_export(const void *c, const void *st, int32_t *buf, int cap) {
 static int any_import(const void *c, void *st, const int32_t *buf, int len) {
     return IS_SB(c) ? sb_import(c, st, buf, len) : snakes_import(c, st, buf, len);
 }
+/* SnakeByte's teams; a standard snake plays for itself. */
+static int any_side(const void *c, int agent) {
+    return IS_SB(c) ? sb_side(c, agent) : agent;
+}
 static const char *any_move_name(const void *c, int agent, int move) {
     return IS_SB(c) ? sb_move_name(c, agent, move) : snakes_move_name(c, agent, move);
 }
@@ -1158,4 +1162,5 @@ const sbx_game_vt sbx_snakes_vt = {
     .export_state = any_export,
     .import_state = any_import,
     .move_name = any_move_name,
+    .side = any_side,
 };

@@ -43,19 +43,46 @@
  * wall and stay share one outcome and add their shares: the outcome is
  * played as often as any of its moves would be). A game without the hook
  * is refused at creation and set_params.
- * *
+ *
+ * Chance. The formalisation assumes that a joint action leads to one
+ * state; where the game's chance decides the step (snakes' food, goofspiel's
+ * random prize order: each playout's simulation is reseeded) an edge leads
+ * to one CHILD PER SUCCESSOR STATE IT MET, each found in or added to the
+ * transposition table like any other. Its value is the visit-weighted
+ * average over its children of r + Q(child): what its sampled successors
+ * returned, an estimate of the expectation over chance (edge_sum; with one
+ * child, exactly the formalisation's term). Selection and the backup see
+ * edges only, so nothing else changes. The first child met stays in the
+ * edge (a game without chance pays nothing, and its figures are bit for
+ * bit what they were); later ones are 20-byte kids in a fourth doubling
+ * array, listed per edge through `more` (one index per edge, made when a
+ * serial search first meets chance, always in a parallel run); the first
+ * child's visits are the edge's minus its kids'. node_cap bounds the kids
+ * as it bounds the nodes. Why not one child per edge that every drawn
+ * state shares (open loop): the players see the chance before they move (a
+ * goofspiel bid is made knowing the prize), so a node standing for several
+ * states would make each player answer their average. And why not stop the
+ * playout where chance differs from the stored child, as the search once
+ * did: most playouts then ended there (goofspiel-6 with random prizes,
+ * 3,000 playouts: 1.2 turns deep against 4.8 with a fixed order, 72% of
+ * the edge visits never reaching a child) and each such visit weighed the stored
+ * child's value, not the one chance drew.
+ *
  * A playout stops at a node met for the first time (it is evaluated there),
- * at a terminal, at max_depth turns below the root, when the game's chance
- * made the simulated state differ from the edge's stored child (its hash;
- * snakes' food, goofspiel's random prize order: the edge keeps the first
- * outcome met, and this visit only counts) or, with short_circuit, when the
- * child has more visits than the edge (the child's Q is already estimated
- * from its other parents: KataGo's shortcut). gamma, c, random_threshold,
- * policy and elimination do not apply.
+ * at a terminal, at max_depth turns below the root or, with short_circuit,
+ * when the child has more visits (N = 1 + its edge visits) than the link
+ * that reaches it (the edge, or the edge's visits that met that child): the
+ * child's Q is already estimated from its other parents, so the edge is
+ * counted and refreshed from it with no playout below (KataGo's rule). A
+ * link made in this playout to a node of the table has 0 visits, so it
+ * stops there too. gamma, c, random_threshold, policy and elimination do
+ * not apply.
  *
  * Memory: nodes and edges live in two arrays grown by doubling (never a
- * malloc per node); node_cap bounds the nodes (SBX_STOP_NODE_CAP when
- * full). Heuristic priors live in a third array, of floats, made only when
+ * malloc per node); node_cap bounds the nodes and, apart, the kids
+ * (SBX_STOP_NODE_CAP when either is full; a serial playout that finds no
+ * room for a kid is dropped before its backup, counting nothing).
+ * Heuristic priors live in a third array, of floats, made only when
  * priors=heuristic: n_1 + n_2 per node (player 0's outcomes, then player
  * 1's) from the node's `prior` index, so the node stays 104 bytes and a
  * uniform search pays nothing. Priors are fixed when a node is made: a
@@ -100,6 +127,18 @@ typedef struct mcgs_node {
 /* The README's and bench's bytes per node assume it (8-byte fields first). */
 _Static_assert(sizeof(mcgs_node) == 104, "mcgs_node must stay 104 bytes");
 
+/* A child of an edge beyond its first, made when a step of the edge met a
+ * state it had not met (chance: snakes' food, goofspiel's random prizes).
+ * The edge's own child, r and the visits its other children do not hold
+ * are its first child; the others come in a list per edge (x->more[edge] =
+ * index + 1 of the newest, `next` = the one before it). */
+typedef struct mcgs_kid {
+    uint32_t child;     /* node index (set before the kid is listed)      */
+    uint32_t visits;    /* the edge's visits that met this child          */
+    float r[2];         /* reward per player into this child              */
+    uint32_t next;      /* index + 1 of the edge's previous kid; 0: end   */
+} mcgs_kid;
+
 typedef struct mcgs {
     mcgs_node *nodes;
     uint32_t used, cap;       /* cap: allocated; s->p.node_cap: the limit */
@@ -107,6 +146,14 @@ typedef struct mcgs {
     uint32_t eused, ecap;
     float *priors;            /* priors=heuristic only (NULL until needed) */
     uint32_t pused, pcap;
+    uint32_t *more;           /* per edge: its newest chance child + 1
+                                 (NULL until a serial search meets chance;
+                                 a parallel run always makes it)          */
+    uint32_t mcap;            /* entries of `more` allocated (zeroed)      */
+    mcgs_kid *kids;           /* the chance children, a doubling array;
+                                 node_cap bounds their count as it bounds
+                                 the nodes                                 */
+    uint32_t kused, kcap;
     uint32_t *table;          /* open addressing: node index + 1, 0 empty */
     uint32_t tmask;
     uint32_t depth_reached;
@@ -229,6 +276,7 @@ static void clear(mcgs *x) {
     x->used = 1;
     x->eused = 0;
     x->pused = 0;
+    x->kused = 0; /* `more` entries are zeroed when their edges are made */
     memset(&x->nodes[0], 0, sizeof x->nodes[0]);
     if (x->table) memset(x->table, 0, ((size_t)x->tmask + 1) * sizeof *x->table);
     x->depth_reached = 0;
@@ -241,6 +289,8 @@ static void mcgs_destroy(sbx_search *s) {
     free(x->nodes);
     free(x->edges);
     free(x->priors);
+    free(x->more);
+    free(x->kids);
     free(x->table);
     free(x->tmp);
     free(x->tmp2);
@@ -276,7 +326,7 @@ static int mcgs_create(sbx_search *s) {
 
 static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
     mcgs *x = s->algo;
-    if (x->used > (uint32_t)s->p.node_cap) clear(x);
+    if (x->used > (uint32_t)s->p.node_cap || x->kused > (uint32_t)s->p.node_cap) clear(x);
     /* the transposition switch changes what a node is: start afresh */
     if (s->p.transpositions != old->transpositions) clear(x);
     /* priors are fixed when a node is made */
@@ -284,6 +334,39 @@ static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
         clear(x);
     }
     return SBX_OK;
+}
+
+/* `more` as long as the edge array (the new entries zeroed); 0: no memory. */
+static int grow_more(mcgs *x) {
+    if (x->mcap >= x->ecap) return 1;
+    uint32_t *m = realloc(x->more, (size_t)x->ecap * sizeof *m);
+    if (!m) return 0;
+    memset(m + x->mcap, 0, (size_t)(x->ecap - x->mcap) * sizeof *m);
+    x->more = m;
+    x->mcap = x->ecap;
+    return 1;
+}
+
+/* The child array with room for `n` more, doubled up to `limit`; 0 if
+ * the limit or memory says no. */
+static int grow_kids(mcgs *x, uint64_t n, uint64_t limit) {
+    const uint64_t want = (uint64_t)x->kused + n;
+    if (want > limit) return 0;
+    if (want <= x->kcap) return 1;
+    uint64_t nc = x->kcap ? x->kcap : 1024;
+    while (nc < want) nc *= 2;
+    if (nc > limit) nc = limit;
+    mcgs_kid *o = realloc(x->kids, (size_t)nc * sizeof *o);
+    if (!o) return 0;
+    x->kids = o;
+    x->kcap = (uint32_t)nc;
+    return 1;
+}
+
+/* Serial search: room for one more chance child (the first one met makes
+ * `more`). 0 when node_cap's count of children is reached or memory fails. */
+static int chance_room(sbx_search *s, mcgs *x) {
+    return grow_more(x) && grow_kids(x, 1, (uint64_t)s->p.node_cap);
 }
 
 /* Room for one more node, `edges` more edges and, with heuristic priors,
@@ -307,6 +390,7 @@ static int reserve(sbx_search *s, mcgs *x, uint32_t edges, uint32_t priors) {
         x->edges = e;
         x->ecap = (uint32_t)nc;
     }
+    if (x->more && !grow_more(x)) return 0;
     if (s->p.priors == SBX_PRIORS_HEURISTIC && (uint64_t)x->pused + priors > x->pcap) {
         uint64_t nc = x->pcap ? x->pcap : 4096;
         while (nc < (uint64_t)x->pused + priors) nc *= 2;
@@ -427,6 +511,7 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
     const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
     nd->edges = take(&x->eused, ne, cx->par);
     memset(&x->edges[nd->edges], 0, ne * sizeof *x->edges);
+    if (x->more) memset(&x->more[nd->edges], 0, ne * sizeof *x->more);
     /* U: evaluation change over a K-step uniformly random rollout */
     double end[2] = {nd->base[0], nd->base[1]};
     if (s->p.rollout_steps > 0) {
@@ -452,6 +537,63 @@ static void evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state
 
 /* ------------------------------------------------------------ backup */
 
+/* The head of edge ei's list of further chance children (0: the edge has
+ * met one successor state only). */
+static inline uint32_t more_of(const mcgs *x, uint32_t ei) {
+    return x->more ? x->more[ei] : 0;
+}
+
+/* Edge ei's visits times its value for player a: the visit-weighted sum of
+ * r_a + Q_a(child) over the children it met (the first's visits are the
+ * edge's minus the others'), so the edge's value is the average of what its
+ * sampled successor states returned, an estimate of the expectation over
+ * chance.
+ * With one child this is the formalisation's N(i,j) (r + Q(child)), the
+ * same floating-point operations. */
+static inline double edge_sum(const mcgs *x, uint32_t ei, int a) {
+    const mcgs_edge *ed = &x->edges[ei];
+    uint32_t k = more_of(x, ei);
+    if (!k) return ed->visits * ((double)ed->r[a] + x->nodes[ed->child].q[a]);
+    uint32_t first = ed->visits;
+    double sum = 0.0;
+    for (; k; k = x->kids[k - 1].next) {
+        const mcgs_kid *o = &x->kids[k - 1];
+        if (!o->visits) continue;
+        first -= o->visits;
+        sum += o->visits * ((double)o->r[a] + x->nodes[o->child].q[a]);
+    }
+    if (first) sum += first * ((double)ed->r[a] + x->nodes[ed->child].q[a]);
+    return sum;
+}
+
+/* The visits of edge ei that met child k (0: the edge's own child). */
+static uint32_t kid_visits(const mcgs *x, uint32_t ei, uint32_t k) {
+    if (k) return x->kids[k - 1].visits;
+    uint32_t v = x->edges[ei].visits;
+    for (uint32_t m = more_of(x, ei); m; m = x->kids[m - 1].next) v -= x->kids[m - 1].visits;
+    return v;
+}
+
+/* Edge ei's children one at a time, for the inspection entries: *k =
+ * KID_START first (the edge's own child and the visits the list does not
+ * hold), then its list; 0 after the last. */
+#define KID_START UINT32_MAX
+static int next_kid(const mcgs *x, uint32_t ei, uint32_t *k, uint32_t *child,
+                    uint32_t *visits) {
+    if (*k == KID_START) {
+        *child = x->edges[ei].child;
+        *visits = kid_visits(x, ei, 0);
+        *k = more_of(x, ei);
+        return 1;
+    }
+    if (!*k) return 0;
+    const mcgs_kid *o = &x->kids[*k - 1];
+    *child = o->child;
+    *visits = o->visits;
+    *k = o->next;
+    return 1;
+}
+
 /* The formalisation's recompute_Q: depends only on the node's edges and
  * its children's Q, so running it twice changes nothing. */
 static void recompute_q(mcgs *x, mcgs_node *nd) {
@@ -462,10 +604,9 @@ static void recompute_q(mcgs *x, mcgs_node *nd) {
     for (uint32_t e = 0; e < ne; e++) {
         const mcgs_edge *ed = &x->edges[nd->edges + e];
         if (!ed->visits) continue;
-        const mcgs_node *ch = &x->nodes[ed->child];
         total += ed->visits;
-        sum[0] += ed->visits * ((double)ed->r[0] + ch->q[0]);
-        sum[1] += ed->visits * ((double)ed->r[1] + ch->q[1]);
+        sum[0] += edge_sum(x, nd->edges + e, 0);
+        sum[1] += edge_sum(x, nd->edges + e, 1);
     }
     nd->q[0] = (nd->u[0] + sum[0]) / (double)(1 + total);
     nd->q[1] = (nd->u[1] + sum[1]) / (double)(1 + total);
@@ -481,10 +622,11 @@ static void marginal(const mcgs *x, const mcgs_node *nd, int a, double fpu_offse
         double sum = 0.0;
         for (int j = 0; j < nd->n[1 - a]; j++) {
             const int r = a == 0 ? i : j, c = a == 0 ? j : i;
-            const mcgs_edge *ed = &x->edges[nd->edges + (uint32_t)(r * n2 + c)];
+            const uint32_t ei = nd->edges + (uint32_t)(r * n2 + c);
+            const mcgs_edge *ed = &x->edges[ei];
             if (!ed->visits) continue;
             v += ed->visits;
-            sum += ed->visits * ((double)ed->r[a] + x->nodes[ed->child].q[a]);
+            sum += edge_sum(x, ei, a);
         }
         mv[i] = v;
         mq[i] = v ? sum / v : nd->q[a] - fpu_offset;
@@ -540,6 +682,44 @@ static inline uint32_t linked_child(const mcgs_edge *ed) {
     return c == CLAIM ? 0 : c;
 }
 
+/* edge_sum for a parallel run (atomic loads): c is the edge's linked child,
+ * v its visits as read; *val = the edge's value (sum / v). The same
+ * operations in the same order as edge_sum, so one thread gives the serial
+ * figures bit for bit. A child listed before its node is evaluated
+ * (par_chance_link) adds no value yet: the others' average stands for it. */
+static double par_edge_sum(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint32_t c,
+                           uint32_t v, int a, double *val) {
+    uint32_t k = x->more ? LDA(&x->more[ei]) : 0;
+    const double own = (double)ed->r[a] + ld_double(&x->nodes[c].q[a]);
+    if (!k) {
+        *val = own;
+        return v * own;
+    }
+    int64_t first = v;
+    uint64_t counted = 0;
+    double sum = 0.0;
+    for (; k; k = x->kids[k - 1].next) {
+        const mcgs_kid *o = &x->kids[k - 1];
+        const uint32_t ov = LD(&o->visits);
+        if (!ov) continue;
+        first -= ov;
+        if (!(LDA(&x->nodes[o->child].flags) & MCGS_EVALUATED)) continue;
+        sum += ov * ((double)o->r[a] + ld_double(&x->nodes[o->child].q[a]));
+        counted += ov;
+    }
+    if (first > 0) { /* the counts are read one by one: never below 0 */
+        sum += (double)first * own;
+        counted += (uint64_t)first;
+    }
+    if (!counted) {
+        *val = own;
+        return v * own;
+    }
+    if (counted != v) sum = sum / (double)counted * v;
+    *val = sum / v;
+    return sum;
+}
+
 /* recompute_q with atomic loads and stores (two threads
  * recomputing one node at once: the later store wins, and the next backup
  * through the node recomputes it from the newer figures). */
@@ -554,10 +734,10 @@ static void par_recompute_q(mcgs *x, mcgs_node *nd) {
         if (!v) continue;
         const uint32_t c = linked_child(ed);
         if (!c) continue;
-        const mcgs_node *ch = &x->nodes[c];
+        double val;
         total += v;
-        sum[0] += v * ((double)ed->r[0] + ld_double(&ch->q[0]));
-        sum[1] += v * ((double)ed->r[1] + ld_double(&ch->q[1]));
+        sum[0] += par_edge_sum(x, nd->edges + e, ed, c, v, 0, &val);
+        sum[1] += par_edge_sum(x, nd->edges + e, ed, c, v, 1, &val);
     }
     st_double(&nd->q[0], (nd->u[0] + sum[0]) / (double)(1 + total));
     st_double(&nd->q[1], (nd->u[1] + sum[1]) / (double)(1 + total));
@@ -586,9 +766,10 @@ static void marginal_ex(const mcgs *x, const mcgs_node *nd, int a, double fpu_of
             if (!ev) continue;
             const uint32_t ch = linked_child(ed);
             if (!ch) continue;
-            const double val = (double)ed->r[a] + ld_double(&x->nodes[ch].q[a]);
+            double val;
+            const double es = par_edge_sum(x, e, ed, ch, ev, a, &val);
             v += ev;
-            sum += ev * val;
+            sum += es;
             if (val < lo) lo = val;
         }
         mv[i] = v;
@@ -643,6 +824,26 @@ static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
 
 /* ------------------------------------------------------------ playout */
 
+/* The node of state `sim` for a new link (an edge's first child or a
+ * further chance child): found in the table (a transposition hit) or
+ * made and evaluated (*made = 1). The caller reserved the room. */
+static uint32_t link_state(sbx_search *s, mcgs *x, const void *sim, const mcgs_ctx *cx,
+                           int *made) {
+    const uint64_t h = s->vt->hash(s->cfg, sim);
+    const uint32_t found = s->p.transpositions ? table_find(x, h) : 0;
+    if (found) {
+        x->hits++;
+        return found - 1;
+    }
+    const uint32_t child = x->used++;
+    memset(&x->nodes[child], 0, sizeof x->nodes[child]);
+    x->nodes[child].hash = h;
+    if (s->p.transpositions) table_put(x, child);
+    evaluate_node(s, x, child, sim, cx);
+    *made = 1;
+    return child;
+}
+
 static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     mcgs *x = s->algo;
     const sbx_search_params *p = &s->p;
@@ -655,7 +856,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const mcgs_ctx cx = {&s->rng, x->tmp, x->tmp2, 0};
 
     uint32_t path[SBX_MAX_DEPTH + 1];
-    uint32_t pedge[SBX_MAX_DEPTH];
+    uint32_t pedge[SBX_MAX_DEPTH], pkid[SBX_MAX_DEPTH]; /* edge, its child */
     int plen = 1, depth = 0, terminal = 0;
     path[0] = 0;
     if (!(x->nodes[0].flags & MCGS_EVALUATED)) {
@@ -679,30 +880,44 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         depth++;
         pedge[plen - 1] = ei;
         int expanded = 0, stop = 0;
-        uint32_t child = x->edges[ei].child;
+        uint32_t child = x->edges[ei].child, kid = 0, link_visits = 0;
         if (!child) {
-            const uint64_t h = vt->hash(s->cfg, sim);
-            uint32_t found = p->transpositions ? table_find(x, h) : 0;
-            if (found) {
-                child = found - 1;
-                x->hits++;
-            } else {
-                child = x->used++;
-                memset(&x->nodes[child], 0, sizeof x->nodes[child]);
-                x->nodes[child].hash = h;
-                if (p->transpositions) table_put(x, child);
-                evaluate_node(s, x, child, sim, &cx);
-                expanded = 1;
-                stop = 1; /* a new node: evaluated, the playout ends */
-            }
+            child = link_state(s, x, sim, &cx, &expanded);
             mcgs_edge *ed = &x->edges[ei];
             ed->child = child;
             ed->r[0] = (float)(x->nodes[child].base[0] - base0);
             ed->r[1] = (float)(x->nodes[child].base[1] - base1);
-        } else if (vt->hash(s->cfg, sim) != x->nodes[child].hash) {
-            stop = 1; /* chance: not the state this edge stored */
-        } else if (p->short_circuit && x->nodes[child].visits + 1 > x->edges[ei].visits) {
-            stop = 1; /* the child is known better than the edge: count only */
+        } else {
+            const uint64_t h = vt->hash(s->cfg, sim);
+            if (h != x->nodes[child].hash) {
+                /* chance: the step met another state than the edge's first;
+                 * the child of that state, listed now if it is new */
+                kid = more_of(x, ei);
+                while (kid && x->nodes[x->kids[kid - 1].child].hash != h) {
+                    kid = x->kids[kid - 1].next;
+                }
+                if (!kid) {
+                    if (!chance_room(s, x)) return SBX_STOP_NODE_CAP; /* nothing counted */
+                    child = link_state(s, x, sim, &cx, &expanded);
+                    mcgs_kid *o = &x->kids[x->kused];
+                    o->child = child;
+                    o->visits = 0;
+                    o->r[0] = (float)(x->nodes[child].base[0] - base0);
+                    o->r[1] = (float)(x->nodes[child].base[1] - base1);
+                    o->next = x->more[ei];
+                    kid = x->more[ei] = ++x->kused;
+                }
+                child = x->kids[kid - 1].child;
+            }
+            link_visits = kid_visits(x, ei, kid);
+        }
+        pkid[plen - 1] = kid;
+        if (expanded) {
+            stop = 1; /* a new node: evaluated, the playout ends */
+        } else if (p->short_circuit && x->nodes[child].visits + 1 > link_visits) {
+            /* the child is known better than this link (edge and child),
+             * newly made or not: count only, KataGo's rule */
+            stop = 1;
         }
         if (tr) {
             for (int a = 0; a < 2; a++) {
@@ -726,6 +941,7 @@ static int mcgs_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     for (int i = plen - 2; i >= 0; i--) {
         mcgs_node *nd = &x->nodes[path[i]];
         x->edges[pedge[i]].visits++;
+        if (pkid[i]) x->kids[pkid[i] - 1].visits++;
         nd->visits++;
         recompute_q(x, nd);
     }
@@ -782,6 +998,13 @@ static void reroot(mcgs *x, uint32_t keep) {
                 map[c] = 0xFFFFFFFFu; /* seen, numbered below in index order */
                 stack[sp++] = c;
             }
+            for (uint32_t k = more_of(x, nd->edges + e); k; k = x->kids[k - 1].next) {
+                c = x->kids[k - 1].child;
+                if (!map[c]) {
+                    map[c] = 0xFFFFFFFFu;
+                    stack[sp++] = c;
+                }
+            }
         }
     }
     for (uint32_t i = 0; i < x->used; i++) {
@@ -793,7 +1016,15 @@ static void reroot(mcgs *x, uint32_t keep) {
     uint32_t eused = 0;
     /* edges: root's first, then the others in old node order */
     mcgs_edge *ne_arr = malloc((size_t)(x->eused ? x->eused : 1) * sizeof *ne_arr);
-    if (!ne_arr) {
+    /* chance children: each kept edge's list copied in order, after the
+     * edge's new index, into a compacted child array */
+    uint32_t *nm_arr = x->more ? malloc((size_t)(x->eused ? x->eused : 1) * sizeof *nm_arr) : NULL;
+    mcgs_kid *nk_arr = x->more ? malloc((size_t)(x->kused ? x->kused : 1) * sizeof *nk_arr) : NULL;
+    uint32_t kused = 0;
+    if (!ne_arr || (x->more && (!nm_arr || !nk_arr))) {
+        free(ne_arr);
+        free(nm_arr);
+        free(nk_arr);
         free(map);
         free(stack);
         clear(x);
@@ -808,6 +1039,17 @@ static void reroot(mcgs *x, uint32_t keep) {
                 mcgs_edge ed = x->edges[nd->edges + e];
                 ed.child = ed.child ? map[ed.child] - 1 : 0;
                 ne_arr[eused + e] = ed;
+                if (!nm_arr) continue;
+                nm_arr[eused + e] = 0;
+                uint32_t *link = &nm_arr[eused + e];
+                for (uint32_t k = x->more[nd->edges + e]; k; k = x->kids[k - 1].next) {
+                    mcgs_kid o = x->kids[k - 1];
+                    o.child = map[o.child] - 1;
+                    o.next = 0;
+                    nk_arr[kused] = o;
+                    *link = ++kused;
+                    link = &nk_arr[kused - 1].next;
+                }
             }
             nd->edges = eused;
             eused += ne;
@@ -815,6 +1057,14 @@ static void reroot(mcgs *x, uint32_t keep) {
     }
     memcpy(x->edges, ne_arr, (size_t)eused * sizeof *ne_arr);
     free(ne_arr);
+    if (nm_arr) {
+        memcpy(x->more, nm_arr, (size_t)eused * sizeof *nm_arr);
+        memset(x->more + eused, 0, (size_t)(x->mcap - eused) * sizeof *x->more);
+        memcpy(x->kids, nk_arr, (size_t)kused * sizeof *nk_arr);
+        x->kused = kused;
+        free(nm_arr);
+        free(nk_arr);
+    }
     /* priors: the same order as the edges (root first) */
     if (x->priors && x->pused) {
         float *np = malloc((size_t)x->pused * sizeof *np);
@@ -866,6 +1116,9 @@ static void mcgs_advance(sbx_search *s, const uint8_t *joint) {
             for (uint32_t e = 0; e < (uint32_t)r->n[0] * r->n[1] && !keep; e++) {
                 uint32_t c = x->edges[r->edges + e].child;
                 if (c && x->nodes[c].hash == h) keep = c;
+                for (uint32_t k = more_of(x, r->edges + e); k && !keep; k = x->kids[k - 1].next) {
+                    if (x->nodes[x->kids[k - 1].child].hash == h) keep = x->kids[k - 1].child;
+                }
             }
         }
         if (keep && !(x->nodes[keep].flags & MCGS_EVALUATED)) keep = 0;
@@ -972,7 +1225,11 @@ static void mcgs_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->norm_max[a] = 0.0;
     }
     out->transposition_hits = x->hits;
-    out->edge_bytes = (int64_t)x->eused * (int64_t)sizeof(mcgs_edge);
+    /* chance children count as edges: their array and `more`, when made */
+    out->edge_bytes = (int64_t)x->eused * (int64_t)sizeof(mcgs_edge) +
+                      (x->more ? (int64_t)x->eused * (int64_t)sizeof *x->more +
+                                     (int64_t)x->kused * (int64_t)sizeof(mcgs_kid)
+                               : 0);
     out->prior_bytes = (int64_t)x->pused * (int64_t)sizeof(float);
     out->table_bytes = ((int64_t)x->tmask + 1) * (int64_t)sizeof(uint32_t);
 }
@@ -1001,9 +1258,13 @@ static int mcgs_root_matrix(sbx_search *s, sbx_root_matrix *out) {
     for (int e = 0; e < r->n[0] * n2; e++) {
         const mcgs_edge *ed = &x->edges[r->edges + (uint32_t)e];
         out->cell_visits[e] = (int32_t)ed->visits;
+        const uint32_t ei = r->edges + (uint32_t)e;
         for (int a = 0; a < 2; a++) {
+            /* chance: the expectation its children estimate (edge_sum) */
             out->cell_value[a][e] =
-                ed->visits ? (float)(r->base[a] + ed->r[a] + x->nodes[ed->child].q[a]) : NAN;
+                !ed->visits ? NAN
+                : more_of(x, ei) ? (float)(r->base[a] + edge_sum(x, ei, a) / ed->visits)
+                : (float)(r->base[a] + ed->r[a] + x->nodes[ed->child].q[a]);
         }
     }
     return SBX_OK;
@@ -1034,34 +1295,37 @@ static int mcgs_snapshot_links(sbx_search *s, const sbx_snapshot_node *rows, int
         if (id < 0 || (uint32_t)id >= n || row_of[id] != (uint32_t)r + 1) continue;
         const mcgs_node *nd = &x->nodes[id];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-            const mcgs_edge *ed = &x->edges[nd->edges + e];
-            if (!ed->visits || !ed->child || !row_of[ed->child]) continue;
-            const uint32_t c = row_of[ed->child] - 1;
-            if (rows[c].parent == r) continue;
-            const uint8_t m0 = nd->act[0][e / nd->n[1]], m1 = nd->act[1][e % nd->n[1]];
-            if (seen[ed->child] == (uint32_t)r + 1) {
-                /* another edge from r into the same child: the pair shows
-                 * the most visited one's joint */
-                const uint32_t k = slot[ed->child];
-                if (k != UINT32_MAX && joints && ed->visits > kept[ed->child]) {
-                    joints[2 * k] = m0;
-                    joints[2 * k + 1] = m1;
-                    kept[ed->child] = ed->visits;
+            /* each child of the edge (one without chance) */
+            uint32_t ch, ov;
+            for (uint32_t it = KID_START; next_kid(x, nd->edges + e, &it, &ch, &ov);) {
+                if (!ov || !ch || !row_of[ch]) continue;
+                const uint32_t c = row_of[ch] - 1;
+                if (rows[c].parent == r) continue;
+                const uint8_t m0 = nd->act[0][e / nd->n[1]], m1 = nd->act[1][e % nd->n[1]];
+                if (seen[ch] == (uint32_t)r + 1) {
+                    /* another edge from r into the same child: the pair shows
+                     * the most visited one's joint */
+                    const uint32_t k = slot[ch];
+                    if (k != UINT32_MAX && joints && ov > kept[ch]) {
+                        joints[2 * k] = m0;
+                        joints[2 * k + 1] = m1;
+                        kept[ch] = ov;
+                    }
+                    continue;
                 }
-                continue;
-            }
-            seen[ed->child] = (uint32_t)r + 1;
-            slot[ed->child] = UINT32_MAX;
-            kept[ed->child] = ed->visits;
-            if (count < cap) {
-                pairs[2 * count] = r;
-                pairs[2 * count + 1] = (int32_t)c;
-                if (joints) {
-                    joints[2 * count] = m0;
-                    joints[2 * count + 1] = m1;
+                seen[ch] = (uint32_t)r + 1;
+                slot[ch] = UINT32_MAX;
+                kept[ch] = ov;
+                if (count < cap) {
+                    pairs[2 * count] = r;
+                    pairs[2 * count + 1] = (int32_t)c;
+                    if (joints) {
+                        joints[2 * count] = m0;
+                        joints[2 * count + 1] = m1;
+                    }
+                    slot[ch] = (uint32_t)count;
+                    count++;
                 }
-                slot[ed->child] = (uint32_t)count;
-                count++;
             }
         }
     }
@@ -1088,11 +1352,12 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
     }
     if ((uint32_t)max_nodes > n) max_nodes = (int)n;
     /* scratch: chosen/emitted marks, parent counts, last parent, a heap */
-    size_t bytes = (size_t)n * (1 + 4 + 4) + ((size_t)x->eused + 2) * sizeof(heap_item);
+    const size_t links = (size_t)x->eused + (x->more ? x->kused : 0); /* edges + children */
+    size_t bytes = (size_t)n * (1 + 4 + 4) + (links + 2) * sizeof(heap_item);
     unsigned char *buf = sbx_search_scratch(s, bytes);
     if (!buf) return sbx_fail(SBX_ERR_MEMORY, "out of memory for a snapshot");
     heap_item *heap = (heap_item *)buf;
-    uint32_t *parents = (uint32_t *)(heap + x->eused + 2);
+    uint32_t *parents = (uint32_t *)(heap + links + 2);
     uint32_t *lastp = parents + n;
     uint8_t *mark = (uint8_t *)(lastp + n);
     memset(parents, 0, (size_t)n * 4);
@@ -1101,10 +1366,12 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
     for (uint32_t i = 0; i < n; i++) {
         const mcgs_node *nd = &x->nodes[i];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-            uint32_t c = x->edges[nd->edges + e].child;
-            if (c && lastp[c] != i) {
-                lastp[c] = i;
-                parents[c]++;
+            uint32_t c, v;
+            for (uint32_t it = KID_START; next_kid(x, nd->edges + e, &it, &c, &v);) {
+                if (c && lastp[c] != i) {
+                    lastp[c] = i;
+                    parents[c]++;
+                }
             }
         }
     }
@@ -1132,17 +1399,19 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
         count++;
         const mcgs_node *nd = &x->nodes[it.node];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-            const mcgs_edge *ed = &x->edges[nd->edges + e];
-            if (!ed->visits || mark[ed->child]) continue;
-            if (hn >= (int)x->eused + 1) break;
-            heap_item ni = {NVIS(ed->child), ed->child, 0};
-            int i = hn++;
-            heap[i] = ni;
-            while (i > 0 && heap[(i - 1) / 2].visits < heap[i].visits) { /* sift up */
-                heap_item t = heap[i];
-                heap[i] = heap[(i - 1) / 2];
-                heap[(i - 1) / 2] = t;
-                i = (i - 1) / 2;
+            uint32_t c, v;
+            for (uint32_t oi = KID_START; next_kid(x, nd->edges + e, &oi, &c, &v);) {
+                if (!v || mark[c]) continue;
+                if (hn >= (int)links + 1) break;
+                heap_item ni = {NVIS(c), c, 0};
+                int i = hn++;
+                heap[i] = ni;
+                while (i > 0 && heap[(i - 1) / 2].visits < heap[i].visits) { /* sift up */
+                    heap_item t = heap[i];
+                    heap[i] = heap[(i - 1) / 2];
+                    heap[(i - 1) / 2] = t;
+                    i = (i - 1) / 2;
+                }
             }
         }
     }
@@ -1162,28 +1431,29 @@ static int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
     for (int head = 0; head < rows; head++) {
         const mcgs_node *nd = &x->nodes[out[head].node];
         for (uint32_t e = 0; e < (uint32_t)nd->n[0] * nd->n[1]; e++) {
-            const mcgs_edge *ed = &x->edges[nd->edges + e];
-            if (!ed->visits) continue;
-            const uint32_t c = ed->child;
-            if (mark[c] == 0) out[head].flags |= SBX_NODE_TRUNCATED;
-            if (mark[c] != 1) continue;
-            mark[c] = 2;
-            const mcgs_node *ch = &x->nodes[c];
-            const int i = (int)(e / nd->n[1]), j = (int)(e % nd->n[1]);
-            sbx_snapshot_node *row = &out[rows++];
-            memset(row, 0, sizeof *row);
-            row->node = (int32_t)c;
-            row->parent = head;
-            row->visits = (int32_t)NVIS(c);
-            row->mean = (float)(ch->base[agent] + ch->q[agent]);
-            row->prob = nd->visits ? (float)ed->visits / (float)nd->visits : 0.0f;
-            row->depth = (int16_t)(out[head].depth + 1);
-            row->agent = -1;
-            memset(row->joint, SBX_MOVE_NONE, sizeof row->joint);
-            row->joint[0] = nd->act[0][i];
-            row->joint[1] = nd->act[1][j];
-            row->move = row->joint[agent];
-            if (parents[c] > 1) row->flags |= SBX_NODE_SHARED;
+            uint32_t c, ov; /* each child of the edge: a row per state met */
+            for (uint32_t oi = KID_START; next_kid(x, nd->edges + e, &oi, &c, &ov);) {
+                if (!ov) continue;
+                if (mark[c] == 0) out[head].flags |= SBX_NODE_TRUNCATED;
+                if (mark[c] != 1) continue;
+                mark[c] = 2;
+                const mcgs_node *ch = &x->nodes[c];
+                const int i = (int)(e / nd->n[1]), j = (int)(e % nd->n[1]);
+                sbx_snapshot_node *row = &out[rows++];
+                memset(row, 0, sizeof *row);
+                row->node = (int32_t)c;
+                row->parent = head;
+                row->visits = (int32_t)NVIS(c);
+                row->mean = (float)(ch->base[agent] + ch->q[agent]);
+                row->prob = nd->visits ? (float)ov / (float)nd->visits : 0.0f;
+                row->depth = (int16_t)(out[head].depth + 1);
+                row->agent = -1;
+                memset(row->joint, SBX_MOVE_NONE, sizeof row->joint);
+                row->joint[0] = nd->act[0][i];
+                row->joint[1] = nd->act[1][j];
+                row->move = row->joint[agent];
+                if (parents[c] > 1) row->flags |= SBX_NODE_SHARED;
+            }
         }
     }
 #undef NVIS
@@ -1209,8 +1479,18 @@ static int mcgs_find_path(sbx_search *s, int agent, const uint8_t *path, int ste
             if (nd->act[0][i] == st[0]) oi = i;
         for (int j = 0; j < nd->n[1] && oj < 0; j++)
             if (nd->act[1][j] == st[1]) oj = j;
-        const uint32_t child =
-            oi >= 0 && oj >= 0 ? x->edges[nd->edges + (uint32_t)(oi * nd->n[1] + oj)].child : 0;
+        /* a path names no chance: an edge with several children leads to
+         * its most visited one (on a tie the edge's own, then the newest) */
+        uint32_t child = 0, best = 0, c, v;
+        if (oi >= 0 && oj >= 0) {
+            const uint32_t ei = nd->edges + (uint32_t)(oi * nd->n[1] + oj);
+            for (uint32_t it = KID_START; next_kid(x, ei, &it, &c, &v);) {
+                if (c && (!child || v > best)) {
+                    child = c;
+                    best = v;
+                }
+            }
+        }
         if (!child) {
             return sbx_fail(SBX_ERR_ARGUMENT,
                             "find_path: step %d of %d (moves %u/%u) leads to no node of the "
@@ -1258,6 +1538,13 @@ static int64_t mcgs_node_count(sbx_search *s) {
  *    grows them, and a worker starts an iteration only while every worker's
  *    iteration in flight still fits (room_ok); when they do not, the
  *    workers stop, the arrays double, and the next epoch starts.
+ *  - chance children: a kid is listed under the shard lock of its state's
+ *    hash (two threads meeting one new state on one edge list it once) by
+ *    a CAS of the edge's list head (threads listing other states on it),
+ *    before its node is evaluated; readers skip a kid whose node is not
+ *    evaluated yet. The kid array grows per epoch like the others; at
+ *    node_cap a playout that finds it full is dropped (its in-flight counts
+ *    undone, nothing counted) and the run stops with node_cap;
  * One thread takes the same path, and with every in-flight count 0 each
  * formula and RNG draw is the serial one: threads = 1 gives the serial
  * search (tests/native/test_mcgs_parallel.py).
@@ -1285,6 +1572,7 @@ struct mcgs_run {
     int64_t max_iterations;
     double max_ms, t0;
     uint32_t node_lim;    /* min(node array, node_cap) this epoch          */
+    uint32_t kid_lim;     /* min(child array, node_cap) this epoch       */
     uint32_t room_e, room_p; /* most edges / priors one iteration adds     */
     char pad0[128];
     int64_t claimed;      /* iterations handed out (atomic)                */
@@ -1303,6 +1591,14 @@ static void run_stop(mcgs_run *r, int reason) {
 static int room_ok(const mcgs_run *r, const mcgs *x) {
     const uint64_t nt = (uint64_t)r->nthreads;
     if ((uint64_t)LD(&x->used) + nt > r->node_lim) return 0;
+    /* a playout lists at most one chance child per step; below node_cap
+     * the epoch stops early enough to grow the array, at node_cap a full
+     * array drops the playout that finds it full (par_iterate) */
+    if (r->kid_lim < (uint32_t)r->s->p.node_cap &&
+        (uint64_t)LD(&x->kused) + nt * (uint64_t)r->s->p.max_depth > r->kid_lim) {
+        return 0;
+    }
+    if (LD(&x->kused) >= r->kid_lim) return 0;
     if ((uint64_t)LD(&x->eused) + nt * r->room_e > x->ecap) return 0;
     if (r->s->p.priors == SBX_PRIORS_HEURISTIC &&
         (uint64_t)LD(&x->pused) + nt * r->room_p > x->pcap) {
@@ -1342,6 +1638,15 @@ static int grow_for_epoch(mcgs_run *r, mcgs *x) {
         x->inflight = in;
         x->icap = x->ecap;
     }
+    /* chance children: workers cannot grow the arrays, so `more` exists in
+     * every parallel run; a take past the epoch's limit left no child */
+    if (x->kused > x->kcap) x->kused = x->kcap;
+    if (!grow_more(x)) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+    const uint64_t ow = 4 * nt * (uint64_t)s->p.max_depth;
+    if (!grow_kids(x, x->kused > ow ? x->kused : ow, cap) && !grow_kids(x, cap - x->kused, cap)) {
+        if (x->kcap < cap) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
+    }
+    r->kid_lim = x->kcap < cap ? x->kcap : (uint32_t)cap;
     if (s->p.priors == SBX_PRIORS_HEURISTIC) {
         uint64_t pw = (uint64_t)x->pused + 4 * nt * r->room_p;
         if (pw < 2 * (uint64_t)x->pused) pw = 2 * (uint64_t)x->pused;
@@ -1364,12 +1669,16 @@ static int grow_for_epoch(mcgs_run *r, mcgs *x) {
  * holding `hash`, or else `node` inserted (node == UINT32_MAX: a new node
  * taken from the array and zeroed, with its hash; *added = 1). Taking the
  * new node under the lock keeps the array free of nodes that lost a race. */
-static uint32_t table_find_or_add(mcgs *x, uint64_t hash, uint32_t node, int *added) {
+static pthread_mutex_t *shard_of(mcgs *x, uint64_t hash) {
     const uint32_t home = (uint32_t)mix(hash) & x->tmask;
     const int bits = __builtin_ctz(x->tmask + 1); /* >= 10: the table has >= 1024 slots */
-    pthread_mutex_t *lock = &x->shard[home >> (bits - 6)]; /* 64 shards */
+    return &x->shard[home >> (bits - 6)]; /* 64 shards */
+}
+
+/* table_find_or_add's body; the caller holds shard_of(hash). */
+static uint32_t table_find_or_add_locked(mcgs *x, uint64_t hash, uint32_t node, int *added) {
+    const uint32_t home = (uint32_t)mix(hash) & x->tmask;
     *added = 0;
-    pthread_mutex_lock(lock);
     for (uint32_t i = home;; i = (i + 1) & x->tmask) {
         uint32_t v = LDA(&x->table[i]);
         if (!v) {
@@ -1390,6 +1699,13 @@ static uint32_t table_find_or_add(mcgs *x, uint64_t hash, uint32_t node, int *ad
             break;
         }
     }
+    return node;
+}
+
+static uint32_t table_find_or_add(mcgs *x, uint64_t hash, uint32_t node, int *added) {
+    pthread_mutex_t *lock = shard_of(x, hash);
+    pthread_mutex_lock(lock);
+    node = table_find_or_add_locked(x, hash, node, added);
     pthread_mutex_unlock(lock);
     return node;
 }
@@ -1425,9 +1741,87 @@ static uint32_t link_edge(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
     return child;
 }
 
+/* The chance child of edge ei for state `sim` (hash h, not the edge's
+ * first child) in a parallel run: found in the edge's list, or listed now.
+ * Listing holds h's shard lock, so two threads that meet the same new
+ * state on one edge list it once; threads listing other states on the same
+ * edge meet at the CAS of the list head. The child's node is found or
+ * made under the same lock (table_find_or_add's body) and the child is
+ * listed before the node is evaluated: a reader of the list checks the
+ * node's flags, and a thread that descends into it waits for them. Its
+ * reward is evaluate(sim) - the parent's: the node's base, which a node not
+ * yet evaluated does not have. Returns the child (index + 1), 0 when the
+ * child array is full (this epoch's room or node_cap); *made: a new node. */
+static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
+                                uint64_t h, double base0, double base1, int *made) {
+    sbx_search *s = w->run->s;
+    uint32_t *head = &x->more[ei];
+    int listed = 0;
+    *made = 0;
+    for (uint32_t k = LDA(head); k; k = x->kids[k - 1].next) { /* before locking */
+        if (x->nodes[x->kids[k - 1].child].hash == h) return k;
+    }
+    double b[2]; /* the reward's evaluation, outside the lock */
+    s->vt->evaluate(s->cfg, sim, b);
+    pthread_mutex_t *lock = shard_of(x, h);
+    pthread_mutex_lock(lock);
+    uint32_t k = LDA(head);
+    for (; k; k = x->kids[k - 1].next) { /* listed meanwhile by a thread with h */
+        if (x->nodes[x->kids[k - 1].child].hash == h) break;
+    }
+    if (!k) {
+        const uint32_t idx = take(&x->kused, 1, 1);
+        if (idx >= w->run->kid_lim) {
+            pthread_mutex_unlock(lock);
+            return 0;
+        }
+        uint32_t child;
+        if (s->p.transpositions) {
+            child = table_find_or_add_locked(x, h, UINT32_MAX, made);
+        } else {
+            child = take(&x->used, 1, 1);
+            memset(&x->nodes[child], 0, sizeof x->nodes[child]);
+            x->nodes[child].hash = h;
+            *made = 1;
+        }
+        mcgs_kid *o = &x->kids[idx];
+        o->child = child;
+        o->visits = 0;
+        o->r[0] = (float)(b[0] - base0);
+        o->r[1] = (float)(b[1] - base1);
+        uint32_t old = LDA(head);
+        do {
+            o->next = old;
+        } while (!__atomic_compare_exchange_n(head, &old, idx + 1, 1, __ATOMIC_RELEASE,
+                                              __ATOMIC_ACQUIRE));
+        k = idx + 1;
+        listed = 1;
+    }
+    pthread_mutex_unlock(lock);
+    if (*made) {
+        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+        evaluate_node(s, x, x->kids[k - 1].child, sim, &cx);
+    } else if (listed) {
+        __atomic_fetch_add(&x->hits, 1, __ATOMIC_RELAXED); /* linked to a node of the table */
+    }
+    return k;
+}
+
+/* The visits of edge ei that met its first child, in a parallel run. */
+static uint32_t par_first_visits(const mcgs *x, uint32_t ei) {
+    int64_t v = LD(&x->edges[ei].visits);
+    for (uint32_t k = x->more ? LDA(&x->more[ei]) : 0; k; k = x->kids[k - 1].next) {
+        v -= LD(&x->kids[k - 1].visits);
+    }
+    return v > 0 ? (uint32_t)v : 0; /* counts read one by one: never below 0 */
+}
+
 /* One playout of worker w on the shared graph (mcgs_iterate_impl's steps,
- * its RNG draws in the same order). */
-static void par_iterate(mcgs_worker *w, int64_t *turns) {
+ * its RNG draws in the same order). Returns 0 if the playout was dropped
+ * before its backup, nothing counted, because the epoch's child array is
+ * full (the caller ends the epoch; the next has room, or stops at
+ * node_cap, as the serial search does). */
+static int par_iterate(mcgs_worker *w, int64_t *turns) {
     sbx_search *s = w->run->s;
     mcgs *x = s->algo;
     const sbx_search_params *p = &s->p;
@@ -1442,7 +1836,7 @@ static void par_iterate(mcgs_worker *w, int64_t *turns) {
         int added;
         if (p->transpositions) table_find_or_add(x, x->nodes[0].hash, 0, &added);
     }
-    uint32_t path[SBX_MAX_DEPTH + 1], pedge[SBX_MAX_DEPTH];
+    uint32_t path[SBX_MAX_DEPTH + 1], pedge[SBX_MAX_DEPTH], pkid[SBX_MAX_DEPTH];
     int plen = 1, depth = 0;
     path[0] = 0;
     uint32_t cur = 0;
@@ -1459,20 +1853,33 @@ static void par_iterate(mcgs_worker *w, int64_t *turns) {
         depth++;
         pedge[plen - 1] = ei;
         mcgs_edge *ed = &x->edges[ei];
-        int stop = 0;
+        int made = 0;
+        uint32_t kid = 0;
         uint32_t child = LDA(&ed->child);
         if (!child && __atomic_compare_exchange_n(&ed->child, &child, CLAIM, 0,
                                                   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-            int made = 0;
             child = link_edge(w, x, ei, sim, base0, base1, &made);
-            stop = made; /* a new node: evaluated, the playout ends */
         } else {
             if (child == CLAIM) SBX_WAIT_UNTIL((child = LDA(&ed->child)) != CLAIM, &w->wait_ms);
-            if (vt->hash(s->cfg, sim) != x->nodes[child].hash) {
-                stop = 1; /* chance: not the state this edge stored */
-            } else if (p->short_circuit && LD(&x->nodes[child].visits) + 1 > LD(&ed->visits)) {
-                stop = 1; /* the child is known better than the edge: count only */
+            const uint64_t h = vt->hash(s->cfg, sim);
+            if (h != x->nodes[child].hash) { /* chance: another child */
+                kid = par_chance_link(w, x, ei, sim, h, base0, base1, &made);
+                if (!kid) { /* no room: drop the playout, undo its in-flight counts */
+                    for (int i = 0; i < plen; i++) {
+                        __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
+                    }
+                    return 0;
+                }
+                child = x->kids[kid - 1].child;
+                if (!made) SBX_WAIT_UNTIL(LDA(&x->nodes[child].flags) & MCGS_EVALUATED, &w->wait_ms);
             }
+        }
+        pkid[plen - 1] = kid;
+        int stop = made; /* a new node: evaluated, the playout ends */
+        if (!stop && p->short_circuit) {
+            /* the child known better than this link, newly made or not */
+            const uint32_t lv = kid ? LD(&x->kids[kid - 1].visits) : par_first_visits(x, ei);
+            stop = LD(&x->nodes[child].visits) + 1 > lv;
         }
         path[plen++] = child;
         cur = child;
@@ -1488,11 +1895,16 @@ static void par_iterate(mcgs_worker *w, int64_t *turns) {
      * is recomputed (the complete update) */
     for (int i = plen - 2; i >= 0; i--) {
         mcgs_node *nd = &x->nodes[path[i]];
+        /* the edge before its child: a reader that subtracts the
+         * children's visits from the edge's sees the first one's at worst
+         * one too high, never below its true count */
         __atomic_fetch_add(&x->edges[pedge[i]].visits, 1u, __ATOMIC_RELAXED);
+        if (pkid[i]) __atomic_fetch_add(&x->kids[pkid[i] - 1].visits, 1u, __ATOMIC_RELAXED);
         __atomic_fetch_add(&nd->visits, 1u, __ATOMIC_RELAXED);
         par_recompute_q(x, nd);
         __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
     }
+    return 1;
 }
 
 /* A worker's budget loop: the serial loop's checks in its order
@@ -1523,7 +1935,11 @@ static void *worker_main(void *arg) {
             run_stop(r, SBX_STOP_REQUESTED);
             break;
         }
-        par_iterate(w, &w->turns);
+        if (!par_iterate(w, &w->turns)) {
+            if (r->max_iterations > 0) __atomic_fetch_sub(&r->claimed, 1, __ATOMIC_RELAXED);
+            run_stop(r, PAR_FULL);
+            break;
+        }
         w->iterations++;
         if (w->one_shot) break;
     }
@@ -1685,5 +2101,49 @@ int sbx_search_debug_mcgs_recompute(sbx_search *s, int node) {
         return sbx_fail(SBX_ERR_ARGUMENT, "node %d out of range", node);
     }
     recompute_q(x, &x->nodes[node]);
+    return SBX_OK;
+}
+
+/* TEST ONLY (sbx.h, section 6): the children of one edge, the edge's own
+ * child first (with the visits the others do not hold), then the states met
+ * later, most recent first. */
+int sbx_search_debug_mcgs_children(sbx_search *s, int node, int edge, int32_t *child,
+                                   int32_t *visits, float *r, int cap, int *n_out) {
+    if (!s || !n_out) return sbx_fail(SBX_ERR_ARGUMENT, "search or n_out is NULL");
+    if (s->algo_vt != &sbx_mcgs_vt) return sbx_fail(SBX_ERR_STATE, "the search is not running mcgs");
+    if (cap < 0 || (cap > 0 && (!child || !visits || !r))) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "child buffers: NULL or a negative cap (%d)", cap);
+    }
+    mcgs *x = s->algo;
+    if (node < 0 || (uint32_t)node >= x->used) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "node %d out of range (0..%u)", node, x->used - 1);
+    }
+    const mcgs_node *nd = &x->nodes[node];
+    const int ne = (nd->flags & MCGS_EVALUATED) ? nd->n[0] * nd->n[1] : 0;
+    if (edge < 0 || edge >= ne) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "edge %d out of range (node %d has %d edges)", edge,
+                        node, ne);
+    }
+    const uint32_t ei = nd->edges + (uint32_t)edge;
+    int n = 0;
+    const mcgs_edge *ed = &x->edges[ei];
+    if (ed->child) { /* linked: its own child is the first child */
+        if (n < cap) {
+            child[n] = (int32_t)ed->child;
+            visits[n] = (int32_t)kid_visits(x, ei, 0);
+            r[2 * n] = ed->r[0];
+            r[2 * n + 1] = ed->r[1];
+        }
+        n++;
+        for (uint32_t k = more_of(x, ei); k; k = x->kids[k - 1].next, n++) {
+            if (n >= cap) continue;
+            const mcgs_kid *o = &x->kids[k - 1];
+            child[n] = (int32_t)o->child;
+            visits[n] = (int32_t)o->visits;
+            r[2 * n] = o->r[0];
+            r[2 * n + 1] = o->r[1];
+        }
+    }
+    *n_out = n;
     return SBX_OK;
 }

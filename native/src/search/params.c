@@ -47,11 +47,12 @@ static const param_def DEFS[] = {
         "tenth of one at depth 1"),
     DEF(bounds, SBX_PARAM_CHOICE, SBX_BOUNDS_LEAF, SBX_BOUNDS_DEPTH,
         SBX_BOUNDS_LEAF,
-        "score normalisation: 0 leaf (the range of leaf scores, the "
+        "UCB's score normalisation: 0 leaf (the range of leaf scores, the "
         "tutorial's), 1 depth (the range of the discounted scores backed up "
         "at each depth, so gamma < 1 does not weaken exploitation near the "
-        "root). The same scale normalises UCB's means, ucb1_tuned's variance, "
-        "exp3/rm's rewards (to [0, 1], clamped) and the power mean"),
+        "root). It scales UCB's means and ucb1_tuned's variance; exp3/rm's "
+        "rewards and the power mean, which need values in [0, 1], always use "
+        "the range of the values backed up at their own depth"),
     DEF(elimination, SBX_PARAM_CHOICE, SBX_ELIM_PASS, SBX_ELIM_FREEZE,
         SBX_ELIM_PASS,
         "eliminated agent: 0 pass-through nodes, 1 freeze its tree"),
@@ -65,7 +66,8 @@ static const param_def DEFS[] = {
     DEF(tree_reuse, SBX_PARAM_BOOL, 0, 1, 1,
         "keep the subtree of the move played between turns"),
     DEF(node_cap, SBX_PARAM_INT, 1024, 1 << 26, 1 << 21,
-        "nodes per agent tree (32 bytes each); the search stops when full"),
+        "nodes per agent tree (32 bytes each, 48 under exp3/rm/rm_plus); "
+        "the search stops when full"),
     DEF(time_check_interval, SBX_PARAM_INT, 1, 1 << 20, 32,
         "iterations between clock reads under a time budget"),
     DEF(exploration, SBX_PARAM_FLOAT, 0.0, 1.0, 0.05,
@@ -77,14 +79,18 @@ static const param_def DEFS[] = {
         "among 0.01-0.1. UCB family: unused"),
     DEF(power_p, SBX_PARAM_FLOAT, 1.0, 64.0, 2.0,
         "backup=power (ucb1): exponent p of the power mean of the children's "
-        "normalised values (1 = visit-weighted mean, large = max); unused "
-        "otherwise"),
-    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_MCGS,
+        "values and of the playouts that ended at the node, weighted by "
+        "visits (1 = the visit-weighted mean, large = toward the best "
+        "child); unused otherwise"),
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_UCT,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
         "(one ply vs random opponents), 5 mcgs (Monte-Carlo graph search, "
-        "two players); a change takes effect at the next turn"),
+        "two players), 6 uct (textbook sequential UCT, untuned: win/loss "
+        "rollouts to the game's end; reads c, lead, node_cap only; its c is "
+        "2 in the Python settings when none is named, C's table has one "
+        "default for every algorithm); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -120,10 +126,10 @@ static const param_def DEFS[] = {
         "mean; power works with policy ucb1 only (it keeps the value in the "
         "bytes the other policies use)"),
     DEF(lead, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
-        "SUCT: the agent serialised first (the others see its move: give it "
+        "SUCT, UCT: the agent serialised first (the others see its move: give it "
         "the seat that must not peek); -1: the seat the search plays for, "
         "filled in by the match's controller (agent 0 for a bare search); "
-        "refused past the game's agents when SUCT is asked for"),
+        "refused past the game's agents when SUCT or UCT is asked for"),
     DEF(c_puct, SBX_PARAM_FLOAT, 0.0, 100.0, 1.5,
         "MCGS: PUCT constant, score = Q + c_puct * prior * sqrt(N) / (1 + n), "
         "in the units of the game's evaluation (prior: see priors)"),

@@ -45,10 +45,9 @@ typedef struct smx_node {
                               (see the parallel section)
                               ucb1 + backup=power: the node's value (double)
                               ucb1_tuned: sum of squared backed-up values
-                              (double); exp3: [0] cumulative importance-
-                              weighted reward G, [1] average-strategy sum;
-                              rm / rm_plus: [0] cumulative regret R, [1]
-                              average-strategy sum. Doubles go through
+                              (double); exp3 / rm / rm_plus: unused (their
+                              sums are doubles in the tree's side array,
+                              smx_tree.samp). Doubles go through
                               aux_get/aux_set (memcpy: offset 12 is not
                               8-aligned). tuned and power would both need
                               the double, so params.c refuses the pair.  */
@@ -79,10 +78,21 @@ typedef struct smx_tree {
     uint32_t cap;
     uint64_t *mark;        /* one bit per node: reroot and snapshot marks     */
     uint32_t *rank;        /* per 64-node word: marked nodes before it        */
+    /* Exp3 / RM / RM+ only: two doubles per node, beside the arena (index
+     * i's are samp[2i], samp[2i+1]): [0] Exp3's cumulative importance-
+     * weighted reward G or RM's cumulative regret R, [1] the average-
+     * strategy sum. Doubles, not the node's spare float bytes: a float sum
+     * stops growing at 2^24 (16.7 M unit updates) and loses the small ones
+     * long before, so a long search's average strategy froze where it
+     * stood. Allocated with the arena (untouched pages cost address space
+     * only) and written only under a sampling policy: UCB1's 32-byte node
+     * and its loop are unchanged, a sampling node costs 48 bytes. */
+    double *samp;
     double smin, smax;     /* running bounds of backed-up leaf scores         */
-    /* bounds=depth: per depth (from the current root), the range of the
-     * discounted values added to node totals there, i.e. the scale that
-     * node means at that depth actually live on */
+    /* per depth (from the current root), the range of the discounted
+     * values added to node totals there, i.e. the scale that node means at
+     * that depth actually live on: UCB's with bounds=depth, and always the
+     * sampling policies' and the power mean's (see norm_values) */
     double dmin[SBX_MAX_DEPTH + 1], dmax[SBX_MAX_DEPTH + 1];
     int32_t depth_reached; /* deepest node since the last re-root             */
 } smx_tree;
@@ -108,6 +118,11 @@ static inline double aux_get(const smx_node *n) {
     return d;
 }
 static inline void aux_set(smx_node *n, double d) { memcpy(n->policy, &d, sizeof d); }
+
+/* A sampling policy's per-child statistic (G or R) and average-strategy
+ * sum: node i's pair in the side array. */
+#define STAT(t, i) ((t)->samp[2 * (size_t)(i)])
+#define AVG(t, i) ((t)->samp[2 * (size_t)(i) + 1])
 
 /* Exp3 and regret matching sample from a distribution; UCB1 and UCB1-Tuned
  * pick by an index (the "UCB family": random_threshold, death_penalty and
@@ -189,8 +204,12 @@ static int tree_alloc(smx_tree *t, uint32_t cap) {
      * bitmaps and cap always describe the same size). */
     uint64_t *mark = calloc(words, sizeof *mark);
     uint32_t *rank = calloc(words, sizeof *rank);
-    smx_node *nodes = (mark && rank)
-                          ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
+    /* The side array never shrinks below the old cap, so it holds every
+     * node whether or not the nodes' realloc below succeeds. */
+    const uint32_t samp_cap = cap > t->cap ? cap : t->cap;
+    double *samp = (mark && rank) ? realloc(t->samp, (size_t)samp_cap * 2 * sizeof *samp) : NULL;
+    if (samp) t->samp = samp;
+    smx_node *nodes = samp ? realloc(t->nodes, (size_t)cap * sizeof *nodes) : NULL;
     if (!nodes) {
         free(mark);
         free(rank);
@@ -207,6 +226,7 @@ static int tree_alloc(smx_tree *t, uint32_t cap) {
 
 static void tree_free(smx_tree *t) {
     free(t->nodes);
+    free(t->samp);
     free(t->mark);
     free(t->rank);
     memset(t, 0, sizeof *t);
@@ -316,8 +336,10 @@ FORCE_INLINE int is_doomed(const smx_node *c, int min_visits) {
             c->visits >= (uint32_t)min_visits);
 }
 
+/* `sampling` (a compile-time constant in every caller) zeroes the
+ * children's side-array pairs too; UCB never touches them. */
 FORCE_INLINE void expand(smx_tree *t, uint32_t idx, const uint8_t *moves,
-                         int k) {
+                         int k, const int sampling) {
     uint32_t first = t->used;
     t->used += (uint32_t)k;
     uint8_t depth = (uint8_t)(t->nodes[idx].depth + 1);
@@ -327,6 +349,7 @@ FORCE_INLINE void expand(smx_tree *t, uint32_t idx, const uint8_t *moves,
         ch[i].move = moves[i];
         ch[i].depth = depth;
     }
+    if (sampling) memset(&t->samp[2 * (size_t)first], 0, (size_t)k * 2 * sizeof *t->samp);
     t->nodes[idx].first_child = first;
     t->nodes[idx].nchildren = (uint8_t)k;
 }
@@ -353,6 +376,18 @@ FORCE_INLINE void norm_at(const smx_tree *t, int mode, int depth, double *lo,
     double hi;
     norm_range(t, mode, depth, lo, &hi);
     *scale = sbx_norm_scale(lo, hi);
+}
+
+/* The normalisation of the values backed up at `depth` for the sampling
+ * policies' rewards and the power mean, which need values in [0, 1]: the
+ * range of the discounted values added at that depth (dmin / dmax, kept
+ * for them in both bounds modes). The leaf scores' range is not theirs
+ * with gamma < 1: a value n steps above its leaf is the score times
+ * gamma^n, so where the scores are one-signed it falls outside the leaf
+ * range and a clamp flattened every shallow value to one bound. `bounds`
+ * chooses UCB's exploitation scale only (an unclamped shift and scale). */
+FORCE_INLINE void norm_values(const smx_tree *t, int depth, double *lo, double *scale) {
+    norm_at(t, SBX_BOUNDS_DEPTH, depth, lo, scale);
 }
 
 /* A child's value as UCB sees it: its mean, or with backup=power the power
@@ -460,23 +495,23 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
  * Exp3: softmax of eta * G (eta = gamma / K, the largest G subtracted so
  * exp never overflows); RM / RM+: positive regrets normalised, uniform when
  * none is positive. */
-FORCE_INLINE void strategy(const smx_node *ch, int k, double gamma_x,
+FORCE_INLINE void strategy(const smx_tree *t, uint32_t first, int k, double gamma_x,
                            const int policy, double *sigma) {
     double sum = 0.0;
     if (policy == SBX_POLICY_EXP3) {
         const double eta = gamma_x / (double)k;
-        double gmax = (double)ch[0].policy[0];
+        double gmax = STAT(t, first);
         for (int i = 1; i < k; i++) {
-            if ((double)ch[i].policy[0] > gmax) gmax = (double)ch[i].policy[0];
+            if (STAT(t, first + (uint32_t)i) > gmax) gmax = STAT(t, first + (uint32_t)i);
         }
         for (int i = 0; i < k; i++) {
-            sigma[i] = exp(eta * ((double)ch[i].policy[0] - gmax));
+            sigma[i] = exp(eta * (STAT(t, first + (uint32_t)i) - gmax));
             sum += sigma[i];
         }
         for (int i = 0; i < k; i++) sigma[i] = sigma[i] / sum;
     } else {
         for (int i = 0; i < k; i++) {
-            const double r = (double)ch[i].policy[0];
+            const double r = STAT(t, first + (uint32_t)i);
             sigma[i] = r > 0.0 ? r : 0.0;
             sum += sigma[i];
         }
@@ -512,9 +547,8 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
                                     int *pick, double *p_out, const int policy) {
     const uint32_t first = node->first_child;
     const int k = node->nchildren;
-    smx_node *ch = &t->nodes[first];
     double sigma[SBX_MAX_MOVES];
-    strategy(ch, k, p->exploration, policy, sigma);
+    strategy(t, first, k, p->exploration, policy, sigma);
     const double mix = p->exploration / (double)k;
     const double w = avg_weight(p->avg_weight, policy, node->visits);
     const double u = rng_unit(rng);
@@ -530,7 +564,7 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
          * the un-mixed sigma settles where the MIXED strategy is the
          * equilibrium: a floor of NashConv 0.016 on biased RPS at
          * exploration 0.05, which this average does not have. */
-        ch[i].policy[1] = (float)((double)ch[i].policy[1] + w * pi);
+        AVG(t, first + (uint32_t)i) += w * pi;
         acc += pi;
         if (chosen < 0 && u < acc) {
             chosen = i;
@@ -550,8 +584,10 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
 
 /* Exp3 / RM after the iteration, at every sampled step of one agent's path:
  * the picked child a = path[k] earned x = its backed-up value vals[k]
- * normalised by the scale its depth's UCB would use (norm_at), clamped to
- * [0, 1]. Exp3: G_a += x / p_a (the importance-weighted reward estimate).
+ * normalised to [0, 1] by the range of the values backed up at its depth
+ * (norm_values: whatever `bounds` says, since a depth's values are
+ * discounted once per step above their leaf and the leaf range is not
+ * theirs; the range includes vals[k], so x needs no clamp). Exp3: G_a += x / p_a (the importance-weighted reward estimate).
  * RM / RM+ (outcome sampling with a control variate, VR-MCCFR, Schmid et
  * al. 2019): every child i of the parent gets the estimate
  *     xhat_i = b_i + [i == a] (x - b_a) / p_a,
@@ -564,7 +600,7 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
  * held plain outcome sampling at NashConv ~0.02 on RPS. Then
  *     R_i += xhat_i - sum_j p_j xhat_j,
  * p = (1 - gamma) sigma + gamma / K the distribution the pick was drawn
- * from; RM+ floors each R_i at 0 after the update. Stored as floats.
+ * from; RM+ floors each R_i at 0 after the update. Summed in doubles.
  * Why p and not textbook MCCFR's sigma (the un-mixed strategy, the one
  * averaged): both are unbiased, and their expectations differ only by a
  * shift common to all actions; but weighted by p the picked
@@ -581,7 +617,8 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
  * At cf_k (RM / RM+ with `counterfactual`: a step where the picked line
  * and every alternative end; see counterfactuals()) no estimate is
  * needed: xhat_i is child i's own return against the others' actual moves,
- * normalised and clamped like x, and R_i += u(i, b) - sum_j p_j u(j, b):
+ * normalised like x (the depth's range includes them), and
+ * R_i += u(i, b) - sum_j p_j u(j, b):
  * tutorial §11's u(a, b) - u(a_t, b) with the played move's return
  * replaced by its expectation under p (equal in expectation over the pick,
  * without the pick's noise). Only the opponents' sampling is left as
@@ -594,36 +631,36 @@ FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
     for (int k = plen - 1; k >= 1; k--) {
         if (psel[k] <= 0.0) continue; /* a pass node: nothing was sampled */
         double lo, scale;
-        norm_at(t, p->bounds, k, &lo, &scale);
-        double x = (vals[k] - lo) / scale;
-        if (x < 0.0) x = 0.0;
-        if (x > 1.0) x = 1.0;
-        smx_node *c = &t->nodes[path[k]];
+        norm_values(t, k, &lo, &scale);
+        const double x = (vals[k] - lo) / scale;
+        const uint32_t c = path[k];
         if (policy == SBX_POLICY_EXP3) {
-            c->policy[0] = (float)((double)c->policy[0] + x / psel[k]);
+            STAT(t, c) += x / psel[k];
         } else {
             const smx_node *parent = &t->nodes[path[k - 1]];
-            smx_node *ch = &t->nodes[parent->first_child];
+            const uint32_t first = parent->first_child;
+            const smx_node *ch = &t->nodes[first];
             const int kc = parent->nchildren;
             double sigma[SBX_MAX_MOVES], xhat[SBX_MAX_MOVES];
             /* the strategy the pick was drawn from: these regrets have not
              * changed since (each node's children are updated once, here) */
-            strategy(ch, kc, p->exploration, policy, sigma);
+            strategy(t, first, kc, p->exploration, policy, sigma);
             const double mix = p->exploration / (double)kc;
             double ev = 0.0;
             for (int i = 0; i < kc; i++) {
-                const int picked = &ch[i] == c;
+                const int picked = first + (uint32_t)i == c;
                 const uint32_t n = picked ? ch[i].visits - 1 : ch[i].visits;
                 if (k == cf_k) { /* exact: every move's own return (counterfactual) */
-                    double xi = picked ? x : (cfv[i] - lo) / scale;
-                    if (xi < 0.0) xi = 0.0;
-                    if (xi > 1.0) xi = 1.0;
-                    xhat[i] = xi;
+                    xhat[i] = picked ? x : (cfv[i] - lo) / scale;
                     ev += ((1.0 - p->exploration) * sigma[i] + mix) * xhat[i];
                     continue;
                 }
                 double b = 0.5;
                 if (n > 0) {
+                    /* a mean of values on this depth's scale; only a mean
+                     * kept from before a re-root can lie outside the fresh
+                     * range, and a baseline's error costs variance, never
+                     * bias, so the clamp is a guard */
                     b = ((picked ? prev_total[k] : ch[i].total) / (double)n - lo) / scale;
                     if (b < 0.0) b = 0.0;
                     if (b > 1.0) b = 1.0;
@@ -632,44 +669,66 @@ FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
                 ev += ((1.0 - p->exploration) * sigma[i] + mix) * xhat[i];
             }
             for (int i = 0; i < kc; i++) {
-                float r = (float)((double)ch[i].policy[0] + (xhat[i] - ev));
-                if (policy == SBX_POLICY_RM_PLUS && r < 0.0f) r = 0.0f;
-                ch[i].policy[0] = r;
+                double r = STAT(t, first + (uint32_t)i) + (xhat[i] - ev);
+                if (policy == SBX_POLICY_RM_PLUS && r < 0.0) r = 0.0;
+                STAT(t, first + (uint32_t)i) = r;
             }
         }
     }
 }
 
 /* backup=power (Dam et al. 2020; tutorial §13), bottom-up along the path:
- * a node with visited children gets gamma * their power mean,
- * (sum n_i x_i^p / sum n_i)^(1/p) over x_i = the children's values
- * normalised to [0, 1] by their depth's scale (norm_at, clamped), mapped
- * back to the raw scale; a node without visited children gets its mean.
- * Kept in the node's spare double, read by select_ucb in place of the mean. */
+ * a node's value is the power mean, (sum n_i x_i^p / sum n_i)^(1/p), over
+ *   - each visited child i, with n_i its visits and x_i gamma times its
+ *     value (a child's value lives one step further from the root), and
+ *   - the playouts that ended AT the node (terminal, max_depth, a rollout
+ *     or a frozen death below its last tree node), n_0 = the node's visits
+ *     minus its children's, x_0 their mean: the node's total less gamma
+ *     times the children's totals, over n_0.
+ * Every x is normalised to [0, 1] on the node's own depth's range of
+ * backed-up values (norm_values), where all of them lie, and mapped back.
+ * Leaving out the playouts that ended at a node made its value that of its
+ * longest lines only: on a game of variable length, p = 1 returned each
+ * action's best line, not its mean. With them, p = 1 is the visit-weighted
+ * mean exactly (up to rounding), on games of any depth, and a larger p
+ * leans toward the best child. A node without visited children gets its
+ * mean. Kept in the node's spare double, read by select_ucb in place of the
+ * mean. */
 static void backup_power(smx_tree *t, const uint32_t *path, int plen,
                          const sbx_search_params *p) {
     const double inv_p = 1.0 / p->power_p;
+    const double gamma = p->gamma;
     for (int k = plen - 1; k >= 0; k--) {
         smx_node *nd = &t->nodes[path[k]];
         double lo, scale;
-        norm_at(t, p->bounds, k + 1, &lo, &scale);
-        double num = 0.0, den = 0.0;
+        norm_values(t, k, &lo, &scale);
+        double num = 0.0, den = 0.0, child_total = 0.0;
         const int kids = nd->nchildren + (nd->pass_child ? 1 : 0);
         for (int i = 0; i < kids; i++) {
             const smx_node *c = &t->nodes[i < nd->nchildren ? nd->first_child + (uint32_t)i
                                                            : nd->pass_child];
             if (c->visits == 0) continue;
-            double x = (aux_get(c) - lo) / scale;
+            /* the clamps guard values kept from before a re-root only */
+            double x = (gamma * aux_get(c) - lo) / scale;
             if (x < 0.0) x = 0.0;
             if (x > 1.0) x = 1.0;
             num += (double)c->visits * pow(x, p->power_p);
             den += (double)c->visits;
+            child_total += c->total;
         }
-        if (den > 0.0) {
-            aux_set(nd, p->gamma * (lo + pow(num / den, inv_p) * scale));
-        } else {
+        if (den <= 0.0) {
             aux_set(nd, nd->total / (double)nd->visits);
+            continue;
         }
+        const double ended = (double)nd->visits - den;
+        if (ended > 0.0) {
+            double x = ((nd->total - gamma * child_total) / ended - lo) / scale;
+            if (x < 0.0) x = 0.0;
+            if (x > 1.0) x = 1.0;
+            num += ended * pow(x, p->power_p);
+            den += ended;
+        }
+        aux_set(nd, lo + pow(num / den, inv_p) * scale);
     }
 }
 
@@ -800,7 +859,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             } else if (in_tree[a]) {
                 uint32_t cur = path[a][plen[a] - 1];
                 if (t->nodes[cur].first_child == 0) {
-                    expand(t, cur, moves, k);
+                    expand(t, cur, moves, k, IS_SAMPLING(policy));
                     expanded = 1;
                 }
                 uint32_t c;
@@ -906,10 +965,9 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                 const double u = cfv[a][i];
                 if (u < t->smin) t->smin = u;
                 if (u > t->smax) t->smax = u;
-                if (p->bounds == SBX_BOUNDS_DEPTH) {
-                    if (u < t->dmin[k]) t->dmin[k] = u;
-                    if (u > t->dmax[k]) t->dmax[k] = u;
-                }
+                /* RM normalises them on depth k's range (norm_values) */
+                if (u < t->dmin[k]) t->dmin[k] = u;
+                if (u > t->dmax[k]) t->dmax[k] = u;
             }
         }
 
@@ -925,7 +983,10 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
         }
         double vals[SBX_MAX_DEPTH + 1]; /* the value backed up at path[k] */
         double prev_total[SBX_MAX_DEPTH + 1]; /* path[k]'s total before it */
-        if (p->bounds == SBX_BOUNDS_DEPTH) {
+        /* the per-depth ranges: UCB's scale with bounds=depth, and the
+         * sampling policies' and the power mean's always (norm_values); a
+         * compile-time false for plain UCB1 with bounds=leaf */
+        if (p->bounds == SBX_BOUNDS_DEPTH || IS_SAMPLING(policy) || power) {
             for (int k = plen[a] - 1; k >= 0; k--) { /* path[k] is at depth k */
                 if (IS_SAMPLING(policy)) prev_total[k] = t->nodes[path[a][k]].total;
                 t->nodes[path[a][k]].total += v;
@@ -1103,7 +1164,12 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
         if (nd.first_child) nd.first_child = RANK(nd.first_child);
         if (nd.pass_child) nd.pass_child = RANK(nd.pass_child);
         nd.depth = (uint8_t)(nd.depth - 1);
-        t->nodes[RANK(i)] = nd;
+        const uint32_t to = RANK(i);
+        t->nodes[to] = nd;
+        if (IS_SAMPLING(policy)) { /* the side array's pairs move with them */
+            STAT(t, to) = STAT(t, i);
+            AVG(t, to) = AVG(t, i);
+        }
     }
 #undef RANK
     memset(t->mark, 0, words * sizeof *t->mark);
@@ -1125,8 +1191,8 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
             nd->total = v ? nd->total * f : 0.0;
             if (policy == SBX_POLICY_UCB1_TUNED) aux_set(nd, v ? aux_get(nd) * f : 0.0);
             if (IS_SAMPLING(policy)) {
-                nd->policy[0] = (float)((double)nd->policy[0] * decay);
-                nd->policy[1] = (float)((double)nd->policy[1] * decay);
+                STAT(t, i) *= decay;
+                AVG(t, i) *= decay;
             }
             nd->visits = v;
         }
@@ -1152,6 +1218,7 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
     root->move = SBX_MOVE_NONE; /* a root is nobody's move */
     root->flags = 0;
     root->policy[0] = root->policy[1] = 0.0f; /* a root is nobody's child */
+    if (IS_SAMPLING(policy)) STAT(t, 0) = AVG(t, 0) = 0.0;
     t->depth_reached = 0;
 }
 
@@ -1273,19 +1340,19 @@ static double final_draw(const sbx_search *s, int agent) {
  * draw from it; -1 if it is still empty. */
 static int average_pick(const sbx_search *s, const smx_tree *t, int agent) {
     const smx_node *root = &t->nodes[0];
-    const smx_node *ch = &t->nodes[root->first_child];
+    const double *avg = &AVG(t, root->first_child); /* child i's: avg[2 * i] */
     double sum = 0.0;
     int best = -1;
     for (int i = 0; i < root->nchildren; i++) {
-        sum += (double)ch[i].policy[1];
-        if (ch[i].policy[1] > 0.0f && (best < 0 || ch[i].policy[1] > ch[best].policy[1])) best = i;
+        sum += avg[2 * i];
+        if (avg[2 * i] > 0.0 && (best < 0 || avg[2 * i] > avg[2 * best])) best = i;
     }
     if (best < 0 || s->p.final_move == SBX_FINAL_ARGMAX) return best;
     const double u = final_draw(s, agent) * sum;
     double acc = 0.0;
     for (int i = 0; i < root->nchildren; i++) {
-        acc += (double)ch[i].policy[1];
-        if (ch[i].policy[1] > 0.0f && u < acc) return i;
+        acc += avg[2 * i];
+        if (avg[2 * i] > 0.0 && u < acc) return i;
     }
     return best; /* rounding at the top end */
 }
@@ -1343,12 +1410,12 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
     uint32_t mv[SBX_MAX_MOVES + 1];
     double mt[SBX_MAX_MOVES + 1];
     double sum = 0, avg = 0;
+    const int sampling = IS_SAMPLING(s->policy);
     for (int i = 0; i < k; i++) {
         merged_child(sets, nsets, (uint32_t)i, &mv[i], &mt[i]);
         sum += mv[i];
-        if (i < root->nchildren) avg += (double)t->nodes[root->first_child + (uint32_t)i].policy[1];
+        if (sampling && i < root->nchildren) avg += AVG(t, root->first_child + (uint32_t)i);
     }
-    const int sampling = IS_SAMPLING(s->policy);
     for (int i = 0; i < k; i++) {
         uint32_t idx = i < root->nchildren ? root->first_child + (uint32_t)i
                                            : root->pass_child;
@@ -1360,7 +1427,7 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
         /* Exp3 / RM: the normalised average strategy (a pass child is
          * not a strategy's move: its visit share) */
         out[i].policy = sampling && i < root->nchildren
-                            ? (avg > 0 ? (double)c->policy[1] / avg : 0.0)
+                            ? (avg > 0 ? AVG(t, idx) / avg : 0.0)
                             : out[i].prob;
     }
     *n_out = k;
@@ -1369,7 +1436,9 @@ static int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out,
 
 static void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
     smx *x = s->algo;
-    out->node_bytes = (int32_t)sizeof(smx_node);
+    /* a sampling policy's node has its two doubles in the side array */
+    out->node_bytes = (int32_t)(sizeof(smx_node) +
+                                (IS_SAMPLING(s->policy) ? 2 * sizeof(double) : 0));
     out->trees = s->num_agents;
     for (int a = 0; a < s->num_agents; a++) {
         const smx_tree *t = &x->t[a];

@@ -37,7 +37,16 @@ class MazeFileError(InvalidArgument):
 
 
 def _cell_ok(cell: str) -> bool:
-    return len(cell) == 3 and cell[0].isdigit() and cell[1].isdigit() and cell[2] in "c."
+    return len(cell) == 3 and cell[0] in DIGITS and cell[1] in DIGITS and cell[2] in "c."
+
+
+# ASCII only: str.isdigit() also takes superscripts ('²', which int() then
+# refuses) and other scripts' digits ('٣', which int() reads as 3)
+DIGITS = "0123456789"
+
+
+def _is_int(word: str) -> bool:
+    return word.isascii() and word.isdigit()
 
 
 def parse_maze_text(text: str, name: str = "<maze>") -> dict:
@@ -56,13 +65,13 @@ def parse_maze_text(text: str, name: str = "<maze>") -> dict:
         words = s.split()
         k += 1
         if words[0] == "size":
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3 or not all(_is_int(w) for w in words[1:]):
                 fail(n, "size: expected 'size W H' with two integers")
             width, height = int(words[1]), int(words[2])
             if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
                 fail(n, f"size: {width}x{height} out of range 2..{MAX_SIDE}")
         elif words[0] == "max_turns":
-            if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= 100000:
+            if len(words) != 2 or not _is_int(words[1]) or not 1 <= int(words[1]) <= 100000:
                 fail(n, "max_turns: expected an integer in 1..100000")
             max_turns = int(words[1])
         elif words == ["rows"]:

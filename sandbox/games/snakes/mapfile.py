@@ -55,7 +55,7 @@ def parse_map_text(text: str, name: str = "<map>") -> dict:
         words = s.split()
         k += 1
         if words[0] == "size":
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
                 fail(n, "size: expected 'size W H' with two integers")
             width, height = int(words[1]), int(words[2])
             if not (4 <= width <= MAX_W and 4 <= height <= MAX_H):

@@ -1,0 +1,52 @@
+"""`info --settings` and docs/settings.md: every search setting, generated
+from the core's table, with "read by" checked against the C sources."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sandbox.cli import main
+from sandbox.native import SearchParams
+from sandbox.sim.settings_doc import USED_BY, settings_markdown, settings_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+SEARCH = ROOT / "native" / "src" / "search"
+FILES = {"smitsimax": "smitsimax.c", "suct": "suct.c", "joint": "joint.c", "random": "random.c",
+         "greedy": "greedy.c", "mcgs": "mcgs.c", "uct": "uct.c"}
+
+
+def test_every_setting_has_a_row_and_a_reader():
+    rows = settings_rows()
+    assert [r["name"] for r in rows] and set(r["name"] for r in rows) == set(SearchParams.model_fields)
+    assert set(USED_BY) == set(SearchParams.model_fields)
+    for r in rows:
+        assert r["used_by"] and r["meaning"] and r["values"], r
+
+
+@pytest.mark.skipif(not SEARCH.is_dir(), reason="C sources not in this install")
+def test_read_by_covers_every_read_in_the_c_sources():
+    """A setting an algorithm's C file reads (p->NAME, s->p.NAME) is listed
+    as read by it: a new read without a new entry fails here."""
+    missing = []
+    for algo, name in FILES.items():
+        src = (SEARCH / name).read_text()
+        for field in SearchParams.model_fields:
+            if re.search(r"(p->|p\.)" + field + r"\b", src) and algo not in USED_BY[field]:
+                missing.append((field, algo))
+    assert not missing
+
+
+def test_docs_page_is_the_generated_one():
+    page = ROOT / "docs" / "settings.md"
+    assert page.read_text() == settings_markdown(), (
+        "docs/settings.md is stale: python -m sandbox info --settings --markdown > docs/settings.md")
+
+
+def test_cli(capsys):
+    assert main(["info", "--settings"]) == 0
+    out = capsys.readouterr().out
+    for field in SearchParams.model_fields:
+        assert f"\n  {field}  (" in out
+    assert main(["info", "--markdown"]) != 0
