@@ -392,6 +392,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="iterations per search (default: the player's budget)")
     exploit.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                          help="change the scenario, e.g. players.0.search.policy=rm (repeatable)")
+    exploit.add_argument("--seeds", type=int, default=None, metavar="N",
+                         help="judge the searches of N seeds (1..100), S..S+N-1, and report "
+                              "each seed's NashConv with their mean, median, min and max "
+                              "(default: one seed, the single report)")
+    exploit.add_argument("--seed", type=int, default=None, metavar="S",
+                         help="the (first) match seed the searches' seeds are derived from "
+                              "(default: the scenario's)")
     exploit.add_argument("--json", action="store_true", help="print one JSON object")
     from .tournament.commands import add_sweep_args, add_tournament_args
     add_tournament_args(sub.add_parser(
@@ -399,6 +406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                            "Elo with 95%% intervals, SPRT; resumable"))
     add_sweep_args(sub.add_parser(
         "sweep", help="grid or random search of search settings against an opponent pool"))
+    from .tournament.strength import add_strength_args
+    add_strength_args(sub.add_parser(
+        "strength", help="the strength table: agents against yardstick opponents on the "
+                         "two-player scenarios, at equal iterations and equal wall time"))
     info = sub.add_parser("info", help="core version, games and their parameters, scenarios")
     info.add_argument("--settings", action="store_true",
                       help="only the search settings: range, default, the algorithms that read "
@@ -469,6 +480,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_series(args)
         if args.command == "exploit":
             return run_exploit(args)
+        if args.command == "strength":
+            from .tournament.strength import run_strength
+            return run_strength(args, list(sys.argv[1:] if argv is None else argv)[1:])
         if args.command in ("tournament", "sweep"):
             from .tournament import commands
             return (commands.run_tournament if args.command == "tournament"
@@ -540,11 +554,15 @@ def run_series(args: argparse.Namespace, out=None) -> int:
 def run_exploit(args: argparse.Namespace, out=None) -> int:
     import json
 
-    from .analysis.exploit import exploit_scenario
+    from .analysis.exploit import MAX_SEEDS, exploit_scenario, exploit_seeds
 
     out = out or sys.stdout
     if args.iterations is not None:
         _budget_from(argparse.Namespace(iterations=args.iterations, ms=None))  # range check
+    if args.seeds is not None and not 1 <= args.seeds <= MAX_SEEDS:
+        raise CliError(f"--seeds must be in 1..{MAX_SEEDS} (each seed is one exact run)")
+    if args.seed is not None and not 0 <= args.seed < 2**62:
+        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
     scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 
@@ -553,8 +571,14 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
             of = f"/{total:,}" if total else ""
             print(f"\r  {stage} {done:,}{of}   ", end="", file=sys.stderr, flush=True)
 
-    report = exploit_scenario(scenario, agent=args.agent, iterations=args.iterations,
-                              progress=progress)
+    if args.seeds is not None:
+        report = exploit_seeds(scenario, agent=args.agent, iterations=args.iterations,
+                               first_seed=args.seed, seeds=args.seeds, progress=progress)
+    else:
+        if args.seed is not None:
+            scenario = scenario.model_copy(update={"seed": args.seed})
+        report = exploit_scenario(scenario, agent=args.agent, iterations=args.iterations,
+                                  progress=progress)
     if show:
         print(file=sys.stderr)
     if args.json:

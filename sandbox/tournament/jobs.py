@@ -19,6 +19,7 @@ class GameJob:
     seed: int
     max_turns: int | None = None
     replay: str | None = None      # write the game's replay to this file
+    think: str = "together"        # Match(think=...): "in_turn" for equal wall time
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,15 +48,24 @@ def play_job(job: GameJob) -> dict[str, Any]:
         recorder = Recorder(path=path)
     try:
         with Match(scenario, seed=job.seed, max_turns=job.max_turns,
-                   recorder=recorder) as m:
+                   recorder=recorder, think=job.think) as m:
             result = m.play()
+            history = m.history
     finally:
         if recorder is not None:
             recorder.close()
     n = len(scenario.players)
     agents = [scenario.player_agents(i) for i in range(n)]
+    # each seat's search: iterations summed over the turns it searched
+    iterations, searched = [0] * n, [0] * n
+    for rec in history:
+        for pt in rec.players:
+            if pt.iterations:
+                iterations[pt.player] += pt.iterations
+                searched[pt.player] += 1
     return {"key": job.key, "entrants": list(job.entrants), "seed": job.seed,
             "scores": game_scores(result.ranking, agents), "turns": result.turns,
             "ranking": list(result.ranking), "seconds": round(time.perf_counter() - t0, 4),
             "cpu_seconds": round(time.process_time() - c0, 4),
+            "iterations": iterations, "search_turns": searched,
             "replay": job.replay, "pid": os.getpid()}

@@ -100,3 +100,29 @@ def test_bradley_terry_solves_its_score_equations(case):
     for k in range(n):
         lo, hi = r.interval(k)
         assert (math.isnan(lo) and not met[k].any()) or lo <= r.elo(k) <= hi
+
+
+strength_word = st.one_of(st.sampled_from(["goofspiel13-descending", "maze-duel", "random",
+                                           "suct", "bot", "uct", "mcgs", "x.toml", "",
+                                           "snakes_standard_4p", "goofspiel_4_exploit"]),
+                          st.text(max_size=8))
+
+
+@given(st.lists(strength_word, max_size=3), st.lists(strength_word, max_size=3),
+       st.lists(strength_word, max_size=2), st.integers(-3, 300),
+       st.one_of(st.none(), st.integers(-2, 2_000)), st.one_of(st.none(), st.floats()))
+@fuzz_settings(40)
+def test_strength_flags_make_cells_or_one_line(only, opponents, agents, games, its, ms):
+    """`strength`'s flags: the cells are made (checked, no game played) or
+    one line says what is wrong."""
+    import argparse
+
+    from sandbox.tournament.strength import make_cells
+    args = argparse.Namespace(quick=True, games=games, only=only or None, agent=agents,
+                              opponents=",".join(opponents) if opponents else "random",
+                              iterations=its, ms=ms, seed=1, turns=None, workers=0)
+    cells, exc = attempt(make_cells, args)
+    if exc is not None:
+        assert "\n" not in str(exc).strip()
+        return
+    assert cells and all(c.games == games and len(c.jobs()) == games for c in cells[:2])

@@ -1,0 +1,539 @@
+"""The strength table (`python -m sandbox strength`): how strong each agent
+is against fixed yardstick opponents on the bundled two-player scenarios,
+at equal iterations and at equal wall time.
+
+A cell is (scenario, agent, opponent, budget). Both sides get the same
+budget (the agents' own budgets are set aside). It plays `games` games: the
+seeds S..S+games/2-1, each seed twice with the seats exchanged (paired
+seeds: the same deal, prize order, maze or map both ways round), so neither
+a seat nor a deal favours either side. A game scores 1 for a win, 0.5 for a
+draw, 0 for a loss (the agent's side; teams rank by their best member, as
+in `series`); the interval is series' normal-approximation 95% interval
+over the seeds' mean scores (each seed's two games are one unit).
+
+At equal wall time the two sides think in turn (Match think="in_turn"),
+each search alone while the other waits, and every game of a pool of
+workers (default one per core) runs one search at a time: each search has a
+core, if the machine is otherwise idle. The table gives each side's mean
+iterations per turn, so what equal time bought either side is visible.
+
+Games are tournament GameJobs (sandbox.tournament.jobs) on an Executor,
+each cell's results appended to its own resumable log
+(`<out>/<scenario>/<agent>-vs-<opponent>-<budget>.jsonl`); the log's header
+does not hold the number of games, so a larger --games later extends the
+games already played.
+
+    python -m sandbox strength [--quick] [--games N] [--only KEY,...]
+        [--agent SPEC]... [--opponents uct,random] [--markdown FILE] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..config import Budget, Scenario, ScenarioError
+from ..native import InvalidArgument
+from ..sim.series import format_interval, interval_json, score_interval
+from .agents import (BUILTIN, Entrant, check_entrants, load_entrant, seat_scenario,
+                     unique_names)
+from .jobs import GameJob
+
+# The yardstick opponents every agent is measured against.
+YARDSTICKS = ("uct", "random")
+
+
+@dataclass(frozen=True)
+class TableScenario:
+    key: str                        # the row's name and --only's word
+    scenario: str                   # a bundled scenario name (or a .toml path)
+    sets: tuple[str, ...] = ()      # --set style changes
+    vary: str | None = None         # set to each seed (a new maze / map per seed pair)
+    label: str = ""
+
+
+SCENARIOS = (
+    TableScenario("goofspiel13-descending", "goofspiel_13_duel",
+                  label="goofspiel 13, descending prizes"),
+    TableScenario("goofspiel13-random", "goofspiel_13_duel",
+                  ("game_params.points_order=random",), label="goofspiel 13, random prizes"),
+    TableScenario("maze-duel", "maze_medium_duel", vary="game_params.maze_seed",
+                  label="maze duel (a maze per seed)"),
+    TableScenario("snakes-duel", "snakes_duel_trees", label="snakes duel 11x11"),
+    TableScenario("pods-2v2", "pods_race_2v2", vary="game_params.map_seed",
+                  label="pods 2v2 (a map per seed)"),
+    TableScenario("snakebyte-2v2", "snakebyte_2v2", vary="game_params.map_seed",
+                  label="snakebyte 2v2 (a map per seed)"),
+)
+
+GAMES = 200                  # per cell (even: each seed with both seat orders)
+QUICK_GAMES = 4
+ITERATIONS = 1000            # the equal-iterations budget
+MS = 20.0                    # the equal-wall-time budget
+QUICK_ITERATIONS = 100
+QUICK_MS = 2.0
+MAX_GAMES = 100_000
+DEFAULT_OUT = Path("strength")
+
+
+# ------------------------------------------------------------------- agents
+def describe(e: Entrant) -> str:
+    """"smitsimax/ucb1", "random", "mcgs" ... (what the agent plays)."""
+    p = e.player
+    ctl = p.get("controller", "smitsimax")
+    if ctl != "smitsimax":
+        return ctl
+    s = p.get("search") or {}
+    alg = s.get("algorithm", "smitsimax")
+    pol = s.get("policy")
+    return f"{alg}/{pol}" if pol and pol != "ucb1" else alg
+
+
+def default_entrant(scenario: Scenario) -> Entrant:
+    """The scenario's seat-0 player as an entrant (its settings, not its
+    budget: the table sets the budget)."""
+    p = scenario.players[0]
+    if p.controller == "human":
+        raise InvalidArgument(f"{scenario.name}: player 0 is a person; the strength table "
+                              "plays without people")
+    keys: dict[str, Any] = {"controller": p.controller,
+                            "search": p.search.model_dump(mode="json")}
+    if p.weights:
+        keys["weights"] = dict(p.weights)
+    return Entrant("default", keys, "seat 0")
+
+
+def without_budget(e: Entrant) -> Entrant:
+    return Entrant(e.name, {k: v for k, v in e.player.items() if k != "budget"}, e.source)
+
+
+def load_spec(ref: str, flag: str) -> Entrant:
+    """A built-in name or an agent file, its budget set aside; errors name
+    the flag."""
+    try:
+        return without_budget(load_entrant(ref))
+    except ScenarioError as exc:
+        msg = str(exc)
+        for prefix in (f"agent {ref!r}: ", f"agent {ref}: "):
+            msg = msg.removeprefix(prefix)
+        raise InvalidArgument(f"{flag} {ref}: {msg}") from None
+
+
+def parse_opponents(text: str | None) -> list[Entrant]:
+    names = list(YARDSTICKS) if text is None else [t.strip() for t in text.split(",")]
+    if not names or any(not n for n in names):
+        raise InvalidArgument(f"--opponents: expected names separated by commas, got {text!r}")
+    if len(set(names)) != len(names):
+        raise InvalidArgument(f"--opponents: {text!r} names an opponent twice")
+    if text is None:
+        missing = [n for n in names if n not in BUILTIN]
+        if missing:
+            raise InvalidArgument(
+                f"the yardstick {', '.join(missing)} is not a built-in agent of this build "
+                f"({', '.join(BUILTIN)}); give --opponents, e.g. suct,random")
+    return unique_names([load_spec(n, "--opponents") for n in names])
+
+
+# -------------------------------------------------------------------- cells
+@dataclass(frozen=True)
+class Cell:
+    table: TableScenario
+    scenario: Scenario          # the table scenario with its sets applied
+    agent: Entrant
+    opponent: Entrant
+    budget: Budget
+    games: int
+    seed: int = 1
+    max_turns: int | None = None
+
+    @property
+    def think(self) -> str:
+        # equal wall time: each search alone on the machine (series --think in_turn)
+        return "in_turn" if self.budget.ms and not self.budget.iterations else "together"
+
+    @property
+    def budget_label(self) -> str:
+        b = self.budget
+        return f"{b.iterations:,} it" if b.iterations else f"{b.ms:g} ms"
+
+    @property
+    def budget_dict(self) -> dict[str, Any]:
+        b = self.budget
+        return {"iterations": b.iterations} if b.iterations else {"ms": b.ms}
+
+    def file_name(self) -> str:
+        b = self.budget
+        tag = f"it{b.iterations}" if b.iterations else f"ms{b.ms:g}"
+        safe = lambda s: "".join(c if c.isalnum() or c in "-_." else "_" for c in s)  # noqa: E731
+        return f"{safe(self.agent.name)}-vs-{safe(self.opponent.name)}-{tag}.jsonl"
+
+    def config(self) -> dict[str, Any]:
+        """What the cell's log must match to be resumed (not `games`: more
+        games extend the log)."""
+        return {"scenario": self.scenario.model_dump(mode="json"), "vary": self.table.vary,
+                "agent": self.agent.to_dict(), "opponent": self.opponent.to_dict(),
+                "budget": self.budget.model_dump(mode="json"), "think": self.think,
+                "seed": self.seed, "max_turns": self.max_turns}
+
+    def _base(self, seed: int) -> Scenario:
+        sc = self.scenario
+        if self.table.vary is not None:
+            sc = sc.with_settings([f"{self.table.vary}={seed}"])
+        return sc.model_copy(update={"budget": self.budget})
+
+    def check(self) -> None:
+        check_entrants(self._base(self.seed), [self.agent, self.opponent])
+
+    def jobs(self) -> list[GameJob]:
+        """Seed by seed: key "r/0" has the agent on seat 0, "r/1" on seat 1."""
+        out = []
+        for r in range(self.games // 2):
+            seed = self.seed + r
+            base = self._base(seed)
+            for shift, seats in enumerate(((0, 1), (1, 0))):
+                pair = [self.agent, self.opponent]
+                out.append(GameJob(f"{r}/{shift}", seat_scenario(base, [pair[k] for k in seats]),
+                                   seats, seed, self.max_turns, None, self.think))
+        return out
+
+
+@dataclass
+class CellResult:
+    cell: Cell
+    games: list[dict[str, Any]] = field(default_factory=list)  # seed, seat, score
+    agent_iterations: list[int] = field(default_factory=lambda: [0, 0])   # sum, turns
+    opponent_iterations: list[int] = field(default_factory=lambda: [0, 0])
+    seconds: float = 0.0
+
+    def add(self, row: dict[str, Any]) -> None:
+        seat = row["entrants"].index(0)          # the agent's seat in this game
+        self.games.append({"seed": row["seed"], "seat": seat,
+                           "score": row["scores"][seat]})
+        its, turns = row.get("iterations"), row.get("search_turns")
+        if its is not None and turns is not None:
+            self.agent_iterations[0] += its[seat]
+            self.agent_iterations[1] += turns[seat]
+            self.opponent_iterations[0] += its[1 - seat]
+            self.opponent_iterations[1] += turns[1 - seat]
+
+    @property
+    def scores(self) -> list[float]:
+        return [g["score"] for g in self.games]
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.scores) if self.games else math.nan
+
+    def seed_means(self) -> list[float]:
+        by: dict[int, list[float]] = {}
+        for g in self.games:
+            by.setdefault(g["seed"], []).append(g["score"])
+        return [sum(v) / len(v) for v in by.values()]
+
+    def interval(self) -> tuple[float, float]:
+        return score_interval(self.seed_means())
+
+    def wdl(self) -> tuple[int, int, int]:
+        s = self.scores
+        return (sum(x == 1.0 for x in s), sum(0.0 < x < 1.0 for x in s),
+                sum(x == 0.0 for x in s))
+
+    @staticmethod
+    def _per_turn(v: list[int]) -> float | None:
+        return round(v[0] / v[1], 1) if v[1] else None
+
+    def iterations_text(self) -> str:
+        """"1,000 / 1,000"; a side that never searched (random, bot): "-"."""
+        return " / ".join("-" if x is None else f"{x:,.0f}" for x in
+                          (self._per_turn(self.agent_iterations),
+                           self._per_turn(self.opponent_iterations)))
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.cell
+        w, d, l_ = self.wdl()
+        return {"scenario": c.table.key, "scenario_name": c.scenario.name,
+                "agent": c.agent.name, "agent_plays": describe(c.agent),
+                "agent_source": c.agent.source, "opponent": c.opponent.name,
+                "budget": c.budget_dict, "think": c.think, "games": len(self.games),
+                "score": None if not self.games else round(self.mean, 4),
+                "ci95": interval_json(*self.interval()), "wins": w, "draws": d, "losses": l_,
+                "agent_iterations_per_turn": self._per_turn(self.agent_iterations),
+                "opponent_iterations_per_turn": self._per_turn(self.opponent_iterations),
+                "seconds": round(self.seconds, 1), "per_game": self.games}
+
+
+# -------------------------------------------------------------- the machine
+def machine() -> str:
+    """"Intel(R) Xeon(R) ... , 2 cores, Linux 6.1, Python 3.11"."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    from .executors import default_workers
+    return (f"{cpu}, {default_workers()} usable cores, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}")
+
+
+# ---------------------------------------------------------------- the table
+def text_table(results: list[CellResult]) -> str:
+    head = (f"  {'scenario':<24}{'agent':<24}{'opponent':<12}{'budget':>9}{'games':>7}"
+            f"{'score':>8}  {'95% interval':<16}{'W':>5}{'D':>5}{'L':>5}  it/turn (agent/opp)")
+    lines = [head]
+    for r in results:
+        c = r.cell
+        w, d, l_ = r.wdl()
+        its = r.iterations_text()
+        agent = f"{c.agent.name} ({describe(c.agent)})"
+        lines.append(f"  {c.table.key[:23]:<24}{agent[:23]:<24}{c.opponent.name[:11]:<12}"
+                     f"{c.budget_label:>9}{len(r.games):>7}{r.mean:>8.3f}  "
+                     f"{format_interval(*r.interval())}  {w:>5}{d:>5}{l_:>5}  {its}")
+    return "\n".join(lines)
+
+
+def load_average() -> str:
+    """The 1-minute load average ("n/a" where there is none): equal wall time
+    gives each search less on a busy machine."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def markdown(results: list[CellResult], command: str, when: str, workers: str,
+             load: str = "n/a", seconds: float = 0.0) -> str:
+    out = ["# Strength table", "",
+           "Each agent against each yardstick opponent, both sides on the same budget: equal "
+           "iterations (both sides think together; the result does not depend on the machine) "
+           "and equal wall time (both sides think in turn, each search alone; iterations per "
+           "turn show what the time bought). Every seed is played twice with the seats "
+           "exchanged. Score: win 1, draw 0.5, loss 0, the agent's mean; 95% interval: normal "
+           "approximation over the seeds' mean scores. `default` is the scenario's seat-0 "
+           "player. Written by `python -m sandbox strength` (README: *The strength table*).",
+           "",
+           f"- machine: {machine()}",
+           f"- games run on: {workers}; load average at the start {load}",
+           f"- date: {when} (started; took "
+           + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
+           f"- regenerate: `{command}`", ""]
+    out.append("| scenario | agent | opponent | budget | games | score | 95% interval | W / D / L "
+               "| iterations per turn (agent / opponent) |")
+    out.append("|---|---|---|---:|---:|---:|---|---|---|")
+    for r in results:
+        c = r.cell
+        w, d, l_ = r.wdl()
+        lo, hi = r.interval()
+        ci = "n/a" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
+        its = r.iterations_text()
+        score = "n/a" if not r.games else f"{r.mean:.3f}"
+        out.append(f"| {c.table.label or c.table.key} | {c.agent.name} ({describe(c.agent)}) | "
+                   f"{c.opponent.name} | {c.budget_label} | {len(r.games)} | {score} | {ci} | "
+                   f"{w} / {d} / {l_} | {its} |")
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------- command line
+def add_strength_args(p: argparse.ArgumentParser) -> None:
+    keys = ", ".join(t.key for t in SCENARIOS)
+    p.add_argument("--quick", action="store_true",
+                   help=f"a smoke run: {QUICK_GAMES} games per cell, {QUICK_ITERATIONS} "
+                        f"iterations and {QUICK_MS:g} ms (unless --games/--iterations/--ms)")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help=f"games per cell, even: N/2 seeds, each with both seat orders "
+                        f"(default {GAMES})")
+    p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
+                   help=f"only these scenarios (repeatable or comma-separated): {keys}; or "
+                        "another two-player scenario's name or .toml")
+    p.add_argument("--agent", action="append", default=[], metavar="SPEC",
+                   help="add rows for this agent: a built-in name or an agent file (*.toml), "
+                        "its budget set aside (repeatable; the scenario's seat-0 player, "
+                        "'default', is always a row)")
+    p.add_argument("--opponents", default=None, metavar="A,B",
+                   help=f"the yardsticks (built-in names or agent files; default "
+                        f"{','.join(YARDSTICKS)})")
+    p.add_argument("--iterations", type=int, default=None, metavar="K",
+                   help=f"the equal-iterations budget (default {ITERATIONS}; 0: no such cells)")
+    p.add_argument("--ms", type=float, default=None, metavar="T",
+                   help=f"the equal-wall-time budget (default {MS:g}; 0: no such cells)")
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="first seed; a cell plays seeds S..S+N/2-1 (default 1)")
+    p.add_argument("--turns", type=int, default=None, metavar="N",
+                   help="stop each game after N turns (default: the scenario's)")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="local worker processes (default: one per core; 0: in this process)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for the resumable logs, one per cell (default: strength/)")
+    p.add_argument("--markdown", default=None, metavar="FILE",
+                   help="also write the table as Markdown (docs/strength.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def pick_scenarios(only: list[str] | None) -> list[TableScenario]:
+    if not only:
+        return list(SCENARIOS)
+    by_key = {t.key: t for t in SCENARIOS}
+    out: list[TableScenario] = []
+    for word in (w.strip() for item in only for w in item.split(",")):
+        if not word:
+            raise InvalidArgument("--only: an empty scenario name")
+        if word in by_key:
+            t = by_key[word]
+        else:
+            from ..config import find_scenario
+            try:
+                path = find_scenario(word)
+            except ScenarioError:
+                raise InvalidArgument(
+                    f"--only {word}: not a scenario of the table ({', '.join(by_key)}) "
+                    "nor a scenario name or file") from None
+            t = TableScenario(path.stem, word, label=path.stem)
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def _budgets(args: argparse.Namespace) -> list[Budget]:
+    from ..config.scenario import budget_from_flags
+    its = args.iterations if args.iterations is not None else (
+        QUICK_ITERATIONS if args.quick else ITERATIONS)
+    ms = args.ms if args.ms is not None else (QUICK_MS if args.quick else MS)
+    out = []
+    try:
+        if its != 0:
+            out.append(budget_from_flags(its, None))
+        if ms != 0:
+            out.append(budget_from_flags(None, ms))
+    except ScenarioError as e:
+        raise InvalidArgument(f"{e} (0: no such cells)") from None
+    if not out:
+        raise InvalidArgument("--iterations 0 and --ms 0 leave no budget to play")
+    return out
+
+
+def make_cells(args: argparse.Namespace) -> list[Cell]:
+    from ..config import load_scenario
+    games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
+    if not 2 <= games <= MAX_GAMES or games % 2:
+        raise InvalidArgument(f"--games must be an even number in 2..{MAX_GAMES:,} (each seed "
+                              f"is played with both seat orders), got {games}")
+    if not 0 <= args.seed < 2**62:
+        from ..safetext import SEED_WHY
+        raise InvalidArgument(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if args.turns is not None and args.turns < 0:
+        raise InvalidArgument("--turns must be >= 0")
+    if args.workers is not None and not 0 <= args.workers <= 256:
+        raise InvalidArgument("--workers must be in 0..256 (0: in this process)")
+    tables = pick_scenarios(args.only)
+    budgets = _budgets(args)
+    opponents = parse_opponents(args.opponents)
+    extra = [load_spec(a, "--agent") for a in args.agent]
+    cells = []
+    for t in tables:
+        sc = load_scenario(t.scenario)
+        if t.sets:
+            sc = sc.with_settings(list(t.sets))
+        if len(sc.players) != 2:
+            raise InvalidArgument(f"--only {t.key}: the strength table plays two-player "
+                                  f"scenarios; {sc.name} has {len(sc.players)} players")
+        # two agents of one name get #2 ... (rows and log files apart)
+        for agent in unique_names([default_entrant(sc), *extra]):
+            for opp in opponents:
+                for b in budgets:
+                    cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns)
+                    try:
+                        cell.check()
+                    except ScenarioError as exc:
+                        raise InvalidArgument(f"{t.key}: {agent.name} vs {opp.name}: "
+                                              f"{exc}") from None
+                    cells.append(cell)
+    return cells
+
+
+def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, out=None) -> int:
+    from .commands import Progress
+    from .executors import executor_label, make_executor
+    from .log import LogError, ResultLog
+    from .runner import run_jobs
+    from .tournament import sorted_results
+
+    out = out or sys.stdout
+    cells = make_cells(args)
+    if args.markdown is not None:       # before hours of games, not after
+        md = Path(args.markdown)
+        if md.is_dir() or not md.parent.is_dir():
+            raise InvalidArgument(f"--markdown {args.markdown}: not a file in an existing "
+                                  "folder")
+    folder = Path(args.out) if args.out else DEFAULT_OUT
+    command = "python -m sandbox strength" + (
+        " " + shlex.join(argv) if argv else "")
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = load_average()
+    jobs = [(c, c.jobs()) for c in cells]
+    total = sum(len(j) for _, j in jobs)
+    show = not (args.quiet or args.json) and sys.stderr.isatty()
+    results: list[CellResult] = []
+    reused = 0               # games found in the logs (a resumed or extended run)
+    t0 = time.perf_counter()
+    with make_executor(args.workers, None) as ex:
+        bar = Progress(total, 0, show, "strength")
+        try:
+            workers = args.workers if args.workers is not None else 4
+            for cell, cjobs in jobs:
+                log = ResultLog(folder / cell.table.key / cell.file_name(), "strength",
+                                cell.config())
+                try:
+                    done = sorted_results(log.games, cjobs)
+                    reused += len(done)
+                    for _ in done:
+                        bar.update()
+                    if bar.bar is not None:
+                        bar.bar.set_description(f"{cell.table.key} {cell.agent.name} vs "
+                                                f"{cell.opponent.name} {cell.budget_label}")
+                    c0 = time.perf_counter()
+                    run_jobs(cjobs, ex, log, lambda _row: bar.update(),
+                             in_flight=max(2, 2 * max(1, workers)))
+                    res = CellResult(cell, seconds=time.perf_counter() - c0)
+                    for row in sorted_results(log.games, cjobs):
+                        res.add(row)
+                finally:
+                    log.close()
+                results.append(res)
+        finally:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    label = executor_label(args.workers, None)
+    if args.markdown is not None:
+        try:
+            Path(args.markdown).write_text(
+                markdown(results, command, when, label, load, seconds), encoding="utf-8")
+        except OSError as exc:
+            raise LogError(f"{args.markdown}: cannot write: {exc.strerror or exc}") from None
+    if args.json:
+        data = {"machine": machine(), "date": when, "load_average": load,
+                "command": command, "executor": label,
+                "seconds": round(seconds, 1), "logs": str(folder), "games_from_logs": reused,
+                "cells": [r.to_dict() for r in results]}
+        print(json.dumps(data, allow_nan=False), file=out)
+    else:
+        print(f"strength: {len(results)} cells, seats exchanged on paired seeds "
+              f"({seconds:.1f} s, {label}"
+              + (f"; {reused} of {total} games from the logs in {folder}" if reused else "")
+              + ")", file=out)
+        print(text_table(results), file=out)
+        if args.markdown is not None:
+            print(f"  markdown: {args.markdown}", file=out)
+    return 0
