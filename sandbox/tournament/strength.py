@@ -290,7 +290,7 @@ def machine() -> str:
 
 # ---------------------------------------------------------------- the table
 def text_table(results: list[CellResult]) -> str:
-    head = (f"  {'scenario':<24}{'agent':<24}{'opponent':<12}{'budget':>9}{'games':>7}"
+    head = (f"  {'scenario':<24}{'agent':<32}{'opponent':<12}{'budget':>9}{'games':>7}"
             f"{'score':>8}  {'95% interval':<16}{'W':>5}{'D':>5}{'L':>5}  it/turn (agent/opp)")
     lines = [head]
     for r in results:
@@ -298,7 +298,7 @@ def text_table(results: list[CellResult]) -> str:
         w, d, l_ = r.wdl()
         its = r.iterations_text()
         agent = f"{c.agent.name} ({describe(c.agent)})"
-        lines.append(f"  {c.table.key[:23]:<24}{agent[:23]:<24}{c.opponent.name[:11]:<12}"
+        lines.append(f"  {c.table.key[:23]:<24}{agent[:31]:<32}{c.opponent.name[:11]:<12}"
                      f"{c.budget_label:>9}{len(r.games):>7}{r.mean:>8.3f}  "
                      f"{format_interval(*r.interval())}  {w:>5}{d:>5}{l_:>5}  {its}")
     return "\n".join(lines)

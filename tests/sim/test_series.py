@@ -228,3 +228,18 @@ def test_cli_series_takes_uct_for_a_player():
     p = run("goofspiel_4_exploit", "--games", "2", "--iterations", "10",
             "--set", "players.1.search.algorithm=uct", "--set", "players.1.search.lead=5")
     assert p.returncode != 0 and p.stderr.count("\n") == 1 and "UCT" in p.stderr, p.stderr
+
+
+def test_goofspiel_duel_varies_with_the_seed():
+    """Two identical searches in the bundled duel: the match seed reaches
+    their search seeds, so other seeds give other games (at the old C 3 the
+    scenario played the same 13-tie draw, one final hash, for seeds 1-4)."""
+    from sandbox.config import load_scenario
+    from sandbox.sim import Match
+    hashes, rankings = set(), set()
+    for seed in range(1, 7):
+        with Match(load_scenario("goofspiel_13_duel"), seed=seed) as m:
+            res = m.play()
+            hashes.add(res.final_hash)
+            rankings.add(tuple(res.ranking))
+    assert len(hashes) >= 5 and len(rankings) >= 2

@@ -122,7 +122,7 @@ def test_agent_rows_and_their_budget_set_aside(tmp_path, capsys):
                           "--opponents", "random", "--agent", str(f), "--agent", "greedy",
                           "--agent", "greedy", "--json"))
     assert [(c["agent"], c["agent_plays"]) for c in data["cells"]] == [
-        ("default", "smitsimax"), ("deep", "smitsimax"), ("greedy", "greedy"),
+        ("default", "smitsimax/ucb1_tuned"), ("deep", "smitsimax"), ("greedy", "greedy"),
         ("greedy#2", "greedy")]
     logs = sorted(x.name for x in (tmp_path / "logs" / "goofspiel13-descending").iterdir())
     assert len(logs) == 4 and "greedy_2-vs-random-it40.jsonl" in logs
@@ -136,7 +136,7 @@ def test_text_table_and_resume(tmp_path, capsys):
     lines = out.splitlines()
     assert lines[0].startswith("strength: 1 cells")
     assert lines[1].split()[:4] == ["scenario", "agent", "opponent", "budget"]
-    assert lines[2].split()[:5] == ["goofspiel13-descending", "default", "(smitsimax)",
+    assert lines[2].split()[:5] == ["goofspiel13-descending", "default", "(smitsimax/ucb1_tuned)",
                                     "random", "40"]
     log = tmp_path / "logs" / "goofspiel13-descending" / "default-vs-random-it40.jsonl"
     assert len(log.read_text().splitlines()) == 3         # the header and two games
