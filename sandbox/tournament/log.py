@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,43 @@ LOG_FORMAT = 1
 
 class LogError(SandboxError):
     """A results log that cannot be used (one line)."""
+
+
+def _int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _share(x: Any) -> bool:
+    return (isinstance(x, (int, float)) and not isinstance(x, bool)
+            and math.isfinite(x) and 0.0 <= x <= 1.0)
+
+
+def row_problem(row: dict[str, Any]) -> str | None:
+    """What is wrong with a game row read back from a log, or None. Every
+    field the tables read is checked, so a hand-edited row (scores [7, -3],
+    a score "x") is one line naming it instead of a ValueError mid-table."""
+    if not isinstance(row.get("key"), str) or not row["key"]:
+        return "a game row without a key"
+    entrants, scores = row.get("entrants"), row.get("scores")
+    if not isinstance(entrants, list) or not entrants or not all(_int(e) and e >= 0
+                                                                   for e in entrants):
+        return f"game {row['key']}: entrants must be a list of entrant numbers"
+    if not isinstance(scores, list) or len(scores) != len(entrants):
+        return f"game {row['key']}: scores must be a list, one per seat"
+    if not all(_share(x) for x in scores):
+        return (f"game {row['key']}: scores {scores!r}: each is a share of the other seats "
+                f"beaten, a number in 0..1")
+    if not (_int(row.get("turns")) and row["turns"] >= 0):
+        return f"game {row['key']}: turns must be a whole number >= 0"
+    ranking = row.get("ranking")
+    if ranking is not None and not (isinstance(ranking, list) and all(_int(r) for r in ranking)):
+        return f"game {row['key']}: ranking must be a list of whole numbers"
+    for name in ("seconds", "cpu_seconds"):
+        v = row.get(name)
+        if v is not None and not (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                  and math.isfinite(v) and v >= 0):
+            return f"game {row['key']}: {name} must be a number >= 0"
+    return None
 
 
 class ResultLog:
@@ -42,7 +80,7 @@ class ResultLog:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # one run per log: a second one would play the same games again
-            self._f = open(self.path, "a", encoding="utf-8")
+            self._f = open(self.path, "ab")   # rows go to the descriptor (_write)
             try:
                 fcntl.flock(self._f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -87,14 +125,31 @@ class ResultLog:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 raise LogError(f"{self.path}: line {n} is not JSON") from None
-            if isinstance(row, dict) and row.get("type") == "game" and "key" in row:
+            if isinstance(row, dict) and row.get("type") == "game":
+                why = row_problem(row)
+                if why is not None:
+                    raise LogError(f"{self.path}: line {n}: {why} (an edited or damaged log: "
+                                   "fix the line or give another --out folder)")
                 self.games.setdefault(row["key"], row)
 
     def _write(self, row: dict[str, Any]) -> None:
+        """One whole line or nothing: written straight to the descriptor, and
+        on a failure (a full disk takes part of a line) the file is cut back
+        to where the line began, so a resume reads whole rows only."""
         assert self._f is not None
-        self._f.write(json.dumps(row, allow_nan=False) + "\n")
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        fd = self._f.fileno()
+        start = os.lseek(fd, 0, os.SEEK_END)
+        view = memoryview((json.dumps(row, allow_nan=False) + "\n").encode("utf-8"))
+        try:
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                pass
+            raise
 
     def append(self, result: dict[str, Any]) -> None:
         if result["key"] in self.games:      # never counted twice
@@ -108,8 +163,17 @@ class ResultLog:
 
     def close(self) -> None:
         if self._f is not None:
-            self._f.close()
-            self._f = None
+            f, self._f = self._f, None
+            try:
+                f.close()
+            except OSError:
+                # a failed append left its row in the buffer, and closing
+                # flushes it again (a full disk fails twice): the row was
+                # already reported as lost, and the file holds whole rows
+                try:
+                    os.close(f.fileno())
+                except (OSError, ValueError):
+                    pass
 
     def __enter__(self) -> "ResultLog":
         return self
