@@ -293,7 +293,25 @@ class Scenario(BaseModel):
                 if node is None:
                     raise ScenarioError(f"--set {path}: {k!r} is not set in this scenario")
             node[_slot(node, keys[-1], path)] = value
+            if keys[0].strip() == "game_params" and len(keys) == 2 and isinstance(node, dict):
+                _layout_replaces_generator(node, keys[1].strip(), self.game)
         return scenario_from_dict(data, source="--set")
+
+
+def _layout_replaces_generator(game_params: dict[str, Any], key: str, game: str) -> None:
+    """`--set game_params.maze_file=...` (or a SnakeByte `map`) on a scenario
+    whose own maze is generated: the file the user names replaces the
+    scenario's generator keys (in a file, both together are refused: nothing
+    says which one is meant)."""
+    if game == "maze" and key == "maze_file":
+        from ..games.maze.params import GENERATOR_KEYS
+        drop = GENERATOR_KEYS
+    elif game == "snakes" and key == "map":
+        drop = ("map_seed", "height")
+    else:
+        return
+    for k in drop:
+        game_params.pop(k, None)
 
 
 def _slot(node: Any, key: str, path: str) -> str | int:
@@ -337,10 +355,30 @@ def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)",
         data = resolve_agents(data, base_dir)
     except ScenarioError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
+    data = _layouts_beside(data, base_dir)
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(f"{source}: {one_line(exc)}") from None
+
+
+# game_params keys that name a layout file: looked up beside the scenario
+# file first, like a player's agent file, then from the current folder
+LAYOUT_KEYS = ("maze_file", "map")
+
+
+def _layouts_beside(data: dict[str, Any], base_dir: Path | None) -> dict[str, Any]:
+    gp = data.get("game_params") if isinstance(data, dict) else None
+    if base_dir is None or not isinstance(gp, dict):
+        return data
+    out = dict(gp)
+    for key in LAYOUT_KEYS:
+        ref = gp.get(key)
+        if isinstance(ref, str) and ref and not Path(ref).is_absolute():
+            beside = base_dir / ref
+            if beside.is_file():
+                out[key] = str(beside)
+    return {**data, "game_params": out} if out != gp else data
 
 
 def find_scenario(name_or_path: str | Path | None) -> Path:

@@ -42,10 +42,13 @@ POLICY_NAMES = _names(POLICY)
 
 
 def _not_bool(value: Any) -> Any:
-    # pydantic's lax mode reads true as 1: `max_depth = true` in a scenario
-    # would search one turn deep without a word. A number field wants a number.
+    # pydantic's lax mode reads true as 1 and "0.7" as 0.7: `max_depth = true`
+    # in a scenario would search one turn deep without a word, and a quoted
+    # number was taken while true was refused. A number field wants a number.
     if isinstance(value, bool):
         raise ValueError(f"expected a number, not {str(value).lower()}")
+    if isinstance(value, str):
+        raise ValueError("expected a number, not a string (write it without quotes)")
     return value
 
 

@@ -56,7 +56,10 @@ def load_entrant(ref: str, name: str | None = None) -> Entrant:
                             f"agent ({', '.join(BUILTIN)})")
     path = resolve_agent_file(ref, "agent", None)
     data = read_agent_file(path, "agent", ref)
-    keys = {k: data[k] for k in ("controller", "search", "budget") if data.get(k) is not None}
+    # the weights too: an agent saved from the arena with its own evaluation
+    # weights plays with them here as in a scenario (they were dropped)
+    keys = {k: data[k] for k in ("controller", "search", "budget", "weights")
+            if data.get(k) is not None}
     keys.setdefault("controller", "smitsimax")
     if keys["controller"] == "human":
         raise ScenarioError(f"agent {ref}: controller = \"human\": tournaments and sweeps "

@@ -138,7 +138,7 @@ def test_a_relative_path_is_found_beside_the_scenario_then_in_the_cwd(tmp_path, 
 
 @pytest.mark.parametrize("text, fragments", [
     ("[search]\nc = 50\n", ["search.c: Input should be less than or equal to 10", "(got 50)"]),
-    ("[search]\nc = 'high'\n", ["search.c: Input should be a valid number", "'high'"]),
+    ("[search]\nc = 'high'\n", ["search.c: expected a number, not a string", "'high'"]),
     ("[search]\nmax_depth = true\n", ["search.max_depth: expected a number, not true"]),
     ("search = 3\n", ["search: Input should be a valid dictionary"]),
     ("seed = 3\n", ["seed: Extra inputs are not permitted"]),

@@ -11,6 +11,11 @@ SIZES = {"tiny": (11, 9, 13, 150), "small": (15, 13, 21, 200), "medium": (21, 15
          "large": (31, 21, 85, 400), "huge": (41, 31, 165, 500)}
 
 
+# what the generator draws from; a maze_file replaces all of them
+GENERATOR_KEYS = ("size", "maze_seed", "wall_density", "mud_density", "mud_range", "symmetric",
+                  "cheese")
+
+
 class MazeGameParams(GameParams):
     size: Literal["tiny", "small", "medium", "large", "huge"] = Field(
         "medium", description="preset: grid, cheese count and turn limit")
@@ -30,8 +35,21 @@ class MazeGameParams(GameParams):
                                description="a claimed cheese d turns away counts claim_decay^d "
                                            "(1: distance does not matter, and a search can "
                                            "put fetching it off for ever; the scenarios use 0.8)")
-    maze_file: str | None = Field(None, description="a hand-made maze (see mazefile.py); "
-                                                    "the generator's keys are then ignored")
+    maze_file: str | None = Field(None, description="a hand-made maze (see mazefile.py), "
+                                                    "beside the scenario file or from the "
+                                                    "current folder; the generator's keys "
+                                                    "may not be given with it")
+
+    @model_validator(mode="after")
+    def _one_source_of_the_layout(self):
+        # a hand-made maze fixes the grid, walls, mud and cheese: a generator
+        # key beside it was silently ignored, so one of the two "won"
+        if self.maze_file is not None:
+            clash = [k for k in GENERATOR_KEYS if k in self.model_fields_set]
+            if clash:
+                raise ValueError(f"{clash[0]}: a generator setting, but maze_file gives the "
+                                 f"maze; remove one of them")
+        return self
 
     @model_validator(mode="after")
     def _cheese_fits(self):

@@ -77,6 +77,11 @@ class SnakesGameParams(GameParams):
             if self.max_turns is not None and self.max_turns < 1:
                 raise ValueError("max_turns: a snakebyte game lasts 1..100000 turns")
             if self.map is not None:
+                # a map fixes the grid: a generator seed or height beside it
+                # was silently dropped
+                clash = [k for k in ("map_seed", "height") if k in given]
+                if clash:
+                    raise ValueError(f"{clash[0]}: the map gives the grid; remove one of them")
                 from .mapfile import load_map_file, resolve_map
                 load_map_file(resolve_map(self.map))    # a bad file: refused here, one line
         return self
