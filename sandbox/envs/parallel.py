@@ -21,6 +21,7 @@ after `max_cycles` steps.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any, Mapping
 
 import numpy as np
@@ -86,6 +87,10 @@ class SandboxParallelEnv:
         self.obs_len = obs_words
         self._padded(self.game.export())      # the start state must fit
         self.agents: list[str] = []
+        # One episode, one state: calls from several threads take turns (a
+        # reset replacing the game under another thread's step raised a bare
+        # IndexError). Each still sees a whole step or a whole reset.
+        self._lock = threading.RLock()
         self._rng = np.random.default_rng()
         self._prev_view = None
         self._renderer = None
@@ -109,6 +114,10 @@ class SandboxParallelEnv:
         return _spaces().Discrete(MAX_MOVES)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        with self._lock:
+            return self._reset(seed)
+
+    def _reset(self, seed: int | None):
         if seed is not None:
             if type(seed) is not int or seed < 0:
                 raise InvalidArgument(f"seed: a whole number >= 0, got {seed!r}")
@@ -124,6 +133,10 @@ class SandboxParallelEnv:
         return obs, {a: {} for a in self.agents}
 
     def step(self, actions: Mapping[str, Any]):
+        with self._lock:
+            return self._step(actions)
+
+    def _step(self, actions: Mapping[str, Any]):
         if not self.agents:
             raise InvalidState("the episode is over: call reset()")
         if not isinstance(actions, Mapping):
@@ -168,6 +181,10 @@ class SandboxParallelEnv:
     def render(self):
         if self.render_mode is None:
             return None
+        with self._lock:
+            return self._render()
+
+    def _render(self):
         import pygame
         if self._renderer is None:
             n = self.game.num_agents
@@ -186,10 +203,12 @@ class SandboxParallelEnv:
         return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
 
     def close(self) -> None:
-        self.game.close()
+        with self._lock:
+            self.game.close()
 
     def state(self) -> np.ndarray:
-        return self._padded(self.game.export())
+        with self._lock:
+            return self._padded(self.game.export())
 
     # -- helpers -------------------------------------------------------------
     def _padded(self, words: np.ndarray) -> np.ndarray:

@@ -179,3 +179,38 @@ def test_spaces_without_gymnasium_are_one_error(monkeypatch):
         env.action_space("agent_0")
     obs, _ = env.reset(seed=0)                 # the rest works without it
     env.step({a: legal(obs, a)[0] for a in env.agents})
+
+
+def test_several_threads_take_turns_on_one_env():
+    """Steps and resets from four threads at once: each call sees a whole
+    episode state (a reset under another thread's step once raised a bare
+    IndexError); the only complaint is the documented one, a step after the
+    episode ended."""
+    import threading
+
+    from sandbox.envs import parallel_env
+    from sandbox.native import InvalidState
+    env = parallel_env("snakes", {"width": 7, "height": 7, "snakes": 4})
+    env.reset(seed=1)
+    errors: list[BaseException] = []
+
+    def worker(k: int) -> None:
+        rng = np.random.default_rng(k)
+        try:
+            for i in range(300):
+                if i % 37 == k:
+                    env.reset()
+                    continue
+                try:
+                    env.step({a: int(rng.integers(0, 4)) for a in env.possible_agents})
+                except InvalidState:
+                    env.reset()
+        except BaseException as exc:   # anything else is the bug
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
