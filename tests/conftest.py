@@ -44,3 +44,32 @@ def pytest_sessionstart(session):
         pytest.exit(f"{_lib.CORE_PATH} is the ASan+UBSan build; run it through "
                     "`python tools/sanitize.py`, or rebuild the normal one "
                     "(`rm -rf build && python setup.py build_ext --inplace`)", returncode=4)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """mount(kb) -> a real filesystem of that many KB that fills mid-run (a
+    full disk): a tmpfs under tmp_path, unmounted after the test; skipped
+    where mounting is not permitted (not root, or a sandbox without it)."""
+    import subprocess
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mounted = []
+
+    def mount(kb: int):
+        mnt = tmp_path / f"small{len(mounted)}"
+        mnt.mkdir()
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kb}k", "tmpfs", str(mnt)],
+                          capture_output=True).returncode != 0:
+            pytest.skip("mount not permitted here")
+        mounted.append(mnt)
+        return mnt
+
+    try:
+        yield mount
+    finally:
+        for mnt in mounted:
+            subprocess.run(["umount", str(mnt)], capture_output=True)

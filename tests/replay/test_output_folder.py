@@ -60,24 +60,16 @@ def test_a_disk_that_fills_mid_match(tmp_path, capsys, monkeypatch):
         assert len(r.turns) == 4 and r.dropped_lines == 0 and r.result is None
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
-def test_a_real_full_filesystem(tmp_path):
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("mount not permitted here")
-    try:
-        root = Path(__file__).resolve().parents[2]
-        env = dict(os.environ, PYTHONPATH=str(root))
-        p = subprocess.run([sys.executable, "-m", "sandbox", *PLAY[:-1], "--turns", "200",
-                            "--replay-dir", str(mnt)], capture_output=True, text=True,
-                           env=env, timeout=300, cwd=tmp_path)
-        assert p.returncode == 1, p.stderr
-        errs = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
-        assert len(errs) == 1 and "No space left on device" in errs[0]
-        (path,) = mnt.glob("*.jsonl")
-        with read_replay(path) as r:
-            assert r.turns and r.dropped_lines == 0
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
+def test_a_real_full_filesystem(small_tmpfs, tmp_path):
+    mnt = small_tmpfs(64)
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    p = subprocess.run([sys.executable, "-m", "sandbox", *PLAY[:-1], "--turns", "200",
+                        "--replay-dir", str(mnt)], capture_output=True, text=True,
+                       env=env, timeout=300, cwd=tmp_path)
+    assert p.returncode == 1, p.stderr
+    errs = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errs) == 1 and "No space left on device" in errs[0]
+    (path,) = mnt.glob("*.jsonl")
+    with read_replay(path) as r:
+        assert r.turns and r.dropped_lines == 0

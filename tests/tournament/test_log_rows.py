@@ -48,27 +48,19 @@ def test_row_problem_accepts_what_the_runner_writes():
     assert "key" in row_problem({**good, "key": 3})
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
 @pytest.mark.parametrize("command", ["tournament", "sweep"])
-def test_a_full_disk_mid_run_is_one_line(tmp_path, command):
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("mount not permitted here")
-    try:
-        args = (ARGS[:5] + ["--games", "400", "--iterations", "5", "--workers", "0"]
-                if command == "tournament" else
-                ["sweep", "goofspiel_13_duel", "--param", "c=0.5,1,2", "--vs", "random",
-                 "--games", "400", "--iterations", "5", "--workers", "0"])
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        p = subprocess.run([sys.executable, "-m", "sandbox", *args, "--out", str(mnt / "o")],
-                           capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
-        assert p.returncode != 0
-        assert "Traceback" not in p.stderr, p.stderr
-        errs = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
-        assert len(errs) == 1 and "No space left on device" in errs[0], p.stderr
-        rows = (mnt / "o" / "results.jsonl").read_text().splitlines()
-        assert all(json.loads(r) for r in rows)          # whole lines only
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
+def test_a_full_disk_mid_run_is_one_line(small_tmpfs, tmp_path, command):
+    args = (ARGS[:5] + ["--games", "400", "--iterations", "5", "--workers", "0"]
+            if command == "tournament" else
+            ["sweep", "goofspiel_13_duel", "--param", "c=0.5,1,2", "--vs", "random",
+             "--games", "400", "--iterations", "5", "--workers", "0"])
+    mnt = small_tmpfs(8)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "sandbox", *args, "--out", str(mnt / "o")],
+                       capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr, p.stderr
+    errs = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errs) == 1 and "No space left on device" in errs[0], p.stderr
+    rows = (mnt / "o" / "results.jsonl").read_text().splitlines()
+    assert all(json.loads(r) for r in rows)          # whole lines only
