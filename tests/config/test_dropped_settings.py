@@ -9,7 +9,7 @@ from sandbox.cli import main
 from sandbox.config.scenario import ScenarioError, load_scenario, scenario_from_dict
 from sandbox.games.maze import save_maze_file
 from sandbox.native import Game, SearchParams
-from sandbox.tournament.agents import check_entrants, load_entrant, seat_scenario
+from sandbox.tournament.agents import load_entrant, seat_scenario
 
 
 def _agent(tmp_path, weights: str):
