@@ -39,13 +39,15 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence, TextIO
 
+from ..games.base import move_namer, move_names
+from ..native import SandboxError
 from .checks import consistency_warnings
 from .format import RootMove, TurnLine
 from .reader import Replay
 
 NAN = float("nan")
 
-CSV_COLUMNS = ("turn", "agent", "player", "name", "move", "iterations", "sim_turns",
+CSV_COLUMNS = ("turn", "agent", "player", "name", "move", "move_name", "iterations", "sim_turns",
                "search_ms", "wall_ms", "root_value", "visit_entropy", "best_visits_share",
                "root_visits", "alive", "score", "hash", "chosen_by")
 
@@ -219,13 +221,13 @@ class ReplayStats:
         if self.dropped_lines:
             out.append(f"dropped lines: {self.dropped_lines}")
         out.append("")
-        out.append(f"{'agent':>5}  {'name':<12} {'ctrl':<9} {'turns':>5}  "
+        out.append(f"{'agent':>5}  {'name':<12} {'plays':<16} {'turns':>5}  "
                    f"{'iters/turn':>10} {'(min..max)':>17}  {'root value':>10}  "
                    f"{'entropy':>7}  {'ms/turn':>7}  {'total s':>7}  {'out':>5}")
         for a in self.agents:
             rng = f"{a.iterations_min}..{a.iterations_max}" if a.turns_alive else "-"
             out.append(
-                f"{a.agent:>5}  {a.name[:12]:<12} {a.controller[:9]:<9} {a.turns_alive:>5}  "
+                f"{a.agent:>5}  {a.name[:12]:<12} {a.controller[:16]:<16} {a.turns_alive:>5}  "
                 f"{_fmt(a.iterations_mean, 0):>10} {rng:>17}  {_fmt(a.mean_root_value, 3):>10}  "
                 f"{_fmt(a.mean_visit_entropy, 3):>7}  {_fmt(a.wall_ms_mean, 1):>7}  "
                 f"{_fmt(a.wall_ms_total / 1000.0, 2):>7}  "
@@ -365,6 +367,19 @@ def compute_stats(replay: Replay) -> ReplayStats:
                 eliminated[a] = line.turn + 1
                 markers.append(Marker(line.turn + 1, "elimination", a, f"{labels[a]} out"))
 
+    # what each search player ran: its algorithm at the start, then each
+    # switch made during the match (the controller alone said "smitsimax"
+    # for a player that played MCGS, or switched to it)
+    for p in h.players:
+        if p.search is None:
+            continue
+        seq = [str(p.search.get("algorithm", "smitsimax"))]
+        for info in changes.get(p.player, ()):
+            new = info.changes.get("algorithm")
+            if new is not None and str(new[1]) != seq[-1]:
+                seq.append(str(new[1]))
+        ctrl[p.player] = ">".join(seq)
+
     result = replay.result
     last = replay.turns[-1] if replay.turns else None
     caps = {p.player: p.search.get("node_cap") for p in h.players
@@ -474,12 +489,27 @@ def to_csv(replay: Replay, path: str | os.PathLike | TextIO,
     """One row per turn and agent (CSV_COLUMNS) to a file path or an open
     text stream (the CLI's `-`: standard output); returns the number of rows."""
     stats = stats or compute_stats(replay)
+    # the moves by name as the game calls them (the id stays beside it for
+    # programs): read once from the recorded game's own build
+    # (a replay whose game cannot be rebuilt here still exports, unnamed)
+    try:
+        with replay.new_game(check=False) as g:
+            names = move_names(g)
+    except SandboxError:
+        names = None
+
+    def cell(r, c: str):
+        if c == "move_name":
+            if r.move is None or names is None:
+                return ""
+            return move_namer(names, r.agent)(r.move)
+        return _cell(getattr(r, c))
 
     def write(f: TextIO) -> None:
         w = csv.writer(f)
         w.writerow(CSV_COLUMNS)
         for r in stats.rows:
-            w.writerow([_cell(getattr(r, c)) for c in CSV_COLUMNS])
+            w.writerow([cell(r, c) for c in CSV_COLUMNS])
 
     if hasattr(path, "write"):
         write(path)   # type: ignore[arg-type]

@@ -64,6 +64,8 @@ def test_csv(recorded, tmp_path):
     assert tuple(rows[0]) == CSV_COLUMNS
     first = rows[:4]
     assert [int(r["move"]) for r in first] == list(recorded.history[0].joint)
+    # and by name, as the game names them (snakes: up/down/left/right)
+    assert all(r["move_name"] in ("up", "down", "left", "right") for r in first), first
     assert [int(r["agent"]) for r in first] == [0, 1, 2, 3]
     assert first[3]["root_value"] == "" and first[0]["root_value"] != ""   # random player
     assert int(first[0]["iterations"]) == recorded.history[0].players[0].iterations
@@ -177,3 +179,23 @@ def test_a_match_stopped_at_its_turn_limit_is_not_called_finished(tmp_path, caps
     path.write_text(text.replace('"terminal":false', '"terminal":true'), encoding="utf-8")
     assert main(["replay", "verify", str(path)]) != 0
     assert "terminal true; the replayed game is not over" in capsys.readouterr().err
+
+
+def test_plays_column_follows_an_algorithm_switch(tmp_path, capsys):
+    """A player that switched algorithm mid-match: stats says what it ran
+    (the controller column once said "smitsimax" throughout)."""
+    from sandbox.config import Budget, load_scenario
+    from sandbox.replay import Recorder
+    from sandbox.sim import Match
+    rec = Recorder(tmp_path, name_hint="switch")
+    with Match(load_scenario("goofspiel_13_duel"), seed=2, budget=Budget(iterations=50, ms=0),
+               max_turns=6, recorder=rec) as m:
+        while not m.over:
+            if m.turn == 2:
+                m.controllers[0].update_settings({"algorithm": "mcgs"}, turn=m.turn)
+            m.play_turn()
+    rec.close()
+    st = compute_stats(read_replay(rec.path))
+    assert st.agents[0].controller == "smitsimax>mcgs" and st.agents[1].controller == "smitsimax"
+    assert main(["replay", "stats", str(rec.path)]) == 0
+    assert "smitsimax>mcgs" in capsys.readouterr().out
