@@ -63,6 +63,19 @@ def row_problem(row: dict[str, Any]) -> str | None:
     return None
 
 
+# A run's size, not what it plays: games are keyed by round, so a run with
+# more games plays the rounds the log lacks (a tournament or sweep extended
+# from --games 2 to 4) and one with fewer reads the rounds it asks for.
+SIZE_KEYS = ("games",)
+
+
+def same_run(logged: Any, wanted: dict[str, Any]) -> bool:
+    if not isinstance(logged, dict):
+        return False
+    strip = lambda d: {k: v for k, v in d.items() if k not in SIZE_KEYS}  # noqa: E731
+    return strip(logged) == strip(wanted)
+
+
 class ResultLog:
     def __init__(self, path: str | os.PathLike, kind: str, config: dict[str, Any]) -> None:
         self.path = Path(path)
@@ -116,7 +129,7 @@ class ResultLog:
         if not isinstance(first, dict) or first.get("type") != "header":
             raise LogError(f"{self.path}: not a results log (no header line); "
                            "give another --out folder")
-        if first.get("kind") != self.kind or first.get("config") != header["config"]:
+        if first.get("kind") != self.kind or not same_run(first.get("config"), header["config"]):
             raise LogError(f"{self.path}: holds another {first.get('kind', 'run')} (other "
                            "scenario, agents or settings); give another --out folder to "
                            "start afresh")

@@ -64,3 +64,21 @@ def test_a_full_disk_mid_run_is_one_line(small_tmpfs, tmp_path, command):
     assert len(errs) == 1 and "No space left on device" in errs[0], p.stderr
     rows = (mnt / "o" / "results.jsonl").read_text().splitlines()
     assert all(json.loads(r) for r in rows)          # whole lines only
+
+
+def test_a_tournament_is_extended_by_the_games_it_lacks(tmp_path, capsys):
+    """--games 4 after --games 2 on the same folder plays the two missing
+    games (it was refused as "another tournament")."""
+    out = tmp_path / "t"
+    args = [a for a in ARGS if a != "--quiet"]
+    i = args.index("--games")
+    assert main(args[:i + 1] + ["2"] + args[i + 2:] + ["--out", str(out), "--json"]) == 0
+    capsys.readouterr()
+    log = out / "results.jsonl"
+    assert len(log.read_text().splitlines()) == 1 + 2
+    assert main(args + ["--out", str(out), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["games"] == 4
+    assert len(log.read_text().splitlines()) == 1 + 4      # two new rows, none repeated
+    keys = [json.loads(x)["key"] for x in log.read_text().splitlines()[1:]]
+    assert len(set(keys)) == 4
