@@ -299,16 +299,13 @@ class Scenario(BaseModel):
 
 
 def _layout_replaces_generator(game_params: dict[str, Any], key: str, game: str) -> None:
-    """`--set game_params.maze_file=...` (or a SnakeByte `map`) on a scenario
-    whose own maze is generated: the file the user names replaces the
-    scenario's generator keys (in a file, both together are refused: nothing
-    says which one is meant)."""
-    if game == "maze" and key == "maze_file":
-        from ..games.maze.params import GENERATOR_KEYS
-        drop = GENERATOR_KEYS
-    elif game == "snakes" and key == "map":
-        drop = ("map_seed", "height")
-    else:
+    """`--set game_params.maze_file=...` (any layout file the game names in
+    GameParams.LAYOUT_FILES) on a scenario whose own layout is generated:
+    the file the user names replaces the scenario's generator keys (in a
+    file, both together are refused: nothing says which one is meant)."""
+    try:
+        drop = game_plugin(game).Params.LAYOUT_FILES.get(key, ())
+    except SandboxError:
         return
     for k in drop:
         game_params.pop(k, None)
@@ -362,17 +359,19 @@ def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)",
         raise ScenarioError(f"{source}: {one_line(exc)}") from None
 
 
-# game_params keys that name a layout file: looked up beside the scenario
-# file first, like a player's agent file, then from the current folder
-LAYOUT_KEYS = ("maze_file", "map")
-
-
 def _layouts_beside(data: dict[str, Any], base_dir: Path | None) -> dict[str, Any]:
+    """The game's layout files (GameParams.LAYOUT_FILES) looked up beside the
+    scenario file first, like a player's agent file, then from the current
+    folder."""
     gp = data.get("game_params") if isinstance(data, dict) else None
     if base_dir is None or not isinstance(gp, dict):
         return data
+    try:
+        keys = game_plugin(data.get("game", "")).Params.LAYOUT_FILES
+    except (SandboxError, TypeError):
+        return data
     out = dict(gp)
-    for key in LAYOUT_KEYS:
+    for key in keys:
         ref = gp.get(key)
         if isinstance(ref, str) and ref and not Path(ref).is_absolute():
             beside = base_dir / ref

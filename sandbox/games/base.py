@@ -44,6 +44,12 @@ class GameParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    # Keys that name a layout file (looked up beside the scenario file first,
+    # like an agent file), each with the generator keys it replaces: a
+    # `--set` of the file drops them from the scenario (in a file, both
+    # together are refused by the game's own validator).
+    LAYOUT_FILES: ClassVar[dict[str, tuple[str, ...]]] = {}
+
     def c_params(self, full: bool = False) -> str:
         """The C parameter string ("key=value ..."): the fields set explicitly
         (so C's own defaults stay the defaults), or every field with `full`."""

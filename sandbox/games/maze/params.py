@@ -17,6 +17,8 @@ GENERATOR_KEYS = ("size", "maze_seed", "wall_density", "mud_density", "mud_range
 
 
 class MazeGameParams(GameParams):
+    LAYOUT_FILES = {"maze_file": GENERATOR_KEYS}
+
     size: Literal["tiny", "small", "medium", "large", "huge"] = Field(
         "medium", description="preset: grid, cheese count and turn limit")
     players: int = Field(2, ge=2, le=4)

@@ -23,6 +23,8 @@ SHARED_DEFAULTS = {"standard": {"height": 11, "max_turns": 0, "w_length": 0.01},
 
 
 class SnakesGameParams(GameParams):
+    # a SnakeByte map fixes the grid its seed and height would draw
+    LAYOUT_FILES = {"map": ("map_seed", "height")}
     ruleset: Literal["standard", "snakebyte"] = Field(
         "standard", description="standard (Battlesnake) or snakebyte (gravity, 2 teams)")
     width: int = Field(11, ge=5, le=25, description="board width (standard)")
