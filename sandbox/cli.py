@@ -7,21 +7,14 @@ a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from typing import Sequence
 
 from .safetext import SEED_WHY
 from .native import SandboxError
-
-EXIT_USAGE = 2
-EXIT_ERROR = 1
-
-
-class CliError(SandboxError):
-    """A user error detected by the CLI itself."""
-
+from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
+                  make_recorder, replay_outcome as _replay_outcome)
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line instead of usage + error
@@ -61,38 +54,11 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
                         "$SBX_REPLAY_DIR, else replays/)")
 
 
-def _budget_from(args: argparse.Namespace):
-    from .config import ScenarioError, budget_from_flags
-    try:
-        return budget_from_flags(args.iterations, args.ms)
-    except ScenarioError as e:
-        raise CliError(str(e)) from None
-
-
 def _check_common(args: argparse.Namespace) -> None:
     if args.turns is not None and args.turns < 0:
         raise CliError("--turns must be >= 0")
     if args.seed is not None and not 0 <= args.seed < 2**63:
         raise CliError("--seed must be in 0..2^63-1")
-
-
-def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
-    """The match's Recorder as the scenario and --no-record/--replay-dir say
-    (None when recording is off), its file named after `name_hint` (default:
-    the --scenario given). Write failures go to `on_error` (default: one
-    warning line on stderr) and never stop the match."""
-    from .replay import ReplayError, recorder_for
-
-    if on_error is None:
-        def on_error(exc) -> None:
-            print(f"warning: {exc}", file=sys.stderr, flush=True)
-    recorder = recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
-    if recorder is not None:
-        try:
-            recorder.check_folder()
-        except ReplayError as exc:
-            raise CliError(f"{exc} (--no-record plays without a replay)") from None
-    return recorder
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
@@ -112,19 +78,6 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         if recorder is not None:
             recorder.close()
     return _replay_outcome(recorder, rc)
-
-
-def _replay_outcome(recorder, rc: int) -> int:
-    """A replay lost mid-match (a full disk, a folder gone) is the command's
-    failure: one line saying what was kept, and a non-zero exit. The file
-    holds whole lines up to the failure (the recorder takes back a partial
-    one)."""
-    if recorder is None or not recorder.failed:
-        return rc
-    kept = (f"; {recorder.path} keeps {recorder.turns_written} turns"
-            if recorder.path is not None else "")
-    print(f"error: {recorder.error}{kept}", file=sys.stderr, flush=True)
-    return EXIT_ERROR
 
 
 def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
@@ -293,24 +246,6 @@ def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from .app import run_app
     return run_app(args)
-
-
-def branch_from_args(args: argparse.Namespace):
-    """--replay FILE --branch-at K: where the branched match starts, with
-    --turns N counted from K (a BranchPoint whose max_turns is K + N)."""
-    from .replay import read_replay
-    from .replay.branch import branch_point
-    if args.seed is not None:
-        raise CliError("--seed: a match branched from a replay keeps the recorded seed")
-    if args.branch_at < 0:
-        raise CliError("--branch-at must be >= 0")
-    with read_replay(args.replay) as replay:
-        bp = branch_point(replay, args.branch_at)
-    for note in bp.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.turns:
-        bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
-    return bp
 
 
 def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
