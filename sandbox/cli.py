@@ -289,6 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--explorer", action="store_true",
                        help="only the tree explorer: frame times zooming a 1,000,000-node "
                             "tree (a few seconds)")
+    bench.add_argument("--markdown", default=None, metavar="FILE",
+                       help="also write the figures as a Markdown page to FILE: the machine, "
+                            "the date, the command that regenerates it, each figure with its "
+                            "target and whether it was met")
     bench.add_argument("--parallel", action="store_true",
                        help="only the parallel search table: iterations/s per mode and "
                             "thread count, per game (--game for one; about 5 s per game "
@@ -389,9 +393,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # others would measure something the user did not ask for
                 raise CliError(f"bench: {' and '.join(only + also)} do not combine "
                                f"({only[0]} measures only its own table)")
+            if args.parallel and args.markdown is not None:
+                raise CliError("bench: --parallel and --markdown do not combine (the "
+                               "parallel table has no page yet)")
             if args.parallel:
-                from .bench_parallel import collect as par_collect
-                from .bench_parallel import print_report
+                from .bench.parallel import collect as par_collect
+                from .bench.parallel import print_report
                 res = par_collect(quick=args.quick, game=args.game)
                 if args.json:
                     import json
@@ -399,10 +406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else:
                     print_report(res)
                 return 0
-            from .bench import run_bench
+            from .bench.report import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
                              game=args.game, tournament=args.tournament,
-                             explorer=args.explorer)
+                             explorer=args.explorer, markdown=args.markdown)
         if args.command == "info":
             if args.markdown and not args.settings:
                 raise CliError("--markdown goes with --settings")
@@ -423,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return (commands.run_tournament if args.command == "tournament"
                     else commands.run_sweep)(args)
         if args.command == "soak":
-            from .soak import run_soak
+            from .bench.soak import run_soak
             return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,
                             rotate=args.rotate, iterations=args.iterations, seed=args.seed)[0]
         if args.command == "replay":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import bench
+from sandbox.bench import figures as bench
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIVE = ["engine_steps_per_s", "smitsimax_turns_per_s", "smitsimax_iterations_per_s",

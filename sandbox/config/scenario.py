@@ -17,9 +17,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
-from ..native.params import Float, Int
+from ..native.params import Int
 from ..safetext import unsafe_char
 from ..textfile import TextFileProblem, read_small_text
+# DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
 from ..names import DEFAULT_SCENARIO, ROOT, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags

@@ -82,7 +82,7 @@ class KeyResult:
 
 @dataclass(frozen=True)
 class BenchCase:
-    """How `python -m sandbox bench` measures one game (see sandbox/bench.py).
+    """How `python -m sandbox bench` measures one game (see sandbox/bench/figures.py).
 
     match_*: a short self-play match (search, play, re-root): turns/s and
     iterations/s. first_move: iterations/s of the search from the start

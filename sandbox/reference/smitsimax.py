@@ -948,7 +948,7 @@ def _shown(bounds: tuple[float, float]) -> tuple[float, float]:
 def reference_match(make_game: Callable[[int], Any], params: SearchParams,
                     iterations: int, turns: int, seed: int = 1) -> dict[str, Any]:
     """A short match of one reference search against itself, as
-    sandbox/bench.py plays it with the C search: search, play the best joint
+    sandbox/bench/figures.py plays it with the C search: search, play the best joint
     move on a copy of the root, re-root (tree reuse), repeat. `make_game(seed)`
     builds the reference game (GamePlugin.reference_game). Returns totals;
     the iterations, simulated turns and nodes equal those of the C match."""

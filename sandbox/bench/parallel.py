@@ -30,8 +30,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .games import plugin, plugins
-from .native import Game, SandboxError, Search, SearchParams, cores, line_transfer_ns
+from ..games import plugin, plugins
+from ..native import Game, SandboxError, Search, SearchParams, cores, line_transfer_ns
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
 MCGS_MODES = ("serial", "wu_uct", "tree")

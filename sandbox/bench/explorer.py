@@ -49,11 +49,11 @@ def measure(quick: bool = False, progress: Callable[[str], None] | None = None) 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from .bench import primary
-    from .games import move_namer, move_names
-    from .native import Game, InvalidArgument, Search, SearchParams
-    from .render.tree_explore import ExplorerInput
-    from .render.tree_view import TreeView
+    from .figures import primary
+    from ..games import move_namer, move_names
+    from ..native import Game, InvalidArgument, Search, SearchParams
+    from ..render.tree_explore import ExplorerInput
+    from ..render.tree_view import TreeView
 
     pygame.display.init()
     pygame.font.init()
