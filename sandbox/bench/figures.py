@@ -18,7 +18,7 @@ TARGETS = {
     "python_reference_ratio": 100,
     "bytes_per_node": 32,
     "snapshot_4000_ms": 1.0,
-    "search_share_of_engine": 0.45,   # issue 15
+    "search_share_of_engine": 0.45,   # the search keeps this share of the engine's speed
 }
 
 
@@ -279,7 +279,8 @@ def _mcgs_run(kind: str, case: BenchCase, playouts: int,
 
 
 def mcgs_figures(kind: str, case: BenchCase, quick: bool) -> dict[str, Any]:
-    """Issue 12's MCGS bench (see the module docstring)."""
+    """The MCGS section: graph search from the start position, uniform and heuristic
+    priors, with and without the transposition table (see sandbox/bench/__init__.py)."""
     playouts = 20_000 if quick else 100_000
     reps = 1 if quick else 3
     settings = ", ".join(f"{k} {v}" for k, v in (case.mcgs or {}).items())

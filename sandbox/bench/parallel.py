@@ -35,7 +35,7 @@ from ..native import Game, SandboxError, Search, SearchParams, cores, line_trans
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
 MCGS_MODES = ("serial", "wu_uct", "tree")
-TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # issue 15
+TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # 2 threads / 1
 
 
 def _case(p):

@@ -1,4 +1,4 @@
-"""What a new user hit (issue 14, item 7), one test or more per finding."""
+"""What a new user hit trying the app for the first time, one test or more per finding."""
 from __future__ import annotations
 
 import os

@@ -266,7 +266,7 @@ class PlayerControls:
 
     def _add_parallel_row(self, g: WidgetGroup, p: Any, c: pygame.Rect, yy: int) -> int:
         """Smitsimax's (and MCGS's: serial, WU-UCT, tree) parallel mode and
-        thread count (issue 15), applied from the search's next slice; a mode
+        thread count, applied from the search's next slice; a mode
         the settings cannot run is not offered (a sampling policy: "serial
         only", no thread count), and leaf without rollouts is refused with
         the reason."""
