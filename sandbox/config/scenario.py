@@ -21,11 +21,10 @@ from ..native.params import Int
 from ..safetext import unsafe_char
 from ..textfile import TextFileProblem, read_small_text
 # DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
-from ..names import DEFAULT_SCENARIO, ROOT, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
+from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
-from .errors import parse_toml
-from .errors import field_name, one_line
+from .errors import field_name, one_line, parse_toml
 
 # The largest scenario file read: a 16x16 matrix table with long names is a few
 # KB; a bigger file is a mistake, and reading it whole would be the first cost.
