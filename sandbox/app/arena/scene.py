@@ -37,6 +37,7 @@ from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.step_view import StepAnimation
 from ...render.matrix_view import MatrixView
+from ...render.tooltip import draw_tooltip
 from ...render.tree_explore import ExplorerInput
 from ...render.tree_view import TreeView
 from ...sim import SearchController, TreeRequest
@@ -46,13 +47,13 @@ from ..shell import App, Scene
 from .board import BoardPlans
 from .constants import TREE_NODES, TREE_EVERY_MS
 from .controls import PlayerControls
-from .meters import Meters, _fmt
-from .overlays import Overlays
+from .meters import _fmt, draw_meters
+from .overlays import draw_help, draw_message, draw_result
 from .panels import TreePanels
 from .transport import TransportBar
 
 
-class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Meters, Overlays, Scene):
+class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
     """The scene: its parts are the mixins (see the package's docstring); this class holds
     the match, the layout, the event dispatch and the frame."""
     name = "arena"
@@ -386,6 +387,15 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Meters, O
         self.scenario_stem = stem
         self._build_widgets()
 
+    def flash(self, msg: str, seconds: float = 3.0) -> None:
+        """A toast over the tree panels for `seconds`."""
+        self.message = msg
+        self.message_until = time.perf_counter() + seconds
+
+    def _log(self, line: str) -> None:
+        self.change_log.append(line)
+        del self.change_log[:-8]
+
     def _on_turn(self, record) -> None:
         for pt in record.players:
             for ch in pt.changes:
@@ -436,9 +446,11 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Meters, O
             pygame.draw.rect(surface, pal.PANEL, box, border_radius=4)
             surface.blit(lab, (box.x + 4, box.y + 2))
         if self.live.over:
-            self._draw_result(surface, L["board"])
+            draw_result(surface, L["board"], self.live.result)
         self._draw_controls_frame(surface, L["controls"])
-        self._draw_right(surface, L["right"], view)
+        draw_meters(surface, L["right"], self.match, self.plugin, view, self.colors,
+                    self.live.last_record.scores if self.live.last_record else None,
+                    self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
         if self.hover_info is not None:
@@ -449,7 +461,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Meters, O
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
             if tip:
-                self._tooltip(surface, tip)
+                draw_tooltip(surface, self.hover_pos, tip, max_width=420)   # long tips wrap
             else:   # a pinned node keeps its numbers on screen, off the node
                 for g, tv, panel in self._panel_views():
                     area = self._panel_areas(g, panel)[0]
@@ -457,9 +469,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Meters, O
                         tv.draw_pinned(surface, area)
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
-            self._draw_message(surface)
+            draw_message(surface, self.message, L["trees"].y - 8)
         if self.show_help:
-            self._draw_help(surface)
+            self.help_rect = draw_help(surface)
 
     # ------------------------------------------------------------ lifetime
     def exit(self) -> None:
