@@ -20,7 +20,8 @@ def _figure_lines(text: str) -> list[tuple[str, str, str]]:
         if len(line) < 56 or not line.startswith("  ") or line.lstrip().startswith("("):
             continue
         label, value, rest = line[2:40].strip(), line[40:56].strip(), line[56:]
-        if label and value and line[39] == " " and (not rest or rest.startswith(("  (quick)", "   target"))):
+        marked = not rest or rest.startswith(("  (quick)", "   target"))
+        if label and value and line[39] == " " and marked:
             out.append((label, value, rest))
     return out
 

@@ -52,7 +52,8 @@ def _parse(path: Path) -> ast.Module:
             if isinstance(block, list):
                 setattr(node, field, [
                     child for child in block
-                    if not (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
+                    if not (isinstance(child, ast.If)
+                            and "TYPE_CHECKING" in ast.unparse(child.test))
                 ])
     return tree
 

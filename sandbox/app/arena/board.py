@@ -12,7 +12,8 @@ from .constants import PLAN_TURNS
 
 
 class BoardPlans:
-    """ArenaScene's part: the board's context and plans (a mixin over the scene's state)."""
+    """ArenaScene's part: the board's context and plans, a mixin over the scene's state. It uses the
+    scene's live, show_plans, _plans; it calls match."""
 
     def _board_context(self, human: int | None) -> BoardContext:
         """What the board may show beyond the state: the person's agent and

@@ -27,7 +27,11 @@ from .constants import SPEED_NAMES, MATRIX_MODE_LABELS
 
 
 class PlayerControls:
-    """ArenaScene's part: the chosen player's controls (a mixin over the scene's state)."""
+    """ArenaScene's part: the chosen player's controls, a mixin over the scene's state.
+    It uses the scene's live, plugin, selected, widgets, layout, colors, show_weights,
+    agent_dir, scenario_stem, tree_mode, tree_source, matrix_mode, _status_y, _matrix_sig;
+    it calls match, flash, _scenario_stem (scene), tree_sources, _matrix_panel and
+    _matrix_signature (panels)."""
 
     # ------------------------------------------------------------ algorithms
     def _kept(self, ctl) -> int:

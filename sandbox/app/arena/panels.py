@@ -22,7 +22,11 @@ from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER
 
 
 class TreePanels:
-    """ArenaScene's part: the tree panels (a mixin over the scene's state)."""
+    """ArenaScene's part: the tree panels, a mixin over the scene's state. It uses the
+    scene's live, plugin, selected, widgets, layout, colors, namers, explorer, trees,
+    matrices, matrix_hover, matrix_mode, tree_mode, tree_source, the step animation's state,
+    and its own feed timers (_feed_after, _feed_next, _matrix_fed, _bars, _groups); it
+    calls match, flash, _build_widgets, _kept, _in_force (controls)."""
 
     def _apply_tree_requests(self) -> None:
         """Each search publishes the trees the views show: its own agents'

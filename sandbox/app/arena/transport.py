@@ -17,7 +17,10 @@ from .constants import SCREENSHOT_DIR
 
 
 class TransportBar:
-    """ArenaScene's part: the transport bar (a mixin over the scene's state)."""
+    """ArenaScene's part: the transport bar, a mixin over the scene's state. It uses the
+    scene's live, selected, trees, namers, colors, widgets, layout, app and the step
+    animation's animation, _step_before, _step_player; it calls match, flash, _in_force
+    (controls) and _set_tree_source (panels)."""
 
     def _toggle_pause(self) -> None:
         self.live.toggle_pause()
