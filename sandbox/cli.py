@@ -7,21 +7,14 @@ a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from typing import Sequence
 
 from .safetext import SEED_WHY
 from .native import SandboxError
-
-EXIT_USAGE = 2
-EXIT_ERROR = 1
-
-
-class CliError(SandboxError):
-    """A user error detected by the CLI itself."""
-
+from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
+                  make_recorder, replay_outcome as _replay_outcome)
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line instead of usage + error
@@ -61,38 +54,11 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
                         "$SBX_REPLAY_DIR, else replays/)")
 
 
-def _budget_from(args: argparse.Namespace):
-    from .config import ScenarioError, budget_from_flags
-    try:
-        return budget_from_flags(args.iterations, args.ms)
-    except ScenarioError as e:
-        raise CliError(str(e)) from None
-
-
 def _check_common(args: argparse.Namespace) -> None:
     if args.turns is not None and args.turns < 0:
         raise CliError("--turns must be >= 0")
     if args.seed is not None and not 0 <= args.seed < 2**63:
         raise CliError("--seed must be in 0..2^63-1")
-
-
-def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
-    """The match's Recorder as the scenario and --no-record/--replay-dir say
-    (None when recording is off), its file named after `name_hint` (default:
-    the --scenario given). Write failures go to `on_error` (default: one
-    warning line on stderr) and never stop the match."""
-    from .replay import ReplayError, recorder_for
-
-    if on_error is None:
-        def on_error(exc) -> None:
-            print(f"warning: {exc}", file=sys.stderr, flush=True)
-    recorder = recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
-    if recorder is not None:
-        try:
-            recorder.check_folder()
-        except ReplayError as exc:
-            raise CliError(f"{exc} (--no-record plays without a replay)") from None
-    return recorder
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
@@ -112,19 +78,6 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         if recorder is not None:
             recorder.close()
     return _replay_outcome(recorder, rc)
-
-
-def _replay_outcome(recorder, rc: int) -> int:
-    """A replay lost mid-match (a full disk, a folder gone) is the command's
-    failure: one line saying what was kept, and a non-zero exit. The file
-    holds whole lines up to the failure (the recorder takes back a partial
-    one)."""
-    if recorder is None or not recorder.failed:
-        return rc
-    kept = (f"; {recorder.path} keeps {recorder.turns_written} turns"
-            if recorder.path is not None else "")
-    print(f"error: {recorder.error}{kept}", file=sys.stderr, flush=True)
-    return EXIT_ERROR
 
 
 def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
@@ -295,24 +248,6 @@ def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
     return run_app(args)
 
 
-def branch_from_args(args: argparse.Namespace):
-    """--replay FILE --branch-at K: where the branched match starts, with
-    --turns N counted from K (a BranchPoint whose max_turns is K + N)."""
-    from .replay import read_replay
-    from .replay.branch import branch_point
-    if args.seed is not None:
-        raise CliError("--seed: a match branched from a replay keeps the recorded seed")
-    if args.branch_at < 0:
-        raise CliError("--branch-at must be >= 0")
-    with read_replay(args.replay) as replay:
-        bp = branch_point(replay, args.branch_at)
-    for note in bp.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.turns:
-        bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
-    return bp
-
-
 def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:
     """Play a branched match in the terminal (recorded as `play` records)."""
     out = out or sys.stdout
@@ -354,6 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--explorer", action="store_true",
                        help="only the tree explorer: frame times zooming a 1,000,000-node "
                             "tree (a few seconds)")
+    bench.add_argument("--markdown", default=None, metavar="FILE",
+                       help="also write the figures as a Markdown page to FILE: the machine, "
+                            "the date, the command that regenerates it, each figure with its "
+                            "target and whether it was met")
     bench.add_argument("--parallel", action="store_true",
                        help="only the parallel search table: iterations/s per mode and "
                             "thread count, per game (--game for one; about 5 s per game "
@@ -454,9 +393,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # others would measure something the user did not ask for
                 raise CliError(f"bench: {' and '.join(only + also)} do not combine "
                                f"({only[0]} measures only its own table)")
+            if args.parallel and args.markdown is not None:
+                raise CliError("bench: --parallel and --markdown do not combine (the "
+                               "parallel table has no page yet)")
             if args.parallel:
-                from .bench_parallel import collect as par_collect
-                from .bench_parallel import print_report
+                from .bench.parallel import collect as par_collect
+                from .bench.parallel import print_report
                 res = par_collect(quick=args.quick, game=args.game)
                 if args.json:
                     import json
@@ -464,10 +406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else:
                     print_report(res)
                 return 0
-            from .bench import run_bench
+            from .bench.report import run_bench
             return run_bench(json_out=args.json, quick=args.quick, recording=args.recording,
                              game=args.game, tournament=args.tournament,
-                             explorer=args.explorer)
+                             explorer=args.explorer, markdown=args.markdown)
         if args.command == "info":
             if args.markdown and not args.settings:
                 raise CliError("--markdown goes with --settings")
@@ -488,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return (commands.run_tournament if args.command == "tournament"
                     else commands.run_sweep)(args)
         if args.command == "soak":
-            from .soak import run_soak
+            from .bench.soak import run_soak
             return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,
                             rotate=args.rotate, iterations=args.iterations, seed=args.seed)[0]
         if args.command == "replay":

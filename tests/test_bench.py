@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import bench
+from sandbox.bench import figures as bench
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIVE = ["engine_steps_per_s", "smitsimax_turns_per_s", "smitsimax_iterations_per_s",
@@ -20,7 +20,7 @@ POSITIVE = ["engine_steps_per_s", "smitsimax_turns_per_s", "smitsimax_iterations
 # The node-count signature of the primary case (5 turns x 5,000 iterations,
 # seed 1). It changes exactly when the search's behaviour changes: a change
 # that moves it states the new figure here and in the closing note.
-#   67964  issue 4 (per-turn bounds, rollout discount)
+#   67964  per-turn bounds, rollout discount
 #   67817  re-root accounting: the new root is derived from its kept children
 SIGNATURE = 67817
 
@@ -56,7 +56,7 @@ def test_bench_json_quick(tmp_path):
         assert row["bytes_per_node"] == (48 if name in ("exp3", "rm", "rm_plus") else 32), name
         for kind in ("snakes", "goofspiel"):
             assert row[kind]["iterations_per_s"] > 0 and row[kind]["turns_per_s"] > 0, (name, kind)
-    # issue 12's MCGS section: both priors' speeds, the table's saving,
+    # the MCGS section: both priors' speeds, the table's saving,
     # bytes per node from the arenas' real use (the node does not grow)
     m = res["mcgs"]
     assert m["playouts_per_s_uniform"] > 0 and m["playouts_per_s_heuristic"] > 0

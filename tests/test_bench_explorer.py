@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from sandbox.bench import run_bench
+from sandbox.bench.report import run_bench
 
 
 def test_bench_explorer_quick_json(capsys):

@@ -1,4 +1,4 @@
-"""The soak command (sandbox/soak.py) on a tiny budget: it plays, swaps
+"""The soak command (sandbox/bench/soak.py) on a tiny budget: it plays, swaps
 settings that reach C, samples memory and decides by its limit. The real
 10,000-turn figure is in the README, not in a test."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
-from sandbox.soak import (SOAK_LIMITS, SoakResult, random_settings, rss_bytes, run_soak,
+from sandbox.bench.soak import (SOAK_LIMITS, SoakResult, random_settings, rss_bytes, run_soak,
                           soak_scenarios)
 
 

@@ -233,7 +233,7 @@ def explorer_shot(out: Path) -> None:
 
 
 def algorithm_shots(out: Path) -> None:
-    """The pickers and the views of every algorithm (issue 11)."""
+    """The pickers and the views of every algorithm."""
     scenario = load_scenario("snakes_duel_trees")
     app = App()
     arena = ArenaScene(app, scenario, seed=3, budget=Budget(iterations=3000, ms=0),
@@ -269,7 +269,7 @@ def algorithm_shots(out: Path) -> None:
 
 
 def mcgs_shots(out: Path) -> None:
-    """MCGS (issue 12): the duel's heat map, graph and principal variation;
+    """MCGS: the duel's heat map, graph and principal variation;
     a small self-play graph in node-link with its shared nodes."""
     app = App()
     arena = ArenaScene(app, load_scenario("maze_medium_duel"), seed=1,

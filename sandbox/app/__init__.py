@@ -23,7 +23,7 @@ def run_app(args: argparse.Namespace) -> int:
     from .menu import MenuScene
 
     scenario = load_scenario(args.scenario)
-    # the CLI has checked the flags (cli._budget_from) before a window opens
+    # the CLI has checked the flags (run.budget_from) before a window opens
     budget = budget_from_flags(getattr(args, "iterations", None), getattr(args, "ms", None))
     app = App(state_file=getattr(args, "state_file", None))
 
@@ -32,7 +32,7 @@ def run_app(args: argparse.Namespace) -> int:
         # indicator (recorder.failed) instead of stopping the match. `stem`:
         # the scenario file a replay is named after (default: the one given
         # on the command line).
-        from ..cli import make_recorder
+        from ..run import make_recorder
         return lambda: make_recorder(args, scn, on_error=lambda exc: None, name_hint=stem)
 
     app.recorder_factory = recorder_factory
@@ -117,7 +117,7 @@ def _run_branch(app: App, args: argparse.Namespace, scene, shot: str | None) -> 
     """--replay FILE --branch-at K: the arena plays on from turn K (over the
     replay scene, where Esc goes back); with --screenshot, --turns N turns
     from K (default 20) are played first."""
-    from ..cli import branch_from_args
+    from ..run import branch_from_args
     from .arena import ArenaScene
     bp = branch_from_args(args)
     scene.seek(bp.turn)

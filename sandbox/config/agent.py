@@ -33,7 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..native import SearchParams
 from ..textfile import TextFileProblem, read_small_text
 from ..native.params import Int
-from .errors import one_line
+from ..names import ScenarioError, slug
+from .budget import Budget
+from .errors import one_line, parse_toml
 
 AGENT_FORMAT = 1
 AGENT_DIR = Path("agents")
@@ -70,7 +72,6 @@ def resolve_agent_file(ref: Any, where: str, base_dir: Path | None) -> Path:
     """The file `agent = ref` names: an absolute path as it is; a relative
     one beside the scenario file first, else from the current folder (where
     the arena saves agents/)."""
-    from .scenario import ScenarioError
     if not isinstance(ref, str) or not ref.strip():
         raise ScenarioError(f"{where}: expected the path of an agent file (a string), "
                             f"got {ref!r}")
@@ -92,7 +93,6 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
     """The agent file's keys (validated as an AgentFile), `format` and
     `description` left out. Errors name the file as `shown` (the scenario's
     own spelling of it) and the field."""
-    from .scenario import ScenarioError, parse_toml
     label = f"{where}: {shown or path}"
     try:
         text = read_small_text(path, MAX_AGENT_BYTES)
@@ -114,7 +114,6 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
     except ValidationError as exc:
         raise ScenarioError(f"{label}: {one_line(exc, prefix='search.')}") from None
     if data.get("budget") is not None:
-        from .scenario import Budget
         try:
             Budget.model_validate(data["budget"])
         except ValidationError as exc:
@@ -206,7 +205,6 @@ def save_agent(data: dict[str, Any], directory: str | os.PathLike = AGENT_DIR,
     not at all: a temp file renamed into place (a reader never sees half a
     file), the name claimed first so two saves in a second do not collide.
     OSError is the caller's to report."""
-    from ..replay.recorder import slug
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     base = f"{slug(stem) or 'agent'}-{time.strftime('%Y%m%d-%H%M%S')}"

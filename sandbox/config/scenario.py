@@ -17,49 +17,21 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
-from ..native.params import Float, Int
+from ..native.params import Int
 from ..safetext import unsafe_char
 from ..textfile import TextFileProblem, read_small_text
+# DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
+from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
-from .errors import field_name, one_line
+from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
+from .errors import field_name, one_line, parse_toml
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_DIR = ROOT / "scenarios"
-DEFAULT_SCENARIO = "snakes_standard_4p"
 # The largest scenario file read: a 16x16 matrix table with long names is a few
 # KB; a bigger file is a mistake, and reading it whole would be the first cost.
 MAX_SCENARIO_BYTES = 1 << 20
 # Every search tree of a match may grow to its node cap: the worst case must
 # fit in memory. Default budget: half the machine's memory, at most this.
 MEMORY_BUDGET_CAP = 8 << 30
-
-
-class ScenarioError(SandboxError, ValueError):
-    """A scenario file that cannot be read or does not validate."""
-
-
-MAX_ITERATIONS = 1_000_000_000   # a budget's bounds (Budget, budget_from_flags)
-MAX_MS = 600_000.0
-
-
-class Budget(BaseModel):
-    """Thinking budget per player per turn. With iterations only, a match is
-    reproducible move for move; with ms, it depends on machine speed."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ms: Float = Field(50.0, ge=0.0, le=MAX_MS, description="milliseconds per turn")
-    iterations: Int = Field(0, ge=0, le=MAX_ITERATIONS, description="iterations per turn")
-    slice_ms: Float = Field(5.0, gt=0.0, le=10_000.0,
-                            description="search slice between snapshots (time budgets)")
-    slice_iterations: Int = Field(2000, ge=1, le=100_000_000,
-                                  description="search slice between snapshots (iteration budgets)")
-
-    @model_validator(mode="after")
-    def _some_budget(self) -> "Budget":
-        if self.ms == 0 and self.iterations == 0:
-            raise ValueError("give ms > 0, iterations > 0, or both")
-        return self
 
 
 def _one_line(text: str) -> str:
@@ -78,23 +50,6 @@ def _text(text: str) -> str:
 
 # a name shows in tables and on the one `result:` line
 OneLine = Annotated[str, AfterValidator(_one_line)]
-
-
-def budget_from_flags(iterations: int | None, ms: float | None) -> Budget | None:
-    """The budget of the command-line flags --iterations / --ms (iterations
-    win when both are given; None when neither is). A value out of range
-    raises ScenarioError with one line naming the flag, never pydantic's
-    report."""
-    if iterations is not None:
-        if not 1 <= iterations <= MAX_ITERATIONS:
-            raise ScenarioError(f"--iterations must be in 1..{MAX_ITERATIONS:,} "
-                                f"(got {iterations})")
-        return Budget(iterations=iterations, ms=0)
-    if ms is not None:
-        if not 0 < ms <= MAX_MS:   # also refuses nan and inf
-            raise ScenarioError(f"--ms must be > 0 and <= {MAX_MS:,.0f} (got {ms})")
-        return Budget(ms=ms)
-    return None
 
 
 def setting_value(raw: str) -> Any:
@@ -380,24 +335,6 @@ def _layouts_beside(data: dict[str, Any], base_dir: Path | None) -> dict[str, An
     return {**data, "game_params": out} if out != gp else data
 
 
-def find_scenario(name_or_path: str | Path | None) -> Path:
-    """A path, or a scenario name looked up in scenarios/ (".toml" optional)."""
-    if name_or_path is None:
-        name_or_path = DEFAULT_SCENARIO
-    p = Path(name_or_path)
-    if p.suffix == ".toml" and p.exists():
-        return p
-    candidate = SCENARIO_DIR / (p.name if p.suffix == ".toml" else f"{p.name}.toml")
-    if candidate.exists():
-        return candidate
-    known = ", ".join(s.stem for s in list_scenarios()) or "none"
-    raise ScenarioError(f"scenario '{name_or_path}' not found (known: {known})")
-
-
-def list_scenarios() -> list[Path]:
-    return sorted(SCENARIO_DIR.glob("*.toml"))
-
-
 def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     path = find_scenario(name_or_path)
     if path.is_dir():
@@ -413,18 +350,3 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return scenario_from_dict(parse_toml(text, path.name), source=path.name,
                               base_dir=path.resolve().parent)
-
-
-def parse_toml(text: str, source: str) -> dict[str, Any]:
-    """tomllib.loads with every failure as one ScenarioError line. tomllib
-    recurses once per nesting level, so a few hundred levels of arrays or
-    inline tables raise RecursionError (a 3,000-line traceback unhandled)."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
-    except RecursionError:
-        raise ScenarioError(f"{source}: TOML nested too deeply to read (arrays or tables "
-                            "inside each other hundreds of levels down)") from None
-    except MemoryError:
-        raise ScenarioError(f"{source}: TOML too large to read") from None

@@ -1,5 +1,5 @@
 """PettingZoo-Parallel-shaped environments over every registered game, and a
-search agent usable as a policy inside them (issue 16).
+search agent usable as a policy inside them.
 
     from sandbox.envs import parallel_env, SearchPolicy
     env = parallel_env("maze", {"size": "small"}, render_mode="rgb_array")

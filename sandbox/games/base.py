@@ -88,7 +88,7 @@ class KeyResult:
 
 @dataclass(frozen=True)
 class BenchCase:
-    """How `python -m sandbox bench` measures one game (see sandbox/bench.py).
+    """How `python -m sandbox bench` measures one game (see sandbox/bench/figures.py).
 
     match_*: a short self-play match (search, play, re-root): turns/s and
     iterations/s. first_move: iterations/s of the search from the start
@@ -107,7 +107,7 @@ class BenchCase:
     rss_game_params: Mapping[str, Any] | None = None
     rss_search: Mapping[str, Any] | None = None
     reference: bool = False         # compare with the pure-Python reference
-    # bench's "mcgs" section (issue 12): MCGS's search settings on this
+    # the bench's "mcgs" section (graph search): MCGS's search settings on this
     # case's game (algorithm=mcgs implied); None: the case has none
     mcgs: Mapping[str, Any] | None = None
     # engine speed in agent-turns (turns x agents: pods races count pod-turns)
@@ -116,7 +116,7 @@ class BenchCase:
     # a bundled scenario to measure too: its first player's search settings
     # over a short self-play match, and the iterations of its turn budget
     scenario: str | None = None
-    # `bench --explorer` (issue 14; primary case only): a game and search
+    # `bench --explorer` (the tree explorer's frame times; primary case only): a game and search
     # whose first agent's tree grows past 1,000,000 nodes in a few seconds
     explorer_game_params: Mapping[str, Any] | None = None
     explorer_search: Mapping[str, Any] | None = None

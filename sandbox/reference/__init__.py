@@ -7,6 +7,7 @@ first here; speed does not matter. A game's own twin lives with its plugin
 (sandbox/games/<name>/reference.py, reached through GamePlugin.reference_game).
 
     rng        splitmix64, below(n), the FNV-1a state hash
+    tree       Node, Tree, flags and the selection policies' arithmetic
     smitsimax  Smitsimax: decoupled per-agent trees over any reference game
 """
 from .rng import SplitMix64, hash_words

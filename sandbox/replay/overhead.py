@@ -5,7 +5,8 @@ Plays the default scenario at 50 ms per player per turn and reports
            snapshots Match takes for record_trees) as a share of the turn time
   a/b      mean turn wall time with recording against without (interleaved
            runs; noisy by nature — the direct figure is the precise one)
-The target (issue 4) is <= 5% of turn time at 50 ms budgets.
+The target is <= 5% of turn time at 50 ms budgets (a recorded match plays
+nearly as fast as an unrecorded one).
 """
 from __future__ import annotations
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
-import re
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..names import find_scenario, slug
 from .errors import ReplayError
 from .format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine, RootMove,
                      SettingsChangeLine, TreeColumns, TurnLine, hash_hex)
@@ -34,12 +34,6 @@ if TYPE_CHECKING:
 
 
 SCORE_DECIMALS = 6      # turn lines keep scores to this many decimals (verify compares so)
-
-
-def slug(text: str, limit: int = 40) -> str:
-    """'Four snakes, standard rules' -> 'four-snakes-standard-rules'."""
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s[:limit].rstrip("-") or "match"
 
 
 def replay_name(scenario_stem: str, seed: int, when: float | None = None) -> str:
@@ -377,7 +371,6 @@ def recorder_for(scenario: "Scenario", args: Any = None, *, enabled: bool | None
 
 
 def _scenario_stem(name_or_path: Any) -> str | None:
-    from ..config import find_scenario
     from ..native import SandboxError
     try:
         return find_scenario(name_or_path).stem

@@ -1,4 +1,4 @@
-"""Tournaments, parameter sweeps and their Executor runner (issue 16).
+"""Tournaments, parameter sweeps and their Executor runner.
 
 agents      entrants: agent files or built-in names, seated into a scenario
 jobs        one game as plain data in and out (what crosses to a worker)

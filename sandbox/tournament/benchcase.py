@@ -14,7 +14,7 @@ about 1; lower means other work shared the cores and the
 speed-up measures the machine's load, not the runner. `games_per_cpu_s`
 (games over the CPU seconds the workers used) shows the runner's own cost
 apart from the load: equal on every executor means no overhead.
-Targets (issue 16): two local workers >= 1.8x one; the 2-worker Dask cluster
+Targets: two local workers >= 1.8x one; the 2-worker Dask cluster
 >= 1.6x one local worker."""
 from __future__ import annotations
 

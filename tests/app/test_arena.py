@@ -761,7 +761,7 @@ def test_the_window_asks_for_a_minimum_size(app):
 def test_meters_say_when_a_players_tree_is_full(app, monkeypatch):
     """A search stopped by its node cap plays its best move so far; the
     meters say "tree full (node cap N)" under that player only."""
-    import sandbox.app.arena as arena_module
+    import sandbox.app.arena.meters as arena_module   # the meters draw the note
     from sandbox.render.fonts import text as real_text
     sc = load_scenario(SCENARIO).with_settings(["players.1.search.node_cap=1024"])
     scene = ArenaScene(app, sc, seed=SEED, budget=Budget(ms=0, iterations=20_000),

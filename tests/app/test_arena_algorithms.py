@@ -30,7 +30,7 @@ def built(name: str) -> bool:
             return True
         except InvalidArgument as exc:
             # MCGS is built but refuses this 4-snake game (two players only);
-            # its arena views come with the maze (issue 12, deliverable 3)
+            # its arena views come with the maze (the two-player mazes)
             assert "not built" in str(exc) or (name == "mcgs" and "two-player" in str(exc))
             return False
 

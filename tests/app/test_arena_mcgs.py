@@ -1,4 +1,4 @@
-"""MCGS in the arena (issue 12): its sliders, the published root matrix and
+"""MCGS in the arena: its sliders, the published root matrix and
 the heat map beside the graph, the principal variation on the maze, and a
 person playing against it with the arrow keys."""
 from __future__ import annotations

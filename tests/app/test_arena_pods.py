@@ -1,4 +1,4 @@
-"""Pods in the arena (issue 13): each Smitsimax tree's best line stepped
+"""Pods in the arena: each Smitsimax tree's best line stepped
 forward in the C game and drawn as the pod's planned path (L hides it), and
 a person driving either pod of their team against the heuristic bot (Tab
 switches the pod; the bot plays the other and the record says who chose

@@ -1,4 +1,4 @@
-"""What a new user hit (issue 14, item 7), one test or more per finding."""
+"""What a new user hit trying the app for the first time, one test or more per finding."""
 from __future__ import annotations
 
 import os
@@ -200,7 +200,7 @@ def _pick(app, arena, stem: str) -> None:
 
 @pytest.mark.parametrize("where", ["load", "match"])
 def test_a_scenario_that_fails_leaves_the_picker_on_the_running_match(app, monkeypatch, where):
-    import sandbox.app.arena as arena_module
+    import sandbox.app.arena.scene as arena_module   # the scene loads a picked scenario
     import sandbox.sim.live as live_module
     from sandbox.native import InvalidArgument
     from sandbox.config.scenario import ScenarioError

@@ -1,4 +1,4 @@
-"""The menu's replay library (issue 14 item 6): every replay listed with its
+"""The menu's replay library: every replay listed with its
 summary, scrolling to the last of many, the scenario filter, delete with a
 confirming second click, damaged files as rows; and the recording defaults
 (main.py --headless / --screenshot write nothing unless asked)."""

@@ -1,4 +1,4 @@
-"""The Tournament scene (issue 16): opened from the menu, it plays a small
+"""The Tournament scene: opened from the menu, it plays a small
 round robin on a background thread; the table fills in as games end, and a
 click on a game's row opens its replay in the replay scene. Driven headless
 with synthesized events."""

@@ -1,4 +1,4 @@
-"""The tree explorer inside the scenes (issue 14 item 3): synthesised events
+"""The tree explorer inside the scenes: synthesised events
 through ArenaScene/ReplayScene.handle_event, headless (dummy driver). The
 arena asks its searches for the re-rooted view's subtree (TreeRequest.tops
 -> Search.snapshot(top=path)); the replay cuts it from the recorded tree."""

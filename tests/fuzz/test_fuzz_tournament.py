@@ -1,4 +1,4 @@
-"""Fuzzed doors of issue 16: sweep --param specs, results logs of any
+"""Fuzzed doors of the tournament tools: sweep --param specs, results logs of any
 content, env steps with any actions, and the Bradley–Terry fit on any table
 (its optimum checked by the likelihood's own score equations)."""
 from __future__ import annotations

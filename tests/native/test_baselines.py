@@ -1,4 +1,4 @@
-"""The baselines behind the search API (issue 11): Sequential UCT (suct.c),
+"""The baselines behind the search API: Sequential UCT (suct.c),
 joint-action MCTS (joint.c), uniform random (random.c) and greedy one-ply
 (greedy.c), next to Smitsimax.
 

@@ -1,4 +1,4 @@
-"""MCGS on hand-made mazes (issue 12's targets): the move it plays equals the
+"""MCGS on hand-made mazes (its targets): the move it plays equals the
 exhaustive solution of the simultaneous game, and moves into walls collapse
 into the stay outcome."""
 from __future__ import annotations

@@ -436,8 +436,8 @@ def test_rm_self_play_mean_over_seeds_at_30k(table):
 
 @pytest.mark.parametrize("policy", ["rm", "rm_plus"])
 @pytest.mark.parametrize("table", ["rps", "biased_rps"])
-def test_issue_target_nashconv_at_100k(policy, table):
-    """Issue 11's target, RM and RM+ at most 0.01 (normalised) after 100,000
+def test_target_nashconv_at_100k(policy, table):
+    """The sampling policies' target: RM and RM+ at most 0.01 (normalised) after 100,000
     self-play iterations, on three seeds (0.1 s each). With the tutorial's
     exact regrets (counterfactual, the default) seeds 1-30 measured at most
     0.0056 / 0.0023 (rm) and 0.0081 / 0.0025 (rm_plus) on RPS / biased RPS;

@@ -1,4 +1,4 @@
-"""The tree explorer (issue 14 item 3): synthesised mouse wheel, drag, click
+"""The tree explorer: synthesised mouse wheel, drag, click
 and key events through ExplorerInput over a TreeView, headless (dummy
 driver). Expected numbers come from the hand-built snapshots (SMALL: root
 100 -> up 50 (-> up 25, down 25), down 30 (-> left 30), left 20) or are

@@ -125,7 +125,7 @@ static inline uint64_t sbx_hash_finish(uint64_t h) {
 /* Export and hash from one writer: a game writes its export words through
  * sbx_emit; sbx_export_with fills a buffer (and reports a short one),
  * sbx_hash_with only hashes, so hashing needs no buffer and the hash is
- * always the hash of the export. */
+ * always the hash of the export. (emit.c) */
 typedef struct sbx_emitter {
     int32_t *buf;       /* NULL: hash only */
     int cap, n;

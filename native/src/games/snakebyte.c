@@ -1,8 +1,10 @@
 /*
  * snakebyte.c — the `snakes` game, ruleset `snakebyte` (RULES.md §2,
  * modelled on CodinGame's Winter Challenge 2026): a side view with gravity,
- * two players of 2-4 snakes each. Reached through snakes.c (see
- * snakebyte.h for why the ruleset has a file of its own).
+ * two players of 2-4 snakes each. Reached through snakes.c, which calls
+ * the table sbx_snakebyte_ruleset at the end of this file (see snakebyte.h
+ * for why the ruleset has a file of its own, snakes_ruleset.h for the
+ * interface).
  *
  * Agents are snakes: agent a is snake a % K of player a / K (K snakes per
  * player). Every snake of a player gets the same evaluation and the same
@@ -57,6 +59,25 @@
 /* How far off the grid a body can reach: every snake at its longest. */
 #define SB_REACH (SBX_MAX_AGENTS * (3 + SB_MAX_APPLES))
 
+/* The ruleset's entries (sbx_snakebyte_ruleset, at the end of the file). */
+static int sb_configure(void *cfg, const char *params);
+static void sb_describe(const void *cfg, char *buf, size_t cap);
+static size_t sb_state_size(const void *cfg);
+static int sb_num_agents(const void *cfg);
+static int sb_init(const void *cfg, void *state, uint64_t seed);
+static int sb_legal_moves(const void *cfg, const void *state, int agent, uint8_t *out);
+static void sb_step(const void *cfg, void *state, const uint8_t *joint, double *rewards);
+static int sb_is_terminal(const void *cfg, const void *state);
+static int sb_is_alive(const void *cfg, const void *state, int agent);
+static uint32_t sb_alive_mask(const void *cfg, const void *state);
+static void sb_evaluate(const void *cfg, const void *state, double *scores);
+static void sb_ranking(const void *cfg, const void *state, int32_t *rank);
+static int sb_side(const void *cfg, int agent);
+static uint64_t sb_hash(const void *cfg, const void *state);
+static int sb_export(const void *cfg, const void *state, int32_t *buf, int cap);
+static int sb_import(const void *cfg, void *state, const int32_t *buf, int len);
+static const char *sb_move_name(const void *cfg, int agent, int move);
+
 typedef struct sb_snake {
     int32_t death_turn; /* -1 while alive */
     uint16_t fell;      /* rows fallen in the last turn */
@@ -106,7 +127,7 @@ static inline void apple_clear(const sb_cfg *c, sb_state *st, int x, int y) {
 static inline int player_of(const sb_cfg *c, int agent) { return agent / c->per_player; }
 
 /* A player's snakes are one team. */
-int sb_side(const void *cfgv, int agent) { return player_of(cfgv, agent); }
+static int sb_side(const void *cfgv, int agent) { return player_of(cfgv, agent); }
 
 /* ------------------------------------------------------------ parameters */
 
@@ -356,7 +377,7 @@ static int generate(sb_cfg *c) {
     return SBX_OK;
 }
 
-int sb_configure(void *cfgv, const char *params) {
+static int sb_configure(void *cfgv, const char *params) {
     sb_cfg *c = cfgv;
     memset(c, 0, sizeof *c);
     c->ruleset = SNAKES_RULESET_SNAKEBYTE;
@@ -404,7 +425,7 @@ int sb_configure(void *cfgv, const char *params) {
     return SBX_OK;
 }
 
-void sb_describe(const void *cfgv, char *buf, size_t cap) {
+static void sb_describe(const void *cfgv, char *buf, size_t cap) {
     const sb_cfg *c = cfgv;
     int n = snprintf(buf, cap,
                      "ruleset=snakebyte snakes_per_player=%d max_turns=%d "
@@ -438,12 +459,12 @@ void sb_describe(const void *cfgv, char *buf, size_t cap) {
     }
 }
 
-size_t sb_state_size(const void *cfgv) { return ((const sb_cfg *)cfgv)->size; }
-int sb_num_agents(const void *cfgv) { return ((const sb_cfg *)cfgv)->agents; }
+static size_t sb_state_size(const void *cfgv) { return ((const sb_cfg *)cfgv)->size; }
+static int sb_num_agents(const void *cfgv) { return ((const sb_cfg *)cfgv)->agents; }
 
 /* ------------------------------------------------------------ init */
 
-int sb_init(const void *cfgv, void *stv, uint64_t seed) {
+static int sb_init(const void *cfgv, void *stv, uint64_t seed) {
     const sb_cfg *c = cfgv;
     sb_state *st = stv;
     memset(st, 0, c->size);
@@ -468,7 +489,7 @@ int sb_init(const void *cfgv, void *stv, uint64_t seed) {
 
 /* ------------------------------------------------------------ step */
 
-int sb_legal_moves(const void *cfgv, const void *stv, int agent, uint8_t *out) {
+static int sb_legal_moves(const void *cfgv, const void *stv, int agent, uint8_t *out) {
     (void)cfgv;
     const sb_state *st = stv;
     if (!st->s[agent].alive) return 0;
@@ -482,19 +503,19 @@ static int alive_of(const sb_cfg *c, const sb_state *st, int player) {
     return n;
 }
 
-int sb_is_terminal(const void *cfgv, const void *stv) {
+static int sb_is_terminal(const void *cfgv, const void *stv) {
     const sb_cfg *c = cfgv;
     const sb_state *st = stv;
     return st->turn >= c->max_turns || st->napples == 0 || alive_of(c, st, 0) == 0 ||
            alive_of(c, st, 1) == 0;
 }
 
-int sb_is_alive(const void *cfgv, const void *stv, int agent) {
+static int sb_is_alive(const void *cfgv, const void *stv, int agent) {
     (void)cfgv;
     return ((const sb_state *)stv)->s[agent].alive;
 }
 
-uint32_t sb_alive_mask(const void *cfgv, const void *stv) {
+static uint32_t sb_alive_mask(const void *cfgv, const void *stv) {
     const sb_cfg *c = cfgv;
     const sb_state *st = stv;
     uint32_t m = 0;
@@ -571,7 +592,7 @@ static void gravity(const sb_cfg *c, sb_state *st, int turn) {
     }
 }
 
-void sb_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards) {
+static void sb_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards) {
     const sb_cfg *c = cfgv;
     sb_state *st = stv;
     const int n = c->agents;
@@ -670,7 +691,7 @@ static int compare(const sb_cfg *c, const sb_state *st) {
     return 0;
 }
 
-void sb_evaluate(const void *cfgv, const void *stv, double *out) {
+static void sb_evaluate(const void *cfgv, const void *stv, double *out) {
     const sb_cfg *c = cfgv;
     const sb_state *st = stv;
     int len[2];
@@ -706,7 +727,7 @@ void sb_evaluate(const void *cfgv, const void *stv, double *out) {
 
 /* Competition ranking over snakes: the snakes of the player behind are
  * behind every snake of the player ahead; a level score shares rank 0. */
-void sb_ranking(const void *cfgv, const void *stv, int32_t *rank) {
+static void sb_ranking(const void *cfgv, const void *stv, int32_t *rank) {
     const sb_cfg *c = cfgv;
     const int cmp = compare(c, stv);
     for (int a = 0; a < c->agents; a++) {
@@ -764,11 +785,11 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
     }
 }
 
-int sb_export(const void *cfgv, const void *stv, int32_t *buf, int cap) {
+static int sb_export(const void *cfgv, const void *stv, int32_t *buf, int cap) {
     return sbx_export_with(write_export, cfgv, stv, buf, cap);
 }
 
-uint64_t sb_hash(const void *cfgv, const void *stv) {
+static uint64_t sb_hash(const void *cfgv, const void *stv) {
     return sbx_hash_with(write_export, cfgv, stv);
 }
 
@@ -897,7 +918,7 @@ static int import_into(const sb_cfg *c, sb_state *st, const int32_t *buf, int le
 #undef NEED
 }
 
-int sb_import(const void *cfgv, void *stv, const int32_t *buf, int len) {
+static int sb_import(const void *cfgv, void *stv, const int32_t *buf, int len) {
     const sb_cfg *c = cfgv;
     sb_state *nst = calloc(1, c->size);
     if (!nst) return sbx_fail(SBX_ERR_MEMORY, "import: out of memory");
@@ -910,8 +931,29 @@ int sb_import(const void *cfgv, void *stv, const int32_t *buf, int len) {
     return rc;
 }
 
-const char *sb_move_name(const void *cfgv, int agent, int move) {
+static const char *sb_move_name(const void *cfgv, int agent, int move) {
     (void)cfgv;
     (void)agent;
     return (move >= 0 && move < 4) ? MOVE_NAMES[move] : "?";
 }
+
+const snakes_ruleset sbx_snakebyte_ruleset = {
+    .name = "snakebyte",
+    .configure = sb_configure,
+    .describe = sb_describe,
+    .state_size = sb_state_size,
+    .num_agents = sb_num_agents,
+    .init = sb_init,
+    .legal_moves = sb_legal_moves,
+    .step = sb_step,
+    .is_terminal = sb_is_terminal,
+    .is_alive = sb_is_alive,
+    .alive_mask = sb_alive_mask,
+    .evaluate = sb_evaluate,
+    .ranking = sb_ranking,
+    .side = sb_side,
+    .hash = sb_hash,
+    .export_state = sb_export,
+    .import_state = sb_import,
+    .move_name = sb_move_name,
+};

@@ -1,7 +1,10 @@
 /*
  * snakebyte.h — internal: the `snakebyte` ruleset of the `snakes` game
  * (RULES.md §2), implemented in snakebyte.c and reached only through
- * snakes.c, which dispatches on the `ruleset` parameter.
+ * snakes.c, which dispatches on the `ruleset` parameter and calls the
+ * ruleset through the table sbx_snakebyte_ruleset (snakes_ruleset.h). What
+ * snakes.c needs besides the table is compile-time only: the config's type
+ * (its size: one config blob holds either ruleset's) and the parameter doc.
  *
  * Why a file of its own: the ruleset shares the game's name, its move ids
  * and its parameter string with `standard`, but not one line of its state
@@ -11,7 +14,7 @@
  *
  * Both configs start with `int ruleset` and both states with
  * `uint64_t rng; int32_t turn;` so snakes.c can tell them apart and answer
- * reseed()/turn(), which get no config, for either.
+ * reseed()/turn(), which get no config, for either (snakes_ruleset.h).
  */
 #ifndef SBX_SNAKEBYTE_H
 #define SBX_SNAKEBYTE_H
@@ -20,9 +23,7 @@
 #include <stdint.h>
 
 #include "game.h"
-
-#define SNAKES_RULESET_STANDARD 0
-#define SNAKES_RULESET_SNAKEBYTE 1
+#include "snakes_ruleset.h"
 
 #define SB_MAX_W 48
 #define SB_MAX_H 24
@@ -69,23 +70,8 @@ typedef struct sb_cfg {
     "    len: total length of live snakes; near: sum over live snakes of\n" \
     "    1 - d/(W+H), d the head's Manhattan distance to the nearest apple\n"
 
-/* The snakebyte side of the vtable; snakes.c's entries forward here. */
-int sb_configure(void *cfg, const char *params);
-void sb_describe(const void *cfg, char *buf, size_t cap);
-size_t sb_state_size(const void *cfg);
-int sb_num_agents(const void *cfg);
-int sb_init(const void *cfg, void *state, uint64_t seed);
-int sb_legal_moves(const void *cfg, const void *state, int agent, uint8_t *out);
-void sb_step(const void *cfg, void *state, const uint8_t *joint, double *rewards);
-int sb_is_terminal(const void *cfg, const void *state);
-int sb_is_alive(const void *cfg, const void *state, int agent);
-uint32_t sb_alive_mask(const void *cfg, const void *state);
-void sb_evaluate(const void *cfg, const void *state, double *scores);
-void sb_ranking(const void *cfg, const void *state, int32_t *rank);
-int sb_side(const void *cfg, int agent);
-uint64_t sb_hash(const void *cfg, const void *state);
-int sb_export(const void *cfg, const void *state, int32_t *buf, int cap);
-int sb_import(const void *cfg, void *state, const int32_t *buf, int len);
-const char *sb_move_name(const void *cfg, int agent, int move);
+/* The snakebyte ruleset's entries (snakebyte.c); snakes.c's vtable calls
+ * them through this table when the config's ruleset is snakebyte. */
+extern const snakes_ruleset sbx_snakebyte_ruleset;
 
 #endif

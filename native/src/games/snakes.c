@@ -24,7 +24,8 @@
  * fill runs on whole 64-cell words (see territory()).
  *
  * The ruleset `snakebyte` (RULES.md §2) lives in snakebyte.c: every entry
- * of the vtable below forwards there when the config says so (IS_SB).
+ * of the vtable below calls it through its table (SB, snakes_ruleset.h)
+ * when the config says so (IS_SB).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -127,6 +128,8 @@ typedef union snakes_any_cfg {
 } snakes_any_cfg;
 
 #define IS_SB(cfg) (*(const int *)(cfg) == SNAKES_RULESET_SNAKEBYTE)
+/* The other ruleset, behind its interface. */
+#define SB (&sbx_snakebyte_ruleset)
 
 static int find_ruleset(void *ctx, const char *key, const char *value) {
     if (strcmp(key, "ruleset") != 0) return SBX_OK;
@@ -184,7 +187,7 @@ static int snakes_configure(void *cfgv, const char *params) {
     int ruleset = SNAKES_RULESET_STANDARD;
     int rc = sbx_parse_kv(params, find_ruleset, &ruleset);
     if (rc != SBX_OK) return rc;
-    if (ruleset == SNAKES_RULESET_SNAKEBYTE) return sb_configure(cfgv, params);
+    if (ruleset == SNAKES_RULESET_SNAKEBYTE) return SB->configure(cfgv, params);
     snakes_cfg *c = cfgv;
     c->width = 11;
     c->height = 11;
@@ -1083,59 +1086,60 @@ static const char *snakes_move_name(const void *cfgv, int agent, int move) {
 
 /* ------------------------------------------------------------ rulesets */
 
-/* The vtable's entries: the standard ruleset above, or snakebyte.c. */
+/* The vtable's entries: the standard ruleset above, or snakebyte.c's
+ * through its table. */
 static void any_describe(const void *c, char *buf, size_t cap) {
-    if (IS_SB(c)) sb_describe(c, buf, cap);
+    if (IS_SB(c)) SB->describe(c, buf, cap);
     else snakes_describe(c, buf, cap);
 }
 static size_t any_state_size(const void *c) {
-    return IS_SB(c) ? sb_state_size(c) : snakes_state_size(c);
+    return IS_SB(c) ? SB->state_size(c) : snakes_state_size(c);
 }
 static int any_num_agents(const void *c) {
-    return IS_SB(c) ? sb_num_agents(c) : snakes_num_agents(c);
+    return IS_SB(c) ? SB->num_agents(c) : snakes_num_agents(c);
 }
 static int any_init(const void *c, void *st, uint64_t seed) {
-    return IS_SB(c) ? sb_init(c, st, seed) : snakes_init(c, st, seed);
+    return IS_SB(c) ? SB->init(c, st, seed) : snakes_init(c, st, seed);
 }
 static int any_legal_moves(const void *c, const void *st, int agent, uint8_t *out) {
-    return IS_SB(c) ? sb_legal_moves(c, st, agent, out) : snakes_legal_moves(c, st, agent, out);
+    return IS_SB(c) ? SB->legal_moves(c, st, agent, out) : snakes_legal_moves(c, st, agent, out);
 }
 static void any_step(const void *c, void *st, const uint8_t *joint, double *rewards) {
-    if (IS_SB(c)) sb_step(c, st, joint, rewards);
+    if (IS_SB(c)) SB->step(c, st, joint, rewards);
     else snakes_step(c, st, joint, rewards);
 }
 static int any_is_terminal(const void *c, const void *st) {
-    return IS_SB(c) ? sb_is_terminal(c, st) : snakes_is_terminal(c, st);
+    return IS_SB(c) ? SB->is_terminal(c, st) : snakes_is_terminal(c, st);
 }
 static int any_is_alive(const void *c, const void *st, int agent) {
-    return IS_SB(c) ? sb_is_alive(c, st, agent) : snakes_is_alive(c, st, agent);
+    return IS_SB(c) ? SB->is_alive(c, st, agent) : snakes_is_alive(c, st, agent);
 }
 static uint32_t any_alive_mask(const void *c, const void *st) {
-    return IS_SB(c) ? sb_alive_mask(c, st) : snakes_alive_mask(c, st);
+    return IS_SB(c) ? SB->alive_mask(c, st) : snakes_alive_mask(c, st);
 }
 static void any_evaluate(const void *c, const void *st, double *out) {
-    if (IS_SB(c)) sb_evaluate(c, st, out);
+    if (IS_SB(c)) SB->evaluate(c, st, out);
     else snakes_evaluate(c, st, out);
 }
 static void any_ranking(const void *c, const void *st, int32_t *rank) {
-    if (IS_SB(c)) sb_ranking(c, st, rank);
+    if (IS_SB(c)) SB->ranking(c, st, rank);
     else snakes_ranking(c, st, rank);
 }
 static uint64_t any_hash(const void *c, const void *st) {
-    return IS_SB(c) ? sb_hash(c, st) : snakes_hash(c, st);
+    return IS_SB(c) ? SB->hash(c, st) : snakes_hash(c, st);
 }
 static int any_export(const void *c, const void *st, int32_t *buf, int cap) {
-    return IS_SB(c) ? sb_export(c, st, buf, cap) : snakes_export(c, st, buf, cap);
+    return IS_SB(c) ? SB->export_state(c, st, buf, cap) : snakes_export(c, st, buf, cap);
 }
 static int any_import(const void *c, void *st, const int32_t *buf, int len) {
-    return IS_SB(c) ? sb_import(c, st, buf, len) : snakes_import(c, st, buf, len);
+    return IS_SB(c) ? SB->import_state(c, st, buf, len) : snakes_import(c, st, buf, len);
 }
 /* SnakeByte's teams; a standard snake plays for itself. */
 static int any_side(const void *c, int agent) {
-    return IS_SB(c) ? sb_side(c, agent) : agent;
+    return IS_SB(c) ? SB->side(c, agent) : agent;
 }
 static const char *any_move_name(const void *c, int agent, int move) {
-    return IS_SB(c) ? sb_move_name(c, agent, move) : snakes_move_name(c, agent, move);
+    return IS_SB(c) ? SB->move_name(c, agent, move) : snakes_move_name(c, agent, move);
 }
 
 const sbx_game_vt sbx_snakes_vt = {

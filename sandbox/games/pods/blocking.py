@@ -1,4 +1,4 @@
-"""Emergent blocking, measured (issue 13): per team, the share of turns in
+"""Emergent blocking, measured: per team, the share of turns in
 which its trailing pod is closer to the opponent leader than to its own next
 checkpoint — a pod that has given up racing to get in the leader's way.
 

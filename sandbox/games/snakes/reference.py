@@ -17,11 +17,8 @@ is needed (export order, spawn draws), is y * width + x.
 """
 from __future__ import annotations
 
-import math
-import re
-import sys
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -29,6 +26,8 @@ import numpy as np
 from sandbox.native.errors import InvalidArgument, InvalidState
 
 from sandbox.reference.rng import SplitMix64, hash_words
+
+from .reference_params import SnakesParams
 
 # Moves, in move-id order (SBX_SNAKES_MOVE_*); DX/DY as in snakes.c.
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
@@ -48,8 +47,6 @@ CAUSE_SELF_COLLISION = 3
 CAUSE_BODY_COLLISION = 4
 CAUSE_HEAD_TO_HEAD = 5
 
-MAX_AGENTS = 8  # SBX_MAX_AGENTS
-MAX_SIDE = 25
 
 # The four diagonal neighbours tried for each snake's initial food, in order.
 FOOD_DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -58,192 +55,6 @@ FOOD_DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 SPAWN_TRIES = 16
 
 Cell = tuple[int, int]
-
-
-# ---------------------------------------------------------------- parameters
-
-# (name, type, lo, hi): the table of snakes.c set_param().
-PARAM_TABLE: tuple[tuple[str, type, int, int], ...] = (
-    ("width", int, 5, MAX_SIDE),
-    ("height", int, 5, MAX_SIDE),
-    ("snakes", int, 1, MAX_AGENTS),
-    ("food_spawn_chance", int, 0, 100),
-    ("minimum_food", int, 0, 100),
-    ("initial_food", int, 0, 1),
-    ("max_turns", int, 0, 100000),
-    ("max_health", int, 1, 1000),
-    ("w_alive", float, -1000, 1000),
-    ("w_dead", float, -1000, 1000),
-    ("w_outlived", float, -1000, 1000),
-    ("w_length", float, -1000, 1000),
-    ("w_health", float, -1000, 1000),
-    ("w_food", float, -1000, 1000),
-    ("w_space", float, -1000, 1000),
-)
-
-_SEPARATORS = " ,;\t\n\r"
-_C_SPACE = " \t\n\v\f\r"
-_INT_RE = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
-_DEC_FLOAT_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)(\.?)([0-9]*)([eE][+-]?[0-9]+)?")
-_HEX_FLOAT_RE = re.compile(
-    r"[ \t\n\v\f\r]*[+-]?0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)([pP][+-]?[0-9]+)?")
-LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
-
-
-def _format_value(value: Any) -> str:
-    """A Python value as the wrapper writes it into the C parameter string."""
-    if isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, float):
-        return repr(value)
-    return f"{value}"
-
-
-def _parse_kv(text: str) -> list[tuple[str, str]]:
-    """sbx_parse_kv: "key=value" pairs separated by spaces, commas or
-    semicolons, with the same failures and messages."""
-    pairs = []
-    p, n = 0, len(text)
-    while True:
-        while p < n and text[p] in _SEPARATORS:
-            p += 1
-        if p >= n:
-            return pairs
-        k0 = p
-        while p < n and text[p] != "=" and text[p] not in _SEPARATORS:
-            p += 1
-        key = text[k0:p]
-        if p >= n or text[p] != "=":
-            raise InvalidArgument(f"parameter '{key[:60]}': expected key=value")
-        if len(key) == 0 or len(key) >= 64:
-            raise InvalidArgument("parameter name empty or too long")
-        p += 1
-        v0 = p
-        while p < n and text[p] not in _SEPARATORS:
-            p += 1
-        value = text[v0:p]
-        if len(value) == 0 or len(value) >= 128:
-            raise InvalidArgument(f"{key}: value empty or too long")
-        pairs.append((key, value))
-
-
-def _strtol(key: str, value: str, lo: int, hi: int) -> int:
-    """sbx_kv_int: the whole value must be a base-10 long within [lo, hi]."""
-    if not _INT_RE.fullmatch(value) or not LONG_MIN <= int(value) <= LONG_MAX:
-        raise InvalidArgument(f"{key}: expected an integer (got '{value}')")
-    v = int(value)
-    if v < lo or v > hi:
-        raise InvalidArgument(f"{key}: must be in {lo}..{hi} (got {v})")
-    return v
-
-
-def _strtod_number(value: str) -> float | None:
-    """strtod over the whole string, None where C would reject it (no
-    number, trailing characters, out of range, not finite)."""
-    m = _DEC_FLOAT_RE.fullmatch(value)
-    if m and (m.group(2) or m.group(4)):
-        v = float(value.strip(_C_SPACE))
-        mantissa_nonzero = any(ch in "123456789" for ch in m.group(2) + m.group(4))
-        underflow = (v == 0.0 and mantissa_nonzero) or 0.0 < abs(v) < sys.float_info.min
-        if math.isinf(v) or underflow:
-            return None  # glibc sets ERANGE: overflow, or a zero/subnormal result
-        return v
-    m = _HEX_FLOAT_RE.fullmatch(value)
-    if m and m.group(1).strip("."):
-        text = value.strip(_C_SPACE)
-        if not m.group(2):
-            text += "p0"
-        try:
-            v = float.fromhex(text)
-        except OverflowError:
-            return None
-        return v
-    return None  # inf, nan and anything else: not a finite number
-
-
-def _strtod(key: str, value: str, lo: float, hi: float) -> float:
-    """sbx_kv_double: a finite number within [lo, hi]."""
-    v = _strtod_number(value)
-    if v is None:
-        raise InvalidArgument(f"{key}: expected a number (got '{value}')")
-    if v < lo or v > hi:
-        raise InvalidArgument(f"{key}: must be in {'%g' % lo}..{'%g' % hi} (got {'%g' % v})")
-    return v
-
-
-@dataclass(frozen=True)
-class SnakesParams:
-    """The game's parameters, defaults and ranges as in snakes.c."""
-
-    width: int = 11
-    height: int = 11
-    snakes: int = 4
-    food_spawn_chance: int = 15   # percent per turn
-    minimum_food: int = 1
-    initial_food: int = 1         # 1: RULES.md start food; 0: none
-    max_turns: int = 0            # 0: no limit
-    max_health: int = 100
-    w_alive: float = 1.0
-    w_dead: float = -1.0
-    w_outlived: float = 0.5
-    w_length: float = 0.01
-    w_health: float = 0.1
-    w_food: float = 0.3
-    w_space: float = 0.5
-
-    @classmethod
-    def parse(cls, params: Mapping[str, Any] | str | None = None) -> "SnakesParams":
-        """From a dict ({"width": 7}) or a C-style string ("width=7 snakes=2").
-        A dict goes through the same text form the wrapper sends to C, so both
-        accept and reject exactly the same values, with the same messages."""
-        if params is None:
-            text = ""
-        elif isinstance(params, str):
-            text = params
-        else:
-            text = " ".join(f"{k}={_format_value(v)}" for k, v in params.items())
-        values: dict[str, Any] = {}
-        table = {name: (kind, lo, hi) for name, kind, lo, hi in PARAM_TABLE}
-        for key, value in _parse_kv(text):
-            if key == "ruleset":
-                if value == "snakebyte":      # its own twin: reference_byte.py
-                    raise InvalidArgument("ruleset: this reference is the standard ruleset's; "
-                                          "snakebyte's is reference_byte.SnakeByteGame")
-                if value != "standard":
-                    raise InvalidArgument(
-                        f"ruleset: '{value}' is not available (have: standard, snakebyte)")
-                continue
-            if key not in table:
-                raise InvalidArgument(f"unknown snakes parameter '{key}'")
-            kind, lo, hi = table[key]
-            if kind is int:
-                values[key] = _strtol(key, value, lo, hi)
-            else:
-                values[key] = _strtod(key, value, float(lo), float(hi))
-        return cls(**values)
-
-    @property
-    def ncells(self) -> int:
-        return self.width * self.height
-
-    @property
-    def ring_cap(self) -> int:
-        """C's ring-buffer size (a power of two >= ncells + 4); it bounds the
-        length import accepts."""
-        cap = 1
-        while cap < self.ncells + 4:
-            cap <<= 1
-        return cap
-
-    def describe(self) -> str:
-        """The effective parameters as C's snakes_describe writes them."""
-        ints = ("width", "height", "snakes", "food_spawn_chance", "minimum_food",
-                "initial_food", "max_turns", "max_health")
-        parts = ["ruleset=standard"]
-        for f in fields(self):
-            v = getattr(self, f.name)
-            parts.append(f"{f.name}={v}" if f.name in ints else f"{f.name}={'%.17g' % v}")
-        return " ".join(parts)
 
 
 # ---------------------------------------------------------------- state

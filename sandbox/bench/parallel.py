@@ -30,12 +30,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .games import plugin, plugins
-from .native import Game, SandboxError, Search, SearchParams, cores, line_transfer_ns
+from ..games import plugin, plugins
+from ..native import Game, SandboxError, Search, SearchParams, cores, line_transfer_ns
 
 MODES = ("serial", "wu_uct", "tree", "root", "leaf")
 MCGS_MODES = ("serial", "wu_uct", "tree")
-TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # issue 15
+TARGET_2T = {"wu_uct": 1.8, "tree": 1.8, "mcgs_wu_uct": 1.8, "mcgs_tree": 1.8}  # 2 threads / 1
 
 
 def _case(p):

@@ -1,90 +1,24 @@
-"""`python -m sandbox bench`: the project's own speed and memory figures.
-
-Everything is measured as a ratio or rate inside one run on this machine. The
-games come from the registry: each plugin lists its BenchCase(s)
-(sandbox/games/<name>/__init__.py). One case is the primary one (the default
-scenario's game: 4 snakes, 11x11, Smitsimax at depth 10); its figures are the
-top-level keys, as they always were:
-
-  engine_steps_per_s         random-move turns of the C engine (C loop)
-  smitsimax_turns_per_s      simulated turns per second, one thread, over a
-                             short match (the search re-roots every turn)
-  smitsimax_iterations_per_s iterations per second in the same run
-  python_reference_*         the same search in pure Python (the plugin's
-                             reference twin); python_reference_ratio is the
-                             reference's time over C's time for the SAME
-                             workload (same seed, turns and iterations; the
-                             iterations, simulated turns and nodes created
-                             are checked equal on both sides)
-  search_share_of_engine     smitsimax simulated turns/s / engine steps/s of
-                             this run: the share of the engine's raw speed
-                             the search keeps (the median of three engine-
-                             then-match pairs' own ratios; the engine and
-                             match figures are that pair's)
-  bytes_per_node             sizeof(tree node); rss_bytes_per_node measures it
-  snapshot_4000_ms           C cost of a 4,000-node tree snapshot
-  signature                  nodes created by a fixed-seed, fixed-iteration run:
-                             changes exactly when the search's behaviour does
-
-"policies" -> name (ucb1, ucb1_tuned, exp3, rm, rm_plus, ucb1_power: UCB1
-with backup=power) -> kind (every registered game's first bench case, the
-primary one for the default game, with only the policy changed): iterations/s and simulated turns/s of the
-first half of the same short match, and bytes_per_node (per policy: 32 for the UCB family,
-48 for Exp3 / RM / RM+, whose two double sums sit beside the node).
-
-Every other game's case reports under "games" -> kind (a game's further
-case under "kind:label", e.g. "snakes:snakebyte 2v2"): its engine steps/s,
-the same short match, and the iterations/s of a fresh search from the start
-position at each of its first-move budgets. `--game NAME` runs one game.
-
-"mcgs" (for the first case that declares MCGS settings, BenchCase.mcgs: the
-medium maze, maze_seed 1, with the maze_medium_duel scenario's settings,
-depth 20, c_puct 1): Monte-Carlo graph search, one thread, fresh searches
-from the start position of a fixed number of playouts (100,000; --quick
-20,000), seed 1:
-  playouts_per_s         uniform priors / heuristic priors (median of 3 runs),
-                         with each one's mean playout depth and node count
-  nodes                  nodes allocated by those playouts with the
-                         transposition table and without it (a tree), and
-                         the saving in % (nodes_per_100k: scaled to 100,000)
-  bytes_per_node         from the arenas' real use (C's stats): node struct +
-                         edge arrays in use + stored priors, over the nodes;
-                         the transposition table apart (table_bytes_per_node)
-Each game's figures also give its engine speed in agent-turns/s (engine
-steps/s x agents: the pods race's pod-turns/s, held against the case's
-agent_turns_target), and, for a case that names a bundled scenario, that
-scenario's search settings over a short self-play match (iterations/s,
-simulated agent-turns/s) and the iterations a fresh search makes in the
-scenario's turn budget ("scenario").
-
-With --tournament it also measures tournament games/s through the Executor
-runner: 1 and 2 local worker processes and a 2-worker Dask LocalCluster
-(sandbox/tournament/benchcase.py; targets 1.8x and 1.6x of one worker).
-
-With --recording it also plays the default scenario at 50 ms per player per
-turn with and without a replay recorder (sandbox.replay.overhead) and reports
-the recorder's share of the turn time (target <= 5%).
-"""
+"""The bench's measurements (what `python -m sandbox bench` reports is described in
+sandbox/bench/__init__.py): each function measures one figure or one group of them and
+returns plain numbers; sandbox/bench/report.py prints them."""
 from __future__ import annotations
 
-import json
 import platform
 import resource
 import statistics
-import sys
 import time
 from typing import Any
 
-from .games import BenchCase, GamePlugin, plugin, plugins
-from .native import Game, InvalidArgument, Search, SearchParams, core_version, simd_paths
-from .native.params import ALGORITHM
+from ..games import BenchCase, GamePlugin, plugin, plugins
+from ..native import Game, InvalidArgument, Search, SearchParams, core_version, simd_paths
+from ..native.params import ALGORITHM
 
 TARGETS = {
     "smitsimax_turns_per_s": 3_000_000,
     "python_reference_ratio": 100,
     "bytes_per_node": 32,
     "snapshot_4000_ms": 1.0,
-    "search_share_of_engine": 0.45,   # issue 15
+    "search_share_of_engine": 0.45,   # the search keeps this share of the engine's speed
 }
 
 
@@ -165,7 +99,7 @@ def search_run(turns: int, iterations: int, seed: int = 1,
 def snapshot_ms(search: Search, max_nodes: int = 4000, repeats: int = 100) -> tuple[float, int]:
     import numpy as np
 
-    from .native import SNAPSHOT_DTYPE
+    from ..native import SNAPSHOT_DTYPE
     out = np.zeros(max_nodes, dtype=SNAPSHOT_DTYPE)
     snap = search.snapshot(0, max_nodes, 1, out=out)
     t0 = time.perf_counter()
@@ -202,7 +136,7 @@ def reference_ratio(p: GamePlugin, case: BenchCase, iterations: int,
     two must do identical work (iterations, simulated turns, nodes created),
     else the ratio would compare different things: a mismatch raises.
     None if the game has no reference twin."""
-    from .reference.smitsimax import reference_match
+    from ..reference.smitsimax import reference_match
     if p.reference_game(case.game_params, 1) is None:
         return None
     params = SearchParams(**case.search)
@@ -345,7 +279,8 @@ def _mcgs_run(kind: str, case: BenchCase, playouts: int,
 
 
 def mcgs_figures(kind: str, case: BenchCase, quick: bool) -> dict[str, Any]:
-    """Issue 12's MCGS bench (see the module docstring)."""
+    """The MCGS section: graph search from the start position, uniform and heuristic
+    priors, with and without the transposition table (see sandbox/bench/__init__.py)."""
     playouts = 20_000 if quick else 100_000
     reps = 1 if quick else 3
     settings = ", ".join(f"{k} {v}" for k, v in (case.mcgs or {}).items())
@@ -418,7 +353,7 @@ def scenario_figures(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, A
     """A case's bundled scenario: its first player's search settings over a
     short self-play match (iterations/s, simulated agent-turns/s) and the
     iterations a fresh search makes in the scenario's turn budget."""
-    from .config import load_scenario
+    from ..config import load_scenario
     sc = load_scenario(case.scenario)
     params = p.c_params(sc.game_params)
     search = sc.players[0].search
@@ -494,189 +429,3 @@ def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, An
     sig["search"].close()
     sig["game"].close()
     return res
-
-
-QUICK_NOTE = "smaller budgets and shorter timings, not comparable with a full run"
-RECORDING_TARGET = 0.05   # recorder's share of turn time at 50 ms budgets (issue 4)
-
-
-def run_bench(json_out: bool = False, quick: bool = False, recording: bool = False,
-              game: str | None = None, tournament: bool = False,
-              explorer: bool = False) -> int:
-    if explorer:   # the tree explorer's frames alone (bench_explorer.py)
-        return _run_explorer(json_out, quick)
-    t0 = time.perf_counter()
-    res = collect(quick=quick, game=game)
-    if tournament:
-        from .tournament.benchcase import measure as tournament_measure
-
-        def t_progress(what: str) -> None:
-            if sys.stderr.isatty():
-                print(f"\rtournament games/s: {what}   ", end="", file=sys.stderr, flush=True)
-
-        res["tournament"] = tournament_measure(quick=quick, progress=t_progress)
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-    if quick:
-        res["note"] = QUICK_NOTE
-    if recording:
-        from .replay.overhead import measure
-        turns = 10 if quick else 40
-
-        def progress(k: int, total: int, what: str) -> None:
-            # on stderr (stdout may be the JSON): these matches take a while
-            end = "" if sys.stderr.isatty() else "\n"
-            lead = "\r" if sys.stderr.isatty() else ""
-            print(f"{lead}recording cost: match {k}/{total} ({what}, {turns} turns at 50 ms "
-                  f"per player)   ", end=end, file=sys.stderr, flush=True)
-
-        res["recording"] = measure(turns=turns, reps=1 if quick else 2, progress=progress)
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-    res["bench_seconds"] = round(time.perf_counter() - t0, 1)
-    if json_out:
-        print(json.dumps(res))
-        return 0
-    print(f"sandbox bench — core {res['core_version']}, Python {res['python']}, "
-          f"{res['simd_paths']}" + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
-    tag = "  (quick)" if quick else ""
-
-    def algorithm_lines(src: dict) -> None:
-        for name, rate in src.get("algorithm_iterations_per_s", {}).items():
-            if rate is None:
-                print(f"  {name + ' first move: it/s':<38}{'refused':>16}")
-            else:
-                line({"v": rate}, f"{name} first move: it/s", "v")
-
-    def line(src: dict, label: str, key: str, unit: str = "", fmt: str = "{:,.0f}",
-             target: float | None = None, lower_is_better: bool = False) -> None:
-        v = src.get(key)
-        text = "n/a" if v is None else fmt.format(v) + unit
-        target = TARGETS.get(key) if target is None and src is res else target
-        mark = tag
-        if target is not None and v is not None:
-            low = lower_is_better or key in ("bytes_per_node", "snapshot_4000_ms")
-            ok = v <= target if low else v >= target
-            mark = (f"   target {'<=' if low else '>='} {target:,}  "
-                    + ("not judged (quick)" if quick else "met" if ok else "NOT MET"))
-        print(f"  {label:<38}{text:>16}{mark}")
-
-    if "scenario" in res:
-        print(f" {res['scenario']}")
-        line(res, "engine steps/s", "engine_steps_per_s")
-        line(res, "smitsimax simulated turns/s", "smitsimax_turns_per_s")
-        line(res, "smitsimax iterations/s", "smitsimax_iterations_per_s")
-        line(res, "search turns/s / engine steps/s", "search_share_of_engine", "", "{:.3f}")
-        if len(res.get("search_share_of_engine_pairs") or ()) > 1:
-            print(f"    (the median of {len(res['search_share_of_engine_pairs'])} engine-then-"
-                  "match pairs: " + ", ".join(f"{q:.3f}" for q in
-                                              res["search_share_of_engine_pairs"]) + ")")
-        line(res, "python reference turns/s", "python_reference_turns_per_s")
-        line(res, "C turns/s, the same workload", "python_reference_c_turns_per_s")
-        line(res, "C / python reference, same work", "python_reference_ratio", "x",
-             "{:,.1f}")
-        if res.get("python_reference_workload"):
-            print(f"    (workload: {res['python_reference_workload']})")
-        line(res, "bytes per node (sizeof)", "bytes_per_node")
-        line(res, "bytes per node (measured RSS)", "rss_bytes_per_node", "", "{:,.2f}")
-        line(res, "snapshot of 4,000 nodes", "snapshot_4000_ms", " ms", "{:.3f}")
-        line(res, "signature (nodes, 5x5000 it, seed 1)", "signature", "", "{}")
-        algorithm_lines(res)
-    for kind, g in res.get("games", {}).items():
-        print(f" {g['label']}")
-        line(g, "engine steps/s", "engine_steps_per_s")
-        line(g, "engine agent-turns/s (turns x agents)", "engine_agent_turns_per_s",
-             target=g.get("agent_turns_target"))
-        line(g, "smitsimax simulated turns/s (match)", "smitsimax_turns_per_s")
-        line(g, "smitsimax iterations/s (match)", "smitsimax_iterations_per_s")
-        for n, rate in g["first_move_iterations_per_s"].items():
-            line({"v": rate}, f"first move, {int(n):,} iterations: it/s", "v",
-                 target=g.get("first_move_target"))
-        algorithm_lines(g)
-        if g.get("scenario"):
-            sc = g["scenario"]
-            print(f"  scenario {sc['name']} (its search, depth {sc['max_depth']}):")
-            line(sc, "  smitsimax iterations/s (match)", "smitsimax_iterations_per_s")
-            line(sc, "  simulated agent-turns/s", "smitsimax_agent_turns_per_s")
-            line(sc, f"  iterations in {sc['turn_budget_ms']:g} ms (first move)",
-                 "iterations_per_turn_budget")
-    if res.get("policies"):
-        kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
-        print(" selection policies (each case's match, only the policy changed): it/s")
-        print(f"  {'policy':<14}" + "".join(f"{k:>16}" for k in kinds) + f"{'bytes/node':>12}")
-        for name, row in res["policies"].items():
-            print(f"  {name:<14}" + "".join(f"{row[k]['iterations_per_s']:>16,}" for k in kinds)
-                  + f"{row['bytes_per_node']:>12}{tag}")
-    if res.get("mcgs"):
-        m = res["mcgs"]
-        print(f" MCGS: {m['label']}")
-        print(f"  {m['playouts']:,} playouts from the start, seed 1")
-        line(m, "playouts/s, uniform priors", "playouts_per_s_uniform")
-        line(m, "playouts/s, heuristic priors", "playouts_per_s_heuristic")
-        print(f"    (mean playout depth {m['mean_depth_uniform']:.2f} / "
-              f"{m['mean_depth_heuristic']:.2f} turns; nodes {m['nodes_uniform']:,} / "
-              f"{m['nodes_heuristic']:,})")
-        line(m, "nodes / 100k playouts, table", "nodes_per_100k_with_table")
-        line(m, "nodes / 100k playouts, no table", "nodes_per_100k_without_table")
-        line(m, "saved by the transposition table", "table_saving_percent", " %", "{:.1f}")
-        line(m, "bytes/node, uniform (node+edges)", "bytes_per_node_uniform", "", "{:,.1f}")
-        line(m, "bytes/node, heuristic (+priors)", "bytes_per_node_heuristic", "", "{:,.1f}")
-        print(f"    (node struct {m['node_struct_bytes']} B; edges "
-              f"{m['edge_bytes_per_node_uniform']:.1f} B/node; priors "
-              f"{m['prior_bytes_per_node_heuristic']:.1f} B/node; table "
-              f"{m['table_bytes_per_node']:.1f} B/node apart){tag}")
-    if recording:
-        r = res["recording"]
-        print(f"  recording at {r['budget_ms']:g} ms per player per turn "
-              f"(mean turn {r['no_record_mean_turn_ms']:.1f} ms unrecorded):")
-        for key, x in r.items():
-            if not key.startswith("record"):
-                continue
-            share = x["direct_share"]
-            mark = ("not judged (quick)" if quick else
-                    "met" if share <= RECORDING_TARGET else "NOT MET")
-            print(f"    {key:<32}{100 * share:>14.2f}%   target <= 5%  {mark}"
-                  f"   ({x['recorder_ms_per_turn']:.3f} ms/turn, "
-                  f"{x['bytes_per_turn'] / 1024:.1f} KiB/turn, a/b {100 * x['ab_share']:+.1f}%)")
-    if tournament:
-        from .tournament.benchcase import TARGET_DASK2, TARGET_LOCAL2
-        t = res["tournament"]
-        print(f" tournament games through the Executor runner ({t['games']} games: "
-              f"{t['workload']}; {t['cpus']} CPUs)")
-        line(t, "games/s, 1 local worker", "local_1_games_per_s", "", "{:,.2f}")
-        line(t, "games/s, 2 local workers", "local_2_games_per_s", "", "{:,.2f}")
-        line(t, "  2 local workers / 1", "local_2_speedup", "x", "{:.2f}", target=TARGET_LOCAL2)
-        line(t, "games/s, Dask LocalCluster, 2 workers", "dask_2_games_per_s", "", "{:,.2f}")
-        line(t, "  Dask 2 workers / 1 local worker", "dask_2_speedup", "x", "{:.2f}",
-             target=TARGET_DASK2)
-        if t.get("dask_note"):
-            print(f"    ({t['dask_note']})")
-        per_cpu = ", ".join(f"{k[:-16]} {v:.2f}" for k, v in t.items()
-                            if k.endswith("_games_per_cpu_s"))
-        print(f"    (games per worker CPU-second: {per_cpu})")
-        shares = ", ".join(f"{k[:-10]} {v:.2f}" for k, v in t.items() if k.endswith("_cpu_share"))
-        print(f"    (CPU the workers got / wall x workers: {shares}; below ~0.95 the machine "
-              "was busy)")
-        same = all(v for k, v in t.items() if k.endswith("same_results"))
-        print(f"    (same results game for game on every executor: {'yes' if same else 'NO'})")
-    print(f"  finished in {res['bench_seconds']} s"
-          + (" — a QUICK run: compare its figures only with other quick runs" if quick else ""))
-    sys.stdout.flush()
-    return 0
-
-
-def _run_explorer(json_out: bool, quick: bool) -> int:
-    from .bench_explorer import measure, print_figures
-    t0 = time.perf_counter()
-    res = {"explorer": measure(quick=quick)}
-    if quick:
-        res["note"] = QUICK_NOTE
-    res["bench_seconds"] = round(time.perf_counter() - t0, 1)
-    if json_out:
-        print(json.dumps(res))
-        return 0
-    print("sandbox bench --explorer" + (f" — QUICK: {QUICK_NOTE}" if quick else ""))
-    print_figures(res["explorer"], quick)
-    print(f"  finished in {res['bench_seconds']} s")
-    sys.stdout.flush()
-    return 0

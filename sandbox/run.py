@@ -1,0 +1,77 @@
+"""Starting a match from the command line's flags, shared by the headless CLI (sandbox.cli) and
+the app (sandbox.app), below both: the budget of --iterations/--ms, the match's recorder as
+--no-record/--replay-dir say, the start of a match branched from a replay (--replay FILE
+--branch-at K), and the error a user's flags end in (CliError: one line, a non-zero exit).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from .native import SandboxError
+
+EXIT_USAGE = 2
+EXIT_ERROR = 1
+
+
+class CliError(SandboxError):
+    """A user error detected by the CLI itself."""
+
+
+def budget_from(args: argparse.Namespace):
+    from .config import ScenarioError, budget_from_flags
+    try:
+        return budget_from_flags(args.iterations, args.ms)
+    except ScenarioError as e:
+        raise CliError(str(e)) from None
+
+
+def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
+    """The match's Recorder as the scenario and --no-record/--replay-dir say
+    (None when recording is off), its file named after `name_hint` (default:
+    the --scenario given). Write failures go to `on_error` (default: one
+    warning line on stderr) and never stop the match."""
+    from .replay import ReplayError, recorder_for
+
+    if on_error is None:
+        def on_error(exc) -> None:
+            print(f"warning: {exc}", file=sys.stderr, flush=True)
+    recorder = recorder_for(scenario, args, on_error=on_error, name_hint=name_hint)
+    if recorder is not None:
+        try:
+            recorder.check_folder()
+        except ReplayError as exc:
+            raise CliError(f"{exc} (--no-record plays without a replay)") from None
+    return recorder
+
+
+def replay_outcome(recorder, rc: int) -> int:
+    """A replay lost mid-match (a full disk, a folder gone) is the command's
+    failure: one line saying what was kept, and a non-zero exit. The file
+    holds whole lines up to the failure (the recorder takes back a partial
+    one)."""
+    if recorder is None or not recorder.failed:
+        return rc
+    kept = (f"; {recorder.path} keeps {recorder.turns_written} turns"
+            if recorder.path is not None else "")
+    print(f"error: {recorder.error}{kept}", file=sys.stderr, flush=True)
+    return EXIT_ERROR
+
+
+def branch_from_args(args: argparse.Namespace):
+    """--replay FILE --branch-at K: where the branched match starts, with
+    --turns N counted from K (a BranchPoint whose max_turns is K + N)."""
+    from .replay import read_replay
+    from .replay.branch import branch_point
+    if args.seed is not None:
+        raise CliError("--seed: a match branched from a replay keeps the recorded seed")
+    if args.branch_at < 0:
+        raise CliError("--branch-at must be >= 0")
+    with read_replay(args.replay) as replay:
+        bp = branch_point(replay, args.branch_at)
+    for note in bp.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.turns:
+        bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
+    return bp

@@ -1,0 +1,207 @@
+"""The package's modules import one another without a circle.
+
+Every module under sandbox/ is parsed with `ast`; every import in it counts, at module level
+and inside functions alike (a function-level import hides a circle from Python's loader but
+still ties the two modules: neither can be read, tested or moved without the other). The
+graph's nodes are modules; `import sandbox.a.b` and `from sandbox.a import b` tie the importer
+to sandbox.a.b (when it is a module), `from sandbox.a import name` to the module that
+defines `name`: sandbox.a itself, or, when sandbox.a's __init__ re-exports it from one of its
+parts (`from .b import name`), that part. A package's own __init__ importing its parts (to
+re-export them) is not counted, since a package is the sum of its modules. Imports under
+`if TYPE_CHECKING:` are not counted either: they name types for the annotations and load
+nothing. The test fails on any strongly connected group of more than one module and names a
+circle in it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "sandbox"
+
+
+def module_names() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for path in sorted((ROOT / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _resolve(importer: str, is_pkg: bool, level: int, module: str | None) -> str:
+    if level == 0:
+        return module or ""
+    base = importer.split(".")
+    if not is_pkg:
+        base = base[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def _parse(path: Path) -> ast.Module:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    # Drop `if TYPE_CHECKING:` blocks (annotations only).
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, [
+                    child for child in block
+                    if not (isinstance(child, ast.If)
+                            and "TYPE_CHECKING" in ast.unparse(child.test))
+                ])
+    return tree
+
+
+def _reexports(package: str, modules: dict[str, Path]) -> dict[str, str]:
+    """name -> the part of `package` its __init__ takes it from (`from .part import name`)."""
+    path = modules[package]
+    if path.name != "__init__.py":
+        return {}
+    out: dict[str, str] = {}
+    for node in _parse(path).body:
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(package, True, node.level, node.module)
+            if base.startswith(package + ".") and base in modules:
+                for alias in node.names:
+                    out[alias.asname or alias.name] = base
+    return out
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    is_pkg = path.name == "__init__.py"
+    tree = _parse(path)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(name, is_pkg, node.level, node.module)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                if sub in modules:
+                    targets.append(sub)
+                    continue
+                # Follow re-exports down to the part that defines the name.
+                seen = set()
+                while base in modules and base not in seen:
+                    seen.add(base)
+                    part = _reexports(base, modules).get(alias.name)
+                    if part is None or part == name:
+                        break
+                    base = part
+                targets.append(base)
+        for target in targets:
+            # The closest module that exists (import a.b.c of a package a.b: the package).
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if not target or target == name:
+                continue
+            if is_pkg and target.startswith(name + "."):
+                continue  # a package re-exporting its own parts
+            found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = module_names()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iteratively; groups of more than one node, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    groups.append(sorted(group))
+    return sorted(groups)
+
+
+def one_cycle(graph: dict[str, set[str]], group: list[str]) -> list[str]:
+    """A shortest circle through the group's first module, for the message."""
+    members = set(group)
+    start = group[0]
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for child in sorted(graph[node] & members):
+                if child == start:
+                    return paths[node] + [start]
+                if child not in paths:
+                    paths[child] = paths[node] + [child]
+                    nxt.append(child)
+        frontier = nxt
+    return group
+
+
+def test_the_checker_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert strongly_connected(graph) == [["a", "b", "c"]]
+    assert one_cycle(graph, ["a", "b", "c"]) == ["a", "b", "c", "a"]
+    assert strongly_connected({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_checker_counts_function_level_imports(tmp_path):
+    modules = {"sandbox.x": tmp_path / "x.py", "sandbox.y": tmp_path / "y.py"}
+    (tmp_path / "x.py").write_text("def f():\n    from sandbox import y\n", encoding="utf-8")
+    (tmp_path / "y.py").write_text("from . import x\n", encoding="utf-8")
+    assert imports_of("sandbox.x", modules["sandbox.x"], modules) == {"sandbox.y"}
+    assert imports_of("sandbox.y", modules["sandbox.y"], modules) == {"sandbox.x"}
+
+
+def test_no_import_circles():
+    graph = import_graph()
+    assert len(graph) > 50  # the walk found the package
+    groups = strongly_connected(graph)
+    message = "\n".join(
+        f"  {' -> '.join(one_cycle(graph, g))}   (group: {', '.join(g)})" for g in groups
+    )
+    assert not groups, f"import circles between modules of {PACKAGE}/:\n{message}"
