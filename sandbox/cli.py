@@ -34,7 +34,9 @@ def display_available() -> tuple[bool, str]:
 
 
 # ----------------------------------------------------------------- play args
-def add_play_args(p: argparse.ArgumentParser) -> None:
+def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
+    """`app`: main.py's flags, where a window records by default but
+    --headless, --screenshot and --profile-frames do not (see --record)."""
     p.add_argument("scenario", nargs="?", default=None,
                    help="scenario name in scenarios/ or a path to a .toml (default: snakes_standard_4p)")
     p.add_argument("--turns", type=int, default=None, metavar="N",
@@ -48,7 +50,10 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true",
                    help="print only the replay and result lines")
     p.add_argument("--no-record", action="store_true",
-                   help="do not write a replay file (recording is on by default)")
+                   help=("do not write a replay file (a match in the window records by "
+                         "default; --headless, --screenshot and --profile-frames only with "
+                         "--record)") if app else
+                        "do not write a replay file (recording is on by default)")
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="folder for replay files (default: the scenario's record.dir, else "
                         "$SBX_REPLAY_DIR, else replays/)")
@@ -150,7 +155,7 @@ def _node_cap_text(match, player: int) -> str:
 # --------------------------------------------------------------- main.py entry
 def app_main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="main.py", description="The simultaneous-move search sandbox.")
-    add_play_args(parser)
+    add_play_args(parser, app=True)
     parser.add_argument("--headless", action="store_true", help="play without a window")
     parser.add_argument("--screenshot", metavar="PATH", default=None,
                         help="play --turns turns (default 20) in the app, save the window as PNG, "

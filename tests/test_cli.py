@@ -234,3 +234,17 @@ def test_a_string_game_parameter_cannot_smuggle_keys(tmp_path):
         assert line.startswith("error: smuggle.toml: game_params.ruleset: ")
         assert "'standard width=7 max_turns=3'" in line
     assert [x.name for x in tmp_path.iterdir()] == ["smuggle.toml"]
+
+
+def test_help_says_when_each_entry_records(capsys):
+    """main.py's window records by default, its --headless does not: the help
+    of --no-record says so there (it said "on by default" for both)."""
+    from sandbox.cli import app_main, main as cli_main
+    for fn, argv in ((app_main, ["--help"]), (cli_main, ["play", "--help"])):
+        with pytest.raises(SystemExit):
+            fn(argv)
+    out = capsys.readouterr().out
+    app_help, play_help = out.split("usage: python -m sandbox play")
+    assert "--headless, --screenshot and --profile-frames only with --record" in " ".join(
+        app_help.split())
+    assert "recording is on by default" in play_help
