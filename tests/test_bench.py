@@ -71,6 +71,13 @@ def test_bench_json_quick(tmp_path):
         # an edge is 16 bytes, a node has 1..25 of them (5 x 5 outcomes)
         assert 16 <= m[f"edge_bytes_per_node_{name}"] <= 16 * 25
         # every registered game has its own figures
+    for kind, g in [("snakes", res)] + list(res["games"].items()):
+        # an algorithm the core refuses for a game says why (MCGS on 4 snakes)
+        for name, rate in g["algorithm_iterations_per_s"].items():
+            assert (rate is None) == (name in g["algorithm_refusals"]), (kind, name)
+            assert rate is not None or g["algorithm_refusals"][name], (kind, name)
+    assert res["algorithm_iterations_per_s"]["mcgs"] is None
+    assert "two" in res["algorithm_refusals"]["mcgs"]
     for kind, g in res["games"].items():
         assert g["smitsimax_iterations_per_s"] > 0 and g["engine_steps_per_s"] > 0, kind
         assert all(v > 0 for v in g["first_move_iterations_per_s"].values()), kind

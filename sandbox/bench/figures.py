@@ -178,18 +178,22 @@ def first_move_rate(kind: str, game_params: Any, search: Any, iterations: int,
     return statistics.median(rates)
 
 
-def algorithm_rates(kind: str, game_params: Any, search: Any, quick: bool) -> dict[str, Any]:
+def algorithm_rates(kind: str, game_params: Any, search: Any, quick: bool,
+                    refusals: dict[str, str] | None = None) -> dict[str, Any]:
     """First-move iterations/s of every algorithm (smitsimax and the
     baselines) with the case's search settings; None where C refuses the
-    algorithm for the game (joint-action MCTS on too many joint actions)."""
+    algorithm for the game (joint-action MCTS on too many joint actions,
+    MCGS on more than two players), its message put in `refusals`."""
     iterations = 500 if quick else 2_000
     out: dict[str, Any] = {}
     for name in ALGORITHM:
         try:
             out[name] = round(first_move_rate(kind, game_params, {**search, "algorithm": name},
                                               iterations, 0.05 if quick else 0.2))
-        except InvalidArgument:
+        except InvalidArgument as exc:
             out[name] = None
+            if refusals is not None:
+                refusals[name] = str(exc)
     return out
 
 
@@ -227,8 +231,9 @@ def collect_case(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:
         for n in case.first_move}
     if case.first_move_target is not None:
         res["first_move_target"] = case.first_move_target
+    res["algorithm_refusals"] = {}
     res["algorithm_iterations_per_s"] = algorithm_rates(p.kind, case.game_params, case.search,
-                                                        quick)
+                                                        quick, refusals=res["algorithm_refusals"])
     if case.scenario is not None:
         res["scenario"] = scenario_figures(p, case, quick)
     return res
@@ -421,8 +426,9 @@ def collect_primary(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, An
            if case.reference else None)
     res.update(ref or {"python_reference_turns_per_s": None, "python_reference_ratio": None})
 
+    res["algorithm_refusals"] = {}
     res["algorithm_iterations_per_s"] = algorithm_rates(p.kind, case.game_params, case.search,
-                                                        quick)
+                                                        quick, refusals=res["algorithm_refusals"])
     sig = search_run(turns=5, iterations=5_000, seed=1)
     res["signature"] = sig["nodes_added"]
     res["signature_visits_digest"] = sig["visits_digest"]

@@ -90,8 +90,12 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
     def algorithm_lines(src: dict) -> None:
         for name, rate in src.get("algorithm_iterations_per_s", {}).items():
             if rate is None:
-                print(f"  {name + ' first move: it/s':<38}{'refused':>16}")
-                rows.add(f"{name} first move: it/s", "refused")
+                why = src.get("algorithm_refusals", {}).get(name, "")
+                # the core's message names the rule (a game it does not search)
+                why = why if len(why) <= 70 else why[:67] + "..."
+                print(f"  {name + ' first move: it/s':<38}{'refused':>16}"
+                      + (f"  ({why})" if why else ""))
+                rows.add(f"{name} first move: it/s", "refused" + (f": {why}" if why else ""))
             else:
                 line({"v": rate}, f"{name} first move: it/s", "v")
 
