@@ -38,6 +38,7 @@ from ..native import Game, SandboxError, Search, SearchParams, TreeSnapshot
 from ..native.search import params_arg
 from ..games import plugin
 from ..sim.controller import params_for_seat, player_game, weighted_params
+from ..sim.settings_doc import search_label, setting_is_read
 from .errors import ReplayError
 from .stats import json_clean
 from .format import SettingsChangeLine, hash_hex
@@ -77,6 +78,7 @@ class ResearchReport:
     iterations: int                    # the re-search's
     recorded_iterations: int
     recorded_stop: str
+    search: str                        # algorithm (/ policy) in force in the re-search
     from_kept_tree: bool               # the what-if began from the recorded search's kept tree
     recorded_kept_tree: bool           # the recorded search began from a kept tree
     rows: tuple[MoveRow, ...]
@@ -110,13 +112,23 @@ class ResearchReport:
             shift = (f"{big.name} {big.share_change * 100:+.0f}% of the visits "
                      f"({big.recorded_share * 100:.0f}% → {big.share * 100:.0f}%)")
         value = f"value {self.recorded_value:.3f} → {self.value:.3f}"
-        if self.move_changed:
+        if self.move_changed and self.fresh_vs_kept:
+            head = (f"move differs: {self.recorded_move_name} → {self.move_name} (this re-search "
+                    "began from a fresh tree, the recorded one from its kept tree)")
+        elif self.move_changed:
             head = f"move CHANGED: {self.recorded_move_name} → {self.move_name}"
         elif self.identical:
             return f"same move ({self.move_name}); root visits identical to the recorded search"
         else:
             head = f"same move ({self.move_name})"
         return "; ".join(x for x in (head, shift, value) if x)
+
+    @property
+    def fresh_vs_kept(self) -> bool:
+        """The re-search began from a fresh tree where the recorded one began
+        from its kept tree, with no setting changed: a different move then
+        says nothing about settings."""
+        return self.recorded_kept_tree and not self.from_kept_tree and not self.changes
 
     def text(self) -> str:
         budget = (f"{self.budget['iterations']:,} iterations" if "iterations" in self.budget
@@ -125,6 +137,7 @@ class ResearchReport:
                f"player {self.player})",
                f"budget: {budget} ({self.iterations:,} run; recorded {self.recorded_iterations:,}"
                f", stopped on {self.recorded_stop})",
+               f"search: {self.search}",
                "settings: " + (", ".join(f"{k} {_v(o)}→{_v(n)}"
                                          for k, (o, n) in self.changes.items())
                                if self.changes else "as recorded"),
@@ -143,7 +156,11 @@ class ResearchReport:
         played = ""
         if self.played_move != self.recorded_move and self.played_move is not None:
             played = f" (played: {self.played_by}'s {self._name(self.played_move)})"
-        if self.move_changed:
+        if self.move_changed and self.fresh_vs_kept:
+            out.append(f"move: differs, {self.recorded_move_name} → {self.move_name}{played} "
+                       "(a fresh tree against the recorded kept one: not a change the settings "
+                       "made; --keep-tree compares like with like)")
+        elif self.move_changed:
             out.append(f"move: CHANGED {self.recorded_move_name} → {self.move_name}{played}")
         else:
             out.append(f"move: {self.move_name}, as recorded{played}")
@@ -372,6 +389,12 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
             old = weights.get(k, getattr(defaults, k))
             if old != v:
                 diff[f"{WEIGHTS}{k}"] = (old, float(v))
+        inert = [k for k in diff if not k.startswith(WEIGHTS)
+                 and not setting_is_read(new_settings, k)]
+        if inert:
+            notes.append(f"{', '.join(inert)}: not read by {search_label(new_settings)}, so "
+                         f"{'this change has' if len(inert) == 1 else 'these changes have'} "
+                         "no effect on the re-search")
         if new_w:
             weights = {**weights, **new_w}
             take_weights(weights)
@@ -411,6 +434,7 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
     played = line.joint[agent]
     return ResearchReport(
         file=str(replay.path), turn=turn, agent=agent, name=h.names[agent], player=ph.player,
+        search=search_label(new_settings),
         settings=new_settings.model_dump(mode="json"),
         changes={k: (_plain(o), _plain(n)) for k, (o, n) in diff.items()},
         budget={"ms": ms} if ms is not None else {"iterations": iterations},

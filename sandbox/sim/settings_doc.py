@@ -117,4 +117,39 @@ def settings_markdown() -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["USED_BY", "settings_markdown", "settings_rows", "settings_text"]
+
+
+# Smitsimax settings that only some of its selection policies read.
+_UCB_FAMILY = ("ucb1", "ucb1_tuned")
+_SAMPLING = ("exp3", "rm", "rm_plus")
+SMITSIMAX_POLICY_ONLY: dict[str, tuple[str, ...]] = {
+    "c": _UCB_FAMILY, "random_threshold": _UCB_FAMILY, "death_penalty": _UCB_FAMILY,
+    "death_penalty_value": _UCB_FAMILY, "death_min_visits": _UCB_FAMILY,
+    "bounds": _UCB_FAMILY, "backup": ("ucb1",), "power_p": ("ucb1",),
+    "exploration": _SAMPLING, "final_move": _SAMPLING, "avg_weight": _SAMPLING,
+    "counterfactual": ("rm", "rm_plus"),
+}
+
+
+def setting_is_read(settings: SearchParams, name: str) -> bool:
+    """Whether the search these settings make reads `name` at all (a change
+    of one it does not read changes nothing: say so rather than let a user
+    believe a re-search measured it)."""
+    algo = settings.algorithm
+    if algo not in USED_BY.get(name, ()):
+        return False
+    if algo == "smitsimax" and name in SMITSIMAX_POLICY_ONLY:
+        return settings.policy in SMITSIMAX_POLICY_ONLY[name]
+    return True
+
+
+def search_label(settings: SearchParams) -> str:
+    """'smitsimax / exp3', 'mcgs': the algorithm, and the policy where the
+    algorithm has one."""
+    if settings.algorithm in ("smitsimax", "suct"):
+        return f"{settings.algorithm} / {settings.policy}"
+    return settings.algorithm
+
+
+__all__ = ["SMITSIMAX_POLICY_ONLY", "USED_BY", "search_label", "setting_is_read",
+           "settings_markdown", "settings_rows", "settings_text"]

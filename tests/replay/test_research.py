@@ -243,3 +243,38 @@ def test_a_parallel_re_search_says_it_is_not_bit_reproducible(files):
                    changes={"parallel": "wu_uct", "threads": 2})
     assert any("not bit-reproducible" in n for n in rep.notes)
     assert sum(r.visits or 0 for r in rep.rows) == 300
+
+
+def test_a_setting_the_policy_does_not_read_is_named(files, tmp_path):
+    """--set c on an Exp3 player: C is UCB's, Exp3 never reads it; the report
+    names the search in force and says the change has no effect (it said
+    nothing and a difference looked like C's doing)."""
+    base = load_scenario("goofspiel_13_duel").model_dump()
+    for p in base["players"]:
+        p["search"]["policy"] = "exp3"
+    rec = Recorder(tmp_path, name_hint="exp3")
+    with Match(scenario_from_dict(base), seed=3, budget=Budget(iterations=100, ms=0),
+               max_turns=3, recorder=rec) as m:
+        m.play()
+    rec.close()
+    rep = research(read_replay(rec.path), 1, 0, {"c": 2.5})
+    assert rep.search == "smitsimax / exp3"
+    assert any(n.startswith("c: not read by smitsimax / exp3") for n in rep.notes), rep.notes
+    assert "search: smitsimax / exp3" in rep.text()
+    read = research(read_replay(rec.path), 1, 0, {"exploration": 0.2})
+    assert not any("not read by" in n for n in read.notes)
+
+
+def test_a_fresh_tree_against_a_kept_one_is_not_a_change(files):
+    """Without --set, on a match with tree reuse: a different move comes from
+    starting afresh, not from any setting; the report says so instead of
+    "move CHANGED"."""
+    from dataclasses import replace
+    rep = research(read_replay(files["on"]), 5, 0)
+    assert rep.recorded_kept_tree and not rep.from_kept_tree and not rep.changes
+    forced = replace(rep, move_changed=True, identical=False,
+                     move=rep.recorded_move + 1 if rep.recorded_move < 3 else 0)
+    assert "move differs" in forced.difference() and "CHANGED" not in forced.difference()
+    assert "move: differs" in forced.text() and "CHANGED" not in forced.text()
+    kept = research(read_replay(files["on"]), 5, 0, keep_tree=True)
+    assert not kept.fresh_vs_kept
