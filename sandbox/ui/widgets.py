@@ -5,7 +5,10 @@ The frame contract, as in pygame_gui: `process_event(event) -> consumed`,
 change posts a UI_EVENT (pygame custom event) carrying the widget id and the
 new value, which the scene turns into a command. Mouse and keyboard both
 work: a focused slider moves with Left/Right (Shift: bigger steps), a picker
-cycles with Up/Down and opens with Enter.
+cycles with Up/Down and opens with Enter, and Enter presses a focused button
+or flips a focused toggle. Space never does: it is the scenes' play / pause,
+and a clicked widget keeps the focus, so Space flipped that toggle back or
+re-opened that picker instead.
 """
 from __future__ import annotations
 
@@ -85,7 +88,7 @@ class Button(Widget):
             if self.rect.collidepoint(event.pos):
                 post_click(self.id)
             return True
-        if event.type == pygame.KEYDOWN and self.focused and event.key in (pygame.K_RETURN, pygame.K_SPACE):
+        if event.type == pygame.KEYDOWN and self.focused and event.key == pygame.K_RETURN:
             post_click(self.id)
             return True
         return False
@@ -118,7 +121,7 @@ class Toggle(Widget):
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
             self.set(not self.value, notify=True)
             return True
-        if event.type == pygame.KEYDOWN and self.focused and event.key in (pygame.K_RETURN, pygame.K_SPACE):
+        if event.type == pygame.KEYDOWN and self.focused and event.key == pygame.K_RETURN:
             self.set(not self.value, notify=True)
             return True
         return False
@@ -288,7 +291,7 @@ class Picker(Widget):
                 i = (self.index + (1 if event.key == pygame.K_DOWN else -1)) % len(self.options)
                 self.set(self.options[i][0], notify=True)
                 return True
-            if event.key in (pygame.K_RETURN, pygame.K_SPACE):
+            if event.key == pygame.K_RETURN:
                 self.open = not self.open
                 return True
             if event.key == pygame.K_ESCAPE and self.open:

@@ -785,3 +785,27 @@ def test_meters_say_when_a_players_tree_is_full(app, monkeypatch):
     order = [s for s, _ in drawn if s in names or s.startswith("tree full")]
     assert order.index("tree full (node cap 1,024)") == order.index(
         scene.match.controllers[1].name[:9]) + 1
+
+
+def test_space_is_play_pause_after_a_click_on_a_toggle_or_picker(arena):
+    """A clicked toggle or picker keeps keyboard focus; Space must still be
+    play / pause, never flip that toggle back (the change log once showed
+    death_penalty False→True, then True→False) or re-open the picker."""
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    t = arena.widgets.get("death_penalty")
+    click(arena, t.rect.center)
+    assert t.focused and t.value is True and ctl.settings.death_penalty is True
+    was = arena.live.paused
+    feed(arena, SPACE)
+    assert arena.live.paused is (not was)                    # the match, not the toggle
+    assert t.value is True and ctl.settings.death_penalty is True
+    feed(arena, SPACE)
+    assert arena.live.paused is was
+    p = arena.widgets.get("elimination")
+    click(arena, p.box.center)
+    click(arena, p.option_rect(0).center)                    # picked: closed, focused
+    assert p.focused and not p.open
+    feed(arena, SPACE)
+    assert not p.open and arena.live.paused is (not was)
+    feed(arena, SPACE)

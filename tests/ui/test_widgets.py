@@ -286,8 +286,11 @@ def test_click_focuses_the_widget_under_the_mouse():
     t = g.get("t")
     feed(g, down(t.rect.center), up(t.rect.center))
     assert focused_ids(g) == ["t"] and t.value is True
-    # keyboard now goes to the toggle
-    feed(g, key(pygame.K_SPACE, unicode=" "))
+    # keyboard now goes to the toggle: Enter flips it, Space (the scenes'
+    # play / pause) does not
+    assert feed(g, key(pygame.K_SPACE, unicode=" ")) == [False]
+    assert t.value is True
+    feed(g, key(pygame.K_RETURN))
     assert t.value is False
     assert posted() == [("change", "t", True), ("change", "t", False)]
     with pytest.raises(KeyError):
@@ -317,9 +320,9 @@ def test_toggle_flips_on_click_and_on_keys_when_focused():
     feed(g, down(t.rect.center, button=3), down((400, 400)))   # right button, elsewhere
     assert t.value is False
     t.focused = True
-    feed(g, key(pygame.K_RETURN), key(pygame.K_SPACE), key(pygame.K_SPACE))
-    assert t.value is True
-    assert posted() == [("change", "death_penalty", v) for v in (True, False, True, False, True)]
+    feed(g, key(pygame.K_RETURN), key(pygame.K_SPACE), key(pygame.K_RETURN))
+    assert t.value is False
+    assert posted() == [("change", "death_penalty", v) for v in (True, False, True, False)]
     t.set(False)                                            # silent
     t.set(False, notify=True)                               # no change: silent
     assert t.value is False and posted() == []
@@ -347,13 +350,13 @@ def test_button_clicks_on_release_inside():
     assert posted() == []
 
 
-def test_focused_button_clicks_on_return_and_space():
+def test_focused_button_clicks_on_return_not_space():
     b = Button("play", (20, 20, 64, 26), "Play")
     g = WidgetGroup([b])
     feed(g, key(pygame.K_RETURN))
     assert posted() == []
     feed(g, key(pygame.K_TAB), key(pygame.K_RETURN), key(pygame.K_SPACE), key(pygame.K_a))
-    assert posted() == [("click", "play", None)] * 2
+    assert posted() == [("click", "play", None)]
 
 
 # ------------------------------------------------------------------ picker
@@ -423,6 +426,8 @@ def test_picker_keys_cycle_open_and_close():
     feed(g, key(pygame.K_ESCAPE))
     assert not p.open
     feed(g, key(pygame.K_SPACE))
+    assert not p.open                                      # Space is play / pause
+    feed(g, key(pygame.K_RETURN))
     assert p.open
     # while open, it has the keys even without focus
     g.clear_focus()
