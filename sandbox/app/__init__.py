@@ -18,6 +18,10 @@ from .shell import App
 PROFILE_CHUNK_FRAMES = 30
 
 
+
+# An unfinished match from the window is kept from this many turns on.
+APP_KEEP_TURNS = 10
+
 def run_app(args: argparse.Namespace) -> int:
     from .arena import ArenaScene
     from .menu import MenuScene
@@ -33,7 +37,15 @@ def run_app(args: argparse.Namespace) -> int:
         # the scenario file a replay is named after (default: the one given
         # on the command line).
         from ..run import make_recorder
-        return lambda: make_recorder(args, scn, on_error=lambda exc: None, name_hint=stem)
+
+        def make():
+            rec = make_recorder(args, scn, on_error=lambda exc: None, name_hint=stem)
+            if rec is not None:
+                # a window opened for a look around fills no library: keep a
+                # match that finished or ran APP_KEEP_TURNS turns
+                rec.keep_min_turns = APP_KEEP_TURNS
+            return rec
+        return make
 
     app.recorder_factory = recorder_factory
     app.replay_dir = getattr(args, "replay_dir", None)

@@ -93,6 +93,9 @@ class Recorder:
         self._fd: int | None = None
         self._state = "waiting"
         self._since_sync = 0
+        # an unfinished replay shorter than this is removed at close (0: any
+        # turn is kept); a finished match is always kept
+        self.keep_min_turns = 0
 
     def check_folder(self) -> None:
         """ReplayError (one line) unless the folder replays go to is a folder
@@ -160,10 +163,13 @@ class Recorder:
         """Flush to disk and close (a match that stopped early keeps every
         complete turn and has no result line). A match closed before its
         first turn leaves no file: a header alone replays nothing, and each
-        restart in the app would leave one behind."""
+        restart in the app would leave one behind. Nor does an unfinished
+        one of fewer than `keep_min_turns` turns (the app's: a window opened
+        and closed after a few turns is a look around, not a match to keep)."""
         if self._state == "recording":
             self._close("closed")
-            if self.turns_written == 0 and self.path is not None and self._state == "closed":
+            if (self.turns_written < max(1, self.keep_min_turns) and self.path is not None
+                    and self._state == "closed"):
                 try:
                     self.path.unlink()
                     self.path = None

@@ -96,3 +96,44 @@ def test_recorder_for_args(tmp_path, monkeypatch):
     assert recorder_for(sc).directory == Path("replays")
     assert recorder_for(sc.with_overrides(record={"enabled": False})) is None
     assert recorder_for(sc, args, enabled=False) is None
+
+
+def test_a_short_unfinished_match_is_not_kept_but_a_finished_one_is(tmp_path):
+    """The app's recorders drop an unfinished match of fewer than
+    APP_KEEP_TURNS turns (every launch left a "4 turns · unfinished" replay);
+    a finished match is kept however short, and the CLI keeps everything."""
+    from sandbox.app import APP_KEEP_TURNS
+    from sandbox.config import Budget, load_scenario
+    from sandbox.replay import Recorder
+    from sandbox.sim import Match
+
+    def play(scenario: str, turns: int, keep: int) -> Recorder:
+        rec = Recorder(tmp_path / f"{scenario}-{turns}-{keep}")
+        rec.keep_min_turns = keep
+        with Match(load_scenario(scenario), seed=1, budget=Budget(iterations=20, ms=0),
+                   recorder=rec) as m:
+            while not m.over and m.turn < turns:
+                m.play_turn()
+        rec.close()
+        return rec
+
+    short = play("snakes_standard_4p", 4, APP_KEEP_TURNS)
+    assert short.path is None and not list(short.directory.glob("*.jsonl"))
+    long = play("snakes_standard_4p", APP_KEEP_TURNS, APP_KEEP_TURNS)
+    assert long.path is not None and long.path.exists()
+    done = play("goofspiel_4_exploit", 99, APP_KEEP_TURNS)      # 4 turns, finished
+    assert done.path is not None and done.path.exists()
+    cli = play("snakes_standard_4p", 4, 0)
+    assert cli.path is not None and cli.path.exists()
+
+
+def test_the_window_does_not_keep_a_look_around(tmp_path):
+    from sandbox.cli import app_main
+    out = tmp_path / "shot.png"
+    assert app_main(["--screenshot", str(out), "--turns", "4", "--iterations", "20", "--record",
+                     "--replay-dir", str(tmp_path / "r")]) == 0
+    assert out.exists() and not list((tmp_path / "r").glob("*.jsonl"))
+    # the same window kept to 12 turns keeps its replay
+    assert app_main(["--screenshot", str(out), "--turns", "12", "--iterations", "20",
+                     "--record", "--replay-dir", str(tmp_path / "r")]) == 0
+    assert len(list((tmp_path / "r").glob("*.jsonl"))) == 1
