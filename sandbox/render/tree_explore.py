@@ -34,7 +34,9 @@ TREE_DIR_ENV = "SBX_TREE_DIR"
 HELP = [
     ("wheel / drag", "tree: zoom about the cursor / pan (Shift+wheel: deeper levels)"),
     ("click / right click", "tree node: make it the view's root / pin its facts (Esc: unpin)"),
-    ("Backspace  /  X", "tree: back up a crumb / find a move path (U,L,R) / export to trees/"),
+    ("Backspace", "tree: back up a crumb of the re-rooted view"),
+    ("/", "tree: find a move path, e.g. U,L,R (Enter goes there)"),
+    ("X", "tree: export the shown tree to trees/"),
 ]
 DRAG_PX = 4                  # a press that moves less than this is a click
 

@@ -809,3 +809,19 @@ def test_space_is_play_pause_after_a_click_on_a_toggle_or_picker(arena):
     feed(arena, SPACE)
     assert not p.open and arena.live.paused is (not was)
     feed(arena, SPACE)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1000, 480)])
+def test_the_help_lists_find_and_fits_the_window(size):
+    """Every key row is inside the window (a long list once ran off its
+    bottom, hiding the tree's find key), and find has its own row."""
+    from sandbox.app.arena import HELP
+    from sandbox.app.arena.overlays import draw_help
+    assert ("/", ) == tuple(k for k, _ in HELP if k == "/")
+    surface = pygame.Surface(size)
+    box = draw_help(surface)
+    assert surface.get_rect().contains(box)
+    rows_per_col = (box.height - 40) // 22
+    assert 2 * rows_per_col >= len(HELP)                    # every row is in a column
+    if size[1] < 40 + 22 * len(HELP) + 20:                  # too tall for one column
+        assert rows_per_col < len(HELP)
