@@ -36,31 +36,37 @@ def draw_message(surface, message: str, bottom: int) -> None:
 def draw_help(surface) -> pygame.Rect:
     """The keyboard help over a shaded window; returns its box (a click
     outside closes it). Rows that do not fit the window's height go to a
-    second column, so no key is ever drawn off-screen."""
+    second column (in a smaller type, each column with its own key width),
+    so no key is ever drawn off-screen."""
     shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     shade.fill((0, 0, 0, 170))
     surface.blit(shade, (0, 0))
-    keys = [text(k, 13, pal.ACCENT, mono=True) for k, _ in HELP]
-    whats = [text(what, 13, pal.TEXT) for _, what in HELP]
-    key_w = max(114, max(t.get_width() for t in keys) + 16)
-    what_w = max(t.get_width() for t in whats)
     fits = max(1, (surface.get_height() - 20 - 40) // 22)
     cols = 1 if len(HELP) <= fits else 2
+    size = 13 if cols == 1 else 12
     per_col = -(-len(HELP) // cols)
-    col_w = key_w + min(what_w, (surface.get_width() - 20 - 32) // cols - key_w)
-    box = pygame.Rect(0, 0, min(surface.get_width() - 20, 32 + cols * col_w + (cols - 1) * 16),
-                      40 + 22 * per_col)
+    columns = []
+    for c in range(cols):
+        part = HELP[c * per_col:(c + 1) * per_col]
+        keys = [text(k, size, pal.ACCENT, mono=True) for k, _ in part]
+        whats = [text(what, size, pal.TEXT) for _, what in part]
+        key_w = max(60, max(t.get_width() for t in keys) + 14)
+        columns.append((keys, whats, key_w, key_w + max(t.get_width() for t in whats)))
+    width = min(surface.get_width() - 20, 32 + sum(c[3] for c in columns) + 20 * (cols - 1))
+    box = pygame.Rect(0, 0, width, 40 + 22 * per_col)
     box.center = surface.get_rect().center
     pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
     pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
     surface.blit(text("Keyboard", 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
-    for i, (k, what) in enumerate(zip(keys, whats)):
-        c, r = divmod(i, per_col)
-        x = box.x + 16 + c * (col_w + 16)
-        y = box.y + 38 + 22 * r
-        surface.blit(k, (x, y))
-        clip = surface.get_clip()
-        surface.set_clip(pygame.Rect(x + key_w, y, col_w - key_w, 22).clip(box))
-        surface.blit(what, (x + key_w, y))
-        surface.set_clip(clip)
+    x = box.x + 16
+    clip = surface.get_clip()
+    for keys, whats, key_w, col_w in columns:
+        for r, (k, what) in enumerate(zip(keys, whats)):
+            y = box.y + 38 + 22 * r
+            surface.blit(k, (x, y))
+            # a window too narrow for the text cuts it at the box, never beyond
+            surface.set_clip(pygame.Rect(x + key_w, y, box.right - 8 - x - key_w, 22))
+            surface.blit(what, (x + key_w, y))
+            surface.set_clip(clip)
+        x += col_w + 20
     return box
