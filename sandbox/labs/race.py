@@ -131,21 +131,23 @@ class RaceReport:
     def text(self) -> str:
         lines = [f"Convergence race on {self.game} (self-play, one search per policy, seed "
                  f"{self.seed})",
-                 f"NashConv: raw in payoff units, and normalised by the payoff range "
-                 f"{self.payoff_range:g}; top: the row player's most-played action's share"]
+                 f"NashConv over the payoff range {self.payoff_range:g} (times "
+                 f"{self.payoff_range:g}: payoff units)",
+                 "top share: the row player's most-played action's share at the end"]
         for pol, alias in self.in_force.items():
             if alias != self.base.get(pol, pol):
                 lines.append(f"note: {pol} runs as {alias} in this build (not implemented in C)")
         pols = list(self.policies)
-        lines.append(f"{'iterations':>10} | " + " | ".join(f"{p:^26}" for p in pols))
-        lines.append(f"{'':>10} | " + " | ".join(f"{'raw':>9} {'norm':>8} {'top':>7}"
-                                                  for _ in pols))
+        # one narrow column per policy (the raw figure is the normalised one
+        # times the range, and the top share is shown once, at the end: the
+        # table with all three per policy ran to 170 columns)
+        widths = [max(9, len(p)) for p in pols]
+        lines.append(f"{'iterations':>10} |" + "".join(f" {p:>{w}}" for p, w in zip(pols, widths)))
         for i, it in enumerate(self.checkpoints):
-            cells = []
-            for p in pols:
-                pt = self.policies[p][i]
-                cells.append(f"{pt.nashconv:9.3g} {pt.nashconv_norm:8.3g} {pt.top_share:7.3f}")
-            lines.append(f"{it:>10,} | " + " | ".join(cells))
+            lines.append(f"{it:>10,} |" + "".join(
+                f" {self.policies[p][i].nashconv_norm:>{w}.3g}" for p, w in zip(pols, widths)))
+        lines.append(f"{'top share':>10} |" + "".join(
+            f" {self.policies[p][-1].top_share:>{w}.3f}" for p, w in zip(pols, widths)))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

@@ -71,6 +71,7 @@ def test_the_report_table_and_json():
     lines = rep.text().splitlines()
     assert sum(1 for ln in lines if ln.lstrip().startswith(("100 ", "200 ", "500 ", "1,000 "))) \
         == 4
+    assert max(len(ln) for ln in lines) <= 100          # a terminal's width, not 170
     d = json.loads(json.dumps(rep.to_dict(), allow_nan=False))
     assert len(d["policies"]["rm"]) == 4 and d["policies"]["rm"][-1]["iterations"] == 1000
 
