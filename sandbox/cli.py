@@ -361,7 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     info.add_argument("--markdown", action="store_true",
                       help="with --settings: as the Markdown table of docs/settings.md")
     soak = sub.add_parser("soak", help="matches back to back with live settings swaps; "
-                                       "fails if memory grows more than 5%% after warm-up")
+                                       "fails if memory grows after warm-up (one scenario: "
+                                       "more than 5%%; --rotate: more than 256 bytes a turn "
+                                       "between full cycles)")
     soak.add_argument("--minutes", type=float, default=None, metavar="N",
                       help="stop after N minutes (default: no time limit)")
     soak.add_argument("--turns", type=int, default=10_000, metavar="T",
@@ -373,6 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     soak.add_argument("--iterations", type=int, default=100, metavar="K",
                       help="search iterations per player per turn (default 100)")
     soak.add_argument("--seed", type=int, default=1, metavar="S", help="first match seed")
+    soak.add_argument("--inject-leak", type=int, default=0, metavar="BYTES",
+                      help="keep BYTES more memory every turn: shows that the check fails on "
+                           "a leak (default 0)")
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     from .labs.commands import add_lab_args
@@ -437,7 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "soak":
             from .bench.soak import run_soak
             return run_soak(turns=args.turns, minutes=args.minutes, scenario=args.scenario,
-                            rotate=args.rotate, iterations=args.iterations, seed=args.seed)[0]
+                            rotate=args.rotate, iterations=args.iterations, seed=args.seed,
+                            leak_per_turn=args.inject_leak)[0]
         if args.command == "replay":
             if args.action is None:
                 replay.print_help()

@@ -57,7 +57,7 @@ def test_chained_random_settings_always_validate():
 
 def test_a_short_soak_plays_swaps_and_reports_memory():
     out = io.StringIO()
-    rc, res = run_soak(turns=60, iterations=20, swap_every=5, rotate=True, out=out)
+    rc, res = run_soak(turns=60, iterations=20, swap_every=5, out=out)
     text = out.getvalue()
     assert res.turns == 60 and res.matches >= 1
     assert res.swaps == 12
@@ -128,3 +128,28 @@ def test_bad_soak_arguments_are_one_error_line(argv, words, capsys):
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert err.startswith("error:") and words in err and err.count("\n") == 1
+
+
+def test_a_rotation_is_judged_at_its_cycle_ends():
+    """A rotation's halves hold different scenarios, so their peaks differ
+    with no leak (+56% once, the RSS at the end back at its warm-up figure):
+    it is judged by the slope of RSS over turns at the end of each full
+    cycle. Too short for two cycles: status 2 and a line saying so."""
+    out = io.StringIO()
+    rc, res = run_soak(turns=80, iterations=10, swap_every=5, rotate=True, out=out)
+    assert rc == 2 and res.cycle_samples == () and "two needed" in out.getvalue()
+
+    def res_of(points):
+        return SoakResult(turns=1, matches=1, swaps=0, swaps_confirmed=0, seconds=1.0,
+                          rss_warm=1, rss_warm_turn=1, rss_end=1, cycle_samples=tuple(points))
+    flat = res_of([(1000, 100 << 20), (3000, 101 << 20), (5000, 100 << 20)])
+    assert abs(flat.bytes_per_turn) < 1
+    leak = res_of([(1000, 100 << 20), (3000, (100 << 20) + 2_048_000),
+                   (5000, (100 << 20) + 4_096_000)])
+    assert leak.bytes_per_turn == pytest.approx(1024)
+    assert res_of([(1000, 5)]).bytes_per_turn is None
+
+
+def test_inject_leak_is_checked(capsys):
+    assert main(["soak", "--turns", "5", "--inject-leak", "-1"]) != 0
+    assert "--inject-leak" in capsys.readouterr().err

@@ -132,6 +132,25 @@ class SoakResult:
     rss_end: int
     # after the warm-up, every swap_every turns
     rss_samples: tuple[int, ...] = ()
+    # --rotate: after each full cycle through the scenarios (the same point
+    # of the rotation each time), after the warm-up: (turns done, RSS)
+    cycle_samples: tuple[tuple[int, int], ...] = ()
+    # swaps asked in a match's last turn: it ended before the search read them
+    swaps_unread: int = 0
+
+    @property
+    def bytes_per_turn(self) -> float | None:
+        """The least-squares slope of RSS over turns at the cycle ends (None
+        with fewer than two): what a leak adds per turn, whichever scenario
+        happens to run."""
+        pts = self.cycle_samples
+        if len(pts) < 2:
+            return None
+        n = len(pts)
+        mt = sum(t for t, _ in pts) / n
+        mr = sum(r for _, r in pts) / n
+        var = sum((t - mt) ** 2 for t, _ in pts)
+        return sum((t - mt) * (r - mr) for t, r in pts) / var if var > 0 else None
 
     @property
     def peaks(self) -> tuple[int, int] | None:
@@ -150,6 +169,27 @@ class SoakResult:
         return 100.0 * (pk[1] - pk[0]) / pk[0]
 
 
+# A rotation's limit: a leak of 1 KB a turn is four times it; the cycle ends'
+# noise, after a trim, is a few MB over tens of thousands of turns.
+MAX_BYTES_PER_TURN = 256.0
+
+
+def _rotation_verdict(res: "SoakResult", n: int, limit: float, out: TextIO) -> tuple[int, "SoakResult"]:
+    pts = res.cycle_samples
+    slope = res.bytes_per_turn
+    if slope is None:
+        print(f"soak: a rotation is judged at the end of each full cycle through its {n} "
+              f"scenarios after the warm-up; {len(pts)} here, two needed: run longer "
+              f"(--minutes)", file=out, flush=True)
+        return 2, res
+    verdict = "ok" if slope <= limit else "FAILED"
+    print(f"soak: rss at the end of {len(pts)} full cycles: first {pts[0][1] / 2**20:.1f} MB "
+          f"(turn {pts[0][0]}), last {pts[-1][1] / 2**20:.1f} MB (turn {pts[-1][0]}); "
+          f"growth {slope:+,.0f} bytes per turn (limit {limit:g}): {verdict}", file=out,
+          flush=True)
+    return (0 if slope <= limit else 1), res
+
+
 def soak_scenarios(name: str | None, rotate: bool) -> list[Scenario]:
     if name is not None and rotate:
         raise InvalidArgument("give --scenario or --rotate, not both")
@@ -165,10 +205,17 @@ def soak_scenarios(name: str | None, rotate: bool) -> list[Scenario]:
 def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | None = None,
              rotate: bool = False, iterations: int = 100, seed: int = 1, swap_every: int = 10,
              warmup: float = 0.1, max_growth_pct: float = 5.0,
+             max_bytes_per_turn: float = MAX_BYTES_PER_TURN, leak_per_turn: int = 0,
              out: TextIO | None = None) -> tuple[int, SoakResult]:
-    """Returns (exit status, result): 0 if RSS grew by at most
-    max_growth_pct after the warm-up, 1 if more, 2 if the run ended before
-    the warm-up was over (nothing to compare)."""
+    """Returns (exit status, result): 0 if memory held, 1 if it grew, 2 if
+    the run was too short to compare. One scenario: RSS grew by at most
+    max_growth_pct after the warm-up (the peaks of the two halves). A
+    rotation: RSS at the end of each full cycle rose by at most
+    max_bytes_per_turn per turn (a least-squares slope). The peaks of a
+    rotation's halves compare whichever scenarios ran in each: measured
+    +56% over 5 minutes with the RSS at the end back at the warm-up figure,
+    a scenario's peak and no leak. `leak_per_turn`: keep that many bytes
+    more every turn (--inject-leak), to show the check catches a leak."""
     out = out or sys.stdout
     if turns < 1:
         raise InvalidArgument("--turns must be >= 1")
@@ -180,10 +227,19 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
         raise InvalidArgument("swap_every must be >= 1")
     if minutes is not None and not minutes > 0:
         raise InvalidArgument("--minutes must be > 0")
+    if isinstance(leak_per_turn, bool) or not isinstance(leak_per_turn, int) \
+            or not 0 <= leak_per_turn <= 1 << 20:
+        raise InvalidArgument("--inject-leak must be 0..1048576 bytes per turn")
     scenarios = soak_scenarios(scenario, rotate)
+    leaked: list[bytes] = []
+    cycle: list[tuple[int, int]] = []
+    unread = 0
     rng = random.Random(seed)
     deadline = time.monotonic() + minutes * 60 if minutes else math.inf
     warm_turn = max(1, int(turns * warmup))
+    # under a time limit the warm-up is also the first `warmup` of the time
+    # (a --minutes run with the default --turns never reached its turn)
+    warm_at = time.monotonic() + warmup * minutes * 60 if minutes else math.inf
     t0 = time.perf_counter()
     done = matches = swaps = confirmed = 0
     rss_warm: int | None = None
@@ -216,29 +272,42 @@ def run_soak(turns: int = 10_000, minutes: float | None = None, scenario: str | 
                         swaps += 1
                         break
                 match.complete_turn()
+                if leak_per_turn:
+                    leaked.append(b"x" * leak_per_turn)   # touched: resident
                 for c in searchers:
                     # applied at a slice boundary and read back from C
                     if c.player in asked and c.c_confirmed == asked[c.player]:
                         confirmed += 1
                         del asked[c.player]
                 done += 1
-                if done == warm_turn:
+                if rss_warm is None and (done >= warm_turn or time.monotonic() >= warm_at):
                     gc.collect()
                     rss_warm = rss_bytes()
+                    warm_turn = done
                 if rss_warm is not None and done % swap_every == 0:
                     samples.append(rss_bytes())
                 if done % report_every == 0:
                     secs = time.perf_counter() - t0
                     print(f"  turn {done:>6}: {matches} matches, {done / secs:,.0f} turns/s, "
                           f"RSS {rss_bytes() / 2**20:.1f} MB", file=out, flush=True)
+            unread += len(asked)
+        if len(scenarios) > 1 and matches % len(scenarios) == 0 and rss_warm is not None \
+                and match.over:
+            gc.collect()
+            cycle.append((done, rss_bytes()))
     gc.collect()
     res = SoakResult(turns=done, matches=matches, swaps=swaps, swaps_confirmed=confirmed,
                      seconds=time.perf_counter() - t0, rss_warm=rss_warm,
                      rss_warm_turn=warm_turn, rss_end=rss_bytes(),
-                     rss_samples=tuple(samples))
+                     rss_samples=tuple(samples), cycle_samples=tuple(cycle),
+                     swaps_unread=unread)
+    unread_note = (f"; {res.swaps_unread} asked in a match's last turn, which ended before "
+                   "the search read them" if res.swaps_unread else "")
     print(f"soak: turns={res.turns} matches={res.matches} swaps={res.swaps} "
-          f"(read back from C: {res.swaps_confirmed}) time={res.seconds:.1f}s "
+          f"(read back from C: {res.swaps_confirmed}{unread_note}) time={res.seconds:.1f}s "
           f"turns/s={res.turns / max(res.seconds, 1e-9):,.0f}", file=out)
+    if len(scenarios) > 1:
+        return _rotation_verdict(res, len(scenarios), max_bytes_per_turn, out)
     if res.peaks is None:
         print(f"soak: fewer than two RSS samples after the warm-up (turn {warm_turn}, then "
               f"every {swap_every} turns): no growth to report (RSS {res.rss_end / 2**20:.1f} "
