@@ -915,7 +915,8 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
     uint32_t *prow = queue + n4;
     memset(chosen, 0, x->used);
     uint32_t hn = 0, taken = 0;
-#define HV(i) (x->nodes[heap[i]].visits)
+/* heap order: more visits first, ties to the lower node id (sbx.h) */
+#define HV(i) (((uint64_t)x->nodes[heap[i]].visits << 32) | (uint32_t)~heap[i])
     heap[hn++] = top;
     while (hn > 0 && (int)taken < max_nodes) {
         const uint32_t id = heap[0];
@@ -954,7 +955,6 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
     uint32_t qn = 0;
     prow[qn] = UINT32_MAX;
     queue[qn++] = top;
-    const uint16_t d0 = x->nodes[top].depth;
     for (uint32_t q = 0; q < qn; q++) {
         const uint32_t id = queue[q];
         const gt_node *nd = &x->nodes[id];
@@ -965,7 +965,7 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
         row->visits = (int32_t)nd->visits;
         row->mean = (float)(agent == 1 ? -nd->value : nd->value);
         row->prob = q == 0 ? 1.0f : (float)joint_prob(x, nd);
-        row->depth = (int16_t)(nd->depth - d0);
+        row->depth = (int16_t)nd->depth; /* below the root, as sbx.h says */
         row->agent = -1;
         for (int a = 0; a < SBX_MAX_AGENTS; a++) row->joint[a] = SBX_MOVE_NONE;
         row->move = SBX_MOVE_NONE;
@@ -990,6 +990,36 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
         }
     }
     *n_out = (int)qn;
+    return SBX_OK;
+}
+
+/* A joint-action step per move of the path: each player's move. */
+static int gt_find_path(sbx_search *s, int agent, const uint8_t *path, int steps, int stride,
+                        int32_t *node_out) {
+    (void)agent;
+    gtcfr *x = s->algo;
+    if (stride < 2) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "find_path: a gtcfr step needs 2 moves (one per player), got %d", stride);
+    }
+    uint32_t id = 0;
+    for (int k = 0; k < steps; k++) {
+        const gt_node *nd = &x->nodes[id];
+        const uint8_t *st = path + (size_t)k * (size_t)stride;
+        int ia = -1, ib = -1;
+        if (nd->kind == KIND_INTERIOR) {
+            for (int i = 0; i < nd->k[0]; i++) ia = nd->mv[0][i] == st[0] ? i : ia;
+            for (int i = 0; i < nd->k[1]; i++) ib = nd->mv[1][i] == st[1] ? i : ib;
+        }
+        const int32_t c = ia >= 0 && ib >= 0 ? SLOTC(x, nd)[ia * nd->k[1] + ib] : -1;
+        if (c <= 0) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "find_path: step %d of %d (moves %u/%u) leads to no node of the "
+                            "tree (node %u)", k + 1, steps, (unsigned)st[0], (unsigned)st[1], id);
+        }
+        id = (uint32_t)c;
+    }
+    *node_out = (int32_t)id;
     return SBX_OK;
 }
 
@@ -1053,6 +1083,7 @@ const sbx_algo_vt sbx_gtcfr_vt = {
     .best_moves = gt_best_moves,
     .root_stats = gt_root_stats,
     .snapshot = gt_snapshot,
+    .find_path = gt_find_path,
     .fill_stats = gt_fill_stats,
     .node_count = gt_node_count,
 };
