@@ -89,7 +89,8 @@ class SearchParams(BaseModel):
     reuse_decay: Float = Field(1.0, ge=0.0, le=1.0,
                                description="tree reuse: the kept subtree's statistics are scaled "
                                            "by this at each re-root (1 = kept as they are)")
-    max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration")
+    max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration (gtcfr: "
+                                                        "a rollout's turns)")
     random_threshold: Int = Field(10, ge=0, le=1_000_000,
                                   description="parent visits below which a child is picked at random")
     depth_normalize: bool = Field(
@@ -104,8 +105,11 @@ class SearchParams(BaseModel):
     death_penalty: bool = Field(False, description="penalise children of certain death")
     death_min_visits: Int = Field(3, ge=1, le=1_000_000,
                                   description="visits, all fatal, before a child counts as certain death")
-    rollout: bool = Field(False, description="one new node per tree per iteration, random moves below")
-    tree_reuse: bool = Field(True, description="keep the played subtree between turns")
+    rollout: bool = Field(False, description="one new node per tree per iteration, random moves "
+                                             "below (gtcfr: a new leaf valued after random turns)")
+    tree_reuse: bool = Field(True, description="keep the played subtree between turns (gtcfr: "
+                                               "its regrets and averages too; off: its nodes "
+                                               "only)")
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="iterations between clock reads")
@@ -140,7 +144,8 @@ class SearchParams(BaseModel):
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
-                          description="MCGS: PUCT constant (evaluation units; see priors)")
+                          description="MCGS: PUCT constant (evaluation units; see priors); "
+                                      "gtcfr: its expansion's PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
@@ -154,11 +159,11 @@ class SearchParams(BaseModel):
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
     priors: Literal["uniform", "heuristic"] = Field(
-        "uniform", description="MCGS: PUCT priors, uniform or a softmax of the game's move "
+        "uniform", description="MCGS, gtcfr: PUCT priors, uniform or a softmax of the game's move "
                                "scores (maze: minus the turns to the nearest cheese); a game "
                                "without move scores is refused; a change starts afresh")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
-                                     description="MCGS priors=heuristic: softmax temperature "
+                                     description="MCGS, gtcfr priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
     threads: Int = Field(1, ge=1, le=64,
                          description="Smitsimax or MCGS with parallel != serial: C threads "
@@ -173,7 +178,8 @@ class SearchParams(BaseModel):
                               "MCGS: wu_uct or tree on its one shared graph")
     virtual_loss: Float = Field(1.0, ge=0.0, le=100.0,
                                 description="parallel=tree: visits of the worst value each "
-                                            "in-flight simulation counts as")
+                                            "in-flight simulation counts as; gtcfr: each "
+                                            "simulation of a batch (c > 1) until the update")
     counterfactual: Literal["off", "terminal", "last_step"] = Field(
         "terminal", description="RM / RM+: where regrets use the exact return of every "
                                 "alternative move (the state re-stepped with it, the others' "
