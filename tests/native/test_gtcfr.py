@@ -9,7 +9,8 @@
   * the exact NashConv of goofspiel-4 self-play by backward induction
     (sandbox/analysis/exploit.py) at 10,000 expansions per decision;
   * SoG(s, c)'s bookkeeping (updates per expansion, fractional c), k = 1
-    expansion, tree reuse warm and reset, sampled final moves, refusals.
+    expansion, tree reuse warm and reset, the kept subtree checked against
+    the real state under chance, sampled final moves, refusals.
 
 Mutations of gtcfr.c that these tests were run against (edited, rebuilt,
 this file run; the tests that failed):
@@ -25,6 +26,8 @@ this file run; the tests that failed):
   no expansion past L0                            goofspiel-4, L0, k = 1,
                                                   reuse, node_cap, the
                                                   hand-computed updates
+  no state-hash check when a subtree is kept      the kept subtree (random
+                                                  prizes)
 """
 from __future__ import annotations
 
@@ -334,3 +337,31 @@ def test_a_full_arena_stops_the_run():
         assert r.stop_reason == "node_cap" and r.iterations < 10_000
         assert s.stats().nodes[0] <= 1024
         assert sum(m.policy for m in s.root_stats(0)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("order", ["descending", "random"])
+def test_the_kept_subtree_is_the_state_the_game_reached(order):
+    """The tree's chance is its own draw: at an advance the kept child must
+    be the real state (hash). Descending prizes: always kept; random
+    prizes: kept only when the tree drew the prize the game revealed, so
+    some turns keep the subtree and some start afresh."""
+    kept = dropped = 0
+    for seed in range(10):
+        with Game("goofspiel", f"num_cards=6 points_order={order}", seed=seed) as g, \
+                Search(g, SearchParams(algorithm="gtcfr"), seed=seed + 100) as s:
+            while True:
+                s.run(iterations=200)
+                m = s.best_moves()
+                g.step(m)
+                s.advance(m, g)
+                if g.is_terminal:
+                    break
+                # a warm kept tree keeps its update count; a fresh one has 0
+                if node(s, 0).updates > 0:
+                    kept += 1
+                else:
+                    dropped += 1
+    if order == "descending":
+        assert dropped == 0 and kept == 50      # 5 advances to a live state a game
+    else:
+        assert kept > 0 and dropped > 0

@@ -606,6 +606,9 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     if (tr) {
         tr->path_len[0] = 1;
         tr->path[0][0] = 0;
+        /* the tree's chance: replaying the path on the root reseeded with
+         * it reproduces the simulation until the first advance (the kept
+         * root then continues that stream; a game's RNG state is not a seed) */
         tr->sim_seed = x->tree_seed;
     }
     for (;;) {
