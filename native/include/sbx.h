@@ -559,7 +559,9 @@ typedef struct sbx_search_stats {
     int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
                                    nodes' n1 x n2 arrays, and in games with
                                    chance the edges' further children;
-                                   nodes: node_bytes x nodes)                */
+                                   nodes: node_bytes x nodes); GT-CFR: its
+                                   statistics pool (regrets, averages,
+                                   joint-action values, child ids)           */
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */

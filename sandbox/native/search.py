@@ -74,7 +74,7 @@ class SearchStats:
     norm_min: tuple[float, ...]
     norm_max: tuple[float, ...]
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
-    edge_bytes: int = 0          # MCGS: edge arrays in use (bytes)
+    edge_bytes: int = 0          # MCGS: edge arrays in use (bytes); GT-CFR: statistics pool
     prior_bytes: int = 0         # MCGS: stored priors in use (0 with uniform priors)
     table_bytes: int = 0         # MCGS: transposition table (bytes)
     # the last run's threads (parallel Smitsimax; 0: it ran serially), the
