@@ -751,6 +751,7 @@ typedef struct sbx_gtcfr_debug_node {
     double q[2][SBX_MAX_MOVES];
     double prior[2][SBX_MAX_MOVES];
     double move_visits[2][SBX_MAX_MOVES];
+    double virtual_loss[2][SBX_MAX_MOVES]; /* this batch's, until the update */
     int32_t child[SBX_MAX_MOVES * SBX_MAX_MOVES];
     double slot_value[SBX_MAX_MOVES * SBX_MAX_MOVES];
 } sbx_gtcfr_debug_node;

@@ -28,6 +28,7 @@ this file run; the tests that failed):
                                                   hand-computed updates
   no state-hash check when a subtree is kept      the kept subtree (random
                                                   prizes)
+  virtual losses never taken back                 the batch's virtual losses
 """
 from __future__ import annotations
 
@@ -239,6 +240,34 @@ def test_expansions_per_update_is_sogs_c(c, iterations, updates):
             Search(g, SearchParams(algorithm="gtcfr", expansions_per_update=c), seed=1) as s:
         s.run(iterations=iterations)
         assert node(s, 0).updates == updates
+
+
+def test_a_batch_carries_virtual_losses_until_the_next_update():
+    """c = 4: the simulations between two updates leave a virtual loss on
+    every move they took (as many as the visits they added), and the update
+    takes them all back; c = 1 (one simulation a batch) leaves none."""
+    with Game("goofspiel", "num_cards=5") as g, \
+            Search(g, SearchParams(algorithm="gtcfr", expansions_per_update=4), seed=2) as s:
+        s.run(iterations=3)                    # three simulations, no update yet
+        root = node(s, 0)
+        assert root.updates == 0
+        for p in range(2):
+            vl, n = vec(root.virtual_loss[p], 5), vec(root.move_visits[p], 5)
+            assert vl.sum() == 3 and np.array_equal(vl, n)
+        s.run(iterations=1)                    # the update, then the 4th simulation
+        root = node(s, 0)
+        assert root.updates == 1
+        for p in range(2):
+            assert vec(root.virtual_loss[p], 5).sum() == 1
+            assert vec(root.move_visits[p], 5).sum() == 4
+        for i in range(1, s.stats().nodes[0]):   # nowhere more than this batch's
+            d = node(s, i)
+            if d.kind == 1:
+                assert sum(d.virtual_loss[0][j] for j in range(d.k[0])) <= 1
+    with Game("goofspiel", "num_cards=5") as g, \
+            Search(g, SearchParams(algorithm="gtcfr", expansions_per_update=1), seed=2) as s:
+        s.run(iterations=20)
+        assert not vec(node(s, 0).virtual_loss[0], 5).any()
 
 
 def test_initial_tree_is_the_root_and_all_its_children():

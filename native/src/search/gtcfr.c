@@ -1062,6 +1062,7 @@ int sbx_search_debug_gtcfr_node(sbx_search *s, int node, sbx_gtcfr_debug_node *o
             out->q[p][i] = ARR(x, nd, p, A_Q)[i];
             out->prior[p][i] = ARR(x, nd, p, A_PRIOR)[i];
             out->move_visits[p][i] = ARR(x, nd, p, A_VISITS)[i];
+            out->virtual_loss[p][i] = ARR(x, nd, p, A_VLOSS)[i];
         }
     }
     const int kk = nd->k[0] * nd->k[1];
