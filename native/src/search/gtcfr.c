@@ -275,6 +275,8 @@ static int gt_params_changed(sbx_search *s, const sbx_search_params *old) {
 }
 
 static int reserve_pools(gtcfr *x, size_t doubles, size_t ints) {
+    /* nodes hold 32-bit offsets into the pools */
+    if (x->dused + doubles > UINT32_MAX || x->iused + ints > UINT32_MAX) return 0;
     if (x->dused + doubles > x->dcap) {
         size_t cap = x->dcap ? x->dcap : 4096;
         while (cap < x->dused + doubles) cap *= 2;
@@ -583,9 +585,11 @@ static int push_vl(gtcfr *x, uint32_t node, int a, int b) {
 static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     gtcfr *x = s->algo;
     const sbx_game_vt *vt = s->vt;
-    if ((int64_t)(x->cap - x->used) < gt_iteration_nodes(&s->p, 2, s->max_moves)) {
-        return SBX_STOP_NODE_CAP;
-    }
+    /* one expansion; two when L0 is still to be made (the root's children,
+     * then the simulation's), which only happens on a tree of one node */
+    const int64_t need = gt_iteration_nodes(&s->p, 2, s->max_moves) *
+                         (x->nodes[0].kind == KIND_FRONTIER ? 2 : 1);
+    if ((int64_t)(x->cap - x->used) < need) return SBX_STOP_NODE_CAP;
     /* L0: the root and all its children */
     if (x->nodes[0].kind == KIND_FRONTIER) {
         if (!expand(s, 0, x->root_state, 1, turns)) return SBX_STOP_NODE_CAP;
