@@ -2,6 +2,7 @@
 on a two-player game, and its root bars (the average strategy) drawn."""
 from __future__ import annotations
 
+import numpy as np
 import pygame
 from test_arena import app, step_turn, wait_decided  # noqa: F401
 
@@ -9,6 +10,7 @@ from sandbox.app.arena import ArenaScene
 from sandbox.app.whatif import knobs
 from sandbox.config import Budget, load_scenario
 from sandbox.native import SearchParams
+from sandbox.render.root_bars import VISIT_LINE
 
 GTCFR_KNOBS = {"expansions_per_update", "c_puct", "expand_children", "final_move",
                "alternating", "tree_reuse"}
@@ -45,6 +47,11 @@ def test_gtcfr_shows_its_own_knobs_plays_and_draws(app):  # noqa: F811
         app.run(max_frames=app.frame + 1)
     arena.draw(app.screen)
     assert pygame.surfarray.array3d(app.screen).any()
+    # the root bars are the average strategy, with the visit shares as a line
+    panel = arena.layout["panels"][0]
+    bars = pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64)
+    px = pygame.surfarray.array3d(app.screen)[bars.x:bars.right, bars.y:bars.bottom]
+    assert np.all(px == np.array(VISIT_LINE), axis=-1).sum() > 0
     # Blue (Smitsimax) switched to GT-CFR takes it from the next turn
     arena._select_player(1)
     arena.set_param("algorithm", "gtcfr")
