@@ -678,11 +678,15 @@ int sbx_search_snapshot_links(sbx_search *search, const sbx_snapshot_node *rows,
 
 /* The root of a two-player search as an n1 x n2 matrix of joint actions:
  * MCGS (cells are outcome pairs, sbx.h's SBX_ALGO_MCGS) and joint-action
- * MCTS with two agents (cells are the two agents' legal moves). Values are
- * absolute (the scale of root stats' `mean`): a cell's value is the
- * player's evaluation after that joint action plus its value-to-go (MCGS),
- * or its mean backed-up score (joint). n = {0, 0} before the first
- * iteration. SBX_ERR_STATE for other algorithms or agent counts. */
+ * MCTS with two agents (cells are the two agents' legal moves), GT-CFR
+ * (its root's joint actions). Values are absolute (the scale of root
+ * stats' `mean`): a cell's value is the player's evaluation after that
+ * joint action plus its value-to-go (MCGS), its mean backed-up score
+ * (joint), or its zero-sum value from the last regret update (GT-CFR; a
+ * cell's visits are its child node's, 0 for a terminal; marginal values
+ * are each move's value against the other's current strategy). n = {0, 0}
+ * before the first iteration. SBX_ERR_STATE for other algorithms or agent
+ * counts. */
 typedef struct sbx_root_matrix {
     int32_t n[2];               /* rows (player 0), columns (player 1)       */
     int32_t visits;             /* root visits: the sum of the cells         */

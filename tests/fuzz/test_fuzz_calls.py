@@ -465,7 +465,7 @@ class ApiMachine(RuleBasedStateMachine):
                            for m in out)
                 assert abs(sum(m.prob for m in out) - 1) < 1e-9 or sum(m.visits for m in out) == 0
         elif which == "root_matrix":
-            # two-player MCGS or joint only; else one refusal, never a crash
+            # two-player MCGS, joint or GT-CFR only; else one refusal, never a crash
             if exc is not None:
                 assert isinstance(exc, InvalidState), repr(exc)
                 return

@@ -394,3 +394,30 @@ def test_the_kept_subtree_is_the_state_the_game_reached(order):
         assert dropped == 0 and kept == 50      # 5 advances to a live state a game
     else:
         assert kept > 0 and dropped > 0
+
+
+def test_root_matrix_is_the_roots_joint_action_values():
+    """The matrix the arena's heat map shows, read against the debug node:
+    cell values, the players' Q and visits, and the cell visits of the
+    children (their sum is the matrix's visits)."""
+    with Game("goofspiel", "num_cards=4") as g, \
+            Search(g, SearchParams(algorithm="gtcfr"), seed=4) as s:
+        s.run(iterations=200)
+        m = s.root_matrix()
+        root = node(s, 0)
+        k0, k1 = root.k[0], root.k[1]
+        assert m.values.shape == (2, k0, k1)
+        slots = np.array([root.slot_value[i] for i in range(k0 * k1)]).reshape(k0, k1)
+        np.testing.assert_allclose(m.values[0], slots, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(m.values[1], -slots, rtol=1e-6, atol=1e-6)
+        kids = [root.child[i] for i in range(k0 * k1)]
+        want = np.array([node(s, c).visits if c > 0 else 0 for c in kids]).reshape(k0, k1)
+        np.testing.assert_array_equal(m.visits, want)
+        assert m.visits.sum() > 0
+        for p in range(2):
+            np.testing.assert_array_equal(m.marginal_visits[p], vec(root.move_visits[p], root.k[p]))
+            # Q by hand: the move's value against the other's current strategy
+            other = vec(root.current[1 - p], root.k[1 - p])
+            q = slots @ other if p == 0 else -(other @ slots)
+            np.testing.assert_allclose(vec(root.q[p], root.k[p]), q, atol=1e-9)
+            np.testing.assert_allclose(m.marginal_values[p], q, atol=1e-9)

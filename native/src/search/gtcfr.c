@@ -1000,6 +1000,38 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
     return SBX_OK;
 }
 
+/* The root's k0 x k1 joint actions: each cell's value (player 0's and its
+ * negation), its visits (the child node's; a terminal or left-out state
+ * keeps none), the players' move visits, Q (the value of a move against the
+ * other's current strategy) and priors. */
+static int gt_root_matrix(sbx_search *s, sbx_root_matrix *out) {
+    gtcfr *x = s->algo;
+    const gt_node *r = &x->nodes[0];
+    if (r->kind != KIND_INTERIOR) return SBX_OK; /* 0 x 0 */
+    const int kk = r->k[0] * r->k[1];
+    int64_t total = 0;
+    for (int i = 0; i < kk; i++) {
+        const int32_t c = SLOTC(x, r)[i];
+        const double v = SLOTV(x, r)[i];
+        out->cell_visits[i] = c > 0 ? (int32_t)x->nodes[c].visits : 0;
+        total += out->cell_visits[i];
+        out->cell_value[0][i] = (float)v;
+        out->cell_value[1][i] = (float)-v;
+    }
+    out->visits = (int32_t)total;
+    for (int p = 0; p < 2; p++) {
+        out->n[p] = r->k[p];
+        out->value[p] = p ? -r->value : r->value;
+        for (int i = 0; i < r->k[p]; i++) {
+            out->act[p][i] = r->mv[p][i];
+            out->marginal_visits[p][i] = (int32_t)ARR(x, r, p, A_VISITS)[i];
+            out->marginal_value[p][i] = ARR(x, r, p, A_Q)[i];
+            out->prior[p][i] = ARR(x, r, p, A_PRIOR)[i];
+        }
+    }
+    return SBX_OK;
+}
+
 /* A joint-action step per move of the path: each player's move. */
 static int gt_find_path(sbx_search *s, int agent, const uint8_t *path, int steps, int stride,
                         int32_t *node_out) {
@@ -1092,6 +1124,7 @@ const sbx_algo_vt sbx_gtcfr_vt = {
     .root_stats = gt_root_stats,
     .snapshot = gt_snapshot,
     .find_path = gt_find_path,
+    .root_matrix = gt_root_matrix,
     .fill_stats = gt_fill_stats,
     .node_count = gt_node_count,
 };
