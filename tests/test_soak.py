@@ -28,9 +28,9 @@ def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
             except InvalidArgument as exc:
                 # only C's cross-field rules for this game may refuse one:
                 # joint-action MCTS on 8 snakes (4^8 joint actions), or a
-                # node_cap below the algorithm's worst iteration, MCGS (two
+                # node_cap below the algorithm's worst iteration, MCGS or GT-CFR (two
                 # players only); the soak draws again then
-                assert new.algorithm in ("joint", "mcgs") or "node_cap" in str(exc), str(exc)
+                assert new.algorithm in ("joint", "mcgs", "gtcfr") or "node_cap" in str(exc), str(exc)
                 assert s.c_params() != new
                 refused += 1
                 continue

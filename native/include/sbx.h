@@ -269,6 +269,12 @@ const char *sbx_game_params(const sbx_game *game);
                                    graph of states, n1 x n2 edges (mcgs.c)   */
 #define SBX_ALGO_UCT 6          /* textbook sequential UCT, untuned: the
                                    outside yardstick (uct.c)                 */
+#define SBX_ALGO_GTCFR 7        /* growing-tree CFR (Student of Games' search,
+                                   no network), two players (gtcfr.c)        */
+
+/* expand_children: what GT-CFR adds when it expands a leaf (the paper's k) */
+#define SBX_EXPAND_ONE 0        /* the joint action of the highest prior     */
+#define SBX_EXPAND_ALL 1        /* every child                               */
 
 /* policy: Smitsimax's selection policy at every node */
 #define SBX_POLICY_UCB1 0       /* UCB1 on normalised scores (tutorial §6-§7)   */
@@ -355,6 +361,10 @@ typedef struct sbx_search_params {
     int32_t parallel;           /* SBX_PAR_* (Smitsimax)                     */
     double virtual_loss;        /* parallel=tree: losses per in-flight visit */
     int32_t counterfactual;     /* SBX_CF_* (RM / RM+, tutorial §11)         */
+    double expansions_per_update; /* GT-CFR: c of SoG(s, c), may be < 1     */
+    int32_t expand_children;    /* GT-CFR: SBX_EXPAND_*                      */
+    int32_t alternating;        /* GT-CFR: 1 alternating CFR+ updates, 0
+                                   simultaneous (the paper's)               */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0
@@ -549,7 +559,9 @@ typedef struct sbx_search_stats {
     int64_t edge_bytes;         /* MCGS: bytes of edge arrays in use (the
                                    nodes' n1 x n2 arrays, and in games with
                                    chance the edges' further children;
-                                   nodes: node_bytes x nodes)                */
+                                   nodes: node_bytes x nodes); GT-CFR: its
+                                   statistics pool (regrets, averages,
+                                   joint-action values, child ids)           */
     int64_t prior_bytes;        /* MCGS: bytes of stored priors in use (0
                                    with priors=uniform)                      */
     int64_t table_bytes;        /* MCGS: transposition table size           */
@@ -666,11 +678,15 @@ int sbx_search_snapshot_links(sbx_search *search, const sbx_snapshot_node *rows,
 
 /* The root of a two-player search as an n1 x n2 matrix of joint actions:
  * MCGS (cells are outcome pairs, sbx.h's SBX_ALGO_MCGS) and joint-action
- * MCTS with two agents (cells are the two agents' legal moves). Values are
- * absolute (the scale of root stats' `mean`): a cell's value is the
- * player's evaluation after that joint action plus its value-to-go (MCGS),
- * or its mean backed-up score (joint). n = {0, 0} before the first
- * iteration. SBX_ERR_STATE for other algorithms or agent counts. */
+ * MCTS with two agents (cells are the two agents' legal moves), GT-CFR
+ * (its root's joint actions). Values are absolute (the scale of root
+ * stats' `mean`): a cell's value is the player's evaluation after that
+ * joint action plus its value-to-go (MCGS), its mean backed-up score
+ * (joint), or its zero-sum value from the last regret update (GT-CFR; a
+ * cell's visits are its child node's, 0 for a terminal; marginal values
+ * are each move's value against the other's current strategy). n = {0, 0}
+ * before the first iteration. SBX_ERR_STATE for other algorithms or agent
+ * counts. */
 typedef struct sbx_root_matrix {
     int32_t n[2];               /* rows (player 0), columns (player 1)       */
     int32_t visits;             /* root visits: the sum of the cells         */
@@ -721,6 +737,31 @@ int sbx_search_debug_mcgs_recompute(sbx_search *search, int node);
 int sbx_search_debug_mcgs_children(sbx_search *search, int node, int edge,
                                    int32_t *child, int32_t *visits, float *r,
                                    int cap, int *n_out);
+
+/* GT-CFR's node (tests/native/test_gtcfr.py). SBX_ERR_STATE if the search
+ * is not running gtcfr. kind 0 frontier, 1 interior, 2 terminal; per
+ * interior node and player its moves and their statistics; child[a*k1+b]
+ * the joint action's node id, -1 a terminal, -2 a state left out of the
+ * tree (expand_children=one), slot_value its value (player 0's). */
+typedef struct sbx_gtcfr_debug_node {
+    int32_t kind, parent, visits, depth;
+    int64_t updates;            /* regret updates run on this tree           */
+    double value;               /* player 0's                                */
+    int32_t k[2];
+    uint8_t moves[2][SBX_MAX_MOVES];
+    double regret[2][SBX_MAX_MOVES];
+    double avg_sum[2][SBX_MAX_MOVES];
+    double current[2][SBX_MAX_MOVES];
+    double q[2][SBX_MAX_MOVES];
+    double prior[2][SBX_MAX_MOVES];
+    double move_visits[2][SBX_MAX_MOVES];
+    double virtual_loss[2][SBX_MAX_MOVES]; /* this batch's, until the update */
+    int32_t child[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    double slot_value[SBX_MAX_MOVES * SBX_MAX_MOVES];
+} sbx_gtcfr_debug_node;
+
+int sbx_search_debug_gtcfr_node(sbx_search *search, int node,
+                                sbx_gtcfr_debug_node *out);
 
 /* SBX_CDEF_END */
 

@@ -18,7 +18,7 @@ ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
 BOUNDS = {"leaf": 0, "depth": 1}
 BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
 ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5,
-             "uct": 6}
+             "uct": 6, "gtcfr": 7}
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
@@ -26,6 +26,7 @@ COUNTERFACTUAL = {"off": 0, "terminal": 1, "last_step": 2}
 BACKUP = {"mean": 0, "power": 1}
 PRIORS = {"uniform": 0, "heuristic": 1}
 PARALLEL = {"serial": 0, "wu_uct": 1, "tree": 2, "root": 3, "leaf": 4}
+EXPAND_CHILDREN = {"one": 0, "all": 1}
 
 
 def _names(table: dict[str, int]) -> dict[int, str]:
@@ -36,7 +37,8 @@ def _names(table: dict[str, int]) -> dict[int, str]:
 CHOICES = {name: (table, _names(table)) for name, table in {
     "elimination": ELIMINATION, "bounds": BOUNDS, "algorithm": ALGORITHM,
     "policy": POLICY, "final_move": FINAL_MOVE, "avg_weight": AVG_WEIGHT, "backup": BACKUP,
-    "priors": PRIORS, "parallel": PARALLEL, "counterfactual": COUNTERFACTUAL}.items()}
+    "priors": PRIORS, "parallel": PARALLEL, "counterfactual": COUNTERFACTUAL,
+    "expand_children": EXPAND_CHILDREN}.items()}
 ALGORITHM_NAMES = _names(ALGORITHM)
 POLICY_NAMES = _names(POLICY)
 
@@ -68,6 +70,11 @@ def default_c(algorithm: str) -> float:
     return UCT_DEFAULT_C if algorithm == "uct" else SearchParams.model_fields["c"].default
 
 
+def default_final_move(algorithm: str) -> str:
+    """The final_move an algorithm gets when the settings do not name one."""
+    return "sample" if algorithm == "gtcfr" else "argmax"
+
+
 class SearchParams(BaseModel):
     """Every Smitsimax knob. Immutable: change with `model_copy(update=...)`
     or `params.replace(c=1.2)`."""
@@ -82,7 +89,8 @@ class SearchParams(BaseModel):
     reuse_decay: Float = Field(1.0, ge=0.0, le=1.0,
                                description="tree reuse: the kept subtree's statistics are scaled "
                                            "by this at each re-root (1 = kept as they are)")
-    max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration")
+    max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration (gtcfr: "
+                                                        "a rollout's turns)")
     random_threshold: Int = Field(10, ge=0, le=1_000_000,
                                   description="parent visits below which a child is picked at random")
     depth_normalize: bool = Field(
@@ -97,8 +105,11 @@ class SearchParams(BaseModel):
     death_penalty: bool = Field(False, description="penalise children of certain death")
     death_min_visits: Int = Field(3, ge=1, le=1_000_000,
                                   description="visits, all fatal, before a child counts as certain death")
-    rollout: bool = Field(False, description="one new node per tree per iteration, random moves below")
-    tree_reuse: bool = Field(True, description="keep the played subtree between turns")
+    rollout: bool = Field(False, description="one new node per tree per iteration, random moves "
+                                             "below (gtcfr: a new leaf valued after random turns)")
+    tree_reuse: bool = Field(True, description="keep the played subtree between turns (gtcfr: "
+                                               "its regrets and averages too; off: its nodes "
+                                               "only)")
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="iterations between clock reads")
@@ -107,17 +118,21 @@ class SearchParams(BaseModel):
                                            "uniformly (Exp3's gamma)")
     power_p: Float = Field(2.0, ge=1.0, le=64.0,
                            description="backup=power: exponent of the power mean (1 = mean)")
-    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct"] = Field(
+    algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct",
+                       "gtcfr"] = Field(
         "smitsimax", description="the search: decoupled trees (smitsimax), sequential UCT, "
                                  "joint-action MCTS, uniform random, greedy one-ply, "
                                  "Monte-Carlo graph search (two players), textbook UCT "
-                                 "(uct: the untuned yardstick; reads c, lead, node_cap); a "
+                                 "(uct: the untuned yardstick; reads c, lead, node_cap), "
+                                 "growing-tree CFR (gtcfr: Student of Games' search "
+                                 "without a network, two players); a "
                                  "change takes effect at the next turn")
     policy: Literal["ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"] = Field(
         "ucb1", description="Smitsimax selection policy; a change takes effect at the next "
                             "turn, with fresh trees")
     final_move: Literal["argmax", "sample"] = Field(
-        "argmax", description="Exp3 / RM: play the average strategy's argmax or a sample of it")
+        "argmax", description="Exp3 / RM, gtcfr: play the average strategy's argmax or a "
+                            "sample of it (gtcfr: sample unless set)")
     avg_weight: Literal["auto", "uniform", "sqrt", "linear"] = Field(
         "auto", description="Exp3 / RM: weight of each selection in the average strategy, "
                             "t = the parent's visits then: 1 (uniform), sqrt(t), t (linear, "
@@ -129,7 +144,8 @@ class SearchParams(BaseModel):
                                   "(-1: the seat the search plays for, given by the match's "
                                   "controller; agent 0 for a bare Search)")
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
-                          description="MCGS: PUCT constant (evaluation units; see priors)")
+                          description="MCGS: PUCT constant (evaluation units; see priors); "
+                                      "gtcfr: its expansion's PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
@@ -143,11 +159,11 @@ class SearchParams(BaseModel):
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
     priors: Literal["uniform", "heuristic"] = Field(
-        "uniform", description="MCGS: PUCT priors, uniform or a softmax of the game's move "
+        "uniform", description="MCGS, gtcfr: PUCT priors, uniform or a softmax of the game's move "
                                "scores (maze: minus the turns to the nearest cheese); a game "
                                "without move scores is refused; a change starts afresh")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
-                                     description="MCGS priors=heuristic: softmax temperature "
+                                     description="MCGS, gtcfr priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
     threads: Int = Field(1, ge=1, le=64,
                          description="Smitsimax or MCGS with parallel != serial: C threads "
@@ -162,7 +178,8 @@ class SearchParams(BaseModel):
                               "MCGS: wu_uct or tree on its one shared graph")
     virtual_loss: Float = Field(1.0, ge=0.0, le=100.0,
                                 description="parallel=tree: visits of the worst value each "
-                                            "in-flight simulation counts as")
+                                            "in-flight simulation counts as; gtcfr: each "
+                                            "simulation of a batch (c > 1) until the update")
     counterfactual: Literal["off", "terminal", "last_step"] = Field(
         "terminal", description="RM / RM+: where regrets use the exact return of every "
                                 "alternative move (the state re-stepped with it, the others' "
@@ -170,12 +187,29 @@ class SearchParams(BaseModel):
                                 "game, also at max_depth (last_step), or nowhere (off: sampled "
                                 "estimates everywhere)")
 
+    expansions_per_update: Float = Field(
+        1.0, ge=0.01, le=100.0,
+        description="gtcfr: c of SoG(s, c), expansion simulations (iterations) per CFR+ "
+                    "update of the whole tree; below 1 several updates per expansion, "
+                    "above 1 a batch with virtual losses")
+    expand_children: Literal["one", "all"] = Field(
+        "all", description="gtcfr: what expanding a leaf adds (the paper's k): the joint "
+                           "action of the highest prior product, or every child")
+    alternating: bool = Field(True, description="gtcfr: alternating CFR+ updates (two passes, "
+                                                "converge much faster) or the paper's "
+                                                "simultaneous ones (one pass)")
+
     @model_validator(mode="before")
     @classmethod
     def _uct_default_c(cls, data: Any) -> Any:
-        """uct asked for without a c takes its own default (default_c)."""
+        """uct asked for without a c takes its own default (default_c);
+        gtcfr asked for without a final_move plays a draw from its average
+        strategy (GT-CFR's equilibrium is mixed; its argmax is exploitable)."""
         if isinstance(data, dict) and data.get("algorithm") == "uct" and "c" not in data:
             return {**data, "c": UCT_DEFAULT_C}
+        if (isinstance(data, dict) and data.get("algorithm") == "gtcfr"
+                and "final_move" not in data):
+            return {**data, "final_move": "sample"}
         return data
 
     @model_validator(mode="after")
@@ -219,6 +253,9 @@ class SearchParams(BaseModel):
         if (new_algo != self.algorithm and "c" not in changes
                 and self.c == default_c(self.algorithm)):
             changes = {**changes, "c": default_c(new_algo)}
+        if (new_algo != self.algorithm and "final_move" not in changes
+                and self.final_move == default_final_move(self.algorithm)):
+            changes = {**changes, "final_move": default_final_move(new_algo)}
         return SearchParams.model_validate({**self.model_dump(), **changes})
 
     # -- C conversion -------------------------------------------------------

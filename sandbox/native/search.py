@@ -74,7 +74,7 @@ class SearchStats:
     norm_min: tuple[float, ...]
     norm_max: tuple[float, ...]
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
-    edge_bytes: int = 0          # MCGS: edge arrays in use (bytes)
+    edge_bytes: int = 0          # MCGS: edge arrays in use (bytes); GT-CFR: statistics pool
     prior_bytes: int = 0         # MCGS: stored priors in use (0 with uniform priors)
     table_bytes: int = 0         # MCGS: transposition table (bytes)
     # the last run's threads (parallel Smitsimax; 0: it ran serially), the
@@ -88,7 +88,8 @@ class SearchStats:
 @dataclass(frozen=True)
 class RootMatrix:
     """The root of a two-player search as a joint-action matrix (sbx.h's
-    sbx_root_matrix): MCGS's outcome pairs, or joint-action MCTS's children.
+    sbx_root_matrix): MCGS's outcome pairs, joint-action MCTS's children, or
+    GT-CFR's joint actions (values from its last regret update).
     Rows are player 0's moves, columns player 1's; values absolute (the scale
     of MoveStat.mean); NaN where a cell (or, for joint, a marginal) is
     unvisited. Empty (0 x 0) before the first iteration."""
@@ -385,8 +386,8 @@ class Search:
                         if s.run_busy_ms > 0 else 0.0))
 
     def root_matrix(self) -> RootMatrix:
-        """The root's joint-action matrix (MCGS, or joint with two agents);
-        InvalidState for the other searches."""
+        """The root's joint-action matrix (MCGS, GT-CFR, or joint with two
+        agents); InvalidState for the other searches."""
         m = ffi.new("sbx_root_matrix *")
         with self._h.lock:
             check(lib.sbx_search_root_matrix(self._h.get(), m))

@@ -20,7 +20,7 @@ POLICIES: tuple[str, ...] = get_args(SearchParams.model_fields["policy"].annotat
 
 ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint": "joint-action",
                     "random": "random", "greedy": "greedy 1-ply",
-                    "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)"}
+                    "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)", "gtcfr": "GT-CFR"}
 ALGORITHM_TIPS = {
     "smitsimax": "decoupled trees, one per agent: no tree sees another's selection",
     "suct": "sequential UCT: the agents take turns in ONE tree, so a later mover sees the "
@@ -33,6 +33,9 @@ ALGORITHM_TIPS = {
     "uct": "textbook sequential UCT, untuned (the outside yardstick): this seat moves first "
            "in one tree, UCB1 (C 2 unless set), win/loss rollouts to the end of the game, "
            "a fresh tree each turn; reads only C",
+    "gtcfr": "growing-tree CFR (Student of Games' search, no network; two players): CFR+ "
+             "over a tree of joint actions grown by 1/2 PUCT + 1/2 average-policy "
+             "simulations; plays a draw from its average strategy",
 }
 POLICY_LABELS = {"ucb1": "UCB1", "ucb1_tuned": "UCB1-Tuned", "exp3": "Exp3", "rm": "RM",
                  "rm_plus": "RM+"}
@@ -73,7 +76,7 @@ def parallel_modes(settings: SearchParams) -> tuple[str, ...]:
 # Policies whose root probabilities are an average strategy, not visit shares
 # (their final move comes from it: `final_move`, and `exploration` mixes in).
 AVERAGE_STRATEGY = frozenset({"exp3", "rm", "rm_plus"})
-TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint", "mcgs", "uct"})
+TREE_ALGORITHMS = frozenset({"smitsimax", "suct", "joint", "mcgs", "uct", "gtcfr"})
 # Tree searches that read none of the project's knobs but C (and the seat's
 # lead): the textbook yardstick, whose panel offers only what it reads.
 PLAIN_ALGORITHMS = frozenset({"uct"})

@@ -102,8 +102,9 @@ class ControllerSnapshot:
 
 def has_root_matrix(algorithm: str, num_agents: int) -> bool:
     """Whether Search.root_matrix answers for this search (sbx.h: MCGS's
-    outcome pairs, joint-action MCTS's children with two agents)."""
-    return num_agents == 2 and algorithm in ("mcgs", "joint")
+    outcome pairs, joint-action MCTS's children with two agents, GT-CFR's
+    joint actions)."""
+    return num_agents == 2 and algorithm in ("mcgs", "joint", "gtcfr")
 
 
 def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams:

@@ -13,47 +13,50 @@ from __future__ import annotations
 from typing import Any
 
 from ..native import SearchParams
-from ..native.params import CHOICES, UCT_DEFAULT_C, c_param_table
+from ..native.params import CHOICES, UCT_DEFAULT_C, c_param_table, default_final_move
 
 _UCB = ("smitsimax", "suct", "joint")
 # Read by the search loop itself (search.c), whatever the algorithm.
-_ALL = ("smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct")
+_ALL = ("smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct", "gtcfr")
 USED_BY: dict[str, tuple[str, ...]] = {
     "c": _UCB + ("uct",),
     "gamma": _UCB,
     "death_penalty_value": ("smitsimax",),
     "reuse_decay": _UCB,
-    "max_depth": _UCB + ("mcgs",),
+    "max_depth": _UCB + ("mcgs", "gtcfr"),
     "random_threshold": _UCB,
     "depth_normalize": _UCB,
     "bounds": ("smitsimax",),
     "elimination": ("smitsimax", "suct", "joint"),
     "death_penalty": ("smitsimax",),
     "death_min_visits": ("smitsimax",),
-    "rollout": _UCB,
-    "tree_reuse": _UCB + ("mcgs",),
-    "node_cap": ("smitsimax", "suct", "joint", "mcgs", "uct"),
+    "rollout": _UCB + ("gtcfr",),
+    "tree_reuse": _UCB + ("mcgs", "gtcfr"),
+    "node_cap": ("smitsimax", "suct", "joint", "mcgs", "uct", "gtcfr"),
     "time_check_interval": _ALL,
     "exploration": ("smitsimax",),
     "power_p": ("smitsimax",),
     "algorithm": _ALL,
     "policy": ("smitsimax", "suct"),
-    "final_move": ("smitsimax", "mcgs"),
+    "final_move": ("smitsimax", "mcgs", "gtcfr"),
     "avg_weight": ("smitsimax",),
     "backup": ("smitsimax",),
     "lead": ("suct", "uct"),
-    "c_puct": ("mcgs",),
+    "c_puct": ("mcgs", "gtcfr"),
     "fpu_offset": ("mcgs",),
     "temperature": ("mcgs",),
     "rollout_steps": ("mcgs",),
     "short_circuit": ("mcgs",),
     "transpositions": ("mcgs",),
-    "priors": ("mcgs",),
-    "prior_temperature": ("mcgs",),
+    "priors": ("mcgs", "gtcfr"),
+    "prior_temperature": ("mcgs", "gtcfr"),
     "threads": ("smitsimax", "mcgs"),
     "parallel": ("smitsimax", "mcgs"),
-    "virtual_loss": ("smitsimax", "mcgs"),
+    "virtual_loss": ("smitsimax", "mcgs", "gtcfr"),
     "counterfactual": ("smitsimax",),
+    "expansions_per_update": ("gtcfr",),
+    "expand_children": ("gtcfr",),
+    "alternating": ("gtcfr",),
 }
 
 
@@ -84,6 +87,8 @@ def settings_rows() -> list[dict[str, Any]]:
             shown = str(default)
         if name == "c":
             shown += f" ({UCT_DEFAULT_C:g} for uct)"
+        if name == "final_move":
+            shown += f" ({default_final_move('gtcfr')} for gtcfr)"
         rows.append({"name": name, "type": "choice" if kind == "choice" else kind,
                      "values": values, "default": shown,
                      "used_by": list(USED_BY.get(name, ())),

@@ -4,10 +4,11 @@ names, and how an entrant takes a seat of a scenario.
 A built-in name is a player with default settings:
   random                 uniform random legal moves
   bot                    the game's own heuristic (games that have one: pods)
-  smitsimax, suct, joint, mcgs, greedy, uct
+  smitsimax, suct, joint, mcgs, greedy, uct, gtcfr
                          that search algorithm with default knobs (the
                          scenario's budget, or --iterations / --ms); uct
-                         is the untuned textbook yardstick (C 2)
+                         is the untuned textbook yardstick (C 2); gtcfr
+                         is growing-tree CFR (two-player games)
 
 An entrant replaces the whole player of a seat: its controller, search and
 budget (an agent file's missing keys take their defaults, not the
@@ -23,7 +24,8 @@ from typing import Any
 from ..config.agent import read_agent_file, resolve_agent_file
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
 
-BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct")
+BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct",
+           "gtcfr")
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,10 @@ def built(name: str) -> bool:
             Search(g, {"algorithm": name}).close()
             return True
         except InvalidArgument as exc:
-            # MCGS is built but refuses this 4-snake game (two players only);
-            # its arena views come with the maze (the two-player mazes)
-            assert "not built" in str(exc) or (name == "mcgs" and "two-player" in str(exc))
+            # MCGS and GT-CFR are built but refuse this 4-snake game (two
+            # players only); their arena views are tested on two-player games
+            assert "not built" in str(exc) or (name in ("mcgs", "gtcfr")
+                                               and "two-player" in str(exc))
             return False
 
 
@@ -180,9 +181,10 @@ def test_an_algorithm_refused_for_this_game_is_marked_and_refused_with_cs_reason
 
 
 # ------------------------------------------------------------------ every algorithm renders
-# MCGS is two-player only: this test's default game has four snakes, so MCGS's
-# panels are tested on the maze in tests/app/test_arena_mcgs.py.
-CASES = [(a, "ucb1") for a in ALGORITHMS if a != "mcgs"] + \
+# MCGS and GT-CFR are two-player only: this test's default game has four
+# snakes, so MCGS's panels are tested on the maze in tests/app/test_arena_mcgs.py
+# and GT-CFR's on goofspiel in tests/app/test_arena_gtcfr.py.
+CASES = [(a, "ucb1") for a in ALGORITHMS if a not in ("mcgs", "gtcfr")] + \
     [("smitsimax", p) for p in POLICIES if p != "ucb1"]
 
 

@@ -385,7 +385,8 @@ def mcgs_refusal(params: SearchParams, message: str) -> bool:
 
 def search_any_algorithm(game: Game, params: SearchParams, seed: int):
     """Search(game, params, seed), counted. Only joint-action MCTS may be
-    refused, on a game with too many joint actions per node, and MCGS, on a
+    refused, on a game with too many joint actions per node, and MCGS or
+    GT-CFR (the same two refusals), on a
     game without exactly two agents or, with priors=heuristic, without move
     scores (InvalidArgument saying so): the same
     params with Smitsimax then."""
@@ -395,7 +396,7 @@ def search_any_algorithm(game: Game, params: SearchParams, seed: int):
         return s
     assert isinstance(exc, InvalidArgument), repr(exc)
     assert (params.algorithm == "joint" and "joint action" in str(exc)) or (
-        params.algorithm == "mcgs" and mcgs_refusal(params, str(exc))), str(exc)
+        params.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(params, str(exc))), str(exc)
     return must(Search, game, params.replace(algorithm="smitsimax"), seed)
 
 

@@ -318,15 +318,15 @@ class ApiMachine(RuleBasedStateMachine):
         p = must(s.c_params)
         # the algorithm that ran the iteration (a requested change may wait)
         algorithm = must(s.stats).algorithm
-        # uct rolls out to the game's end, max_depth unread; a trace holds
-        # its first 64 turns
-        assert 0 <= t.depth <= (64 if algorithm == "uct" else p.max_depth)
+        # uct rolls out to the game's end, max_depth unread; gtcfr descends
+        # its tree, which no max_depth bounds; a trace holds the first 64 turns
+        assert 0 <= t.depth <= (64 if algorithm in ("uct", "gtcfr") else p.max_depth)
         assert t.stop_reason in STOP_REASONS.values()
         for a in range(s.num_agents):
             if algorithm in ("suct", "uct") and a == 0:
                 # one serialised path: a node per agent per turn, plus the root
                 longest = 1 + s.num_agents * t.depth
-            elif algorithm in ("suct", "joint", "mcgs", "uct") and a > 0:
+            elif algorithm in ("suct", "joint", "mcgs", "uct", "gtcfr") and a > 0:
                 longest = 0       # one tree: its path is path[0]
             else:
                 longest = t.depth + 1
@@ -465,7 +465,7 @@ class ApiMachine(RuleBasedStateMachine):
                            for m in out)
                 assert abs(sum(m.prob for m in out) - 1) < 1e-9 or sum(m.visits for m in out) == 0
         elif which == "root_matrix":
-            # two-player MCGS or joint only; else one refusal, never a crash
+            # two-player MCGS, joint or GT-CFR only; else one refusal, never a crash
             if exc is not None:
                 assert isinstance(exc, InvalidState), repr(exc)
                 return

@@ -98,12 +98,12 @@ def test_search_params_every_knob(params):
         if exc is not None:
             # C's cross-field rules: the arena must hold one iteration of
             # the algorithm; SUCT's (and UCT's) lead must be one of the game's agents
-            # (this snakes game has one); MCGS wants two players
+            # (this snakes game has one); MCGS and GT-CFR want two players
             assert isinstance(exc, (InvalidArgument, OutOfMemory)), repr(exc)
             if isinstance(exc, InvalidArgument):
                 assert "node_cap" in str(exc) or (
                     sp.algorithm in ("suct", "uct") and sp.lead >= 1 and "lead" in str(exc)) or (
-                    sp.algorithm == "mcgs" and mcgs_refusal(sp, str(exc))), str(exc)
+                    sp.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(sp, str(exc))), str(exc)
             return
         with s:
             assert must(s.c_params) == sp

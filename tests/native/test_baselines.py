@@ -20,19 +20,19 @@ from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.native.params import ALGORITHM
 
 ALGORITHMS = tuple(ALGORITHM)
-BASELINES = ("suct", "joint", "random", "greedy", "uct")
+BASELINES = ("suct", "joint", "random", "greedy", "uct", "gtcfr")
 CASES = [(p.kind, i, p.c_params(ex)) for p in plugins() for i, ex in enumerate(p.examples)]
 SMALL = SearchParams(node_cap=1 << 15, max_depth=6)
 
 
 def _search(game: Game, algorithm: str, seed: int = 5, **kw) -> Search | None:
     """A search of `algorithm`, or None where C refuses it for the game
-    (only joint-action MCTS on too many joint actions and MCGS on a game
-    without two players may be refused)."""
+    (only joint-action MCTS on too many joint actions and MCGS or GT-CFR
+    on a game without two players may be refused)."""
     try:
         return Search(game, SMALL.replace(algorithm=algorithm, **kw), seed=seed)
     except InvalidArgument as exc:
-        if algorithm == "mcgs":
+        if algorithm in ("mcgs", "gtcfr"):
             assert "two-player" in str(exc) and game.num_agents != 2, str(exc)
             return None
         assert algorithm == "joint" and "joint action" in str(exc), str(exc)
@@ -103,13 +103,17 @@ def test_stats_name_the_algorithm_and_its_trees(algorithm):
         s.run(iterations=50)
         st = s.stats()
         assert st.algorithm == algorithm
-        assert st.trees == {"suct": 1, "joint": 1, "random": 0, "greedy": 0, "uct": 1}[algorithm]
+        assert st.trees == {"suct": 1, "joint": 1, "random": 0, "greedy": 0, "uct": 1,
+                             "gtcfr": 1}[algorithm]
         if algorithm == "suct":
             assert st.node_bytes == 32    # total + sum of squares (UCB1-Tuned)
         if algorithm == "joint":
             assert st.node_bytes == 24 + 8 * 2     # fixed part + a total per agent
         if algorithm == "uct":
             assert st.node_bytes == 24             # a total, no sum of squares
+        if algorithm == "gtcfr":
+            assert st.node_bytes == 64             # the statistics live in a pool
+            assert st.edge_bytes > 0               # ... reported as edge bytes
 
 
 def test_joint_action_mcts_refuses_too_many_joint_actions_with_a_message():

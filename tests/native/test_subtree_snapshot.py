@@ -19,7 +19,7 @@ from sandbox.games.snakes.reference import Snake, build_export
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.native.snapshot import MOVE_NONE
 
-TREE_ALGOS = ("smitsimax", "suct", "joint", "uct")
+TREE_ALGOS = ("smitsimax", "suct", "joint", "uct", "gtcfr")
 
 
 def _game() -> Game:
@@ -78,7 +78,7 @@ def _expected(full, top: int, max_nodes: int, min_visits: int) -> set[int]:
 
 def _step(full, row: int, algo: str):
     """One step of a move path, as find_path takes it."""
-    if algo in ("joint", "mcgs"):
+    if algo in ("joint", "mcgs", "gtcfr"):
         return tuple(int(m) for m in full.joint[row][:2])
     return int(full.move[row])
 
@@ -152,14 +152,14 @@ def test_bad_ids_and_paths_are_refused_with_a_message(grown):
         s.snapshot(0, 10, top=-1)
     with pytest.raises(InvalidArgument, match="top"):
         s.snapshot(0, 10, top="3")
-    bad = (7, 7) if algo in ("joint", "mcgs") else 7   # no move 7 in snakes
+    bad = (7, 7) if algo in ("joint", "mcgs", "gtcfr") else 7   # no move 7 in snakes
     with pytest.raises(InvalidArgument, match="step 1 of 1"):
         s.find_path(0, [bad])
     with pytest.raises(InvalidArgument, match="path"):
         s.find_path(0, "UL")
     with pytest.raises(InvalidArgument, match="path step"):
         s.find_path(0, [300])
-    if algo in ("joint", "mcgs"):   # a joint step needs every player's move
+    if algo in ("joint", "mcgs", "gtcfr"):   # a joint step needs every player's move
         with pytest.raises(InvalidArgument, match="2 moves"):
             s.find_path(0, [1])
 

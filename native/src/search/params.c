@@ -82,7 +82,7 @@ static const param_def DEFS[] = {
         "values and of the playouts that ended at the node, weighted by "
         "visits (1 = the visit-weighted mean, large = toward the best "
         "child); unused otherwise"),
-    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_UCT,
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_GTCFR,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
@@ -90,7 +90,10 @@ static const param_def DEFS[] = {
         "two players), 6 uct (textbook sequential UCT, untuned: win/loss "
         "rollouts to the game's end; reads c, lead, node_cap only; its c is "
         "2 in the Python settings when none is named, C's table has one "
-        "default for every algorithm); a change takes effect at the next turn"),
+        "default for every algorithm), 7 gtcfr (growing-tree CFR, Student of "
+        "Games' search without a network, two players; its final_move is "
+        "sample in the Python settings when none is named); a change takes "
+        "effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -195,6 +198,20 @@ static const param_def DEFS[] = {
         "RPS 0.0011/0.0023; rm_plus 0.0033/0.0081, 0.0020/0.0025 (off: rm "
         "0.0120/0.0326, 0.0046/0.0182; rm_plus 0.0054/0.0094, "
         "0.0071/0.0082). Exp3 and the UCB family: unused"),
+    DEF(expansions_per_update, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
+        "gtcfr: c of SoG(s, c), expansion simulations per regret update (one "
+        "search iteration is one expansion; 0.1 runs 10 CFR+ updates of the "
+        "whole tree per expansion, 4 one update every 4 expansions, with a "
+        "virtual loss on each of the batch's moves)"),
+    DEF(expand_children, SBX_PARAM_CHOICE, SBX_EXPAND_ONE, SBX_EXPAND_ALL, SBX_EXPAND_ALL,
+        "gtcfr: what expanding a leaf adds to the tree (the paper's k): 0 one "
+        "(the joint action of the highest prior product; the other children "
+        "are valued, and join when a simulation picks them), 1 all"),
+    DEF(alternating, SBX_PARAM_BOOL, 0, 1, 1,
+        "gtcfr: alternating CFR+ updates (player 0's pass, then player 1's "
+        "against the updated strategy: two passes) instead of the paper's "
+        "simultaneous ones (one pass). NashConv of biased RPS after 10,000 "
+        "updates: 0.0021 alternating, 0.045 simultaneous"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

@@ -29,6 +29,7 @@ static const sbx_algo_vt *const ALGOS[] = {
     [SBX_ALGO_GREEDY] = &sbx_greedy_vt,
     [SBX_ALGO_MCGS] = &sbx_mcgs_vt,
     [SBX_ALGO_UCT] = &sbx_uct_vt,
+    [SBX_ALGO_GTCFR] = &sbx_gtcfr_vt,
 };
 
 const sbx_algo_vt *sbx_algo_for(int algorithm) {

@@ -98,13 +98,16 @@ class PlayerControls:
             # reads no gamma, C, random phase or reuse decay: mcgs.c);
             # random/greedy: budget.
             graph = p.algorithm == "mcgs"
+            gtcfr = p.algorithm == "gtcfr"   # its own knobs: no C, gamma or reuse decay
             # the textbook yardstick (uct) reads C alone: no depth, discount,
             # random phase or reuse to offer
             plain = p.algorithm in PLAIN_ALGORITHMS
-            tree = p.algorithm in TREE_ALGORITHMS and not graph
+            tree = p.algorithm in TREE_ALGORITHMS and not graph and not gtcfr
             sampling = uses_average_strategy(p.algorithm, p.policy)
             if graph:
                 yy = self._add_mcgs_sliders(g, p, c, yy)
+            if gtcfr:
+                yy = self._add_gtcfr_sliders(g, p, c, yy)
             # The ranges a user explores; a scenario may set a value outside
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
@@ -166,6 +169,18 @@ class PlayerControls:
                          p.transpositions, "states reached by two move orders share one node "
                                            "(off: a tree); a change waits for the next turn"))
             yy += 26
+        elif isinstance(ctl, SearchController) and ctl.settings.algorithm == "gtcfr" \
+                and not weights_view:
+            p, sw = ctl.settings, c.w
+            g.add(Toggle("alternating", (c.x, yy, sw // 2, 22), "alternating", p.alternating,
+                         "alternating CFR+ updates (two passes; converge much faster) or the "
+                         "paper's simultaneous ones"))
+            g.add(Toggle("rollout", (c.x + sw // 2, yy, sw // 2, 22), "rollouts", p.rollout,
+                         "value a new leaf after random turns (depth) instead of the "
+                         "evaluation")); yy += 26
+            g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "warm reuse", p.tree_reuse,
+                         "keep the played subtree's regrets and averages between turns (off: "
+                         "its nodes only)")); yy += 26
         elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
                 and ctl.settings.algorithm not in PLAIN_ALGORITHMS and not weights_view:
             p, sw = ctl.settings, c.w
@@ -233,6 +248,36 @@ class PlayerControls:
             ctl.update_weights({name: float(value)}, turn=self.match.turn)
         except (SandboxError, ValueError, AttributeError) as exc:
             self.flash(f"cannot set {name}: {exc}")
+
+    def _add_gtcfr_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
+        """GT-CFR's own knobs: SoG's c (expansions per regret update), PUCT's
+        constant, the rollout depth, the priors, what an expansion adds and
+        the move played."""
+        sw = c.w
+        g.add(Slider("expansions_per_update", (c.x, yy, sw, 30), "expansions / update",
+                     min(0.1, p.expansions_per_update), max(20.0, p.expansions_per_update),
+                     p.expansions_per_update, log=True, fmt="{:.2f}",
+                     tooltip="SoG's c: expansion simulations per CFR+ update of the whole tree "
+                             "(below 1: several updates per expansion)")); yy += 33
+        g.add(Slider("c_puct", (c.x, yy, sw, 30), "c_puct", 0.0, max(5.0, p.c_puct), p.c_puct,
+                     step=0.05, tooltip="PUCT constant of the expansion's selection (half "
+                                        "PUCT, half the average strategy)")); yy += 33
+        g.add(Slider("max_depth", (c.x, yy, sw, 30), "rollout depth", 1, max(40, p.max_depth),
+                     p.max_depth, step=1, integer=True, fmt="{}",
+                     tooltip="rollouts on: random turns before a new leaf's evaluation")); yy += 33
+        g.add(Picker("expand_children", (c.x, yy, sw // 2 - 4, 24), "add:",
+                     [("all", "all"), ("one", "one")], p.expand_children,
+                     tooltip="what an expansion adds: every child (k = all) or the joint "
+                             "action of the highest prior (k = 1)"))
+        g.add(Picker("final_move", (c.x + sw // 2, yy, sw - sw // 2, 24), "move:",
+                     [("argmax", "argmax"), ("sample", "sampled")], p.final_move,
+                     tooltip="the move played: a draw from the root's average strategy, or "
+                             "its most likely move")); yy += 29
+        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:",
+                     [("uniform", "uniform"), ("heuristic", "heuristic")], p.priors,
+                     tooltip="PUCT's priors: uniform, or a softmax of the game's move scores "
+                             "(a game without move scores refuses heuristic)")); yy += 29
+        return yy
 
     def _add_mcgs_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
         """MCGS's own knobs (ranges stretch to a scenario's value outside

@@ -301,6 +301,8 @@ class TreePanels:
                 alg, pol = self._in_force(ctl)
                 if uses_average_strategy(alg, pol):
                     policy_name = POLICY_LABELS[pol]
+                elif alg == "gtcfr":   # its root policy is CFR+'s average strategy
+                    policy_name = "CFR+"
             # No tree: the bars (greedy's per-move means) take its room.
             bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
             bw = (panel.w - 16) // len(g)

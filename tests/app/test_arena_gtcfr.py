@@ -1,0 +1,64 @@
+"""GT-CFR in the arena: its own knobs (and none of UCB's), the hot swap to it
+on a two-player game, and its root bars (the average strategy) drawn."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+from test_arena import app, step_turn, wait_decided  # noqa: F401
+
+from sandbox.app.arena import ArenaScene
+from sandbox.app.whatif import knobs
+from sandbox.config import Budget, load_scenario
+from sandbox.native import SearchParams
+from sandbox.render.root_bars import VISIT_LINE
+
+GTCFR_KNOBS = {"expansions_per_update", "c_puct", "expand_children", "final_move",
+               "alternating", "tree_reuse"}
+UCB_KNOBS = {"c", "gamma", "random_threshold", "reuse_decay", "elimination"}
+
+
+def duel(app) -> ArenaScene:  # noqa: F811
+    sc = load_scenario("goofspiel_4_exploit").with_settings(
+        ["players.0.search.algorithm=gtcfr"])
+    scene = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=300),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    return scene
+
+
+def ids(scene: ArenaScene) -> set[str]:
+    return {w.id for w in scene.widgets.widgets}
+
+
+def test_gtcfr_shows_its_own_knobs_plays_and_draws(app):  # noqa: F811
+    arena = duel(app)
+    ctl = arena.match.controllers[0]
+    assert ctl.settings.algorithm == "gtcfr" and ctl.settings.final_move == "sample"
+    assert GTCFR_KNOBS <= ids(arena) and not (UCB_KNOBS & ids(arena))
+    wait_decided(arena)
+    snap = ctl.latest
+    assert snap.algorithm == "gtcfr"
+    for a in range(2):      # the root policy is a distribution over the legal moves
+        assert abs(sum(m.policy for m in snap.root_stats[a]) - 1.0) < 1e-9
+    step_turn(arena)
+    wait_decided(arena)
+    for _ in range(3):
+        arena.update(16.0)
+        app.run(max_frames=app.frame + 1)
+    arena.draw(app.screen)
+    assert pygame.surfarray.array3d(app.screen).any()
+    # the root bars are the average strategy, with the visit shares as a line
+    panel = arena.layout["panels"][0]
+    bars = pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, 64)
+    px = pygame.surfarray.array3d(app.screen)[bars.x:bars.right, bars.y:bars.bottom]
+    assert np.all(px == np.array(VISIT_LINE), axis=-1).sum() > 0
+    # Blue (Smitsimax) switched to GT-CFR takes it from the next turn
+    arena._select_player(1)
+    arena.set_param("algorithm", "gtcfr")
+    arena._build_widgets()
+    assert GTCFR_KNOBS <= ids(arena)
+
+
+def test_whatif_offers_what_gtcfr_reads():
+    k = set(knobs(SearchParams(algorithm="gtcfr")))
+    assert GTCFR_KNOBS <= k and not (UCB_KNOBS & k)
