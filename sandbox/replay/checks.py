@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..native import SandboxError
 from .errors import ReplayError
 from .reader import Replay
 
@@ -122,6 +123,10 @@ def consistency_warnings(replay: Replay) -> list[str]:
         elif last is not None and r.turns == played and r.final_hash != last.hash:
             note("final_hash", f"result line: final hash {r.final_hash} is not turn "
                                f"{last.turn}'s state hash {last.hash}")
+        elif not {"winner", "rank_range", "rank_best"} & set(found) and not replay.missing_turns:
+            why = _replayed_ranking_differs(replay)
+            if why:
+                note("replayed_ranking", why)
 
     out = []
     for p in found.values():
@@ -131,6 +136,28 @@ def consistency_warnings(replay: Replay) -> list[str]:
         out = out[:MAX_WARNINGS - 1] + [f"and {len(out) - MAX_WARNINGS + 1} more kinds of "
                                         "problem"]
     return out
+
+
+def _replayed_ranking_differs(replay: Replay) -> str | None:
+    """The recorded moves played again to the end: does the game rank the
+    agents as the result line says? A winner and ranking edited together
+    agree with each other and with nothing else (stats printed them without
+    a word; verify re-simulates every turn and refuses them). A replay this
+    build cannot play to the end says nothing here: verify reports it."""
+    r = replay.result
+    try:
+        g = replay.state_at(replay.end_turn)
+    except (ReplayError, SandboxError):
+        return None
+    with g:
+        ranking = g.ranking()
+    if list(r.ranking) == ranking:
+        return None
+    best = [a for a, k in enumerate(ranking) if k == 0]
+    who = f"agent {best[0]}" if len(best) == 1 else "nobody (a tie)"
+    return (f"result line: ranking {list(r.ranking)}, but the recorded moves, played again, "
+            f"rank {ranking} ({who} first): the result line was edited or belongs to "
+            f"another match")
 
 
 __all__ = ["MAX_ITERATIONS", "MAX_SEARCH_MS", "consistency_warnings"]

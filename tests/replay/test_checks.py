@@ -182,3 +182,23 @@ def test_verify_still_fails_where_the_hashes_tell(recorded, tmp_path, capsys):
     assert main(["replay", "verify", path]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "result line" in err[0]
+
+
+def test_a_winner_edited_with_its_ranking_is_caught_by_stats(recorded, tmp_path, capsys):
+    """Winner and ranking edited together agree with each other: stats
+    printed them without a word (verify refused the file). Stats now plays
+    the recorded moves to the end and compares the game's own ranking."""
+    path = recorded.copy_to(tmp_path)
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    result = json.loads(lines[-1])
+    assert result["type"] == "result"
+    n = len(result["ranking"])
+    loser = max(range(n), key=lambda a: result["ranking"][a])
+    result["ranking"] = [0 if a == loser else 1 for a in range(n)]
+    result["winner"] = loser
+    lines[-1] = json.dumps(result).encode()
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert main(["replay", "stats", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "the recorded moves, played again" in err and "was edited" in err, err
+    assert main(["replay", "verify", str(path)]) == 1
