@@ -202,7 +202,7 @@ def test_the_table_and_the_progress_bar(tmp_path, capsys):
     assert "3/10" in err and "LLR 0.50" in err
 
 
-def test_uct_is_a_built_in_agent_with_its_own_default_c(capsys):
+def test_uct_is_a_built_in_agent_with_its_own_default_c(capsys, tmp_path):
     """The textbook yardstick by name: its search is uct with C 2 (no c
     named), and it beats the uniform random bidder of goofspiel 4."""
     from sandbox.config.scenario import scenario_from_dict
@@ -214,6 +214,6 @@ def test_uct_is_a_built_in_agent_with_its_own_default_c(capsys):
                                           [e, builtin_entrant("random")]))
     assert sc.players[0].search.algorithm == "uct" and sc.players[0].search.c == 2.0
     out = run(capsys, "goofspiel_4_exploit", "--agents", "uct", "random", "--games", "6",
-              "--iterations", "300")
+              "--iterations", "300", "--out", str(tmp_path / "t"))
     assert out["ranking"] == ["uct", "random"]
     assert out["pairs"]["uct vs random"]["score"] > 0.5
