@@ -98,8 +98,10 @@ class SearchParams(BaseModel):
                            "state-value evaluation this shrinks distant outcomes: a death at depth "
                            "10 costs a tenth of one at depth 1")
     bounds: Literal["leaf", "depth"] = Field(
-        "leaf", description="UCB normalisation: the range of leaf scores (the tutorial's) or, per "
-                            "depth, of the discounted scores node means are made of")
+        "leaf", description="UCB's normalisation: the range of leaf scores (the Smitsimax "
+                            "tutorial's) or, per depth, of the discounted scores node means "
+                            "are made of; Exp3 / RM and the power mean always use their own "
+                            "depth's range")
     elimination: Literal["pass", "freeze"] = Field(
         "pass", description="eliminated agent: pass-through nodes or frozen tree")
     death_penalty: bool = Field(False, description="penalise children of certain death")
@@ -183,7 +185,7 @@ class SearchParams(BaseModel):
     counterfactual: Literal["off", "terminal", "last_step"] = Field(
         "terminal", description="RM / RM+: where regrets use the exact return of every "
                                 "alternative move (the state re-stepped with it, the others' "
-                                "moves kept; tutorial §11's u(a, b)): at a step that ends the "
+                                "moves kept: regret matching's u(a, b)): at a step that ends the "
                                 "game, also at max_depth (last_step), or nowhere (off: sampled "
                                 "estimates everywhere)")
 
