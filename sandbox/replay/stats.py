@@ -448,7 +448,7 @@ def chosen_by(replay: Replay, line: TurnLine, agent: int) -> str:
     """Who chose the move `agent` played at `line` (CHOOSERS; "" where it
     played none). Older files lack the field: the player's controller, or a
     person where the move played is not what the controller decided."""
-    if line.joint[agent] is None:
+    if line.joint[agent] is None and line.free_move(agent) is None:
         return ""
     at = line.agent(agent)
     if at is not None and at.chosen_by:
