@@ -217,6 +217,10 @@ static int parse_points(pods_cfg *c, const char *value) {
                                 "whole numbers", n);
             }
             p = end + (*end ? 1 : 0);
+            if (k == 1 && *end == '/' && !*p) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d is not x:y with "
+                                "whole numbers", n + 1);
+            }
         }
         if (v[0] < 0 || v[0] > MAP_W || v[1] < 0 || v[1] > MAP_H) {
             return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d (%ld,%ld) is outside "
