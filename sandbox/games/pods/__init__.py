@@ -44,6 +44,7 @@ class PodsPlugin(GamePlugin):
     Params = PodsGameParams
     keys_hint = ("arrows: left/right turn 18° at full thrust, up full thrust, down coast; "
                  "1/2/3 thrust 0/half/full; b boost; s shield; click: steer to a point; "
+                 "right click: exactly to it, thrust by distance; "
                  "Tab: drive your other pod")
     keys = tuple(_KEYS)
     bench = (

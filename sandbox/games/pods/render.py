@@ -27,6 +27,7 @@ import math
 
 import pygame
 
+from ...native import FreeMove
 from ...render import palette as pal
 from ...render.fonts import text
 from ...render.grid import clipped
@@ -150,6 +151,25 @@ class PodsRenderer:
     def to_screen(self, rect: pygame.Rect, x: float, y: float) -> tuple[int, int]:
         s, x0, y0 = self._scale(self._board(rect))
         return int(x0 + x * s), int(y0 + y * s)
+
+    # a right click's thrust: full from this far from the pod, less nearer
+    FULL_THRUST_AT = 2000.0
+
+    def free_move_at(self, rect: pygame.Rect, view: PodsView, pos, agent: int):
+        """A right click is a free move: steer toward exactly that point (up
+        to 18° a turn, as a contest bot steers), the thrust by how far it is
+        from the pod: max_thrust at FULL_THRUST_AT or more, in proportion
+        nearer (a click on the pod itself coasts)."""
+        if not 0 <= agent < view.num_pods or view.out_turn[view.player_of(agent)] >= 0:
+            return None
+        board = self._board(rect, view.players)
+        if not board.collidepoint(pos):
+            return None
+        s, x0, y0 = self._scale(board)
+        q = view.pods[agent]
+        tx, ty = round((pos[0] - x0) / s), round((pos[1] - y0) / s)
+        share = min(1.0, math.hypot(tx - q.x, ty - q.y) / self.FULL_THRUST_AT)
+        return FreeMove(tx, ty, int(round(view.max_thrust * share)))
 
     def move_at(self, rect: pygame.Rect, view: PodsView, pos, agent: int) -> int | None:
         """A click is a target point: turn toward it as far as the move set
