@@ -47,8 +47,9 @@ def core_version() -> str:
 
 
 __all__ = [
-    "ClosedError", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
-    "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
-    "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "cores", "has_bot", "has_free_moves", "kinds", "line_transfer_ns", "params_doc", "simd_paths",
+    "ClosedError", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
+    "MoveStat", "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
+    "Search", "SearchParams", "SearchStats", "SearchSummary", "Trace", "TreeSnapshot",
+    "c_default_params", "c_param_table", "core_version", "cores", "has_bot", "has_free_moves",
+    "kinds", "line_transfer_ns", "params_doc", "simd_paths",
 ]

@@ -449,6 +449,9 @@ class ResultLine(_Line):
 Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="type")]
 LINE_ADAPTER: TypeAdapter = TypeAdapter(Line)
 
-__all__ = ["AgentTurn", "BranchOrigin", "FREE_VERSION", "FreeMoveLine", "FreeMovesLine", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
-           "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
-           "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex"]
+__all__ = [
+    "AgentTurn", "BranchOrigin", "FREE_VERSION", "FreeMoveLine", "FreeMovesLine",
+    "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line", "PlayerHeader",
+    "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS", "SettingsChangeLine",
+    "TreeColumns", "TurnLine", "hash_hex",
+]
