@@ -17,9 +17,12 @@
  *      per pod, a second BOOST is max thrust) adds thrust x facing unit
  *      vector to the velocity, unless a shield is up;
  *   2. move for one time unit with continuous collision detection between
- *      pods: the earliest contact (centres 800 apart, approaching) within the
- *      time left; advance everything to it, bounce the pair (impulse
- *      J = (n.v_rel)/(1/m1+1/m2) applied as J + max(J, 120)), repeat.
+ *      pods: the earliest contact (centres 800 apart, approaching; a pair
+ *      already overlapping is in contact at time 0 even moving apart) within
+ *      the time left; advance everything to it, bounce the pair (impulse
+ *      J = (n.v_rel)/(1/m1+1/m2), signed, applied as J + max(J, 120), then
+ *      each pushed out by half the overlap), repeat; a pair just bounced is
+ *      not bounced again at time 0.
  *      A pod passes its next checkpoint when its centre comes strictly
  *      within 600 of the checkpoint's centre at any moment of its motion
  *      (tested along each straight piece of its path, so a fast pod passing
@@ -32,6 +35,12 @@
  * The race ends when a pod passes checkpoint 0 after `laps` laps (earliest
  * moment in the turn wins), when at most one player is left in (all of them
  * for a one-player time trial), or at the turn cap.
+ *
+ * Free moves (sbx_game_step_free, for people and outside bots; the search
+ * keeps the table): per pod a target point and a thrust 0..max_thrust, or
+ * BOOST, or SHIELD, as the contest's bots command a pod: it turns toward the
+ * target by at most 18 degrees (on the first turn it faces it directly; a
+ * target on its own centre keeps its angle), then as a table move.
  *
  * Storage: cfg holds the checkpoints (the map belongs to the parameters),
  * the move table and the weights; the state is a small fixed struct: pods
