@@ -4,13 +4,15 @@ verified by re-simulation, summarised by stats and titled in the replay
 scene; and the stats/CSV of such a file."""
 from __future__ import annotations
 
+import csv
+
 import pygame
 
 from sandbox.app.replay_scene import ReplayScene
 from sandbox.app.shell import App
 from sandbox.config import Budget, scenario_from_dict
 from sandbox.native import FreeMove
-from sandbox.replay import Recorder, compute_stats, read_replay, verify
+from sandbox.replay import Recorder, compute_stats, read_replay, to_csv, verify
 from sandbox.sim import Match
 
 
@@ -42,6 +44,11 @@ def test_a_match_with_free_moves_records_verifies_and_shows_them(tmp_path):
     assert report.ok and report.turns_checked == 6, report
     stats = compute_stats(replay)
     assert stats.agents[0].moves_by == {"person": 6}
+    out = tmp_path / "x.csv"
+    to_csv(replay, out, stats)
+    rows = [r for r in csv.DictReader(out.open()) if r["agent"] == "0"]
+    assert [(r["move"], r["move_name"]) for r in rows[1:3]] == [("", "8000 1800 120"),
+                                                                ("", "8000 1800 BOOST")]
     app = App()
     try:
         scene = ReplayScene(app, replay)
