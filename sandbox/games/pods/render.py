@@ -266,6 +266,13 @@ class PodsRenderer:
                 pygame.draw.line(surface, _lerp(pal.PANEL, col, fade * 0.8),
                                  P(*pts[k - 1]), P(*pts[k]), max(1, int(3 * fade)))
         self._draw_plans(surface, view, ctx, P, s)
+        # a person's free move of this turn (a right click): a cross on its target
+        for a, move in (ctx.chosen.items() if ctx is not None else ()):
+            if isinstance(move, FreeMove) and 0 <= a < view.num_pods:
+                tx, ty = P(move.x, move.y)
+                col, k = self._color(a, view.per_player), 6
+                pygame.draw.line(surface, col, (tx - k, ty - k), (tx + k, ty + k), 2)
+                pygame.draw.line(surface, col, (tx - k, ty + k), (tx + k, ty - k), 2)
         # pods
         rp = max(2, int(POD_RADIUS * s))
         highlight = ctx.highlight_agent if ctx is not None else None
