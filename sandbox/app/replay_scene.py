@@ -338,6 +338,7 @@ class ReplayScene(Scene):
         self._build_widgets()
 
     def _build_widgets(self) -> None:
+        old = self.widgets if self.layout else None
         g = WidgetGroup()
         x, y = 8, 7
         g.add(Button("back", (x, y, 60, 26), "Back", "back to the menu (Esc)"))
@@ -365,6 +366,8 @@ class ReplayScene(Scene):
                                        self.first, self.bar_last, self.turn, markers,
                                        "drag to scrub; markers: ▼ elimination, ■ settings change",
                                        limit=self.last))
+        if old is not None:   # a rebuild mid-drag (the what-if panel follows the
+            g.carry_over(old)  # dragged turn) keeps the drag and the focus going
         self.widgets = g
 
     # ------------------------------------------------------------ events

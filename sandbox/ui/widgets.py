@@ -384,6 +384,25 @@ class WidgetGroup:
                 return True
         return False
 
+    def carry_over(self, old: "WidgetGroup") -> None:
+        """Take over what the user is in the middle of from the group this
+        one replaces (a scene rebuilds its widgets when what they show
+        changes): a drag in progress, the keyboard focus and an open
+        dropdown stay with the widget of the same id. Without it a rebuild
+        during a drag dropped the drag after its first step."""
+        before = {w.id: w for w in old.widgets}
+        for i, w in enumerate(self.widgets):
+            o = before.get(w.id)
+            if o is None or type(o) is not type(w):
+                continue
+            w.hovered = o.hovered
+            if getattr(o, "dragging", False):
+                w.dragging = True
+            if isinstance(w, Picker) and o.open:
+                w.open = True
+            if o.focused:
+                self._set_focus(i)
+
     def _focusable(self) -> list[int]:
         return [i for i, w in enumerate(self.widgets) if w.focusable and w.visible and w.enabled]
 
