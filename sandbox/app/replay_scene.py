@@ -546,7 +546,9 @@ class ReplayScene(Scene):
             self._draw_charts(surface, L["charts"])
         self.widgets.draw(surface)
         self._draw_trees(surface, L["panels"])
-        if self.hover_info is not None and getattr(self, "hover_view", None) is not None:
+        if self.widgets.dropdown_open():
+            pass   # an open dropdown is on top: no hover box over its list
+        elif self.hover_info is not None and getattr(self, "hover_view", None) is not None:
             self.hover_view.draw_tooltip(surface, self.hover_pos, self.hover_info)
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
@@ -556,6 +558,7 @@ class ReplayScene(Scene):
                 for tv, panel, _ in self.tree_views():
                     if tv.snapshot is not None:
                         tv.draw_pinned(surface, _tree_area(panel))
+        self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             t = text(self.message[:140], 13, pal.TEXT)

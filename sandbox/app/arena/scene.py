@@ -453,7 +453,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
-        if self.hover_info is not None:
+        if self.widgets.dropdown_open():
+            pass   # an open dropdown is on top: no hover box over its list
+        elif self.hover_info is not None:
             self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
         elif self.matrix_hover is not None and self.matrix_hover[0].hovered is not None:
             # the view's current numbers: a new matrix under a resting mouse updates them
@@ -467,6 +469,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     area = self._panel_areas(g, panel)[0]
                     if area is not None:
                         tv.draw_pinned(surface, area)
+        self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             draw_message(surface, self.message, L["trees"].y - 8)
