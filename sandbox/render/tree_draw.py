@@ -66,6 +66,8 @@ class TreeDrawing:
     def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
         y = h - FOOTER_H + 2
+        # the legend's own band: a deep graph that scrolls must not show through it
+        surf.fill(palette.PANEL, (0, h - FOOTER_H, w, FOOTER_H))
         lo, hi = self._bounds(snap)
         s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
         if self._kind(snap) == "sequential":
@@ -87,7 +89,7 @@ class TreeDrawing:
         x += lab.get_width() + 10
         if (snap.flags & FLAG_SHARED).any() or len(snap.links):
             # a graph: one node per state, however many parents reach it
-            note = ("◆ shared node · dashed: its other parents" if self._layout_now == "nodelink"
+            note = ("◆ shared · dashed: other parents" if self._layout_now == "nodelink"
                     else "◆ shared: shown once, under its 1st parent (no DAG here)")
             lab = fonts.text(fonts.elide(note, 10, max(0, w - PAD - x)), 10, SHARED)
             surf.blit(lab, (x, y))
@@ -353,6 +355,17 @@ class TreeDrawing:
                            h - HEADER_H - FOOTER_H - 4)
         if area.w < 4 or area.h < 4:
             return
+        # nodes, edges and labels stay between the header and the legend (a
+        # deep graph scrolls: its lower levels lie below the panel)
+        clip = surf.get_clip()
+        surf.set_clip(pygame.Rect(0, HEADER_H, w, h - HEADER_H - FOOTER_H).clip(clip))
+        try:
+            self._nodelink_body(surf, snap, area, gutter)
+        finally:
+            surf.set_clip(clip)
+
+    def _nodelink_body(self, surf: pygame.Surface, snap: TreeSnapshot, area: pygame.Rect,
+                       gutter: int) -> None:
         xu, lev = nodelink_layout(snap)
         n = len(xu)
         nlev = int(lev.max()) + 1

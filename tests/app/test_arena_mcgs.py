@@ -198,3 +198,15 @@ def test_mcgs_has_its_parallel_modes_and_threads(app):  # noqa: F811
         arena.live.toggle_pause()
         wait_until(lambda: len(getattr(ctl.latest, "thread_iterations", ())) == 2, arena,
                    what="a two-thread MCGS slice")
+
+
+def test_the_view_switch_holds_its_label_in_every_mode(app):  # noqa: F811
+    from sandbox.app.arena.constants import MATRIX_MODE_LABELS, MATRIX_MODES
+    from sandbox.render.fonts import font
+    arena = duel(app)
+    for mode in MATRIX_MODES:
+        arena._set_matrix_mode(mode)
+        b = arena.widgets.get("mview0")
+        assert b.label == "view: " + MATRIX_MODE_LABELS[mode]
+        assert font(13).size(b.label)[0] + 8 <= b.rect.w, f"{b.label!r} overflows its button"
+        assert b.rect.right <= arena.layout["panels"][0].right

@@ -23,7 +23,8 @@ from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
 from ..weight_slider import weight_slider
-from .constants import SPEED_NAMES, MATRIX_MODE_LABELS
+from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
+
 
 
 class PlayerControls:
@@ -217,7 +218,8 @@ class PlayerControls:
         # switch in its header between the heat map, the graph and both.
         for k, (grp, panel) in enumerate(zip(L.get("groups", []), L.get("panels", []))):
             if self._matrix_panel(grp):
-                g.add(Button(f"mview{k}", (panel.right - 124, panel.y + 3, 116, 18),
+                bw = matrix_switch_width()
+                g.add(Button(f"mview{k}", (panel.right - bw - 8, panel.y + 3, bw, 18),
                              "view: " + MATRIX_MODE_LABELS[self.matrix_mode],
                              "heat map of the root's joint actions and/or the graph (M)"))
         self._matrix_sig = self._matrix_signature()

@@ -18,7 +18,7 @@ from ...sim.controller import has_root_matrix
 from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
 from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER_S, TREE_HOLD_MAX_S,
                         ROOT_BARS_EVERY_S, MATRIX_MODES, MATRIX_MODE_LABELS, MATRIX_BOTH_MIN_W,
-                        MATRIX_EVERY_S)
+                        MATRIX_EVERY_S, matrix_switch_width)
 
 
 class TreePanels:
@@ -291,7 +291,7 @@ class TreePanels:
             a = g[0]
             ctl = self._tree_controller(a)
             header, tv.title = self._group_title(g)
-            switch = 130 if self._matrix_panel(g) else 0   # the view switch's room
+            switch = matrix_switch_width() + 14 if self._matrix_panel(g) else 0   # its room
             surface.blit(text(elide(header, 12, panel.w - 16 - switch, bold=True), 12,
                               self.colors[a] if len(g) == 1 else pal.TEXT, bold=True),
                          (panel.x + 8, panel.y + 5))
