@@ -12,6 +12,7 @@ import pygame
 
 from ...config import Budget, list_scenarios
 from ...config.agent import agent_dict, save_agent
+from ...names import player_labels, short_name
 from ...native import SandboxError, cores
 from ...render import palette as pal
 from ...render.fonts import elide, text
@@ -73,9 +74,11 @@ class PlayerControls:
         players = self.match.controllers
         save_w = 44                 # "Save agent" at the end of the tabs' row
         wts_w = 40                  # "Wts": the evaluation weights instead of the knobs
-        tab_w = max(30, min(72, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
+        tab_w = max(30, min(110, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
+        tab_names = player_labels([ctl.name for ctl in players])
         for i, ctl in enumerate(players):
-            b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24), ctl.name[:8],
+            b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24),
+                             elide(tab_names[i], 13, tab_w - 12),
                              f"show {ctl.name}'s settings ({i + 1})"))
             b.toggled = i == self.selected
         g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
@@ -438,7 +441,9 @@ class PlayerControls:
         elif not on:      # whichever agent Tab left them driving
             for a in driven:
                 self.live.take_over(a, False)
-        self.flash(f"you play {ctl.name}: {self.plugin.keys_hint}" if on
+        you = short_name(ctl.name).lower() in ("you", "me")   # not "you play You"
+        self.flash((f"you play: {self.plugin.keys_hint}" if you else
+                    f"you play {ctl.name}: {self.plugin.keys_hint}") if on
                    else f"{ctl.name} searches again")
         self._build_widgets()
 

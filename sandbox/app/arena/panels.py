@@ -8,6 +8,7 @@ import time
 
 import pygame
 
+from ...names import agent_labels
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.root_bars import draw_root_bars
@@ -72,7 +73,7 @@ class TreePanels:
         """(panel header, the tree view's own title or None for 'Agent N')."""
         a = group[0]
         ctl = self._tree_controller(a)
-        names = self.match.names
+        names = agent_labels(self.match.names)   # a team's agents apart: 'Blue #4'
         if not isinstance(ctl, SearchController):
             return f"{names[a]} — {ctl.kind}", None
         alg, _ = self._in_force(ctl)
@@ -310,7 +311,8 @@ class TreePanels:
                 self._draw_bars(surface, m, ctl.latest,
                                 pygame.Rect(panel.x + 8 + k * bw, panel.y + 22,
                                             bw - (8 if k < len(g) - 1 else 0), bars_h),
-                                policy_name, title=self.match.names[m] if len(g) > 1 else None)
+                                policy_name,
+                                title=agent_labels(self.match.names)[m] if len(g) > 1 else None)
             if kept == 0:
                 note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)

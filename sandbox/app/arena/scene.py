@@ -33,6 +33,7 @@ from ...config import Budget, Scenario, list_scenarios, load_scenario
 from ...config.agent import AGENT_DIR
 from ...games import move_namer, move_names
 from ...native import SandboxError, has_bot
+from ...names import agent_phrase
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.step_view import StepAnimation
@@ -245,8 +246,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.live.take_over(nxt, True)
         by = ("its search" if isinstance(ctl, SearchController) else
               "the game's bot" if has_bot(self.match.world.game.kind) else "its last move")
-        self.flash(f"you drive {self.match.names[nxt]}'s agent {nxt}; agent {agent} is "
-                   f"played by {by}")
+        names = self.match.names
+        self.flash(f"you now drive {agent_phrase(names, nxt)}; {agent_phrase(names, agent)} "
+                   f"is played by {by}")
         return True
 
     def _slider_focused(self) -> bool:
