@@ -22,6 +22,13 @@ from .tree_common import (BACKPROP, BEST_LINE, DARK_TEXT, DOOMED_FILL, DOOMED_ST
                           _FLAT_COLORS, _LUT, _blit_mono, _dashed, _gradient, _hatch, _lum)
 
 
+def _hits_circle(box: pygame.Rect, cx: float, cy: float, r: float) -> bool:
+    """Whether a label's box overlaps a node's circle (its ring included)."""
+    nx = min(max(cx, box.left), box.right)
+    ny = min(max(cy, box.top), box.bottom)
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < (r + 2) ** 2
+
+
 class TreeDrawing:
     """TreeView's part: drawing (a mixin over the view's state)."""
 
@@ -415,6 +422,8 @@ class TreeDrawing:
         fs = 10 if lh >= 26 else 9
         if lh >= 18:
             for i in range(1, n):
+                if F[i] & FLAG_PASS:   # its grey striped circle says it: a dead
+                    continue           # agent's chain of "pass" labels sat on the circles
                 name = self.row_name(snap, i, kind)
                 lab = fonts.text(name, fs, palette.TEXT if B[i] else palette.TEXT_DIM)
                 room = G[i] * 0.72 - 4      # labels sit 72% of the way to the child
@@ -423,9 +432,15 @@ class TreeDrawing:
                     if lab.get_width() > room:
                         continue
                 p = P[i]
-                mx = X[p] + (X[i] - X[p]) * 0.72
-                my = Y[p] + (Y[i] - Y[p]) * 0.72
-                surf.blit(lab, (mx - lab.get_width() / 2, my - lab.get_height() / 2))
+                box = pygame.Rect(0, 0, lab.get_width(), lab.get_height())
+                # 72% of the way to the child; else halfway, on the edge or
+                # beside it; never over a circle (the child's or the parent's)
+                for t, dx in ((0.72, 0.0), (0.5, 0.0), (0.5, box.w / 2 + 5)):
+                    box.center = (int(X[p] + (X[i] - X[p]) * t + dx),
+                                  int(Y[p] + (Y[i] - Y[p]) * t))
+                    if not any(_hits_circle(box, X[k], Y[k], R[k]) for k in (i, p)):
+                        surf.blit(lab, box)
+                        break
         mono_w = fonts.font(9, mono=True).size("0")[0]
         for i in range(n):
             c = (int(X[i]), int(Y[i]))
