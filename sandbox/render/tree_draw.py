@@ -41,22 +41,7 @@ class TreeDrawing:
         x += title.get_width() + 8
         self._crumb_rects = []
         if len(self._crumbs) > 1:
-            # Breadcrumbs: each a way back up (a click; Backspace: one up).
-            for i, name in enumerate(self._crumb_names):
-                last = i == len(self._crumb_names) - 1
-                lab = fonts.text(fonts.elide(name, 11, 90), 11,
-                                 palette.TEXT if last else palette.ACCENT, bold=last)
-                if x + lab.get_width() > w - PAD:
-                    break
-                surf.blit(lab, (x, 3))
-                self._crumb_rects.append((i, pygame.Rect(x - 2, 0, lab.get_width() + 4,
-                                                         HEADER_H)))
-                x += lab.get_width() + 2
-                if not last:
-                    sep = fonts.text("›", 11, palette.TEXT_DIM)
-                    surf.blit(sep, (x + 2, 3))
-                    x += sep.get_width() + 6
-            x += 8
+            x = self._draw_crumbs(surf, x, w - PAD) + 8
         if snap is None or len(snap.rows) == 0:
             return
         root_v = int(snap.visits[0])
@@ -69,6 +54,56 @@ class TreeDrawing:
             if fonts.font(11).size(s)[0] <= w - x - PAD:
                 surf.blit(fonts.font(11).render(s, True, palette.TEXT_DIM), (x, 3))
                 break
+
+    def _draw_crumbs(self, surf: pygame.Surface, x: int, right: int) -> int:
+        """Breadcrumbs from `x`, each a way back up (a click; Backspace: one
+        up). Where they do not all fit, the first (the search's root) and
+        the last ones (where the view is now) stay and "…" stands for the
+        middle; the current one is cut only when it alone does not fit.
+        (Cut from the end, the view's own place was the one lost.)
+        Returns the x after them."""
+        names = self._crumb_names
+        n = len(names)
+        sep = fonts.text("›", 11, palette.TEXT_DIM)
+        dots = fonts.text("…", 11, palette.TEXT_DIM)
+        sep_w = sep.get_width() + 8
+
+        def lab(i: int, room: int = 90) -> pygame.Surface:
+            last = i == n - 1
+            return fonts.text(fonts.elide(names[i], 11, room), 11,
+                              palette.TEXT if last else palette.ACCENT, bold=last)
+
+        labs = {i: lab(i) for i in range(n)}
+
+        def gaps(shown: list[int]) -> int:    # places where "…" stands for crumbs
+            return sum(1 for k, i in enumerate(shown) if i != (shown[k - 1] + 1 if k else 0))
+
+        def width(shown: list[int]) -> int:
+            return (sum(labs[i].get_width() + 2 for i in shown) + sep_w * (len(shown) - 1)
+                    + gaps(shown) * (dots.get_width() + sep_w))
+
+        shown = list(range(n))
+        while len(shown) > 2 and x + width(shown) > right:
+            shown.pop(1)                      # the oldest crumb after the root
+        if x + width(shown) > right:
+            shown = [n - 1]
+        if x + width(shown) > right:          # the current crumb alone, cut to fit
+            labs[n - 1] = lab(n - 1, max(10, right - x - 4 - dots.get_width() - sep_w))
+        self._crumb_rects = []
+        for k, i in enumerate(shown):
+            if i != (shown[k - 1] + 1 if k else 0):   # crumbs left out here
+                surf.blit(dots, (x, 3))
+                x += dots.get_width() + 2
+                surf.blit(sep, (x + 2, 3))
+                x += sep_w - 2
+            surf.blit(labs[i], (x, 3))
+            self._crumb_rects.append((i, pygame.Rect(x - 2, 0, labs[i].get_width() + 4,
+                                                     HEADER_H)))
+            x += labs[i].get_width() + 2
+            if i != n - 1:
+                surf.blit(sep, (x + 2, 3))
+                x += sep_w - 2
+        return x
 
     def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
