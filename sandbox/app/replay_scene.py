@@ -402,7 +402,17 @@ class ReplayScene(Scene):
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
+        if consumed and event.type == pygame.KEYDOWN:
+            self._drop_hover(panes)
         return consumed and event.type != pygame.MOUSEMOTION
+
+    def _drop_hover(self, panes) -> None:
+        """A key that moved a view (find, Backspace, the find box) leaves
+        no hover box behind: the node it described is no longer under the
+        mouse. The next mouse move brings one back."""
+        self.hover_info = None
+        for tv, _ in panes:
+            tv.hover(None)
 
     def _on_key(self, event: pygame.event.Event) -> bool:
         k, ch = event.key, event.unicode

@@ -162,6 +162,12 @@ class TreePanels:
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
+        if consumed and event.type == pygame.KEYDOWN:
+            # a key that moved a view (find, Backspace) leaves no stale hover
+            # box: its node is no longer under the mouse (a move brings one back)
+            self.hover_info = None
+            for tv, _ in panes:
+                tv.hover(None)
         if [tv.focus_path for tv in self.trees] != before:
             self._apply_tree_requests()
             # an idle search (its turn decided, or paused) publishes the new
