@@ -22,6 +22,10 @@ from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER
                         MATRIX_EVERY_S, matrix_switch_width)
 
 
+# who moves an agent that no search decides (controller kind -> words)
+NO_SEARCH_WHO = {"human": "a person plays", "bot": "the game's bot plays",
+                 "random": "random moves"}
+
 class TreePanels:
     """ArenaScene's part: the tree panels, a mixin over the scene's state. It uses the
     scene's live, plugin, selected, widgets, layout, colors, namers, explorer, trees,
@@ -293,7 +297,19 @@ class TreePanels:
         return pygame.Rect(panel.x + 6, panel.y + 92, panel.w - 12, panel.h - 98)
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
-        for g, tv, panel in self._panel_views():
+        views = self._panel_views()
+        if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
+                             for g, _, _ in views):
+            # nobody searches (people, the game's bot): one line, not a
+            # "no search data yet" panel per agent that never gets any
+            trees = self.layout["trees"]
+            pygame.draw.rect(surface, pal.PANEL, trees)
+            kinds = sorted({NO_SEARCH_WHO.get(c.kind, c.kind) for c in self.match.controllers})
+            lab = text(elide(f"nobody searches in this match ({' and '.join(kinds)}): "
+                             "no search trees to show", 13, trees.w - 40), 13, pal.TEXT_DIM)
+            surface.blit(lab, lab.get_rect(center=trees.center))
+            return
+        for g, tv, panel in views:
             pygame.draw.rect(surface, pal.PANEL, panel)
             a = g[0]
             ctl = self._tree_controller(a)
@@ -314,12 +330,18 @@ class TreePanels:
             bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
             bw = (panel.w - 16) // len(g)
             for k, m in enumerate(g):   # one tree for several agents: bars side by side
+                if not isinstance(ctl, SearchController):
+                    break                  # no search: no root statistics, ever
                 self._draw_bars(surface, m, ctl.latest,
                                 pygame.Rect(panel.x + 8 + k * bw, panel.y + 22,
                                             bw - (8 if k < len(g) - 1 else 0), bars_h),
                                 policy_name,
                                 title=agent_labels(self.match.names)[m] if len(g) > 1 else None)
-            if kept == 0:
+            if not isinstance(ctl, SearchController):   # a person, the bot: no tree, ever
+                note = f"{NO_SEARCH_WHO.get(ctl.kind, ctl.kind)}: no search, no tree"
+                lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
+                surface.blit(lab, lab.get_rect(center=self._tree_area(panel).center))
+            elif kept == 0:
                 note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, (panel.x + 10, panel.bottom - 22))
