@@ -237,7 +237,8 @@ class StepAnimation:
     # -- drawing -----------------------------------------------------------------
     def draw_overlay(self, surface: pygame.Surface, tree_rects: Sequence,
                      wall_x: Sequence[int] | None = None,
-                     strip_rect: pygame.Rect | Sequence[int] | None = None) -> pygame.Rect:
+                     strip_rect: pygame.Rect | Sequence[int] | None = None,
+                     box_rects: Sequence | None = None) -> pygame.Rect:
         """Draw the walls, the per-agent picks, the joint-action strip and the
         phase status over the tree panels. `tree_rects[a]` is agent a's panel;
         `wall_x` defaults to the gaps between horizontally adjacent panels;
@@ -284,7 +285,8 @@ class StepAnimation:
                 box = col[0].unionall(col[1:]).inflate(4, 4)
                 pygame.draw.rect(surface, SIM_COLOR, box, 2)
         if i == 3 or (i == 4 and self.depth):
-            self._draw_scores(surface, rects, strip)
+            self._draw_scores(surface, rects, strip,
+                              [pygame.Rect(r) for r in box_rects] if box_rects else None)
         self._draw_status(surface, strip)
         return strip
 
@@ -443,18 +445,25 @@ class StepAnimation:
                 lines.append(f"d{depth}: n {vb}→{va}  mean {was}→{now}")
         return lines
 
-    def _draw_scores(self, surface, rects, strip: pygame.Rect) -> None:
+    def _draw_scores(self, surface, rects, strip: pygame.Rect,
+                     panels: list[pygame.Rect] | None = None) -> None:
         """One box per agent inside its own panel (never over a neighbour's),
         clear of the joint-action strip: above it or beside it, whichever
-        shows more lines; lines that do not fit are counted."""
+        shows the most lines in full; lines that do not fit are counted.
+        `panels[a]`: agent a's whole panel (its root bars too), a place for
+        the box where the strip leaves its tree area too little room."""
         self.score_boxes = []
         for a, r in enumerate(rects[: self.num_agents]):
             best = None
-            for room in _free_rooms(r, strip):
+            rooms = [(room, 1) for room in _free_rooms(r, strip)]
+            if panels is not None and a < len(panels):
+                rooms += [(room, 0) for room in _free_rooms(panels[a], strip)]
+            for room, own in rooms:
                 for compact, size in ((False, 10), (True, 10), (True, 9)):
                     lines = self.score_lines(a, compact)
                     f = fonts.font(size)
-                    if max(f.size(x)[0] for x in lines) + 10 > room.w and size > 9:
+                    readable = max(f.size(x)[0] for x in lines) + 10 <= room.w
+                    if not readable and size > 9:
                         continue   # the last form is cut to fit instead
                     lh = f.get_linesize()
                     fit = max(0, (room.h - 6) // lh)
@@ -462,7 +471,9 @@ class StepAnimation:
                         continue
                     if len(lines) > fit:   # the last line counts what is left out
                         lines = lines[:fit - 1] + [f"… {len(lines) - fit + 1} more lines"]
-                    score = (len(lines), not compact, size)
+                    # readable first, then the most lines, the fuller form,
+                    # and the tree area before the bars above it
+                    score = (readable, len(lines), not compact, size, own)
                     if best is None or score > best[0]:
                         best = (score, room, lines, size, lh)
                     break

@@ -357,8 +357,12 @@ class TreePanels:
             for y in range(panel.y + 4, panel.bottom - 4, 10):
                 pygame.draw.line(surface, pal.BORDER, (x, y), (x, y + 5), 2)
         if self.animation is not None:
+            # the backprop boxes may use a panel's root-bar rows too where
+            # the joint-action strip covers its tree area
             self.animation.draw_overlay(surface, [self._tree_area(p) for p in panels],
-                                        [p.x for p in panels[1:]])
+                                        [p.x for p in panels[1:]],
+                                        box_rects=[pygame.Rect(p.x + 4, p.y + 20, p.w - 8,
+                                                               p.h - 24) for p in panels])
 
     def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
                    policy_name: str | None = None, title: str | None = None) -> None:
