@@ -476,7 +476,7 @@ class WidgetGroup:
     def tooltip_at(self, pos) -> str | None:
         if self.dropdown_open():   # the open list is under the mouse: no tip over it
             return None
-        for w in self.widgets:
-            if w.visible and w.tooltip and w.rect.collidepoint(pos):
+        for w in self.widgets:   # the rect first: a picker's tooltip is worked out
+            if w.visible and w.rect.collidepoint(pos) and w.tooltip:
                 return w.tooltip
         return None

@@ -2,6 +2,7 @@
 root-matrix views' modes, the speeds' names, and the keyboard help."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from ...render.fonts import font
@@ -50,6 +51,7 @@ HELP = [
 ]
 
 
+@lru_cache(maxsize=1)
 def matrix_switch_width() -> int:
     """The MCGS panels' view switch: as wide as its longest label (one
     width for every mode, so the button does not jump as M cycles)."""
