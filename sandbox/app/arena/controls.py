@@ -90,6 +90,8 @@ class PlayerControls:
         weights_view = self.show_weights and isinstance(ctl, SearchController)
         yy = c.y + 34
         self._status_y = None
+        if not isinstance(ctl, SearchController):
+            yy += 24     # the note that says who moves it (drawn in _draw_controls_frame)
         if weights_view:
             yy = self._add_weight_sliders(g, ctl, c, yy)
         if isinstance(ctl, SearchController) and not weights_view:
@@ -482,9 +484,11 @@ class PlayerControls:
         color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
         pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
         if not isinstance(ctl, SearchController):
-            what = ("you steer it with the arrow keys" if ctl.kind == "human"
+            what = (f"a person plays: {self.plugin.keys_hint}" if ctl.kind == "human"
                     else f"{ctl.kind} player, no search settings")
-            surface.blit(text(f"{ctl.name}: {what}", 13, pal.TEXT_DIM), (r.x, r.y + 40))
+            # on its own row above the tree pickers (it sat under them, one letter showing)
+            surface.blit(text(elide(f"{ctl.name}: {what}", 13, r.w), 13, pal.TEXT_DIM),
+                         (r.x, r.y + 36))
         elif self._status_y is not None:
             now, nxt = self._algorithm_status(ctl)
             lab = text(now, 11, pal.TEXT_DIM)
