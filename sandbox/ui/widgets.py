@@ -290,7 +290,10 @@ class Picker(Widget):
         """The chosen option's name as the closed box shows it (cut to fit
         beside the arrow; the tooltip then names it in full)."""
         name = self.options[self.index][1] if self.options else ""
-        return elide(name, FONT, self.box.w - 24)
+        key = (name, self.rect.w, self.label)   # drawn every frame: measure once
+        if getattr(self, "_shown", (None,))[0] != key:
+            self._shown = (key, elide(name, FONT, self.box.w - 24))
+        return self._shown[1]
 
     @property
     def tooltip(self) -> str:
