@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Sequence
 
-from .safetext import SEED_WHY
+from .seeds import series_seed_problem
 from .native import SandboxError
 from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
                   make_recorder, replay_outcome as _replay_outcome)
@@ -478,8 +478,8 @@ def run_series(args: argparse.Namespace, out=None) -> int:
 
     out = out or sys.stdout
     _check_common(args)
-    if not 0 <= args.seed < 2**62:
-        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if series_seed_problem(args.seed):
+        raise CliError(series_seed_problem(args.seed))
     scenario = _scenario_with_sets(args)
     budget = _budget_from(args)
 
@@ -514,8 +514,8 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
         _budget_from(argparse.Namespace(iterations=args.iterations, ms=None))  # range check
     if args.seeds is not None and not 1 <= args.seeds <= MAX_SEEDS:
         raise CliError(f"--seeds must be in 1..{MAX_SEEDS} (each seed is one exact run)")
-    if args.seed is not None and not 0 <= args.seed < 2**62:
-        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if args.seed is not None and series_seed_problem(args.seed):
+        raise CliError(series_seed_problem(args.seed))
     scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 

@@ -77,6 +77,8 @@ class AgentFacts:
     bar: float | None = None            # 0..1, drawn as a bar (None: no bar)
     bar_label: str = ""                 # drawn right of the bar, e.g. "84"
     detail: str = ""                    # a longer note drawn over the bar area
+    gauge: bool = False                 # the bar is a level (health): coloured by it,
+                                        # else progress, in the agent's colour
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ import pygame
 from ...config import Budget, Scenario, list_scenarios, load_scenario
 from ...config.agent import AGENT_DIR
 from ...games import move_namer, move_names
+from ...names import agent_phrase
 from ...native import FreeMove, SandboxError, has_bot
 from ...render import palette as pal
 from ...render.fonts import elide, text
@@ -259,8 +260,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.live.take_over(nxt, True)
         by = ("its search" if isinstance(ctl, SearchController) else
               "the game's bot" if has_bot(self.match.world.game.kind) else "its last move")
-        self.flash(f"you drive {self.match.names[nxt]}'s agent {nxt}; agent {agent} is "
-                   f"played by {by}")
+        names = self.match.names
+        self.flash(f"you now drive {agent_phrase(names, nxt)}; {agent_phrase(names, agent)} "
+                   f"is played by {by}")
         return True
 
     def _slider_focused(self) -> bool:
@@ -467,7 +469,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
-        if self.hover_info is not None:
+        if self.widgets.dropdown_open():
+            pass   # an open dropdown is on top: no hover box over its list
+        elif self.hover_info is not None:
             self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
         elif self.matrix_hover is not None and self.matrix_hover[0].hovered is not None:
             # the view's current numbers: a new matrix under a resting mouse updates them
@@ -481,6 +485,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     area = self._panel_areas(g, panel)[0]
                     if area is not None:
                         tv.draw_pinned(surface, area)
+        self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             draw_message(surface, self.message, L["trees"].y - 8)

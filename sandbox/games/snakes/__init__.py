@@ -95,7 +95,7 @@ class SnakesPlugin(GamePlugin):
                               detail=f"team {team}, lost {view.losses[p]}"
                                      + (f" (-{s.lost} now)" if s.lost else ""))
         return AgentFacts(summary=f"len {s.length}", bar=max(0.0, min(1.0, s.health / 100.0)),
-                          bar_label=str(s.health))
+                          bar_label=str(s.health), gauge=True)   # health: a level
 
     def summary(self, view) -> dict[str, Any]:
         out = {"turn": view.turn,
