@@ -670,6 +670,9 @@ class ReplayScene(Scene):
         controller: 'Red → Up (a person; search: Left)'."""
         line = self.line(turn)
         chosen = line.joint[agent] if line is not None else None
+        free = line.free_move(agent) if line is not None else None
+        if free is not None:        # a free move: its target and thrust, as a bot wrote it
+            return f"{self.labels[agent]} → {free.move().text()}"
         if chosen is None:
             return self.labels[agent]
         out = f"{self.labels[agent]} → {self.namers[agent](chosen)}"

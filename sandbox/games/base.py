@@ -141,8 +141,9 @@ class BoardContext:
     highlight_agent: int | None = None          # the agent a person plays
     # agent -> ((move, probability), ...): the search's current root policy
     policies: Mapping[int, Sequence[tuple[int, float]]] = field(default_factory=dict)
-    # agent -> move a person has picked this turn (not yet played)
-    chosen: Mapping[int, int] = field(default_factory=dict)
+    # agent -> move a person has picked this turn (not yet played; a
+    # sandbox.native.FreeMove where the game takes them: pods, a right click)
+    chosen: Mapping[int, Any] = field(default_factory=dict)
     # agent -> its moves along its own search's principal variation (MCGS,
     # joint-action MCTS: the most visited joint path from the root), and for
     # an agent without one, its moves as another player's search predicts

@@ -110,6 +110,7 @@ class TurnAgentRow:
     hash: str              # after the step
     alive_before: bool     # when the decision was made
     chosen_by: str = ""    # who chose the move played ("" where nobody moved)
+    free_move: str = ""    # a free move played (move is None): its line, '8000 4500 100'
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,7 @@ def chosen_by(replay: Replay, line: TurnLine, agent: int) -> str:
     """Who chose the move `agent` played at `line` (CHOOSERS; "" where it
     played none). Older files lack the field: the player's controller, or a
     person where the move played is not what the controller decided."""
-    if line.joint[agent] is None:
+    if line.joint[agent] is None and line.free_move(agent) is None:
         return ""
     at = line.agent(agent)
     if at is not None and at.chosen_by:
@@ -473,7 +474,12 @@ def _row(replay: Replay, line: TurnLine, a: int, player: int, name: str,
         root_value=root_value(root), visit_entropy=visit_entropy(root),
         best_visits_share=best_visits_share(root), root_visits=sum(m.visits for m in _moves(root)),
         alive=line.alive[a], score=line.scores[a], hash=line.hash, alive_before=alive_before,
-        chosen_by=chosen_by(replay, line, a))
+        chosen_by=chosen_by(replay, line, a),
+        free_move=_free_text(line.free_move(a)))
+
+
+def _free_text(f) -> str:
+    return f.move().text() if f is not None else ""
 
 
 def _placement(ranking: Sequence[int]) -> str:
@@ -500,6 +506,8 @@ def to_csv(replay: Replay, path: str | os.PathLike | TextIO,
 
     def cell(r, c: str):
         if c == "move_name":
+            if r.free_move:         # a free move has no id: its line names it
+                return r.free_move
             if r.move is None or names is None:
                 return ""
             return move_namer(names, r.agent)(r.move)

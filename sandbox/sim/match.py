@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
-from ..native import InvalidArgument, InvalidState
+from ..native import FreeMove, InvalidArgument, InvalidState
 from .controller import (BotController, Controller, HumanController, RandomController,
                          SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord
@@ -175,6 +175,8 @@ class Match:
                       chosen_by: Mapping[int, str] | None = None) -> TurnRecord:
         """Wait for every decision, play the joint action, re-root searches.
         `overrides` (agent -> move) replaces decisions, e.g. a human's key;
+        a controller's or an override's move may be a FreeMove (a game that
+        takes free moves: pods), recorded in the turn line's `free`;
         `chosen_by` (agent -> a CHOOSERS name) says who chose each override
         (default "person"), and is recorded with the turn."""
         if not self._thinking:
@@ -185,7 +187,7 @@ class Match:
             if isinstance(c, SearchController):
                 c.raise_if_failed()
         n = self.world.num_agents
-        joint: list[int | None] = [None] * n
+        joint: list[int | FreeMove | None] = [None] * n
         for c in self.controllers:
             for a, m in c.moves().items():
                 joint[a] = m
@@ -288,5 +290,7 @@ def controller_chooser(c: Controller) -> str:
     return "person"
 
 
-def joint_names(world: World, joint: Sequence[int | None]) -> list[str]:
-    return ["-" if m is None else world.game.move_name(a, m) for a, m in enumerate(joint)]
+def joint_names(world: World, joint: Sequence["int | FreeMove | None"]) -> list[str]:
+    """Move names; a free move as its line ('8000 4500 100')."""
+    return ["-" if m is None else f"'{m.text()}'" if isinstance(m, FreeMove)
+            else world.game.move_name(a, m) for a, m in enumerate(joint)]

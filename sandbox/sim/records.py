@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..native import MoveStat, TreeSnapshot
+from ..native import FreeMove, MoveStat, TreeSnapshot
 from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
@@ -16,7 +16,8 @@ CHOOSERS = ("search", "random", "person", "default", "bot")   # bot: the game's 
 class PlayerTurn:
     player: int
     controller: str
-    moves: dict[int, int | None]              # agent -> move
+    moves: dict[int, "int | FreeMove | None"]  # agent -> move (a FreeMove: a free move,
+                                              # where the game takes them)
     iterations: int
     sim_turns: int
     search_ms: float
@@ -35,7 +36,7 @@ class PlayerTurn:
 @dataclass(frozen=True)
 class TurnRecord:
     turn: int                       # the turn the decision was made in
-    joint: tuple[int | None, ...]
+    joint: tuple["int | FreeMove | None", ...]  # as played (free moves where some were)
     players: tuple[PlayerTurn, ...]
     state_hash: int                 # after the step
     scores: tuple[float, ...]       # evaluation after the step

@@ -32,8 +32,8 @@ import pygame
 from ...config import Budget, Scenario, list_scenarios, load_scenario
 from ...config.agent import AGENT_DIR
 from ...games import move_namer, move_names
-from ...native import SandboxError, has_bot
 from ...names import agent_phrase
+from ...native import FreeMove, SandboxError, has_bot
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.step_view import StepAnimation
@@ -206,6 +206,16 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             if move is not None:
                 self._steer(human, move)
                 return True
+        # a right click: a free move to exactly that point, where the game
+        # takes them (pods: the board's free_move_at)
+        free_at = getattr(self.board, "free_move_at", None)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3 and human is not None \
+                and free_at is not None and self.layout \
+                and self.layout["board"].collidepoint(event.pos):
+            move = free_at(self.layout["board"], self.live.view, event.pos, human)
+            if move is not None:
+                self._steer(human, move)
+                return True
         if self.widgets.process_event(event):
             return True
         if self._explore(event):
@@ -223,6 +233,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         if move is None:
             if refused:
                 self.flash(refused)
+            return
+        if isinstance(move, FreeMove):      # C checks its fields when the turn is played
+            if self.match.world.game.is_alive(agent):
+                self.live.choose(agent, move)
             return
         if move not in self.match.world.game.legal_moves(agent):
             self.flash(f"{self.namers[agent](move)} is not a legal move now")
