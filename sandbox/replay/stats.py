@@ -216,6 +216,7 @@ class ReplayStats:
                   else "finished")]
         if self.finished:
             win = (f"{self.winner} ({self.winner_name})" if self.winner is not None
+                   else f"player {self.winner_name}" if self.winner_name is not None
                    else "none (a tie)")
             who = "leader when stopped" if self.terminal is False else "winner"
             out.append(f"{who}: {win}   ranking {self.placement}")
@@ -414,6 +415,14 @@ def compute_stats(replay: Replay) -> ReplayStats:
     label_colors.update({player_name[pl]: player_color[pl] for pl in player_name})
     searching = {p.player for p in h.players if p.search is not None}  # players with search data
     winner = result.winner if result is not None else None
+    winner_name = h.names[winner] if winner is not None and winner < n else None
+    if result is not None and winner is None:
+        # one player's agents sharing first place (a team) is that player's win
+        best = {a for a, r in enumerate(result.ranking) if r == 0}
+        team = [p for p in h.players if best and set(p.agents) == best]
+        if len(best) > 1 and team:
+            winner_name = f"{player_name.get(team[0].player, team[0].name)}, agents " \
+                          + ", ".join(map(str, sorted(best)))
     return ReplayStats(
         path=str(replay.path), scenario=str(h.scenario.get("name", "?")), game=h.game,
         seed=h.seed, num_agents=n,
@@ -424,7 +433,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
         first_turn=replay.turns[0].turn if replay.turns else h.start_turn,
         finished=result is not None, terminal=result.terminal if result is not None else None,
         winner=winner,
-        winner_name=h.names[winner] if winner is not None and winner < n else None,
+        winner_name=winner_name,
         ranking=tuple(result.ranking) if result is not None else None,
         placement=_placement(result.ranking) if result is not None else None,
         dropped_lines=replay.dropped_lines, agents=tuple(agents), rows=tuple(rows),
