@@ -378,6 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     soak.add_argument("--inject-leak", type=int, default=0, metavar="BYTES",
                       help="keep BYTES more memory every turn: shows that the check fails on "
                            "a leak (default 0)")
+    from .serve import add_serve_args
+    add_serve_args(sub.add_parser("serve", help="serve an agent to the outside, e.g. as a "
+                                                "Battlesnake snake server"))
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     from .labs.commands import add_lab_args
@@ -428,6 +431,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(settings_markdown() if args.markdown else settings_text(), end="")
                 return 0
             return _info()
+        if args.command == "serve":
+            from .serve import run_serve
+            return run_serve(args)
         if args.command == "series":
             return run_series(args)
         if args.command == "exploit":

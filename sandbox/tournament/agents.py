@@ -60,7 +60,8 @@ def load_entrant(ref: str, name: str | None = None) -> Entrant:
     data = read_agent_file(path, "agent", ref)
     # the weights too: an agent saved from the arena with its own evaluation
     # weights plays with them here as in a scenario (they were dropped)
-    keys = {k: data[k] for k in ("controller", "search", "budget", "weights")
+    keys = {k: data[k] for k in ("controller", "search", "budget", "weights", "url",
+                                 "timeout_ms")
             if data.get(k) is not None}
     keys.setdefault("controller", "smitsimax")
     if keys["controller"] == "human":

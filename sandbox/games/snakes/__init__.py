@@ -131,6 +131,34 @@ class SnakesPlugin(GamePlugin):
         d = view.snakes[agent].direction
         return 0 if d is None else d
 
+    # Battlesnake both ways (battlesnake/, docs/battlesnake.md)
+    controllers = ("battlesnake",)
+    servers = ("battlesnake",)
+
+    def make_controller(self, name, player, agents, label, config, game_params, match_id,
+                        names):
+        if name != "battlesnake":
+            return super().make_controller(name, player, agents, label, config, game_params,
+                                           match_id, names)
+        if self.params(game_params).ruleset != "standard":
+            from ...native import InvalidArgument
+            raise InvalidArgument("controller battlesnake: plays the standard ruleset only")
+        from .battlesnake.client import BattlesnakeController
+        return BattlesnakeController(player, agents, label, config.get("url"),
+                                     config.get("timeout_ms"), game_params, match_id, names)
+
+    def make_server(self, name, agent_name, player, host, port, options):
+        if name != "battlesnake":
+            return super().make_server(name, agent_name, player, host, port, options)
+        from .battlesnake.agent import ServedAgent
+        from .battlesnake.server import ServerSettings, make_server
+        return make_server(ServedAgent.from_player(agent_name, player), host, port,
+                           ServerSettings(**dict(options)))
+
+    def start_position(self, path):
+        from .battlesnake.position_file import read_position
+        return read_position(path)
+
     def renderer(self, colors, names, move_names=None):
         from .render import SnakesBoardRenderer
         return SnakesBoardRenderer(list(colors), list(names))
