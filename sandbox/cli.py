@@ -57,6 +57,9 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="folder for replay files (default: the scenario's record.dir, else "
                         "$SBX_REPLAY_DIR, else replays/)")
+    p.add_argument("--start-position", default=None, metavar="FILE",
+                   help="start from the position in FILE (snakes: the JSON body of a "
+                        "Battlesnake /move request); --turns N then counts from its turn")
 
 
 def _check_common(args: argparse.Namespace) -> None:
@@ -76,6 +79,18 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
     budget = _budget_from(args)
+    if getattr(args, "start_position", None) is not None:
+        from .run import start_position_from_args
+        bp = start_position_from_args(args, scenario)
+        recorder = make_recorder(args, bp.scenario, on_error=lambda exc: None,
+                                 name_hint=bp.name_hint)
+        try:
+            rc = _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
+                                max_turns=bp.max_turns, start=bp.start)
+        finally:
+            if recorder is not None:
+                recorder.close()
+        return _replay_outcome(recorder, rc)
     recorder = make_recorder(args, scenario, on_error=lambda exc: None)
     try:
         rc = _play_headless(args, out, scenario, budget, recorder)
@@ -202,12 +217,17 @@ def _app(args: argparse.Namespace) -> int:
         args.no_record = True
     if args.branch_at is not None and args.replay is None:
         raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
+    if args.start_position is not None and args.replay is not None:
+        raise CliError("--start-position and --replay: choose one place to start from")
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
     from .config import find_scenario, load_scenario
     scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    if args.start_position is not None:   # so is a bad position file
+        from .run import start_position_from_args
+        start_position_from_args(args, scenario)
     ok, why = display_available()
     if not ok:
         if not offscreen:
