@@ -199,3 +199,24 @@ def test_an_iteration_budget_gives_the_same_move_for_the_same_request(server):
     moves = {call(srv, "POST", "/move", body(duel(game_id="same", turn=5)))[1]["move"]
              for _ in range(3)}
     assert len(moves) == 1
+
+
+def test_end_with_our_snake_eliminated_closes_the_replay(server, tmp_path):
+    srv = server()
+    a = snake("a", [(0, 5), (0, 4), (0, 3)], health=50)
+    b = snake("b", [(8, 8), (8, 7), (8, 6)], health=50)
+    st = state([a, b], turn=4, food=(), game_id="lost")
+    assert call(srv, "POST", "/start", body(st))[0] == 200
+    status, ans = call(srv, "POST", "/move", body(st))
+    assert status == 200
+    # the engine says a is gone (whatever it answered): b alone on the board,
+    # a sent as `you` though no longer listed
+    end = state([snake("b", [(8, 9), (8, 8), (8, 7)], health=49), a], you=1, turn=5,
+                food=(), game_id="lost")
+    end["board"]["snakes"] = end["board"]["snakes"][:1]
+    assert call(srv, "POST", "/end", body(end)) == (200, {})
+    [f] = (tmp_path / "served").glob("*.jsonl")
+    with read_replay(f) as rp:
+        assert rp.result is not None and rp.turns[-1].alive == [False, True]
+        assert rp.turns[-1].joint[0] == ["up", "down", "left", "right"].index(ans["move"])
+        assert verify(rp).ok

@@ -215,10 +215,10 @@ def read_state(data: Any) -> GameState:
     ids = [s.id for s in snakes]
     if len(set(ids)) != len(ids):
         raise MalformedState("board.snakes: two snakes have one id")
-    st = GameState(gid, rname, rver, dict(settings), gmap, timeout, source, turn, width,
-                   height, food, hazards, snakes, you)
-    st.you_index          # `you` must be on the board (MalformedState otherwise)
-    return st
+    # `you` need not be on the board: at /end an eliminated snake is sent
+    # as `you` but is no longer listed (GameState.you_index says so at /move)
+    return GameState(gid, rname, rver, dict(settings), gmap, timeout, source, turn, width,
+                     height, food, hazards, snakes, you)
 
 
 def check_supported(st: GameState) -> None:
