@@ -57,8 +57,9 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="folder for replay files (default: the scenario's record.dir, else "
                         "$SBX_REPLAY_DIR, else replays/)")
-    p.add_argument("--start-position", default=None, metavar="FILE",
-                   help="start from the position in FILE (snakes: the JSON body of a "
+    # metavar F: a longer one widens the option column and rewraps every help line
+    p.add_argument("--start-position", default=None, metavar="F",
+                   help="start from the position in file F (snakes: the JSON body of a "
                         "Battlesnake /move request); --turns N then counts from its turn")
 
 
