@@ -26,7 +26,7 @@ def add_serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
     p.add_argument("--margin-ms", type=float, default=None, metavar="MS",
-                   help="answer this long before the request's timeout (default 70)")
+                   help="answer this long before the request's timeout (default 100)")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help="games at once; more are refused (default 4)")
     p.add_argument("--replay-dir", default="replays", metavar="DIR",

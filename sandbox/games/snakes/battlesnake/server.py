@@ -41,7 +41,7 @@ API_VERSION = "1"
 
 @dataclass(frozen=True)
 class ServerSettings:
-    margin_ms: float = 70.0          # the answer leaves this long before game.timeout
+    margin_ms: float = 100.0         # the answer leaves this long before game.timeout
     max_games: int = 4               # games at once (a /start over it: 503)
     max_connections: int = 16        # requests being handled at once
     max_body: int = 1 << 20          # bytes; a bigger body: 400
