@@ -126,6 +126,16 @@ class _Misbehaving(BaseHTTPRequestHandler):
         if mode == "slow":
             time.sleep(1.0)
             return self._send(200, b'{"move": "left"}')
+        if mode == "trickle":      # each byte well within a socket timeout, the whole too late
+            try:
+                self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Length: 16\r\n\r\n")
+                for ch in b'{"move": "left"}':
+                    self.wfile.write(bytes([ch]))
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                pass
+            return
         if mode == "garbage":
             return self._send(200, b"<html>hello</html>")
         if mode == "illegal":
@@ -142,7 +152,8 @@ class _Misbehaving(BaseHTTPRequestHandler):
             pass
 
 
-@pytest.mark.parametrize("mode, kind", [("slow", "timeout"), ("garbage", "garbage"),
+@pytest.mark.parametrize("mode, kind", [("slow", "timeout"), ("trickle", "timeout"),
+                                        ("garbage", "garbage"),
                                         ("illegal", "illegal"), ("error", "http")])
 def test_a_failing_server_gets_the_engines_default_move(tmp_path, mode, kind):
     srv = ThreadingHTTPServer(("127.0.0.1", 0), _Misbehaving)
@@ -165,7 +176,7 @@ def test_a_failing_server_gets_the_engines_default_move(tmp_path, mode, kind):
     # (the snake starts stacked, so it has no heading before its first move)
     assert [rec.joint[1] for rec in history] == [0] * len(history)
     assert all(rec.players[1].chosen_by[1] == "default" for rec in history)
-    if mode == "slow":    # each turn waited the timeout, not the server's 1 s
+    if mode in ("slow", "trickle"):    # each turn waited the timeout, not the server's 1 s
         assert all(f.latency_ms < 200 + 150 for f in c.failures)
         assert elapsed < len(history) * 0.8
     with read_replay(path) as rp:
