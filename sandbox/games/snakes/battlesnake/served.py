@@ -16,6 +16,7 @@ off the board, else a collision).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -63,6 +64,9 @@ class ServedGame:
         self._search = search
         self._ended = False
         self._directory = Path(directory) if directory is not None else None
+        # one request at a time per game from the engine, but nothing forces a
+        # client to keep to that: the turns are written under a lock
+        self._lock = threading.RLock()
         if self._directory is not None:
             self._start(st)
 
@@ -133,6 +137,10 @@ class ServedGame:
         self.close()
 
     def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self._fd is not None:
             try:
                 os.fsync(self._fd)
@@ -147,10 +155,15 @@ class ServedGame:
 
     # ------------------------------------------------------------ the turns
     def note_move(self, turn: int, move: int) -> None:
-        self._moves[turn] = int(move)
-        self.last_seen = time.monotonic()
+        with self._lock:
+            self._moves[turn] = int(move)
+            self.last_seen = time.monotonic()
 
     def observe(self, st: GameState) -> None:
+        with self._lock:
+            self._observe(st)
+
+    def _observe(self, st: GameState) -> None:
         """A received state: the turn from the last stored state to it."""
         self.last_seen = time.monotonic()
         if not self.recording or self._words is None:
@@ -170,10 +183,14 @@ class ServedGame:
             self._fail(f"turn {prev.turn}: {exc}")
 
     def end(self, st: GameState) -> None:
+        with self._lock:
+            self._end(st)
+
+    def _end(self, st: GameState) -> None:
         if self._ended:
             return
         self._ended = True
-        self.observe(st)
+        self._observe(st)
         if not self.recording or self._words is None:
             return
         try:

@@ -239,6 +239,8 @@ class Handler(BaseHTTPRequestHandler):
         except SandboxError as exc:     # a state C refuses: still a move
             self.server.log(f"game {st.game_id} turn {st.turn}: {exc}")
             return self._answer(safe_move(st), f"refused: {exc}")
+        # recorded before the answer leaves (about a millisecond, inside the
+        # margin): an /end sent the moment the answer arrives finds it written
         g.observe(st)
         g.note_move(st.turn, d.move)
         self._answer(d.move, "")
