@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from sandbox.config import Budget
 from sandbox.games.snakes.battlesnake.agent import ServedAgent
 from sandbox.games.snakes.battlesnake.server import ServerSettings, make_server
 from sandbox.replay import read_replay
@@ -99,6 +100,16 @@ def test_a_whole_game_start_moves_end_is_recorded_and_verifies(server, tmp_path)
     with read_replay(files[0]) as rp:
         v = rp.view_at(3)
     assert v.snakes[1].cause == "out of bounds" and v.snakes[1].death_turn == 3
+    # "play on" from a served turn: our own rules and searches take over
+    from sandbox.replay.branch import branch_point
+    from sandbox.sim import Match
+    with read_replay(files[0]) as rp:
+        bp = branch_point(rp, 1)
+    assert bp.scenario.physics == "csb" and any("came from outside" in n for n in bp.notes)
+    with Match(bp.scenario, seed=bp.seed, start=bp.start, max_turns=3,
+               budget=Budget(ms=0, iterations=50)) as m:
+        assert m.turn == 1 and m.play().turns == 3
+        assert all(c.kind == "smitsimax" for c in m.controllers)
 
 
 def test_the_answer_comes_within_the_timeout(server):

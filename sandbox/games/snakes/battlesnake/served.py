@@ -107,9 +107,9 @@ class ServedGame:
         scenario = {"name": f"battlesnake game {st.game_id}"[:80], "game": "snakes",
                     "game_params": self.params.model_dump(exclude_unset=True),
                     "seed": 0, "max_turns": 0, "physics": PHYSICS,
-                    "players": [{"name": self.names[a],
-                                 "controller": "smitsimax" if a == self.you else "random"}
-                                for a in range(n)],
+                    # what a match played on from a turn of this one uses: a
+                    # search for every snake (the others were remote servers)
+                    "players": [{"name": self.names[a]} for a in range(n)],
                     "description": f"served by {self.agent_name} as snake {self.ids[self.you]} "
                                    f"({st.source or 'unknown source'}, ruleset {st.ruleset} "
                                    f"{st.ruleset_version}, timeout {st.timeout} ms)"}
