@@ -10,6 +10,9 @@ A built-in name is a player with default settings:
                          is the untuned textbook yardstick (C 2); gtcfr
                          is growing-tree CFR (two-player games)
 
+An agent file with controller "battlesnake" (and its url, timeout_ms) is
+a user's snake server; it takes seats of snakes scenarios only.
+
 An entrant replaces the whole player of a seat: its controller, search and
 budget (an agent file's missing keys take their defaults, not the
 scenario player's, so one agent plays the same on every seat and scenario);

@@ -223,3 +223,21 @@ def test_a_game_without_remote_players_refuses_them():
     with pytest.raises(ScenarioError, match="has no battlesnake players"):
         scenario_from_dict({"name": "x", "game": "goofspiel", "players": [
             {"name": "a"}, {"controller": "battlesnake", "url": "http://127.0.0.1:1"}]})
+
+
+def test_an_agent_file_can_be_a_snake_server(tmp_path):
+    """An agent file with controller battlesnake takes a seat in tournaments
+    and sweeps (its url and timeout go with it)."""
+    from sandbox.config import load_scenario
+    from sandbox.tournament.agents import check_entrants, load_entrant, seat_scenario
+    f = tmp_path / "server.toml"
+    f.write_text('format = 1\nname = "mine"\ncontroller = "battlesnake"\n'
+                 'url = "http://127.0.0.1:8001"\ntimeout_ms = 250\n', encoding="utf-8")
+    e = load_entrant(str(f))
+    assert e.player == {"controller": "battlesnake", "url": "http://127.0.0.1:8001",
+                        "timeout_ms": 250}
+    scn = load_scenario("snakes_duel_trees")
+    check_entrants(scn, [load_entrant("random"), e])
+    seated = scenario_from_dict(seat_scenario(scn, [load_entrant("random"), e]))
+    assert seated.players[1].controller == "battlesnake"
+    assert seated.players[1].timeout_ms == 250
