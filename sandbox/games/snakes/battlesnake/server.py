@@ -196,7 +196,7 @@ class Handler(BaseHTTPRequestHandler):
         if n < 0:
             raise Request400(400, "Content-Length is negative")
         if n > self.server.settings.max_body:
-            raise Request400(413, f"body of {n} bytes, more than {self.server.settings.max_body}")
+            raise Request400(400, f"body of {n} bytes, more than {self.server.settings.max_body}")
         deadline = time.monotonic() + self.server.settings.read_timeout_s
         chunks, got = [], 0
         while got < n:
