@@ -231,6 +231,20 @@ class BattlesnakeController(Controller):
         self.answers.append(Answer(turn, agent, move, ms, f))
         return move
 
+    def status_line(self) -> str:
+        """The arena meter's line: the last answer's time, failures so far."""
+        if not self.answers:
+            return f"battlesnake {self.url}"
+        last = self.answers[-1]
+        line = f"battlesnake: last answer {last.latency_ms:.0f} ms"
+        if self.failures:
+            line += f", {len(self.failures)} failed (last: {self.failures[-1].kind})"
+        return line
+
+    def agent_keys(self) -> dict[str, Any]:
+        """What an agent file needs to call this server again."""
+        return {"url": self.url, "timeout_ms": self.timeout_ms}
+
     def chooser(self, agent: int) -> str:
         return self._chooser.get(agent, "external")
 
