@@ -28,6 +28,7 @@ MAX_SIDE = 25                               # our board limits (snakes.c)
 MIN_SIDE = 5
 MAX_SNAKES = 8                              # SBX_MAX_AGENTS
 MAX_HEALTH = 100                            # the standard ruleset's full health
+MAX_TURN = 1_000_000                        # the largest turn our state holds (snakes.c)
 MAX_TEXT = 1024                             # ids, names, shouts: longer is refused
 RULESETS = ("standard",)
 MAPS = ("standard", "empty")
@@ -236,6 +237,8 @@ def check_supported(st: GameState) -> None:
                           "cells a side")
     if not 1 <= len(st.snakes) <= MAX_SNAKES:
         raise Unsupported(f"board.snakes: {len(st.snakes)} snakes; we model 1..{MAX_SNAKES}")
+    if st.turn > MAX_TURN:
+        raise Unsupported(f"turn: {st.turn}; we model turns 0..{MAX_TURN}")
     fsc, mf = st.food_spawn_chance, st.minimum_food
     if not 0 <= fsc <= 100 or not 0 <= mf <= 100:
         raise Unsupported(f"foodSpawnChance {fsc} / minimumFood {mf}: we model 0..100")
