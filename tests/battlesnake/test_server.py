@@ -231,3 +231,34 @@ def test_end_with_our_snake_eliminated_closes_the_replay(server, tmp_path):
         assert rp.result is not None and rp.turns[-1].alive == [False, True]
         assert rp.turns[-1].joint[0] == ["up", "down", "left", "right"].index(ans["move"])
         assert verify(rp).ok
+
+
+def test_damaged_bodies_never_get_a_500(server):
+    """Each field of a /move body removed or given a wrong value: a 400 with
+    one line, or a move; never our internal error, and the server serves on."""
+    import copy
+
+    from .test_convert import _paths
+    srv = server(agent=ServedAgent("quick", iterations=20))
+    base = duel(game_id="damaged")
+    statuses = set()
+    for path in list(_paths(base))[1:]:
+        for v in (None, "x", -3, "DELETE"):
+            st = copy.deepcopy(base)
+            node = st
+            for k in path[:-1]:
+                node = node[k]
+            if v == "DELETE":
+                node.pop(path[-1]) if isinstance(node, list) else node.pop(path[-1])
+            else:
+                node[path[-1]] = v
+            status, ans = call(srv, "POST", "/move", body(st))
+            statuses.add(status)
+            assert status in (200, 400), (path, v, status, ans)
+            if status == 400:
+                assert ans["error"] and "\n" not in ans["error"]
+            else:
+                assert ans["move"] in ("up", "down", "left", "right")
+    assert statuses == {200, 400}
+    assert not any(line.startswith("error:") for line in srv.lines), srv.lines[:3]
+    still_serving(srv)
