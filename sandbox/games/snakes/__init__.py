@@ -5,7 +5,9 @@ decodes their exports (view.py), draws them (render.py: top view;
 render_byte.py: the snakebyte side view with gravity), lets a person steer
 with the arrow keys, reads and writes snakebyte maps (mapfile.py), and
 holds the pure-Python twins used by the differential tests and the bench
-(reference.py, reference_byte.py).
+(reference.py, reference_byte.py). battlesnake/ meets the real Battlesnake:
+the official JSON both ways, our agents served as snake servers, users'
+snake servers as players, start positions from /move bodies.
 
 SnakeByte: two teams of 2-4 snakes; agent a is snake a % K of player a / K,
 and a scenario gives each player its K agents (like pods). A person steers
