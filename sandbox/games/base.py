@@ -239,7 +239,8 @@ class GamePlugin:
                         config: Mapping[str, Any], game_params: Mapping[str, Any],
                         match_id: str, names: Sequence[str]) -> Any:
         """A Controller (sandbox.sim.controller) of one of `controllers`;
-        `config`: the player's keys (url, timeout_ms ...)."""
+        `config`: the player's keys (url, timeout_ms ...); `match_id`: the
+        same for every player of the match (a Battlesnake game id)."""
         raise NotImplementedError(f"{self.kind} has no controller '{name}'")
 
     def make_server(self, name: str, agent_name: str, player: Mapping[str, Any], host: str,

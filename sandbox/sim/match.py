@@ -44,7 +44,7 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
     return plugin(scenario.game).make_controller(
         p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
-        scenario.game_params, f"sandbox-{match_seed}-p{i}", names)
+        scenario.game_params, f"sandbox-{match_seed}", names)
 
 
 @dataclass(frozen=True)

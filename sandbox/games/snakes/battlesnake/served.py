@@ -59,7 +59,9 @@ class ServedGame:
         self.turns_written = 0
         self._fd: int | None = None
         self._words: tuple[int, ...] | None = None     # last stored state
-        self._moves: dict[int, int] = {}               # turn -> our move
+        # (turn, snake id) -> the move we answered for it: the game id is the
+        # same for every snake of a game, so one server may play several
+        self._moves: dict[tuple[int, str], int] = {}
         self.agent_name = agent_name
         self._search = search
         self._ended = False
@@ -154,9 +156,9 @@ class ServedGame:
         return self._fd is not None
 
     # ------------------------------------------------------------ the turns
-    def note_move(self, turn: int, move: int) -> None:
+    def note_move(self, turn: int, snake_id: str, move: int) -> None:
         with self._lock:
-            self._moves[turn] = int(move)
+            self._moves[(turn, snake_id)] = int(move)
             self.last_seen = time.monotonic()
 
     def observe(self, st: GameState) -> None:
@@ -263,8 +265,8 @@ class ServedGame:
 
     def _joint(self, prev: SnakesView, st: GameState) -> list[int | None]:
         """Each live snake's move, from where its head went; a snake the
-        engine removed: the move we sent if it is ours, else the one C says
-        kills it (its heading first), else its heading."""
+        engine removed: the move we sent if we played it, else the one C
+        says kills it (its heading first), else its heading."""
         by_id = {s.id: s for s in st.snakes}
         joint: list[int | None] = []
         for a, sid in enumerate(self.ids):
@@ -280,8 +282,8 @@ class ServedGame:
                     raise ValueError(f"snake {sid!r} moved from {(hx, hy)} to {s.head}, "
                                      "not one step")
                 joint.append(DELTAS.index(d))
-            elif a == self.you and prev.turn in self._moves:
-                joint.append(self._moves[prev.turn])
+            elif (prev.turn, sid) in self._moves:       # one of ours: what we sent
+                joint.append(self._moves[(prev.turn, sid)])
             else:
                 joint.append(None)       # chosen below, once the others are known
         for a, m in enumerate(joint):

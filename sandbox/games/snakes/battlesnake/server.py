@@ -242,7 +242,7 @@ class Handler(BaseHTTPRequestHandler):
         # recorded before the answer leaves (about a millisecond, inside the
         # margin): an /end sent the moment the answer arrives finds it written
         g.observe(st)
-        g.note_move(st.turn, d.move)
+        g.note_move(st.turn, st.you.id, d.move)
         self._answer(d.move, "")
 
     def _end(self, st) -> None:
