@@ -262,3 +262,27 @@ def test_damaged_bodies_never_get_a_500(server):
     assert statuses == {200, 400}
     assert not any(line.startswith("error:") for line in srv.lines), srv.lines[:3]
     still_serving(srv)
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(server):
+    srv = server(socket_timeout_s=0.5, read_timeout_s=0.8)
+    t0 = time.perf_counter()
+    with socket.create_connection(srv.server_address, timeout=5) as s:
+        s.sendall(b"POST /move HTTP/1.0\r\n")
+        closed = False
+        for ch in b"X-Slow: " + b"a" * 200:          # each byte well within the socket timeout
+            try:
+                s.sendall(bytes([ch]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.1)
+            if time.perf_counter() - t0 > 1.5:
+                try:
+                    s.settimeout(0.5)
+                    closed = s.recv(1) == b""
+                except OSError:
+                    closed = True
+                break
+    assert closed and time.perf_counter() - t0 < 5.0
+    still_serving(srv)

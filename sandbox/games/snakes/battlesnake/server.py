@@ -22,6 +22,7 @@ answer times)."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
 import time
@@ -92,6 +93,19 @@ class SnakeServer(ThreadingHTTPServer):
     def process_request(self, request, client_address):
         if not self._slots.acquire(blocking=False):
             try:
+                # take in what the client has already sent (its request), so
+                # that it reads our 503 instead of a reset on its write; a
+                # pause of 50 ms ends it
+                request.settimeout(0.05)
+                got = 0
+                try:
+                    while got <= self.settings.max_body:
+                        chunk = request.recv(65536)
+                        if not chunk:
+                            break
+                        got += len(chunk)
+                except OSError:
+                    pass
                 request.settimeout(1.0)
                 body = json.dumps({"error": "server busy: too many connections"}).encode()
                 request.sendall(b"HTTP/1.0 503 Service Unavailable\r\n"
@@ -150,6 +164,30 @@ class Handler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         self.timeout = self.server.settings.socket_timeout_s
         super().setup()
+        # The socket timeout bounds each read; a client that sends its
+        # headers a byte at a time, each within it, is cut off here (the
+        # body has its own deadline in _body)
+        self._headers_read = False
+        self._watchdog = threading.Timer(self.server.settings.read_timeout_s, self._cut_off)
+        self._watchdog.daemon = True
+        self._watchdog.start()
+
+    def _cut_off(self) -> None:
+        if not self._headers_read:
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        self._headers_read = True
+        self._watchdog.cancel()
+        return ok
+
+    def finish(self) -> None:
+        self._watchdog.cancel()
+        super().finish()
 
     def log_message(self, format: str, *args: Any) -> None:   # noqa: A002 (the base's name)
         pass                            # one line per problem instead (self.server.log)
