@@ -285,3 +285,26 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off(server):
             time.sleep(0.1)
     assert cut_at is not None and cut_at < 2.0, cut_at
     still_serving(srv)
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off(server):
+    srv = server(socket_timeout_s=0.5, read_timeout_s=0.8)
+    t0 = time.perf_counter()
+    reply = b""
+    with socket.create_connection(srv.server_address, timeout=5) as s:
+        s.sendall(b"POST /move HTTP/1.0\r\nContent-Length: 500\r\n\r\n")
+        s.setblocking(False)
+        while time.perf_counter() - t0 < 3.0:          # each byte within the socket timeout
+            try:
+                s.sendall(b" ")
+                reply = s.recv(4096)
+                if reply:
+                    break
+            except BlockingIOError:
+                pass
+            except OSError:
+                break
+            time.sleep(0.1)
+    assert b" 408 " in reply.split(b"\r\n")[0], reply[:80]
+    assert time.perf_counter() - t0 < 2.0
+    still_serving(srv)
