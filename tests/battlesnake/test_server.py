@@ -90,6 +90,9 @@ def test_a_whole_game_start_moves_end_is_recorded_and_verifies(server, tmp_path)
     assert len(files) == 1
     with read_replay(files[0]) as rp:
         assert [t.joint for t in rp.turns] == [[3, 0], [3, 0], [3, 0]]
+        # our snake's search is on record (the agent's 200 iterations a turn)
+        assert [t.players[0].iterations for t in rp.turns] == [200, 200, 200]
+        assert [t.players[1].iterations for t in rp.turns] == [0, 0, 0]
         assert rp.turns[-1].alive == [True, False]
         assert rp.result is not None
         report = verify(rp)

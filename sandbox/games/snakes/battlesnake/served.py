@@ -62,6 +62,8 @@ class ServedGame:
         # (turn, snake id) -> the move we answered for it: the game id is the
         # same for every snake of a game, so one server may play several
         self._moves: dict[tuple[int, str], int] = {}
+        # (turn, snake id) -> (iterations, ms, stop reason) of our search
+        self._work: dict[tuple[int, str], tuple[int, float, str]] = {}
         self.agent_name = agent_name
         self._search = search
         self._ended = False
@@ -156,9 +158,11 @@ class ServedGame:
         return self._fd is not None
 
     # ------------------------------------------------------------ the turns
-    def note_move(self, turn: int, snake_id: str, move: int) -> None:
+    def note_move(self, turn: int, snake_id: str, move: int, iterations: int = 0,
+                  ms: float = 0.0, stop_reason: str = "none") -> None:
         with self._lock:
             self._moves[(turn, snake_id)] = int(move)
+            self._work[(turn, snake_id)] = (int(iterations), float(ms), str(stop_reason))
             self.last_seen = time.monotonic()
 
     def observe(self, st: GameState) -> None:
@@ -250,11 +254,16 @@ class ServedGame:
             words = self._words_of(st, stepped, prev, joint)
             g.import_state(words)
             alive = list(g.alive)
-            players = [PlayerTurnLine(
-                player=a, controller="smitsimax" if a == self.you else "battlesnake",
-                iterations=0, sim_turns=0, search_ms=0.0, wall_ms=0.0, stop_reason="none",
-                agents=[AgentTurn(agent=a, move=joint[a], chosen_by="search" if a == self.you
-                                  else "external")]) for a in range(len(self.ids))]
+            players = []
+            for a, sid in enumerate(self.ids):
+                ours = (prev.turn, sid) in self._moves
+                its, ms, why = self._work.get((prev.turn, sid), (0, 0.0, "none"))
+                players.append(PlayerTurnLine(
+                    player=a, controller="smitsimax" if ours or a == self.you else "battlesnake",
+                    iterations=its, sim_turns=0, search_ms=round(ms, 3),
+                    wall_ms=round(ms, 3), stop_reason=why,
+                    agents=[AgentTurn(agent=a, move=joint[a],
+                                      chosen_by="search" if ours else "external")]))
             line = TurnLine(
                 turn=prev.turn, joint=list(joint), players=players,
                 hash=hash_hex(g.state_hash()),

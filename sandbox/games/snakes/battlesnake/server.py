@@ -280,8 +280,13 @@ class Handler(BaseHTTPRequestHandler):
         # recorded before the answer leaves (about a millisecond, inside the
         # margin): an /end sent the moment the answer arrives finds it written
         g.observe(st)
-        g.note_move(st.turn, st.you.id, d.move)
+        g.note_move(st.turn, st.you.id, d.move, d.iterations, d.search_ms, d.stop_reason)
         self._answer(d.move, "")
+        late = (time.perf_counter() - t0) * 1000.0
+        if late > st.timeout:     # the engine has already played our last move again
+            self.server.log(f"game {st.game_id} turn {st.turn}: answered in {late:.0f} ms, "
+                            f"over its timeout of {st.timeout} ms (a busy machine? raise "
+                            "--margin-ms)")
 
     def _end(self, st) -> None:
         g = self.server.drop_game(st.game_id)
