@@ -46,7 +46,7 @@ class ServedGame:
     (`error` says why) and never the server."""
 
     def __init__(self, st: GameState, directory: str | os.PathLike | None,
-                 agent_name: str, search: dict | None) -> None:
+                 agent_name: str) -> None:
         self.game_id = st.game_id
         self.ids = tuple(s.id for s in st.snakes)
         self.names = tuple((s.name or s.id)[:40] for s in st.snakes)
@@ -65,7 +65,6 @@ class ServedGame:
         # (turn, snake id) -> (iterations, ms, stop reason) of our search
         self._work: dict[tuple[int, str], tuple[int, float, str]] = {}
         self.agent_name = agent_name
-        self._search = search
         self._ended = False
         self._directory = Path(directory) if directory is not None else None
         # one request at a time per game from the engine, but nothing forces a

@@ -138,7 +138,7 @@ class SnakeServer(ThreadingHTTPServer):
             if len(self.games) >= self.settings.max_games:
                 return None, (f"server busy: {len(self.games)} games at once "
                               f"(max_games {self.settings.max_games})")
-            g = ServedGame(st, self.settings.replay_dir, self.agent.name, dict(self.agent.search))
+            g = ServedGame(st, self.settings.replay_dir, self.agent.name)
             if g.error:
                 self.log(f"game {st.game_id}: not recorded: {g.error}")
             self.games[st.game_id] = g
