@@ -9,7 +9,7 @@ address that cannot be bound end in one line and a non-zero exit."""
 from __future__ import annotations
 
 import argparse
-import sys
+import os
 from typing import Any
 
 from .native import SandboxError
@@ -29,8 +29,8 @@ def add_serve_args(p: argparse.ArgumentParser) -> None:
                    help="answer this long before the request's timeout (default 100)")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help="games at once; more are refused (default 4)")
-    p.add_argument("--replay-dir", default="replays", metavar="DIR",
-                   help="record each served game here (default replays/)")
+    p.add_argument("--replay-dir", default=None, metavar="DIR",
+                   help="record each served game here (default $SBX_REPLAY_DIR, else replays/)")
     p.add_argument("--no-record", action="store_true", help="do not record served games")
 
 
@@ -70,7 +70,8 @@ def run_serve(args: argparse.Namespace) -> int:
         options["margin_ms"] = args.margin_ms
     if args.max_games is not None:
         options["max_games"] = args.max_games
-    options["replay_dir"] = None if args.no_record else args.replay_dir
+    folder = args.replay_dir or os.environ.get("SBX_REPLAY_DIR") or "replays"
+    options["replay_dir"] = None if args.no_record else folder
     try:
         server = offered[args.server].make_server(args.server, name, player, args.host,
                                                   args.port, options)
@@ -78,7 +79,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CliError(f"serve: cannot listen on {args.host}:{args.port}: "
                        f"{exc.strerror or exc}") from None
     host, port = server.server_address[:2]
-    rec = "not recorded" if args.no_record else f"recorded in {args.replay_dir}/"
+    rec = "not recorded" if args.no_record else f"recorded in {folder}/"
     print(f"serving {name} as a {args.server} on http://{host}:{port} (games {rec}; "
           "Ctrl-C stops)", flush=True)
     try:

@@ -311,3 +311,20 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off(server):
     assert b" 408 " in reply.split(b"\r\n")[0], reply[:80]
     assert time.perf_counter() - t0 < 2.0
     still_serving(srv)
+
+
+def test_end_turns_after_our_snake_left_keeps_the_replay_whole(server, tmp_path):
+    srv = server()
+    a = snake("a", [(0, 5), (0, 4), (0, 3)], health=50)
+    b = snake("b", [(8, 8), (8, 7), (8, 6)], health=50)
+    gid = "gap"
+    assert call(srv, "POST", "/move", body(state([a, b], turn=4, food=(), game_id=gid)))[0] == 200
+    # the game went on for 6 more turns without us; /end brings its last state
+    end = state([snake("b", [(8, 9), (8, 8), (8, 7)], health=44), a], you=1, turn=10,
+                food=(), game_id=gid)
+    end["board"]["snakes"] = end["board"]["snakes"][:1]
+    assert call(srv, "POST", "/end", body(end)) == (200, {})
+    [f] = (tmp_path / "served").glob("*.jsonl")
+    with read_replay(f) as rp:
+        assert rp.result is not None and rp.result.turns == 4 and not rp.turns
+        assert verify(rp).ok

@@ -195,8 +195,15 @@ class ServedGame:
         if self._ended:
             return
         self._ended = True
-        self._observe(st)
         if not self.recording or self._words is None:
+            return
+        last = decode_snakes(self._words).turn
+        # after our snake is out the engine sends us no more states, so the
+        # final one may be turns later: the replay then ends where we last
+        # saw the game (the result line says that state's ranking)
+        if st.turn <= last + 1:
+            self._observe(st)
+        if not self.recording:
             return
         try:
             with Game("snakes", self.c_params, seed=0) as g:
