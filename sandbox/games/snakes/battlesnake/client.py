@@ -97,6 +97,7 @@ class BattlesnakeController(Controller):
         self._ended = False
         self._last_state: dict[int, dict] = {}
         self._thread: threading.Thread | None = None
+        self._final_view = None
 
     # ------------------------------------------------------------- http
     def _call(self, method: str, path: str, body: dict | None, timeout_s: float
@@ -249,8 +250,10 @@ class BattlesnakeController(Controller):
         return self._chooser.get(agent, "external")
 
     def finish(self, joint, game: Game) -> None:
+        # kept for /end: a match may stop at its turn limit, after this turn
+        self._final_view = decode_snakes(game.export())
         if game.is_terminal:
-            self._end(decode_snakes(game.export()))
+            self._end(self._final_view)
 
     def _end(self, view=None) -> None:
         if self._ended or not self._started:
@@ -268,4 +271,4 @@ class BattlesnakeController(Controller):
     def close(self) -> None:
         if self._thread is not None:
             self._thread.join(self.timeout_ms / 1000.0 * (len(self.agents) + 2))
-        self._end()
+        self._end(self._final_view)
