@@ -243,3 +243,36 @@ def test_an_agent_file_can_be_a_snake_server(tmp_path):
     seated = scenario_from_dict(seat_scenario(scn, [load_entrant("random"), e]))
     assert seated.players[1].controller == "battlesnake"
     assert seated.players[1].timeout_ms == 250
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"url": 5}, "url: expected an http"), ({"url": "http://"}, "with a host"),
+    ({"url": "http://x:99999"}, "bad port"), ({"timeout_ms": "fast"}, "expected milliseconds"),
+    ({"timeout_ms": True}, "expected milliseconds"), ({"timeout_ms": 0}, "1..60000"),
+])
+def test_wrongly_typed_python_arguments_are_refused(kw, words):
+    from sandbox.games.snakes.battlesnake.client import BattlesnakeController
+    from sandbox.native import InvalidArgument
+    args = {"url": "http://127.0.0.1:1", **kw}
+    with pytest.raises(InvalidArgument, match=words):
+        BattlesnakeController(0, [0], "x", args["url"], args.get("timeout_ms"))
+
+
+@pytest.mark.parametrize("player, words", [
+    (None, "expected a player's keys"), ({"controller": "human"}, "cannot be served"),
+    ({"search": {"c": "big"}}, "search"), ({"budget": {"ms": "x"}}, "hold numbers"),
+    ({"weights": {"w_nope": 1}}, "weights"),
+])
+def test_a_served_agent_refuses_bad_keys(player, words):
+    from sandbox.native import InvalidArgument
+    with pytest.raises(InvalidArgument, match=words):
+        ServedAgent.from_player("a", player)
+
+
+@pytest.mark.parametrize("options, words", [({"margin_ms": "x"}, "margin_ms"),
+                                            ({"max_games": 0}, "--max-games"),
+                                            ({"max_body": -1}, "max_body")])
+def test_server_settings_are_checked(options, words):
+    from sandbox.native import InvalidArgument
+    with pytest.raises(InvalidArgument, match=words):
+        make_server(ServedAgent("a"), port=0, settings=ServerSettings(**options))

@@ -44,6 +44,8 @@ class ServedAgent:
     @classmethod
     def from_player(cls, name: str, player: Mapping[str, Any]) -> "ServedAgent":
         """InvalidArgument (one line) for what cannot play a served snake."""
+        if not isinstance(player, Mapping):
+            raise InvalidArgument(f"agent {name}: expected a player's keys, got {player!r}")
         ctl = player.get("controller", "smitsimax")
         if ctl not in ("smitsimax", "random"):
             raise InvalidArgument(f"agent {name}: controller {ctl!r} cannot be served (a "
@@ -53,14 +55,21 @@ class ServedAgent:
             SearchParams(**search)
         except (TypeError, ValueError) as exc:
             raise InvalidArgument(f"agent {name}: search: {str(exc).splitlines()[0]}") from None
-        budget = dict(player.get("budget") or {})
-        weights = {k: float(v) for k, v in (player.get("weights") or {}).items()}
+        budget = player.get("budget") or {}
+        weights = player.get("weights") or {}
+        if not isinstance(budget, Mapping) or not isinstance(weights, Mapping):
+            raise InvalidArgument(f"agent {name}: budget and weights are tables")
+        try:
+            iterations = int(budget.get("iterations") or 0)
+            ms = float(budget.get("ms") or 0.0)
+            weights = {k: float(v) for k, v in weights.items()}
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"agent {name}: budget and weights hold numbers") from None
         try:
             SnakesGameParams.model_validate(weights)
         except ValueError as exc:
             raise InvalidArgument(f"agent {name}: weights: {str(exc).splitlines()[0]}") from None
-        return cls(name, ctl, search, int(budget.get("iterations") or 0),
-                   float(budget.get("ms") or 0.0) if "budget" in player else 0.0, weights)
+        return cls(name, ctl, search, iterations, ms if "budget" in player else 0.0, weights)
 
     def c_params(self, pos: Position) -> str:
         return SnakesGameParams.model_validate({**pos.game_params, **self.weights}).c_params()

@@ -80,7 +80,10 @@ class BattlesnakeController(Controller):
                  game_id: str = "sandbox-match", names: Sequence[str] = ()) -> None:
         super().__init__(player, agents, name)
         self.url = check_url(url)
-        self.timeout_ms = float(DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms)
+        t = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
+            raise InvalidArgument(f"timeout_ms: expected milliseconds, got {timeout_ms!r}")
+        self.timeout_ms = float(t)
         if not 1 <= self.timeout_ms <= 60_000:
             raise InvalidArgument(f"timeout_ms: {self.timeout_ms:g}, expected 1..60000")
         gp = dict(game_params or {})
