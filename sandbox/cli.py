@@ -57,6 +57,10 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="folder for replay files (default: the scenario's record.dir, else "
                         "$SBX_REPLAY_DIR, else replays/)")
+    # metavar F: a longer one widens the option column and rewraps every help line
+    p.add_argument("--start-position", default=None, metavar="F",
+                   help="start from the position in file F (snakes: the JSON body of a "
+                        "Battlesnake /move request); --turns N then counts from its turn")
 
 
 def _check_common(args: argparse.Namespace) -> None:
@@ -76,6 +80,18 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
     budget = _budget_from(args)
+    if getattr(args, "start_position", None) is not None:
+        from .run import start_position_from_args
+        bp = start_position_from_args(args, scenario)
+        recorder = make_recorder(args, bp.scenario, on_error=lambda exc: None,
+                                 name_hint=bp.name_hint)
+        try:
+            rc = _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
+                                max_turns=bp.max_turns, start=bp.start)
+        finally:
+            if recorder is not None:
+                recorder.close()
+        return _replay_outcome(recorder, rc)
     recorder = make_recorder(args, scenario, on_error=lambda exc: None)
     try:
         rc = _play_headless(args, out, scenario, budget, recorder)
@@ -202,12 +218,17 @@ def _app(args: argparse.Namespace) -> int:
         args.no_record = True
     if args.branch_at is not None and args.replay is None:
         raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
+    if args.start_position is not None and args.replay is not None:
+        raise CliError("--start-position and --replay: choose one place to start from")
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
     from .config import find_scenario, load_scenario
     scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    if args.start_position is not None:   # so is a bad position file
+        from .run import start_position_from_args
+        start_position_from_args(args, scenario)
     ok, why = display_available()
     if not ok:
         if not offscreen:
@@ -378,6 +399,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     soak.add_argument("--inject-leak", type=int, default=0, metavar="BYTES",
                       help="keep BYTES more memory every turn: shows that the check fails on "
                            "a leak (default 0)")
+    from .serve import add_serve_args
+    add_serve_args(sub.add_parser("serve", help="serve an agent to the outside, e.g. as a "
+                                                "Battlesnake snake server"))
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     from .labs.commands import add_lab_args
@@ -428,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(settings_markdown() if args.markdown else settings_text(), end="")
                 return 0
             return _info()
+        if args.command == "serve":
+            from .serve import run_serve
+            return run_serve(args)
         if args.command == "series":
             return run_series(args)
         if args.command == "exploit":

@@ -36,7 +36,15 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
         return RandomController(i, agents, seed, name)
     if p.controller == "bot":
         return BotController(i, agents, name)
-    return HumanController(i, agents, name)
+    if p.controller == "human":
+        return HumanController(i, agents, name)
+    # a controller a game plugin offers (a remote program: url, timeout_ms)
+    from ..games import plugin
+    owner = {a: k for k in range(len(scenario.players)) for a in scenario.player_agents(k)}
+    names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
+    return plugin(scenario.game).make_controller(
+        p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
+        scenario.game_params, f"sandbox-{match_seed}", names)
 
 
 @dataclass(frozen=True)
@@ -233,7 +241,7 @@ class Match:
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
             changes=tuple(c.drain_changes()), trees=trees,
-            chosen_by={a: overridden.get(a, c.chooser(a)) if isinstance(c, HumanController)
+            chosen_by={a: overridden.get(a, c.chooser(a)) if hasattr(c, "chooser")
                        else overridden.get(a, controller_chooser(c)) for a in c.agents})
 
     def play_turn(self) -> TurnRecord:

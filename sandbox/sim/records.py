@@ -9,7 +9,8 @@ from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
 # key, or (a person's agent left unsteered) what the game does by default.
-CHOOSERS = ("search", "random", "person", "default", "bot")   # bot: the game's own (C)
+# bot: the game's own (C); external: a program outside (a Battlesnake server)
+CHOOSERS = ("search", "random", "person", "default", "bot", "external")
 
 
 @dataclass(frozen=True)

@@ -458,11 +458,14 @@ class PlayerControls:
         search = ctl.settings if isinstance(ctl, SearchController) else None
         budget = self.match.budget_for(ctl.player) if search is not None else None
         color = self.colors[ctl.agents[0]] if ctl.agents else None
-        return agent_dict(ctl.kind, ctl.name, color, search, budget,
-                          description=f"saved from {self._scenario_stem()} "
-                                      f"(turn {self.match.turn}, seed {self.match.seed}) "
-                                      f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
-                          weights=ctl.weights_asked if search is not None else None)
+        out = agent_dict(ctl.kind, ctl.name, color, search, budget,
+                         description=f"saved from {self._scenario_stem()} "
+                                     f"(turn {self.match.turn}, seed {self.match.seed}) "
+                                     f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
+                         weights=ctl.weights_asked if search is not None else None)
+        # a remote player's own keys (a snake server's url and timeout)
+        out.update(ctl.agent_keys() if hasattr(ctl, "agent_keys") else {})
+        return out
 
     def save_agent(self, player: int | None = None) -> Path | None:
         """Write the chosen player's settings to agents/ (AGENT_DIR, beside

@@ -55,7 +55,10 @@ def draw_meters(surface, r: pygame.Rect, match, plugin, view, colors, scores,
                 surface.blit(text(note, 11, pal.WARN), (xs[0], y + 14))
                 y += 14
         else:
-            surface.blit(text(c.kind, 12, pal.TEXT_DIM), (xs[1], y))
+            # a player without a search may say more than its kind (a remote
+            # program: its last answer time and failures)
+            line = c.status_line() if hasattr(c, "status_line") else c.kind
+            surface.blit(text(line[:60], 12, pal.TEXT_DIM), (xs[1], y))
         y += 17
     y += 8
     if change_log:
