@@ -61,7 +61,9 @@ class ServerSettings:
                      "socket_timeout_s", "read_timeout_s", "game_idle_s"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v < 0:
-                raise InvalidArgument(f"{name}: expected a number >= 0, got {v!r}")
+                # the option's name and the serve command's flag spelling of it
+                flag = "--" + name.replace("_", "-")
+                raise InvalidArgument(f"{name} ({flag}): expected a number >= 0, got {v!r}")
         if not 0 <= self.margin_ms <= 10_000:
             raise InvalidArgument(f"--margin-ms: {self.margin_ms:g}, expected 0..10000")
         if not 1 <= self.max_games <= 256:
