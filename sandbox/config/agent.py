@@ -8,7 +8,9 @@ player takes them with `agent = "agents/that.toml"`, its own keys on top:
     description = "saved from ..."  # free text, not used
     name = "P0"
     color = [230, 80, 80]
-    controller = "smitsimax"        # smitsimax | random | human | bot
+    controller = "smitsimax"        # smitsimax | random | human | bot | process
+    command = ["./bot.py"]          # process only, with cwd, env, timeout_ms, ...
+                                    # (docs/bots.md)
     [search]                        # every SearchParams knob (players.N.search)
     c = 0.7
     ...
@@ -36,16 +38,17 @@ from ..native.params import Int
 from ..names import ScenarioError, slug
 from .budget import Budget
 from .errors import one_line, parse_toml
+from .process import PROCESS_KEYS, ProcessFields, resolve_process_paths
 
 AGENT_FORMAT = 1
 AGENT_DIR = Path("agents")
 MAX_AGENT_BYTES = 64 << 10   # a full agent is under 2 KB; more is not an agent file
 # The player keys an agent file may hold (a player's own place in the match,
 # its agents and seed, are the scenario's, not the agent's).
-AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights")
+AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights", *PROCESS_KEYS)
 
 
-class AgentFile(BaseModel):
+class AgentFile(ProcessFields):
     """What an agent file may say; checked before it is merged into a
     player, so an error names the agent file's own field."""
 
@@ -55,7 +58,7 @@ class AgentFile(BaseModel):
     description: str = Field("", max_length=400)
     name: str | None = Field(None, max_length=40)
     color: tuple[Int, Int, Int] | None = None
-    controller: Literal["smitsimax", "random", "human", "bot"] | None = None
+    controller: Literal["smitsimax", "random", "human", "bot", "process"] | None = None
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None
@@ -118,6 +121,8 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
             Budget.model_validate(data["budget"])
         except ValidationError as exc:
             raise ScenarioError(f"{label}: {one_line(exc, prefix='budget.')}") from None
+    # a process agent's program and folder are looked up beside the agent file
+    data = resolve_process_paths(data, path.resolve().parent)
     return {k: v for k, v in data.items() if k in AGENT_KEYS}
 
 

@@ -24,7 +24,9 @@ and .divergence (a pods race in the pymunk world, scenario physics =
 "pymunk": the state after the step, imported instead of re-simulated, and
 the world's per-agent distance from the C model's prediction),
 HeaderLine.branched_from (a match branched from another replay's turn: it
-starts from initial_state, imported into the game built from the header).
+starts from initial_state, imported into the game built from the header),
+PlayerTurnLine.bot (a process player's latency, failures and debug) and
+TurnLine.forfeits (agents out of the ranking from that turn).
 
 Consistency: a header must agree with itself (one name and one initial alive
 flag per agent, every agent owned by exactly one player), or the file is
@@ -322,6 +324,26 @@ class SettingsChangeLine(_Line):
         return self
 
 
+class BotFailureLine(_Line):
+    agent: int
+    kind: Plain                               # timeout | exit | garbage | illegal | ...
+    detail: Plain
+
+
+class BotLine(_Line):
+    """A process player's turn (docs/bots.md): how long its answer took,
+    what failed (each failed agent played its default move), its debug
+    object, as the protocol kept it."""
+    latency_ms: float | None = None           # None: no usable reply
+    failures: list[BotFailureLine] = []
+    debug: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _printable(self) -> "BotLine":
+        check_strings(self.debug or {}, "debug")
+        return self
+
+
 class PlayerTurnLine(_Line):
     player: int
     controller: Plain
@@ -332,6 +354,7 @@ class PlayerTurnLine(_Line):
     stop_reason: Plain
     agents: list[AgentTurn]
     changes: list[SettingsChangeLine] = []
+    bot: BotLine | None = None                # process players only; older files: none
 
 
 class TurnLine(_Line):
@@ -350,6 +373,10 @@ class TurnLine(_Line):
     # step; older files and C worlds: none
     state: list[int] | None = None
     divergence: list[float] | None = None
+    # agents whose player forfeited in this turn (a process player's failure
+    # with on_failure = "eliminate"): ranked below the others from here on
+    # (sim.records.forfeit_ranking); older files: none
+    forfeits: list[int] = []
 
     def agent(self, agent: int) -> AgentTurn | None:
         for p in self.players:
@@ -379,6 +406,6 @@ class ResultLine(_Line):
 Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="type")]
 LINE_ADAPTER: TypeAdapter = TypeAdapter(Line)
 
-__all__ = ["AgentTurn", "BranchOrigin", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
+__all__ = ["AgentTurn", "BotFailureLine", "BotLine", "BranchOrigin", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
            "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
            "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..names import find_scenario, slug
 from .errors import ReplayError
-from .format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine, RootMove,
+from .format import (AgentTurn, BotFailureLine, BotLine, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine, RootMove,
                      SettingsChangeLine, TreeColumns, TurnLine, hash_hex)
 
 if TYPE_CHECKING:
@@ -324,7 +324,8 @@ def turn_line(record: "TurnRecord") -> TurnLine:
             changes=[SettingsChangeLine(player=ch.player, turn=ch.turn, iteration=ch.iteration,
                                         changes={k: (_plain(o), _plain(n))
                                                  for k, (o, n) in ch.changes.items()})
-                     for ch in p.changes]))
+                     for ch in p.changes],
+            bot=_bot_line(p.bot)))
     return TurnLine(
         turn=record.turn, joint=list(record.joint), players=players,
         hash=hash_hex(record.state_hash), scores=[_r(x, SCORE_DECIMALS) for x in record.scores],
@@ -332,7 +333,18 @@ def turn_line(record: "TurnRecord") -> TurnLine:
         rewards=[_r(x, 6) for x in record.rewards],
         state=list(record.state) if record.state is not None else None,
         divergence=([_r(x, 3) for x in record.divergence] if record.divergence is not None
-                    else None))
+                    else None),
+        forfeits=list(record.forfeits))
+
+
+def _bot_line(info) -> BotLine | None:
+    """A process player's turn (sandbox.bots.external.BotTurnInfo)."""
+    if info is None:
+        return None
+    return BotLine(latency_ms=None if info.latency_ms is None else _r(info.latency_ms, 3),
+                   failures=[BotFailureLine(agent=f.agent, kind=f.kind, detail=f.detail)
+                             for f in info.failures],
+                   debug=dict(info.debug) if info.debug else None)
 
 
 def _plain(value):
