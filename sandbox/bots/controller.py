@@ -70,7 +70,7 @@ class ProcessController(ExternalController):
             self.attach_log(None)
         start = BotStart(kind=self.kind_name, params=self.game_params, player=self.player,
                          agents=self.agents, num_agents=game.num_agents,
-                         move_names=tuple(tuple(r) for r in move_names(game)), seed=self.seed,
+                         move_names=tuple(_known(r) for r in move_names(game)), seed=self.seed,
                          view=view, timeout_ms=self.timeout_ms,
                          first_turn_ms=self.first_turn_ms)
         self._pending = self.protocol.start_lines(start)
@@ -129,6 +129,14 @@ class ProcessController(ExternalController):
         if self.bot is not None:
             # a moment to read the end message and exit by itself, then the group dies
             self.bot.close(grace_s=0.05)
+
+
+def _known(names: Sequence[str]) -> tuple[str, ...]:
+    """An agent's move names up to its last real move ("?": no such move id)."""
+    row = list(names)
+    while row and row[-1] == "?":
+        row.pop()
+    return tuple(row)
 
 
 __all__ = ["ProcessController", "ReplyError"]
