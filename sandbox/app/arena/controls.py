@@ -23,6 +23,7 @@ from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
 from ..weight_slider import weight_slider
+from .bot_panel import LogTail, draw_bot_controls, is_external
 from .constants import SPEED_NAMES, MATRIX_MODE_LABELS
 
 
@@ -474,7 +475,11 @@ class PlayerControls:
         ctl = self.match.controllers[self.selected]
         color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
         pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
-        if not isinstance(ctl, SearchController):
+        if is_external(ctl):
+            if not hasattr(self, "_log_tail"):
+                self._log_tail = LogTail()
+            draw_bot_controls(surface, r, ctl, self._log_tail)
+        elif not isinstance(ctl, SearchController):
             what = ("you steer it with the arrow keys" if ctl.kind == "human"
                     else f"{ctl.kind} player, no search settings")
             surface.blit(text(f"{ctl.name}: {what}", 13, pal.TEXT_DIM), (r.x, r.y + 40))
