@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes to stderr without end (from a thread) while answering every turn."""
+"""Writes 3 MiB to stderr at once, then without end (from a thread) while answering every turn."""
 import json, sys, time
 def turns():
     """Each turn message, with the moves a well-behaved bot of ours gives:
@@ -18,6 +18,7 @@ import threading
 def flood():
     while True:
         sys.stderr.write("noise " * 1000 + "\n")
+sys.stderr.write("x" * (3 << 20) + "\n")     # 3 MiB before anything else: over the log's cap
 threading.Thread(target=flood, daemon=True).start()
 for msg, moves in turns():
     say({"moves": moves})
