@@ -1,0 +1,48 @@
+"""The example bots: maze_bot.py beats random, and an example's relative
+program path is found beside its scenario or agent file, from any folder."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sandbox.config import load_scenario
+from sandbox.sim import Match
+from sandbox.tournament.agents import load_entrant
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
+
+
+def test_maze_bot_beats_random(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)            # relative paths resolve beside the file, not here
+    sc = load_scenario(EXAMPLES / "maze_vs_random.toml")
+    assert sc.players[0].command == [str(EXAMPLES / "maze_bot.py")]
+    assert sc.players[0].cwd == str(EXAMPLES)
+    wins = 0
+    for seed in range(1, 7):
+        s = sc.with_settings([f"game_params.maze_seed={seed}"])
+        with Match(s, seed=seed) as m:
+            res = m.play()
+            infos = [r.players[0].bot for r in m.history]
+        assert all(i is not None and not i.failures for i in infos)    # it never failed
+        wins += res.ranking[0] < res.ranking[1]
+    assert wins >= 5, wins
+
+
+def test_an_agent_files_program_is_found_beside_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    e = load_entrant(str(EXAMPLES / "maze_bot_agent.toml"))
+    assert e.player["controller"] == "process"
+    assert e.player["command"] == [str(EXAMPLES / "maze_bot.py")]
+    assert e.player["cwd"] == str(EXAMPLES)
+    assert os.access(e.player["command"][0], os.X_OK)
+
+
+def test_a_scenario_takes_a_process_agent_file(tmp_path):
+    rel = os.path.relpath(EXAMPLES / "maze_bot_agent.toml", tmp_path)
+    (tmp_path / "s.toml").write_text(
+        'game = "maze"\n[game_params]\nsize = "tiny"\n'
+        f'[[players]]\nagent = "{rel}"\ntimeout_ms = 500\n[[players]]\ncontroller = "random"\n')
+    sc = load_scenario(tmp_path / "s.toml")
+    p = sc.players[0]
+    assert p.controller == "process" and p.timeout_ms == 500      # the player's key on top
+    assert p.command == [str(EXAMPLES / "maze_bot.py")]
