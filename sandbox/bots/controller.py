@@ -94,7 +94,7 @@ class ProcessController(ExternalController):
         self._pending = []
         t0 = time.monotonic()
         deadline = t0 + ms / 1000.0
-        self.bot.send(lines)
+        self.bot.send(lines, deadline)
         while self._owed > 0:             # a late reply to an earlier turn
             self.bot.read_line(deadline)
             self._owed -= 1
@@ -120,7 +120,8 @@ class ProcessController(ExternalController):
         if self.bot is None or self.gone or not self.bot.alive():
             return
         try:
-            self.bot.send(self.protocol.end_lines(tuple(ranking), tuple(scores)))
+            self.bot.send(self.protocol.end_lines(tuple(ranking), tuple(scores)),
+                          time.monotonic() + 0.05)
         except BotIOError:
             pass
 

@@ -111,19 +111,22 @@ class BotProcess:
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
         self._in = self.proc.stdin.fileno()
+        os.set_blocking(self._in, False)
         self._err_thread = threading.Thread(target=self._drain_stderr, daemon=True,
                                             name=f"bot-stderr-{self.pid}")
         self._err_thread.start()
 
     # ------------------------------------------------------------ stdin
-    def send(self, lines: Sequence[str]) -> None:
-        """Write lines to the bot's stdin. A bot that does not read blocks
-        the pipe once its buffer (64 KiB) is full: the write then waits for
-        room only until `timeout` would, never for ever (BotIOError)."""
+    def send(self, lines: Sequence[str], deadline: float | None = None) -> None:
+        """Write lines to the bot's stdin. A bot that does not read its
+        input fills the pipe (64 KiB); the write then waits for room until
+        `deadline` (time.monotonic(); default one second) and no longer:
+        BotIOError "write", after which the bot's input is out of step (a
+        line may be cut) and the bot must be stopped."""
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         view = memoryview(data)
-        deadline = time.monotonic() + 1.0
-        os.set_blocking(self._in, False)
+        if deadline is None:
+            deadline = time.monotonic() + 1.0
         while view:
             try:
                 n = os.write(self._in, view)
@@ -131,12 +134,15 @@ class BotProcess:
                 continue
             except BlockingIOError:
                 pass
-            except (BrokenPipeError, OSError) as exc:
+            except OSError as exc:     # EPIPE: it closed its input or exited
                 raise BotIOError("exit", f"its stdin is closed ({exc.strerror or exc})") from None
             left = deadline - time.monotonic()
             if left <= 0:
-                raise BotIOError("timeout", "it does not read its input")
-            select.select([], [self._in], [], left)
+                raise BotIOError("write", "it does not read its input (the pipe stayed full)")
+            try:
+                select.select([], [self._in], [], left)
+            except InterruptedError:
+                pass
 
     # ------------------------------------------------------------ stdout
     def read_line(self, deadline: float) -> str:

@@ -201,3 +201,36 @@ def test_a_program_that_cannot_start_is_a_spawn_failure(tmp_path):
     _, replay, _ = play_recorded(sc, tmp_path)
     assert [failures(replay, t) for t in range(3)] == [[(0, "spawn")], [(0, "exit")],
                                                        [(0, "exit")]]
+
+
+def test_a_bot_that_does_not_read_fails_in_time(tmp_path):
+    """deaf.py never reads: the large maze's ~10 KB turn messages fill the
+    pipe within a few turns, and that turn's write gives up at its deadline
+    (a "write" failure: the input is out of step, so the bot is stopped)."""
+    sc = bot_scenario("deaf", game="maze", game_params={"size": "large", "maze_seed": 1},
+                      timeout_ms=TIMEOUT_MS, first_turn_ms=400)
+    sc = sc.with_overrides(max_turns=25)
+    _, replay, seconds = play_recorded(sc, tmp_path)
+    kinds = [failures(replay, t) for t in range(25)]
+    first_write = next(t for t, k in enumerate(kinds) if k == [(0, "write")])
+    assert all(k == [(0, "timeout")] for k in kinds[:first_write])
+    assert all(k == [(0, "exit")] for k in kinds[first_write + 1:])
+    assert seconds[0] < 0.4 + SLACK_S
+    assert all(s < TIMEOUT_MS / 1000 + SLACK_S for s in seconds[1:]), max(seconds)
+
+
+def test_memory_mb_limits_the_bot(tmp_path):
+    sc = bot_scenario("memory_hog", timeout_ms=2000, first_turn_ms=5000, memory_mb=200)
+    _, replay, _ = play_recorded(sc, tmp_path)
+    assert failures(replay, 0) == []
+    assert failures(replay, 1) == [(0, "exit")]
+    assert "exited with status 1" in replay.by_turn[1].players[0].bot.failures[0].detail
+
+
+def test_cpu_s_limits_the_bot(tmp_path):
+    sc = bot_scenario("cpu_hog", timeout_ms=5000, first_turn_ms=5000, cpu_s=1)
+    _, replay, seconds = play_recorded(sc, tmp_path)
+    assert failures(replay, 1) == [(0, "exit")]
+    assert "SIGXCPU" in replay.by_turn[1].players[0].bot.failures[0].detail \
+        or "SIGKILL" in replay.by_turn[1].players[0].bot.failures[0].detail
+    assert seconds[1] < 4.0        # killed by its CPU limit, long before the 5 s timeout
