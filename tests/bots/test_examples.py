@@ -46,3 +46,19 @@ def test_a_scenario_takes_a_process_agent_file(tmp_path):
     p = sc.players[0]
     assert p.controller == "process" and p.timeout_ms == 500      # the player's key on top
     assert p.command == [str(EXAMPLES / "maze_bot.py")]
+
+
+def test_play_verify_series_and_sweep_from_the_command_line(tmp_path, monkeypatch, capsys):
+    from sandbox.cli import main
+    monkeypatch.chdir(tmp_path)
+    scen = str(EXAMPLES / "maze_vs_random.toml")
+    assert main(["play", scen, "--replay-dir", str(tmp_path / "r")]) == 0
+    replay = next((tmp_path / "r").glob("*.jsonl"))
+    assert next((tmp_path / "r").glob("*.stderr.log")).name.startswith(replay.stem)
+    assert main(["replay", "verify", str(replay)]) == 0
+    assert main(["series", scen, "--games", "2", "--vary", "game_params.maze_seed"]) == 0
+    assert main(["sweep", "maze_tiny_mcgs_selfplay", "--param", "c=0.5:1.5:2", "--vs",
+                 str(EXAMPLES / "maze_bot_agent.toml"), "--games", "2", "--iterations", "50",
+                 "--out", str(tmp_path / "sw")]) == 0
+    out = capsys.readouterr().out
+    assert "verified" in out and "Bot" in out
