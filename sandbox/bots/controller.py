@@ -92,6 +92,11 @@ class ProcessController(ExternalController):
                     agents=tuple(a for a in self.agents if a in legal))
         lines = self._pending + self.protocol.turn_lines(t)
         self._pending = []
+        # lines written since the last answer: first the late answers owed,
+        # then anything else a bot printed (one stray line would otherwise
+        # be taken for every later turn's answer, one turn out of step)
+        dropped = self.bot.drain_ready()
+        self._owed = max(0, self._owed - dropped)
         t0 = time.monotonic()
         deadline = t0 + ms / 1000.0
         self.bot.send(lines, deadline)

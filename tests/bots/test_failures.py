@@ -234,3 +234,11 @@ def test_cpu_s_limits_the_bot(tmp_path):
     assert "SIGXCPU" in replay.by_turn[1].players[0].bot.failures[0].detail \
         or "SIGKILL" in replay.by_turn[1].players[0].bot.failures[0].detail
     assert seconds[1] < 4.0        # killed by its CPU limit, long before the 5 s timeout
+
+
+def test_stray_output_after_an_answer_is_dropped(tmp_path):
+    sc = bot_scenario("chatty", timeout_ms=1000, first_turn_ms=5000)
+    _, replay, _ = play_recorded(sc, tmp_path)
+    for t in range(5):
+        assert failures(replay, t) == [], t
+        assert replay.by_turn[t].joint[0] == legal_at(replay, t, 0)[-1]
