@@ -205,6 +205,10 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
                      mark.lower() if target else "")
             print(f"    {label:<34}{b[key]:>12.3f} ms"
                   + (f"   target {target}  {mark}" if target else ""))
+        rows.add("bare pipe round trip p50 / p95 (the floor)",
+                 f"{b['pipe_p50_ms']:.3f} / {b['pipe_p95_ms']:.3f} ms")
+        print(f"    {'bare pipe round trip p50 / p95':<34}{b['pipe_p50_ms']:>12.3f} / "
+              f"{b['pipe_p95_ms']:.3f} ms  (the floor: a line echoed by a Python process)")
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "
