@@ -78,3 +78,16 @@ def test_the_replay_scene_says_what_the_bot_did(app, tmp_path):
     app.run(max_frames=app.frame + 2)
     assert "bot failed: garbage; default move" in scene.decision_title(0, 1)
     assert "bot failed" not in scene.decision_title(0, 0)
+
+
+def test_saving_a_process_player_keeps_its_program(app, tmp_path):
+    from sandbox.tournament.agents import load_entrant
+    arena = ArenaScene(app, scenario("by_name"), seed=3, recorder_factory=lambda: None,
+                       paused=True)
+    app.push(arena)
+    arena.agent_dir = tmp_path
+    path = arena.save_agent(0)
+    e = load_entrant(str(path))
+    assert e.player["controller"] == "process"
+    assert e.player["command"] == [sys.executable, str(BOTS / "by_name.py")]
+    assert e.player["timeout_ms"] == 300

@@ -12,6 +12,7 @@ import pygame
 
 from ...config import Budget, list_scenarios
 from ...config.agent import agent_dict, save_agent
+from ...config.process import PROCESS_KEYS
 from ...native import SandboxError, cores
 from ...render import palette as pal
 from ...render.fonts import elide, text
@@ -450,11 +451,15 @@ class PlayerControls:
         search = ctl.settings if isinstance(ctl, SearchController) else None
         budget = self.match.budget_for(ctl.player) if search is not None else None
         color = self.colors[ctl.agents[0]] if ctl.agents else None
-        return agent_dict(ctl.kind, ctl.name, color, search, budget,
+        data = agent_dict(ctl.kind, ctl.name, color, search, budget,
                           description=f"saved from {self._scenario_stem()} "
                                       f"(turn {self.match.turn}, seed {self.match.seed}) "
                                       f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
                           weights=ctl.weights_asked if search is not None else None)
+        if ctl.kind == "process":   # its program and settings (absolute paths by now)
+            cfg = self.match.scenario.players[ctl.player]
+            data.update({k: getattr(cfg, k) for k in PROCESS_KEYS if getattr(cfg, k) is not None})
+        return data
 
     def save_agent(self, player: int | None = None) -> Path | None:
         """Write the chosen player's settings to agents/ (AGENT_DIR, beside
