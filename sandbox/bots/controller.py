@@ -131,10 +131,12 @@ class ProcessController(ExternalController):
             pass
 
     def close(self) -> None:
-        super().close()
+        # the bot first: a worker waiting on its answer then returns at
+        # once (end of file) instead of at the turn's deadline
         if self.bot is not None:
             # a moment to read the end message and exit by itself, then the group dies
             self.bot.close(grace_s=0.05)
+        super().close()
 
 
 def _known(names: Sequence[str]) -> tuple[str, ...]:

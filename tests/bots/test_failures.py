@@ -242,3 +242,18 @@ def test_stray_output_after_an_answer_is_dropped(tmp_path):
     for t in range(5):
         assert failures(replay, t) == [], t
         assert replay.by_turn[t].joint[0] == legal_at(replay, t, 0)[-1]
+
+
+def test_closing_mid_turn_does_not_wait_for_the_deadline():
+    """A match closed while its bot thinks (the app's quit, a restart)
+    ends at once, not when the bot's turn would have timed out."""
+    from sandbox.sim import Match
+    sc = bot_scenario("silent", timeout_ms=20_000, first_turn_ms=20_000)
+    m = Match(sc)
+    m.start_turn()
+    time.sleep(0.2)
+    bot = m.controllers[0].bot
+    t0 = time.monotonic()
+    m.close()
+    assert time.monotonic() - t0 < 2.0
+    assert bot.returncode is not None
