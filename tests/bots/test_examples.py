@@ -62,3 +62,24 @@ def test_play_verify_series_and_sweep_from_the_command_line(tmp_path, monkeypatc
                  "--out", str(tmp_path / "sw")]) == 0
     out = capsys.readouterr().out
     assert "verified" in out and "Bot" in out
+
+
+def test_replay_research_beside_a_process_player(tmp_path, capsys):
+    """A recorded match of the maze bot against a search: the search's turns
+    re-search (the bot's moves stay as recorded); the bot's own turns have
+    no search to re-run, which is one error line."""
+    from sandbox.cli import main
+    (tmp_path / "s.toml").write_text(
+        f'game = "maze"\nseed = 2\n[game_params]\nsize = "small"\nmaze_seed = 2\n'
+        f'[budget]\niterations = 200\nms = 0\n'
+        f'[[players]]\nname = "Bot"\nagent = "{EXAMPLES / "maze_bot_agent.toml"}"\n'
+        f'[[players]]\nname = "Smit"\n')
+    assert main(["play", str(tmp_path / "s.toml"), "--replay-dir", str(tmp_path / "r")]) == 0
+    replay = str(next((tmp_path / "r").glob("*.jsonl")))
+    capsys.readouterr()
+    assert main(["replay", "research", replay, "--turn", "3", "--agent", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "as recorded" in out, out               # same settings, same seed: the same move
+    assert main(["replay", "research", replay, "--turn", "3", "--agent", "0"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "played by a process player: there is no search" in err[0]
