@@ -174,6 +174,9 @@ class HeaderLine(_Line):
                 return f"eliminated: agent {a} outside 0..{n - 1}"
             if line.alive[a]:
                 return f"eliminated: agent {a} is alive after the step"
+        for a in line.forfeits:
+            if not 0 <= a < n:
+                return f"forfeits: agent {a} outside 0..{n - 1}"
         own = {p.player: set(p.agents) for p in self.players}
         seen: set[int] = set()
         for pt in line.players:
@@ -189,6 +192,8 @@ class HeaderLine(_Line):
                         f"header gives it {sorted(own[pt.player])}")
             if any(ch.player != pt.player for ch in pt.changes):
                 return f"players: player {pt.player} holds another player's settings change"
+            if pt.bot is not None and any(f.agent not in own[pt.player] for f in pt.bot.failures):
+                return f"players: player {pt.player} records a failure of another player's agent"
         return None
 
     def result_problem(self, line: "ResultLine") -> str | None:

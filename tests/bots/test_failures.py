@@ -257,3 +257,26 @@ def test_closing_mid_turn_does_not_wait_for_the_deadline():
     m.close()
     assert time.monotonic() - t0 < 2.0
     assert bot.returncode is not None
+
+
+def test_a_damaged_bot_record_is_dropped_not_trusted(tmp_path):
+    """Turn lines whose forfeits or failures name agents the match does not
+    have (or another player's) are damaged: the reader drops them, with a
+    warning, like any other line that cannot belong to the match."""
+    import json
+    from sandbox.replay import read_replay
+    sc = bot_scenario("garbage", timeout_ms=TIMEOUT_MS, first_turn_ms=5000)
+    play_recorded(sc, tmp_path)
+    lines = [json.loads(x) for x in (tmp_path / "m.jsonl").read_text().splitlines()]
+    lines[2]["forfeits"] = [7]
+    lines[3]["players"][0]["bot"]["failures"] = [{"agent": 1, "kind": "timeout", "detail": "x"}]
+    lines[4]["players"][0]["bot"]["debug"] = {"message": "\x1b[2J"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = read_replay(bad)
+    assert [t.turn for t in r.turns] == [0, 4]    # turns 1-3 dropped
+    whys = [str(d) for d in r.dropped]
+    assert len(whys) == 3, whys
+    assert "forfeits: agent 7 outside 0..1" in whys[0]
+    assert "failure of another player's agent" in whys[1]
+    assert "debug" in whys[2]
