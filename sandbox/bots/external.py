@@ -25,8 +25,9 @@ from typing import Any, Mapping, Sequence
 
 from ..sim.controller import Controller
 
+# "internal": a bug of the sandbox's while handling the turn (never the bot's)
 FAILURE_KINDS = ("timeout", "exit", "garbage", "illegal", "missing", "extra", "too_long",
-                 "spawn", "write")
+                 "spawn", "write", "internal")
 ON_FAILURE = ("default", "eliminate")
 
 
