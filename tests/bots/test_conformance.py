@@ -90,9 +90,9 @@ def test_every_game_through_the_protocol(kind, i, monkeypatch):
     sent: list[str] = []
     real_send = BotProcess.send
 
-    def spy(self, lines):
+    def spy(self, lines, deadline=None):
         sent.extend(lines)
-        return real_send(self, lines)
+        return real_send(self, lines, deadline)
 
     monkeypatch.setattr(BotProcess, "send", spy)
     from sandbox.native import Game
