@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A maze bot over JSON lines (docs/bots.md): each explorer walks the first
 step of a shortest path (counting mud) to the nearest cheese, found by
-Dijkstra on the passage costs of the turn's "state". Standard library only.
+Dijkstra on the passage costs of the turn's "state", and sends the distance
+beyond each legal move as its debug values. Standard library only.
 
 Run it against the searches:
     python -m sandbox play examples/bots/maze_vs_random.toml
@@ -26,33 +27,34 @@ def cost(state, x, y, move):
     return state["right"][y][x] if x < w - 1 else 0
 
 
-def first_step(state, start, legal):
-    """The first move of a cheapest path from start to any cheese (None if
-    none is reachable). Ties go to the lower move id, so the bot is
-    deterministic."""
+def distances(state, start, legal):
+    """For each first move from start, the cost of the cheapest path that
+    begins with it and reaches a cheese (Dijkstra over (cell, first move);
+    a move with no cheese beyond it is left out)."""
     cheese = {tuple(c) for c in state["cheese"]}
-    if not cheese:
-        return None
-    best = {start: 0}
-    heap = [(0, start, None)]
+    best = {}
+    heap = []
+    for move in legal:
+        if move in DELTAS:
+            c = cost(state, start[0], start[1], move)
+            if c > 0:
+                dx, dy = DELTAS[move]
+                heapq.heappush(heap, (c, (start[0] + dx, start[1] + dy), move))
+    out = {}
     while heap:
-        d, (x, y), first = heapq.heappop(heap)
-        if d > best.get((x, y), 1 << 30):
+        d, cell, first = heapq.heappop(heap)
+        if first in out or best.get((cell, first), 1 << 30) <= d:
             continue
-        if (x, y) in cheese and first is not None:
-            return first
+        best[(cell, first)] = d
+        if cell in cheese:
+            out[first] = d
+            continue
+        x, y = cell
         for move, (dx, dy) in DELTAS.items():
             c = cost(state, x, y, move)
-            if c <= 0:
-                continue
-            nxt = (x + dx, y + dy)
-            f = move if first is None else first
-            if (x, y) == start and move not in legal:
-                continue
-            if d + c < best.get(nxt, 1 << 30):
-                best[nxt] = d + c
-                heapq.heappush(heap, (d + c, nxt, f))
-    return None
+            if c > 0:
+                heapq.heappush(heap, (d + c, (x + dx, y + dy), first))
+    return out
 
 
 def main() -> None:
@@ -63,14 +65,19 @@ def main() -> None:
         if msg["type"] != "turn":
             continue
         state = msg["state"]
-        moves = []
+        moves, values = [], []
         for entry in msg["legal"]:
             e = state["explorers"][entry["agent"]]
             legal = [m["index"] for m in entry["moves"]]
-            step = first_step(state, (e["x"], e["y"]), legal) if not e["stuck"] else None
-            moves.append(step if step in legal else legal[0])
+            dist = distances(state, (e["x"], e["y"]), legal) if not e["stuck"] else {}
+            # the nearest cheese's first step; ties to the lower move id (deterministic)
+            step = min(dist, key=lambda m: (dist[m], m)) if dist else legal[0]
+            moves.append(step)
+            # debug: minus the distance to the nearest cheese beyond each move (the arena
+            # shows them beside the moves); null for a move with none beyond it
+            values.append([-dist[m] if m in dist else None for m in legal])
         sys.stdout.write(json.dumps({"moves": moves, "debug": {
-            "message": f"{state['cheese_left']} cheese left"}}) + "\n")
+            "message": f"{state['cheese_left']} cheese left", "values": values}}) + "\n")
         sys.stdout.flush()
 
 

@@ -27,7 +27,8 @@ def is_external(ctl) -> bool:
 
 def debug_stats(ctl, agent: int) -> tuple[MoveStat, ...]:
     """The last answer's debug visits and values for `agent` as root-bar
-    rows (share of visits as the bar; the value as the mean)."""
+    rows: the bars are the visits' shares (empty when the bot sends values
+    alone), the values the means beside them."""
     info = ctl.last_info
     dbg = info.debug if info is not None and info.debug else {}
     visits = dbg.get("visits", {}).get(str(agent), {})
@@ -37,7 +38,7 @@ def debug_stats(ctl, agent: int) -> tuple[MoveStat, ...]:
     out = []
     for m in moves:
         v = visits.get(str(m), 0.0)
-        p = v / total if total > 0 else 1.0 / len(moves)
+        p = v / total if total > 0 else 0.0
         out.append(MoveStat(move=m, visits=int(v), mean=float(values.get(str(m), 0.0)),
                             prob=p, policy=p))
     return tuple(out)
@@ -95,7 +96,8 @@ def draw_bot_controls(surface: pygame.Surface, r: pygame.Rect, ctl, tail: LogTai
         surface.blit(text(elide(s, size, w, bold=bold), size, color, bold=bold), (r.x, y))
         y += size + 5
 
-    cmd = " ".join(getattr(ctl, "command", []) or [])
+    cmd = " ".join(Path(x).name if i < 2 and "/" in x else x
+                   for i, x in enumerate(getattr(ctl, "command", []) or []))
     line(f"{ctl.name}: a program of yours ({ctl.kind})", pal.TEXT, 13, True)
     if cmd:
         line(cmd)
@@ -110,6 +112,8 @@ def draw_bot_controls(surface: pygame.Surface, r: pygame.Rect, ctl, tail: LogTai
     for turn, f in reversed(s.recent_failures[-4:]):
         line(f"  turn {turn}, agent {f.agent}: {f.kind}: {f.detail}", pal.WARN, 11)
     path = getattr(ctl, "log_path", None)
-    line(f"stderr log: {path}" if path else "stderr log: none yet", pal.TEXT_DIM, 11)
+    line(f"stderr log: {path.name}" if path else "stderr log: none yet", pal.TEXT_DIM, 11)
+    if path:
+        line(f"  in {path.parent}", pal.TEXT_DIM, 11)
     for x in tail.read(path):
         line("  " + x, pal.TEXT_DIM, 11)
