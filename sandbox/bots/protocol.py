@@ -91,6 +91,20 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False)
 
 
+def _json_value(v: Any) -> Any:
+    """A parameter value as strict JSON: non-finite floats as null, any
+    other non-JSON value (a TOML date) as its text."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, (str, int, bool)) or v is None:
+        return v
+    if isinstance(v, dict):
+        return {str(k): _json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x) for x in v]
+    return str(v)
+
+
 def _finite(x: float) -> float | None:
     x = float(x)
     return x if math.isfinite(x) else None
@@ -113,7 +127,7 @@ class JsonLinesProtocol(Protocol):
         self._view = plugin(s.kind).bot_view
         return [_dumps({
             "type": "start", "protocol": PROTOCOL_VERSION, "game": s.kind,
-            "params": s.params, "player": s.player, "agents": list(s.agents),
+            "params": _json_value(s.params), "player": s.player, "agents": list(s.agents),
             "num_agents": s.num_agents,
             "move_names": [list(row) for row in s.move_names],
             "seed": s.seed, "timeout_ms": _finite(s.timeout_ms),

@@ -61,3 +61,14 @@ def test_protocols_are_found_by_name():
     assert protocol_class("jsonl", "maze") is JsonLinesProtocol
     with pytest.raises(ValueError, match="not a protocol of maze"):
         protocol_class("telepathy", "maze")
+
+
+def test_the_start_message_is_strict_json_whatever_the_parameters():
+    import datetime
+    import json
+    p = JsonLinesProtocol()
+    line = p.start_lines(BotStart("maze", {"a": float("nan"), "b": datetime.date(2024, 1, 2),
+                                           "c": [1.5, float("inf")]}, 0, (0,), 2, NAMES, 1,
+                                  None, 100.0, 1000.0))[0]
+    msg = json.loads(line, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
+    assert msg["params"] == {"a": None, "b": "2024-01-02", "c": [1.5, None]}
