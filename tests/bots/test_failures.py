@@ -280,3 +280,16 @@ def test_a_damaged_bot_record_is_dropped_not_trusted(tmp_path):
     assert "forfeits: agent 7 outside 0..1" in whys[0]
     assert "failure of another player's agent" in whys[1]
     assert "debug" in whys[2]
+
+
+def test_replay_stats_counts_a_bots_answers_and_failures(tmp_path):
+    from sandbox.replay import compute_stats
+    sc = bot_scenario("garbage", timeout_ms=TIMEOUT_MS, first_turn_ms=5000,
+                      on_failure="eliminate")
+    _, replay, _ = play_recorded(sc, tmp_path)
+    st = compute_stats(replay)
+    b = st.bots["Bot"]
+    assert b["answers"] == 1 and b["failed_turns"] == 1
+    assert b["failures"] == {"garbage": 1} and b["forfeited_turn"] == 1
+    assert "bot Bot: 1 answers" in st.text() and "forfeited at turn 1" in st.text()
+    assert st.to_dict()["bots"]["Bot"]["failures"] == {"garbage": 1}
