@@ -95,10 +95,10 @@ class ProcessController(ExternalController):
         # lines written since the last answer: first the late answers owed,
         # then anything else a bot printed (one stray line would otherwise
         # be taken for every later turn's answer, one turn out of step)
-        dropped = self.bot.drain_ready()
-        self._owed = max(0, self._owed - dropped)
         t0 = time.monotonic()
         deadline = t0 + ms / 1000.0
+        dropped = self.bot.drain_ready(deadline)
+        self._owed = max(0, self._owed - dropped)
         self.bot.send(lines, deadline)
         while self._owed > 0:             # a late reply to an earlier turn
             self.bot.read_line(deadline)

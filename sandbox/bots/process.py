@@ -207,29 +207,37 @@ class BotProcess:
         self._scan = 0
         return raw.decode("utf-8", errors="replace").rstrip("\r")
 
-    def drain_ready(self) -> int:
+    def drain_ready(self, deadline: float, max_bytes: int = 4 * MAX_LINE_BYTES) -> int:
         """Read whatever the bot has written by now without waiting, and
         drop the complete lines (a late reply to a turn already given up
-        on). Returns the number of lines dropped."""
+        on, stray output). Bounded by `max_bytes` and `deadline`: a bot
+        that writes without end cannot hold the turn here. Returns the
+        number of lines dropped."""
         n = 0
-        while True:
+        taken = 0
+        while taken < max_bytes and not self._eof and time.monotonic() < deadline:
             try:
                 ready, _, _ = select.select([self._out], [], [], 0)
             except InterruptedError:
                 continue
-            if not ready or self._eof:
+            if not ready:
                 break
             before = len(self._buf)
             self._fill()
-            if len(self._buf) == before and not self._eof:
-                break
-        while True:
-            try:
-                if self._take_line() is None:
-                    return n
-            except BotIOError:
-                pass
-            n += 1
+            taken += max(0, len(self._buf) - before) or 1
+            n += self._drop_lines()
+        return n + self._drop_lines()
+
+    def _drop_lines(self) -> int:
+        """Drop every complete line in the buffer at once (no line by line
+        copying: a flood of short lines costs one pass)."""
+        last = self._buf.rfind(b"\n")
+        if last < 0:
+            return 0
+        n = self._buf.count(b"\n", 0, last + 1)
+        del self._buf[:last + 1]
+        self._scan = 0
+        return n
 
     # ------------------------------------------------------------ stderr
     def _drain_stderr(self) -> None:

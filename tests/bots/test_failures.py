@@ -293,3 +293,12 @@ def test_replay_stats_counts_a_bots_answers_and_failures(tmp_path):
     assert b["failures"] == {"garbage": 1} and b["forfeited_turn"] == 1
     assert "bot Bot: 1 answers" in st.text() and "forfeited at turn 1" in st.text()
     assert st.to_dict()["bots"]["Bot"]["failures"] == {"garbage": 1}
+
+
+def test_stdout_without_end_holds_no_turn(tmp_path):
+    sc = bot_scenario("stdout_flood", timeout_ms=TIMEOUT_MS, first_turn_ms=5000)
+    _, replay, seconds = play_recorded(sc, tmp_path)
+    assert failures(replay, 0) == []
+    for t in range(1, 5):      # the flood's lines are no answers (or none came in time)
+        assert failures(replay, t) in ([(0, "garbage")], [(0, "timeout")]), t
+    assert all(s < TIMEOUT_MS / 1000 + SLACK_S for s in seconds[1:]), seconds
