@@ -40,11 +40,16 @@ class ProcessController(ExternalController):
         self.command = list(command)
         self.cwd = cwd
         self.env = dict(env or {})
-        self.timeout_ms = float(timeout_ms or DEFAULT_TIMEOUT_MS)
-        self.first_turn_ms = float(first_turn_ms or DEFAULT_FIRST_TURN_MS)
+        cls = protocol_class(protocol or "jsonl", kind_name)
+        # a protocol may bring its contest's own timings (default_timeout_ms,
+        # default_first_turn_ms); the player's settings outrank them
+        self.timeout_ms = float(timeout_ms or getattr(cls, "default_timeout_ms",
+                                                      DEFAULT_TIMEOUT_MS))
+        self.first_turn_ms = float(first_turn_ms or getattr(cls, "default_first_turn_ms",
+                                                            DEFAULT_FIRST_TURN_MS))
         self.memory_mb = memory_mb
         self.cpu_s = cpu_s
-        self.protocol = protocol_class(protocol or "jsonl", kind_name)()
+        self.protocol = cls()
         self.bot: BotProcess | None = None
         self.log_path: Path | None = None
         self._pending: list[str] = []     # the start lines, sent with the first turn

@@ -8,8 +8,10 @@ player takes them with `agent = "agents/that.toml"`, its own keys on top:
     description = "saved from ..."  # free text, not used
     name = "P0"
     color = [230, 80, 80]
-    controller = "smitsimax"        # smitsimax | random | human | bot | process
-    command = ["./bot.py"]          # process only, with cwd, env, timeout_ms, ...
+    controller = "smitsimax"        # smitsimax | random | human | bot | battlesnake | process
+    url = "http://127.0.0.1:8000"   # battlesnake only: the snake server to call
+    timeout_ms = 500                # battlesnake and process: the per-turn answer timeout
+    command = ["./bot.py"]          # process only, with cwd, env, first_turn_ms, ...
                                     # (docs/bots.md)
     [search]                        # every SearchParams knob (players.N.search)
     c = 0.7
@@ -45,7 +47,8 @@ AGENT_DIR = Path("agents")
 MAX_AGENT_BYTES = 64 << 10   # a full agent is under 2 KB; more is not an agent file
 # The player keys an agent file may hold (a player's own place in the match,
 # its agents and seed, are the scenario's, not the agent's).
-AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights", *PROCESS_KEYS)
+AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights", "url",
+              *PROCESS_KEYS)
 
 
 class AgentFile(ProcessFields):
@@ -58,7 +61,9 @@ class AgentFile(ProcessFields):
     description: str = Field("", max_length=400)
     name: str | None = Field(None, max_length=40)
     color: tuple[Int, Int, Int] | None = None
-    controller: Literal["smitsimax", "random", "human", "bot", "process"] | None = None
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] | None = None
+    url: str | None = Field(None, max_length=2000)   # controller battlesnake: its server
+    timeout_ms: float | None = Field(None, ge=1, le=60_000)
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None

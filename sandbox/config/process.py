@@ -34,7 +34,7 @@ class ProcessFields(BaseModel):
     cwd: str | None = Field(None, min_length=1,
                             description="the bot's working folder (default: the file's folder)")
     env: dict[str, str] | None = Field(None, description="added to the bot's environment")
-    timeout_ms: float | None = Field(None, gt=0, le=600_000,
+    timeout_ms: float | None = Field(None, ge=1, le=60_000,
                                      description="per turn (default 100)")
     first_turn_ms: float | None = Field(None, gt=0, le=600_000,
                                         description="the first turn, start-up included "
@@ -69,7 +69,9 @@ class ProcessFields(BaseModel):
     def process_problem(self) -> str:
         """Why these process settings cannot start a bot ("" if they can),
         or why a non-process player has them."""
-        set_keys = [k for k in PROCESS_KEYS if getattr(self, k) is not None]
+        # timeout_ms is also a remote player's (a Battlesnake server's): the
+        # scenario's own checks say who may have it
+        set_keys = [k for k in PROCESS_KEYS if k != "timeout_ms" and getattr(self, k) is not None]
         if getattr(self, "controller", None) != "process":
             if set_keys:
                 return (f"{set_keys[0]}: only a player with controller = \"process\" takes "

@@ -84,6 +84,11 @@ class RecordConfig(BaseModel):
                              description="fsync every N turns (0: only when the match ends)")
 
 
+# controllers that are a program elsewhere, offered by a game plugin
+# (GamePlugin.controllers): they need the game to have them, and a url
+REMOTE_CONTROLLERS = ("battlesnake",)
+
+
 class PlayerConfig(ProcessFields):
     """One player. In a scenario file a player may also say `agent = "FILE"`:
     the agent file's settings (sandbox.config.agent) under the player's own
@@ -94,9 +99,18 @@ class PlayerConfig(ProcessFields):
 
     name: OneLine = Field("", max_length=40)
     agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
-    controller: Literal["smitsimax", "random", "human", "bot", "process"] = Field(
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] = Field(
         "smitsimax", description="bot: the game's own heuristic (games that have one: pods); "
+                                 "battlesnake: a Battlesnake server at `url` (snakes); "
                                  "process: a program of yours (command = [...])")
+    url: OneLine | None = Field(None, max_length=2000,
+                                description="controller battlesnake: the server's address, "
+                                            "http://host:port[/path]")
+    timeout_ms: float | None = Field(None, ge=1, le=60_000,
+                                     description="controllers battlesnake and process: the "
+                                                 "per-turn answer timeout (battlesnake: sent "
+                                                 "as game.timeout, default 500; process: "
+                                                 "default 100)")
     search: SearchParams = SearchParams()
     budget: Budget | None = Field(None, description="overrides the scenario budget")
     color: tuple[Int, Int, Int] | None = None
@@ -109,6 +123,21 @@ class PlayerConfig(ProcessFields):
     def _check_color(self) -> "PlayerConfig":
         if self.color is not None and any(not 0 <= c <= 255 for c in self.color):
             raise ValueError("color: each channel must be in 0..255")
+        if self.controller in REMOTE_CONTROLLERS:
+            if self.url is None:
+                raise ValueError(f"url: controller {self.controller} needs the server's "
+                                 "address, e.g. url = \"http://127.0.0.1:8000\"")
+            if not self.url.startswith(("http://", "https://")) or \
+                    len(self.url.split("://", 1)[1].split("/")[0]) == 0:
+                raise ValueError(f"url: {self.url!r} is not an http:// or https:// address")
+        else:
+            for k in ("url", "timeout_ms"):
+                if k == "timeout_ms" and self.controller == "process":
+                    continue          # a process player's per-turn time (docs/bots.md)
+                if getattr(self, k) is not None:
+                    also = " or a process player" if k == "timeout_ms" else ""
+                    raise ValueError(f"{k}: only a remote player (controller "
+                                     f"{' or '.join(REMOTE_CONTROLLERS)}){also} takes it")
         return self
 
 
@@ -167,6 +196,10 @@ class Scenario(BaseModel):
                     protocol_class(p.protocol, self.game)
                 except ValueError as exc:
                     raise ValueError(f"players.{i}.{exc}") from None
+            if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
+                raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
+                                 f"{p.controller} players (games with them: those whose "
+                                 "plugin offers them)")
             if p.weights:
                 names = plugin.weight_names(self.game_params)
                 bad = [k for k in p.weights if k not in names]

@@ -7,8 +7,8 @@ line stored is imported, and that state must have the turn's hash, alive
 flags and scores; the checks below are the same from there.
 
 The game is rebuilt from (kind, effective parameter string, match seed), its
-initial hash compared with the header's, then every recorded joint action is
-played and the hash after each step compared with the turn line's, and so
+initial hash compared with the header's, then every recorded joint action
+(with the turn's free moves, where agents played some) is played and the hash after each step compared with the turn line's, and so
 are the figures the turn line states about the new state (who is alive, the
 evaluation scores); at the end the result line's ranking and winner are
 compared with the replayed game's. The first difference, an illegal recorded
@@ -66,10 +66,10 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"(dropped or never written); cannot check further",
                                     "missing")
             try:
-                game.step(line.joint)
+                game.step(line.played())
             except SandboxError as exc:
                 return VerifyReport(False, checked, t,
-                                    f"turn {t}: recorded moves {_joint(line.joint)} cannot be "
+                                    f"turn {t}: recorded moves {_joint(line.played())} cannot be "
                                     f"played: {exc}", "illegal")
             if replay.stored_states:
                 # not re-simulated (a pymunk world): the state the turn stored
@@ -149,4 +149,5 @@ def _who(agent: int | None) -> str:
 
 
 def _joint(joint) -> str:
-    return "[" + ", ".join("-" if m is None else str(m) for m in joint) + "]"
+    return "[" + ", ".join("-" if m is None else str(m) if isinstance(m, int) else
+                           f"'{m.text()}'" for m in joint) + "]"

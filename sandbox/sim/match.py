@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
-from ..native import InvalidArgument, InvalidState
+from ..native import FreeMove, InvalidArgument, InvalidState
 from .controller import (BotController, Controller, HumanController, RandomController,
                          SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord, forfeit_ranking
@@ -36,6 +36,8 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
         return RandomController(i, agents, seed, name)
     if p.controller == "bot":
         return BotController(i, agents, name)
+    if p.controller == "human":
+        return HumanController(i, agents, name)
     if p.controller == "process":
         from ..bots.controller import ProcessController
         return ProcessController(i, agents, scenario.game, scenario.game_params, seed,
@@ -43,7 +45,13 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
                                  timeout_ms=p.timeout_ms, first_turn_ms=p.first_turn_ms,
                                  on_failure=p.on_failure, memory_mb=p.memory_mb,
                                  cpu_s=p.cpu_s, protocol=p.protocol, name=name)
-    return HumanController(i, agents, name)
+    # a controller a game plugin offers (a remote program: url, timeout_ms)
+    from ..games import plugin
+    owner = {a: k for k in range(len(scenario.players)) for a in scenario.player_agents(k)}
+    names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
+    return plugin(scenario.game).make_controller(
+        p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
+        scenario.game_params, f"sandbox-{match_seed}", names)
 
 
 @dataclass(frozen=True)
@@ -189,6 +197,8 @@ class Match:
                       chosen_by: Mapping[int, str] | None = None) -> TurnRecord:
         """Wait for every decision, play the joint action, re-root searches.
         `overrides` (agent -> move) replaces decisions, e.g. a human's key;
+        a controller's or an override's move may be a FreeMove (a game that
+        takes free moves: pods), recorded in the turn line's `free`;
         `chosen_by` (agent -> a CHOOSERS name) says who chose each override
         (default "person"), and is recorded with the turn."""
         if not self._thinking:
@@ -199,7 +209,7 @@ class Match:
             if isinstance(c, SearchController):
                 c.raise_if_failed()
         n = self.world.num_agents
-        joint: list[int | None] = [None] * n
+        joint: list[int | FreeMove | None] = [None] * n
         for c in self.controllers:
             for a, m in c.moves().items():
                 joint[a] = m
@@ -320,5 +330,7 @@ def controller_chooser(c: Controller) -> str:
     return "person"
 
 
-def joint_names(world: World, joint: Sequence[int | None]) -> list[str]:
-    return ["-" if m is None else world.game.move_name(a, m) for a, m in enumerate(joint)]
+def joint_names(world: World, joint: Sequence["int | FreeMove | None"]) -> list[str]:
+    """Move names; a free move as its line ('8000 4500 100')."""
+    return ["-" if m is None else f"'{m.text()}'" if isinstance(m, FreeMove)
+            else world.game.move_name(a, m) for a, m in enumerate(joint)]

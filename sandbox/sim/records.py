@@ -4,20 +4,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..native import MoveStat, TreeSnapshot
+from ..native import FreeMove, MoveStat, TreeSnapshot
 from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
 # key, or (a person's agent left unsteered) what the game does by default.
-# process: a program of the user's (docs/bots.md); its failed turns are "default"
-CHOOSERS = ("search", "random", "person", "default", "bot", "process")   # bot: the game's own (C)
+# bot: the game's own (C); external: a program outside (a Battlesnake server);
+# process: a program of the user's over a pipe (docs/bots.md), its failed turns "default"
+CHOOSERS = ("search", "random", "person", "default", "bot", "external", "process")
 
 
 @dataclass(frozen=True)
 class PlayerTurn:
     player: int
     controller: str
-    moves: dict[int, int | None]              # agent -> move
+    moves: dict[int, "int | FreeMove | None"]  # agent -> move (a FreeMove: a free move,
+                                              # where the game takes them)
     iterations: int
     sim_turns: int
     search_ms: float
@@ -39,7 +41,7 @@ class PlayerTurn:
 @dataclass(frozen=True)
 class TurnRecord:
     turn: int                       # the turn the decision was made in
-    joint: tuple[int | None, ...]
+    joint: tuple["int | FreeMove | None", ...]  # as played (free moves where some were)
     players: tuple[PlayerTurn, ...]
     state_hash: int                 # after the step
     scores: tuple[float, ...]       # evaluation after the step

@@ -19,7 +19,7 @@ def write(path, text):
 
 
 @pytest.mark.parametrize("body, fragment", [
-    ('command = ["./bot.py"]\ntimeout_ms = -5', "timeout_ms: Input should be greater than 0"),
+    ('command = ["./bot.py"]\ntimeout_ms = -5', "timeout_ms: Input should be greater than or equal to 1"),
     ('command = ["./bot.py"]\non_failure = "retry"', "on_failure: Input should be 'default' or 'eliminate'"),
     ('command = ["./bot.py"]\nenv = { "" = "x" }', "env: '' is not an environment variable name"),
     ('command = ["./bot.py"]\nmemory_mb = 1.5', "memory_mb: Input should be a valid integer"),

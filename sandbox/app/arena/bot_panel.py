@@ -84,9 +84,9 @@ class LogTail:
 
 
 def draw_bot_controls(surface: pygame.Surface, r: pygame.Rect, ctl, tail: LogTail) -> None:
-    """The controls area of a process player, below its tab row and the
-    tree pickers every player has."""
-    y = r.y + 64
+    """The controls area of a process player, below its tab row, the note
+    row and the tree pickers (PlayerControls._build_widgets)."""
+    y = r.y + 90
     w = r.w - 4
 
     def line(s: str, color=pal.TEXT_DIM, size: int = 12, bold: bool = False) -> None:

@@ -79,6 +79,13 @@ class MazePlugin(GamePlugin):
         e = view.explorers[agent]
         if e.stuck and move != STAY:
             return KeyResult(None, f"stuck in mud for {e.stuck} more turn(s): only stay")
+        if move != STAY and view.cost(e.x, e.y, move) == 0:
+            # the rules make it a stay; a person who walks into a wall meant
+            # to move, so say why nothing happens instead of staying silently
+            edge = not (0 <= e.x + MOVE_DELTAS[move][0] < view.width
+                        and 0 <= e.y + MOVE_DELTAS[move][1] < view.height)
+            return KeyResult(None, f"{'the maze edge' if edge else 'a wall'} blocks "
+                                   f"{MOVE_NAMES[move]}: pick another way (Space stays)")
         return KeyResult(move)
 
     def default_move(self, view: MazeView, agent: int) -> int | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
+from .codingame import CodinGameCSB
 from .blocking import blocking_turns
 from .params import PodsGameParams
 from .view import (BOOST_MOVE, SHIELD_MOVE, Pod, PodsView, decode_pods, encode_pods, find_move,
@@ -44,6 +45,7 @@ class PodsPlugin(GamePlugin):
     Params = PodsGameParams
     keys_hint = ("arrows: left/right turn 18° at full thrust, up full thrust, down coast; "
                  "1/2/3 thrust 0/half/full; b boost; s shield; click: steer to a point; "
+                 "right click: exactly to it, thrust by distance; "
                  "Tab: drive your other pod")
     keys = tuple(_KEYS)
     bench = (
@@ -125,6 +127,9 @@ class PodsPlugin(GamePlugin):
 
     # physics = "pymunk": the race moves in a pymunk space (world.py)
     worlds = ("pymunk",)
+    # a process player's `protocol = "codingame-csb"`: an unmodified Coders
+    # Strike Back bot drives a team (codingame.py, docs/bots-codingame.md)
+    bot_protocols = {"codingame-csb": CodinGameCSB}
 
     def physics_world(self, physics: str, view: PodsView):
         if physics != "pymunk":
