@@ -300,7 +300,7 @@ class TreePanels:
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
         views = self._panel_views()
         if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
-                             for g, _, _ in views):
+                             or is_external(self._tree_controller(g[0])) for g, _, _ in views):
             # nobody searches (people, the game's bot): one line, not a
             # "no search data yet" panel per agent that never gets any
             trees = self.layout["trees"]
