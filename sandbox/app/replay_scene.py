@@ -677,6 +677,9 @@ class ReplayScene(Scene):
             return self.labels[agent]
         out = f"{self.labels[agent]} → {self.namers[agent](chosen)}"
         by = chosen_by(self.replay, line, agent)
+        pt = line.player_of(agent)
+        if pt is not None and pt.controller == "process":
+            return out + _bot_note(pt, agent, by, agent in self._forfeited(line.turn))
         if by in ("person", "default") and self.replay.header.players and \
                 line.player_of(agent) is not None and line.player_of(agent).controller != "human":
             who = "a person" if by == "person" else "a person's agent, no key: default"
@@ -686,6 +689,10 @@ class ReplayScene(Scene):
                 who += f"; {own}: {self.namers[agent](at.move)}"
             out += f" ({who})"
         return out
+
+    def _forfeited(self, turn: int) -> set[int]:
+        """Agents whose player forfeited at or before `turn`."""
+        return {a for t in self.replay.turns if t.turn <= turn for a in t.forfeits}
 
     def change_texts(self, turn: int) -> list[str]:
         """Every settings change recorded during `turn`, one per field:
@@ -741,6 +748,19 @@ class ReplayScene(Scene):
 
 def _tree_area(panel: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(panel.x + 6, panel.y + 22, panel.w - 12, panel.h - 28)
+
+
+def _bot_note(pt, agent: int, by: str | None, forfeited: bool) -> str:
+    """A process player's decision (docs/bots.md): its failure and the
+    default move played, or its forfeit, else its debug message."""
+    bot = pt.bot
+    fails = [f for f in (bot.failures if bot is not None else []) if f.agent == agent]
+    if fails:
+        return f" (bot failed: {fails[0].kind}; default move)"
+    if forfeited or by == "default":
+        return " (forfeited: default move)" if forfeited else " (default move)"
+    msg = (bot.debug or {}).get("message") if bot is not None else None
+    return f" — {msg}" if msg else ""
 
 
 def _fmt(v: Any) -> str:

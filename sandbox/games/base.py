@@ -194,6 +194,10 @@ class GamePlugin:
     # worlds other than the C model a scenario may choose (`physics = NAME`;
     # "csb", the default, is the C model itself): physics_world() builds them
     worlds: ClassVar[tuple[str, ...]] = ()
+    # protocols of its own a process player may speak (`protocol = NAME`,
+    # docs/bots.md) besides the generic "jsonl": name -> a
+    # sandbox.bots.protocol.Protocol subclass, made with no arguments
+    bot_protocols: ClassVar[dict[str, type]] = {}
 
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
@@ -212,6 +216,13 @@ class GamePlugin:
         """A JSON-able digest of a view for outside drivers (the app's
         --state-file, tests)."""
         return {"turn": int(view.turn)}
+
+    def bot_view(self, view: Any) -> dict[str, Any]:
+        """The state as a process player's JSON-lines `turn` message shows
+        it (docs/bots.md documents each game's): plain JSON values only,
+        built from the decoded view. A game overrides it with its own
+        documented schema; this default writes the view's fields."""
+        return plain(view)
 
     def physics_world(self, physics: str, view: Any) -> Any:
         """A world of one of `worlds`, starting at `view`: an object whose
@@ -316,6 +327,23 @@ class GamePlugin:
         if v is None:
             v = self.Params.model_fields[name].default
         return float(v) if v is not None else 0.0
+
+
+def plain(value: Any) -> Any:
+    """A decoded view as JSON values: dataclasses as objects of their
+    fields, tuples and lists as lists, sets as sorted lists."""
+    import dataclasses
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [plain(v) for v in sorted(value)]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if hasattr(value, "item"):          # a numpy scalar
+        return value.item()
+    return value
 
 
 MAX_LAYOUT_BYTES = 1 << 20   # a 64 x 64 maze is about 13 KB

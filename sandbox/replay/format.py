@@ -25,6 +25,8 @@ and .divergence (a pods race in the pymunk world, scenario physics =
 the world's per-agent distance from the C model's prediction),
 HeaderLine.branched_from (a match branched from another replay's turn: it
 starts from initial_state, imported into the game built from the header),
+PlayerTurnLine.bot (a process player's latency, failures and debug),
+TurnLine.forfeits (agents out of the ranking from that turn) and
 TurnLine.free (free moves, FreeMove in sandbox.native: a pods pod steered
 to a target point by a person or an outside bot; a versioned object whose
 `moves` hold one entry per agent, the free move it played or null, and
@@ -183,6 +185,9 @@ class HeaderLine(_Line):
                 return f"eliminated: agent {a} outside 0..{n - 1}"
             if line.alive[a]:
                 return f"eliminated: agent {a} is alive after the step"
+        for a in line.forfeits:
+            if not 0 <= a < n:
+                return f"forfeits: agent {a} outside 0..{n - 1}"
         own = {p.player: set(p.agents) for p in self.players}
         seen: set[int] = set()
         for pt in line.players:
@@ -198,6 +203,8 @@ class HeaderLine(_Line):
                         f"header gives it {sorted(own[pt.player])}")
             if any(ch.player != pt.player for ch in pt.changes):
                 return f"players: player {pt.player} holds another player's settings change"
+            if pt.bot is not None and any(f.agent not in own[pt.player] for f in pt.bot.failures):
+                return f"players: player {pt.player} records a failure of another player's agent"
         return None
 
     def result_problem(self, line: "ResultLine") -> str | None:
@@ -333,6 +340,26 @@ class SettingsChangeLine(_Line):
         return self
 
 
+class BotFailureLine(_Line):
+    agent: int
+    kind: Plain                               # timeout | exit | garbage | illegal | ...
+    detail: Plain
+
+
+class BotLine(_Line):
+    """A process player's turn (docs/bots.md): how long its answer took,
+    what failed (each failed agent played its default move), its debug
+    object, as the protocol kept it."""
+    latency_ms: float | None = None           # None: no usable reply
+    failures: list[BotFailureLine] = []
+    debug: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _printable(self) -> "BotLine":
+        check_strings(self.debug or {}, "debug")
+        return self
+
+
 class PlayerTurnLine(_Line):
     player: int
     controller: Plain
@@ -343,6 +370,7 @@ class PlayerTurnLine(_Line):
     stop_reason: Plain
     agents: list[AgentTurn]
     changes: list[SettingsChangeLine] = []
+    bot: BotLine | None = None                # process players only; older files: none
 
 
 FREE_VERSION = 1
@@ -408,6 +436,10 @@ class TurnLine(_Line):
     # step; older files and C worlds: none
     state: list[int] | None = None
     divergence: list[float] | None = None
+    # agents whose player forfeited in this turn (a process player's failure
+    # with on_failure = "eliminate"): ranked below the others from here on
+    # (sim.records.forfeit_ranking); older files: none
+    forfeits: list[int] = []
     # free moves played this turn (see the module's notes); none: all table moves
     free: FreeMovesLine | None = None
 
@@ -450,8 +482,8 @@ Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="t
 LINE_ADAPTER: TypeAdapter = TypeAdapter(Line)
 
 __all__ = [
-    "AgentTurn", "BranchOrigin", "FREE_VERSION", "FreeMoveLine", "FreeMovesLine",
-    "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line", "PlayerHeader",
-    "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS", "SettingsChangeLine",
-    "TreeColumns", "TurnLine", "hash_hex",
+    "AgentTurn", "BotFailureLine", "BotLine", "BranchOrigin", "FREE_VERSION", "FreeMoveLine",
+    "FreeMovesLine", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
+    "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
+    "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex",
 ]

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..names import find_scenario, slug
 from .errors import ReplayError
-from .format import (FREE_VERSION, AgentTurn, FreeMoveLine, FreeMovesLine, HeaderLine,
-                     PlayerHeader, PlayerTurnLine, ResultLine, RootMove, SettingsChangeLine,
-                     TreeColumns, TurnLine, hash_hex)
+from .format import (FREE_VERSION, AgentTurn, BotFailureLine, BotLine, FreeMoveLine,
+                     FreeMovesLine, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
+                     RootMove, SettingsChangeLine, TreeColumns, TurnLine, hash_hex)
 
 if TYPE_CHECKING:
     from ..config import Scenario
@@ -327,7 +327,8 @@ def turn_line(record: "TurnRecord") -> TurnLine:
             changes=[SettingsChangeLine(player=ch.player, turn=ch.turn, iteration=ch.iteration,
                                         changes={k: (_plain(o), _plain(n))
                                                  for k, (o, n) in ch.changes.items()})
-                     for ch in p.changes]))
+                     for ch in p.changes],
+            bot=_bot_line(p.bot)))
     joint, free = split_free(record.joint)
     return TurnLine(
         turn=record.turn, joint=joint, players=players, free=free,
@@ -336,7 +337,18 @@ def turn_line(record: "TurnRecord") -> TurnLine:
         rewards=[_r(x, 6) for x in record.rewards],
         state=list(record.state) if record.state is not None else None,
         divergence=([_r(x, 3) for x in record.divergence] if record.divergence is not None
-                    else None))
+                    else None),
+        forfeits=list(record.forfeits))
+
+
+def _bot_line(info) -> BotLine | None:
+    """A process player's turn (sandbox.bots.external.BotTurnInfo)."""
+    if info is None:
+        return None
+    return BotLine(latency_ms=None if info.latency_ms is None else _r(info.latency_ms, 3),
+                   failures=[BotFailureLine(agent=f.agent, kind=f.kind, detail=f.detail)
+                             for f in info.failures],
+                   debug=dict(info.debug) if info.debug else None)
 
 
 def split_free(joint) -> tuple[list, FreeMovesLine | None]:

@@ -41,6 +41,7 @@ from typing import Any, Sequence, TextIO
 
 from ..games.base import move_namer, move_names
 from ..native import SandboxError
+from .botstats import bot_lines, bot_stats
 from .checks import consistency_warnings
 from .format import RootMove, TurnLine
 from .reader import Replay
@@ -200,6 +201,8 @@ class ReplayStats:
     # limit with the game not over (its winner is then who led); None
     # without a result line
     terminal: bool | None = None
+    # process players (docs/bots.md), by name: answers, latency, failures, forfeit
+    bots: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
@@ -258,6 +261,7 @@ class ReplayStats:
                        f" ({_ranges(a.node_cap_turns)})")
         if not full and any(a.controller == "smitsimax" for a in self.agents):
             out.append("tree full (node cap): never")
+        out += bot_lines(self.bots)
         return "\n".join(out)
 
     def _recorded_note(self) -> str:
@@ -441,7 +445,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
         root_value={labels[a]: s_value[a] for a in range(n) if owner.get(a) in searching},
         iterations={player_name[pl]: s_iters[pl] for pl in s_iters if pl in searching},
         entropy={labels[a]: s_entropy[a] for a in range(n) if owner.get(a) in searching},
-        colors=label_colors, warnings=tuple(consistency_warnings(replay)))
+        colors=label_colors, warnings=tuple(consistency_warnings(replay)),
+        bots=bot_stats(replay))
 
 
 def _count(items) -> dict[str, int]:

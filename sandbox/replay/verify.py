@@ -23,6 +23,7 @@ from .errors import ReplayError
 from .format import hash_hex
 from .reader import Replay
 from .recorder import SCORE_DECIMALS
+from ..sim.records import forfeit_ranking
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,10 @@ def verify(replay: Replay) -> VerifyReport:
                                 f"rebuilt {got}): another game build or tampered header",
                                 "initial", h.initial_hash, got)
         checked = 0
+        forfeits: dict[int, int] = {}
         for line in replay.turns:
+            for a in line.forfeits:
+                forfeits.setdefault(a, line.turn)
             t = game.turn
             if line.turn != t:
                 return VerifyReport(False, checked, t, f"turn {t}: missing from the file "
@@ -102,6 +106,8 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"replayed turns {game.turn}, final hash {final}", "result",
                                     r.final_hash, final)
             ranking = game.ranking()
+            if forfeits:    # a player that forfeited ranks below the rest
+                ranking = list(forfeit_ranking(ranking, forfeits))
             best = [a for a, k in enumerate(ranking) if k == 0]
             winner = best[0] if len(best) == 1 else None
             if list(r.ranking) != ranking or r.winner != winner:

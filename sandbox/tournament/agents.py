@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config.agent import read_agent_file, resolve_agent_file
+from ..config.process import PROCESS_KEYS
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
 
 BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct",
@@ -64,7 +65,7 @@ def load_entrant(ref: str, name: str | None = None) -> Entrant:
     # the weights too: an agent saved from the arena with its own evaluation
     # weights plays with them here as in a scenario (they were dropped)
     keys = {k: data[k] for k in ("controller", "search", "budget", "weights", "url",
-                                 "timeout_ms")
+                                 *PROCESS_KEYS)
             if data.get(k) is not None}
     keys.setdefault("controller", "smitsimax")
     if keys["controller"] == "human":

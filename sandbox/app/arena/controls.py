@@ -12,6 +12,7 @@ import pygame
 
 from ...config import Budget, list_scenarios
 from ...config.agent import agent_dict, save_agent
+from ...config.process import PROCESS_KEYS
 from ...names import player_labels, short_name
 from ...native import SandboxError, cores
 from ...render import palette as pal
@@ -24,8 +25,8 @@ from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
 from ..weight_slider import weight_slider
+from .bot_panel import LogTail, draw_bot_controls, is_external
 from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
-
 
 
 class PlayerControls:
@@ -465,6 +466,9 @@ class PlayerControls:
                          weights=ctl.weights_asked if search is not None else None)
         # a remote player's own keys (a snake server's url and timeout)
         out.update(ctl.agent_keys() if hasattr(ctl, "agent_keys") else {})
+        if ctl.kind == "process":   # its program and settings (absolute paths by now)
+            cfg = self.match.scenario.players[ctl.player]
+            out.update({k: getattr(cfg, k) for k in PROCESS_KEYS if getattr(cfg, k) is not None})
         return out
 
     def save_agent(self, player: int | None = None) -> Path | None:
@@ -486,7 +490,11 @@ class PlayerControls:
         ctl = self.match.controllers[self.selected]
         color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
         pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
-        if not isinstance(ctl, SearchController):
+        if is_external(ctl):
+            if not hasattr(self, "_log_tail"):
+                self._log_tail = LogTail()
+            draw_bot_controls(surface, r, ctl, self._log_tail)
+        elif not isinstance(ctl, SearchController):
             what = (f"a person plays: {self.plugin.keys_hint}" if ctl.kind == "human"
                     else f"{ctl.kind} player, no search settings")
             # on its own row above the tree pickers (it sat under them, one letter showing)

@@ -17,6 +17,7 @@ from ...render.tree_view import TreeView
 from ...sim import SearchController, TreeRequest
 from ...sim.controller import has_root_matrix
 from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
+from .bot_panel import debug_stats, is_external, latency_text
 from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER_S, TREE_HOLD_MAX_S,
                         ROOT_BARS_EVERY_S, MATRIX_MODES, MATRIX_MODE_LABELS, MATRIX_BOTH_MIN_W,
                         MATRIX_EVERY_S, matrix_switch_width)
@@ -299,7 +300,7 @@ class TreePanels:
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
         views = self._panel_views()
         if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
-                             for g, _, _ in views):
+                             or is_external(self._tree_controller(g[0])) for g, _, _ in views):
             # nobody searches (people, the game's bot): one line, not a
             # "no search data yet" panel per agent that never gets any
             trees = self.layout["trees"]
@@ -329,6 +330,9 @@ class TreePanels:
             # No tree: the bars (greedy's per-move means) take its room.
             bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
             bw = (panel.w - 16) // len(g)
+            if is_external(ctl):     # a bot's own visits and values, if it sends them
+                self._draw_bot_bars(surface, ctl, g, panel)
+                continue
             for k, m in enumerate(g):   # one tree for several agents: bars side by side
                 if not isinstance(ctl, SearchController):
                     break                  # no search: no root statistics, ever
@@ -363,6 +367,26 @@ class TreePanels:
                                         [p.x for p in panels[1:]],
                                         box_rects=[pygame.Rect(p.x + 4, p.y + 20, p.w - 8,
                                                                p.h - 24) for p in panels])
+
+    def _draw_bot_bars(self, surface, ctl, group: tuple[int, ...], panel: pygame.Rect) -> None:
+        """A process player's panel: per agent, its bot's last visits and
+        values as root bars (docs/bots.md, the answer's debug), the move
+        played marked; the latency and failures below."""
+        area = pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, panel.h - 22 - 28)
+        bw = area.w // len(group)
+        for k, a in enumerate(group):
+            rect = pygame.Rect(area.x + k * bw, area.y, bw - (8 if k < len(group) - 1 else 0),
+                               area.h)
+            status = self.plugin.status(self.live.view, a)
+            empty = (status.out_text() if not status.alive else
+                     "no visits or values in its answers (debug, docs/bots.md)")
+            draw_root_bars(surface, rect, debug_stats(ctl, a) if status.alive else (),
+                           self.namers[a], self.colors[a], chosen_move=ctl._moves.get(a),
+                           empty=empty, title=self.match.names[a] if len(group) > 1 else None)
+        s = ctl.stats
+        note = latency_text(ctl) + f"; failed turns {s.failures} of {s.turns}"
+        surface.blit(text(elide(note, 12, panel.w - 20), 12,
+                          pal.WARN if s.failures else pal.TEXT_DIM), (panel.x + 10, panel.bottom - 22))
 
     def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
                    policy_name: str | None = None, title: str | None = None) -> None:

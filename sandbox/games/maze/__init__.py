@@ -23,6 +23,7 @@ from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .mazefile import MazeFileError, load_maze_file, maze_text, parse_maze_text, save_maze_file
 from .params import MazeGameParams
 from .view import MOVE_DELTAS, MOVE_NAMES, STAY, Explorer, MazeView, decode_maze
+from .bot import bot_view as _bot_view
 
 _KEYS = {"up": 0, "down": 1, "left": 2, "right": 3, "space": STAY}
 
@@ -60,6 +61,9 @@ class MazePlugin(GamePlugin):
                           bar=e.score / view.cheese_total if view.cheese_total else 0.0,
                           bar_label=f"of {view.cheese_total}",
                           detail=f"stuck for {e.stuck}" if e.stuck else "")
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view: MazeView) -> dict[str, Any]:
         return {"turn": view.turn, "positions": [[e.x, e.y] for e in view.explorers],

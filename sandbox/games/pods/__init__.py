@@ -30,6 +30,7 @@ from .blocking import blocking_turns
 from .params import PodsGameParams
 from .view import (BOOST_MOVE, SHIELD_MOVE, Pod, PodsView, decode_pods, encode_pods, find_move,
                    move_table)
+from .bot import bot_view as _bot_view
 
 # key -> (rotation, thrust as a share of max, or "boost" / "shield")
 _KEYS: dict[str, tuple[float, Any]] = {
@@ -98,6 +99,9 @@ class PodsPlugin(GamePlugin):
         return AgentFacts(summary=f"lap {lap}/{view.laps}",
                           bar=min(1.0, q.passed / view.total_cps),
                           bar_label=f"{q.passed}/{view.total_cps}", detail=detail.strip())
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view: PodsView) -> dict[str, Any]:
         return {"turn": view.turn, "winner": view.winner,

@@ -36,12 +36,7 @@ from typing import Any
 from ...native import FreeMove, InvalidArgument
 from .view import PodsView
 
-try:    # the shared interface (sandbox.bots, the process-agent machinery)
-    from ...bots.protocol import BotReply, BotStart, BotTurn, Protocol, ReplyError
-except ModuleNotFoundError as exc:      # until sandbox.bots is in the tree
-    if exc.name not in ("sandbox.bots", "sandbox.bots.protocol"):
-        raise
-    from ._bot_interface import BotReply, BotStart, BotTurn, Protocol, ReplyError
+from ...bots.protocol import BotReply, BotStart, BotTurn, Protocol, ReplyError
 
 # "X Y COMMAND[ message]": whole numbers (a sign allowed), one space between
 _REPLY = re.compile(r"^\s*(-?\d{1,10})\s+(-?\d{1,10})\s+(\S+)(?:\s+(.*?))?\s*$")

@@ -20,6 +20,7 @@ from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
 from .params import SHARED_DEFAULTS, SNAKEBYTE_ONLY, STANDARD_ONLY, SnakesGameParams
 from .view import (MOVE_DELTAS, MOVE_NAMES, SnakeByteView, SnakesView, SnakeView, decode_any,
                    decode_snakebyte, decode_snakes)
+from .bot import bot_view as _bot_view
 
 ARROWS = {"up": 0, "down": 1, "left": 2, "right": 3}
 
@@ -98,6 +99,9 @@ class SnakesPlugin(GamePlugin):
                                      + (f" (-{s.lost} now)" if s.lost else ""))
         return AgentFacts(summary=f"len {s.length}", bar=max(0.0, min(1.0, s.health / 100.0)),
                           bar_label=str(s.health), gauge=True)   # health: a level
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view) -> dict[str, Any]:
         out = {"turn": view.turn,
