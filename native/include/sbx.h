@@ -574,6 +574,10 @@ typedef struct sbx_search_stats {
                                    on another thread (a claimed expansion,
                                    leaf's hand-off)                          */
     double run_busy_ms;         /* summed over threads: time in the run     */
+    int64_t update_nodes;       /* GT-CFR: interior nodes its regret updates
+                                   visited since creation (a pass over the
+                                   tree counts each node it descends into);
+                                   0 for the other searches                  */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier

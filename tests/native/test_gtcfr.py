@@ -530,3 +530,21 @@ def test_a_chance_slot_averages_two_outcomes_by_their_draws():
         assert root.slot_value[i] == pytest.approx((m1 * v1 + m2 * v2) / (m1 + m2),
                                                    abs=slack)
         assert min(m1, m2) > 0.3 * (m1 + m2)        # both drawn about half the time
+
+
+@pytest.mark.parametrize("alternating,passes", [(True, 2), (False, 1)])
+def test_the_update_descends_only_into_interior_nodes(alternating, passes):
+    """The regret update skips leaves (their values are fixed and already in
+    their slots): on L0 (the root and its 16 leaf children) the first update
+    visits the root once per pass; later each update visits at most every
+    interior node once per pass, and the values are still exact (the
+    hand-computed and goofspiel-4 tests above run through the same code)."""
+    with Game("goofspiel", "num_cards=4") as g, \
+            Search(g, SearchParams(algorithm="gtcfr", alternating=alternating), seed=1) as s:
+        s.run(iterations=1)
+        assert s.stats().update_nodes == passes
+        s.run(iterations=49)
+        before = s.stats().update_nodes
+        interior = sum(1 for i in range(s.stats().nodes[0]) if node(s, i).kind == 1)
+        s.run(iterations=1)
+        assert 0 < s.stats().update_nodes - before <= passes * interior

@@ -172,6 +172,7 @@ typedef struct gtcfr {
     int32_t depth_reached;
     gt_vl *vl;             /* the batch's virtual losses                  */
     size_t vl_used, vl_cap;
+    int64_t touched;       /* interior nodes the updates visited (bench)  */
 } gtcfr;
 
 static inline double *ARR(const gtcfr *x, const gt_node *nd, int player, int which) {
@@ -184,6 +185,31 @@ static inline double *SLOTV(const gtcfr *x, const gt_node *nd) {
 }
 static inline int32_t *SLOTC(const gtcfr *x, const gt_node *nd) {
     return x->ipool + nd->slots;
+}
+
+/* After an interior node's k0*k1 child ids in the int pool: its live
+ * joint actions, those whose child is interior or which have met several
+ * chance outcomes, the only ones the regret update descends into (every
+ * other slot is a leaf of fixed value that its slot already holds: most of
+ * the tree with expand_children=all). One int holds the count, then the
+ * slot indices as bytes (k0*k1 <= 256). */
+static inline size_t live_ints(size_t kk) { return 1 + (kk + 3) / 4; }
+static inline int32_t *LIVE_N(const gtcfr *x, const gt_node *nd) {
+    return x->ipool + nd->slots + (size_t)nd->k[0] * nd->k[1];
+}
+static inline uint8_t *LIVE(const gtcfr *x, const gt_node *nd) {
+    return (uint8_t *)(LIVE_N(x, nd) + 1);
+}
+
+/* Marks slot i of interior node `id` live (once). */
+static void make_live(gtcfr *x, uint32_t id, int i) {
+    const gt_node *nd = &x->nodes[id];
+    int32_t *n = LIVE_N(x, nd);
+    uint8_t *l = LIVE(x, nd);
+    for (int j = 0; j < *n; j++) {
+        if (l[j] == i) return;
+    }
+    l[(*n)++] = (uint8_t)i;
 }
 
 static void see_value(gtcfr *x, double v) {
@@ -392,12 +418,15 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
     uint8_t mv[2][SBX_MAX_MOVES];
     int k[2];
     for (int p = 0; p < 2; p++) k[p] = legal(s, st, p, mv[p]);
-    const size_t doubles = (size_t)A_COUNT * (k[0] + k[1]) + (size_t)k[0] * k[1];
-    if (!reserve_pools(x, doubles, (size_t)k[0] * k[1])) return 0;
+    const size_t kk = (size_t)k[0] * k[1];
+    const size_t doubles = (size_t)A_COUNT * (k[0] + k[1]) + kk;
+    const size_t ints = kk + live_ints(kk);
+    if (!reserve_pools(x, doubles, ints)) return 0;
     nd->data = (uint32_t)x->dused;
     nd->slots = (uint32_t)x->iused;
     x->dused += doubles;
-    x->iused += (size_t)k[0] * k[1];
+    x->iused += ints;
+    memset(x->ipool + nd->slots + kk, 0, live_ints(kk) * sizeof(int32_t));
     memset(x->dpool + nd->data, 0, doubles * sizeof(double));
     for (int p = 0; p < 2; p++) {
         nd->k[p] = (uint8_t)k[p];
@@ -448,6 +477,10 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
         }
     }
     nd->kind = KIND_INTERIOR;
+    if (nd->parent >= 0) {
+        const gt_node *par = &x->nodes[nd->parent];
+        make_live(x, (uint32_t)nd->parent, nd->pa * par->k[1] + nd->pb);
+    }
     return 1;
 }
 
@@ -476,39 +509,51 @@ static double update(gtcfr *x, uint32_t id, double r0, double r1, double rc, int
     if (nd->kind != KIND_INTERIOR) return nd->value;
     if (r0 == 0.0 && r1 == 0.0) return nd->value;
     const int k0 = nd->k[0], k1 = nd->k[1];
+    x->touched++;
     double *s0 = ARR(x, nd, 0, A_CUR), *s1 = ARR(x, nd, 1, A_CUR);
     match(ARR(x, nd, 0, A_REGRET), k0, s0);
     match(ARR(x, nd, 1, A_REGRET), k1, s1);
     double *val = SLOTV(x, nd);
     const int32_t *ch = SLOTC(x, nd);
-    for (int a = 0; a < k0; a++) {
-        for (int b = 0; b < k1; b++) {
-            const int32_t c = ch[a * k1 + b];
-            if (c < 0) continue;
-            if (x->nodes[c].next < 0) { /* one outcome: no chance here (yet) */
-                val[a * k1 + b] = update(x, (uint32_t)c, r0 * s0[a], r1 * s1[b], rc, who);
-                continue;
-            }
-            /* chance: the outcomes met, each weighted by how often it was
-             * drawn; its share enters the counterfactual reach */
-            double tot = 0.0, v = 0.0;
-            for (int32_t o = c; o >= 0; o = x->nodes[o].next) tot += x->nodes[o].met;
-            for (int32_t o = c; o >= 0; o = x->nodes[o].next) {
-                const double pc = x->nodes[o].met / tot;
-                v += pc * update(x, (uint32_t)o, r0 * s0[a], r1 * s1[b], rc * pc, who);
-            }
-            val[a * k1 + b] = v;
+    const int32_t nlive = *LIVE_N(x, nd);
+    const uint8_t *live = LIVE(x, nd);
+    for (int j = 0; j < nlive; j++) {
+        const int i = live[j], a = i / k1, b = i % k1;
+        const int32_t c = ch[i];
+        if (x->nodes[c].next < 0) { /* one outcome, an interior node */
+            val[i] = update(x, (uint32_t)c, r0 * s0[a], r1 * s1[b], rc, who);
+            continue;
         }
+        /* chance: the outcomes met, each weighted by how often it was
+         * drawn; its share enters the counterfactual reach */
+        double tot = 0.0, v = 0.0;
+        for (int32_t o = c; o >= 0; o = x->nodes[o].next) tot += x->nodes[o].met;
+        for (int32_t o = c; o >= 0; o = x->nodes[o].next) {
+            const double pc = x->nodes[o].met / tot;
+            v += pc * update(x, (uint32_t)o, r0 * s0[a], r1 * s1[b], rc * pc, who);
+        }
+        val[i] = v;
     }
+    nd = &x->nodes[id];
     double *q0 = ARR(x, nd, 0, A_Q), *q1 = ARR(x, nd, 1, A_Q);
+    /* RM+ strategies are sparse: only the moves played enter a sum (a
+     * zero term adds exactly 0, so the values are the same) */
+    int nz0[SBX_MAX_MOVES], nz1[SBX_MAX_MOVES], n0 = 0, n1 = 0;
     for (int a = 0; a < k0; a++) {
+        if (s0[a] > 0.0) nz0[n0++] = a;
+    }
+    for (int b = 0; b < k1; b++) {
+        if (s1[b] > 0.0) nz1[n1++] = b;
+    }
+    for (int a = 0; a < k0; a++) {
+        const double *row = val + a * k1;
         double q = 0.0;
-        for (int b = 0; b < k1; b++) q += s1[b] * val[a * k1 + b];
+        for (int j = 0; j < n1; j++) q += s1[nz1[j]] * row[nz1[j]];
         q0[a] = q;
     }
     for (int b = 0; b < k1; b++) {
         double q = 0.0;
-        for (int a = 0; a < k0; a++) q += s0[a] * val[a * k1 + b];
+        for (int j = 0; j < n0; j++) q += s0[nz0[j]] * val[nz0[j] * k1 + b];
         q1[b] = -q;
     }
     double v0 = 0.0;
@@ -733,6 +778,7 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             const uint32_t id = new_node(x, (int32_t)cur, a, b, v, h);
             if (term) x->nodes[id].kind = KIND_TERMINAL;
             x->nodes[last].next = (int32_t)id;
+            make_live(x, cur, i);
             x->nodes[id].visits = 1;
             expanded = 1;
             terminal = term;
@@ -828,8 +874,10 @@ static int reroot(gtcfr *x, uint32_t top, int zero) {
                 n++;
             }
         }
+        /* the live list: slot indices, unchanged by the renumbering */
+        memcpy(ip + iu + kk, och + kk, live_ints(kk) * sizeof *ip);
         du += doubles;
-        iu += kk;
+        iu += kk + live_ints(kk);
         for (int p = 0; p < 2; p++) {
             double *vl = dp + nd->data + (p ? (size_t)A_COUNT * nd->k[0] : 0) +
                          (size_t)A_VLOSS * nd->k[p];
@@ -961,6 +1009,7 @@ static void gt_fill_stats(sbx_search *s, sbx_search_stats *out) {
     out->node_bytes = (int32_t)sizeof(gt_node);
     out->trees = 1;
     out->edge_bytes = (int64_t)(x->dused * sizeof(double) + x->iused * sizeof(int32_t));
+    out->update_nodes = x->touched;
     for (int a = 0; a < 2; a++) {
         out->nodes[a] = (int32_t)x->used;
         out->root_visits[a] = (int32_t)x->nodes[0].visits;
