@@ -10,6 +10,7 @@ import time
 from contextlib import redirect_stdout
 
 from .figures import TARGETS, collect
+from .gtcfr import print_and_rows as print_gtcfr
 from .markdown import Rows, check_writable, write_page
 
 QUICK_NOTE = "smaller budgets and shorter timings, not comparable with a full run"
@@ -189,6 +190,7 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
               f"{m['edge_bytes_per_node_uniform']:.1f} B/node; priors "
               f"{m['prior_bytes_per_node_heuristic']:.1f} B/node; table "
               f"{m['table_bytes_per_node']:.1f} B/node apart){tag}")
+    print_gtcfr(res, rows, line, tag)
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "
