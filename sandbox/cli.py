@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Sequence
 
-from .safetext import SEED_WHY
+from .seeds import series_seed_problem
 from .native import SandboxError
 from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
                   make_recorder, replay_outcome as _replay_outcome)
@@ -57,6 +57,10 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="folder for replay files (default: the scenario's record.dir, else "
                         "$SBX_REPLAY_DIR, else replays/)")
+    # metavar F: a longer one widens the option column and rewraps every help line
+    p.add_argument("--start-position", default=None, metavar="F",
+                   help="start from the position in file F (snakes: the JSON body of a "
+                        "Battlesnake /move request); --turns N then counts from its turn")
 
 
 def _check_common(args: argparse.Namespace) -> None:
@@ -76,6 +80,18 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
     budget = _budget_from(args)
+    if getattr(args, "start_position", None) is not None:
+        from .run import start_position_from_args
+        bp = start_position_from_args(args, scenario)
+        recorder = make_recorder(args, bp.scenario, on_error=lambda exc: None,
+                                 name_hint=bp.name_hint)
+        try:
+            rc = _play_headless(args, out, bp.scenario, budget, recorder, seed=bp.seed,
+                                max_turns=bp.max_turns, start=bp.start)
+        finally:
+            if recorder is not None:
+                recorder.close()
+        return _replay_outcome(recorder, rc)
     recorder = make_recorder(args, scenario, on_error=lambda exc: None)
     try:
         rc = _play_headless(args, out, scenario, budget, recorder)
@@ -202,12 +218,17 @@ def _app(args: argparse.Namespace) -> int:
         args.no_record = True
     if args.branch_at is not None and args.replay is None:
         raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
+    if args.start_position is not None and args.replay is not None:
+        raise CliError("--start-position and --replay: choose one place to start from")
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
     from .config import find_scenario, load_scenario
     scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    if args.start_position is not None:   # so is a bad position file
+        from .run import start_position_from_args
+        start_position_from_args(args, scenario)
     ok, why = display_available()
     if not ok:
         if not offscreen:
@@ -389,6 +410,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     soak.add_argument("--inject-leak", type=int, default=0, metavar="BYTES",
                       help="keep BYTES more memory every turn: shows that the check fails on "
                            "a leak (default 0)")
+    from .serve import add_serve_args
+    add_serve_args(sub.add_parser("serve", help="serve an agent to the outside, e.g. as a "
+                                                "Battlesnake snake server"))
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     from .labs.commands import add_lab_args
@@ -439,6 +463,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(settings_markdown() if args.markdown else settings_text(), end="")
                 return 0
             return _info()
+        if args.command == "serve":
+            from .serve import run_serve
+            return run_serve(args)
         if args.command == "series":
             return run_series(args)
         if args.command == "exploit":
@@ -489,8 +516,8 @@ def run_series(args: argparse.Namespace, out=None) -> int:
 
     out = out or sys.stdout
     _check_common(args)
-    if not 0 <= args.seed < 2**62:
-        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if series_seed_problem(args.seed):
+        raise CliError(series_seed_problem(args.seed))
     scenario = _scenario_with_sets(args)
     budget = _budget_from(args)
 
@@ -525,8 +552,8 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
         _budget_from(argparse.Namespace(iterations=args.iterations, ms=None))  # range check
     if args.seeds is not None and not 1 <= args.seeds <= MAX_SEEDS:
         raise CliError(f"--seeds must be in 1..{MAX_SEEDS} (each seed is one exact run)")
-    if args.seed is not None and not 0 <= args.seed < 2**62:
-        raise CliError(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if args.seed is not None and series_seed_problem(args.seed):
+        raise CliError(series_seed_problem(args.seed))
     scenario = _scenario_with_sets(args)
     show = not args.json and sys.stderr.isatty()
 

@@ -75,3 +75,42 @@ def branch_from_args(args: argparse.Namespace):
     if args.turns:
         bp = dataclasses.replace(bp, max_turns=bp.turn + args.turns)
     return bp
+
+
+def start_position_from_args(args: argparse.Namespace, scenario, notes: bool = True):
+    """--start-position FILE: the scenario played from the position in FILE
+    (a format its game reads, GamePlugin.start_position; snakes: a
+    Battlesnake /move body), as a BranchPoint like --branch-at's: the game
+    parameters the position needs replace the scenario's, --turns N (else
+    the scenario's max_turns) counts from the position's turn. Errors are
+    one line naming the file."""
+    from .config import ScenarioError
+    from .games import plugin
+    from .native import Game
+    from .replay.branch import BranchPoint
+    from .replay.format import hash_hex
+    from .sim.match import StartState
+    if getattr(args, "replay", None) is not None:
+        raise CliError("--start-position and --replay: choose one place to start from")
+    path = args.start_position
+    sp = plugin(scenario.game).start_position(path)
+    try:
+        scn = scenario.with_overrides(game_params={**scenario.game_params,
+                                                   **dict(sp.game_params)})
+    except ScenarioError as exc:
+        raise CliError(f"--start-position {path}: the scenario {scenario.name!r} cannot play "
+                       f"it: {exc}") from None
+    with Game(scn.game, scn.game_param_string(), seed=0) as g:
+        g.import_state(sp.words)
+        digest = hash_hex(g.state_hash())
+        if g.is_terminal:
+            raise CliError(f"--start-position {path}: the game is over in that position")
+    for note in sp.notes if notes else ():
+        print(f"note: {note}", file=sys.stderr)
+    turns = args.turns if args.turns else scn.max_turns
+    seed = scn.seed if args.seed is None else args.seed
+    return BranchPoint(scenario=scn, seed=seed, player_budgets={},
+                       start=StartState(tuple(sp.words), {"file": str(path), "turn": sp.turn,
+                                                         "hash": digest}),
+                       turn=sp.turn, max_turns=sp.turn + turns if turns else 0,
+                       name_hint=f"{scenario.name}-position-t{sp.turn}")

@@ -44,15 +44,10 @@ def check_strings(value: object, where: str = "") -> None:
             raise ValueError(f"{where or 'text'}: has {why}")
     elif isinstance(value, dict):
         for k, v in value.items():
-            check_strings(k, f"{where}.{k}" if where else str(k)) if isinstance(k, str) else None
+            if isinstance(k, str):
+                check_strings(k, f"{where}.{k}" if where else str(k))
             check_strings(v, f"{where}.{k}" if where else str(k))
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             check_strings(v, f"{where}[{i}]")
 
-
-# Why the commands that play many games take a smaller seed than `play`:
-# they play seeds S, S+1, ... (one per game or group), and every one of them
-# must stay a valid match seed (below 2^63).
-SEED_WHY = ("series, tournaments, sweeps and labs play seeds S, S+1, ..., so S stays below "
-            "2^62; one match (play) takes up to 2^63-1")

@@ -59,7 +59,28 @@ MATCHES = {
                     "game_params": {"map": "oval", "max_turns": 8}, "seed": 3,
                     "players": [{"name": "A", "agents": [0, 1]},
                                 {"name": "B", "agents": [2, 3], "controller": "bot"}]},
+    # free moves: team A's pods steered to points (FreeMove), as a person or
+    # an outside bot does; the turn lines hold them in `free`
+    "pods_free": {"name": "corpus pods free", "game": "pods",
+                  "game_params": {"map": "oval", "max_turns": 8}, "seed": 3,
+                  "players": [{"name": "A", "agents": [0, 1], "controller": "bot"},
+                              {"name": "B", "agents": [2, 3], "controller": "bot"}]},
 }
+
+
+def free_moves(view, turn: int) -> dict:
+    """Team A's free moves on a turn of the pods_free match: toward the next
+    checkpoint at 150, pod 0 boosting on turn 1, pod 1 shielding on turn 3."""
+    from sandbox.native import FreeMove
+    out = {}
+    for a in (0, 1):
+        x, y = view.checkpoints[view.pods[a].next_cp]
+        out[a] = FreeMove(x, y, 150)
+    if turn == 1:
+        out[0] = FreeMove.boost(*view.checkpoints[view.pods[0].next_cp])
+    if turn == 3:
+        out[1] = FreeMove.shield(*view.checkpoints[view.pods[1].next_cp])
+    return out
 
 
 def record(kind: str, directory: Path) -> list[str]:
@@ -67,7 +88,12 @@ def record(kind: str, directory: Path) -> list[str]:
     sc = scenario_from_dict(MATCHES[kind], source=kind)
     rec = Recorder(directory, name_hint=f"corpus-{kind}")
     with Match(sc, budget=Budget(iterations=100, ms=0), recorder=rec) as m:
-        m.play()
+        if kind == "pods_free":
+            while not m.over:
+                m.start_turn()
+                m.complete_turn(overrides=free_moves(m.world.view(), m.turn))
+        else:
+            m.play()
     rec.close()
     lines = rec.path.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
@@ -369,6 +395,44 @@ CASES = [
          "pods in the pymunk world, turn 3's stored state moved (its hash kept)",
          set_in_turn(3, lambda t: t["state"].__setitem__(-12, t["state"][-12] + 5)),
          verify={"exit": 1, "error": "turn 3: state hash differs"},
+         stats={"exit": 0}),
+    Case("pods_free_thrust_over_max.jsonl", "pods_free",
+         "pods, turn 2: a free move's thrust 900 (max_thrust 200)",
+         set_in_turn(2, lambda t: t["free"]["moves"][0].update(thrust=900)),
+         verify={"exit": 1, "error": "thrust 900 is not a whole number in 0..200"},
+         stats={"exit": 0}),
+    Case("pods_free_target_moved.jsonl", "pods_free",
+         "pods, turn 3: a free move's target moved (the hash kept)",
+         set_in_turn(3, lambda t: t["free"]["moves"][0].update(x=t["free"]["moves"][0]["x"]
+                                                               + 4000)),
+         verify={"exit": 1, "error": "turn 3: state hash differs"},
+         stats={"exit": 0}),
+    Case("pods_free_nan_target.jsonl", "pods_free", "pods, turn 2: a free move aims at NaN",
+         set_in_turn(2, lambda t: t["free"]["moves"][0].update(x=float("nan"))),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["x nan is not a finite coordinate"]},
+         stats={"exit": 0, "warnings": ["x nan is not a finite coordinate"]}),
+    Case("pods_free_newer_version.jsonl", "pods_free",
+         "pods, turn 2: free moves of a later version",
+         set_in_turn(2, lambda t: t["free"].update(version=2)),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["free: version 2 is not 1"]},
+         stats={"exit": 0, "warnings": ["free: version 2 is not 1"]}),
+    Case("pods_free_wrong_count.jsonl", "pods_free", "pods, turn 4: five free entries",
+         set_in_turn(4, lambda t: t["free"]["moves"].append(None)),
+         verify={"exit": 1, "error": "turn 4: missing from the file",
+                 "warnings": ["free: 5 entries for 4 agents"]},
+         stats={"exit": 0, "warnings": ["free: 5 entries for 4 agents"]}),
+    Case("pods_free_and_table_move.jsonl", "pods_free",
+         "pods, turn 2: agent 0 has a free move and a table move",
+         set_in_turn(2, lambda t: t["joint"].__setitem__(0, 3)),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["free: agent 0 has a free move and table move 3"]},
+         stats={"exit": 0, "warnings": ["free: agent 0 has a free move and table move 3"]}),
+    Case("pods_free_field_lost.jsonl", "pods_free",
+         "pods, turn 2 without its free moves (as an older reader sees it)",
+         set_in_turn(2, lambda t: t.pop("free")),
+         verify={"exit": 1, "error": "agent 0: no move given, but it is alive"},
          stats={"exit": 0}),
     Case("pods_pymunk_state_missing.jsonl", "pods_pymunk",
          "pods in the pymunk world, turn 2 without its stored state",

@@ -83,6 +83,32 @@ int sbx_game_legal_moves(const sbx_game *game, int agent, int32_t *out,
  * per agent for this step. Fails on a terminal state or an illegal move. */
 int sbx_game_step(sbx_game *game, const int32_t *joint_moves,
                   double *rewards_out);
+/* Free (continuous) moves: a move outside the game's move table, for people
+ * and outside bots (pods: a target point and a thrust, as the Coders Strike
+ * Back referee takes them). The searches keep the table; a game without
+ * free moves refuses sbx_game_step_free with SBX_ERR_STATE.
+ * One entry per agent: kind SBX_FREE_TABLE plays table move `move` (checked
+ * like sbx_game_step; SBX_MOVE_NONE for an agent out of the game), the other
+ * kinds steer toward (x, y): SBX_FREE_THRUST with `thrust` (a whole number,
+ * 0..the game's max_thrust), SBX_FREE_BOOST, SBX_FREE_SHIELD. Every field is
+ * checked (kind, a finite target within 1e9 of the origin on each axis,
+ * thrust); a refusal changes
+ * nothing and says which agent and field. Entries of agents out of the game
+ * are ignored. */
+#define SBX_FREE_TABLE 0
+#define SBX_FREE_THRUST 1
+#define SBX_FREE_BOOST 2
+#define SBX_FREE_SHIELD 3
+typedef struct sbx_free_move {
+    int32_t kind;               /* SBX_FREE_*                                 */
+    int32_t move;               /* SBX_FREE_TABLE: the move id                */
+    double x, y;                /* the target point (the other kinds)         */
+    double thrust;              /* SBX_FREE_THRUST: 0..max_thrust, whole      */
+} sbx_free_move;
+/* 1 if games of this kind take free moves, else 0. */
+int sbx_game_has_free_moves(const char *kind);
+int sbx_game_step_free(sbx_game *game, const sbx_free_move *moves,
+                       double *rewards_out);
 int sbx_game_is_terminal(const sbx_game *game);
 int sbx_game_is_alive(const sbx_game *game, int agent);
 /* Per-agent evaluation (the search's leaf score), one double per agent. */

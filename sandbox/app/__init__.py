@@ -52,8 +52,21 @@ def run_app(args: argparse.Namespace) -> int:
     app.push(MenuScene(app))
     if getattr(args, "replay", None):
         return _run_replay(app, args)
-    arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
-                       recorder_factory=app.recorder_factory(scenario))
+    if getattr(args, "start_position", None) is not None:
+        # the CLI has read the file once already (a bad one: one line before
+        # a window opened); a position starts the match like a branch does
+        from ..run import start_position_from_args
+        bp = start_position_from_args(args, scenario, notes=False)
+        arena = ArenaScene(app, bp.scenario, budget=budget, branch=bp,
+                           recorder_factory=app.recorder_factory(bp.scenario, bp.name_hint))
+        arena.live.match.max_turns = bp.max_turns
+        # --screenshot plays --turns turns (default 20) from the position
+        args.turns = bp.turn + (20 if args.turns is None else args.turns) \
+            if getattr(args, "screenshot", None) \
+            else (bp.max_turns or None)
+    else:
+        arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
+                           recorder_factory=app.recorder_factory(scenario))
     app.push(arena)
 
     profile = getattr(args, "profile_frames", None)

@@ -259,11 +259,11 @@ class LabsScene(Scene):
         surface.blit(text(line, 16, pal.TEXT, bold=True), (r.x + 8, r.y))
         body = pygame.Rect(r.x, r.y + 28, r.w, r.h - 28)
         rounds = lab.rounds
-        strat = rounds[-1].strategy if rounds else tuple(1.0 / lab.n for _ in range(lab.n))
+        strat = rounds[-1].strategy if rounds else None     # None: "no moves yet"
         series = {"you": np.cumsum([x.outcome < 0 for x in rounds]).tolist(),
                   "ties": np.cumsum([x.outcome == 0 for x in rounds]).tolist(),
                   "agent": np.cumsum([x.outcome > 0 for x in rounds]).tolist()}
-        draw_rps(surface, body, lab.names, strat, lab.frequencies(), series,
+        draw_rps(surface, body, lab.names, strat, lab.frequencies() if rounds else None, series,
                  [x.round for x in rounds])
 
     def _draw_race(self, surface: pygame.Surface, r: pygame.Rect) -> None:

@@ -338,6 +338,7 @@ class ReplayScene(Scene):
         self._build_widgets()
 
     def _build_widgets(self) -> None:
+        old = self.widgets if self.layout else None
         g = WidgetGroup()
         x, y = 8, 7
         g.add(Button("back", (x, y, 60, 26), "Back", "back to the menu (Esc)"))
@@ -365,6 +366,8 @@ class ReplayScene(Scene):
                                        self.first, self.bar_last, self.turn, markers,
                                        "drag to scrub; markers: ▼ elimination, ■ settings change",
                                        limit=self.last))
+        if old is not None:   # a rebuild mid-drag (the what-if panel follows the
+            g.carry_over(old)  # dragged turn) keeps the drag and the focus going
         self.widgets = g
 
     # ------------------------------------------------------------ events
@@ -399,7 +402,17 @@ class ReplayScene(Scene):
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
+        if consumed and event.type == pygame.KEYDOWN:
+            self._drop_hover(panes)
         return consumed and event.type != pygame.MOUSEMOTION
+
+    def _drop_hover(self, panes) -> None:
+        """A key that moved a view (find, Backspace, the find box) leaves
+        no hover box behind: the node it described is no longer under the
+        mouse. The next mouse move brings one back."""
+        self.hover_info = None
+        for tv, _ in panes:
+            tv.hover(None)
 
     def _on_key(self, event: pygame.event.Event) -> bool:
         k, ch = event.key, event.unicode
@@ -543,7 +556,9 @@ class ReplayScene(Scene):
             self._draw_charts(surface, L["charts"])
         self.widgets.draw(surface)
         self._draw_trees(surface, L["panels"])
-        if self.hover_info is not None and getattr(self, "hover_view", None) is not None:
+        if self.widgets.dropdown_open():
+            pass   # an open dropdown is on top: no hover box over its list
+        elif self.hover_info is not None and getattr(self, "hover_view", None) is not None:
             self.hover_view.draw_tooltip(surface, self.hover_pos, self.hover_info)
         else:
             tip = self.widgets.tooltip_at(self.hover_pos)
@@ -553,6 +568,7 @@ class ReplayScene(Scene):
                 for tv, panel, _ in self.tree_views():
                     if tv.snapshot is not None:
                         tv.draw_pinned(surface, _tree_area(panel))
+        self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             t = text(self.message[:140], 13, pal.TEXT)
@@ -654,10 +670,16 @@ class ReplayScene(Scene):
         controller: 'Red → Up (a person; search: Left)'."""
         line = self.line(turn)
         chosen = line.joint[agent] if line is not None else None
+        free = line.free_move(agent) if line is not None else None
+        if free is not None:        # a free move: its target and thrust, as a bot wrote it
+            return f"{self.labels[agent]} → {free.move().text()}"
         if chosen is None:
             return self.labels[agent]
         out = f"{self.labels[agent]} → {self.namers[agent](chosen)}"
         by = chosen_by(self.replay, line, agent)
+        pt = line.player_of(agent)
+        if pt is not None and pt.controller == "process":
+            return out + _bot_note(pt, agent, by, agent in self._forfeited(line.turn))
         if by in ("person", "default") and self.replay.header.players and \
                 line.player_of(agent) is not None and line.player_of(agent).controller != "human":
             who = "a person" if by == "person" else "a person's agent, no key: default"
@@ -667,6 +689,10 @@ class ReplayScene(Scene):
                 who += f"; {own}: {self.namers[agent](at.move)}"
             out += f" ({who})"
         return out
+
+    def _forfeited(self, turn: int) -> set[int]:
+        """Agents whose player forfeited at or before `turn`."""
+        return {a for t in self.replay.turns if t.turn <= turn for a in t.forfeits}
 
     def change_texts(self, turn: int) -> list[str]:
         """Every settings change recorded during `turn`, one per field:
@@ -722,6 +748,19 @@ class ReplayScene(Scene):
 
 def _tree_area(panel: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(panel.x + 6, panel.y + 22, panel.w - 12, panel.h - 28)
+
+
+def _bot_note(pt, agent: int, by: str | None, forfeited: bool) -> str:
+    """A process player's decision (docs/bots.md): its failure and the
+    default move played, or its forfeit, else its debug message."""
+    bot = pt.bot
+    fails = [f for f in (bot.failures if bot is not None else []) if f.agent == agent]
+    if fails:
+        return f" (bot failed: {fails[0].kind}; default move)"
+    if forfeited or by == "default":
+        return " (forfeited: default move)" if forfeited else " (default move)"
+    msg = (bot.debug or {}).get("message") if bot is not None else None
+    return f" — {msg}" if msg else ""
 
 
 def _fmt(v: Any) -> str:

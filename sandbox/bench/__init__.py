@@ -57,6 +57,11 @@ scenario's search settings over a short self-play match (iterations/s,
 simulated agent-turns/s) and the iterations a fresh search makes in the
 scenario's turn budget ("scenario").
 
+"process_agent" (every run without --game): the time a turn of a process
+player (docs/bots.md) takes on top of its bot's own thinking, over 1,000
+turns (--quick 300) of an instant-reply bot moving the default scenario's
+agents (sandbox/bots/bench.py): p50 and p95 in ms, target p95 <= 1 ms.
+
 With --tournament it also measures tournament games/s through the Executor
 runner: 1 and 2 local worker processes and a 2-worker Dask LocalCluster
 (sandbox/tournament/benchcase.py; targets 1.8x and 1.6x of one worker).

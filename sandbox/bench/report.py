@@ -29,6 +29,10 @@ def run_bench(json_out: bool = False, quick: bool = False, recording: bool = Fal
         return _run_explorer(json_out, quick, markdown, command)
     t0 = time.perf_counter()
     res = collect(quick=quick, game=game)
+    if game is None:
+        # a process player's per-turn overhead (sandbox/bots/bench.py)
+        from ..bots.bench import measure as bot_measure
+        res["process_agent"] = bot_measure(turns=300 if quick else 1000)
     if tournament:
         from ..tournament.benchcase import measure as tournament_measure
 
@@ -190,6 +194,22 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
               f"{m['edge_bytes_per_node_uniform']:.1f} B/node; priors "
               f"{m['prior_bytes_per_node_heuristic']:.1f} B/node; table "
               f"{m['table_bytes_per_node']:.1f} B/node apart){tag}")
+    if "process_agent" in res:
+        b = res["process_agent"]
+        print(f"  process player's overhead per turn ({b['turns']} turns of an instant-reply "
+              f"bot moving {b['agents']} {b['game']} agents, its own time taken out):")
+        rows.section("process player's overhead per turn (an instant-reply bot)")
+        mark = ("not judged (quick)" if quick else "met" if b["met"] else "NOT MET")
+        for key, label in (("p50_ms", "p50"), ("p95_ms", "p95")):
+            target = f"<= {b['target_p95_ms']:g} ms" if key == "p95_ms" else ""
+            rows.add(f"process player overhead {label}", f"{b[key]:.3f} ms", target,
+                     mark.lower() if target else "")
+            print(f"    {label:<34}{b[key]:>12.3f} ms"
+                  + (f"   target {target}  {mark}" if target else ""))
+        rows.add("bare pipe round trip p50 / p95 (the floor)",
+                 f"{b['pipe_p50_ms']:.3f} / {b['pipe_p95_ms']:.3f} ms")
+        print(f"    {'bare pipe round trip p50 / p95':<34}{b['pipe_p50_ms']:>12.3f} / "
+              f"{b['pipe_p95_ms']:.3f} ms  (the floor: a line echoed by a Python process)")
     print_gtcfr(res, rows, line, tag)
     if recording:
         r = res["recording"]

@@ -8,7 +8,11 @@ player takes them with `agent = "agents/that.toml"`, its own keys on top:
     description = "saved from ..."  # free text, not used
     name = "P0"
     color = [230, 80, 80]
-    controller = "smitsimax"        # smitsimax | random | human | bot
+    controller = "smitsimax"        # smitsimax | random | human | bot | battlesnake | process
+    url = "http://127.0.0.1:8000"   # battlesnake only: the snake server to call
+    timeout_ms = 500                # battlesnake and process: the per-turn answer timeout
+    command = ["./bot.py"]          # process only, with cwd, env, first_turn_ms, ...
+                                    # (docs/bots.md)
     [search]                        # every SearchParams knob (players.N.search)
     c = 0.7
     ...
@@ -36,16 +40,18 @@ from ..native.params import Int
 from ..names import ScenarioError, slug
 from .budget import Budget
 from .errors import one_line, parse_toml
+from .process import PROCESS_KEYS, ProcessFields, resolve_process_paths
 
 AGENT_FORMAT = 1
 AGENT_DIR = Path("agents")
 MAX_AGENT_BYTES = 64 << 10   # a full agent is under 2 KB; more is not an agent file
 # The player keys an agent file may hold (a player's own place in the match,
 # its agents and seed, are the scenario's, not the agent's).
-AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights")
+AGENT_KEYS = ("name", "color", "controller", "search", "budget", "weights", "url",
+              *PROCESS_KEYS)
 
 
-class AgentFile(BaseModel):
+class AgentFile(ProcessFields):
     """What an agent file may say; checked before it is merged into a
     player, so an error names the agent file's own field."""
 
@@ -55,7 +61,9 @@ class AgentFile(BaseModel):
     description: str = Field("", max_length=400)
     name: str | None = Field(None, max_length=40)
     color: tuple[Int, Int, Int] | None = None
-    controller: Literal["smitsimax", "random", "human", "bot"] | None = None
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] | None = None
+    url: str | None = Field(None, max_length=2000)   # controller battlesnake: its server
+    timeout_ms: float | None = Field(None, ge=1, le=60_000)
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None
@@ -118,6 +126,8 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
             Budget.model_validate(data["budget"])
         except ValidationError as exc:
             raise ScenarioError(f"{label}: {one_line(exc, prefix='budget.')}") from None
+    # a process agent's program and folder are looked up beside the agent file
+    data = resolve_process_paths(data, path.resolve().parent)
     return {k: v for k, v in data.items() if k in AGENT_KEYS}
 
 

@@ -24,6 +24,7 @@ from ..textfile import TextFileProblem, read_small_text
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
+from .process import ProcessFields, resolve_process_paths
 from .errors import field_name, one_line, parse_toml
 
 # The largest scenario file read: a 16x16 matrix table with long names is a few
@@ -83,17 +84,33 @@ class RecordConfig(BaseModel):
                              description="fsync every N turns (0: only when the match ends)")
 
 
-class PlayerConfig(BaseModel):
+# controllers that are a program elsewhere, offered by a game plugin
+# (GamePlugin.controllers): they need the game to have them, and a url
+REMOTE_CONTROLLERS = ("battlesnake",)
+
+
+class PlayerConfig(ProcessFields):
     """One player. In a scenario file a player may also say `agent = "FILE"`:
     the agent file's settings (sandbox.config.agent) under the player's own
-    keys, resolved before this model sees the player."""
+    keys, resolved before this model sees the player. A process player (a
+    program of the user's, docs/bots.md) has the ProcessFields too."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: OneLine = Field("", max_length=40)
     agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
-    controller: Literal["smitsimax", "random", "human", "bot"] = Field(
-        "smitsimax", description="bot: the game's own heuristic (games that have one: pods)")
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] = Field(
+        "smitsimax", description="bot: the game's own heuristic (games that have one: pods); "
+                                 "battlesnake: a Battlesnake server at `url` (snakes); "
+                                 "process: a program of yours (command = [...])")
+    url: OneLine | None = Field(None, max_length=2000,
+                                description="controller battlesnake: the server's address, "
+                                            "http://host:port[/path]")
+    timeout_ms: float | None = Field(None, ge=1, le=60_000,
+                                     description="controllers battlesnake and process: the "
+                                                 "per-turn answer timeout (battlesnake: sent "
+                                                 "as game.timeout, default 500; process: "
+                                                 "default 100)")
     search: SearchParams = SearchParams()
     budget: Budget | None = Field(None, description="overrides the scenario budget")
     color: tuple[Int, Int, Int] | None = None
@@ -106,6 +123,21 @@ class PlayerConfig(BaseModel):
     def _check_color(self) -> "PlayerConfig":
         if self.color is not None and any(not 0 <= c <= 255 for c in self.color):
             raise ValueError("color: each channel must be in 0..255")
+        if self.controller in REMOTE_CONTROLLERS:
+            if self.url is None:
+                raise ValueError(f"url: controller {self.controller} needs the server's "
+                                 "address, e.g. url = \"http://127.0.0.1:8000\"")
+            if not self.url.startswith(("http://", "https://")) or \
+                    len(self.url.split("://", 1)[1].split("/")[0]) == 0:
+                raise ValueError(f"url: {self.url!r} is not an http:// or https:// address")
+        else:
+            for k in ("url", "timeout_ms"):
+                if k == "timeout_ms" and self.controller == "process":
+                    continue          # a process player's per-turn time (docs/bots.md)
+                if getattr(self, k) is not None:
+                    also = " or a process player" if k == "timeout_ms" else ""
+                    raise ValueError(f"{k}: only a remote player (controller "
+                                     f"{' or '.join(REMOTE_CONTROLLERS)}){also} takes it")
         return self
 
 
@@ -155,6 +187,19 @@ class Scenario(BaseModel):
         for i, p in enumerate(self.players):
             if p.controller == "bot" and not has_bot(self.game):
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
+            problem = p.process_problem()
+            if problem:
+                raise ValueError(f"players.{i}.{problem}")
+            if p.controller == "process" and p.protocol is not None:
+                from ..bots.protocol import protocol_class
+                try:
+                    protocol_class(p.protocol, self.game)
+                except ValueError as exc:
+                    raise ValueError(f"players.{i}.{exc}") from None
+            if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
+                raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
+                                 f"{p.controller} players (games with them: those whose "
+                                 "plugin offers them)")
             if p.weights:
                 names = plugin.weight_names(self.game_params)
                 bad = [k for k in p.weights if k not in names]
@@ -308,6 +353,9 @@ def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)",
     except ScenarioError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
     data = _layouts_beside(data, base_dir)
+    if isinstance(data, dict) and isinstance(data.get("players"), list):
+        data = {**data, "players": [resolve_process_paths(p, base_dir)
+                                    for p in data["players"]]}
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

@@ -77,6 +77,8 @@ class AgentFacts:
     bar: float | None = None            # 0..1, drawn as a bar (None: no bar)
     bar_label: str = ""                 # drawn right of the bar, e.g. "84"
     detail: str = ""                    # a longer note drawn over the bar area
+    gauge: bool = False                 # the bar is a level (health): coloured by it,
+                                        # else progress, in the agent's colour
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,9 @@ class BoardContext:
     highlight_agent: int | None = None          # the agent a person plays
     # agent -> ((move, probability), ...): the search's current root policy
     policies: Mapping[int, Sequence[tuple[int, float]]] = field(default_factory=dict)
-    # agent -> move a person has picked this turn (not yet played)
-    chosen: Mapping[int, int] = field(default_factory=dict)
+    # agent -> move a person has picked this turn (not yet played; a
+    # sandbox.native.FreeMove where the game takes them: pods, a right click)
+    chosen: Mapping[int, Any] = field(default_factory=dict)
     # agent -> its moves along its own search's principal variation (MCGS,
     # joint-action MCTS: the most visited joint path from the root), and for
     # an agent without one, its moves as another player's search predicts
@@ -157,6 +160,17 @@ class BoardContext:
     # a short line about the world itself, e.g. a pods race in the pymunk
     # world: how far the last turn moved the pods off the C model's prediction
     note: str = ""
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """A position from a file (GamePlugin.start_position): the game
+    parameters it needs (they replace the scenario's matching keys), its
+    state as export words, its turn, and lines worth telling the user."""
+    game_params: Mapping[str, Any]
+    words: tuple[int, ...]
+    turn: int
+    notes: tuple[str, ...] = ()
 
 
 class GamePlugin:
@@ -184,6 +198,10 @@ class GamePlugin:
     # worlds other than the C model a scenario may choose (`physics = NAME`;
     # "csb", the default, is the C model itself): physics_world() builds them
     worlds: ClassVar[tuple[str, ...]] = ()
+    # protocols of its own a process player may speak (`protocol = NAME`,
+    # docs/bots.md) besides the generic "jsonl": name -> a
+    # sandbox.bots.protocol.Protocol subclass, made with no arguments
+    bot_protocols: ClassVar[dict[str, type]] = {}
 
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
@@ -203,6 +221,13 @@ class GamePlugin:
         --state-file, tests)."""
         return {"turn": int(view.turn)}
 
+    def bot_view(self, view: Any) -> dict[str, Any]:
+        """The state as a process player's JSON-lines `turn` message shows
+        it (docs/bots.md documents each game's): plain JSON values only,
+        built from the decoded view. A game overrides it with its own
+        documented schema; this default writes the view's fields."""
+        return plain(view)
+
     def physics_world(self, physics: str, view: Any) -> Any:
         """A world of one of `worlds`, starting at `view`: an object whose
         advance(start_view, predicted_view) plays one turn and returns a
@@ -220,6 +245,36 @@ class GamePlugin:
         """The move of a person's agent who pressed nothing this turn; None:
         the match waits for a key."""
         return None
+
+    # -- outside programs: a player that is a remote program, a served agent ---------
+    # controller names a scenario player may take besides the built-in ones
+    # (snakes: "battlesnake", a user's snake server at `url`)
+    controllers: ClassVar[tuple[str, ...]] = ()
+    # what `python -m sandbox serve NAME` serves an agent as (snakes: "battlesnake")
+    servers: ClassVar[tuple[str, ...]] = ()
+
+    def make_controller(self, name: str, player: int, agents: Sequence[int], label: str,
+                        config: Mapping[str, Any], game_params: Mapping[str, Any],
+                        match_id: str, names: Sequence[str]) -> Any:
+        """A Controller (sandbox.sim.controller) of one of `controllers`;
+        `config`: the player's keys (url, timeout_ms ...); `match_id`: the
+        same for every player of the match (a Battlesnake game id)."""
+        raise NotImplementedError(f"{self.kind} has no controller '{name}'")
+
+    def make_server(self, name: str, agent_name: str, player: Mapping[str, Any], host: str,
+                    port: int, options: Mapping[str, Any]) -> Any:
+        """A server of one of `servers` playing the agent whose keys are
+        `player` (controller, search, budget, weights), bound to host:port
+        (OSError when it cannot be), not yet serving: serve_forever(),
+        shutdown(), server_close()."""
+        raise NotImplementedError(f"{self.kind} has no server '{name}'")
+
+    def start_position(self, path: "str | os.PathLike") -> Any:
+        """A position read from a file (StartPosition: game_params, words,
+        origin notes), to start a match or an analysis from; InvalidArgument
+        in one line for a bad file. Games without such files refuse."""
+        from ..native import InvalidArgument
+        raise InvalidArgument(f"{self.kind} reads no start positions")
 
     # -- drawing (pygame) ------------------------------------------------------
     def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str],
@@ -276,6 +331,23 @@ class GamePlugin:
         if v is None:
             v = self.Params.model_fields[name].default
         return float(v) if v is not None else 0.0
+
+
+def plain(value: Any) -> Any:
+    """A decoded view as JSON values: dataclasses as objects of their
+    fields, tuples and lists as lists, sets as sorted lists."""
+    import dataclasses
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [plain(v) for v in sorted(value)]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if hasattr(value, "item"):          # a numpy scalar
+        return value.item()
+    return value
 
 
 MAX_LAYOUT_BYTES = 1 << 20   # a 64 x 64 maze is about 13 KB

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..safetext import SEED_WHY
+from ..seeds import series_seed_problem
 from ..native import InvalidArgument, MoveStat, Search, SearchParams
 from ..native.params import POLICY
 
@@ -85,9 +85,11 @@ def iterations_arg(n: int, what: str = "--iterations") -> int:
 
 
 def seed_arg(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**62:
-        raise LabError(f"--seed must be in 0..2^62-1 (got {seed}): {SEED_WHY}")
-    return int(seed)
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if series_seed_problem(seed):
+        raise LabError(series_seed_problem(seed))
+    return seed
 
 
 def one_shot_params(policy: str, **extra) -> SearchParams:

@@ -55,20 +55,31 @@ def _canvas(title: str) -> tuple["pygame.Surface", "pygame.Rect"]:
 def draw_rps(surface: "pygame.Surface", rect, names, strategy, frequencies, series,
              xs) -> None:
     """Strategy bars (the agent's, your smoothed frequencies) left, the
-    running score right."""
+    running score right. `strategy` None: no round played yet."""
     import pygame
 
     from ..render import palette as pal
     from ..render.bars import draw_bars
     from ..render.charts import draw_line_chart
+    from ..render.fonts import text
     rect = pygame.Rect(rect)
     left_w = rect.w * 2 // 5
     half = (rect.h - 8) // 2
-    draw_bars(surface, (rect.x + 8, rect.y, left_w - 16, half), names, strategy,
-              pal.AGENT_COLORS[2], "Agent's strategy (root policy)", 0.0, 1.0, "{:.0%}",
-              highlight=int(max(range(len(strategy)), key=lambda i: strategy[i])))
-    draw_bars(surface, (rect.x + 8, rect.y + half + 8, left_w - 16, half), names, frequencies,
-              pal.AGENT_COLORS[0], "Your moves (frequency)", 0.0, 1.0, "{:.0%}")
+    top = pygame.Rect(rect.x + 8, rect.y, left_w - 16, half)
+    bottom = pygame.Rect(rect.x + 8, rect.y + half + 8, left_w - 16, half)
+    if strategy is None:   # before the first round: nothing measured, so no bars
+        # (uniform 33/33/33 bars read as a strategy and a history that are not there)
+        for r, title in ((top, "Agent's strategy (root policy)"),
+                         (bottom, "Your moves (frequency)")):
+            draw_bars(surface, r, [], [], title=title)
+            lab = text("no moves yet", 14, pal.TEXT_DIM)
+            surface.blit(lab, lab.get_rect(center=r.center))
+    else:
+        draw_bars(surface, top, names, strategy,
+                  pal.AGENT_COLORS[2], "Agent's strategy (root policy)", 0.0, 1.0, "{:.0%}",
+                  highlight=int(max(range(len(strategy)), key=lambda i: strategy[i])))
+        draw_bars(surface, bottom, names, frequencies,
+                  pal.AGENT_COLORS[0], "Your moves (frequency)", 0.0, 1.0, "{:.0%}")
     draw_line_chart(surface, (rect.x + left_w, rect.y, rect.w - left_w - 8, rect.h), series,
                     {"you": pal.AGENT_COLORS[0], "ties": pal.TEXT_DIM,
                      "agent": pal.AGENT_COLORS[2]},

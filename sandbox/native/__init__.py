@@ -5,7 +5,8 @@ sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
 """
 from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
                      SandboxError)
-from .game import Game, has_bot, kinds, params_doc
+from .free import FreeMove
+from .game import Game, has_bot, has_free_moves, kinds, params_doc
 from .params import SearchParams, c_default_params, c_param_table
 from .search import MoveStat, RootMatrix, RunResult, Search, SearchStats, SearchSummary, Trace
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
@@ -46,8 +47,9 @@ def core_version() -> str:
 
 
 __all__ = [
-    "ClosedError", "Game", "InternalError", "InvalidArgument", "InvalidState", "MoveStat",
-    "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError", "Search", "SearchParams",
-    "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "c_default_params", "c_param_table",
-    "core_version", "cores", "has_bot", "kinds", "line_transfer_ns", "params_doc", "simd_paths",
+    "ClosedError", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
+    "MoveStat", "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
+    "Search", "SearchParams", "SearchStats", "SearchSummary", "Trace", "TreeSnapshot",
+    "c_default_params", "c_param_table", "core_version", "cores", "has_bot", "has_free_moves",
+    "kinds", "line_transfer_ns", "params_doc", "simd_paths",
 ]

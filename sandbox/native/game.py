@@ -8,6 +8,7 @@ import numpy as np
 from ._handle import I32, I64, Handle, int_arg, seed_arg, show, text_arg
 from ._lib import check, ffi, lib, pystr
 from .errors import InvalidArgument
+from .free import C_KIND, FreeMove
 
 EXPORT_MAX = lib.SBX_EXPORT_MAX
 MOVE_NONE = lib.SBX_MOVE_NONE
@@ -33,6 +34,12 @@ def has_bot(kind: str) -> bool:
     """Whether games of this kind have their own heuristic bot (a scenario
     player's controller = "bot")."""
     return bool(lib.sbx_game_has_bot(text_arg("kind", kind)))
+
+
+def has_free_moves(kind: str) -> bool:
+    """Whether games of this kind take free moves (FreeMove) besides their
+    move table."""
+    return bool(lib.sbx_game_has_free_moves(text_arg("kind", kind)))
 
 
 _SEPARATORS = set(" ,;\t\n\r=")
@@ -196,9 +203,13 @@ class Game:
                                            lib.SBX_MAX_MOVES, n))
         return list(buf[0:n[0]])
 
-    def step(self, joint: Sequence[int]) -> np.ndarray:
-        """One simultaneous turn; returns the per-agent rewards of the step."""
+    def step(self, joint: Sequence["int | FreeMove | None"]) -> np.ndarray:
+        """One simultaneous turn; returns the per-agent rewards of the step.
+        Per agent a table move (int), None for an agent out of the game, or
+        a FreeMove where the game takes them (pods; others refuse it)."""
         joint_arg(joint, self.num_agents)
+        if any(isinstance(m, FreeMove) for m in joint):
+            return self._step_free(joint)
         with self._h.lock:
             p = self._h.get()
             for i, m in enumerate(joint):
@@ -212,6 +223,33 @@ class Game:
             check(lib.sbx_game_step(self._h.get(), self._joint, self._rewards))
             return np.frombuffer(ffi.buffer(self._rewards, 8 * self.num_agents),
                                  dtype=np.float64).copy()
+
+    def _step_free(self, joint: Sequence["int | FreeMove | None"]) -> np.ndarray:
+        moves = ffi.new("sbx_free_move[]", self.num_agents)
+        with self._h.lock:
+            p = self._h.get()
+            for i, m in enumerate(joint):
+                f = moves[i]
+                if isinstance(m, FreeMove):
+                    f.kind = C_KIND[m.kind]
+                    f.x, f.y = m.x, m.y
+                    f.thrust = float(m.thrust or 0)
+                    continue
+                f.kind = 0
+                if m is None:
+                    if lib.sbx_game_is_alive(p, i):
+                        raise InvalidArgument(f"agent {i}: no move given, but it is alive")
+                    f.move = MOVE_NONE
+                else:
+                    f.move = int_arg(f"agent {i}: move", m, *I32)
+            check(lib.sbx_game_step_free(p, moves, self._rewards))
+            return np.frombuffer(ffi.buffer(self._rewards, 8 * self.num_agents),
+                                 dtype=np.float64).copy()
+
+    @property
+    def takes_free_moves(self) -> bool:
+        """Whether this game takes FreeMove values in step()."""
+        return has_free_moves(self.kind)
 
     @property
     def is_terminal(self) -> bool:

@@ -66,6 +66,20 @@ def _lum(c: Sequence[float]) -> float:
     return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
+def _fit_count(v: int, size: int, room: int) -> tuple[str, int] | None:
+    """A count's label and font size that fit `room` pixels: the compact
+    count ("4.9k") at `size` or smaller (down to 7 px), then without its
+    decimal ("5k"). None where nothing fits. A cell was drawn solid with
+    no number when "4.9k" was a few pixels too wide at the first size."""
+    s = compact_count(v)
+    shorter = s if "." not in s else f"{round(float(s[:-1])):d}{s[-1]}"
+    for t in dict.fromkeys((s, shorter)):
+        for fs in range(size, 6, -1):
+            if fonts.font(fs, mono=True).size(t)[0] <= room:
+                return t, fs
+    return None
+
+
 def _q(v: float) -> str:
     return "—" if v != v else f"{v:.3g}"
 
@@ -220,9 +234,9 @@ class MatrixView:
                     if cs >= 8:
                         surf.fill(palette.GRID, (r.centerx - 1, r.centery - 1, 2, 2))
                     continue
-                s = compact_count(v)
-                if cs >= 16 and nf.size(s)[0] <= cs - 3:
-                    lab = fonts.text(s, nfs, DARK_TEXT if _lum(c) > 120 else palette.TEXT,
+                fit = _fit_count(v, nfs, cs - 3) if cs >= 12 else None
+                if fit is not None:   # a shaded cell always says its count where it can
+                    lab = fonts.text(fit[0], fit[1], DARK_TEXT if _lum(c) > 120 else palette.TEXT,
                                      mono=True)
                     surf.blit(lab, lab.get_rect(center=r.center))
         pygame.draw.rect(surf, BEST, cells[(int(best[0]), int(best[1]))].inflate(2, 2),
@@ -286,11 +300,20 @@ class MatrixView:
             hgt = round(pol[1][j] * bl)
             if hgt > 0:
                 surf.fill(self.color(1), (x + (cs - gap - bw) // 2, by, bw, hgt))
-            if cs >= 22 and bl >= 11:
+            if cs >= 16 and bl >= 11:
                 s = f"{pol[1][j] * 100:.0f}%"
-                lab = fonts.text(s, 9, palette.TEXT)
-                if lab.get_width() <= cs - 2:
-                    surf.blit(lab, (x + (cs - gap - lab.get_width()) // 2, by + bl - lab.get_height()))
+                for pfs in (9, 8, 7):   # "100%" in a narrow column: a smaller font
+                    lab = fonts.text(s, pfs, palette.TEXT)
+                    if lab.get_width() <= cs - gap:
+                        break
+                else:
+                    continue
+                lx = x + (cs - gap - lab.get_width()) // 2
+                ly = min(by + bl - lab.get_height(), h - 1 - lab.get_height())
+                shade = pygame.Surface(lab.get_size(), pygame.SRCALPHA)
+                shade.fill((0, 0, 0, 110))     # readable on the player's bar too
+                surf.blit(shade, (lx, ly))
+                surf.blit(lab, (lx, ly))
         self._g = {"grid": grid, "cs": cs, "n": (n1, n2), "cells": cells, "row_bars": row_bars,
                    "col_bars": col_bars, "best": (int(best[0]), int(best[1])), "head": head}
 
@@ -299,18 +322,9 @@ class MatrixView:
         the height allows, a second line with each player's root value.
         Returns the header's height."""
         m = self.matrix
-        parts = [self.title]
-        if not self.empty:
-            parts.append(f"{m.root_visits:,} playouts")
-        parts.append(f"{self.nodes:,} nodes")
-        if self.hits is not None:
-            parts.append(f"{self.hits:,} transposition hits")
         y = 1
-        for k in range(len(parts), 0, -1):
-            s = "  ·  ".join(parts[:k])
-            if fonts.font(11, bold=False).size(s)[0] <= w - 8 or k == 1:
-                surf.blit(fonts.text(fonts.elide(s, 11, w - 8), 11, palette.TEXT), (4, y))
-                break
+        s = self.header_text(w - 8)
+        surf.blit(fonts.text(fonts.elide(s, 11, w - 8), 11, palette.TEXT), (4, y))
         y += 15
         if self.empty or h < 90:
             return y + 1
@@ -327,6 +341,34 @@ class MatrixView:
         if x + legend.get_width() <= w - 4:
             surf.blit(legend, (w - 4 - legend.get_width(), y))
         return y + 15
+
+    def header_text(self, room: int) -> str:
+        """The title line in `room` pixels: the longest form that fits, from
+        the full words down to compact counts without the title. The
+        transposition hits (MCGS's point) go before the title does; they
+        used to be the first part cut in the default panel."""
+        m = self.matrix
+        playouts = None if self.empty else m.root_visits
+        hits = self.hits
+
+        def line(title: bool, compact: bool, hits_word: str) -> str:
+            n = compact_count if compact else (lambda v: f"{v:,}")
+            parts = [self.title] if title else []
+            if playouts is not None:
+                parts.append(f"{n(playouts)} playouts")
+            parts.append(f"{n(self.nodes)} nodes")
+            if hits is not None:
+                parts.append(f"{n(hits)} {hits_word}")
+            return ("  ·  " if not compact else " · ").join(parts)
+
+        f = fonts.font(11)
+        forms = [line(True, False, "transposition hits"), line(True, False, "transp. hits"),
+                 line(True, True, "transp. hits"), line(False, True, "transp. hits"),
+                 line(False, True, "hits")]
+        for s in forms:
+            if f.size(s)[0] <= room:
+                return s
+        return forms[-1]
 
     # -- geometry (surface coordinates) ------------------------------------------
     def cell_rect(self, i: int, j: int) -> pygame.Rect | None:

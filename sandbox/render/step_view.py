@@ -47,7 +47,6 @@ BACKPROP_COLOR = (255, 160, 40)  # the same orange as TreeView's flash
 PHASE_COLORS = (SELECT_COLOR, MERGE_COLOR, SIM_COLOR, BACKPROP_COLOR)
 DEATH = (240, 70, 60)
 CHIP_H = 16
-NODE_LINES = 4      # path nodes listed (before -> after) in a backprop box
 
 
 def _ease(t: float) -> float:
@@ -238,7 +237,8 @@ class StepAnimation:
     # -- drawing -----------------------------------------------------------------
     def draw_overlay(self, surface: pygame.Surface, tree_rects: Sequence,
                      wall_x: Sequence[int] | None = None,
-                     strip_rect: pygame.Rect | Sequence[int] | None = None) -> pygame.Rect:
+                     strip_rect: pygame.Rect | Sequence[int] | None = None,
+                     box_rects: Sequence | None = None) -> pygame.Rect:
         """Draw the walls, the per-agent picks, the joint-action strip and the
         phase status over the tree panels. `tree_rects[a]` is agent a's panel;
         `wall_x` defaults to the gaps between horizontally adjacent panels;
@@ -285,7 +285,8 @@ class StepAnimation:
                 box = col[0].unionall(col[1:]).inflate(4, 4)
                 pygame.draw.rect(surface, SIM_COLOR, box, 2)
         if i == 3 or (i == 4 and self.depth):
-            self._draw_scores(surface, rects)
+            self._draw_scores(surface, rects, strip,
+                              [pygame.Rect(r) for r in box_rects] if box_rects else None)
         self._draw_status(surface, strip)
         return strip
 
@@ -412,31 +413,83 @@ class StepAnimation:
             pygame.draw.line(surface, DEATH, b.topleft, b.bottomright, 2)
             pygame.draw.line(surface, DEATH, b.bottomleft, b.topright, 2)
 
-    def _draw_scores(self, surface, rects) -> None:
-        for a, r in enumerate(rects[: self.num_agents]):
-            idx, value = self.backed_value(a)
-            t = self.trace
-            lo, hi = float(t.norm_min[a]), float(t.norm_max[a])
-            norm = (float(t.scores[a]) - lo) / (hi - lo) if hi > lo else 0.5
-            lines = [f"leaf score {float(t.scores[a]):.3g}  (normalised {norm:.2f})"]
+    def score_lines(self, agent: int, compact: bool = False) -> list[str]:
+        """The backprop box's lines for `agent`: its leaf score, what each
+        path node receives, and each node's visits and mean before -> after
+        with as many digits as it takes to see the mean move (a 0.4813 ->
+        0.4817 step read "0.48 -> 0.48" at two decimals). `compact`: the
+        same facts in fewer characters, for narrow panels."""
+        idx, value = self.backed_value(agent)
+        t = self.trace
+        lo, hi = float(t.norm_min[agent]), float(t.norm_max[agent])
+        norm = (float(t.scores[agent]) - lo) / (hi - lo) if hi > lo else 0.5
+        score = float(t.scores[agent])
+        if compact:
+            lines = [f"leaf {score:.3g} (norm {norm:.2f})"]
+            lines.append(f"{value:+.3g} at d{idx} (×γ {self.gamma:g})"
+                         if self.gamma is not None and self.gamma != 1.0
+                         else f"{value:+.3g} to each node")
+        else:
+            lines = [f"leaf score {score:.3g}  (normalised {norm:.2f})"]
             if self.gamma is not None and self.gamma != 1.0:
-                lines.append(f"+{value:.3g} at depth {idx}  (× γ={self.gamma:g} per level)")
+                lines.append(f"{value:+.3g} at depth {idx}  (× γ={self.gamma:g} per level)")
             else:
-                lines.append(f"+{value:.3g} to every node on the path")
-            changes = self.node_changes(a)
-            for depth, _node, vb, va, mb, ma in changes[:NODE_LINES]:
-                was = "new" if mb is None else f"{mb:.3g}"
-                lines.append(f"d{depth}: n {vb}→{va}  mean {was}→{ma:.3g}")
-            if len(changes) > NODE_LINES:
-                lines.append(f"… {len(changes) - NODE_LINES} more nodes updated")
-            labs = [fonts.text(s, 10, palette.TEXT) for s in lines]
-            w = max(l.get_width() for l in labs) + 10
-            box = pygame.Rect(r.right - w - 6, r.y + 20, w, 6 + 13 * len(labs))
+                lines.append(f"{value:+.3g} to every node on the path")
+        changes = self.node_changes(agent)
+        for depth, _node, vb, va, mb, ma in changes:
+            if compact:   # the new mean and the change it made
+                delta = "new" if mb is None else f"{ma - mb:+.2g}"
+                lines.append(f"d{depth} n {va} μ {ma:.3g} ({delta})")
+            else:
+                was, now = ("new", f"{ma:.3g}") if mb is None else mean_change(mb, ma)
+                lines.append(f"d{depth}: n {vb}→{va}  mean {was}→{now}")
+        return lines
+
+    def _draw_scores(self, surface, rects, strip: pygame.Rect,
+                     panels: list[pygame.Rect] | None = None) -> None:
+        """One box per agent inside its own panel (never over a neighbour's),
+        clear of the joint-action strip: above it or beside it, whichever
+        shows the most lines in full; lines that do not fit are counted.
+        `panels[a]`: agent a's whole panel (its root bars too), a place for
+        the box where the strip leaves its tree area too little room."""
+        self.score_boxes = []
+        for a, r in enumerate(rects[: self.num_agents]):
+            best = None
+            rooms = [(room, 1) for room in _free_rooms(r, strip)]
+            if panels is not None and a < len(panels):
+                rooms += [(room, 0) for room in _free_rooms(panels[a], strip)]
+            for room, own in rooms:
+                for compact, size in ((False, 10), (True, 10), (True, 9)):
+                    lines = self.score_lines(a, compact)
+                    f = fonts.font(size)
+                    readable = max(f.size(x)[0] for x in lines) + 10 <= room.w
+                    if not readable and size > 9:
+                        continue   # the last form is cut to fit instead
+                    lh = f.get_linesize()
+                    fit = max(0, (room.h - 6) // lh)
+                    if fit < 2:
+                        continue
+                    if len(lines) > fit:   # the last line counts what is left out
+                        lines = lines[:fit - 1] + [f"… {len(lines) - fit + 1} more lines"]
+                    # readable first, then the most lines, the fuller form,
+                    # and the tree area before the bars above it
+                    score = (readable, len(lines), not compact, size, own)
+                    if best is None or score > best[0]:
+                        best = (score, room, lines, size, lh)
+                    break
+            if best is None:
+                continue
+            _, room, lines, size, lh = best
+            labs = [fonts.text(fonts.elide(x, size, room.w - 10), size, palette.TEXT)
+                    for x in lines]
+            w = min(room.w, max(lab.get_width() for lab in labs) + 10)
+            box = pygame.Rect(room.right - w, room.y, w, 6 + lh * len(labs))
             surface.fill(palette.BG, box)
             pygame.draw.rect(surface, BACKPROP_COLOR, box, 1)
             pygame.draw.rect(surface, self.colors[a], (box.x, box.y, 3, box.h))
             for k, lab in enumerate(labs):
-                surface.blit(lab, (box.x + 7, box.y + 3 + 13 * k))
+                surface.blit(lab, (box.x + 7, box.y + 3 + lh * k))
+            self.score_boxes.append(box)
 
     def status_text(self) -> str:
         i, d = self.phase_index, self.depth
@@ -468,6 +521,29 @@ class StepAnimation:
         lab = fonts.text(self.status_text(), 10,
                          PHASE_COLORS[min(self.phase_index, 3)] if not self.done else palette.TEXT)
         surface.blit(lab, (strip.x + 4, min(y, strip.bottom - lab.get_height() - 1)))
+
+
+def mean_change(before: float, after: float) -> tuple[str, str]:
+    """Both means with the fewest significant digits (3 to 8) that tell
+    them apart; equal ones at 3."""
+    for d in range(3, 9):
+        a, b = f"{before:.{d}g}", f"{after:.{d}g}"
+        if a != b:
+            return a, b
+    return f"{before:.3g}", f"{after:.3g}"
+
+
+def _free_rooms(r: pygame.Rect, strip: pygame.Rect) -> list[pygame.Rect]:
+    """Where a panel's backprop box may go: the panel below its header,
+    or, where the joint-action strip lies over the panel, above the strip
+    and left or right of it."""
+    full = pygame.Rect(r.x + 4, r.y + 20, r.w - 10, r.bottom - r.y - 24)
+    if not full.colliderect(strip.inflate(6, 6)):
+        return [full]
+    rooms = [pygame.Rect(full.x, full.y, full.w, strip.top - 4 - full.y),
+             pygame.Rect(full.x, full.y, strip.left - 4 - full.x, full.h),
+             pygame.Rect(strip.right + 4, full.y, full.right - strip.right - 4, full.h)]
+    return [x for x in rooms if x.w >= 60 and x.h >= 30]
 
 
 def _gaps(rects: Sequence[pygame.Rect]) -> list[int]:

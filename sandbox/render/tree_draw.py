@@ -22,6 +22,13 @@ from .tree_common import (BACKPROP, BEST_LINE, DARK_TEXT, DOOMED_FILL, DOOMED_ST
                           _FLAT_COLORS, _LUT, _blit_mono, _dashed, _gradient, _hatch, _lum)
 
 
+def _hits_circle(box: pygame.Rect, cx: float, cy: float, r: float) -> bool:
+    """Whether a label's box overlaps a node's circle (its ring included)."""
+    nx = min(max(cx, box.left), box.right)
+    ny = min(max(cy, box.top), box.bottom)
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < (r + 2) ** 2
+
+
 class TreeDrawing:
     """TreeView's part: drawing (a mixin over the view's state)."""
 
@@ -34,22 +41,7 @@ class TreeDrawing:
         x += title.get_width() + 8
         self._crumb_rects = []
         if len(self._crumbs) > 1:
-            # Breadcrumbs: each a way back up (a click; Backspace: one up).
-            for i, name in enumerate(self._crumb_names):
-                last = i == len(self._crumb_names) - 1
-                lab = fonts.text(fonts.elide(name, 11, 90), 11,
-                                 palette.TEXT if last else palette.ACCENT, bold=last)
-                if x + lab.get_width() > w - PAD:
-                    break
-                surf.blit(lab, (x, 3))
-                self._crumb_rects.append((i, pygame.Rect(x - 2, 0, lab.get_width() + 4,
-                                                         HEADER_H)))
-                x += lab.get_width() + 2
-                if not last:
-                    sep = fonts.text("›", 11, palette.TEXT_DIM)
-                    surf.blit(sep, (x + 2, 3))
-                    x += sep.get_width() + 6
-            x += 8
+            x = self._draw_crumbs(surf, x, w - PAD) + 8
         if snap is None or len(snap.rows) == 0:
             return
         root_v = int(snap.visits[0])
@@ -63,9 +55,61 @@ class TreeDrawing:
                 surf.blit(fonts.font(11).render(s, True, palette.TEXT_DIM), (x, 3))
                 break
 
+    def _draw_crumbs(self, surf: pygame.Surface, x: int, right: int) -> int:
+        """Breadcrumbs from `x`, each a way back up (a click; Backspace: one
+        up). Where they do not all fit, the first (the search's root) and
+        the last ones (where the view is now) stay and "…" stands for the
+        middle; the current one is cut only when it alone does not fit.
+        (Cut from the end, the view's own place was the one lost.)
+        Returns the x after them."""
+        names = self._crumb_names
+        n = len(names)
+        sep = fonts.text("›", 11, palette.TEXT_DIM)
+        dots = fonts.text("…", 11, palette.TEXT_DIM)
+        sep_w = sep.get_width() + 8
+
+        def lab(i: int, room: int = 90) -> pygame.Surface:
+            last = i == n - 1
+            return fonts.text(fonts.elide(names[i], 11, room), 11,
+                              palette.TEXT if last else palette.ACCENT, bold=last)
+
+        labs = {i: lab(i) for i in range(n)}
+
+        def gaps(shown: list[int]) -> int:    # places where "…" stands for crumbs
+            return sum(1 for k, i in enumerate(shown) if i != (shown[k - 1] + 1 if k else 0))
+
+        def width(shown: list[int]) -> int:
+            return (sum(labs[i].get_width() + 2 for i in shown) + sep_w * (len(shown) - 1)
+                    + gaps(shown) * (dots.get_width() + sep_w))
+
+        shown = list(range(n))
+        while len(shown) > 2 and x + width(shown) > right:
+            shown.pop(1)                      # the oldest crumb after the root
+        if x + width(shown) > right:
+            shown = [n - 1]
+        if x + width(shown) > right:          # the current crumb alone, cut to fit
+            labs[n - 1] = lab(n - 1, max(10, right - x - 4 - dots.get_width() - sep_w))
+        self._crumb_rects = []
+        for k, i in enumerate(shown):
+            if i != (shown[k - 1] + 1 if k else 0):   # crumbs left out here
+                surf.blit(dots, (x, 3))
+                x += dots.get_width() + 2
+                surf.blit(sep, (x + 2, 3))
+                x += sep_w - 2
+            surf.blit(labs[i], (x, 3))
+            self._crumb_rects.append((i, pygame.Rect(x - 2, 0, labs[i].get_width() + 4,
+                                                     HEADER_H)))
+            x += labs[i].get_width() + 2
+            if i != n - 1:
+                surf.blit(sep, (x + 2, 3))
+                x += sep_w - 2
+        return x
+
     def _footer(self, surf: pygame.Surface, snap: TreeSnapshot) -> None:
         w, h = surf.get_size()
         y = h - FOOTER_H + 2
+        # the legend's own band: a deep graph that scrolls must not show through it
+        surf.fill(palette.PANEL, (0, h - FOOTER_H, w, FOOTER_H))
         lo, hi = self._bounds(snap)
         s = f"mean {lo:.3g} … {hi:.3g}" if hi > lo else "mean (no spread yet)"
         if self._kind(snap) == "sequential":
@@ -87,7 +131,7 @@ class TreeDrawing:
         x += lab.get_width() + 10
         if (snap.flags & FLAG_SHARED).any() or len(snap.links):
             # a graph: one node per state, however many parents reach it
-            note = ("◆ shared node · dashed: its other parents" if self._layout_now == "nodelink"
+            note = ("◆ shared · dashed: other parents" if self._layout_now == "nodelink"
                     else "◆ shared: shown once, under its 1st parent (no DAG here)")
             lab = fonts.text(fonts.elide(note, 10, max(0, w - PAD - x)), 10, SHARED)
             surf.blit(lab, (x, y))
@@ -353,6 +397,17 @@ class TreeDrawing:
                            h - HEADER_H - FOOTER_H - 4)
         if area.w < 4 or area.h < 4:
             return
+        # nodes, edges and labels stay between the header and the legend (a
+        # deep graph scrolls: its lower levels lie below the panel)
+        clip = surf.get_clip()
+        surf.set_clip(pygame.Rect(0, HEADER_H, w, h - HEADER_H - FOOTER_H).clip(clip))
+        try:
+            self._nodelink_body(surf, snap, area, gutter)
+        finally:
+            surf.set_clip(clip)
+
+    def _nodelink_body(self, surf: pygame.Surface, snap: TreeSnapshot, area: pygame.Rect,
+                       gutter: int) -> None:
         xu, lev = nodelink_layout(snap)
         n = len(xu)
         nlev = int(lev.max()) + 1
@@ -402,6 +457,8 @@ class TreeDrawing:
         fs = 10 if lh >= 26 else 9
         if lh >= 18:
             for i in range(1, n):
+                if F[i] & FLAG_PASS:   # its grey striped circle says it: a dead
+                    continue           # agent's chain of "pass" labels sat on the circles
                 name = self.row_name(snap, i, kind)
                 lab = fonts.text(name, fs, palette.TEXT if B[i] else palette.TEXT_DIM)
                 room = G[i] * 0.72 - 4      # labels sit 72% of the way to the child
@@ -410,9 +467,15 @@ class TreeDrawing:
                     if lab.get_width() > room:
                         continue
                 p = P[i]
-                mx = X[p] + (X[i] - X[p]) * 0.72
-                my = Y[p] + (Y[i] - Y[p]) * 0.72
-                surf.blit(lab, (mx - lab.get_width() / 2, my - lab.get_height() / 2))
+                box = pygame.Rect(0, 0, lab.get_width(), lab.get_height())
+                # 72% of the way to the child; else halfway, on the edge or
+                # beside it; never over a circle (the child's or the parent's)
+                for t, dx in ((0.72, 0.0), (0.5, 0.0), (0.5, box.w / 2 + 5)):
+                    box.center = (int(X[p] + (X[i] - X[p]) * t + dx),
+                                  int(Y[p] + (Y[i] - Y[p]) * t))
+                    if not any(_hits_circle(box, X[k], Y[k], R[k]) for k in (i, p)):
+                        surf.blit(lab, box)
+                        break
         mono_w = fonts.font(9, mono=True).size("0")[0]
         for i in range(n):
             c = (int(X[i]), int(Y[i]))

@@ -139,6 +139,13 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
                               f"load: {str(exc).splitlines()[0]}") from None
     data["players"] = players
     data["max_turns"] = h.max_turns        # the recorded match's limit (a --turns override too)
+    physics = data.get("physics", "csb")
+    if physics != "csb" and physics not in _worlds(h.game):
+        # states recorded from outside (a served Battlesnake game): no world
+        # of ours made them, so the continuation is played by the C model
+        data["physics"] = "csb"
+        notes += (f"the recorded states came from outside ({physics}); the continuation is "
+                  "played by our own rules",)
     try:
         scenario = scenario_from_dict(data, source=f"{replay.path.name}'s scenario")
         with Game(scenario.game, scenario.game_param_string(), seed=h.seed) as g:
@@ -161,6 +168,14 @@ def branch_point(replay: Replay, turn: int) -> BranchPoint:
                        start=StartState(words, origin), turn=turn, max_turns=h.max_turns,
                        name_hint=f"{h.scenario_source or scenario.name}-branch-t{turn}",
                        notes=notes)
+
+
+def _worlds(kind: str) -> tuple[str, ...]:
+    from ..games import plugin
+    try:
+        return tuple(plugin(kind).worlds)
+    except SandboxError:
+        return ()
 
 
 __all__ = ["BranchPoint", "branch_point", "in_force", "unrecorded_note", "unrecorded_settings",

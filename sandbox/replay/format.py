@@ -24,7 +24,14 @@ and .divergence (a pods race in the pymunk world, scenario physics =
 "pymunk": the state after the step, imported instead of re-simulated, and
 the world's per-agent distance from the C model's prediction),
 HeaderLine.branched_from (a match branched from another replay's turn: it
-starts from initial_state, imported into the game built from the header).
+starts from initial_state, imported into the game built from the header),
+PlayerTurnLine.bot (a process player's latency, failures and debug),
+TurnLine.forfeits (agents out of the ranking from that turn) and
+TurnLine.free (free moves, FreeMove in sandbox.native: a pods pod steered
+to a target point by a person or an outside bot; a versioned object whose
+`moves` hold one entry per agent, the free move it played or null, and
+joint[agent] is null where there is one; a reader that does not know the
+field sees those agents without a move and cannot re-simulate the turn).
 
 Consistency: a header must agree with itself (one name and one initial alive
 flag per agent, every agent owned by exactly one player), or the file is
@@ -167,11 +174,20 @@ class HeaderLine(_Line):
             k = len(getattr(line, name))
             if k != n:
                 return f"{name}: {k} entries for {n} agents"
+        if line.free is not None:
+            if len(line.free.moves) != n:
+                return f"free: {len(line.free.moves)} entries for {n} agents"
+            for a, f in enumerate(line.free.moves):
+                if f is not None and line.joint[a] is not None:
+                    return f"free: agent {a} has a free move and table move {line.joint[a]}"
         for a in line.eliminated:
             if not 0 <= a < n:
                 return f"eliminated: agent {a} outside 0..{n - 1}"
             if line.alive[a]:
                 return f"eliminated: agent {a} is alive after the step"
+        for a in line.forfeits:
+            if not 0 <= a < n:
+                return f"forfeits: agent {a} outside 0..{n - 1}"
         own = {p.player: set(p.agents) for p in self.players}
         seen: set[int] = set()
         for pt in line.players:
@@ -187,6 +203,8 @@ class HeaderLine(_Line):
                         f"header gives it {sorted(own[pt.player])}")
             if any(ch.player != pt.player for ch in pt.changes):
                 return f"players: player {pt.player} holds another player's settings change"
+            if pt.bot is not None and any(f.agent not in own[pt.player] for f in pt.bot.failures):
+                return f"players: player {pt.player} records a failure of another player's agent"
         return None
 
     def result_problem(self, line: "ResultLine") -> str | None:
@@ -322,6 +340,26 @@ class SettingsChangeLine(_Line):
         return self
 
 
+class BotFailureLine(_Line):
+    agent: int
+    kind: Plain                               # timeout | exit | garbage | illegal | ...
+    detail: Plain
+
+
+class BotLine(_Line):
+    """A process player's turn (docs/bots.md): how long its answer took,
+    what failed (each failed agent played its default move), its debug
+    object, as the protocol kept it."""
+    latency_ms: float | None = None           # None: no usable reply
+    failures: list[BotFailureLine] = []
+    debug: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _printable(self) -> "BotLine":
+        check_strings(self.debug or {}, "debug")
+        return self
+
+
 class PlayerTurnLine(_Line):
     player: int
     controller: Plain
@@ -332,6 +370,54 @@ class PlayerTurnLine(_Line):
     stop_reason: Plain
     agents: list[AgentTurn]
     changes: list[SettingsChangeLine] = []
+    bot: BotLine | None = None                # process players only; older files: none
+
+
+FREE_VERSION = 1
+FREE_KINDS = ("thrust", "boost", "shield")
+
+
+class FreeMoveLine(_Line):
+    """A free move as recorded (sandbox.native.FreeMove.to_json): steer to
+    (x, y) with `thrust` (kind "thrust"), or a boost / shield toward it."""
+    x: float
+    y: float
+    thrust: int | None = None
+    kind: Literal["thrust", "boost", "shield"] = "thrust"
+
+    @model_validator(mode="after")
+    def _sane(self) -> "FreeMoveLine":
+        import math
+        for name in ("x", "y"):
+            v = getattr(self, name)
+            if not math.isfinite(v) or abs(v) > 1e9:
+                raise ValueError(f"free move: {name} {v!r} is not a finite coordinate within 1e9")
+        if self.kind == "thrust":
+            if self.thrust is None or not 0 <= self.thrust <= 100_000:
+                raise ValueError(f"free move: a thrust move needs a thrust >= 0 (got "
+                                 f"{self.thrust!r})")
+        elif self.thrust is not None:
+            raise ValueError(f"free move: a {self.kind} has no thrust")
+        return self
+
+    def move(self):
+        """The FreeMove to step the game with."""
+        from ..native import FreeMove
+        return FreeMove(self.x, self.y, self.thrust, self.kind)
+
+
+class FreeMovesLine(_Line):
+    """TurnLine.free: its own version (a later one is refused, not misread)
+    and one entry per agent."""
+    version: int
+    moves: list[FreeMoveLine | None]
+
+    @model_validator(mode="after")
+    def _known(self) -> "FreeMovesLine":
+        if self.version != FREE_VERSION:
+            raise ValueError(f"free: version {self.version} is not {FREE_VERSION} (a newer "
+                             f"sandbox wrote it)")
+        return self
 
 
 class TurnLine(_Line):
@@ -350,6 +436,22 @@ class TurnLine(_Line):
     # step; older files and C worlds: none
     state: list[int] | None = None
     divergence: list[float] | None = None
+    # agents whose player forfeited in this turn (a process player's failure
+    # with on_failure = "eliminate"): ranked below the others from here on
+    # (sim.records.forfeit_ranking); older files: none
+    forfeits: list[int] = []
+    # free moves played this turn (see the module's notes); none: all table moves
+    free: FreeMovesLine | None = None
+
+    def played(self) -> list:
+        """The joint action to step the game with: joint, with each agent's
+        free move (a FreeMove) where it played one."""
+        if self.free is None:
+            return list(self.joint)
+        return [f.move() if f is not None else m for m, f in zip(self.joint, self.free.moves)]
+
+    def free_move(self, agent: int) -> "FreeMoveLine | None":
+        return self.free.moves[agent] if self.free is not None else None
 
     def agent(self, agent: int) -> AgentTurn | None:
         for p in self.players:
@@ -379,6 +481,9 @@ class ResultLine(_Line):
 Line = Annotated[Union[HeaderLine, TurnLine, ResultLine], Field(discriminator="type")]
 LINE_ADAPTER: TypeAdapter = TypeAdapter(Line)
 
-__all__ = ["AgentTurn", "BranchOrigin", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
-           "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
-           "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex"]
+__all__ = [
+    "AgentTurn", "BotFailureLine", "BotLine", "BranchOrigin", "FREE_VERSION", "FreeMoveLine",
+    "FreeMovesLine", "FORMAT_NAME", "FORMAT_VERSION", "HeaderLine", "LINE_ADAPTER", "Line",
+    "PlayerHeader", "PlayerTurnLine", "ResultLine", "RootMove", "SUPPORTED_VERSIONS",
+    "SettingsChangeLine", "TreeColumns", "TurnLine", "hash_hex",
+]

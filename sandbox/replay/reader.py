@@ -124,7 +124,7 @@ class Replay:
         action, then, for a replay of stored states, the state after it.
         SandboxError: a move C refuses, or a stored state it refuses;
         ReplayError: a stored state missing, or not the next turn's."""
-        game.step(line.joint)
+        game.step(line.played())
         if not self.stored_states:
             return
         if line.state is None:

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..names import find_scenario, slug
 from .errors import ReplayError
-from .format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine, RootMove,
-                     SettingsChangeLine, TreeColumns, TurnLine, hash_hex)
+from .format import (FREE_VERSION, AgentTurn, BotFailureLine, BotLine, FreeMoveLine,
+                     FreeMovesLine, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
+                     RootMove, SettingsChangeLine, TreeColumns, TurnLine, hash_hex)
 
 if TYPE_CHECKING:
     from ..config import Scenario
@@ -311,7 +312,9 @@ def turn_line(record: "TurnRecord") -> TurnLine:
         for a in sorted(p.moves):
             tree = p.trees.get(a)
             agents.append(AgentTurn(
-                agent=a, move=p.moves[a], nodes=p.tree_nodes.get(a),
+                # a free move decided: none here (the turn's `free` holds what was played)
+                agent=a, move=p.moves[a] if isinstance(p.moves[a], int) else None,
+                nodes=p.tree_nodes.get(a),
                 root=[RootMove(move=s.move, visits=s.visits, mean=_r(s.mean, 6),
                                prob=_r(s.prob, 6), policy=_r(s.policy, 6))
                       for s in p.root_stats.get(a, ())],
@@ -324,15 +327,39 @@ def turn_line(record: "TurnRecord") -> TurnLine:
             changes=[SettingsChangeLine(player=ch.player, turn=ch.turn, iteration=ch.iteration,
                                         changes={k: (_plain(o), _plain(n))
                                                  for k, (o, n) in ch.changes.items()})
-                     for ch in p.changes]))
+                     for ch in p.changes],
+            bot=_bot_line(p.bot)))
+    joint, free = split_free(record.joint)
     return TurnLine(
-        turn=record.turn, joint=list(record.joint), players=players,
+        turn=record.turn, joint=joint, players=players, free=free,
         hash=hash_hex(record.state_hash), scores=[_r(x, SCORE_DECIMALS) for x in record.scores],
         alive=list(record.alive), eliminated=list(record.eliminated),
         rewards=[_r(x, 6) for x in record.rewards],
         state=list(record.state) if record.state is not None else None,
         divergence=([_r(x, 3) for x in record.divergence] if record.divergence is not None
-                    else None))
+                    else None),
+        forfeits=list(record.forfeits))
+
+
+def _bot_line(info) -> BotLine | None:
+    """A process player's turn (sandbox.bots.external.BotTurnInfo)."""
+    if info is None:
+        return None
+    return BotLine(latency_ms=None if info.latency_ms is None else _r(info.latency_ms, 3),
+                   failures=[BotFailureLine(agent=f.agent, kind=f.kind, detail=f.detail)
+                             for f in info.failures],
+                   debug=dict(info.debug) if info.debug else None)
+
+
+def split_free(joint) -> tuple[list, FreeMovesLine | None]:
+    """A played joint action as the turn line holds it: table moves in
+    `joint`, free moves (FreeMove) in `free` with null in joint."""
+    from ..native import FreeMove
+    if not any(isinstance(m, FreeMove) for m in joint):
+        return list(joint), None
+    moves = [FreeMoveLine(**m.to_json()) if isinstance(m, FreeMove) else None for m in joint]
+    return ([None if isinstance(m, FreeMove) else m for m in joint],
+            FreeMovesLine(version=FREE_VERSION, moves=moves))
 
 
 def _plain(value):

@@ -352,7 +352,10 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
                 take_weights(weights)
             if own[0] is not None:
                 own[0].import_state(game.export())
-            search.advance(tl.joint, new_root=own[0] or game)
+            if tl.free is not None:     # free moves have no subtree: afresh, as played
+                search.reset(own[0] or game)
+            else:
+                search.advance(tl.joint, new_root=own[0] or game)
 
         # -------- turn K: the recorded settings (changes made before its search)
         mid = []

@@ -41,6 +41,7 @@ from typing import Any, Sequence, TextIO
 
 from ..games.base import move_namer, move_names
 from ..native import SandboxError
+from .botstats import bot_lines, bot_stats
 from .checks import consistency_warnings
 from .format import RootMove, TurnLine
 from .reader import Replay
@@ -110,6 +111,7 @@ class TurnAgentRow:
     hash: str              # after the step
     alive_before: bool     # when the decision was made
     chosen_by: str = ""    # who chose the move played ("" where nobody moved)
+    free_move: str = ""    # a free move played (move is None): its line, '8000 4500 100'
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,8 @@ class ReplayStats:
     # limit with the game not over (its winner is then who led); None
     # without a result line
     terminal: bool | None = None
+    # process players (docs/bots.md), by name: answers, latency, failures, forfeit
+    bots: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (NaN -> None); per-turn rows and series left out."""
@@ -215,6 +219,7 @@ class ReplayStats:
                   else "finished")]
         if self.finished:
             win = (f"{self.winner} ({self.winner_name})" if self.winner is not None
+                   else f"player {self.winner_name}" if self.winner_name is not None
                    else "none (a tie)")
             who = "leader when stopped" if self.terminal is False else "winner"
             out.append(f"{who}: {win}   ranking {self.placement}")
@@ -256,6 +261,7 @@ class ReplayStats:
                        f" ({_ranges(a.node_cap_turns)})")
         if not full and any(a.controller == "smitsimax" for a in self.agents):
             out.append("tree full (node cap): never")
+        out += bot_lines(self.bots)
         return "\n".join(out)
 
     def _recorded_note(self) -> str:
@@ -413,6 +419,14 @@ def compute_stats(replay: Replay) -> ReplayStats:
     label_colors.update({player_name[pl]: player_color[pl] for pl in player_name})
     searching = {p.player for p in h.players if p.search is not None}  # players with search data
     winner = result.winner if result is not None else None
+    winner_name = h.names[winner] if winner is not None and winner < n else None
+    if result is not None and winner is None:
+        # one player's agents sharing first place (a team) is that player's win
+        best = {a for a, r in enumerate(result.ranking) if r == 0}
+        team = [p for p in h.players if best and set(p.agents) == best]
+        if len(best) > 1 and team:
+            winner_name = f"{player_name.get(team[0].player, team[0].name)}, agents " \
+                          + ", ".join(map(str, sorted(best)))
     return ReplayStats(
         path=str(replay.path), scenario=str(h.scenario.get("name", "?")), game=h.game,
         seed=h.seed, num_agents=n,
@@ -423,7 +437,7 @@ def compute_stats(replay: Replay) -> ReplayStats:
         first_turn=replay.turns[0].turn if replay.turns else h.start_turn,
         finished=result is not None, terminal=result.terminal if result is not None else None,
         winner=winner,
-        winner_name=h.names[winner] if winner is not None and winner < n else None,
+        winner_name=winner_name,
         ranking=tuple(result.ranking) if result is not None else None,
         placement=_placement(result.ranking) if result is not None else None,
         dropped_lines=replay.dropped_lines, agents=tuple(agents), rows=tuple(rows),
@@ -431,7 +445,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
         root_value={labels[a]: s_value[a] for a in range(n) if owner.get(a) in searching},
         iterations={player_name[pl]: s_iters[pl] for pl in s_iters if pl in searching},
         entropy={labels[a]: s_entropy[a] for a in range(n) if owner.get(a) in searching},
-        colors=label_colors, warnings=tuple(consistency_warnings(replay)))
+        colors=label_colors, warnings=tuple(consistency_warnings(replay)),
+        bots=bot_stats(replay))
 
 
 def _count(items) -> dict[str, int]:
@@ -448,7 +463,7 @@ def chosen_by(replay: Replay, line: TurnLine, agent: int) -> str:
     """Who chose the move `agent` played at `line` (CHOOSERS; "" where it
     played none). Older files lack the field: the player's controller, or a
     person where the move played is not what the controller decided."""
-    if line.joint[agent] is None:
+    if line.joint[agent] is None and line.free_move(agent) is None:
         return ""
     at = line.agent(agent)
     if at is not None and at.chosen_by:
@@ -473,7 +488,12 @@ def _row(replay: Replay, line: TurnLine, a: int, player: int, name: str,
         root_value=root_value(root), visit_entropy=visit_entropy(root),
         best_visits_share=best_visits_share(root), root_visits=sum(m.visits for m in _moves(root)),
         alive=line.alive[a], score=line.scores[a], hash=line.hash, alive_before=alive_before,
-        chosen_by=chosen_by(replay, line, a))
+        chosen_by=chosen_by(replay, line, a),
+        free_move=_free_text(line.free_move(a)))
+
+
+def _free_text(f) -> str:
+    return f.move().text() if f is not None else ""
 
 
 def _placement(ranking: Sequence[int]) -> str:
@@ -500,6 +520,8 @@ def to_csv(replay: Replay, path: str | os.PathLike | TextIO,
 
     def cell(r, c: str):
         if c == "move_name":
+            if r.free_move:         # a free move has no id: its line names it
+                return r.free_move
             if r.move is None or names is None:
                 return ""
             return move_namer(names, r.agent)(r.move)

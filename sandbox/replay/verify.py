@@ -7,8 +7,8 @@ line stored is imported, and that state must have the turn's hash, alive
 flags and scores; the checks below are the same from there.
 
 The game is rebuilt from (kind, effective parameter string, match seed), its
-initial hash compared with the header's, then every recorded joint action is
-played and the hash after each step compared with the turn line's, and so
+initial hash compared with the header's, then every recorded joint action
+(with the turn's free moves, where agents played some) is played and the hash after each step compared with the turn line's, and so
 are the figures the turn line states about the new state (who is alive, the
 evaluation scores); at the end the result line's ranking and winner are
 compared with the replayed game's. The first difference, an illegal recorded
@@ -23,6 +23,7 @@ from .errors import ReplayError
 from .format import hash_hex
 from .reader import Replay
 from .recorder import SCORE_DECIMALS
+from ..sim.records import forfeit_ranking
 
 
 @dataclass(frozen=True)
@@ -55,17 +56,20 @@ def verify(replay: Replay) -> VerifyReport:
                                 f"rebuilt {got}): another game build or tampered header",
                                 "initial", h.initial_hash, got)
         checked = 0
+        forfeits: dict[int, int] = {}
         for line in replay.turns:
+            for a in line.forfeits:
+                forfeits.setdefault(a, line.turn)
             t = game.turn
             if line.turn != t:
                 return VerifyReport(False, checked, t, f"turn {t}: missing from the file "
                                     f"(dropped or never written); cannot check further",
                                     "missing")
             try:
-                game.step(line.joint)
+                game.step(line.played())
             except SandboxError as exc:
                 return VerifyReport(False, checked, t,
-                                    f"turn {t}: recorded moves {_joint(line.joint)} cannot be "
+                                    f"turn {t}: recorded moves {_joint(line.played())} cannot be "
                                     f"played: {exc}", "illegal")
             if replay.stored_states:
                 # not re-simulated (a pymunk world): the state the turn stored
@@ -102,6 +106,8 @@ def verify(replay: Replay) -> VerifyReport:
                                     f"replayed turns {game.turn}, final hash {final}", "result",
                                     r.final_hash, final)
             ranking = game.ranking()
+            if forfeits:    # a player that forfeited ranks below the rest
+                ranking = list(forfeit_ranking(ranking, forfeits))
             best = [a for a, k in enumerate(ranking) if k == 0]
             winner = best[0] if len(best) == 1 else None
             if list(r.ranking) != ranking or r.winner != winner:
@@ -143,4 +149,5 @@ def _who(agent: int | None) -> str:
 
 
 def _joint(joint) -> str:
-    return "[" + ", ".join("-" if m is None else str(m) for m in joint) + "]"
+    return "[" + ", ".join("-" if m is None else str(m) if isinstance(m, int) else
+                           f"'{m.text()}'" for m in joint) + "]"

@@ -19,8 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..config import Budget
-from ..native import (SNAPSHOT_DTYPE, Game, InvalidArgument, InvalidState, MoveStat, RootMatrix,
-                      Search, SearchParams, Trace, TreeSnapshot, has_bot)
+from ..native import (SNAPSHOT_DTYPE, FreeMove, Game, InvalidArgument, InvalidState, MoveStat,
+                      RootMatrix, Search, SearchParams, Trace, TreeSnapshot, has_bot)
 from ..native.search import params_arg
 
 
@@ -478,6 +478,11 @@ class SearchController(Controller):
                 old.close()
         if self._own is not None:
             self._own.import_state(game.export())
+        if any(isinstance(m, FreeMove) for m in joint):
+            # a free move (a person's or an outside bot's target point) has
+            # no subtree in the table-move trees: start them afresh
+            self.search.reset(self._own or game)
+            return
         self.search.advance(joint, new_root=self._own or game)
 
     def update_weights(self, weights: Mapping[str, float], turn: int = -1) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ..config import Budget, Scenario
-from ..native import InvalidState, SearchParams
+from ..native import FreeMove, InvalidState, SearchParams
 from .controller import HumanController, SearchController, TreeRequest
 from .match import Match, RecorderLike, StartState
 from .records import MatchResult, TurnRecord
@@ -155,9 +155,10 @@ class LiveMatch:
             self.human_agents.discard(agent)
             self.human.pop(agent, None)
 
-    def choose(self, agent: int, move: int) -> None:
-        """A person's move for `agent` this turn."""
-        self.human[agent] = int(move)
+    def choose(self, agent: int, move: "int | FreeMove") -> None:
+        """A person's move for `agent` this turn (a FreeMove where the game
+        takes them: a pods pod steered to a clicked point)."""
+        self.human[agent] = move if isinstance(move, FreeMove) else int(move)
         self._human_fresh.add(agent)
 
     @property
@@ -234,11 +235,14 @@ class LiveMatch:
         self._start_thinking()
         return record
 
-    def _human_move(self, agent: int) -> int:
+    def _human_move(self, agent: int) -> "int | FreeMove":
         """The person's key of this turn, else what the game does with an
         unsteered agent; never an illegal move."""
         legal = self.match.world.game.legal_moves(agent)
-        for move in (self.human.get(agent) if agent in self._human_fresh else None,
+        picked = self.human.get(agent) if agent in self._human_fresh else None
+        if isinstance(picked, FreeMove) and legal:
+            return picked                   # C checks it when the turn is played
+        for move in (picked,
                      self.match.world.plugin.default_move(self.view, agent)):
             if move is not None and move in legal:
                 return move

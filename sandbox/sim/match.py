@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
-from ..native import InvalidArgument, InvalidState
+from ..native import FreeMove, InvalidArgument, InvalidState
 from .controller import (BotController, Controller, HumanController, RandomController,
                          SearchController, TreeRequest)
-from .records import MatchResult, PlayerTurn, TurnRecord
+from .records import MatchResult, PlayerTurn, TurnRecord, forfeit_ranking
 from .world import World, make_world
 
 
@@ -36,7 +36,22 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
         return RandomController(i, agents, seed, name)
     if p.controller == "bot":
         return BotController(i, agents, name)
-    return HumanController(i, agents, name)
+    if p.controller == "human":
+        return HumanController(i, agents, name)
+    if p.controller == "process":
+        from ..bots.controller import ProcessController
+        return ProcessController(i, agents, scenario.game, scenario.game_params, seed,
+                                 command=p.command or [], cwd=p.cwd, env=p.env,
+                                 timeout_ms=p.timeout_ms, first_turn_ms=p.first_turn_ms,
+                                 on_failure=p.on_failure, memory_mb=p.memory_mb,
+                                 cpu_s=p.cpu_s, protocol=p.protocol, name=name)
+    # a controller a game plugin offers (a remote program: url, timeout_ms)
+    from ..games import plugin
+    owner = {a: k for k in range(len(scenario.players)) for a in scenario.player_agents(k)}
+    names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
+    return plugin(scenario.game).make_controller(
+        p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
+        scenario.game_params, f"sandbox-{match_seed}", names)
 
 
 @dataclass(frozen=True)
@@ -108,12 +123,19 @@ class Match:
         self.record_trees = int(record_trees)
         self._thinking = False
         self._closed = False
+        # agent -> the turn its player forfeited (a bot's failure with
+        # on_failure = "eliminate"; sim.records.forfeit_ranking)
+        self.forfeits: dict[int, int] = {}
         if recorder is not None:
             try:
                 recorder.begin(self)
             except BaseException:
                 self.close()
                 raise
+        for c in self.controllers:     # a bot's stderr log goes beside the replay
+            attach = getattr(c, "attach_log", None)
+            if attach is not None:
+                attach(getattr(recorder, "path", None))
 
     # ------------------------------------------------------------------ state
     @property
@@ -175,6 +197,8 @@ class Match:
                       chosen_by: Mapping[int, str] | None = None) -> TurnRecord:
         """Wait for every decision, play the joint action, re-root searches.
         `overrides` (agent -> move) replaces decisions, e.g. a human's key;
+        a controller's or an override's move may be a FreeMove (a game that
+        takes free moves: pods), recorded in the turn line's `free`;
         `chosen_by` (agent -> a CHOOSERS name) says who chose each override
         (default "person"), and is recorded with the turn."""
         if not self._thinking:
@@ -185,7 +209,7 @@ class Match:
             if isinstance(c, SearchController):
                 c.raise_if_failed()
         n = self.world.num_agents
-        joint: list[int | None] = [None] * n
+        joint: list[int | FreeMove | None] = [None] * n
         for c in self.controllers:
             for a, m in c.moves().items():
                 joint[a] = m
@@ -195,6 +219,10 @@ class Match:
         alive_before = self.world.game.alive
         by = {a: (chosen_by or {}).get(a, "person") for a in (overrides or {})}
         players = tuple(self._player_turn(c, turn, by) for c in self.controllers)
+        new_forfeits = tuple(sorted(a for c in self.controllers
+                                    for a, t in getattr(c, "forfeits", {}).items()
+                                    if a not in self.forfeits))
+        self.forfeits.update({a: turn for a in new_forfeits})
         rewards = self.world.step(joint)
         for c in self.controllers:
             c.finish(joint, self.world.game)
@@ -206,13 +234,24 @@ class Match:
             scores=tuple(float(x) for x in game.evaluate()), alive=alive,
             eliminated=tuple(a for a in range(n) if alive_before[a] and not alive[a]),
             rewards=tuple(float(x) for x in rewards), state=_tuple(self.world.recorded_state()),
-            divergence=_tuple(self.world.last_divergence))
+            divergence=_tuple(self.world.last_divergence), forfeits=new_forfeits)
         self.history.append(record)
         if self.recorder is not None:
             self.recorder.append(record)
             if self.over:
                 self.recorder.end(self.result())
+        if self.over:
+            self._tell_end()
         return record
+
+    def _tell_end(self) -> None:
+        """Players that are programs get the result (sandbox.bots)."""
+        res = self.result()
+        scores = tuple(float(x) for x in self.world.game.evaluate())
+        for c in self.controllers:
+            end = getattr(c, "end", None)
+            if end is not None:
+                end(res.ranking, scores)
 
     def _player_turn(self, c: Controller, turn: int,
                      overridden: Mapping[int, str]) -> PlayerTurn:
@@ -231,8 +270,9 @@ class Match:
             root_stats={a: snap.root_stats[a] for a in c.agents} if mine else {},
             tree_nodes={a: snap.tree_nodes[a] for a in c.agents} if mine else {},
             changes=tuple(c.drain_changes()), trees=trees,
-            chosen_by={a: overridden.get(a, c.chooser(a)) if isinstance(c, HumanController)
-                       else overridden.get(a, controller_chooser(c)) for a in c.agents})
+            chosen_by={a: overridden.get(a, c.chooser(a)) if hasattr(c, "chooser")
+                       else overridden.get(a, controller_chooser(c)) for a in c.agents},
+            bot=getattr(c, "turn_info", lambda t: None)(turn))
 
     def play_turn(self) -> TurnRecord:
         self.start_turn()
@@ -248,6 +288,8 @@ class Match:
     def result(self) -> MatchResult:
         game = self.world.game
         ranking = tuple(game.ranking())
+        if self.forfeits:
+            ranking = forfeit_ranking(ranking, self.forfeits)
         best = [a for a, r in enumerate(ranking) if r == 0]
         return MatchResult(turns=self.turn, ranking=ranking,
                            winner=best[0] if len(best) == 1 else None,
@@ -288,5 +330,7 @@ def controller_chooser(c: Controller) -> str:
     return "person"
 
 
-def joint_names(world: World, joint: Sequence[int | None]) -> list[str]:
-    return ["-" if m is None else world.game.move_name(a, m) for a, m in enumerate(joint)]
+def joint_names(world: World, joint: Sequence["int | FreeMove | None"]) -> list[str]:
+    """Move names; a free move as its line ('8000 4500 100')."""
+    return ["-" if m is None else f"'{m.text()}'" if isinstance(m, FreeMove)
+            else world.game.move_name(a, m) for a, m in enumerate(joint)]

@@ -2,21 +2,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
-from ..native import MoveStat, TreeSnapshot
+from ..native import FreeMove, MoveStat, TreeSnapshot
 from .controller import SettingsChange
 
 # Who chose a played move: the player's search, its random draw, a person's
 # key, or (a person's agent left unsteered) what the game does by default.
-CHOOSERS = ("search", "random", "person", "default", "bot")   # bot: the game's own (C)
+# bot: the game's own (C); external: a program outside (a Battlesnake server);
+# process: a program of the user's over a pipe (docs/bots.md), its failed turns "default"
+CHOOSERS = ("search", "random", "person", "default", "bot", "external", "process")
 
 
 @dataclass(frozen=True)
 class PlayerTurn:
     player: int
     controller: str
-    moves: dict[int, int | None]              # agent -> move
+    moves: dict[int, "int | FreeMove | None"]  # agent -> move (a FreeMove: a free move,
+                                              # where the game takes them)
     iterations: int
     sim_turns: int
     search_ms: float
@@ -30,12 +33,15 @@ class PlayerTurn:
     # own agents: who chose the move actually played (CHOOSERS); `moves` is
     # what this player's controller decided, which a person may have overridden
     chosen_by: Mapping[int, str] = field(default_factory=dict)
+    # a player whose moves come from outside (sandbox.bots.external.BotTurnInfo):
+    # its answer's latency, its failures, its debug object, its forfeits
+    bot: Any = None
 
 
 @dataclass(frozen=True)
 class TurnRecord:
     turn: int                       # the turn the decision was made in
-    joint: tuple[int | None, ...]
+    joint: tuple["int | FreeMove | None", ...]  # as played (free moves where some were)
     players: tuple[PlayerTurn, ...]
     state_hash: int                 # after the step
     scores: tuple[float, ...]       # evaluation after the step
@@ -47,6 +53,24 @@ class TurnRecord:
     # from where the C model predicted (None for the C world)
     state: tuple[int, ...] | None = None
     divergence: tuple[float, ...] | None = None
+    # agents whose player forfeited in this turn (a bot's failure with
+    # on_failure = "eliminate"): out of the match's ranking from here on
+    forfeits: tuple[int, ...] = ()
+
+
+def forfeit_ranking(ranking: Sequence[int], forfeits: Mapping[int, int]) -> tuple[int, ...]:
+    """The match's ranking (0 = best, ties equal) once agents forfeited:
+    the game's ranking among the agents that did not, then the forfeited
+    ones below all of them, a later forfeit above an earlier one (agents
+    that forfeited in the same turn tie). `forfeits`: agent -> turn."""
+    n = len(ranking)
+    stay = [a for a in range(n) if a not in forfeits]
+    out = [0] * n
+    for a in stay:
+        out[a] = sum(1 for b in stay if ranking[b] < ranking[a])
+    for a, t in forfeits.items():
+        out[a] = len(stay) + sum(1 for b, u in forfeits.items() if u > t)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,9 @@ A built-in name is a player with default settings:
                          is the untuned textbook yardstick (C 2); gtcfr
                          is growing-tree CFR (two-player games)
 
+An agent file with controller "battlesnake" (and its url, timeout_ms) is
+a user's snake server; it takes seats of snakes scenarios only.
+
 An entrant replaces the whole player of a seat: its controller, search and
 budget (an agent file's missing keys take their defaults, not the
 scenario player's, so one agent plays the same on every seat and scenario);
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config.agent import read_agent_file, resolve_agent_file
+from ..config.process import PROCESS_KEYS
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
 
 BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct",
@@ -60,7 +64,8 @@ def load_entrant(ref: str, name: str | None = None) -> Entrant:
     data = read_agent_file(path, "agent", ref)
     # the weights too: an agent saved from the arena with its own evaluation
     # weights plays with them here as in a scenario (they were dropped)
-    keys = {k: data[k] for k in ("controller", "search", "budget", "weights")
+    keys = {k: data[k] for k in ("controller", "search", "budget", "weights", "url",
+                                 *PROCESS_KEYS)
             if data.get(k) is not None}
     keys.setdefault("controller", "smitsimax")
     if keys["controller"] == "human":

@@ -44,6 +44,7 @@ from typing import Any, Sequence
 
 from ..config import Budget, Scenario, ScenarioError
 from ..native import InvalidArgument
+from ..seeds import series_seed_problem
 from ..sim.series import format_interval, interval_json, score_interval
 from .agents import (BUILTIN, Entrant, check_entrants, load_entrant, seat_scenario,
                      unique_names)
@@ -430,9 +431,8 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
     if not 2 <= games <= MAX_GAMES or games % 2:
         raise InvalidArgument(f"--games must be an even number in 2..{MAX_GAMES:,} (each seed "
                               f"is played with both seat orders), got {games}")
-    if not 0 <= args.seed < 2**62:
-        from ..safetext import SEED_WHY
-        raise InvalidArgument(f"--seed must be in 0..2^62-1 (got {args.seed}): {SEED_WHY}")
+    if series_seed_problem(args.seed):
+        raise InvalidArgument(series_seed_problem(args.seed))
     if args.turns is not None and args.turns < 0:
         raise InvalidArgument("--turns must be >= 0")
     if args.workers is not None and not 0 <= args.workers <= 256:

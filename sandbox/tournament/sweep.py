@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..safetext import SEED_WHY
+from ..seeds import series_seed_problem
 from ..config import Budget, Scenario
 from ..config.errors import one_line
 from ..config.scenario import setting_value
@@ -194,8 +194,8 @@ class SweepSpec:
         if not isinstance(self.games, int) or not 2 <= self.games <= 100_000 or self.games % 2:
             raise InvalidArgument(f"--games must be an even number in 2..100,000 (each seed "
                                   f"is played with both seat orders), got {self.games}")
-        if type(self.seed) is not int or not 0 <= self.seed < 2**62:
-            raise InvalidArgument(f"--seed must be in 0..2^62-1 (got {self.seed!r}): {SEED_WHY}")
+        if series_seed_problem(self.seed):
+            raise InvalidArgument(series_seed_problem(self.seed))
         if self.max_turns is not None and (type(self.max_turns) is not int
                                            or self.max_turns < 0):
             raise InvalidArgument(f"--turns must be >= 0, got {self.max_turns!r}")

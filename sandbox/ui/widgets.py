@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 import pygame
 
 from ..render import palette as pal
-from ..render.fonts import text
+from ..render.fonts import elide, text
 from .events import post_change, post_click
 
 FONT = 13
@@ -268,9 +268,44 @@ class Picker(Widget):
         lw = text(self.label, FONT, pal.TEXT_DIM).get_width() + 8 if self.label else 0
         return pygame.Rect(self.rect.x + lw, self.rect.y, self.rect.w - lw, self.rect.h)
 
+    def popup_width(self) -> int:
+        """The option list is as wide as its longest option (never narrower
+        than the box): a name cut to "UCB1-Tu…" cannot be told apart."""
+        widest = max((text(name, FONT, pal.TEXT).get_width() for _, name in self.options),
+                     default=0)
+        return max(self.box.w, widest + 14)
+
     def option_rect(self, i: int) -> pygame.Rect:
         b = self.box
-        return pygame.Rect(b.x, b.bottom + i * b.h, b.w, b.h)
+        w = self.popup_width()
+        # a list wider than the box grows to the right, unless that leaves
+        # the window: then it is right-aligned with the box
+        x = b.x
+        surf = pygame.display.get_surface()
+        if surf is not None and x + w > surf.get_width():
+            x = max(0, b.right - w)
+        return pygame.Rect(x, b.bottom + i * b.h, w, b.h)
+
+    def shown_name(self) -> str:
+        """The chosen option's name as the closed box shows it (cut to fit
+        beside the arrow; the tooltip then names it in full)."""
+        name = self.options[self.index][1] if self.options else ""
+        key = (name, self.rect.w, self.label)   # drawn every frame: measure once
+        if getattr(self, "_shown", (None,))[0] != key:
+            self._shown = (key, elide(name, FONT, self.box.w - 24))
+        return self._shown[1]
+
+    @property
+    def tooltip(self) -> str:
+        name = self.options[self.index][1] if self.options else ""
+        tip = self._tooltip
+        if name and self.shown_name() != name:
+            return f"{name}: {tip}" if tip else name
+        return tip
+
+    @tooltip.setter
+    def tooltip(self, value: str) -> None:
+        self._tooltip = value
 
     def _event(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -308,8 +343,7 @@ class Picker(Widget):
         pygame.draw.rect(surface, pal.PANEL_HI if self.hovered else pal.PANEL, b, border_radius=4)
         pygame.draw.rect(surface, pal.ACCENT if (self.focused or self.open) else pal.BORDER, b, 1,
                          border_radius=4)
-        name = self.options[self.index][1] if self.options else ""
-        surface.blit(text(name, FONT, pal.TEXT), (b.x + 6, b.y + (b.h - 15) // 2))
+        surface.blit(text(self.shown_name(), FONT, pal.TEXT), (b.x + 6, b.y + (b.h - 15) // 2))
         cx, cy = b.right - 10, b.centery
         pygame.draw.polygon(surface, pal.TEXT_DIM, [(cx - 4, cy - 2), (cx + 4, cy - 2), (cx, cy + 3)])
 
@@ -384,6 +418,25 @@ class WidgetGroup:
                 return True
         return False
 
+    def carry_over(self, old: "WidgetGroup") -> None:
+        """Take over what the user is in the middle of from the group this
+        one replaces (a scene rebuilds its widgets when what they show
+        changes): a drag in progress, the keyboard focus and an open
+        dropdown stay with the widget of the same id. Without it a rebuild
+        during a drag dropped the drag after its first step."""
+        before = {w.id: w for w in old.widgets}
+        for i, w in enumerate(self.widgets):
+            o = before.get(w.id)
+            if o is None or type(o) is not type(w):
+                continue
+            w.hovered = o.hovered
+            if getattr(o, "dragging", False):
+                w.dragging = True
+            if isinstance(w, Picker) and o.open:
+                w.open = True
+            if o.focused:
+                self._set_focus(i)
+
     def _focusable(self) -> list[int]:
         return [i for i, w in enumerate(self.widgets) if w.focusable and w.visible and w.enabled]
 
@@ -413,8 +466,20 @@ class WidgetGroup:
             if isinstance(w, Picker):
                 w.draw_popup(surface)
 
-    def tooltip_at(self, pos) -> str | None:
+    def dropdown_open(self) -> bool:
+        return any(isinstance(w, Picker) and w.visible and w.open for w in self.widgets)
+
+    def draw_popups(self, surface: pygame.Surface) -> None:
+        """An open dropdown's list again, for scenes that draw hover boxes
+        or panels after their widgets: the list must stay on top."""
         for w in self.widgets:
-            if w.visible and w.tooltip and w.rect.collidepoint(pos):
+            if isinstance(w, Picker):
+                w.draw_popup(surface)
+
+    def tooltip_at(self, pos) -> str | None:
+        if self.dropdown_open():   # the open list is under the mouse: no tip over it
+            return None
+        for w in self.widgets:   # the rect first: a picker's tooltip is worked out
+            if w.visible and w.rect.collidepoint(pos) and w.tooltip:
                 return w.tooltip
         return None

@@ -121,7 +121,9 @@ def test_a_person_plays_against_mcgs_with_the_arrow_keys(app):  # noqa: F811
         wait_until(arena.match.turn_ready, what="decisions")
         legal = arena.match.world.game.legal_moves(0)
         arrows = {0: pygame.K_UP, 1: pygame.K_DOWN, 2: pygame.K_LEFT, 3: pygame.K_RIGHT}
-        move = next(m for m in legal if m in arrows)
+        # a way with no wall (a key into a wall is refused: test_maze_wall_toast.py)
+        move = next(m for m in legal if m in arrows and arena.plugin.key_move(
+            arena.live.view, 0, pygame.key.name(arrows[m])).move is not None)
         name = pygame.key.name(arrows[move])
         feed(arena, key(arrows[move], name))
         wait_until(lambda: arena.match.turn == turn + 1, arena, what=f"turn {turn + 1}")
@@ -198,3 +200,15 @@ def test_mcgs_has_its_parallel_modes_and_threads(app):  # noqa: F811
         arena.live.toggle_pause()
         wait_until(lambda: len(getattr(ctl.latest, "thread_iterations", ())) == 2, arena,
                    what="a two-thread MCGS slice")
+
+
+def test_the_view_switch_holds_its_label_in_every_mode(app):  # noqa: F811
+    from sandbox.app.arena.constants import MATRIX_MODE_LABELS, MATRIX_MODES
+    from sandbox.render.fonts import font
+    arena = duel(app)
+    for mode in MATRIX_MODES:
+        arena._set_matrix_mode(mode)
+        b = arena.widgets.get("mview0")
+        assert b.label == "view: " + MATRIX_MODE_LABELS[mode]
+        assert font(13).size(b.label)[0] + 8 <= b.rect.w, f"{b.label!r} overflows its button"
+        assert b.rect.right <= arena.layout["panels"][0].right

@@ -113,3 +113,35 @@ def test_taking_over_a_search_team_tab_switches_the_pod_and_h_lets_go(app):  # n
     assert decode_pods(arena.match.world.game.export()).pods[1].shielded
     feed(arena, H)                                    # lets go of pod 1, not a second take-over
     assert arena.live.human_agents == set()
+
+
+def test_a_right_click_steers_a_pod_to_that_exact_point_and_the_replay_verifies(app, tmp_path):  # noqa: F811
+    from sandbox.native import FreeMove
+    from sandbox.replay import Recorder, read_replay, verify
+    recs = []
+
+    def recorder():
+        recs.append(Recorder(tmp_path, name_hint="free"))
+        return recs[-1]
+
+    arena = ArenaScene(app, load_scenario("pods_you_vs_bots"), seed=1, recorder_factory=recorder)
+    app.push(arena)
+    game = arena.match.world.game
+    wait_until(arena.match.turn_ready, what="decisions")
+    q = decode_pods(game.export()).pods[0]
+    board = arena.layout["board"]
+    # 1000 from the pod: half the distance of full thrust, so half thrust
+    target = arena.board.to_screen(board, q.x, q.y + 1000)
+    want = arena.board.free_move_at(board, arena.live.view, target, 0)
+    assert isinstance(want, FreeMove) and abs(want.y - (q.y + 1000)) < 30
+    assert abs(want.thrust - 100) <= 3
+    feed(arena, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=target, button=3),
+         pygame.event.Event(pygame.MOUSEBUTTONUP, pos=target, button=3))
+    wait_until(lambda: arena.match.turn == 1, arena, what="turn 1")
+    rec = arena.live.last_record
+    assert rec.joint[0] == want and rec.players[0].chosen_by[0] == "person"
+    app.pop()
+    arena.match.close()
+    replay = read_replay(recs[0].path)
+    assert replay.turns[0].free.moves[0].move() == want and replay.turns[0].joint[0] is None
+    assert verify(replay).ok

@@ -40,6 +40,9 @@ def test_a_person_steers_a_team_and_tab_switches_snakes(app):
     wait_until(arena.match.turn_ready, what="decisions of turn 1")
     feed(arena, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, unicode="\t", mod=0))
     assert 1 in live.human_agents and 0 not in live.human_agents
+    # the player is called You: the message says whose agent plainly
+    assert arena.message.startswith("you now drive your agent 1; your agent 0 is played by")
+    assert "You's" not in arena.message
     # a way that is not into snake 1's own neck (where it went depends on the search)
     for name, move in (("right", 3), ("left", 2), ("up", 0)):
         feed(arena, key(name))

@@ -117,3 +117,28 @@ def test_replay_click_reroots_on_the_recorded_tree_and_a_crumb_goes_back(app, re
                                  flipped=False)):
         scene.handle_event(e)
     assert tv.zoom > 1.0 or tv.focus_depth == 1
+
+
+def test_find_leaves_no_stale_hover_box(app, arena_with_trees, monkeypatch):
+    """The mouse rests on a node with its hover box; '/' and a find move the
+    view: the box of the node that was under the mouse must go (it no longer
+    is), and the found node's pinned facts show instead."""
+    arena = arena_with_trees
+    tv, area = arena.trees[0], arena._tree_area(arena.layout["panels"][0])
+    row = _aim(tv, area)
+    pos = tv.node_center(row)
+    feed(arena, motion(pos))
+    assert arena.hover_info is not None and arena.hover_info.row == row
+    other = next(r for r in tv.snapshot.children(row).tolist())
+    path = tv.row_name(tv.snapshot, row) + "," + tv.row_name(tv.snapshot, other)
+    feed(arena, key(pygame.K_SLASH, "/"))
+    assert arena.hover_info is None              # the find box opened: no hover box
+    feed(arena, *[key(0, ch) for ch in path], key(pygame.K_RETURN, "\r"))
+    assert arena.message.startswith("found")
+    assert arena.hover_info is None and tv.hovered is None
+    drawn = []
+    monkeypatch.setattr(tv, "draw_tooltip", lambda *a, **k: drawn.append(a))
+    arena.draw(app.screen)
+    assert drawn == []
+    feed(arena, motion(pos))                     # a mouse move brings hover back
+    assert arena.hover_info is not None

@@ -183,3 +183,35 @@ def test_the_grid_offers_counterfactual_for_rm_only():
     assert "counterfactual" not in knobs(SearchParams())
     w = _widget("counterfactual", "terminal", pygame.Rect(0, 0, 200, 30))
     assert [v for v, _ in w.options] == ["off", "terminal", "last_step"]
+
+
+def test_dragging_the_timeline_with_the_panel_open_follows_every_turn(app, files):
+    """The panel is rebuilt for each turn shown (its settings in force, its
+    list); a rebuild in the middle of a drag must not end the drag."""
+    scene = _open(app, files["off"])
+    _run(app, scene)                                   # one what-if listed at TURN
+    tl = scene.timeline
+    y = tl.bar.centery
+    path = [2, 3, 5, 7, TURN, 8]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(tl.x_of(path[0]), y),
+                                         button=1))
+    _frames(app)
+    assert scene.turn == path[0]
+    for t in path[1:]:
+        x = scene.timeline.x_of(t)                     # the timeline widget is rebuilt
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 0),
+                                             buttons=(1, 0, 0)))
+        _frames(app)
+        assert scene.turn == t, f"the drag stopped at {scene.turn}, not {t}"
+        assert scene.timeline.value == t
+        listed = scene.state()["whatif"]["listed"]
+        assert len(listed) == (1 if t == TURN else 0)   # the panel shows this turn's
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(scene.timeline.x_of(8), y),
+                                         button=1))
+    _frames(app)
+    assert not scene.timeline.dragging
+    # after the release, moving the mouse over the bar no longer scrubs
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(scene.timeline.x_of(3), y),
+                                         rel=(1, 0), buttons=(0, 0, 0)))
+    _frames(app)
+    assert scene.turn == 8

@@ -18,9 +18,8 @@ from fuzz_support import (ALL_CASES, PARAMS_DOOR, any_seed, attempt, fuzz_settin
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from sandbox.native import (SNAPSHOT_DTYPE, ClosedError, Game, InvalidArgument, InvalidState,
-                            has_bot,
-                            Search, SearchParams, TreeSnapshot)
+from sandbox.native import (SNAPSHOT_DTYPE, ClosedError, FreeMove, Game, InvalidArgument,
+                            InvalidState, Search, SearchParams, TreeSnapshot, has_bot)
 from sandbox.native.search import PICKS, STOP_REASONS
 
 MAX_OPEN_GAMES = 5
@@ -48,7 +47,13 @@ def agent_ok(agent, n: int) -> bool:
 def joints(n: int) -> st.SearchStrategy:
     """Joint actions of every shape: right length or not, None entries,
     numbers far past any move id, things that are not numbers."""
-    entry = st.one_of(st.integers(-2, 17), st.none(), ints_wild,
+    coord = st.floats(-1e9, 1e9, allow_nan=False)
+    # free moves (pods takes them; other games refuse): well-formed values
+    # whose thrust may be past any game's range
+    free = st.one_of(st.builds(FreeMove, coord, coord, st.integers(0, 1000)),
+                     st.builds(FreeMove.boost, coord, coord),
+                     st.builds(FreeMove.shield, coord, coord))
+    entry = st.one_of(st.integers(-2, 17), st.none(), ints_wild, free,
                       st.sampled_from(["x", "1", 1.5, math.nan, math.inf, [], b"\x01"]))
     return st.one_of(st.lists(entry, min_size=n, max_size=n),
                      st.lists(entry, min_size=0, max_size=n + 2))

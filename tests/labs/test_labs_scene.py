@@ -134,3 +134,26 @@ def test_depth_tab_restarts_on_a_wider_siege(app):
     assert all(s.params.max_depth == 32 for s in scene.depth.searches.values())
     frames(app, 3)
     assert len(colours(app.screen, scene.content_rect())) > 10
+
+
+def test_rps_before_any_move_says_so_instead_of_even_bars(app, monkeypatch):
+    """Before the first round there is no strategy and no history: "no
+    moves yet", not 33% / 33% / 33% bars."""
+    app.scene.labs()
+    scene = app.scene
+    import sandbox.render.bars as bars
+    drawn = []
+    real = bars.draw_bars
+    monkeypatch.setattr(bars, "draw_bars", lambda s, r, labels, values, *a, **k:
+                        drawn.append(list(values)) or real(s, r, labels, values, *a, **k))
+    import sandbox.render.fonts as fonts
+    said = []
+    real_text = fonts.text
+    monkeypatch.setattr(fonts, "text", lambda s, *a, **k: said.append(s) or real_text(s, *a, **k))
+    frames(app)
+    assert drawn and all(v == [] for v in drawn)          # no bar drawn, for no move
+    assert said.count("no moves yet") >= 2
+    click(app, "rps:move:0")
+    drawn.clear()
+    frames(app)
+    assert any(len(v) == 3 for v in drawn)               # after one round: the bars

@@ -243,7 +243,7 @@ def test_the_table_covers_every_public_method():
     skip = {  # no arguments, or properties
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
         "summary", "root_matrix", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
-        "is_terminal", "alive", "closed", "num_agents", "kind", "game_params",
+        "is_terminal", "alive", "closed", "num_agents", "kind", "game_params", "takes_free_moves",
     }
     for cls, prefix in ((Game, "game"), (Search, "search")):
         public = {n for n in vars(cls) if not n.startswith("_")} - skip

@@ -151,3 +151,18 @@ def test_between_turns_a_pod_glides_half_way_at_half_time_and_turns_the_short_wa
 
 def find(g: Game, name: str) -> int:
     return next(m for m in g.legal_moves(0) if g.move_name(0, m) == name)
+
+
+def test_a_persons_free_move_is_drawn_as_a_cross_on_its_target():
+    from sandbox.games.base import BoardContext
+    from sandbox.native import FreeMove
+    r = PodsRenderer([(230, 80, 70), (80, 140, 240)], ["A", "B"])
+    with duel() as g:
+        v = set_pod(g, 0, x=5000, y=4500, vx=0, vy=0, angle=0.0)
+        col = r._color(0, v.per_player)
+        surf = pygame.Surface(RECT.size)
+        tx, ty = r.to_screen(RECT, 12000, 8000)
+        r.draw(surf, RECT, v)
+        plain = surf.get_at((tx + 3, ty + 3))
+        r.draw(surf, RECT, v, ctx=BoardContext(chosen={0: FreeMove(12000, 8000, 100)}))
+        assert surf.get_at((tx + 3, ty + 3))[:3] == col[:3] != plain[:3]

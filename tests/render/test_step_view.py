@@ -244,3 +244,67 @@ def test_one_real_iteration_adds_a_visit_and_its_score_to_each_path_node():
             assert va == vb + 1
             # gamma 1: the total of every node on the path grows by the leaf score
             assert ma * va - (mb or 0.0) * vb == pytest.approx(trace.scores[a], abs=1e-3 * va)
+
+
+def four_agent_trace(n: int = 4) -> Trace:
+    """`n` agents, 3 turns, everyone alive: one path per agent (node ids 0, 1, 2, 3)."""
+    return Trace(
+        stop_reason="none", depth=3, terminal=False, sim_seed=7,
+        paths=tuple((0, 1, 2, 3) for _ in range(n)),
+        moves=np.zeros((n, 3), dtype=np.int32),
+        picks=tuple(("ucb", "ucb", "ucb") for _ in range(n)),
+        expanded=np.zeros((n, 3), dtype=bool), alive_after=np.ones((n, 3), dtype=bool),
+        scores=np.linspace(-1, 1, n), norm_min=np.full(n, -1.0), norm_max=np.full(n, 1.0))
+
+
+def chain(means) -> list[tuple]:
+    return [(-1 if k == 0 else k - 1, 100 - k, m, 255 if k == 0 else 0, 0)
+            for k, m in enumerate(means)]
+
+
+def test_backprop_means_show_the_change_the_step_made():
+    from render_support import make_snapshot
+    from sandbox.render.step_view import mean_change
+    assert mean_change(0.48131, 0.48138) == ("0.4813", "0.4814")   # by hand
+    assert mean_change(0.4813, 0.4817) == ("0.481", "0.482")
+    assert mean_change(0.5, 0.5) == ("0.5", "0.5")
+    before = make_snapshot(chain([0.48131, 0.2, 0.7, 0.1]))
+    after = make_snapshot([(p, v + 1, m, mv, f) for p, v, m, mv, f in
+                           chain([0.48138, 0.2004, 0.70001, 0.1])])
+    anim = StepAnimation(four_agent_trace(1), 1, COLORS, move_name,
+                         before={0: before}, after={0: after})
+    lines = [x for x in anim.score_lines(0) if x.startswith("d")]
+    assert len(lines) == 4
+    for line in lines[:3]:   # each node whose mean moved shows two different numbers
+        was, now = line.split("mean ")[1].split("→")
+        assert was != now, line
+    assert lines[3].endswith("mean 0.1→0.1")       # an unchanged mean stays short
+
+
+@pytest.mark.parametrize("n,width", [(4, 320), (8, 160)])
+def test_backprop_boxes_stay_in_their_panels_and_off_the_strip(n, width):
+    from render_support import make_snapshot
+    before = make_snapshot(chain([0.48131, 0.2, 0.7, 0.1]))
+    after = make_snapshot([(p, v + 1, m + 0.001, mv, f) for p, v, m, mv, f in
+                           chain([0.48131, 0.2, 0.7, 0.1])])
+    colors = [palette.agent_color(a) for a in range(n)]
+    anim = StepAnimation(four_agent_trace(n), n, colors, move_name,
+                         before={a: before for a in range(n)}, after={a: after for a in range(n)})
+    for _ in range(3):
+        anim.skip_phase()
+    assert anim.phase == "backprop"
+    # the arena's tree areas at 1280x800: one row of panels 198 px high
+    rects = [pygame.Rect(6 + k * width, 592, width - 12, 198) for k in range(n)]
+    surf = pygame.Surface((1280, 800))
+    strip = anim.draw_overlay(surf, rects)
+    boxes = anim.score_boxes
+    # every panel the strip leaves room in has its box (with 8 agents the
+    # strip is as tall as the panels and covers the two middle ones)
+    covered = [r for r in rects if r.w - 10 < 60 or (r.colliderect(strip) and
+               strip.left - r.x < 68 and r.right - strip.right < 68 and strip.top - r.y < 54)]
+    assert len(boxes) == n - len(covered) and len(covered) == (0 if n == 4 else 2)
+    for a, box in enumerate(boxes):
+        assert any(r.contains(box) for r in rects), (a, box)
+        assert not box.colliderect(strip), (a, box, strip)
+        for b in boxes[a + 1:]:
+            assert not box.colliderect(b)

@@ -349,3 +349,26 @@ def test_a_graphs_links_stay_only_inside_the_subtree():
     sub = subtree(snap, 1)
     assert sub.node.tolist() == [1, 4, 5]
     assert sub.links.tolist() == [[0, 2]] and sub.link_joints.tolist() == [[3, 3]]
+
+
+def test_deep_crumbs_in_a_narrow_panel_keep_the_root_and_where_the_view_is():
+    """Re-rooted seven levels down in a panel 220 px wide: the crumbs that
+    do not fit are the middle ones ("…"), never the current one."""
+    from render_support import make_snapshot
+    nodes = [(-1, 1000, 0.5, 255, 0)]
+    for d in range(9):   # a chain "left", "right", "left", ... with a side leaf each
+        parent = 0 if d == 0 else len(nodes) - 2
+        nodes += [(parent, 900 - d, 0.6, 2 + d % 2, 0), (parent, 5, 0.4, 0, 0)]
+    v = TreeView(0, (230, 80, 70), move_name)
+    v.update(make_snapshot(nodes))
+    rect = pygame.Rect(0, 0, 220, 200)
+    surf = pygame.Surface(rect.size)
+    v.draw(surf, rect)
+    for _ in range(7):
+        assert v.reroot(1)             # the first child: down the chain
+        v.draw(surf, rect)
+    n = len(v.crumbs)
+    assert n == 8
+    shown = [i for i, _ in v._crumb_rects]
+    assert shown[-1] == n - 1 and shown[0] == 0, shown      # the root and the current one
+    assert all(r.right <= rect.w for _, r in v._crumb_rects)

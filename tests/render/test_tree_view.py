@@ -327,3 +327,30 @@ def test_hidden_share_is_dotted_under_a_truncated_node():
     assert gap.w == pytest.approx(root.w * 0.4, abs=3)
     assert count_color(surf, HIDDEN_DOT, gap) > 20
     assert count_color(surf, HIDDEN_DOT, kid.inflate(-4, -4)) == 0
+
+
+def test_a_dead_agents_pass_chain_has_no_labels_over_its_circles():
+    """An agent that died at depth 2: its chain of pass nodes below. The
+    node-link view's edge labels must not sit on any circle."""
+    from sandbox.native.snapshot import FLAG_PASS
+    from sandbox.render import palette as pal
+    nodes = [(-1, 100, 0.5, 255, 0), (0, 60, 0.6, 0, 0), (0, 40, 0.4, 1, 0), (1, 60, 0.6, 2, 0)]
+    for k in range(6):                                  # the pass chain under node 3
+        nodes.append((3 + k, 60, 0.1, 255, FLAG_PASS))
+    def render(namer):
+        tv = TreeView(0, (230, 80, 70), namer, mode="nodelink")
+        tv.update(make_snapshot(nodes))
+        surf = pygame.Surface((260, 260))
+        tv.draw(surf, surf.get_rect())
+        return tv, surf
+    tv, surf = render(move_name)
+    _, bare = render(lambda m: "")           # the same tree without any label
+    g = tv._g
+    for i in range(g["n"]):
+        cx, cy, r = float(g["cx"][i]), float(g["cy"][i]), float(g["r"][i]) + 2
+        for x in range(int(cx - r), int(cx + r) + 1):
+            for y in range(int(cy - r), int(cy + r) + 1):
+                if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
+                    assert surf.get_at((x, y)) == bare.get_at((x, y)), f"a label on node {i}"
+    # the moves are still named: "up" and "left" are drawn somewhere
+    assert any(surf.get_at((x, y)) != bare.get_at((x, y)) for x in range(260) for y in range(260))

@@ -199,3 +199,18 @@ def test_plays_column_follows_an_algorithm_switch(tmp_path, capsys):
     assert st.agents[0].controller == "smitsimax>mcgs" and st.agents[1].controller == "smitsimax"
     assert main(["replay", "stats", str(rec.path)]) == 0
     assert "smitsimax>mcgs" in capsys.readouterr().out
+
+
+def test_a_team_sharing_first_place_is_named_the_winner(tmp_path, capsys):
+    """A pods team's two agents share rank 0: the match has a winning player,
+    not a tie (the result line says so; stats used to print 'none (a tie)')."""
+    code = main(["play", "pods_custom_map", "--iterations", "30", "--quiet",
+                 "--replay-dir", str(tmp_path)])
+    assert code == 0
+    path = next(tmp_path.glob("*.jsonl"))
+    stats = compute_stats(read_replay(path))
+    best = [a for a, r in enumerate(stats.ranking) if r == 0]
+    assert len(best) == 2 and stats.winner is None
+    text = stats.text()
+    assert "none (a tie)" not in text
+    assert f"agents {best[0]}, {best[1]}" in text.splitlines()[2]

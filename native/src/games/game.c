@@ -201,6 +201,50 @@ int sbx_game_step(sbx_game *game, const int32_t *joint_moves,
     return SBX_OK;
 }
 
+int sbx_game_has_free_moves(const char *kind) {
+    const sbx_game_vt *vt = find_kind(kind);
+    return vt != NULL && vt->step_free != NULL;
+}
+
+int sbx_game_step_free(sbx_game *game, const sbx_free_move *moves,
+                       double *rewards_out) {
+    if (game == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    if (moves == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "free moves is NULL");
+    if (game->vt->step_free == NULL) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' has no free moves (only its move "
+                        "table)", game->vt->name);
+    }
+    if (game->vt->is_terminal(game->cfg, game->state)) {
+        return sbx_fail(SBX_ERR_STATE, "the game is over (terminal state)");
+    }
+    const int n = game->vt->num_agents(game->cfg);
+    sbx_free_move checked[SBX_MAX_AGENTS];
+    for (int a = 0; a < n; a++) {
+        checked[a] = moves[a];
+        const int32_t kind = moves[a].kind;
+        if (kind < SBX_FREE_TABLE || kind > SBX_FREE_SHIELD) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "agent %d: free move kind %d is not one of "
+                            "0 (table), 1 (thrust), 2 (boost), 3 (shield)", a, (int)kind);
+        }
+        uint8_t legal[SBX_MAX_MOVES];
+        const int k = game->vt->legal_moves(game->cfg, game->state, a, legal);
+        if (k == 0) {               /* out of the game: whatever it says is ignored */
+            checked[a].kind = SBX_FREE_TABLE;
+            checked[a].move = SBX_MOVE_NONE;
+            continue;
+        }
+        if (kind == SBX_FREE_TABLE) {
+            int ok = 0;
+            for (int i = 0; i < k; i++) ok |= moves[a].move == (int32_t)legal[i];
+            if (!ok) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "agent %d: move %d is not legal in this "
+                                "state", a, (int)moves[a].move);
+            }
+        }
+    }
+    return game->vt->step_free(game->cfg, game->state, checked, rewards_out);
+}
+
 int sbx_game_is_terminal(const sbx_game *game) {
     return game ? game->vt->is_terminal(game->cfg, game->state) : 1;
 }

@@ -82,6 +82,13 @@ typedef struct sbx_game_vt {
      * together. A search that scores by win/loss (uct.c) compares sides,
      * not agents, so team mates are not each other's opponents. */
     int (*side)(const void *cfg, int agent);
+    /* Optional (NULL: the game has no free moves): one turn from free moves
+     * (sbx_free_move, one per agent; game.c has checked the kinds and the
+     * table moves). Validates the free fields itself (their ranges are the
+     * game's) before changing anything: on a refusal the state is
+     * unchanged and the return is a status from sbx_fail. */
+    int (*step_free)(const void *cfg, void *state, const sbx_free_move *moves,
+                     double *rewards);
 } sbx_game_vt;
 
 struct sbx_game {

@@ -17,9 +17,12 @@
  *      per pod, a second BOOST is max thrust) adds thrust x facing unit
  *      vector to the velocity, unless a shield is up;
  *   2. move for one time unit with continuous collision detection between
- *      pods: the earliest contact (centres 800 apart, approaching) within the
- *      time left; advance everything to it, bounce the pair (impulse
- *      J = (n.v_rel)/(1/m1+1/m2) applied as J + max(J, 120)), repeat.
+ *      pods: the earliest contact (centres 800 apart, approaching; a pair
+ *      already overlapping is in contact at time 0 even moving apart) within
+ *      the time left; advance everything to it, bounce the pair (impulse
+ *      J = (n.v_rel)/(1/m1+1/m2), signed, applied as J + max(J, 120), then
+ *      each pushed out by half the overlap), repeat; a pair just bounced is
+ *      not bounced again at time 0.
  *      A pod passes its next checkpoint when its centre comes strictly
  *      within 600 of the checkpoint's centre at any moment of its motion
  *      (tested along each straight piece of its path, so a fast pod passing
@@ -32,6 +35,12 @@
  * The race ends when a pod passes checkpoint 0 after `laps` laps (earliest
  * moment in the turn wins), when at most one player is left in (all of them
  * for a one-player time trial), or at the turn cap.
+ *
+ * Free moves (sbx_game_step_free, for people and outside bots; the search
+ * keeps the table): per pod a target point and a thrust 0..max_thrust, or
+ * BOOST, or SHIELD, as the contest's bots command a pod: it turns toward the
+ * target by at most 18 degrees (on the first turn it faces it directly; a
+ * target on its own centre keeps its angle), then as a table move.
  *
  * Storage: cfg holds the checkpoints (the map belongs to the parameters),
  * the move table and the weights; the state is a small fixed struct: pods
@@ -59,6 +68,12 @@
 #define MIN_IMPULSE 120.0
 #define FRICTION 0.85
 #define MAX_EVENTS 32       /* collisions resolved per turn (then drift) */
+/* A contact of the pair just bounced sooner than this (in turns) is the
+ * same contact again: pushed out to 800 + 2e-6 apart, a pair the bounce
+ * sent toward each other at relative speed v touches again after 2e-6 / v
+ * (at least 132 after the minimum impulse, masses 1 and 10: ~1e-8). */
+#define JUST_BOUNCED 1e-5
+#define TARGET_LIMIT 1e9    /* a free move's target, per axis (sbx.h) */
 #define START_SPACING 1100  /* between pod centres on the start line */
 #define MAX_TURN_CAP 100000
 /* The evaluation's racer terms by default, tuned with time trials on map
@@ -81,8 +96,11 @@
 #define T_BOOST (-1)
 #define T_SHIELD (-2)
 
-static const char *const MAP_NAMES[] = {"seeded", "oval", "zigzag", "hairpin", "star"};
-#define NUM_MAPS 5
+static const char *const MAP_NAMES[] = {"seeded", "oval", "zigzag", "hairpin", "star",
+                                        "custom"};
+#define NUM_MAPS 5          /* the seeded and fixed ones; "custom" comes after */
+#define MAP_CUSTOM 5        /* checkpoints given as a list of points */
+#define CUSTOM_MIN_GAP 1200 /* custom checkpoints' centres: their circles apart */
 /* Fixed maps (our own layouts, in the contest's spirit: well apart, inside
  * the map with a margin). The first checkpoint is the start/finish. */
 static const int FIXED_N[NUM_MAPS] = {0, 4, 6, 3, 5};
@@ -102,6 +120,7 @@ typedef struct pods_cfg {
     double w_heading, w_speed, lineup; /* the racer's line-up terms */
     /* derived */
     int n_cp, total_cps, n_moves;
+    int custom_n, custom_cp[MAX_CPS][2]; /* checkpoints=x:y/x:y/... (map custom) */
     double cp[MAX_CPS][2];
     int cpi[MAX_CPS][2];
     double move_rot[SBX_MAX_MOVES];
@@ -135,9 +154,11 @@ static const char PARAMS_DOC[] =
     "                   a/pods_per_player, both pods of a player share its score\n"
     "laps=3             1..10; the race ends back at checkpoint 0\n"
     "map=seeded         seeded | oval (4 checkpoints) | zigzag (6) | hairpin (3) |\n"
-    "                   star (5)\n"
+    "                   star (5) | custom (the checkpoints' list)\n"
     "map_seed=1         0..2^62, the seeded map's generator seed\n"
-    "checkpoints=3      2..8, fewest checkpoints of a seeded map\n"
+    "checkpoints=3      2..8, fewest checkpoints of a seeded map; or a custom map:\n"
+    "                   x:y/x:y/... (2..8 points in 0..16000 x 0..9000, no two\n"
+    "                   closer than 1200; map=custom, or map left unset)\n"
     "checkpoints_extra=3  0..6; a seeded map has checkpoints..checkpoints+extra\n"
     "                   of them (at most 8), drawn from map_seed; inside the map\n"
     "                   with a 1500 margin, centres at least 2500 apart\n"
@@ -183,6 +204,57 @@ static const char PARAMS_DOC[] =
     "finished player counts cp_value * (laps * checkpoints + 2), a timed-out\n"
     "one minus that.\n";
 
+/* checkpoints=x:y/x:y/...: a custom map, 2..8 points inside the map, no two
+ * closer than CUSTOM_MIN_GAP (their circles would overlap). */
+static int parse_points(pods_cfg *c, const char *value) {
+    int n = 0;
+    const char *p = value;
+    for (;;) {
+        if (n == MAX_CPS) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: more than %d points", MAX_CPS);
+        }
+        long v[2];
+        for (int k = 0; k < 2; k++) {
+            char *end = NULL;
+            if (!(*p >= '0' && *p <= '9') && *p != '-') {
+                return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d is not x:y with "
+                                "whole numbers", n);
+            }
+            v[k] = strtol(p, &end, 10);
+            if (end == p || (k == 0 && *end != ':') || (k == 1 && *end && *end != '/')) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d is not x:y with "
+                                "whole numbers", n);
+            }
+            p = end + (*end ? 1 : 0);
+            if (k == 1 && *end == '/' && !*p) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d is not x:y with "
+                                "whole numbers", n + 1);
+            }
+        }
+        if (v[0] < 0 || v[0] > MAP_W || v[1] < 0 || v[1] > MAP_H) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: point %d (%ld,%ld) is outside "
+                            "the %dx%d map", n, v[0], v[1], MAP_W, MAP_H);
+        }
+        c->custom_cp[n][0] = (int)v[0];
+        c->custom_cp[n][1] = (int)v[1];
+        n++;
+        if (!*p) break;
+    }
+    if (n < 2) return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: %d point(s), at least 2", n);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            const double dx = c->custom_cp[i][0] - c->custom_cp[j][0];
+            const double dy = c->custom_cp[i][1] - c->custom_cp[j][1];
+            if (dx * dx + dy * dy < (double)CUSTOM_MIN_GAP * CUSTOM_MIN_GAP) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: points %d and %d are closer "
+                                "than %d (their circles overlap)", j, i, CUSTOM_MIN_GAP);
+            }
+        }
+    }
+    c->custom_n = n;
+    return SBX_OK;
+}
+
 static int set_param(void *ctx, const char *key, const char *value) {
     pods_cfg *c = ctx;
     if (strcmp(key, "players") == 0) return sbx_kv_int(key, value, 1, MAX_PLAYERS, &c->players);
@@ -197,8 +269,12 @@ static int set_param(void *ctx, const char *key, const char *value) {
                 return SBX_OK;
             }
         }
+        if (strcmp(value, "custom") == 0) {
+            c->map = MAP_CUSTOM;
+            return SBX_OK;
+        }
         return sbx_fail(SBX_ERR_ARGUMENT,
-                        "map: '%s' is not one of seeded|oval|zigzag|hairpin|star", value);
+                        "map: '%s' is not one of seeded|oval|zigzag|hairpin|star|custom", value);
     }
     if (strcmp(key, "map_seed") == 0) {
         char *end = NULL;
@@ -210,7 +286,10 @@ static int set_param(void *ctx, const char *key, const char *value) {
         c->map_seed = v;
         return SBX_OK;
     }
-    if (strcmp(key, "checkpoints") == 0) return sbx_kv_int(key, value, 2, MAX_CPS, &c->cp_min);
+    if (strcmp(key, "checkpoints") == 0) {
+        if (strchr(value, ':') != NULL) return parse_points(c, value);
+        return sbx_kv_int(key, value, 2, MAX_CPS, &c->cp_min);
+    }
     if (strcmp(key, "checkpoints_extra") == 0) {
         return sbx_kv_int(key, value, 0, 6, &c->cp_extra);
     }
@@ -340,7 +419,17 @@ static int pods_configure(void *cfgv, const char *params) {
                         SBX_MAX_MOVES);
     }
     c->pods = c->players * c->per_player;
-    if (c->map == 0) {
+    if (c->custom_n > 0 && c->map == 0) c->map = MAP_CUSTOM; /* a list makes the map */
+    if (c->map == MAP_CUSTOM) {
+        if (c->custom_n == 0) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "map: custom needs checkpoints=x:y/x:y/...");
+        }
+        c->n_cp = c->custom_n;
+        memcpy(c->cpi, c->custom_cp, sizeof c->cpi);
+    } else if (c->custom_n > 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "checkpoints: a list of points is a custom map, "
+                        "not map=%s", MAP_NAMES[c->map]);
+    } else if (c->map == 0) {
         generate_map(c);
     } else {
         c->n_cp = FIXED_N[c->map];
@@ -360,13 +449,23 @@ static int pods_configure(void *cfgv, const char *params) {
 
 static void pods_describe(const void *cfgv, char *buf, size_t cap) {
     const pods_cfg *c = cfgv;
+    /* a custom map: its points in place of the seeded map's count */
+    char cps[MAX_CPS * 12 + 1];
+    snprintf(cps, sizeof cps, "%d", c->cp_min);
+    if (c->map == MAP_CUSTOM) {
+        size_t at = 0;
+        for (int i = 0; i < c->n_cp; i++) {
+            at += (size_t)snprintf(cps + at, sizeof cps - at, "%s%d:%d", i ? "/" : "",
+                                   c->cpi[i][0], c->cpi[i][1]);
+        }
+    }
     snprintf(buf, cap,
-             "players=%d pods_per_player=%d laps=%d map=%s map_seed=%lld checkpoints=%d "
+             "players=%d pods_per_player=%d laps=%d map=%s map_seed=%lld checkpoints=%s "
              "checkpoints_extra=%d max_thrust=%d max_turns=%d timeout=%d rotations=%d "
              "thrusts=%d boost=%d shield=%d cp_value=%.17g w_opponent=%.17g w_block=%.17g "
              "w_angle=%.17g w_heading=%.17g w_speed=%.17g lineup=%.17g",
              c->players, c->per_player, c->laps, MAP_NAMES[c->map], (long long)c->map_seed,
-             c->cp_min, c->cp_extra, c->max_thrust, c->max_turns, c->timeout, c->rotations,
+             cps, c->cp_extra, c->max_thrust, c->max_turns, c->timeout, c->rotations,
              c->thrusts, c->boost, c->shield, c->cp_value, c->w_opponent, c->w_block,
              c->w_angle, c->w_heading, c->w_speed, c->lineup);
 }
@@ -478,14 +577,18 @@ typedef struct mover {
 } mover;
 
 /* Earliest time in [0, limit) at which pods a and b touch while
- * approaching, or -1. */
+ * approaching, or -1. A pair that overlaps (centres closer than 800) is in
+ * contact at once, at time 0, even while the two move apart: the referee
+ * tests the overlap before the direction, and the bounce that follows pulls
+ * such a pair together (see bounce). */
 static inline double contact_time(const mover *a, const mover *b, double limit) {
     const double dx = a->x - b->x, dy = a->y - b->y;
+    const double cq = dx * dx + dy * dy - 4.0 * POD_RADIUS * POD_RADIUS;
+    if (cq < 0.0) return 0.0;              /* overlapping already */
     const double dvx = a->vx - b->vx, dvy = a->vy - b->vy;
     const double bq = dx * dvx + dy * dvy; /* half of the quadratic's b */
-    if (bq >= 0.0) return -1.0;            /* not approaching */
-    const double cq = dx * dx + dy * dy - 4.0 * POD_RADIUS * POD_RADIUS;
-    if (cq <= 0.0) return 0.0;             /* touching or overlapping already */
+    if (bq >= 0.0) return -1.0;            /* touching or apart, not approaching */
+    if (cq == 0.0) return 0.0;             /* touching and approaching */
     const double aq = dvx * dvx + dvy * dvy;
     const double disc = bq * bq - aq * cq;
     if (disc < 0.0) return -1.0;
@@ -493,7 +596,11 @@ static inline double contact_time(const mover *a, const mover *b, double limit) 
     return t < limit ? t : -1.0;
 }
 
-/* The referee's bounce: J along the centre line, then J again at least 120. */
+/* The referee's bounce: J along the centre line, then J again at least 120.
+ * J is signed: for a pair that approaches it pushes the two apart; for an
+ * overlapping pair that moves apart (a contact at time 0, contact_time) the
+ * same formula pulls them together, and the second, at-least-120 impulse
+ * goes the same way. Then each pod is pushed out by half the overlap. */
 static void bounce(mover *a, mover *b) {
     const double nx = a->x - b->x, ny = a->y - b->y;
     const double d2 = nx * nx + ny * ny;
@@ -570,9 +677,99 @@ static void move_pod(const pods_cfg *c, pods_state *st, mover *m, int i, double 
     m->y += m->vy * dt;
 }
 
+/* A pod's decision for the turn: its new heading and its thrust (a value,
+ * or T_BOOST / T_SHIELD); `on` is 0 for a pod of a player out (it drifts). */
+typedef struct control {
+    int on, thrust;
+    double angle;
+} control;
+
+/* The heading a table move gives: its rotation added to the pod's angle,
+ * or on the very first turn to the direction of its next checkpoint. */
+static control table_control(const pods_cfg *c, const pods_state *st, int i, int move) {
+    const pod *q = &st->p[i];
+    const int id = move < c->n_moves ? move : 0;
+    const double base =
+        st->turn == 0 ? angle_to(q->x, q->y, c->cp[q->next_cp][0], c->cp[q->next_cp][1])
+                      : q->angle;
+    control k = {1, c->move_thrust[id], norm_angle(base + c->move_rot[id])};
+    return k;
+}
+
+/* The heading toward a free move's target, as the referee turns a pod: on
+ * the very first turn it faces the target directly; later by the signed
+ * difference in [-180, 180) (exactly behind turns left, as the referee's
+ * tie does), capped at 18 degrees either way. A target on the pod's own
+ * centre keeps its angle (no direction to turn to). */
+static double steer(const pods_state *st, const pod *q, double tx, double ty) {
+    if (tx == q->x && ty == q->y) return q->angle;
+    const double a = angle_to(q->x, q->y, tx, ty);
+    if (st->turn == 0) return a;
+    double d = a - q->angle;
+    if (d >= 180.0) d -= 360.0;
+    if (d < -180.0) d += 360.0;
+    if (d > 18.0) d = 18.0;
+    if (d < -18.0) d = -18.0;
+    return norm_angle(q->angle + d);
+}
+
+static void advance(const pods_cfg *c, pods_state *st, const control *ctl, double *rewards);
+
 static void pods_step(const void *cfgv, void *stv, const uint8_t *joint, double *rewards) {
     const pods_cfg *c = cfgv;
     pods_state *st = stv;
+    control ctl[MAX_PODS];
+    for (int i = 0; i < c->pods; i++) {
+        if (st->out_turn[i / c->per_player] >= 0) {
+            ctl[i].on = 0;
+            continue;
+        }
+        ctl[i] = table_control(c, st, i, joint[i]);
+    }
+    advance(c, st, ctl, rewards);
+}
+
+/* Free moves (sbx_game_step_free): every field checked before anything
+ * changes. The table entries were checked by game.c. */
+static int pods_step_free(const void *cfgv, void *stv, const sbx_free_move *moves,
+                          double *rewards) {
+    const pods_cfg *c = cfgv;
+    pods_state *st = stv;
+    control ctl[MAX_PODS];
+    for (int i = 0; i < c->pods; i++) {
+        const sbx_free_move *f = &moves[i];
+        if (st->out_turn[i / c->per_player] >= 0) {
+            ctl[i].on = 0;
+            continue;
+        }
+        if (f->kind == SBX_FREE_TABLE) {
+            ctl[i] = table_control(c, st, i, f->move);
+            continue;
+        }
+        if (!(isfinite(f->x) && isfinite(f->y) && fabs(f->x) <= TARGET_LIMIT &&
+              fabs(f->y) <= TARGET_LIMIT)) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "agent %d: the target (%g, %g) is not a point "
+                            "within 1e9 of the origin on each axis", i, f->x, f->y);
+        }
+        int thrust = f->kind == SBX_FREE_BOOST ? T_BOOST : T_SHIELD;
+        if (f->kind == SBX_FREE_THRUST) {
+            if (!(f->thrust >= 0.0 && f->thrust <= c->max_thrust) ||
+                f->thrust != floor(f->thrust)) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "agent %d: thrust %g is not a whole number "
+                                "in 0..%d (max_thrust)", i, f->thrust, c->max_thrust);
+            }
+            thrust = (int)f->thrust;
+        }
+        ctl[i].on = 1;
+        ctl[i].thrust = thrust;
+        ctl[i].angle = steer(st, &st->p[i], f->x, f->y);
+    }
+    advance(c, st, ctl, rewards);
+    return SBX_OK;
+}
+
+/* The turn from each pod's decision: thrust, motion, friction, the race. */
+static void advance(const pods_cfg *c, pods_state *st, const control *ctl, double *rewards) {
     const int n = c->pods;
     mover mv[MAX_PODS];
     int passed_now[MAX_PODS] = {0};
@@ -588,13 +785,9 @@ static void pods_step(const void *cfgv, void *stv, const uint8_t *joint, double 
         m->mass = 1.0;
         q->flags = 0;
         q->last_thrust = 0;
-        if (st->out_turn[i / c->per_player] >= 0) continue; /* out: drifts */
-        const int mv_id = joint[i] < c->n_moves ? joint[i] : 0;
-        const double base =
-            st->turn == 0 ? angle_to(q->x, q->y, c->cp[q->next_cp][0], c->cp[q->next_cp][1])
-                          : q->angle;
-        q->angle = norm_angle(base + c->move_rot[mv_id]);
-        int thrust = c->move_thrust[mv_id];
+        if (!ctl[i].on) continue; /* out: drifts */
+        q->angle = ctl[i].angle;
+        int thrust = ctl[i].thrust;
         if (thrust == T_SHIELD) {
             q->shield = SHIELD_TURNS;
             q->flags |= FLAG_SHIELD;
@@ -624,6 +817,7 @@ static void pods_step(const void *cfgv, void *stv, const uint8_t *joint, double 
     /* 2. motion with continuous pod-pod collisions */
     double t = 0.0, finish_t = 2.0;
     int finish_pod = -1;
+    int last_i = -1, last_j = -1; /* the pair bounced last, while no time passed */
     for (int events = 0;; events++) {
         const double left = 1.0 - t;
         double first = left;
@@ -632,6 +826,11 @@ static void pods_step(const void *cfgv, void *stv, const uint8_t *joint, double 
             for (int i = 0; i < n; i++) {
                 for (int j = i + 1; j < n; j++) {
                     const double tc = contact_time(&mv[i], &mv[j], first);
+                    /* a pair that has just bounced does not bounce again at
+                     * time 0: pushed out to 800 apart (plus a hair), one the
+                     * bounce sent toward each other would touch again at
+                     * once and undo it */
+                    if (i == last_i && j == last_j && tc >= 0.0 && tc < JUST_BOUNCED) continue;
                     if (tc >= 0.0 && (ci < 0 || tc < first)) {
                         first = tc;
                         ci = i;
@@ -646,6 +845,8 @@ static void pods_step(const void *cfgv, void *stv, const uint8_t *joint, double 
         t += first;
         if (ci < 0) break;
         bounce(&mv[ci], &mv[cj]);
+        last_i = ci;
+        last_j = cj;
     }
 
     /* 3. friction, truncation, rounding */
@@ -1050,4 +1251,5 @@ const sbx_game_vt sbx_pods_vt = {
     .move_name = pods_move_name,
     .bot_move = pods_bot_move,
     .side = pods_side,
+    .step_free = pods_step_free,
 };

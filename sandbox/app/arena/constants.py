@@ -2,8 +2,10 @@
 root-matrix views' modes, the speeds' names, and the keyboard help."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
+from ...render.fonts import font
 from ...render.tree_explore import HELP as EXPLORER_HELP
 
 SPEED_NAMES = {0.25: "x0.25", 0.5: "x0.5", 1.0: "x1", 2.0: "x2", 4.0: "x4", 8.0: "x8", None: "max"}
@@ -47,3 +49,11 @@ HELP = [
     ("Esc", "close this help / clear focus / back to the menu"),
     ("?", "this help"),
 ]
+
+
+@lru_cache(maxsize=1)
+def matrix_switch_width() -> int:
+    """The MCGS panels' view switch: as wide as its longest label (one
+    width for every mode, so the button does not jump as M cycles)."""
+    return max(font(13).size("view: " + lab)[0] for lab in MATRIX_MODE_LABELS.values()) + 16
+

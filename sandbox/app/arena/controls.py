@@ -12,6 +12,8 @@ import pygame
 
 from ...config import Budget, list_scenarios
 from ...config.agent import agent_dict, save_agent
+from ...config.process import PROCESS_KEYS
+from ...names import player_labels, short_name
 from ...native import SandboxError, cores
 from ...render import palette as pal
 from ...render.fonts import elide, text
@@ -23,7 +25,8 @@ from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
 from ..weight_slider import weight_slider
-from .constants import SPEED_NAMES, MATRIX_MODE_LABELS
+from .bot_panel import LogTail, draw_bot_controls, is_external
+from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
 
 
 class PlayerControls:
@@ -72,9 +75,11 @@ class PlayerControls:
         players = self.match.controllers
         save_w = 44                 # "Save agent" at the end of the tabs' row
         wts_w = 40                  # "Wts": the evaluation weights instead of the knobs
-        tab_w = max(30, min(72, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
+        tab_w = max(30, min(110, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
+        tab_names = player_labels([ctl.name for ctl in players])
         for i, ctl in enumerate(players):
-            b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24), ctl.name[:8],
+            b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24),
+                             elide(tab_names[i], 13, tab_w - 12),
                              f"show {ctl.name}'s settings ({i + 1})"))
             b.toggled = i == self.selected
         g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
@@ -86,6 +91,8 @@ class PlayerControls:
         weights_view = self.show_weights and isinstance(ctl, SearchController)
         yy = c.y + 34
         self._status_y = None
+        if not isinstance(ctl, SearchController):
+            yy += 24     # the note that says who moves it (drawn in _draw_controls_frame)
         if weights_view:
             yy = self._add_weight_sliders(g, ctl, c, yy)
         if isinstance(ctl, SearchController) and not weights_view:
@@ -217,7 +224,8 @@ class PlayerControls:
         # switch in its header between the heat map, the graph and both.
         for k, (grp, panel) in enumerate(zip(L.get("groups", []), L.get("panels", []))):
             if self._matrix_panel(grp):
-                g.add(Button(f"mview{k}", (panel.right - 124, panel.y + 3, 116, 18),
+                bw = matrix_switch_width()
+                g.add(Button(f"mview{k}", (panel.right - bw - 8, panel.y + 3, bw, 18),
                              "view: " + MATRIX_MODE_LABELS[self.matrix_mode],
                              "heat map of the root's joint actions and/or the graph (M)"))
         self._matrix_sig = self._matrix_signature()
@@ -436,7 +444,9 @@ class PlayerControls:
         elif not on:      # whichever agent Tab left them driving
             for a in driven:
                 self.live.take_over(a, False)
-        self.flash(f"you play {ctl.name}: {self.plugin.keys_hint}" if on
+        you = short_name(ctl.name).lower() in ("you", "me")   # not "you play You"
+        self.flash((f"you play: {self.plugin.keys_hint}" if you else
+                    f"you play {ctl.name}: {self.plugin.keys_hint}") if on
                    else f"{ctl.name} searches again")
         self._build_widgets()
 
@@ -449,11 +459,17 @@ class PlayerControls:
         search = ctl.settings if isinstance(ctl, SearchController) else None
         budget = self.match.budget_for(ctl.player) if search is not None else None
         color = self.colors[ctl.agents[0]] if ctl.agents else None
-        return agent_dict(ctl.kind, ctl.name, color, search, budget,
-                          description=f"saved from {self._scenario_stem()} "
-                                      f"(turn {self.match.turn}, seed {self.match.seed}) "
-                                      f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
-                          weights=ctl.weights_asked if search is not None else None)
+        out = agent_dict(ctl.kind, ctl.name, color, search, budget,
+                         description=f"saved from {self._scenario_stem()} "
+                                     f"(turn {self.match.turn}, seed {self.match.seed}) "
+                                     f"at {time.strftime('%Y-%m-%d %H:%M:%S')}",
+                         weights=ctl.weights_asked if search is not None else None)
+        # a remote player's own keys (a snake server's url and timeout)
+        out.update(ctl.agent_keys() if hasattr(ctl, "agent_keys") else {})
+        if ctl.kind == "process":   # its program and settings (absolute paths by now)
+            cfg = self.match.scenario.players[ctl.player]
+            out.update({k: getattr(cfg, k) for k in PROCESS_KEYS if getattr(cfg, k) is not None})
+        return out
 
     def save_agent(self, player: int | None = None) -> Path | None:
         """Write the chosen player's settings to agents/ (AGENT_DIR, beside
@@ -474,10 +490,16 @@ class PlayerControls:
         ctl = self.match.controllers[self.selected]
         color = self.colors[ctl.agents[0]] if ctl.agents else pal.TEXT
         pygame.draw.line(surface, color, (r.x, r.y + 28), (r.right, r.y + 28), 2)
-        if not isinstance(ctl, SearchController):
-            what = ("you steer it with the arrow keys" if ctl.kind == "human"
+        if is_external(ctl):
+            if not hasattr(self, "_log_tail"):
+                self._log_tail = LogTail()
+            draw_bot_controls(surface, r, ctl, self._log_tail)
+        elif not isinstance(ctl, SearchController):
+            what = (f"a person plays: {self.plugin.keys_hint}" if ctl.kind == "human"
                     else f"{ctl.kind} player, no search settings")
-            surface.blit(text(f"{ctl.name}: {what}", 13, pal.TEXT_DIM), (r.x, r.y + 40))
+            # on its own row above the tree pickers (it sat under them, one letter showing)
+            surface.blit(text(elide(f"{ctl.name}: {what}", 13, r.w), 13, pal.TEXT_DIM),
+                         (r.x, r.y + 36))
         elif self._status_y is not None:
             now, nxt = self._algorithm_status(ctl)
             lab = text(now, 11, pal.TEXT_DIM)

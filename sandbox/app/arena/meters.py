@@ -9,7 +9,8 @@ import pygame
 
 from ...render import palette as pal
 from ...render.scoreboard import draw_scoreboard
-from ...render.fonts import text
+from ...names import agent_labels, player_labels
+from ...render.fonts import elide, text
 
 
 def draw_meters(surface, r: pygame.Rect, match, plugin, view, colors, scores,
@@ -18,18 +19,20 @@ def draw_meters(surface, r: pygame.Rect, match, plugin, view, colors, scores,
     a meter row per player from its controller's latest snapshot, the settings changes."""
     m = match
     board_rows = pygame.Rect(r.x, r.y, r.w, 26 * plugin.num_agents(view))
-    draw_scoreboard(surface, board_rows, plugin, view, colors, list(m.names), scores)
+    draw_scoreboard(surface, board_rows, plugin, view, colors, agent_labels(m.names), scores)
     y = board_rows.bottom + 10
     header = ["player", "it/s", "turns/s", "it/turn", "nodes", "ms"]
     f = min(1.0, (r.w - 30) / 380)    # narrow windows: the columns close up
-    xs = [r.x + int(o * f) for o in (0, 70, 150, 240, 310, 380)]
+    xs = [r.x + int(o * f) for o in (0, 88, 158, 240, 310, 380)]   # names need 80+ px
     for h, x in zip(header, xs):
         surface.blit(text(h, 11, pal.TEXT_DIM), (x, y))
     y += 16
     for c in m.controllers:
         snap = c.latest
         color = colors[c.agents[0]] if c.agents else pal.TEXT
-        surface.blit(text(c.name[:9], 12, color, bold=True), (xs[0], y))
+        name = player_labels([k.name for k in m.controllers])[c.player]
+        surface.blit(text(elide(name, 12, xs[1] - xs[0] - 6, bold=True), 12, color, bold=True),
+                     (xs[0], y))
         if snap is not None and snap.stop_reason == "eliminated":
             surface.blit(text("out: no search", 12, pal.TEXT_DIM), (xs[1], y))
         elif snap is not None:
@@ -52,7 +55,10 @@ def draw_meters(surface, r: pygame.Rect, match, plugin, view, colors, scores,
                 surface.blit(text(note, 11, pal.WARN), (xs[0], y + 14))
                 y += 14
         else:
-            surface.blit(text(c.kind, 12, pal.TEXT_DIM), (xs[1], y))
+            # a player without a search may say more than its kind (a remote
+            # program: its last answer time and failures)
+            line = c.status_line() if hasattr(c, "status_line") else c.kind
+            surface.blit(text(line[:60], 12, pal.TEXT_DIM), (xs[1], y))
         y += 17
     y += 8
     if change_log:

@@ -8,6 +8,7 @@ import time
 
 import pygame
 
+from ...names import agent_labels
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.root_bars import draw_root_bars
@@ -16,10 +17,15 @@ from ...render.tree_view import TreeView
 from ...sim import SearchController, TreeRequest
 from ...sim.controller import has_root_matrix
 from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
+from .bot_panel import debug_stats, is_external, latency_text
 from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER_S, TREE_HOLD_MAX_S,
                         ROOT_BARS_EVERY_S, MATRIX_MODES, MATRIX_MODE_LABELS, MATRIX_BOTH_MIN_W,
-                        MATRIX_EVERY_S)
+                        MATRIX_EVERY_S, matrix_switch_width)
 
+
+# who moves an agent that no search decides (controller kind -> words)
+NO_SEARCH_WHO = {"human": "a person plays", "bot": "the game's bot plays",
+                 "random": "random moves"}
 
 class TreePanels:
     """ArenaScene's part: the tree panels, a mixin over the scene's state. It uses the
@@ -72,7 +78,7 @@ class TreePanels:
         """(panel header, the tree view's own title or None for 'Agent N')."""
         a = group[0]
         ctl = self._tree_controller(a)
-        names = self.match.names
+        names = agent_labels(self.match.names)   # a team's agents apart: 'Blue #4'
         if not isinstance(ctl, SearchController):
             return f"{names[a]} — {ctl.kind}", None
         alg, _ = self._in_force(ctl)
@@ -161,6 +167,12 @@ class TreePanels:
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
+        if consumed and event.type == pygame.KEYDOWN:
+            # a key that moved a view (find, Backspace) leaves no stale hover
+            # box: its node is no longer under the mouse (a move brings one back)
+            self.hover_info = None
+            for tv, _ in panes:
+                tv.hover(None)
         if [tv.focus_path for tv in self.trees] != before:
             self._apply_tree_requests()
             # an idle search (its turn decided, or paused) publishes the new
@@ -286,12 +298,24 @@ class TreePanels:
         return pygame.Rect(panel.x + 6, panel.y + 92, panel.w - 12, panel.h - 98)
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
-        for g, tv, panel in self._panel_views():
+        views = self._panel_views()
+        if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
+                             or is_external(self._tree_controller(g[0])) for g, _, _ in views):
+            # nobody searches (people, the game's bot): one line, not a
+            # "no search data yet" panel per agent that never gets any
+            trees = self.layout["trees"]
+            pygame.draw.rect(surface, pal.PANEL, trees)
+            kinds = sorted({NO_SEARCH_WHO.get(c.kind, c.kind) for c in self.match.controllers})
+            lab = text(elide(f"nobody searches in this match ({' and '.join(kinds)}): "
+                             "no search trees to show", 13, trees.w - 40), 13, pal.TEXT_DIM)
+            surface.blit(lab, lab.get_rect(center=trees.center))
+            return
+        for g, tv, panel in views:
             pygame.draw.rect(surface, pal.PANEL, panel)
             a = g[0]
             ctl = self._tree_controller(a)
             header, tv.title = self._group_title(g)
-            switch = 130 if self._matrix_panel(g) else 0   # the view switch's room
+            switch = matrix_switch_width() + 14 if self._matrix_panel(g) else 0   # its room
             surface.blit(text(elide(header, 12, panel.w - 16 - switch, bold=True), 12,
                               self.colors[a] if len(g) == 1 else pal.TEXT, bold=True),
                          (panel.x + 8, panel.y + 5))
@@ -306,12 +330,22 @@ class TreePanels:
             # No tree: the bars (greedy's per-move means) take its room.
             bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
             bw = (panel.w - 16) // len(g)
+            if is_external(ctl):     # a bot's own visits and values, if it sends them
+                self._draw_bot_bars(surface, ctl, g, panel)
+                continue
             for k, m in enumerate(g):   # one tree for several agents: bars side by side
+                if not isinstance(ctl, SearchController):
+                    break                  # no search: no root statistics, ever
                 self._draw_bars(surface, m, ctl.latest,
                                 pygame.Rect(panel.x + 8 + k * bw, panel.y + 22,
                                             bw - (8 if k < len(g) - 1 else 0), bars_h),
-                                policy_name, title=self.match.names[m] if len(g) > 1 else None)
-            if kept == 0:
+                                policy_name,
+                                title=agent_labels(self.match.names)[m] if len(g) > 1 else None)
+            if not isinstance(ctl, SearchController):   # a person, the bot: no tree, ever
+                note = f"{NO_SEARCH_WHO.get(ctl.kind, ctl.kind)}: no search, no tree"
+                lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
+                surface.blit(lab, lab.get_rect(center=self._tree_area(panel).center))
+            elif kept == 0:
                 note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, (panel.x + 10, panel.bottom - 22))
@@ -327,8 +361,32 @@ class TreePanels:
             for y in range(panel.y + 4, panel.bottom - 4, 10):
                 pygame.draw.line(surface, pal.BORDER, (x, y), (x, y + 5), 2)
         if self.animation is not None:
+            # the backprop boxes may use a panel's root-bar rows too where
+            # the joint-action strip covers its tree area
             self.animation.draw_overlay(surface, [self._tree_area(p) for p in panels],
-                                        [p.x for p in panels[1:]])
+                                        [p.x for p in panels[1:]],
+                                        box_rects=[pygame.Rect(p.x + 4, p.y + 20, p.w - 8,
+                                                               p.h - 24) for p in panels])
+
+    def _draw_bot_bars(self, surface, ctl, group: tuple[int, ...], panel: pygame.Rect) -> None:
+        """A process player's panel: per agent, its bot's last visits and
+        values as root bars (docs/bots.md, the answer's debug), the move
+        played marked; the latency and failures below."""
+        area = pygame.Rect(panel.x + 8, panel.y + 22, panel.w - 16, panel.h - 22 - 28)
+        bw = area.w // len(group)
+        for k, a in enumerate(group):
+            rect = pygame.Rect(area.x + k * bw, area.y, bw - (8 if k < len(group) - 1 else 0),
+                               area.h)
+            status = self.plugin.status(self.live.view, a)
+            empty = (status.out_text() if not status.alive else
+                     "no visits or values in its answers (debug, docs/bots.md)")
+            draw_root_bars(surface, rect, debug_stats(ctl, a) if status.alive else (),
+                           self.namers[a], self.colors[a], chosen_move=ctl._moves.get(a),
+                           empty=empty, title=self.match.names[a] if len(group) > 1 else None)
+        s = ctl.stats
+        note = latency_text(ctl) + f"; failed turns {s.failures} of {s.turns}"
+        surface.blit(text(elide(note, 12, panel.w - 20), 12,
+                          pal.WARN if s.failures else pal.TEXT_DIM), (panel.x + 10, panel.bottom - 22))
 
     def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
                    policy_name: str | None = None, title: str | None = None) -> None:

@@ -32,7 +32,8 @@ import pygame
 from ...config import Budget, Scenario, list_scenarios, load_scenario
 from ...config.agent import AGENT_DIR
 from ...games import move_namer, move_names
-from ...native import SandboxError, has_bot
+from ...names import agent_phrase
+from ...native import FreeMove, SandboxError, has_bot
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.step_view import StepAnimation
@@ -205,6 +206,16 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             if move is not None:
                 self._steer(human, move)
                 return True
+        # a right click: a free move to exactly that point, where the game
+        # takes them (pods: the board's free_move_at)
+        free_at = getattr(self.board, "free_move_at", None)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3 and human is not None \
+                and free_at is not None and self.layout \
+                and self.layout["board"].collidepoint(event.pos):
+            move = free_at(self.layout["board"], self.live.view, event.pos, human)
+            if move is not None:
+                self._steer(human, move)
+                return True
         if self.widgets.process_event(event):
             return True
         if self._explore(event):
@@ -222,6 +233,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         if move is None:
             if refused:
                 self.flash(refused)
+            return
+        if isinstance(move, FreeMove):      # C checks its fields when the turn is played
+            if self.match.world.game.is_alive(agent):
+                self.live.choose(agent, move)
             return
         if move not in self.match.world.game.legal_moves(agent):
             self.flash(f"{self.namers[agent](move)} is not a legal move now")
@@ -245,8 +260,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.live.take_over(nxt, True)
         by = ("its search" if isinstance(ctl, SearchController) else
               "the game's bot" if has_bot(self.match.world.game.kind) else "its last move")
-        self.flash(f"you drive {self.match.names[nxt]}'s agent {nxt}; agent {agent} is "
-                   f"played by {by}")
+        names = self.match.names
+        self.flash(f"you now drive {agent_phrase(names, nxt)}; {agent_phrase(names, agent)} "
+                   f"is played by {by}")
         return True
 
     def _slider_focused(self) -> bool:
@@ -453,7 +469,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
-        if self.hover_info is not None:
+        if self.widgets.dropdown_open():
+            pass   # an open dropdown is on top: no hover box over its list
+        elif self.hover_info is not None:
             self.trees[self.hover_info.agent].draw_tooltip(surface, self.hover_pos, self.hover_info)
         elif self.matrix_hover is not None and self.matrix_hover[0].hovered is not None:
             # the view's current numbers: a new matrix under a resting mouse updates them
@@ -467,6 +485,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                     area = self._panel_areas(g, panel)[0]
                     if area is not None:
                         tv.draw_pinned(surface, area)
+        self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
         if self.message and time.perf_counter() < self.message_until:
             draw_message(surface, self.message, L["trees"].y - 8)

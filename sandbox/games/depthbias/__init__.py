@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import DepthBiasGameParams
 from .view import ACTIONS, GO, ActionSpec, DepthBiasView, decode_depthbias
+from .bot import bot_view as _bot_view
 
 _KEYS = {"1": 0, "2": 1, "3": 2, "[1]": 0, "[2]": 1, "[3]": 2,
          "space": GO, "return": GO}
@@ -65,6 +66,9 @@ class DepthBiasPlugin(GamePlugin):
                           bar_label=f"{view.turn}/{length}",
                           detail=f"{view.choice_name}, "
                                  f"{view.actions[view.choice].points} a turn")
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view: DepthBiasView) -> dict[str, Any]:
         return {"turn": view.turn, "choice": view.choice_name, "length": view.length,

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import GoofspielGameParams
 from .view import ORDERS, GoofspielView, Round, decode_goofspiel
+from .bot import bot_view as _bot_view
 
 # Keys a person bids with: the card's value; 0 is the 10, J Q K the 11-13
 # (cards 14-16 are played with a click). Keypad digits work too.
@@ -91,6 +92,9 @@ class GoofspielPlugin(GamePlugin):
         return AgentFacts(summary=f"{view.points[agent]} pts",
                           bar=view.points[agent] / view.total if view.total else 0.0,
                           bar_label=f"{won} won")
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view: GoofspielView) -> dict[str, Any]:
         return {"turn": view.turn, "prize": view.prize, "points": list(view.points),

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import PRESETS, MatrixGameParams
 from .view import MatrixView, decode_matrix
+from .bot import bot_view as _bot_view
 
 _KEYS = {**{str(v): v - 1 for v in range(1, 10)}, "0": 9,
          **{f"[{v}]": v - 1 for v in range(1, 10)}, "[0]": 9}
@@ -51,6 +52,9 @@ class MatrixPlugin(GamePlugin):
         total = view.totals[agent]
         return AgentFacts(summary=f"{total:+.4g}",
                           detail=f"{view.turn}/{view.repeats} rounds played")
+
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
 
     def summary(self, view: MatrixView) -> dict[str, Any]:
         return {"turn": view.turn, "last": list(view.last) if view.last else None,

@@ -23,6 +23,7 @@ from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .mazefile import MazeFileError, load_maze_file, maze_text, parse_maze_text, save_maze_file
 from .params import MazeGameParams
 from .view import MOVE_DELTAS, MOVE_NAMES, STAY, Explorer, MazeView, decode_maze
+from .bot import bot_view as _bot_view
 
 _KEYS = {"up": 0, "down": 1, "left": 2, "right": 3, "space": STAY}
 
@@ -63,6 +64,9 @@ class MazePlugin(GamePlugin):
                           bar_label=f"of {view.cheese_total}",
                           detail=f"stuck for {e.stuck}" if e.stuck else "")
 
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
+
     def summary(self, view: MazeView) -> dict[str, Any]:
         return {"turn": view.turn, "positions": [[e.x, e.y] for e in view.explorers],
                 "stuck": [e.stuck for e in view.explorers],
@@ -77,6 +81,13 @@ class MazePlugin(GamePlugin):
         e = view.explorers[agent]
         if e.stuck and move != STAY:
             return KeyResult(None, f"stuck in mud for {e.stuck} more turn(s): only stay")
+        if move != STAY and view.cost(e.x, e.y, move) == 0:
+            # the rules make it a stay; a person who walks into a wall meant
+            # to move, so say why nothing happens instead of staying silently
+            edge = not (0 <= e.x + MOVE_DELTAS[move][0] < view.width
+                        and 0 <= e.y + MOVE_DELTAS[move][1] < view.height)
+            return KeyResult(None, f"{'the maze edge' if edge else 'a wall'} blocks "
+                                   f"{MOVE_NAMES[move]}: pick another way (Space stays)")
         return KeyResult(move)
 
     def default_move(self, view: MazeView, agent: int) -> int | None:

@@ -25,10 +25,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
+from .codingame import CodinGameCSB
 from .blocking import blocking_turns
 from .params import PodsGameParams
 from .view import (BOOST_MOVE, SHIELD_MOVE, Pod, PodsView, decode_pods, encode_pods, find_move,
                    move_table)
+from .bot import bot_view as _bot_view
 
 # key -> (rotation, thrust as a share of max, or "boost" / "shield")
 _KEYS: dict[str, tuple[float, Any]] = {
@@ -43,6 +45,7 @@ class PodsPlugin(GamePlugin):
     Params = PodsGameParams
     keys_hint = ("arrows: left/right turn 18° at full thrust, up full thrust, down coast; "
                  "1/2/3 thrust 0/half/full; b boost; s shield; click: steer to a point; "
+                 "right click: exactly to it, thrust by distance; "
                  "Tab: drive your other pod")
     keys = tuple(_KEYS)
     bench = (
@@ -97,6 +100,9 @@ class PodsPlugin(GamePlugin):
                           bar=min(1.0, q.passed / view.total_cps),
                           bar_label=f"{q.passed}/{view.total_cps}", detail=detail.strip())
 
+    def bot_view(self, view) -> dict[str, Any]:
+        return _bot_view(view)
+
     def summary(self, view: PodsView) -> dict[str, Any]:
         return {"turn": view.turn, "winner": view.winner,
                 "positions": [[q.x, q.y] for q in view.pods],
@@ -121,6 +127,9 @@ class PodsPlugin(GamePlugin):
 
     # physics = "pymunk": the race moves in a pymunk space (world.py)
     worlds = ("pymunk",)
+    # a process player's `protocol = "codingame-csb"`: an unmodified Coders
+    # Strike Back bot drives a team (codingame.py, docs/bots-codingame.md)
+    bot_protocols = {"codingame-csb": CodinGameCSB}
 
     def physics_world(self, physics: str, view: PodsView):
         if physics != "pymunk":

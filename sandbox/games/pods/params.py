@@ -1,11 +1,16 @@
 """The scenario's [game_params] for `pods` (ranges as native/src/games/pods.c)."""
 from __future__ import annotations
 
+import math
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, field_validator, model_validator
 
 from ..base import GameParams
+
+MAX_CPS = 8
+MAP_W, MAP_H = 16000, 9000
+MIN_GAP = 1200          # custom checkpoints: centres at least this far apart (pods.c)
 
 
 class PodsGameParams(GameParams):
@@ -13,10 +18,14 @@ class PodsGameParams(GameParams):
     pods_per_player: int = Field(2, ge=1, le=2, description="agents a*K..a*K+K-1 are player "
                                                             "a's pods (K = pods_per_player)")
     laps: int = Field(3, ge=1, le=10)
-    map: Literal["seeded", "oval", "zigzag", "hairpin", "star"] = Field(
-        "seeded", description="a map drawn from map_seed, or a fixed one")
+    map: Literal["seeded", "oval", "zigzag", "hairpin", "star", "custom"] = Field(
+        "seeded", description="a map drawn from map_seed, a fixed one, or custom (the "
+                              "checkpoints' list)")
     map_seed: int = Field(1, ge=0, le=2**62, description="the seeded map's generator seed")
-    checkpoints: int = Field(3, ge=2, le=8, description="fewest checkpoints of a seeded map")
+    checkpoints: int | list[tuple[StrictInt, StrictInt]] = Field(
+        3, description="fewest checkpoints of a seeded map (2..8), or a custom map: "
+                       "[[x, y], ...], 2..8 points inside the 16000x9000 map, the first "
+                       "the start and finish")
     checkpoints_extra: int = Field(3, ge=0, le=6, description="a seeded map has checkpoints.."
                                                              "checkpoints+extra (at most 8)")
     max_thrust: int = Field(200, ge=1, le=650, description="full thrust (half: max_thrust // 2)")
@@ -45,8 +54,56 @@ class PodsGameParams(GameParams):
                           description="evaluation: within this distance of its next checkpoint "
                                       "the leader aims at the one after")
 
+    @field_validator("checkpoints", mode="before")
+    @classmethod
+    def _points_shape(cls, v):
+        # one message for a malformed list, not the union's two
+        if isinstance(v, (list, tuple)):
+            for i, p in enumerate(v):
+                if (not isinstance(p, (list, tuple)) or len(p) != 2
+                        or any(isinstance(c, bool) or not isinstance(c, int) for c in p)):
+                    raise ValueError(f"point {i} is not [x, y] with whole numbers (got {p!r})")
+            return [tuple(p) for p in v]
+        return v
+
+    @field_validator("checkpoints")
+    @classmethod
+    def _checkpoints(cls, v):
+        if isinstance(v, bool):
+            raise ValueError("a count 2..8 or a list of [x, y] points")
+        if isinstance(v, int):
+            if not 2 <= v <= MAX_CPS:
+                raise ValueError(f"{v} is not a count in 2..{MAX_CPS}")
+            return v
+        if not 2 <= len(v) <= MAX_CPS:
+            raise ValueError(f"{len(v)} points, a custom map has 2..{MAX_CPS}")
+        for i, (x, y) in enumerate(v):
+            if not (0 <= x <= MAP_W and 0 <= y <= MAP_H):
+                raise ValueError(f"point {i} ({x}, {y}) is outside the {MAP_W}x{MAP_H} map")
+            for j, (x2, y2) in enumerate(v[:i]):
+                if math.hypot(x - x2, y - y2) < MIN_GAP:
+                    raise ValueError(f"points {j} and {i} are closer than {MIN_GAP} (their "
+                                     f"circles overlap)")
+        return v
+
     @model_validator(mode="after")
     def _moves_fit(self):
         if self.rotations == 2:
             raise ValueError("rotations: 2 is not 1 or 3")
+        custom = isinstance(self.checkpoints, list)
+        if self.map == "custom" and not custom:
+            raise ValueError("map: custom needs checkpoints = [[x, y], ...]")
+        if custom and self.map not in ("custom", "seeded"):
+            raise ValueError(f"checkpoints: a list of points is a custom map, not map = "
+                             f"{self.map!r}")
+        if custom and "checkpoints_extra" in self.model_fields_set:
+            raise ValueError("checkpoints_extra: only for a seeded map, not a list of points")
         return self
+
+    def c_params(self, full: bool = False) -> str:
+        """The list of points as one token, x:y/x:y/... (pods.c reads it)."""
+        from ...native.game import format_params
+        d = self.model_dump(exclude_unset=not full)
+        if isinstance(d.get("checkpoints"), list):
+            d["checkpoints"] = "/".join(f"{x}:{y}" for x, y in d["checkpoints"])
+        return format_params(d)

@@ -27,6 +27,7 @@ import math
 
 import pygame
 
+from ...native import FreeMove
 from ...render import palette as pal
 from ...render.fonts import text
 from ...render.grid import clipped
@@ -151,6 +152,25 @@ class PodsRenderer:
         s, x0, y0 = self._scale(self._board(rect))
         return int(x0 + x * s), int(y0 + y * s)
 
+    # a right click's thrust: full from this far from the pod, less nearer
+    FULL_THRUST_AT = 2000.0
+
+    def free_move_at(self, rect: pygame.Rect, view: PodsView, pos, agent: int):
+        """A right click is a free move: steer toward exactly that point (up
+        to 18° a turn, as a contest bot steers), the thrust by how far it is
+        from the pod: max_thrust at FULL_THRUST_AT or more, in proportion
+        nearer (a click on the pod itself coasts)."""
+        if not 0 <= agent < view.num_pods or view.out_turn[view.player_of(agent)] >= 0:
+            return None
+        board = self._board(rect, view.players)
+        if not board.collidepoint(pos):
+            return None
+        s, x0, y0 = self._scale(board)
+        q = view.pods[agent]
+        tx, ty = round((pos[0] - x0) / s), round((pos[1] - y0) / s)
+        share = min(1.0, math.hypot(tx - q.x, ty - q.y) / self.FULL_THRUST_AT)
+        return FreeMove(tx, ty, int(round(view.max_thrust * share)))
+
     def move_at(self, rect: pygame.Rect, view: PodsView, pos, agent: int) -> int | None:
         """A click is a target point: turn toward it as far as the move set
         allows (the rotation closest to its direction), full thrust."""
@@ -246,6 +266,13 @@ class PodsRenderer:
                 pygame.draw.line(surface, _lerp(pal.PANEL, col, fade * 0.8),
                                  P(*pts[k - 1]), P(*pts[k]), max(1, int(3 * fade)))
         self._draw_plans(surface, view, ctx, P, s)
+        # a person's free move of this turn (a right click): a cross on its target
+        for a, move in (ctx.chosen.items() if ctx is not None else ()):
+            if isinstance(move, FreeMove) and 0 <= a < view.num_pods:
+                tx, ty = P(move.x, move.y)
+                col, k = self._color(a, view.per_player), 6
+                pygame.draw.line(surface, col, (tx - k, ty - k), (tx + k, ty + k), 2)
+                pygame.draw.line(surface, col, (tx - k, ty + k), (tx + k, ty - k), 2)
         # pods
         rp = max(2, int(POD_RADIUS * s))
         highlight = ctx.highlight_agent if ctx is not None else None

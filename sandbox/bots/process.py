@@ -1,0 +1,336 @@
+"""A bot as an operating-system process: spawn, talk in lines, kill.
+
+The bot runs in a session (and so a process group) of its own, so that
+killing the group ends the bot and anything it started. Its stdout is read
+in the calling thread through a non-blocking pipe and `select`, with a hard
+cap on a line's length: a reply is waited for until its deadline and no
+longer, whatever the bot writes or does not write. Its stderr is drained by
+a thread into a log file, up to a size cap (the rest is counted, not kept),
+so a bot that writes to stderr without end never blocks on a full pipe.
+
+Limits (memory_mb: RLIMIT_AS, cpu_s: RLIMIT_CPU) are set on the child with
+prlimit right after it is spawned: setting them in the child before exec
+would need a preexec function, which is unsafe in a program with threads
+(the app's searches run on threads).
+
+Every live BotProcess is in a registry that an atexit hook kills, so a
+bot does not outlive the sandbox on a normal exit, Ctrl-C or an uncaught
+exception. A SIGKILL of the sandbox cannot be caught: the bot then reads
+end-of-file on stdin, and docs/bots.md asks bots to exit on it.
+"""
+from __future__ import annotations
+
+import atexit
+import errno
+import os
+import resource
+import select
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .protocol import MAX_LINE_BYTES
+
+STDERR_LOG_CAP = 1 << 20        # bytes of a bot's stderr kept per match
+_READ_CHUNK = 1 << 16
+
+
+class BotIOError(Exception):
+    """A failure talking to the bot. `kind`: timeout | exit | too_long |
+    write (its stdin is closed)."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class SpawnError(Exception):
+    """The bot could not be started (no such program, not executable)."""
+
+
+_LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kill every live bot's process group (atexit; the app on quit)."""
+    with _LIVE_LOCK:
+        bots = list(_LIVE)
+    for b in bots:
+        b.kill()
+
+
+atexit.register(kill_all)
+
+
+class BotProcess:
+    """One running bot. Not thread-safe: one thread talks to it."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: str | os.PathLike | None = None,
+                 env: Mapping[str, str] | None = None, memory_mb: int | None = None,
+                 cpu_s: int | None = None, stderr_log: str | os.PathLike | None = None,
+                 stderr_cap: int = STDERR_LOG_CAP, line_cap: int = MAX_LINE_BYTES) -> None:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        self.argv = [str(a) for a in argv]
+        self.line_cap = int(line_cap)
+        self.stderr_path = Path(stderr_log) if stderr_log is not None else None
+        self.stderr_bytes = 0           # bytes the bot wrote to stderr
+        self.stderr_kept = 0            # of those, bytes kept in the log
+        self._stderr_cap = int(stderr_cap)
+        self._buf = bytearray()
+        self._scan = 0                  # bytes of _buf known to hold no newline
+        self._discarding = False        # inside an over-long line: drop to its end
+        self._eof = False
+        self._killed = False
+        self.returncode: int | None = None
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, cwd=cwd, env=full_env, start_new_session=True,
+                close_fds=True, bufsize=0)
+        except (OSError, ValueError) as exc:
+            raise SpawnError(f"cannot start {self.argv[0]}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        self.pid = self.proc.pid
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        try:
+            if memory_mb is not None:
+                n = int(memory_mb) << 20
+                resource.prlimit(self.pid, resource.RLIMIT_AS, (n, n))
+            if cpu_s is not None:
+                resource.prlimit(self.pid, resource.RLIMIT_CPU, (int(cpu_s), int(cpu_s) + 1))
+        except (OSError, ValueError):
+            pass          # it exited already: the first read says so
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._out, False)
+        self._in = self.proc.stdin.fileno()
+        os.set_blocking(self._in, False)
+        self._err_thread = threading.Thread(target=self._drain_stderr, daemon=True,
+                                            name=f"bot-stderr-{self.pid}")
+        self._err_thread.start()
+
+    # ------------------------------------------------------------ stdin
+    def send(self, lines: Sequence[str], deadline: float | None = None) -> None:
+        """Write lines to the bot's stdin. A bot that does not read its
+        input fills the pipe (64 KiB); the write then waits for room until
+        `deadline` (time.monotonic(); default one second) and no longer:
+        BotIOError "write", after which the bot's input is out of step (a
+        line may be cut) and the bot must be stopped."""
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        view = memoryview(data)
+        if deadline is None:
+            deadline = time.monotonic() + 1.0
+        while view:
+            try:
+                n = os.write(self._in, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as exc:     # EPIPE: it closed its input or exited
+                raise BotIOError("exit", f"its stdin is closed ({exc.strerror or exc})") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BotIOError("write", "it does not read its input (the pipe stayed full)")
+            try:
+                select.select([], [self._in], [], left)
+            except InterruptedError:
+                pass
+
+    # ------------------------------------------------------------ stdout
+    def read_line(self, deadline: float) -> str:
+        """The next line of the bot's stdout (without its newline), waiting
+        until `deadline` (time.monotonic()) at most. BotIOError: timeout,
+        exit (end of file), too_long (a line over line_cap bytes; the rest
+        of that line is skipped when it comes)."""
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if len(self._buf) > self.line_cap:
+                self._buf.clear()
+                self._scan = 0
+                self._discarding = True
+                raise BotIOError("too_long", f"a line over {self.line_cap} bytes")
+            if self._eof:
+                raise BotIOError("exit", self.exit_text())
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BotIOError("timeout", "no reply in time")
+            try:
+                ready, _, _ = select.select([self._out], [], [], left)
+            except InterruptedError:
+                continue
+            if not ready:
+                continue
+            self._fill()
+
+    def _fill(self) -> None:
+        try:
+            chunk = os.read(self._out, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            if exc.errno == errno.EINTR:
+                return
+            chunk = b""
+        if not chunk:
+            self._eof = True
+            return
+        if self._discarding:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                return
+            self._discarding = False
+            chunk = chunk[nl + 1:]
+        self._buf += chunk
+
+    def _take_line(self) -> str | None:
+        nl = self._buf.find(b"\n", self._scan)
+        if nl < 0:
+            self._scan = len(self._buf)
+            return None
+        if nl > self.line_cap:
+            # a whole over-long line arrived at once
+            del self._buf[:nl + 1]
+            self._scan = 0
+            raise BotIOError("too_long", f"a line over {self.line_cap} bytes")
+        raw = bytes(self._buf[:nl])
+        del self._buf[:nl + 1]
+        self._scan = 0
+        return raw.decode("utf-8", errors="replace").rstrip("\r")
+
+    def drain_ready(self, deadline: float, max_bytes: int = 4 * MAX_LINE_BYTES) -> int:
+        """Read whatever the bot has written by now without waiting, and
+        drop the complete lines (a late reply to a turn already given up
+        on, stray output). Bounded by `max_bytes` and `deadline`: a bot
+        that writes without end cannot hold the turn here. Returns the
+        number of lines dropped."""
+        n = 0
+        taken = 0
+        while taken < max_bytes and not self._eof and time.monotonic() < deadline:
+            try:
+                ready, _, _ = select.select([self._out], [], [], 0)
+            except InterruptedError:
+                continue
+            if not ready:
+                break
+            before = len(self._buf)
+            self._fill()
+            taken += max(0, len(self._buf) - before) or 1
+            n += self._drop_lines()
+        return n + self._drop_lines()
+
+    def _drop_lines(self) -> int:
+        """Drop every complete line in the buffer at once (no line by line
+        copying: a flood of short lines costs one pass)."""
+        last = self._buf.rfind(b"\n")
+        if last < 0:
+            return 0
+        n = self._buf.count(b"\n", 0, last + 1)
+        del self._buf[:last + 1]
+        self._scan = 0
+        return n
+
+    # ------------------------------------------------------------ stderr
+    def _drain_stderr(self) -> None:
+        f = None
+        if self.stderr_path is not None:
+            try:
+                self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+                f = open(self.stderr_path, "ab")
+            except OSError:
+                f = None
+        fd = self.proc.stderr.fileno()
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, _READ_CHUNK)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.stderr_bytes += len(chunk)
+                room = self._stderr_cap - self.stderr_kept
+                if f is not None and room > 0:
+                    part = chunk[:room]
+                    try:
+                        f.write(part)
+                        f.flush()
+                        self.stderr_kept += len(part)
+                        if len(part) < len(chunk):
+                            f.write(b"\n[stderr log cut here: over the size cap]\n")
+                            f.flush()
+                    except OSError:
+                        pass
+        finally:
+            if f is not None:
+                f.close()
+
+    # ------------------------------------------------------------ lifetime
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def exit_text(self) -> str:
+        rc = self.proc.poll()
+        if rc is None:
+            try:
+                rc = self.proc.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                return "it closed its stdout"
+        if rc < 0:
+            try:
+                return f"it was killed by {signal.Signals(-rc).name}"
+            except ValueError:
+                return f"it was killed by signal {-rc}"
+        return f"it exited with status {rc}"
+
+    def kill(self) -> None:
+        """Kill the bot's whole process group and reap it. Safe to call
+        more than once and from the atexit hook."""
+        if self._killed:
+            return
+        self._killed = True
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            self.returncode = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        self._err_thread.join(timeout=1)
+        try:
+            self.proc.stderr.close()
+        except OSError:
+            pass
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+    def close(self, grace_s: float = 0.0) -> None:
+        """End the bot: close its stdin, wait up to `grace_s` for it to
+        exit by itself, then kill the group (whatever it left behind)."""
+        if self._killed:
+            return
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        if grace_s > 0:
+            try:
+                self.proc.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()

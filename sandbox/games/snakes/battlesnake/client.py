@@ -1,0 +1,277 @@
+"""A scenario player that is a user's Battlesnake server (`controller =
+"battlesnake"`, `url = "http://..."`): each turn it sends the official
+game-state object of our state to the server's /move and plays the answer.
+
+The calls follow the official engine: GET / once (the snake's looks), POST
+/start before the first move, POST /move every turn within `timeout_ms`
+(default 500, the official default; also sent as game.timeout), POST /end
+when the game is over or the match closes. Each answer's latency is kept
+and sent back in the next state's `latency` field, as the engine does.
+
+A failed turn (the server down, no answer in time, an HTTP error, a body
+that is not {"move": "up|down|left|right"}) plays the official engine's
+choice for a snake that failed: the move it made last turn again, and "up"
+on the first turn (docs.battlesnake.com: "In all error cases the game
+engine will determine your Battlesnake's next move for you by repeating
+the move taken on the previous turn"). That is also our snakes plugin's
+default_move. Each failure is recorded as a BotFailure (agent, kind,
+detail, latency_ms) in `failures`, and every answer in `answers`.
+
+A player with several agents (snakes) asks its server once per snake (as
+the engine would ask one server that plays several snakes), one after
+another; the turn waits at most timeout_ms per snake."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ....native import Game, InvalidArgument
+from ....sim.controller import Controller
+from ..view import decode_snakes
+from .convert import state_json
+from .schema import move_id
+
+DEFAULT_TIMEOUT_MS = 500.0
+MAX_ANSWER = 64 << 10          # bytes of an answer read at most
+
+
+@dataclass(frozen=True)
+class BotFailure:
+    """One failed answer: the shape the process-agent machinery records."""
+    agent: int
+    kind: str            # "down" | "timeout" | "http" | "garbage" | "illegal"
+    detail: str          # one line
+    latency_ms: float
+
+
+@dataclass(frozen=True)
+class Answer:
+    turn: int
+    agent: int
+    move: int            # the move played
+    latency_ms: float
+    failure: BotFailure | None = None
+
+
+def check_url(url: Any) -> str:
+    """InvalidArgument (one line) unless `url` is an http(s) URL with a host."""
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidArgument(f"url: expected an http:// or https:// address, got {url!r}")
+    u = urllib.parse.urlsplit(url.strip())
+    if u.scheme not in ("http", "https") or not u.hostname:
+        raise InvalidArgument(f"url: {url!r} is not an http:// or https:// address with a host")
+    try:
+        u.port
+    except ValueError:
+        raise InvalidArgument(f"url: {url!r} has a bad port") from None
+    return url.strip().rstrip("/")
+
+
+class BattlesnakeController(Controller):
+    kind = "battlesnake"
+
+    def __init__(self, player: int, agents: Sequence[int], name: str, url: str,
+                 timeout_ms: float | None = None, game_params: Mapping[str, Any] | None = None,
+                 game_id: str = "sandbox-match", names: Sequence[str] = ()) -> None:
+        super().__init__(player, agents, name)
+        self.url = check_url(url)
+        t = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
+            raise InvalidArgument(f"timeout_ms: expected milliseconds, got {timeout_ms!r}")
+        self.timeout_ms = float(t)
+        if not 1 <= self.timeout_ms <= 60_000:
+            raise InvalidArgument(f"timeout_ms: {self.timeout_ms:g}, expected 1..60000")
+        gp = dict(game_params or {})
+        self.food_spawn_chance = int(gp.get("food_spawn_chance", 15))
+        self.minimum_food = int(gp.get("minimum_food", 1))
+        self.game_id = game_id
+        self.names = tuple(names)
+        self.info: dict | None = None          # GET / answer
+        self.answers: list[Answer] = []
+        self.failures: list[BotFailure] = []
+        self._latency: dict[int, float] = {}
+        self._chooser: dict[int, str] = {}
+        self._started = False
+        self._ended = False
+        self._last_state: dict[int, dict] = {}
+        self._thread: threading.Thread | None = None
+        self._final_view = None
+
+    # ------------------------------------------------------------- http
+    def _call(self, method: str, path: str, body: dict | None, timeout_s: float
+              ) -> tuple[int, bytes, float]:
+        """(status, body, latency ms); raises TimeoutError / OSError. The
+        call runs on a thread of its own, so a server that trickles bytes
+        cannot hold the turn past timeout_s."""
+        out: dict[str, Any] = {}
+        u = urllib.parse.urlsplit(self.url)
+        data = None if body is None else json.dumps(body).encode("utf-8")
+
+        def run() -> None:
+            conn_cls = (http.client.HTTPSConnection if u.scheme == "https"
+                        else http.client.HTTPConnection)
+            conn = conn_cls(u.hostname, u.port, timeout=timeout_s)
+            try:
+                headers = {"Content-Type": "application/json", "Connection": "close",
+                           "User-Agent": "sandbox-battlesnake-client"}
+                conn.request(method, (u.path or "") + path, body=data, headers=headers)
+                r = conn.getresponse()
+                out["status"] = r.status
+                out["body"] = r.read(MAX_ANSWER + 1)
+            except BaseException as exc:          # handed to the caller
+                out["error"] = exc
+            finally:
+                conn.close()
+
+        t0 = time.perf_counter()
+        th = threading.Thread(target=run, name=f"battlesnake-{self.player}", daemon=True)
+        th.start()
+        th.join(timeout_s)
+        ms = (time.perf_counter() - t0) * 1000.0
+        if th.is_alive():
+            raise TimeoutError(f"no answer within {timeout_s * 1000:.0f} ms")
+        if "error" in out:
+            raise out["error"]
+        return out["status"], out["body"], ms
+
+    # ------------------------------------------------------------- turns
+    def start(self, turn: int, game: Game, budget) -> None:
+        """Asks the server on a thread of its own: the searches of the
+        other players start at once."""
+        self._done.clear()
+        view = decode_snakes(game.export())
+
+        def work() -> None:
+            try:
+                self._moves = self._decide_view(turn, view)
+            finally:
+                self._done.set()
+        self._thread = threading.Thread(target=work, name=f"battlesnake-turn-{self.player}",
+                                        daemon=True)
+        self._thread.start()
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        return self._decide_view(turn, decode_snakes(game.export()))
+
+    def _state(self, view, agent: int) -> dict:
+        n = len(view.snakes)
+        ids = [f"snake-{a}" for a in range(n)]
+        names = [self.names[a] if a < len(self.names) else f"agent {a}" for a in range(n)]
+        return state_json(view, agent, ids, names, game_id=self.game_id,
+                          timeout_ms=int(self.timeout_ms),
+                          food_spawn_chance=self.food_spawn_chance,
+                          minimum_food=self.minimum_food, latencies=self._latency)
+
+    def _decide_view(self, turn: int, view) -> dict[int, int | None]:
+        timeout_s = self.timeout_ms / 1000.0
+        if self.info is None:
+            self._get_info(timeout_s)
+        out: dict[int, int | None] = {}
+        for a in self.agents:
+            if not view.snakes[a].alive:
+                out[a] = None
+                continue
+            state = self._state(view, a)
+            self._last_state[a] = state
+            if not self._started:
+                try:
+                    self._call("POST", "/start", state, timeout_s)
+                except (OSError, http.client.HTTPException):
+                    pass            # the engine ignores /start's answer too
+            out[a] = self._ask(turn, a, view, state, timeout_s)
+        self._started = True
+        return out
+
+    def _get_info(self, timeout_s: float) -> None:
+        try:
+            status, body, _ = self._call("GET", "/", None, timeout_s)
+            info = json.loads(body) if status == 200 else None
+            self.info = info if isinstance(info, dict) else {}
+        except (OSError, ValueError, http.client.HTTPException):
+            self.info = {}
+
+    def _ask(self, turn: int, agent: int, view, state: dict, timeout_s: float) -> int:
+        d = view.snakes[agent].direction
+        fallback = 0 if d is None else d       # the engine's: last move again, else up
+        t0 = time.perf_counter()
+        failure = None
+        move = fallback
+        try:
+            status, body, ms = self._call("POST", "/move", state, timeout_s)
+            if status != 200:
+                failure = ("http", f"HTTP {status}")
+            elif len(body) > MAX_ANSWER:
+                failure = ("garbage", f"answer over {MAX_ANSWER} bytes")
+            else:
+                try:
+                    obj = json.loads(body)
+                except (ValueError, RecursionError):
+                    obj = None
+                if not isinstance(obj, dict) or "move" not in obj:
+                    failure = ("garbage", "not a JSON object with a move: "
+                               + repr(body[:60].decode("utf-8", "replace")))
+                else:
+                    m = move_id(obj["move"])
+                    if m is None:
+                        failure = ("illegal", f"move {str(obj['move'])[:30]!r} is not up, "
+                                              "down, left or right")
+                    else:
+                        move = m
+        except TimeoutError:
+            failure = ("timeout", f"no answer within {self.timeout_ms:.0f} ms")
+        except (ConnectionError, http.client.HTTPException, OSError) as exc:
+            failure = ("down", f"{type(exc).__name__}: {exc}".splitlines()[0][:200])
+        ms = (time.perf_counter() - t0) * 1000.0
+        self._latency[agent] = min(ms, self.timeout_ms)
+        f = BotFailure(agent, *failure, latency_ms=ms) if failure else None
+        if f is not None:
+            self.failures.append(f)
+        self._chooser[agent] = "default" if f else "external"
+        self.answers.append(Answer(turn, agent, move, ms, f))
+        return move
+
+    def status_line(self) -> str:
+        """The arena meter's line: the last answer's time, failures so far."""
+        if not self.answers:
+            return f"battlesnake {self.url}"
+        last = self.answers[-1]
+        line = f"battlesnake: last answer {last.latency_ms:.0f} ms"
+        if self.failures:
+            line += f", {len(self.failures)} failed (last: {self.failures[-1].kind})"
+        return line
+
+    def agent_keys(self) -> dict[str, Any]:
+        """What an agent file needs to call this server again."""
+        return {"url": self.url, "timeout_ms": self.timeout_ms}
+
+    def chooser(self, agent: int) -> str:
+        return self._chooser.get(agent, "external")
+
+    def finish(self, joint, game: Game) -> None:
+        # kept for /end: a match may stop at its turn limit, after this turn
+        self._final_view = decode_snakes(game.export())
+        if game.is_terminal:
+            self._end(self._final_view)
+
+    def _end(self, view=None) -> None:
+        if self._ended or not self._started:
+            return
+        self._ended = True
+        for a in self.agents:
+            state = self._state(view, a) if view is not None else self._last_state.get(a)
+            if state is None:
+                continue
+            try:
+                self._call("POST", "/end", state, min(1.0, self.timeout_ms / 1000.0))
+            except (OSError, http.client.HTTPException):
+                pass
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.join(self.timeout_ms / 1000.0 * (len(self.agents) + 2))
+        self._end(self._final_view)

@@ -1,0 +1,103 @@
+"""Official game state ↔ our snakes state (the export words of
+native/include/sbx.h, decoded by ..view).
+
+Cells cross unchanged: both put (0, 0) bottom-left with "up" = y + 1, and
+our move ids 0..3 are up, down, left, right (schema.MOVES). Agent a is
+board.snakes[a]. The official object lists only the snakes still in the
+game, so a position read from it has only live snakes; a served game keeps
+its own agent numbers across turns (served.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ..view import EXPORT_VERSION, SnakesView
+from .schema import MAX_HEALTH, GameState, check_supported, move_name
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game state as our game: its parameters (for SnakesGameParams) and
+    the export words to import; `you` is the agent the request is for."""
+    game_params: dict[str, Any]
+    words: tuple[int, ...]
+    you: int
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+
+
+def game_params(st: GameState) -> dict[str, Any]:
+    """Our parameters of the game the state is from (the food rules from the
+    ruleset's settings; no turn limit: the official engine has none)."""
+    return {"width": st.width, "height": st.height, "snakes": len(st.snakes),
+            "food_spawn_chance": int(st.food_spawn_chance),
+            "minimum_food": int(st.minimum_food), "max_health": MAX_HEALTH, "max_turns": 0}
+
+
+def state_words(st: GameState) -> tuple[int, ...]:
+    """The export words of the state (layout: sbx.h, SBX_SNAKES_EXPORT_VERSION):
+    every snake alive, its body head first, food in the order received (the
+    import accepts any order; the export sorts it)."""
+    w = [EXPORT_VERSION, st.width, st.height, len(st.snakes), st.turn, len(st.food)]
+    for x, y in st.food:
+        w += [x, y]
+    for s in st.snakes:
+        w += [1, s.health, len(s.body), -1, 0]
+        for x, y in s.body:
+            w += [x, y]
+    return tuple(w)
+
+
+def position(st: GameState) -> Position:
+    """Unsupported / MalformedState (schema) for a game we do not model."""
+    check_supported(st)
+    return Position(game_params(st), state_words(st), st.you_index,
+                    tuple(s.id for s in st.snakes), tuple(s.name for s in st.snakes))
+
+
+# ------------------------------------------------------------ ours → official
+def point(p: Sequence[int]) -> dict[str, int]:
+    return {"x": int(p[0]), "y": int(p[1])}
+
+
+def snake_json(view: SnakesView, agent: int, sid: str, name: str, latency_ms: float | None = None,
+               shout: str = "", color: str = "#888888") -> dict[str, Any]:
+    s = view.snakes[agent]
+    return {"id": sid, "name": name, "health": int(s.health),
+            "body": [point(p) for p in s.body], "head": point(s.body[0]),
+            "length": int(s.length),
+            "latency": "" if latency_ms is None else str(int(round(latency_ms))),
+            "shout": shout, "squad": "",
+            "customizations": {"color": color, "head": "default", "tail": "default"}}
+
+
+def state_json(view: SnakesView, you: int, ids: Sequence[str], names: Sequence[str], *,
+               game_id: str, timeout_ms: int, food_spawn_chance: int = 15,
+               minimum_food: int = 1, latencies: Mapping[int, float] | None = None,
+               shouts: Mapping[int, str] | None = None, source: str = "custom",
+               colors: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """The official game-state object of our state, for agent `you`. Snakes
+    out of the game are left off board.snakes, as the official engine does."""
+    lat, sh, col = latencies or {}, shouts or {}, colors or {}
+    live = [a for a, s in enumerate(view.snakes) if s.alive]
+
+    def one(a: int) -> dict[str, Any]:
+        return snake_json(view, a, ids[a], names[a], lat.get(a), sh.get(a, ""),
+                          col.get(a, "#888888"))
+    return {
+        "game": {"id": game_id,
+                 "ruleset": {"name": "standard", "version": "v1.2.3",
+                             "settings": {"foodSpawnChance": int(food_spawn_chance),
+                                          "minimumFood": int(minimum_food),
+                                          "hazardDamagePerTurn": 0}},
+                 "map": "standard", "timeout": int(timeout_ms), "source": source},
+        "turn": int(view.turn),
+        "board": {"height": view.height, "width": view.width,
+                  "food": [point(f) for f in view.food], "hazards": [],
+                  "snakes": [one(a) for a in live]},
+        "you": one(you),
+    }
+
+
+__all__ = ["Position", "game_params", "move_name", "point", "position", "snake_json",
+           "state_json", "state_words"]

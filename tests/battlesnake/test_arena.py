@@ -1,0 +1,51 @@
+"""A snake-server player in the arena: its meter line says how its server
+answers, and "Save agent" writes a file that calls the same server again."""
+from __future__ import annotations
+
+import socket
+import time
+
+import pygame
+import pytest
+
+from sandbox.app.arena import ArenaScene
+from sandbox.app.shell import App
+from sandbox.config import scenario_from_dict
+from sandbox.config.agent import read_agent_file
+
+
+@pytest.fixture
+def app():
+    a = App()
+    pygame.event.clear()
+    yield a
+    a.close()
+    pygame.event.clear()
+
+
+def test_a_snake_server_player_in_the_arena(app, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]          # nobody listens: every turn fails over
+    scn = scenario_from_dict({
+        "name": "arena vs server", "game": "snakes",
+        "game_params": {"width": 7, "height": 7, "snakes": 2},
+        "budget": {"iterations": 100, "ms": 0},
+        "players": [{"name": "us"}, {"name": "srv", "controller": "battlesnake",
+                                     "url": f"http://127.0.0.1:{port}", "timeout_ms": 100}]})
+    arena = ArenaScene(app, scn)
+    app.push(arena)
+    ctl = arena.match.controllers[1]
+    assert ctl.status_line().startswith("battlesnake")
+    arena.live.set_speed(None)
+    app.running = True
+    deadline = time.monotonic() + 30
+    while arena.match.turn < 2 and time.monotonic() < deadline:
+        app.run(max_frames=app.frame + 1)
+    assert arena.match.turn >= 2
+    assert "failed (last: down)" in ctl.status_line()
+    arena.agent_dir = tmp_path / "agents"
+    path = arena.save_agent(1)
+    data = read_agent_file(path, "t")
+    assert data["controller"] == "battlesnake"
+    assert data["url"] == f"http://127.0.0.1:{port}" and data["timeout_ms"] == 100

@@ -1,0 +1,54 @@
+"""Ctrl-C in the middle of `python -m sandbox play` ends the bot and every
+process it started (its process group), not only the sandbox."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from test_failures import _gone
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "tests" / "data" / "bots"
+
+
+def test_ctrl_c_kills_the_bots_process_group(tmp_path):
+    pid_file = tmp_path / "pids"
+    (tmp_path / "s.toml").write_text(f"""
+game = "goofspiel"
+[game_params]
+num_cards = 13
+[budget]
+ms = 300
+iterations = 0
+[[players]]
+controller = "process"
+command = ["{sys.executable}", "{BOTS / 'fork_sleeper.py'}"]
+env = {{ PID_FILE = "{pid_file}" }}
+[[players]]
+name = "search"
+""")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "sandbox", "play", str(tmp_path / "s.toml"),
+                             "--replay-dir", str(tmp_path)], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not (pid_file.exists() and len(pid_file.read_text().split()) == 2):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+            time.sleep(0.02)
+        time.sleep(0.3)                        # a turn or so into the match
+        assert proc.poll() is None, "the match ended before the interrupt"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    pids = [int(x) for x in pid_file.read_text().split()]
+    deadline = time.monotonic() + 5
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert all(_gone(p) for p in pids), pids
