@@ -383,7 +383,7 @@ def test_the_kept_subtree_is_the_state_the_game_reached(order):
     every prize its simulations drew, so the subtree is kept whenever the
     revealed prize was drawn once in 200 simulations: nearly always (a
     tree grown from one draw of chance kept it only when that draw was
-    the real one)."""
+    the real one: 24 of these 50 turns)."""
     kept = dropped = 0
     for seed in range(10):
         with Game("goofspiel", f"num_cards=6 points_order={order}", seed=seed) as g, \
