@@ -147,7 +147,13 @@ def test_two_threads_keep_the_time_budget_and_stop(mode):
     p = SearchParams(parallel=mode, threads=2, rollout=True)
     with Game(*GAMES[0], seed=5) as g, Search(g, p, 3) as s:
         r = s.run(ms=30)
-        assert r.stop_reason == "time" and r.iterations > 0
+        assert r.stop_reason == "time"
+        if r.iterations == 0:
+            # a loaded machine (or a sanitizer build) can spend all 30 ms
+            # starting the threads: a longer budget must then do work
+            r = s.run(ms=300)
+            assert r.stop_reason == "time"
+        assert r.iterations > 0
 
 
 def test_node_cap_stops_a_shared_run_cleanly():
