@@ -1,5 +1,7 @@
-"""Ctrl-C in the middle of `python -m sandbox play` ends the bot and every
-process it started (its process group), not only the sandbox."""
+"""Ctrl-C or SIGTERM in the middle of `python -m sandbox play` (and of a
+tournament) ends the bot and every process it started (its process group),
+not only the sandbox. SIGTERM ends Python without its exit hooks unless
+the entry point turns it into a clean exit (status 143)."""
 from __future__ import annotations
 
 import os
@@ -9,13 +11,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_failures import _gone
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "data" / "bots"
 
 
-def test_ctrl_c_kills_the_bots_process_group(tmp_path):
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_kills_the_bots_process_group(tmp_path, sig, status):
     pid_file = tmp_path / "pids"
     (tmp_path / "s.toml").write_text(f"""
 game = "goofspiel"
@@ -42,8 +46,8 @@ name = "search"
             time.sleep(0.02)
         time.sleep(0.3)                        # a turn or so into the match
         assert proc.poll() is None, "the match ended before the interrupt"
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 130
+        proc.send_signal(sig)
+        assert proc.wait(timeout=20) == status
     finally:
         if proc.poll() is None:
             proc.kill()
