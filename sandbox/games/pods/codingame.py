@@ -1,5 +1,5 @@
 """The Coders Strike Back text protocol ("codingame-csb"): an unmodified
-contest bot plays a pods team through it (docs/bots-codingame.md).
+contest bot plays a pods team through it (docs/bots.md, "Coders Strike Back bots").
 
 What the bot reads and writes, as the contest's referee has it:
 
