@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from test_real_window import MAIN, ROOT, pytestmark, xvfb_display  # noqa: F401
 

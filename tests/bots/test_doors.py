@@ -42,7 +42,7 @@ def test_a_setup_the_protocol_cannot_speak_is_refused_when_the_scenario_loads(
         params, agents, words, tmp_path):
     with pytest.raises(ScenarioError) as e:
         scenario_from_dict(csb(params, agents))
-    assert f"players.0.protocol: codingame-csb: " in str(e.value) and words in str(e.value)
+    assert "players.0.protocol: codingame-csb: " in str(e.value) and words in str(e.value)
     # from the command line: one line, and no match started (no replay written)
     lines = ["game = \"pods\"", "[game_params]"]
     lines += [f"{k} = {v}" for k, v in params.items()]
@@ -112,7 +112,6 @@ def test_a_bot_that_prints_bytes_that_are_not_utf8(tmp_path):
 
 def test_a_bot_that_closes_stdout_but_keeps_running(tmp_path, monkeypatch):
     monkeypatch.setenv("PID_FILE", str(tmp_path / "pid"))
-    t0 = time.monotonic()
     _, replay, seconds = play_recorded(bot_scenario("closes_stdout", timeout_ms=2000,
                                                     first_turn_ms=10_000), tmp_path)
     # end of file is an exit at once, not a wait for the turn's 2 s

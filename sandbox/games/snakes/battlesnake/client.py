@@ -144,9 +144,6 @@ class BattlesnakeController(ExternalController):
     # thread (the searches of the other players start at once), which calls
     # _decide_turn.
 
-    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
-        return self._decide_view(turn, decode_snakes(game.export()))
-
     def _state(self, view, agent: int) -> dict:
         n = len(view.snakes)
         ids = [f"snake-{a}" for a in range(n)]
