@@ -1,12 +1,17 @@
 """The bundled contest-bot scenario (scenarios/pods_csb_bot_vs_smitsimax.toml)
-in the arena: examples/bots/csb_bot.py through the CodinGame protocol races
-a Smitsimax team to the end of the three laps, the arena draws the bot's
+in the arena: examples/bots/csb_bot.py (and csb_bot.c, compiled here)
+through the CodinGame protocol races a Smitsimax team to the end of the
+three laps, the arena draws the bot's
 panel, the match is recorded and the record verifies."""
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from sandbox.app.arena import ArenaScene
 from sandbox.app.arena.bot_panel import latency_text
@@ -18,7 +23,24 @@ from test_csb_vs_smitsimax import SCENARIO, bot_answered_every_turn, race_finish
 from test_every_game import not_blank  # noqa: E402
 
 
-def test_the_contest_bot_races_smitsimax_to_the_end_in_the_arena(app, tmp_path):
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def c_bot(tmp_path: Path) -> list[str]:
+    """examples/bots/csb_bot.c compiled here (skipped without a compiler)."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler")
+    exe = tmp_path / "csb_bot"
+    out = subprocess.run([cc, "-O2", "-o", str(exe), str(ROOT / "examples/bots/csb_bot.c"),
+                          "-lm"], capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip(f"the C compiler failed: {out.stderr.strip()[:200]}")
+    return [str(exe)]
+
+
+@pytest.mark.parametrize("bot", ["python", "c"])
+def test_the_contest_bot_races_smitsimax_to_the_end_in_the_arena(app, tmp_path, bot):
     recs = []
 
     def recorder():
@@ -29,7 +51,8 @@ def test_the_contest_bot_races_smitsimax_to_the_end_in_the_arena(app, tmp_path):
     # generous times: a loaded test machine must not turn this into a timeout
     # test (the contest's 75 ms are the scenario's; on a busy machine a turn
     # may miss them and its pods then play their default move)
-    p0 = sc.players[0].model_copy(update={"timeout_ms": 2000, "first_turn_ms": 10_000})
+    more = {"command": c_bot(tmp_path), "cwd": str(tmp_path)} if bot == "c" else {}
+    p0 = sc.players[0].model_copy(update={"timeout_ms": 2000, "first_turn_ms": 10_000, **more})
     sc = sc.model_copy(update={"players": [p0, sc.players[1]]})
     arena = ArenaScene(app, sc, recorder_factory=recorder)
     app.push(arena)
