@@ -51,6 +51,12 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
     assert latency_text(ctl) == "no answer yet"
     arena.selected = 1
     app.run(max_frames=app.frame + 2)
+    # its settings column: the bot controls, with the server's address and no stderr log
+    from sandbox.app.arena.bot_panel import LogTail, draw_bot_controls
+    surf = pygame.Surface((400, 400))
+    surf.fill((0, 0, 0))
+    draw_bot_controls(surf, pygame.Rect(0, 0, 400, 400), ctl, LogTail())
+    assert pygame.transform.average_color(surf, pygame.Rect(0, 90, 400, 120))[:3] != (0, 0, 0)
     arena.agent_dir = tmp_path / "agents"
     path = arena.save_agent(1)
     data = read_agent_file(path, "t")
