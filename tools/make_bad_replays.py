@@ -68,6 +68,25 @@ MATCHES = {
 }
 
 
+# process players (docs/bots.md): their turn lines hold a `bot` record
+# (latency_ms, failures, debug) and, on a forfeit, `forfeits`. The bots are
+# tests/data/bots' (answers with a debug object; garbage on turn 1)
+BOT_DIR = ROOT / "tests" / "data" / "bots"
+
+
+def _bot(name: str, **more) -> dict:
+    return {"name": "Bot", "controller": "process", "timeout_ms": 5000,
+            "first_turn_ms": 20000, "command": [sys.executable, str(BOT_DIR / f"{name}.py")],
+            **more}
+
+
+MATCHES["bots"] = {"name": "corpus bots", "game": "goofspiel", "game_params": {"num_cards": 5},
+                   "seed": 3, "players": [_bot("by_name"), {"name": "B"}]}
+MATCHES["bots_forfeit"] = {"name": "corpus bots forfeit", "game": "goofspiel",
+                           "game_params": {"num_cards": 5}, "seed": 3,
+                           "players": [_bot("garbage", on_failure="eliminate"), {"name": "B"}]}
+
+
 def free_moves(view, turn: int) -> dict:
     """Team A's free moves on a turn of the pods_free match: toward the next
     checkpoint at 150, pod 0 boosting on turn 1, pod 1 shielding on turn 3."""
@@ -98,6 +117,10 @@ def record(kind: str, directory: Path) -> list[str]:
     lines = rec.path.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     header["created"] = CREATED
+    for p in header["scenario"]["players"]:
+        if p.get("command"):       # no path of this machine in a committed file
+            p["command"] = ["python3", Path(p["command"][-1]).name]
+            p["cwd"] = "."
     return [json.dumps(header, separators=(",", ":"))] + lines[1:]
 
 
@@ -434,12 +457,89 @@ CASES = [
          set_in_turn(2, lambda t: t.pop("free")),
          verify={"exit": 1, "error": "agent 0: no move given, but it is alive"},
          stats={"exit": 0}),
+    # a process player's record (bot: latency, failures, debug; forfeits)
+    Case("bots_latency_negative.jsonl", "bots", "bots, turn 2: the answer took -5 ms",
+         set_in_turn(2, lambda t: t["players"][0]["bot"].update(latency_ms=-5)),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["latency_ms", "greater than or equal to 0"]},
+         stats={"exit": 0, "warnings": ["latency_ms", "greater than or equal to 0"]}),
+    Case("bots_latency_nan.jsonl", "bots", "bots, turn 3: the answer took NaN ms",
+         set_in_turn(3, lambda t: t["players"][0]["bot"].update(latency_ms=float("nan"))),
+         verify={"exit": 1, "error": "turn 3: missing from the file",
+                 "warnings": ["latency_ms", "finite number"]},
+         stats={"exit": 0, "warnings": ["latency_ms", "finite number"]}),
+    Case("bots_latency_text.jsonl", "bots", "bots, turn 2: a latency that is text",
+         set_in_turn(2, lambda t: t["players"][0]["bot"].update(latency_ms="fast")),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["latency_ms"]},
+         stats={"exit": 0, "warnings": ["latency_ms"]}),
+    Case("bots_failure_other_agent.jsonl", "bots",
+         "bots, turn 2: a failure of the other player's agent",
+         set_in_turn(2, lambda t: t["players"][0]["bot"].update(
+             failures=[{"agent": 1, "kind": "timeout", "detail": "no reply in time"}])),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["records a failure of another player's agent"]},
+         stats={"exit": 0, "warnings": ["records a failure of another player's agent"]}),
+    Case("bots_failure_kind_control.jsonl", "bots",
+         "bots, turn 3: a failure kind with a terminal escape in it",
+         set_in_turn(3, lambda t: t["players"][0]["bot"].update(
+             failures=[{"agent": 0, "kind": "time\u001b[2Jout", "detail": "x"}])),
+         verify={"exit": 1, "error": "turn 3: missing from the file",
+                 "warnings": ["kind"]},
+         stats={"exit": 0, "warnings": ["kind"]}),
+    Case("bots_failures_not_a_list.jsonl", "bots", "bots, turn 2: failures as a string",
+         set_in_turn(2, lambda t: t["players"][0]["bot"].update(failures="timeout")),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["failures"]},
+         stats={"exit": 0, "warnings": ["failures"]}),
+    Case("bots_debug_not_an_object.jsonl", "bots", "bots, turn 2: debug is a list",
+         set_in_turn(2, lambda t: t["players"][0]["bot"].update(debug=[1, 2, 3])),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["debug"]},
+         stats={"exit": 0, "warnings": ["debug"]}),
+    Case("bots_debug_message_escape.jsonl", "bots",
+         "bots, turn 3: a debug message that clears the terminal",
+         set_in_turn(3, lambda t: t["players"][0]["bot"]["debug"].update(
+             message="\u001b[2J\u001b[Hhello")),
+         verify={"exit": 1, "error": "turn 3: missing from the file",
+                 "warnings": ["debug"]},
+         stats={"exit": 0, "warnings": ["debug"]}),
+    Case("bots_debug_too_deep.jsonl", "bots",
+         "bots, turn 2: a debug object nested 5,000 levels deep",
+         lambda lines: _deep_debug(lines, 2),
+         verify={"exit": 1, "error": "turn 2: missing from the file",
+                 "warnings": ["nested too deep"]},
+         stats={"exit": 0, "warnings": ["nested too deep"]}),
+    Case("bots_forfeit_agent_out_of_range.jsonl", "bots_forfeit",
+         "bots, turn 1: agent 7 forfeits in a 2-agent game",
+         set_in_turn(1, lambda t: t.update(forfeits=[7])),
+         verify={"exit": 1, "error": "turn 1: missing from the file",
+                 "warnings": ["forfeits: agent 7 outside 0..1"]},
+         stats={"exit": 0, "warnings": ["forfeits: agent 7 outside 0..1"]}),
+    Case("bots_forfeit_other_agent.jsonl", "bots_forfeit",
+         "bots, turn 1: the forfeit moved to the winner (the ranking no longer follows)",
+         set_in_turn(1, lambda t: t.update(forfeits=[1])),
+         verify={"exit": 1, "error": "ranking"},
+         stats={"exit": 0}),
+    Case("bots_forfeit_not_a_list.jsonl", "bots_forfeit", "bots, turn 1: forfeits as a number",
+         set_in_turn(1, lambda t: t.update(forfeits=0)),
+         verify={"exit": 1, "error": "turn 1: missing from the file",
+                 "warnings": ["forfeits"]},
+         stats={"exit": 0, "warnings": ["forfeits"]}),
     Case("pods_pymunk_state_missing.jsonl", "pods_pymunk",
          "pods in the pymunk world, turn 2 without its stored state",
          set_in_turn(2, lambda t: t.pop("state")),
          verify={"exit": 1, "error": "turn 2: no stored state"},
          stats={"exit": 0}),
 ]
+
+
+def _deep_debug(lines: Lines, turn: int) -> Lines:
+    i = turn_index(lines, turn)
+    k = lines[i].index('"debug":') + len('"debug":')
+    end = lines[i].index("}", k) + 1          # the debug object: no nested braces
+    lines[i] = lines[i][:k] + "[" * 5000 + "]" * 5000 + lines[i][end:]
+    return lines
 
 
 def _toml(value) -> str:

@@ -6,7 +6,7 @@ corrected for its drift (3 turns of its velocity), thrusts full unless the
 target is behind it or it would orbit the checkpoint, boosts once on the
 longest leg, and its second pod raises its shield when an opponent is about
 to hit it hard. Run it in the sandbox with the "codingame-csb" protocol
-(docs/bots-codingame.md)."""
+(docs/bots.md#coders-strike-back-bots)."""
 import math
 import sys
 
@@ -23,6 +23,7 @@ def main():
     legs = [math.dist(cps[i - 1], cps[i]) for i in range(count)]
     boost_cp = legs.index(max(legs))
     boosted = [False, False]
+    passed, last = [0, 0], [1, 1]           # checkpoints passed; each pod starts for cp 1
     turn = 0
     while True:
         pods = []
@@ -33,6 +34,8 @@ def main():
             pods.append([int(v) for v in line.split()])
         for i in range(2):
             x, y, vx, vy, angle, nxt = pods[i]
+            if nxt != last[i]:
+                passed[i], last[i] = passed[i] + 1, nxt
             cx, cy = cps[nxt]
             tx, ty = cx - 3 * vx, cy - 3 * vy
             want = math.degrees(math.atan2(ty - y, tx - x))
@@ -52,7 +55,8 @@ def main():
                     near = math.hypot(ox + ovx - x - vx, oy + ovy - y - vy)
                     if near < 850 and math.hypot(ovx - vx, ovy - vy) > 500:
                         command = "SHIELD"
-            print(f"{round(tx)} {round(ty)} {command} lap {laps} cp {nxt}", flush=True)
+            lap = min(laps, passed[i] // count + 1)
+            print(f"{round(tx)} {round(ty)} {command} lap {lap}/{laps} cp {nxt}", flush=True)
         turn += 1
 
 

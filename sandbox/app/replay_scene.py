@@ -678,7 +678,7 @@ class ReplayScene(Scene):
         out = f"{self.labels[agent]} → {self.namers[agent](chosen)}"
         by = chosen_by(self.replay, line, agent)
         pt = line.player_of(agent)
-        if pt is not None and pt.controller == "process":
+        if pt is not None and pt.bot is not None:     # a program's: a process, a server
             return out + _bot_note(pt, agent, by, agent in self._forfeited(line.turn))
         if by in ("person", "default") and self.replay.header.players and \
                 line.player_of(agent) is not None and line.player_of(agent).controller != "human":

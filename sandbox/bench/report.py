@@ -206,6 +206,11 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
                      mark.lower() if target else "")
             print(f"    {label:<34}{b[key]:>12.3f} ms"
                   + (f"   target {target}  {mark}" if target else ""))
+        if "own_cpu_p50_ms" in b:
+            rows.add("its own CPU time per turn p50 / p95",
+                     f"{b['own_cpu_p50_ms']:.3f} / {b['own_cpu_p95_ms']:.3f} ms")
+            print(f"    {'own CPU time p50 / p95':<34}{b['own_cpu_p50_ms']:>12.3f} / "
+                  f"{b['own_cpu_p95_ms']:.3f} ms  (the sandbox's work, waits left out)")
         rows.add("bare pipe round trip p50 / p95 (the floor)",
                  f"{b['pipe_p50_ms']:.3f} / {b['pipe_p95_ms']:.3f} ms")
         print(f"    {'bare pipe round trip p50 / p95':<34}{b['pipe_p50_ms']:>12.3f} / "

@@ -2,7 +2,9 @@
 
 The bot runs in a session (and so a process group) of its own, so that
 killing the group ends the bot and anything it started. Its stdout is read
-in the calling thread through a non-blocking pipe and `select`, with a hard
+in the calling thread through a non-blocking pipe and `poll` (not `select`,
+which fails on a file descriptor of 1024 or more: a long tournament, an app
+with many files open), with a hard
 cap on a line's length: a reply is waited for until its deadline and no
 longer, whatever the bot writes or does not write. Its stderr is drained by
 a thread into a log file, up to a size cap (the rest is counted, not kept),
@@ -15,13 +17,19 @@ would need a preexec function, which is unsafe in a program with threads
 
 Every live BotProcess is in a registry that an atexit hook kills, so a
 bot does not outlive the sandbox on a normal exit, Ctrl-C or an uncaught
-exception. A SIGKILL of the sandbox cannot be caught: the bot then reads
-end-of-file on stdin, and docs/bots.md asks bots to exit on it.
+exception. SIGTERM (a service manager, `kill`, a job's time limit) would
+end Python without atexit: the entry points install terminate_cleanly,
+which turns it into a clean exit. A pool worker process (tournaments)
+leaves through multiprocessing's exit function, not atexit, so the same
+hook is registered there too. A SIGKILL of the sandbox cannot be caught:
+the bot then reads end-of-file on stdin, and docs/bots.md asks bots to
+exit on it.
 """
 from __future__ import annotations
 
 import atexit
 import errno
+import multiprocessing.util
 import os
 import resource
 import select
@@ -31,7 +39,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .protocol import MAX_LINE_BYTES
 
@@ -66,6 +74,29 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+# a multiprocessing worker ends with os._exit after its exit function
+# (util._exit_function), which runs finalizers but not atexit hooks
+multiprocessing.util.Finalize(None, kill_all, exitpriority=100)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def terminate_cleanly() -> None:
+    """SIGTERM ends the program as an exit does (status 143), so the atexit
+    hook above kills every bot's process group. Only from the main thread,
+    and only where nobody chose another disposition for it (a parent that
+    ignores SIGTERM for us keeps it ignored)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _ms(seconds: float) -> int:
+    """poll's timeout: whole milliseconds, rounded up (never a busy 0)."""
+    return max(1, int(seconds * 1000.0 + 0.999))
 
 
 class BotProcess:
@@ -112,6 +143,10 @@ class BotProcess:
         os.set_blocking(self._out, False)
         self._in = self.proc.stdin.fileno()
         os.set_blocking(self._in, False)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._out, select.POLLIN)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._in, select.POLLOUT)
         self._err_thread = threading.Thread(target=self._drain_stderr, daemon=True,
                                             name=f"bot-stderr-{self.pid}")
         self._err_thread.start()
@@ -140,7 +175,7 @@ class BotProcess:
             if left <= 0:
                 raise BotIOError("write", "it does not read its input (the pipe stayed full)")
             try:
-                select.select([], [self._in], [], left)
+                self._poll_in.poll(_ms(left))
             except InterruptedError:
                 pass
 
@@ -165,7 +200,7 @@ class BotProcess:
             if left <= 0:
                 raise BotIOError("timeout", "no reply in time")
             try:
-                ready, _, _ = select.select([self._out], [], [], left)
+                ready = self._poll_out.poll(_ms(left))
             except InterruptedError:
                 continue
             if not ready:
@@ -217,7 +252,7 @@ class BotProcess:
         taken = 0
         while taken < max_bytes and not self._eof and time.monotonic() < deadline:
             try:
-                ready, _, _ = select.select([self._out], [], [], 0)
+                ready = self._poll_out.poll(0)
             except InterruptedError:
                 continue
             if not ready:

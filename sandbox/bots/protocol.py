@@ -70,6 +70,14 @@ class Protocol:
 
     name = "base"
 
+    @classmethod
+    def setup_problem(cls, params: Any, agents: tuple[int, ...]) -> str:
+        """Why a match with these game parameters (the plugin's validated
+        Params) cannot have a bot moving `agents` through this protocol, in
+        one line ("" if it can). Asked when the scenario loads, so a setup
+        the protocol cannot speak is refused before any match starts."""
+        return ""
+
     def start_lines(self, s: BotStart) -> list[str]:
         raise NotImplementedError
 

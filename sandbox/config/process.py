@@ -80,18 +80,26 @@ class ProcessFields(BaseModel):
         if self.command is None:
             return "command: a process player needs command = [program, args...]"
         prog = self.command[0]
+        name = _short(prog)           # the message stays one readable line
         cwd = Path(self.cwd) if self.cwd else Path.cwd()
-        if self.cwd and not cwd.is_dir():
-            return f"cwd: {self.cwd} is not a folder"
-        if os.sep in prog:
-            p = Path(prog) if Path(prog).is_absolute() else cwd / prog
-            if not p.is_file():
-                return f"command: program {prog} not found"
-            if not os.access(p, os.X_OK):
-                return f"command: program {prog} is not executable"
-        elif shutil.which(prog) is None:
-            return f"command: program {prog} not found on PATH"
+        try:
+            if self.cwd and not cwd.is_dir():
+                return f"cwd: {_short(self.cwd)} is not a folder"
+            if os.sep in prog:
+                p = Path(prog) if Path(prog).is_absolute() else cwd / prog
+                if not p.is_file():
+                    return f"command: program {name} not found"
+                if not os.access(p, os.X_OK):
+                    return f"command: program {name} is not executable"
+            elif shutil.which(prog) is None:
+                return f"command: program {name} not found on PATH"
+        except (OSError, ValueError) as exc:     # a name too long for the system
+            return f"command: program {name} cannot be looked up ({exc.__class__.__name__})"
         return ""
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 def resolve_process_paths(player: Any, base_dir: Path | None) -> Any:

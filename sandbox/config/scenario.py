@@ -193,9 +193,13 @@ class Scenario(BaseModel):
             if p.controller == "process" and p.protocol is not None:
                 from ..bots.protocol import protocol_class
                 try:
-                    protocol_class(p.protocol, self.game)
+                    cls = protocol_class(p.protocol, self.game)
                 except ValueError as exc:
                     raise ValueError(f"players.{i}.{exc}") from None
+                why = cls.setup_problem(plugin.params(self.game_params),
+                                        tuple(p.agents if p.agents is not None else [i]))
+                if why:
+                    raise ValueError(f"players.{i}.protocol: {why}")
             if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
                                  f"{p.controller} players (games with them: those whose "

@@ -1,5 +1,7 @@
-"""A process player's figures over one replay (docs/bots.md): its answers,
-their latency, its failures by kind and its forfeit, for `replay stats`."""
+"""An external player's figures over one replay (docs/bots.md): its
+answers, their latency, its failures by kind and its forfeit, for `replay
+stats`. An external player is one whose turn lines carry a bot record: a
+process player, a game's remote player (a Battlesnake server)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,10 +10,11 @@ from .reader import Replay
 
 
 def bot_stats(replay: Replay) -> dict[str, dict[str, Any]]:
-    """Per process player (by name): answers, latency median and 95th
+    """Per external player (by name): answers, latency median and 95th
     percentile (ms), failed turns and failures by kind, forfeit turn."""
     h = replay.header
-    players = {p.player: p for p in h.players if p.controller == "process"}
+    with_bot = {pt.player for line in replay.turns for pt in line.players if pt.bot is not None}
+    players = {p.player: p for p in h.players if p.player in with_bot}
     acc: dict[int, dict[str, Any]] = {
         pl: {"answers": 0, "latencies": [], "failed_turns": 0, "failures": {},
              "forfeited_turn": None} for pl in players}

@@ -350,7 +350,7 @@ class BotLine(_Line):
     """A process player's turn (docs/bots.md): how long its answer took,
     what failed (each failed agent played its default move), its debug
     object, as the protocol kept it."""
-    latency_ms: float | None = None           # None: no usable reply
+    latency_ms: float | None = Field(None, ge=0, allow_inf_nan=False)  # None: no usable reply
     failures: list[BotFailureLine] = []
     debug: dict[str, Any] | None = None
 

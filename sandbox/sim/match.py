@@ -203,6 +203,14 @@ class Match:
         (default "person"), and is recorded with the turn."""
         if not self._thinking:
             raise InvalidState("no turn in progress")
+        # a player driven from outside (sandbox.bots.external) runs its turn
+        # on the thread that waits for it; with several, all but the last
+        # go to their own threads first, so their programs think at once
+        handing = [c for c in self.controllers if hasattr(c, "hand_off")]
+        for c in handing[:-1]:
+            c.hand_off()
+        if handing:
+            handing[-1].wait()            # the one this thread runs, while the rest think
         for c in self.controllers:
             c.wait()
         for c in self.controllers:

@@ -44,6 +44,19 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
         app.run(max_frames=app.frame + 1)
     assert arena.match.turn >= 2
     assert "failed (last: down)" in ctl.status_line()
+    # the bot panel a process player gets: the shared figures, drawn
+    from sandbox.app.arena.bot_panel import is_external, latency_text
+    assert is_external(ctl)
+    assert ctl.stats.failures >= 2 and ctl.stats.recent_failures[0][1].kind == "down"
+    assert latency_text(ctl) == "no answer yet"
+    arena.selected = 1
+    app.run(max_frames=app.frame + 2)
+    # its settings column: the bot controls, with the server's address and no stderr log
+    from sandbox.app.arena.bot_panel import LogTail, draw_bot_controls
+    surf = pygame.Surface((400, 400))
+    surf.fill((0, 0, 0))
+    draw_bot_controls(surf, pygame.Rect(0, 0, 400, 400), ctl, LogTail())
+    assert pygame.transform.average_color(surf, pygame.Rect(0, 90, 400, 120))[:3] != (0, 0, 0)
     arena.agent_dir = tmp_path / "agents"
     path = arena.save_agent(1)
     data = read_agent_file(path, "t")

@@ -60,7 +60,11 @@ def test_shipped_scenario_loads_and_plays(path):
     sc = load_scenario(path.stem)
     assert isinstance(sc, Scenario)
     assert load_scenario(path) == sc                       # by path too
-    assert sc == scenario_from_dict(tomllib.loads(path.read_text()))
+    raw = tomllib.loads(path.read_text())
+    # a process player's program and folder are looked up beside the file
+    from sandbox.config.process import resolve_process_paths
+    raw["players"] = [resolve_process_paths(p, path.parent) for p in raw.get("players", [])]
+    assert sc == scenario_from_dict(raw)
     with Game(sc.game, sc.game_param_string(), seed=sc.seed) as g:
         agents = sorted(a for i in range(len(sc.players)) for a in sc.player_agents(i))
         assert agents == list(range(g.num_agents))

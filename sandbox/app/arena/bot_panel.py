@@ -101,6 +101,9 @@ def draw_bot_controls(surface: pygame.Surface, r: pygame.Rect, ctl, tail: LogTai
     line(f"{ctl.name}: a program of yours ({ctl.kind})", pal.TEXT, 13, True)
     if cmd:
         line(cmd)
+    url = getattr(ctl, "url", None)          # a remote player: where it is asked
+    if url:
+        line(str(url))
     if ctl.gone:
         line(f"stopped: {ctl.gone}", pal.WARN, 12, True)
     info = ctl.last_info
@@ -111,6 +114,8 @@ def draw_bot_controls(surface: pygame.Surface, r: pygame.Rect, ctl, tail: LogTai
     line(f"failed turns: {s.failures} of {s.turns}", pal.WARN if s.failures else pal.TEXT_DIM)
     for turn, f in reversed(s.recent_failures[-4:]):
         line(f"  turn {turn}, agent {f.agent}: {f.kind}: {f.detail}", pal.WARN, 11)
+    if not hasattr(ctl, "log_path"):         # a remote player keeps no log here
+        return
     path = getattr(ctl, "log_path", None)
     line(f"stderr log: {path.name}" if path else "stderr log: none yet", pal.TEXT_DIM, 11)
     if path:

@@ -128,7 +128,7 @@ class PodsPlugin(GamePlugin):
     # physics = "pymunk": the race moves in a pymunk space (world.py)
     worlds = ("pymunk",)
     # a process player's `protocol = "codingame-csb"`: an unmodified Coders
-    # Strike Back bot drives a team (codingame.py, docs/bots-codingame.md)
+    # Strike Back bot drives a team (codingame.py, docs/bots.md)
     bot_protocols = {"codingame-csb": CodinGameCSB}
 
     def physics_world(self, physics: str, view: PodsView):

@@ -1,5 +1,5 @@
 """The Coders Strike Back text protocol ("codingame-csb"): an unmodified
-contest bot plays a pods team through it (docs/bots-codingame.md).
+contest bot plays a pods team through it (docs/bots.md, "Coders Strike Back bots").
 
 What the bot reads and writes, as the contest's referee has it:
 
@@ -57,13 +57,12 @@ class CodinGameCSB(Protocol):
     @staticmethod
     def refusal(view: PodsView, agents: tuple[int, ...]) -> str:
         """Why this race cannot be played through the protocol ("" if it can)."""
-        if view.players != 2 or view.per_player != 2:
-            return (f"codingame-csb: Coders Strike Back is 2 players x 2 pods; this race has "
-                    f"{view.players} player(s) x {view.per_player} pod(s)")
-        if sorted(agents) not in ([0, 1], [2, 3]):
-            return (f"codingame-csb: a bot drives one team's two pods (agents [0, 1] or "
-                    f"[2, 3]), not {list(agents)}")
-        return ""
+        return _refusal(view.players, view.per_player, agents)
+
+    @classmethod
+    def setup_problem(cls, params: Any, agents: tuple[int, ...]) -> str:
+        # the same rule, on the scenario's parameters when it loads
+        return _refusal(params.players, params.pods_per_player, agents)
 
     def start_lines(self, s: BotStart) -> list[str]:
         view = s.view
@@ -147,3 +146,13 @@ def heading_degrees(angle: float) -> int:
 
 def _clip(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _refusal(players: int, per_player: int, agents: tuple[int, ...]) -> str:
+    if players != 2 or per_player != 2:
+        return (f"codingame-csb: Coders Strike Back is 2 players x 2 pods; this race has "
+                f"{players} player(s) x {per_player} pod(s)")
+    if sorted(agents) not in ([0, 1], [2, 3]):
+        return (f"codingame-csb: a bot drives one team's two pods (agents [0, 1] or "
+                f"[2, 3]), not {list(agents)}")
+    return ""

@@ -14,8 +14,13 @@ choice for a snake that failed: the move it made last turn again, and "up"
 on the first turn (docs.battlesnake.com: "In all error cases the game
 engine will determine your Battlesnake's next move for you by repeating
 the move taken on the previous turn"). That is also our snakes plugin's
-default_move. Each failure is recorded as a BotFailure (agent, kind,
-detail, latency_ms) in `failures`, and every answer in `answers`.
+default_move. The controller is an ExternalController (sandbox/bots/
+external.py), as a process player is: each turn's latency and failures
+(BotFailure: agent, kind, detail) go into the replay's turn line through
+the same fields (`turn_info`), `replay stats`, the replay scene and the
+arena's bot panel show them the same way, and its figures are the shared
+BotStats. Here too: every failure in `failures`, every answer (with its own
+latency) in `answers`.
 
 A player with several agents (snakes) asks its server once per snake (as
 the engine would ask one server that plays several snakes), one after
@@ -30,8 +35,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from ....bots.external import BotFailure, BotTurnInfo, ExternalController, default_move
 from ....native import Game, InvalidArgument
-from ....sim.controller import Controller
 from ..view import decode_snakes
 from .convert import state_json
 from .schema import move_id
@@ -40,13 +45,8 @@ DEFAULT_TIMEOUT_MS = 500.0
 MAX_ANSWER = 64 << 10          # bytes of an answer read at most
 
 
-@dataclass(frozen=True)
-class BotFailure:
-    """One failed answer: the shape the process-agent machinery records."""
-    agent: int
-    kind: str            # "down" | "timeout" | "http" | "garbage" | "illegal"
-    detail: str          # one line
-    latency_ms: float
+# A failure's kind (BotFailure.kind): "down" (no connection), "timeout",
+# "http" (a status other than 200), "garbage", "illegal"
 
 
 @dataclass(frozen=True)
@@ -72,13 +72,12 @@ def check_url(url: Any) -> str:
     return url.strip().rstrip("/")
 
 
-class BattlesnakeController(Controller):
+class BattlesnakeController(ExternalController):
     kind = "battlesnake"
 
     def __init__(self, player: int, agents: Sequence[int], name: str, url: str,
                  timeout_ms: float | None = None, game_params: Mapping[str, Any] | None = None,
                  game_id: str = "sandbox-match", names: Sequence[str] = ()) -> None:
-        super().__init__(player, agents, name)
         self.url = check_url(url)
         t = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
         if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
@@ -86,6 +85,8 @@ class BattlesnakeController(Controller):
         self.timeout_ms = float(t)
         if not 1 <= self.timeout_ms <= 60_000:
             raise InvalidArgument(f"timeout_ms: {self.timeout_ms:g}, expected 1..60000")
+        # checked before the base class starts its worker thread
+        super().__init__(player, agents, name, "snakes")
         gp = dict(game_params or {})
         self.food_spawn_chance = int(gp.get("food_spawn_chance", 15))
         self.minimum_food = int(gp.get("minimum_food", 1))
@@ -99,7 +100,6 @@ class BattlesnakeController(Controller):
         self._started = False
         self._ended = False
         self._last_state: dict[int, dict] = {}
-        self._thread: threading.Thread | None = None
         self._final_view = None
 
     # ------------------------------------------------------------- http
@@ -140,23 +140,9 @@ class BattlesnakeController(Controller):
         return out["status"], out["body"], ms
 
     # ------------------------------------------------------------- turns
-    def start(self, turn: int, game: Game, budget) -> None:
-        """Asks the server on a thread of its own: the searches of the
-        other players start at once."""
-        self._done.clear()
-        view = decode_snakes(game.export())
-
-        def work() -> None:
-            try:
-                self._moves = self._decide_view(turn, view)
-            finally:
-                self._done.set()
-        self._thread = threading.Thread(target=work, name=f"battlesnake-turn-{self.player}",
-                                        daemon=True)
-        self._thread.start()
-
-    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
-        return self._decide_view(turn, decode_snakes(game.export()))
+    # ExternalController.start hands the turn to this controller's worker
+    # thread (the searches of the other players start at once), which calls
+    # _decide_turn.
 
     def _state(self, view, agent: int) -> dict:
         n = len(view.snakes)
@@ -167,8 +153,17 @@ class BattlesnakeController(Controller):
                           food_spawn_chance=self.food_spawn_chance,
                           minimum_food=self.minimum_food, latencies=self._latency)
 
-    def _decide_view(self, turn: int, view) -> dict[int, int | None]:
+    def _decide_turn(self, turn: int, view: Any,
+                     legal: Mapping[int, tuple[int, ...]]) -> dict[int, Any]:
+        return self._decide_view(turn, view, legal)
+
+    def _decide_view(self, turn: int, view, legal: Mapping[int, tuple[int, ...]] | None = None
+                     ) -> dict[int, int | None]:
+        """Asks the server once per live snake; the turn's record (latency:
+        the answers' time together, None if none came; failures per snake)
+        is noted as a process player's is."""
         timeout_s = self.timeout_ms / 1000.0
+        first = len(self.answers)
         if self.info is None:
             self._get_info(timeout_s)
         out: dict[int, int | None] = {}
@@ -184,7 +179,16 @@ class BattlesnakeController(Controller):
                 except (OSError, http.client.HTTPException):
                     pass            # the engine ignores /start's answer too
             out[a] = self._ask(turn, a, view, state, timeout_s)
+            if legal is not None and out[a] not in legal.get(a, (out[a],)):
+                out[a] = default_move(self.plugin, view, a, legal[a])
         self._started = True
+        asked = self.answers[first:]
+        if asked:
+            ok = [x.latency_ms for x in asked if x.failure is None]
+            self._note(BotTurnInfo(turn, sum(x.latency_ms for x in asked) if ok else None,
+                                   tuple(x.failure for x in asked if x.failure is not None)))
+        else:
+            self.last_info = BotTurnInfo(turn, None)
         return out
 
     def _get_info(self, timeout_s: float) -> None:
@@ -228,7 +232,7 @@ class BattlesnakeController(Controller):
             failure = ("down", f"{type(exc).__name__}: {exc}".splitlines()[0][:200])
         ms = (time.perf_counter() - t0) * 1000.0
         self._latency[agent] = min(ms, self.timeout_ms)
-        f = BotFailure(agent, *failure, latency_ms=ms) if failure else None
+        f = BotFailure(agent, *failure) if failure else None
         if f is not None:
             self.failures.append(f)
         self._chooser[agent] = "default" if f else "external"
@@ -272,6 +276,9 @@ class BattlesnakeController(Controller):
                 pass
 
     def close(self) -> None:
-        if self._thread is not None:
-            self._thread.join(self.timeout_ms / 1000.0 * (len(self.agents) + 2))
+        # the worker may be waiting on a server: at most a turn's calls
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
+        self._thread.join(self.timeout_ms / 1000.0 * (len(self.agents) + 2))
         self._end(self._final_view)
