@@ -179,7 +179,9 @@ def test_a_failing_server_gets_the_engines_default_move(tmp_path, mode, kind):
     assert [rec.joint[1] for rec in history] == [0] * len(history)
     assert all(rec.players[1].chosen_by[1] == "default" for rec in history)
     if mode in ("slow", "trickle"):    # each turn waited the timeout, not the server's 1 s
-        assert all(a.latency_ms < 200 + 150 for a in c.answers if a.failure is not None), c.answers
+        # well under the server's 1 s (the +50 ms target is a bench figure:
+        # a loaded machine can delay a thread's wake-up by a few hundred ms)
+        assert all(a.latency_ms < 200 + 400 for a in c.answers if a.failure is not None), c.answers
         assert elapsed < len(history) * 0.8
     with read_replay(path) as rp:
         assert verify(rp).ok
