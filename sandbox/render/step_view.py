@@ -17,6 +17,14 @@ Four phases, each a fixed share of time, with `progress` 0 -> 1 inside it:
   backprop  each tree gets its own agent's leaf score, flashed up its path
             (orange); with `gamma` the discounted value at the flash is shown.
 
+GT-CFR (a trace with `update`): a phase "update" comes first, the
+iteration's regret-update phase: the CFR+ sweeps it ran ("regret update:
+N sweeps over M nodes", or "no sweep this step" when the 1/c credit did not
+reach one) and, in each player's panel, its root strategies before -> after
+as paired bars (current = regret matching+, average). Then the expansion
+simulation plays out as above; its last phase is the new leaf's value,
+which the next sweep carries up the tree.
+
 Everything shown comes from the Trace: moves, picks (ucb / random / pass /
 rollout), expanded nodes, alive_after, scores. Nothing is invented.
 
@@ -40,6 +48,12 @@ from . import fonts, palette  # noqa: E402
 
 PHASES = ("select", "joint", "simulate", "backprop")
 PHASE_TITLES = ("1 select", "2 joint action", "3 simulate", "4 backprop")
+# GT-CFR: its regret-update phase first, then the expansion simulation
+GT_PHASES = ("update", *PHASES)
+GT_PHASE_TITLES = ("1 regret update", "2 expand: select", "3 joint action", "4 simulate",
+                   "5 leaf value")
+UPDATE_COLOR = (240, 210, 80)
+UPDATE_MS = 900.0
 SELECT_COLOR = (190, 120, 255)   # the same purple as TreeView's selected path
 MERGE_COLOR = (110, 220, 120)    # tutorial §5: green merge line
 SIM_COLOR = (120, 180, 255)
@@ -59,10 +73,24 @@ class StepAnimation:
                  move_name: Callable[[int], str] | Sequence[Callable[[int], str]],
                  phase_ms: Sequence[float] = (450, 450, 500, 600),
                  gamma: float | None = None, held: bool = False,
-                 before: Mapping | None = None, after: Mapping | None = None) -> None:
-        if len(phase_ms) != 4 or any(float(t) < 0 for t in phase_ms):
-            raise ValueError("phase_ms: four durations >= 0 (select, joint, simulate, backprop)")
+                 before: Mapping | None = None, after: Mapping | None = None,
+                 expansions_per_update: float | None = None) -> None:
         self.trace = trace
+        # a regret-update phase (GT-CFR) comes before the four simulation
+        # phases; phase_ms may then hold its duration too (five)
+        self.update_phase = getattr(trace, "update", None)
+        gt = self.update_phase is not None
+        self.phases = GT_PHASES if gt else PHASES
+        self.phase_titles = GT_PHASE_TITLES if gt else PHASE_TITLES
+        self._off = 1 if gt else 0
+        phase_ms = tuple(phase_ms)
+        if gt and len(phase_ms) == 4:
+            phase_ms = (UPDATE_MS, *phase_ms)
+        if len(phase_ms) != len(self.phases) or any(float(t) < 0 for t in phase_ms):
+            raise ValueError(f"phase_ms: {len(self.phases)} durations >= 0 "
+                             f"({', '.join(self.phases)})")
+        self.expansions_per_update = expansions_per_update
+        self.update_boxes: list[pygame.Rect] = []
         self.num_agents = int(num_agents)
         self.colors = [tuple(agent_colors[a]) if a < len(agent_colors) else
                        palette.agent_color(a) for a in range(self.num_agents)]
@@ -103,7 +131,7 @@ class StepAnimation:
     def skip_phase(self) -> None:
         """Jump to the start of the next phase (or the end)."""
         i = self.phase_index
-        if i < len(PHASES):
+        if i < len(self.phases):
             self.elapsed = min(sum(self.phase_ms[: i + 1]), self.total_ms)
 
     @property
@@ -112,25 +140,32 @@ class StepAnimation:
 
     @property
     def phase_index(self) -> int:
-        """0..3 for the phases, 4 once done. Zero-length phases are skipped."""
+        """Index into self.phases (0..3, GT-CFR 0..4), len(self.phases) once
+        done. Zero-length phases are skipped."""
         if self.done:
-            return len(PHASES)
+            return len(self.phases)
         start = 0.0
         for i, d in enumerate(self.phase_ms):
             if self.elapsed < start + d:
                 return i
             start += d
-        return len(PHASES)
+        return len(self.phases)
+
+    @property
+    def _sim_index(self) -> int:
+        """The simulation's phase 0..3 (select..backprop), 4 once done, -1
+        during GT-CFR's regret-update phase."""
+        return self.phase_index - self._off
 
     @property
     def phase(self) -> str:
         i = self.phase_index
-        return PHASES[i] if i < len(PHASES) else "done"
+        return self.phases[i] if i < len(self.phases) else "done"
 
     @property
     def progress(self) -> float:
         i = self.phase_index
-        if i >= len(PHASES):
+        if i >= len(self.phases):
             return 1.0
         start = sum(self.phase_ms[:i])
         return min(max((self.elapsed - start) / self.phase_ms[i], 0.0), 1.0)
@@ -139,7 +174,7 @@ class StepAnimation:
     def shows_updated_stats(self) -> bool:
         """True from backprop on: only then has the iteration written its
         visits and means into the trees (before it, show the `before` trees)."""
-        return self.phase_index >= PHASES.index("backprop")
+        return self.phase_index >= self.phases.index("backprop")
 
     def node_changes(self, agent: int) -> list[tuple[int, int, int, int, float | None, float]]:
         """(depth, node id, visits before, after, mean before, after) for each
@@ -188,14 +223,16 @@ class StepAnimation:
 
     def turns_revealed(self) -> int:
         """Turns whose picks are visible (grows during select)."""
-        i = self.phase_index
+        i = self._sim_index
+        if i < 0:
+            return 0
         if i == 0:
             return min(self.depth, math.ceil(self.progress * self.depth - 1e-9))
         return self.depth
 
     def sim_turn(self) -> int:
         """Turns simulated so far (the cursor), 0..depth."""
-        i = self.phase_index
+        i = self._sim_index
         if i < 2:
             return 0
         if i == 2:
@@ -223,7 +260,7 @@ class StepAnimation:
                 continue
             path = self.trace.paths[a] if a < len(self.trace.paths) else ()
             phase = self.phase
-            if phase == "done" or not path:
+            if phase in ("done", "update") or not path:
                 view.set_highlight(None)
             elif phase == "select":
                 # In step with the chips: root + one node per revealed turn.
@@ -250,8 +287,13 @@ class StepAnimation:
         union = rects[0].unionall(rects[1:])
         strip = pygame.Rect(strip_rect) if strip_rect is not None else self._default_strip(union)
         self._draw_walls(surface, rects, union, wall_x)
-        i = self.phase_index
+        i = self._sim_index
         cells = self._strip_cells(strip)
+        if i < 0:
+            self._draw_strip_frame(surface, strip, cells)
+            self._draw_update(surface, rects, strip)
+            self._draw_status(surface, strip)
+            return strip
         # Per-panel chips (select), flying chips (joint), strip (joint on).
         if i == 0:
             for a, r in enumerate(rects[: self.num_agents]):
@@ -373,14 +415,20 @@ class StepAnimation:
         surface.fill(palette.BG, strip)
         pygame.draw.rect(surface, palette.BORDER, strip, 1)
         x = strip.x + 4
-        for k, title in enumerate(PHASE_TITLES):
+        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
+        # narrow strips: the titles' numbers only, the current one in full
+        full = sum(fonts.text(t, 10, palette.TEXT).get_width() + 11
+                   for t in self.phase_titles) <= strip.w - 6
+        for k, title in enumerate(self.phase_titles):
             on = k == self.phase_index
+            if not full and not on:
+                title = title.split(" ", 1)[0]
             lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
             box = pygame.Rect(x, strip.y + 3, lab.get_width() + 8, 14)
             if box.right > strip.right - 2:
                 break
             if on:
-                surface.fill(PHASE_COLORS[k], box)
+                surface.fill(colors[k], box)
             surface.blit(lab, (x + 4, strip.y + 3))
             x = box.right + 3
         for a, row in enumerate(cells):
@@ -491,8 +539,87 @@ class StepAnimation:
                 surface.blit(lab, (box.x + 7, box.y + 3 + lh * k))
             self.score_boxes.append(box)
 
+    def update_text(self) -> str:
+        """The regret-update phase in one line."""
+        u = self.update_phase
+        if u is None:
+            return ""
+        if u.sweeps > 0:
+            return (f"regret update: {u.sweeps} sweep{'s' * (u.sweeps != 1)} "
+                    f"over {u.nodes} node{'s' * (u.nodes != 1)}")
+        c = self.expansions_per_update
+        if c is None:
+            return "no sweep this step"
+        return f"no sweep this step (c = {c:g}: one sweep every {c:g} expansions)"
+
+    def update_rows(self, agent: int) -> list[tuple[int, float, float, float, float]]:
+        """Player `agent`'s root moves in the update phase: (move, current
+        before, after, average before, after)."""
+        u = self.update_phase
+        if u is None or agent >= len(u.moves):
+            return []
+        return [(m, u.current_before[agent][i], u.current_after[agent][i],
+                 u.average_before[agent][i], u.average_after[agent][i])
+                for i, m in enumerate(u.moves[agent])]
+
+    def _draw_update(self, surface, rects, strip: pygame.Rect) -> None:
+        """Per player, in its own panel clear of the strip: its root's
+        current and average strategy per move, before (faint) over after
+        (solid) bars, the numbers at the right."""
+        self.update_boxes = []
+        for a, r in enumerate(rects[: self.num_agents]):
+            rows = self.update_rows(a)
+            if not rows:
+                continue
+            rooms = _free_rooms(r, strip)
+            if not rooms:
+                continue
+            room = max(rooms, key=lambda x: (x.h >= 40, x.w * x.h))
+            f = fonts.font(10)
+            lh = f.get_linesize()
+            # a header, then per move: current and average, each one line
+            # of two bars; rows that do not fit are counted
+            fit = max(0, (room.h - 8 - lh) // (2 * lh))
+            shown = rows if len(rows) <= fit else rows[:max(fit - 1, 0)]
+            h = 8 + lh * (1 + 2 * len(shown) + (len(shown) < len(rows)))
+            box = pygame.Rect(room.x, room.y, room.w, min(h, room.h))
+            surface.fill(palette.BG, box)
+            pygame.draw.rect(surface, UPDATE_COLOR, box, 1)
+            pygame.draw.rect(surface, self.colors[a], (box.x, box.y, 3, box.h))
+            head = fonts.elide(f"P{a} root: before → after", 10, box.w - 12)
+            surface.blit(fonts.text(head, 10, palette.TEXT), (box.x + 7, box.y + 3))
+            name_w = 56
+            num_w = 78
+            bar_x = box.x + 7 + name_w
+            bar_w = max(box.right - 6 - num_w - bar_x, 8)
+            y = box.y + 3 + lh
+            for m, cb, ca, ab, aa in shown:
+                name = fonts.elide(self.move_names[a](m) if m >= 0 else "pass", 10, name_w - 4)
+                surface.blit(fonts.text(name, 10, self.colors[a]), (box.x + 7, y))
+                for label, pre, post in (("cur", cb, ca), ("avg", ab, aa)):
+                    if label == "avg":
+                        surface.blit(fonts.text("avg", 9, palette.TEXT_DIM), (box.x + 7, y))
+                    else:
+                        surface.blit(fonts.text("cur", 9, palette.TEXT_DIM),
+                                     (box.x + 7 + name_w - 22, y))
+                    half = max((lh - 3) // 2, 2)
+                    pygame.draw.rect(surface, palette.GRID, (bar_x, y + 1, bar_w, 2 * half), 1)
+                    surface.fill(palette.lerp(UPDATE_COLOR, palette.PANEL, 0.6),
+                                 (bar_x, y + 1, round(bar_w * pre), half))
+                    surface.fill(UPDATE_COLOR, (bar_x, y + 1 + half, round(bar_w * post), half))
+                    num = fonts.text(f"{pre:.2f}→{post:.2f}", 9, palette.TEXT)
+                    surface.blit(num, (box.right - 4 - num.get_width(), y))
+                    y += lh
+            if len(shown) < len(rows):
+                surface.blit(fonts.text(f"… {len(rows) - len(shown)} more moves", 9,
+                                        palette.TEXT_DIM), (box.x + 7, y))
+            self.update_boxes.append(box)
+
     def status_text(self) -> str:
-        i, d = self.phase_index, self.depth
+        if self._sim_index < 0:
+            held = "  · J: the expansion" if self.held else ""
+            return self.update_text() + held
+        i, d = self._sim_index, self.depth
         t = self.trace
         if d == 0:
             return f"no turn simulated (stop: {t.stop_reason})"
@@ -513,13 +640,17 @@ class StepAnimation:
                                                                        len(t.scores))))
             return s + ("  · " + ", ".join(died) if died else "") + held
         if i == 3:
+            if self._off:
+                return "the new leaf's value: the next regret update carries it up" + held
             return "backpropagation: each tree gets its own agent's score" + held
         return "iteration done"
 
     def _draw_status(self, surface, strip: pygame.Rect) -> None:
         y = strip.y + 20 + self.num_agents * (CHIP_H + 2) + 12
-        lab = fonts.text(self.status_text(), 10,
-                         PHASE_COLORS[min(self.phase_index, 3)] if not self.done else palette.TEXT)
+        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
+        lab = fonts.text(fonts.elide(self.status_text(), 10, strip.w - 8), 10,
+                         colors[min(self.phase_index, len(colors) - 1)] if not self.done
+                         else palette.TEXT)
         surface.blit(lab, (strip.x + 4, min(y, strip.bottom - lab.get_height() - 1)))
 
 
