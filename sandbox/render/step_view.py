@@ -91,6 +91,7 @@ class StepAnimation:
                              f"({', '.join(self.phases)})")
         self.expansions_per_update = expansions_per_update
         self.update_boxes: list[pygame.Rect] = []
+        self.update_header = pygame.Rect(0, 0, 0, 0)
         self.num_agents = int(num_agents)
         self.colors = [tuple(agent_colors[a]) if a < len(agent_colors) else
                        palette.agent_color(a) for a in range(self.num_agents)]
@@ -290,9 +291,10 @@ class StepAnimation:
         i = self._sim_index
         cells = self._strip_cells(strip)
         if i < 0:
-            self._draw_strip_frame(surface, strip, cells)
-            self._draw_update(surface, rects, strip)
-            self._draw_status(surface, strip)
+            # no strip yet: the sweeps are over the whole tree, drawn over
+            # the panels (their root bars too where given)
+            self._draw_update(surface, [pygame.Rect(r) for r in box_rects] if box_rects
+                              else rects)
             return strip
         # Per-panel chips (select), flying chips (joint), strip (joint on).
         if i == 0:
@@ -414,23 +416,7 @@ class StepAnimation:
     def _draw_strip_frame(self, surface, strip: pygame.Rect, cells) -> None:
         surface.fill(palette.BG, strip)
         pygame.draw.rect(surface, palette.BORDER, strip, 1)
-        x = strip.x + 4
-        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
-        # narrow strips: the titles' numbers only, the current one in full
-        full = sum(fonts.text(t, 10, palette.TEXT).get_width() + 11
-                   for t in self.phase_titles) <= strip.w - 6
-        for k, title in enumerate(self.phase_titles):
-            on = k == self.phase_index
-            if not full and not on:
-                title = title.split(" ", 1)[0]
-            lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
-            box = pygame.Rect(x, strip.y + 3, lab.get_width() + 8, 14)
-            if box.right > strip.right - 2:
-                break
-            if on:
-                surface.fill(colors[k], box)
-            surface.blit(lab, (x + 4, strip.y + 3))
-            x = box.right + 3
+        self._draw_titles(surface, strip.x + 4, strip.y + 3, strip.right)
         for a, row in enumerate(cells):
             lab = fonts.text(f"Agent {a}", 10, self.colors[a])
             surface.blit(lab, (strip.x + 4, strip.y + 20 + a * (CHIP_H + 2) + 2))
@@ -441,6 +427,25 @@ class StepAnimation:
                 lab = fonts.text(str(k + 1), 9, palette.TEXT_DIM)
                 b = cells[-1][k]
                 surface.blit(lab, (b.centerx - lab.get_width() // 2, b.bottom + 1))
+
+    def _draw_titles(self, surface, x: int, y: int, right: int) -> None:
+        """The phase names in a row from (x, y), the current one lit; where
+        they do not all fit, the others shrink to their numbers."""
+        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
+        full = sum(fonts.text(t, 10, palette.TEXT).get_width() + 11
+                   for t in self.phase_titles) <= right - x - 2
+        for k, title in enumerate(self.phase_titles):
+            on = k == self.phase_index
+            if not full and not on:
+                title = title.split(" ", 1)[0]
+            lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
+            box = pygame.Rect(x, y, lab.get_width() + 8, 14)
+            if box.right > right - 2:
+                break
+            if on:
+                surface.fill(colors[k], box)
+            surface.blit(lab, (x + 4, y))
+            x = box.right + 3
 
     def _merge_lines(self, surface, cells) -> None:
         """Green bars tying each turn's picks into one joint action."""
@@ -472,7 +477,12 @@ class StepAnimation:
         lo, hi = float(t.norm_min[agent]), float(t.norm_max[agent])
         norm = (float(t.scores[agent]) - lo) / (hi - lo) if hi > lo else 0.5
         score = float(t.scores[agent])
-        if compact:
+        if self._off:
+            # GT-CFR backs nothing up along the path: the trace's score is
+            # the root's value from the last sweep, and the new leaf's
+            # value reaches the tree in the next one
+            lines = [f"root value {score:.3g} (last sweep)"]
+        elif compact:
             lines = [f"leaf {score:.3g} (norm {norm:.2f})"]
             lines.append(f"{value:+.3g} at d{idx} (×γ {self.gamma:g})"
                          if self.gamma is not None and self.gamma != 1.0
@@ -562,58 +572,71 @@ class StepAnimation:
                  u.average_before[agent][i], u.average_after[agent][i])
                 for i, m in enumerate(u.moves[agent])]
 
-    def _draw_update(self, surface, rects, strip: pygame.Rect) -> None:
-        """Per player, in its own panel clear of the strip: its root's
-        current and average strategy per move, before (faint) over after
-        (solid) bars, the numbers at the right."""
+    def _draw_update(self, surface, areas: Sequence[pygame.Rect]) -> None:
+        """The regret-update phase over the panels (it has no joint-action
+        strip): a header with the phase titles and what the sweeps did,
+        then one column per player (its own panel where each has one) with
+        a line per root move: the current strategy (RM+) and the average,
+        each a pair of bars, before (faint, upper) over after (solid,
+        lower), and the numbers. Rows that do not fit are counted."""
         self.update_boxes = []
-        for a, r in enumerate(rects[: self.num_agents]):
+        union = areas[0].unionall(areas[1:])
+        f = fonts.font(10)
+        lh = max(f.get_linesize(), 13)
+        surface.fill(palette.BG, union)
+        pygame.draw.rect(surface, UPDATE_COLOR, union, 1)
+        self._draw_titles(surface, union.x + 4, union.y + 3, union.right)
+        status = fonts.elide(self.status_text(), 10, union.w - 8)
+        surface.blit(fonts.text(status, 10, UPDATE_COLOR), (union.x + 4, union.y + 20))
+        legend = "per root move: current (regret matching+) and average strategy; " \
+                 "faint bar before the sweeps, solid after"
+        surface.blit(fonts.text(fonts.elide(legend, 9, union.w - 8), 9, palette.TEXT_DIM),
+                     (union.x + 4, union.y + 20 + lh))
+        self.update_header = pygame.Rect(union.x, union.y, union.w, 22 + 2 * lh)
+        top = self.update_header.bottom + 2
+        n = self.num_agents
+        if len(areas) >= n:
+            cols = [pygame.Rect(r.x, top, r.w, r.bottom - top) for r in areas[:n]]
+        else:
+            w = union.w // max(n, 1)
+            cols = [pygame.Rect(union.x + a * w, top, w, union.bottom - top) for a in range(n)]
+        for a, col in enumerate(cols):
             rows = self.update_rows(a)
-            if not rows:
+            if not rows or col.h < 2 * lh or col.w < 120:
                 continue
-            rooms = _free_rooms(r, strip)
-            if not rooms:
-                continue
-            room = max(rooms, key=lambda x: (x.h >= 40, x.w * x.h))
-            f = fonts.font(10)
-            lh = f.get_linesize()
-            # a header, then per move: current and average, each one line
-            # of two bars; rows that do not fit are counted
-            fit = max(0, (room.h - 8 - lh) // (2 * lh))
+            col = col.inflate(-8, -2)
+            fit = max(0, (col.h - lh) // lh)
             shown = rows if len(rows) <= fit else rows[:max(fit - 1, 0)]
-            h = 8 + lh * (1 + 2 * len(shown) + (len(shown) < len(rows)))
-            box = pygame.Rect(room.x, room.y, room.w, min(h, room.h))
-            surface.fill(palette.BG, box)
-            pygame.draw.rect(surface, UPDATE_COLOR, box, 1)
-            pygame.draw.rect(surface, self.colors[a], (box.x, box.y, 3, box.h))
-            head = fonts.elide(f"P{a} root: before → after", 10, box.w - 12)
-            surface.blit(fonts.text(head, 10, palette.TEXT), (box.x + 7, box.y + 3))
-            name_w = 56
-            num_w = 78
-            bar_x = box.x + 7 + name_w
-            bar_w = max(box.right - 6 - num_w - bar_x, 8)
-            y = box.y + 3 + lh
+            name_w = min(60, col.w // 6)
+            group_w = (col.w - name_w - 6) // 2
+            num_w = fonts.text("0.000→0.000", 9, palette.TEXT).get_width() + 4
+            bar_w = max(group_w - num_w - 6, 6)
+            x_cur = col.x + name_w
+            x_avg = x_cur + group_w + 6
+            y = col.y
+            surface.fill(self.colors[a], (col.x, y + 2, 3, lh - 4))
+            surface.blit(fonts.text(f"Agent {a}", 10, self.colors[a]), (col.x + 6, y))
+            surface.blit(fonts.text("current", 9, palette.TEXT_DIM), (x_cur, y))
+            surface.blit(fonts.text("average", 9, palette.TEXT_DIM), (x_avg, y))
+            y += lh
+            half = max((lh - 3) // 2, 2)
             for m, cb, ca, ab, aa in shown:
-                name = fonts.elide(self.move_names[a](m) if m >= 0 else "pass", 10, name_w - 4)
-                surface.blit(fonts.text(name, 10, self.colors[a]), (box.x + 7, y))
-                for label, pre, post in (("cur", cb, ca), ("avg", ab, aa)):
-                    if label == "avg":
-                        surface.blit(fonts.text("avg", 9, palette.TEXT_DIM), (box.x + 7, y))
-                    else:
-                        surface.blit(fonts.text("cur", 9, palette.TEXT_DIM),
-                                     (box.x + 7 + name_w - 22, y))
-                    half = max((lh - 3) // 2, 2)
-                    pygame.draw.rect(surface, palette.GRID, (bar_x, y + 1, bar_w, 2 * half), 1)
+                name = fonts.elide(self.move_names[a](m) if m >= 0 else "pass", 10, name_w - 6)
+                surface.blit(fonts.text(name, 10, palette.TEXT), (col.x + 6, y))
+                for x0, pre, post in ((x_cur, cb, ca), (x_avg, ab, aa)):
+                    pygame.draw.rect(surface, palette.GRID, (x0, y + 1, bar_w, 2 * half + 1), 1)
                     surface.fill(palette.lerp(UPDATE_COLOR, palette.PANEL, 0.6),
-                                 (bar_x, y + 1, round(bar_w * pre), half))
-                    surface.fill(UPDATE_COLOR, (bar_x, y + 1 + half, round(bar_w * post), half))
-                    num = fonts.text(f"{pre:.2f}→{post:.2f}", 9, palette.TEXT)
-                    surface.blit(num, (box.right - 4 - num.get_width(), y))
-                    y += lh
+                                 (x0, y + 1, round(bar_w * pre), half))
+                    surface.fill(UPDATE_COLOR, (x0, y + 2 + half, round(bar_w * post), half))
+                    col_num = palette.TEXT if abs(post - pre) >= 5e-4 else palette.TEXT_DIM
+                    surface.blit(fonts.text(f"{pre:.3f}→{post:.3f}", 9, col_num),
+                                 (x0 + bar_w + 4, y))
+                y += lh
             if len(shown) < len(rows):
                 surface.blit(fonts.text(f"… {len(rows) - len(shown)} more moves", 9,
-                                        palette.TEXT_DIM), (box.x + 7, y))
-            self.update_boxes.append(box)
+                                        palette.TEXT_DIM), (col.x + 6, y))
+                y += lh
+            self.update_boxes.append(pygame.Rect(col.x, col.y, col.w, y - col.y))
 
     def status_text(self) -> str:
         if self._sim_index < 0:
@@ -641,7 +664,7 @@ class StepAnimation:
             return s + ("  · " + ", ".join(died) if died else "") + held
         if i == 3:
             if self._off:
-                return "the new leaf's value: the next regret update carries it up" + held
+                return "new leaf valued; the next sweep carries it up" + held
             return "backpropagation: each tree gets its own agent's score" + held
         return "iteration done"
 
