@@ -9,10 +9,9 @@ import pygame
 import pytest
 
 from sandbox.native import Game, Search, SearchParams
-from sandbox.render import fonts
+from sandbox.render import fonts, palette
 from sandbox.render.step_view import (GT_PHASES, MERGE_COLOR, PHASES, UPDATE_COLOR,
                                       StepAnimation)
-from sandbox.render import palette
 
 COLORS = [palette.agent_color(a) for a in range(2)]
 
