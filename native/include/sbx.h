@@ -537,6 +537,23 @@ typedef struct sbx_trace {
     double norm_max[SBX_MAX_AGENTS];
     uint64_t sim_seed;
     int32_t stop_reason;        /* SBX_STOP_NONE if the iteration ran        */
+    /* The regret-update phase that ran before the simulation (GT-CFR;
+     * every other algorithm leaves these 0: has_update 0, no such phase).
+     * update_sweeps: regret updates (CFR+ passes) this iteration, 0 when
+     * the credit of 1/c per iteration did not reach one; update_nodes:
+     * interior nodes those passes visited. Per player p, over its
+     * update_k[p] root moves (update_moves[p][i]): the current strategy
+     * (regret matching+ of the root's regrets) and the average strategy
+     * just before the sweeps and just after them. */
+    int32_t has_update;
+    int32_t update_sweeps;
+    int64_t update_nodes;
+    int32_t update_k[2];
+    int32_t update_moves[2][SBX_MAX_MOVES];
+    double current_before[2][SBX_MAX_MOVES];
+    double current_after[2][SBX_MAX_MOVES];
+    double average_before[2][SBX_MAX_MOVES];
+    double average_after[2][SBX_MAX_MOVES];
 } sbx_trace;
 
 int sbx_search_step_traced(sbx_search *search, sbx_trace *out);

@@ -135,6 +135,39 @@ class Trace:
     scores: np.ndarray                    # per agent, the backed-up leaf score
     norm_min: np.ndarray
     norm_max: np.ndarray
+    # the regret-update phase before the simulation (GT-CFR); None: the
+    # algorithm has none
+    update: UpdatePhase | None = None
+
+
+@dataclass(frozen=True)
+class UpdatePhase:
+    """What a traced iteration's regret-update phase did (sbx_trace's
+    update fields): `sweeps` CFR+ passes (0 when the 1/c credit did not
+    reach one) visiting `nodes` interior nodes, and per player the root's
+    moves and its current (regret matching+) and average strategies just
+    before and just after the sweeps."""
+    sweeps: int
+    nodes: int
+    moves: tuple[tuple[int, ...], ...]
+    current_before: tuple[tuple[float, ...], ...]
+    current_after: tuple[tuple[float, ...], ...]
+    average_before: tuple[tuple[float, ...], ...]
+    average_after: tuple[tuple[float, ...], ...]
+
+
+def _update_phase(t: Any) -> UpdatePhase | None:
+    if not t.has_update:
+        return None
+    ks = [int(t.update_k[p]) for p in range(2)]
+
+    def rows(arr: Any) -> tuple[tuple[float, ...], ...]:
+        return tuple(tuple(float(arr[p][i]) for i in range(ks[p])) for p in range(2))
+    return UpdatePhase(
+        sweeps=int(t.update_sweeps), nodes=int(t.update_nodes),
+        moves=tuple(tuple(int(t.update_moves[p][i]) for i in range(ks[p])) for p in range(2)),
+        current_before=rows(t.current_before), current_after=rows(t.current_after),
+        average_before=rows(t.average_before), average_after=rows(t.average_after))
 
 
 def _move_stat(r: Any) -> MoveStat:
@@ -277,6 +310,7 @@ class Search:
             scores=np.array([t.score[a] for a in range(n)]),
             norm_min=np.array([t.norm_min[a] for a in range(n)]),
             norm_max=np.array([t.norm_max[a] for a in range(n)]),
+            update=_update_phase(t),
         )
 
     @staticmethod

@@ -17,6 +17,14 @@ Four phases, each a fixed share of time, with `progress` 0 -> 1 inside it:
   backprop  each tree gets its own agent's leaf score, flashed up its path
             (orange); with `gamma` the discounted value at the flash is shown.
 
+GT-CFR (a trace with `update`): a phase "update" comes first, the
+iteration's regret-update phase: the CFR+ sweeps it ran ("regret update:
+N sweeps over M nodes", or "no sweep this step" when the 1/c credit did not
+reach one) and, in each player's panel, its root strategies before -> after
+as paired bars (current = regret matching+, average). Then the expansion
+simulation plays out as above; its last phase is the new leaf's value,
+which the next sweep carries up the tree.
+
 Everything shown comes from the Trace: moves, picks (ucb / random / pass /
 rollout), expanded nodes, alive_after, scores. Nothing is invented.
 
@@ -40,6 +48,12 @@ from . import fonts, palette  # noqa: E402
 
 PHASES = ("select", "joint", "simulate", "backprop")
 PHASE_TITLES = ("1 select", "2 joint action", "3 simulate", "4 backprop")
+# GT-CFR: its regret-update phase first, then the expansion simulation
+GT_PHASES = ("update", *PHASES)
+GT_PHASE_TITLES = ("1 regret update", "2 expand: select", "3 joint action", "4 simulate",
+                   "5 leaf value")
+UPDATE_COLOR = (240, 210, 80)
+UPDATE_MS = 900.0
 SELECT_COLOR = (190, 120, 255)   # the same purple as TreeView's selected path
 MERGE_COLOR = (110, 220, 120)    # tutorial §5: green merge line
 SIM_COLOR = (120, 180, 255)
@@ -59,10 +73,25 @@ class StepAnimation:
                  move_name: Callable[[int], str] | Sequence[Callable[[int], str]],
                  phase_ms: Sequence[float] = (450, 450, 500, 600),
                  gamma: float | None = None, held: bool = False,
-                 before: Mapping | None = None, after: Mapping | None = None) -> None:
-        if len(phase_ms) != 4 or any(float(t) < 0 for t in phase_ms):
-            raise ValueError("phase_ms: four durations >= 0 (select, joint, simulate, backprop)")
+                 before: Mapping | None = None, after: Mapping | None = None,
+                 expansions_per_update: float | None = None) -> None:
         self.trace = trace
+        # a regret-update phase (GT-CFR) comes before the four simulation
+        # phases; phase_ms may then hold its duration too (five)
+        self.update_phase = getattr(trace, "update", None)
+        gt = self.update_phase is not None
+        self.phases = GT_PHASES if gt else PHASES
+        self.phase_titles = GT_PHASE_TITLES if gt else PHASE_TITLES
+        self._off = 1 if gt else 0
+        phase_ms = tuple(phase_ms)
+        if gt and len(phase_ms) == 4:
+            phase_ms = (UPDATE_MS, *phase_ms)
+        if len(phase_ms) != len(self.phases) or any(float(t) < 0 for t in phase_ms):
+            raise ValueError(f"phase_ms: {len(self.phases)} durations >= 0 "
+                             f"({', '.join(self.phases)})")
+        self.expansions_per_update = expansions_per_update
+        self.update_boxes: list[pygame.Rect] = []
+        self.update_header = pygame.Rect(0, 0, 0, 0)
         self.num_agents = int(num_agents)
         self.colors = [tuple(agent_colors[a]) if a < len(agent_colors) else
                        palette.agent_color(a) for a in range(self.num_agents)]
@@ -103,7 +132,7 @@ class StepAnimation:
     def skip_phase(self) -> None:
         """Jump to the start of the next phase (or the end)."""
         i = self.phase_index
-        if i < len(PHASES):
+        if i < len(self.phases):
             self.elapsed = min(sum(self.phase_ms[: i + 1]), self.total_ms)
 
     @property
@@ -112,25 +141,32 @@ class StepAnimation:
 
     @property
     def phase_index(self) -> int:
-        """0..3 for the phases, 4 once done. Zero-length phases are skipped."""
+        """Index into self.phases (0..3, GT-CFR 0..4), len(self.phases) once
+        done. Zero-length phases are skipped."""
         if self.done:
-            return len(PHASES)
+            return len(self.phases)
         start = 0.0
         for i, d in enumerate(self.phase_ms):
             if self.elapsed < start + d:
                 return i
             start += d
-        return len(PHASES)
+        return len(self.phases)
+
+    @property
+    def _sim_index(self) -> int:
+        """The simulation's phase 0..3 (select..backprop), 4 once done, -1
+        during GT-CFR's regret-update phase."""
+        return self.phase_index - self._off
 
     @property
     def phase(self) -> str:
         i = self.phase_index
-        return PHASES[i] if i < len(PHASES) else "done"
+        return self.phases[i] if i < len(self.phases) else "done"
 
     @property
     def progress(self) -> float:
         i = self.phase_index
-        if i >= len(PHASES):
+        if i >= len(self.phases):
             return 1.0
         start = sum(self.phase_ms[:i])
         return min(max((self.elapsed - start) / self.phase_ms[i], 0.0), 1.0)
@@ -139,7 +175,7 @@ class StepAnimation:
     def shows_updated_stats(self) -> bool:
         """True from backprop on: only then has the iteration written its
         visits and means into the trees (before it, show the `before` trees)."""
-        return self.phase_index >= PHASES.index("backprop")
+        return self.phase_index >= self.phases.index("backprop")
 
     def node_changes(self, agent: int) -> list[tuple[int, int, int, int, float | None, float]]:
         """(depth, node id, visits before, after, mean before, after) for each
@@ -188,14 +224,16 @@ class StepAnimation:
 
     def turns_revealed(self) -> int:
         """Turns whose picks are visible (grows during select)."""
-        i = self.phase_index
+        i = self._sim_index
+        if i < 0:
+            return 0
         if i == 0:
             return min(self.depth, math.ceil(self.progress * self.depth - 1e-9))
         return self.depth
 
     def sim_turn(self) -> int:
         """Turns simulated so far (the cursor), 0..depth."""
-        i = self.phase_index
+        i = self._sim_index
         if i < 2:
             return 0
         if i == 2:
@@ -223,7 +261,7 @@ class StepAnimation:
                 continue
             path = self.trace.paths[a] if a < len(self.trace.paths) else ()
             phase = self.phase
-            if phase == "done" or not path:
+            if phase in ("done", "update") or not path:
                 view.set_highlight(None)
             elif phase == "select":
                 # In step with the chips: root + one node per revealed turn.
@@ -250,8 +288,14 @@ class StepAnimation:
         union = rects[0].unionall(rects[1:])
         strip = pygame.Rect(strip_rect) if strip_rect is not None else self._default_strip(union)
         self._draw_walls(surface, rects, union, wall_x)
-        i = self.phase_index
+        i = self._sim_index
         cells = self._strip_cells(strip)
+        if i < 0:
+            # no strip yet: the sweeps are over the whole tree, drawn over
+            # the panels (their root bars too where given)
+            self._draw_update(surface, [pygame.Rect(r) for r in box_rects] if box_rects
+                              else rects)
+            return strip
         # Per-panel chips (select), flying chips (joint), strip (joint on).
         if i == 0:
             for a, r in enumerate(rects[: self.num_agents]):
@@ -372,17 +416,7 @@ class StepAnimation:
     def _draw_strip_frame(self, surface, strip: pygame.Rect, cells) -> None:
         surface.fill(palette.BG, strip)
         pygame.draw.rect(surface, palette.BORDER, strip, 1)
-        x = strip.x + 4
-        for k, title in enumerate(PHASE_TITLES):
-            on = k == self.phase_index
-            lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
-            box = pygame.Rect(x, strip.y + 3, lab.get_width() + 8, 14)
-            if box.right > strip.right - 2:
-                break
-            if on:
-                surface.fill(PHASE_COLORS[k], box)
-            surface.blit(lab, (x + 4, strip.y + 3))
-            x = box.right + 3
+        self._draw_titles(surface, strip.x + 4, strip.y + 3, strip.right)
         for a, row in enumerate(cells):
             lab = fonts.text(f"Agent {a}", 10, self.colors[a])
             surface.blit(lab, (strip.x + 4, strip.y + 20 + a * (CHIP_H + 2) + 2))
@@ -393,6 +427,25 @@ class StepAnimation:
                 lab = fonts.text(str(k + 1), 9, palette.TEXT_DIM)
                 b = cells[-1][k]
                 surface.blit(lab, (b.centerx - lab.get_width() // 2, b.bottom + 1))
+
+    def _draw_titles(self, surface, x: int, y: int, right: int) -> None:
+        """The phase names in a row from (x, y), the current one lit; where
+        they do not all fit, the others shrink to their numbers."""
+        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
+        full = sum(fonts.text(t, 10, palette.TEXT).get_width() + 11
+                   for t in self.phase_titles) <= right - x - 2
+        for k, title in enumerate(self.phase_titles):
+            on = k == self.phase_index
+            if not full and not on:
+                title = title.split(" ", 1)[0]
+            lab = fonts.text(title, 10, palette.BG if on else palette.TEXT_DIM, bold=on)
+            box = pygame.Rect(x, y, lab.get_width() + 8, 14)
+            if box.right > right - 2:
+                break
+            if on:
+                surface.fill(colors[k], box)
+            surface.blit(lab, (x + 4, y))
+            x = box.right + 3
 
     def _merge_lines(self, surface, cells) -> None:
         """Green bars tying each turn's picks into one joint action."""
@@ -424,7 +477,12 @@ class StepAnimation:
         lo, hi = float(t.norm_min[agent]), float(t.norm_max[agent])
         norm = (float(t.scores[agent]) - lo) / (hi - lo) if hi > lo else 0.5
         score = float(t.scores[agent])
-        if compact:
+        if self._off:
+            # GT-CFR backs nothing up along the path: the trace's score is
+            # the root's value from the last sweep, and the new leaf's
+            # value reaches the tree in the next one
+            lines = [f"root value {score:.3g} (last sweep)"]
+        elif compact:
             lines = [f"leaf {score:.3g} (norm {norm:.2f})"]
             lines.append(f"{value:+.3g} at d{idx} (×γ {self.gamma:g})"
                          if self.gamma is not None and self.gamma != 1.0
@@ -491,8 +549,100 @@ class StepAnimation:
                 surface.blit(lab, (box.x + 7, box.y + 3 + lh * k))
             self.score_boxes.append(box)
 
+    def update_text(self) -> str:
+        """The regret-update phase in one line."""
+        u = self.update_phase
+        if u is None:
+            return ""
+        if u.sweeps > 0:
+            return (f"regret update: {u.sweeps} sweep{'s' * (u.sweeps != 1)} "
+                    f"over {u.nodes} node{'s' * (u.nodes != 1)}")
+        c = self.expansions_per_update
+        if c is None:
+            return "no sweep this step"
+        return f"no sweep this step (c = {c:g}: one sweep every {c:g} expansions)"
+
+    def update_rows(self, agent: int) -> list[tuple[int, float, float, float, float]]:
+        """Player `agent`'s root moves in the update phase: (move, current
+        before, after, average before, after)."""
+        u = self.update_phase
+        if u is None or agent >= len(u.moves):
+            return []
+        return [(m, u.current_before[agent][i], u.current_after[agent][i],
+                 u.average_before[agent][i], u.average_after[agent][i])
+                for i, m in enumerate(u.moves[agent])]
+
+    def _draw_update(self, surface, areas: Sequence[pygame.Rect]) -> None:
+        """The regret-update phase over the panels (it has no joint-action
+        strip): a header with the phase titles and what the sweeps did,
+        then one column per player (its own panel where each has one) with
+        a line per root move: the current strategy (RM+) and the average,
+        each a pair of bars, before (faint, upper) over after (solid,
+        lower), and the numbers. Rows that do not fit are counted."""
+        self.update_boxes = []
+        union = areas[0].unionall(areas[1:])
+        f = fonts.font(10)
+        lh = max(f.get_linesize(), 13)
+        surface.fill(palette.BG, union)
+        pygame.draw.rect(surface, UPDATE_COLOR, union, 1)
+        self._draw_titles(surface, union.x + 4, union.y + 3, union.right)
+        status = fonts.elide(self.status_text(), 10, union.w - 8)
+        surface.blit(fonts.text(status, 10, UPDATE_COLOR), (union.x + 4, union.y + 20))
+        legend = "per root move: current (regret matching+) and average strategy; " \
+                 "faint bar before the sweeps, solid after"
+        surface.blit(fonts.text(fonts.elide(legend, 9, union.w - 8), 9, palette.TEXT_DIM),
+                     (union.x + 4, union.y + 20 + lh))
+        self.update_header = pygame.Rect(union.x, union.y, union.w, 22 + 2 * lh)
+        top = self.update_header.bottom + 2
+        n = self.num_agents
+        if len(areas) >= n:
+            cols = [pygame.Rect(r.x, top, r.w, r.bottom - top) for r in areas[:n]]
+        else:
+            w = union.w // max(n, 1)
+            cols = [pygame.Rect(union.x + a * w, top, w, union.bottom - top) for a in range(n)]
+        for a, col in enumerate(cols):
+            rows = self.update_rows(a)
+            if not rows or col.h < 2 * lh or col.w < 120:
+                continue
+            col = col.inflate(-8, -2)
+            fit = max(0, (col.h - lh) // lh)
+            shown = rows if len(rows) <= fit else rows[:max(fit - 1, 0)]
+            name_w = min(60, col.w // 6)
+            group_w = (col.w - name_w - 6) // 2
+            num_w = fonts.text("0.000→0.000", 9, palette.TEXT).get_width() + 4
+            bar_w = max(group_w - num_w - 6, 6)
+            x_cur = col.x + name_w
+            x_avg = x_cur + group_w + 6
+            y = col.y
+            surface.fill(self.colors[a], (col.x, y + 2, 3, lh - 4))
+            surface.blit(fonts.text(f"Agent {a}", 10, self.colors[a]), (col.x + 6, y))
+            surface.blit(fonts.text("current", 9, palette.TEXT_DIM), (x_cur, y))
+            surface.blit(fonts.text("average", 9, palette.TEXT_DIM), (x_avg, y))
+            y += lh
+            half = max((lh - 3) // 2, 2)
+            for m, cb, ca, ab, aa in shown:
+                name = fonts.elide(self.move_names[a](m) if m >= 0 else "pass", 10, name_w - 6)
+                surface.blit(fonts.text(name, 10, palette.TEXT), (col.x + 6, y))
+                for x0, pre, post in ((x_cur, cb, ca), (x_avg, ab, aa)):
+                    pygame.draw.rect(surface, palette.GRID, (x0, y + 1, bar_w, 2 * half + 1), 1)
+                    surface.fill(palette.lerp(UPDATE_COLOR, palette.PANEL, 0.6),
+                                 (x0, y + 1, round(bar_w * pre), half))
+                    surface.fill(UPDATE_COLOR, (x0, y + 2 + half, round(bar_w * post), half))
+                    col_num = palette.TEXT if abs(post - pre) >= 5e-4 else palette.TEXT_DIM
+                    surface.blit(fonts.text(f"{pre:.3f}→{post:.3f}", 9, col_num),
+                                 (x0 + bar_w + 4, y))
+                y += lh
+            if len(shown) < len(rows):
+                surface.blit(fonts.text(f"… {len(rows) - len(shown)} more moves", 9,
+                                        palette.TEXT_DIM), (col.x + 6, y))
+                y += lh
+            self.update_boxes.append(pygame.Rect(col.x, col.y, col.w, y - col.y))
+
     def status_text(self) -> str:
-        i, d = self.phase_index, self.depth
+        if self._sim_index < 0:
+            held = "  · J: the expansion" if self.held else ""
+            return self.update_text() + held
+        i, d = self._sim_index, self.depth
         t = self.trace
         if d == 0:
             return f"no turn simulated (stop: {t.stop_reason})"
@@ -513,13 +663,17 @@ class StepAnimation:
                                                                        len(t.scores))))
             return s + ("  · " + ", ".join(died) if died else "") + held
         if i == 3:
+            if self._off:
+                return "new leaf valued; the next sweep carries it up" + held
             return "backpropagation: each tree gets its own agent's score" + held
         return "iteration done"
 
     def _draw_status(self, surface, strip: pygame.Rect) -> None:
         y = strip.y + 20 + self.num_agents * (CHIP_H + 2) + 12
-        lab = fonts.text(self.status_text(), 10,
-                         PHASE_COLORS[min(self.phase_index, 3)] if not self.done else palette.TEXT)
+        colors = ((UPDATE_COLOR,) if self._off else ()) + PHASE_COLORS
+        lab = fonts.text(fonts.elide(self.status_text(), 10, strip.w - 8), 10,
+                         colors[min(self.phase_index, len(colors) - 1)] if not self.done
+                         else palette.TEXT)
         surface.blit(lab, (strip.x + 4, min(y, strip.bottom - lab.get_height() - 1)))
 
 

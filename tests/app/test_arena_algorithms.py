@@ -272,12 +272,12 @@ def test_a_search_without_a_tree_shows_a_placeholder_and_its_bars(app, arena, mo
     assert non_panel_fraction(app.screen, note) > 0.02
 
 
-def test_the_step_view_is_for_smitsimax_only(arena, monkeypatch):
+def test_the_step_view_is_for_smitsimax_and_gtcfr_only(arena, monkeypatch):
     wait_decided(arena)
     monkeypatch.setattr(ArenaScene, "_in_force", lambda self, ctl: ("joint", "ucb1"))
     arena.traced_step()
     assert arena.animation is None
-    assert "step view: Smitsimax only" in arena.message
+    assert "step view: Smitsimax and GT-CFR only" in arena.message
 
 
 def test_a_scenarios_policy_is_in_force_from_the_first_turn(app):  # noqa: F811

@@ -670,6 +670,24 @@ static int push_vl(gtcfr *x, uint32_t node, int a, int b) {
     return 1;
 }
 
+/* The step view's picture of the regret-update phase: the root's current
+ * (RM+ of its regrets, what the next sweep plays) and average strategies
+ * per player, before (after = 0) or after (1) the sweeps. */
+static void trace_root(const gtcfr *x, sbx_trace *tr, int after) {
+    const gt_node *r = &x->nodes[0];
+    tr->has_update = 1;
+    if (r->kind != KIND_INTERIOR) return;
+    for (int p = 0; p < 2; p++) {
+        const int k = r->k[p];
+        tr->update_k[p] = k;
+        for (int i = 0; i < k; i++) {
+            tr->update_moves[p][i] = r->mv[p][i] == SBX_MOVE_NONE ? -1 : r->mv[p][i];
+        }
+        match(ARR(x, r, p, A_REGRET), k, after ? tr->current_after[p] : tr->current_before[p]);
+        average(ARR(x, r, p, A_AVG), k, after ? tr->average_after[p] : tr->average_before[p]);
+    }
+}
+
 static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     gtcfr *x = s->algo;
     const sbx_game_vt *vt = s->vt;
@@ -684,10 +702,17 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     /* regret-update phase: 1/c updates, credited across iterations */
     const double c = s->p.expansions_per_update;
+    if (tr) trace_root(x, tr, 0);
+    const int64_t touched0 = x->touched;
     x->credit += 1.0 / c;
     while (x->credit >= 1.0 - 1e-9) {
         regret_update(x, s->p.alternating);
         x->credit -= 1.0;
+        if (tr) tr->update_sweeps++;
+    }
+    if (tr) {
+        tr->update_nodes = x->touched - touched0;
+        trace_root(x, tr, 1);
     }
     /* expansion phase: one simulation */
     void *sim = s->sim;

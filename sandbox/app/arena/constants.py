@@ -32,7 +32,8 @@ HELP = [
     ("F", "as fast as the search allows"),
     ("R", "restart with a new seed"),
     ("I", "one traced search iteration (paused, step-by-step view)"),
-    ("J", "the same, phase by phase: select, joint action, simulate, backprop"),
+    ("J", "the same, phase by phase: select, joint action, simulate, backprop "
+          "(GT-CFR: its regret update first)"),
     ("K / Shift+K", "10 / 100 traced iterations in a row (the last one shown)"),
     ("1-8, Tab", "choose a player's panel / move keyboard focus"),
     ("H", "take over the chosen player's agent (the game's keys, or click the board)"),

@@ -12,6 +12,9 @@ from ...render.fonts import elide, font, text
 from ...render.step_view import StepAnimation
 from ...sim import SearchController
 from ...sim.algorithms import ALGORITHM_LABELS
+
+# the algorithms whose traced iteration the step view animates
+STEP_VIEW_ALGORITHMS = ("smitsimax", "gtcfr")
 from ...sim.live import SPEEDS
 from .constants import SCREENSHOT_DIR
 
@@ -58,10 +61,12 @@ class TransportBar:
             self.flash("this player does not search")
             return
         alg, _ = self._in_force(ctl)
-        if alg != "smitsimax" or ctl.settings.algorithm != "smitsimax":
-            # The animation walks one tree per agent; a single-tree search's
-            # trace has its whole path in path[0] and no walls to show.
-            self.flash(f"step view: Smitsimax only ({ctl.name} runs {ALGORITHM_LABELS[alg]})")
+        if alg not in STEP_VIEW_ALGORITHMS or ctl.settings.algorithm != alg:
+            # The animation walks one tree per agent (Smitsimax), or GT-CFR's
+            # one tree with its regret-update phase first; other single-tree
+            # searches' traces have no walls or update phase to show.
+            self.flash(f"step view: Smitsimax and GT-CFR only "
+                       f"({ctl.name} runs {ALGORITHM_LABELS[alg]})")
             return
         if not self.live.paused:
             self.live.toggle_pause()
@@ -91,7 +96,8 @@ class TransportBar:
         self.animation = StepAnimation(
             trace, self.match.world.num_agents, self.colors, self.namers, held=held,
             before=before.trees if before is not None else None,
-            after=after.trees if after is not None else None)
+            after=after.trees if after is not None else None,
+            expansions_per_update=ctl.settings.expansions_per_update)
         if count > 1:
             self.flash(f"{count} traced iterations; the last one is shown")
 
