@@ -24,7 +24,8 @@ does not hold the number of games, so a larger --games later extends the
 games already played.
 
     python -m sandbox strength [--quick] [--games N] [--only KEY,...]
-        [--agent SPEC]... [--opponents uct,random] [--markdown FILE] [--json]
+        [--agent SPEC]... [--opponents uct,random] [--markdown FILE [--section TITLE]]
+        [--json]
 """
 from __future__ import annotations
 
@@ -314,18 +315,20 @@ def load_average() -> str:
         return "n/a"
 
 
-def markdown(results: list[CellResult], command: str, when: str, workers: str,
-             load: str = "n/a", seconds: float = 0.0) -> str:
-    out = ["# Strength table", "",
-           "Each agent against each yardstick opponent, both sides on the same budget: equal "
-           "iterations (both sides think together; the result does not depend on the machine) "
-           "and equal wall time (both sides think in turn, each search alone; iterations per "
-           "turn show what the time bought). Every seed is played twice with the seats "
-           "exchanged. Score: win 1, draw 0.5, loss 0, the agent's mean; 95% interval: normal "
-           "approximation over the seeds' mean scores. `default` is the scenario's seat-0 "
-           "player. Written by `python -m sandbox strength` (README: *The strength table*).",
-           "",
-           f"- machine: {machine()}",
+INTRO = ("# Strength table\n\n"
+         "Each agent against each yardstick opponent, both sides on the same budget: equal "
+         "iterations (both sides think together; the result does not depend on the machine) "
+         "and equal wall time (both sides think in turn, each search alone; iterations per "
+         "turn show what the time bought). Every seed is played twice with the seats "
+         "exchanged. Score: win 1, draw 0.5, loss 0, the agent's mean; 95% interval: normal "
+         "approximation over the seeds' mean scores. `default` is the scenario's seat-0 "
+         "player. Written by `python -m sandbox strength` (README: *The strength table*).\n")
+
+
+def table_markdown(results: list[CellResult], command: str, when: str, workers: str,
+                   load: str = "n/a", seconds: float = 0.0) -> str:
+    """How the run was made (machine, load, date, the command) and its table."""
+    out = [f"- machine: {machine()}",
            f"- games run on: {workers}; load average at the start {load}",
            f"- date: {when} (started; took "
            + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
@@ -344,6 +347,45 @@ def markdown(results: list[CellResult], command: str, when: str, workers: str,
                    f"{c.opponent.name} | {c.budget_label} | {len(r.games)} | {score} | {ci} | "
                    f"{w} / {d} / {l_} | {its} |")
     return "\n".join(out) + "\n"
+
+
+def markdown(results: list[CellResult], command: str, when: str, workers: str,
+             load: str = "n/a", seconds: float = 0.0) -> str:
+    """The whole file: the introduction and one table."""
+    return INTRO + "\n" + table_markdown(results, command, when, workers, load, seconds)
+
+
+def put_section(text: str | None, title: str, table: str) -> str:
+    """The Markdown file `text` with its section "## title" made of `table`
+    (what table_markdown returns), the file's other sections kept as they
+    are. A section already there keeps the prose that follows its table (the
+    notes people wrote about it); a new one goes at the end; a missing or
+    empty file gets the introduction first. The file is assembled from
+    sections because they come from different runs (scenarios, budgets,
+    games a cell) and each names its own regenerating command."""
+    block = f"## {title}\n\n{table}"
+    if not text or not text.strip():
+        return INTRO + "\n" + block
+    lines = text.splitlines()
+    starts = [i for i, ln in enumerate(lines) if ln.startswith("## ")]
+    mine = [i for i in starts if lines[i][3:].strip() == title]
+    if not mine:
+        return text.rstrip("\n") + "\n\n" + block
+    a = mine[0]
+    b = next((i for i in starts if i > a), len(lines))
+    section = lines[a:b]
+    first = next((k for k, ln in enumerate(section) if ln.startswith("|")), None)
+    notes: list[str] = []
+    if first is not None:
+        end = first
+        while end < len(section) and section[end].startswith("|"):
+            end += 1
+        notes = section[end:]
+    while notes and not notes[-1].strip():
+        notes.pop()
+    new = block.rstrip("\n").splitlines() + notes
+    rest = lines[b:]
+    return "\n".join(lines[:a] + new + ([""] + rest if rest else [])) + "\n"
 
 
 # ------------------------------------------------------------- command line
@@ -379,6 +421,10 @@ def add_strength_args(p: argparse.ArgumentParser) -> None:
                    help="folder for the resumable logs, one per cell (default: strength/)")
     p.add_argument("--markdown", default=None, metavar="FILE",
                    help="also write the table as Markdown (docs/strength.md)")
+    p.add_argument("--section", default=None, metavar="TITLE",
+                   help="with --markdown: write the table as the file's section '## TITLE' "
+                        "(replacing that section, keeping the prose below its table and the "
+                        "file's other sections) instead of the whole file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -477,6 +523,13 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
         if md.is_dir() or not md.parent.is_dir():
             raise InvalidArgument(f"--markdown {args.markdown}: not a file in an existing "
                                   "folder")
+    section = getattr(args, "section", None)
+    if section is not None:
+        if args.markdown is None:
+            raise InvalidArgument("--section needs --markdown FILE (the file it goes in)")
+        if not section.strip() or "\n" in section or section.lstrip().startswith("#"):
+            raise InvalidArgument(f"--section: expected a one-line title without '#', "
+                                  f"got {section!r}")
     folder = Path(args.out) if args.out else DEFAULT_OUT
     command = "python -m sandbox strength" + (
         " " + shlex.join(argv) if argv else "")
@@ -517,11 +570,18 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     seconds = time.perf_counter() - t0
     label = executor_label(args.workers, None)
     if args.markdown is not None:
+        md = Path(args.markdown)
         try:
-            Path(args.markdown).write_text(
-                markdown(results, command, when, label, load, seconds), encoding="utf-8")
-        except OSError as exc:
-            raise LogError(f"{args.markdown}: cannot write: {exc.strerror or exc}") from None
+            if section is None:
+                text = markdown(results, command, when, label, load, seconds)
+            else:
+                old = md.read_text(encoding="utf-8") if md.exists() else None
+                text = put_section(old, section.strip(),
+                                   table_markdown(results, command, when, label, load, seconds))
+            md.write_text(text, encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LogError(f"{args.markdown}: cannot write: "
+                           f"{getattr(exc, 'strerror', None) or exc}") from None
     if args.json:
         data = {"machine": machine(), "date": when, "load_average": load,
                 "command": command, "executor": label,

@@ -217,3 +217,82 @@ def test_equal_time_games_think_in_turn():
     assert row["iterations"][0] == 20 * row["search_turns"][0] and row["iterations"][1] == 0
     with pytest.raises(InvalidArgument, match="think"):
         play_job(dataclasses.replace(ms.jobs()[0], think="sideways"))
+
+
+# --------------------------------------------------- docs/strength.md's sections
+DOC = """# Strength table
+
+Intro written by hand.
+
+## Goofspiel, both orders
+
+- machine: old
+- regenerate: `old command`
+
+| scenario | agent |
+|---|---|
+| old row | x |
+
+Notes on the goofspiel table, kept.
+
+## Exploitability
+
+| search | mean |
+|---|---:|
+| uniform random | 1.500 |
+"""
+
+
+def test_a_section_is_replaced_and_the_rest_kept():
+    from sandbox.tournament.strength import put_section
+    table = "- machine: new\n\n| scenario | agent |\n|---|---|\n| new row | y |\n"
+    text = put_section(DOC, "Goofspiel, both orders", table)
+    assert "old row" not in text and "old command" not in text
+    assert text.count("| new row | y |") == 1
+    # the introduction, the notes below the replaced table and the next section, unchanged
+    assert text.startswith("# Strength table\n\nIntro written by hand.\n\n## Goofspiel, both "
+                           "orders\n\n- machine: new\n")
+    assert "| new row | y |\n\nNotes on the goofspiel table, kept.\n\n## Exploitability\n" in text
+    assert text.endswith("| uniform random | 1.500 |\n")
+    assert text.count("## ") == 2
+    # writing it again changes nothing (the notes are not doubled)
+    assert put_section(text, "Goofspiel, both orders", table) == text
+
+
+def test_a_new_section_goes_at_the_end_and_a_new_file_gets_the_introduction():
+    from sandbox.tournament.strength import INTRO, put_section
+    table = "| a |\n|---|\n| 1 |\n"
+    text = put_section(DOC, "Another", table)
+    assert text.startswith(DOC) and text.endswith("\n\n## Another\n\n| a |\n|---|\n| 1 |\n")
+    assert put_section(None, "Another", table) == INTRO + "\n## Another\n\n" + table
+    assert put_section("", "Another", table) == INTRO + "\n## Another\n\n" + table
+
+
+def test_the_command_writes_a_section(tmp_path, capsys):
+    md = tmp_path / "strength.md"
+    md.write_text(DOC)
+    run(capsys, tmp_path, "--games", "2", "--iterations", "40", "--ms", "0",
+        "--opponents", "random", "--markdown", str(md), "--section", "Goofspiel, both orders")
+    text = md.read_text()
+    assert "old row" not in text and "Notes on the goofspiel table, kept." in text
+    assert text.endswith("| uniform random | 1.500 |\n")
+    rows = [r for r in text.splitlines() if r.startswith("| goofspiel 13")]
+    assert len(rows) == 1 and "| random | 40 it | 2 |" in rows[0]
+    assert "--section 'Goofspiel, both orders'" in text       # the regenerating command
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--section", "Goofspiel"], ["--section", "--markdown"]),
+    (["--markdown", "MD", "--section", " "], ["--section"]),
+    (["--markdown", "MD", "--section", "## Goofspiel"], ["--section", "#"]),
+])
+def test_bad_section_is_one_line(argv, words, tmp_path, capsys):
+    argv = [str(tmp_path / "s.md") if a == "MD" else a for a in argv]
+    code = main(["strength", "--quick", *SMALL, "--out", str(tmp_path / "logs"), *argv])
+    out, err = capsys.readouterr()
+    assert code != 0 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), err
+    for w in words:
+        assert w in lines[0], lines[0]
+    assert not (tmp_path / "logs").exists() and not (tmp_path / "s.md").exists()
