@@ -111,9 +111,13 @@ def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams
     """What C gets from a player's settings: SUCT's (and UCT's) lead -1
     means the seat this search plays for (its first agent), so the seat
     moves first and cannot peek at the others' moves (suct.c: the
-    information leak; uct.c: the textbook's own player first)."""
+    information leak; uct.c: the textbook's own player first). info_seat
+    -1 likewise: on a hidden-information game a determinized search samples
+    what that seat cannot see."""
     if params.lead == -1 and params.algorithm in ("suct", "uct"):
-        return params.replace(lead=agents[0])
+        params = params.replace(lead=agents[0])
+    if params.info_seat == -1:
+        params = params.replace(info_seat=agents[0])
     return params
 
 
