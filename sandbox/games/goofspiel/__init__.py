@@ -11,6 +11,7 @@ from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import GoofspielGameParams
 from .view import ORDERS, GoofspielView, Round, decode_goofspiel
 from .bot import bot_view as _bot_view
+from .info import info_key
 
 # Keys a person bids with: the card's value; 0 is the 10, J Q K the 11-13
 # (cards 14-16 are played with a click). Keypad digits work too.
@@ -78,6 +79,13 @@ class GoofspielPlugin(GamePlugin):
             g.import_state(w)
             out.append((1.0 / len(draws), g))
         return out
+
+    def info_key(self, game, seat: int) -> Any:
+        """imp_info: the seat's hand, its own bids and the public record
+        (info.py); the full state otherwise."""
+        if not game.hidden_info:
+            return game.state_hash()
+        return info_key(game.export(), seat)
 
     def decode(self, words: Sequence[int]) -> GoofspielView:
         return decode_goofspiel(words)
