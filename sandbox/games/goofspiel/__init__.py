@@ -54,6 +54,8 @@ class GoofspielPlugin(GamePlugin):
             return f"exact exploitability needs two players (this goofspiel has {p.players})"
         limit = (self.MAX_EXPLOIT_CARDS_RANDOM if p.points_order == "random"
                  else self.MAX_EXPLOIT_CARDS)
+        if p.imp_info and p.points_order == "random":
+            return "exact exploitability with imp_info=1 needs a fixed prize order"
         if p.num_cards > limit:
             order = " with a random prize order" if p.points_order == "random" else ""
             return (f"exact exploitability enumerates every state: num_cards must be "
