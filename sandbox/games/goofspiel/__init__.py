@@ -38,7 +38,8 @@ class GoofspielPlugin(GamePlugin):
                 {"num_cards": 13, "points_order": "random", "returns_type": "point_difference"},
                 {"num_cards": 6, "players": 3, "points_order": "ascending",
                  "returns_type": "total_points"},
-                {"num_cards": 16, "players": 4, "points_order": "random"})
+                {"num_cards": 16, "players": 4, "points_order": "random"},
+                {"num_cards": 5, "imp_info": 1})
 
     # Exact exploitability enumerates every decision state: 5 cards, fixed
     # prize order, make 4,026 states where someone has a choice (a search at
