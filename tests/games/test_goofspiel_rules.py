@@ -617,7 +617,7 @@ def test_describe_round_trips():
     g = new(num_cards=7, players=3, points_order="random", returns_type="point_difference",
             w_expected=0.25)
     assert g.params == ("num_cards=7 players=3 points_order=random "
-                        "returns_type=point_difference imp_info=0 w_expected=0.25")
+                        "returns_type=point_difference w_expected=0.25")
     assert Game("goofspiel", g.params, seed=0).params == g.params
 
 

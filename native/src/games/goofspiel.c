@@ -197,13 +197,16 @@ static int goof_configure(void *cfgv, const char *params) {
     return SBX_OK;
 }
 
+/* imp_info is named only when set, so the perfect-information game keeps the
+ * description recorded replays hold. */
 static void goof_describe(const void *cfgv, char *buf, size_t cap) {
     const goof_cfg *c = cfgv;
     snprintf(buf, cap,
              "num_cards=%d players=%d points_order=%s returns_type=%s "
-             "imp_info=%d w_expected=%.17g",
+             "%sw_expected=%.17g",
              c->num_cards, c->players, ORDER_NAMES[c->order],
-             RETURNS_NAMES[c->returns], c->imp_info, c->w_expected);
+             RETURNS_NAMES[c->returns], c->imp_info ? "imp_info=1 " : "",
+             c->w_expected);
 }
 
 static size_t goof_state_size(const void *cfgv) {
