@@ -364,6 +364,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     exploit.add_argument("--seed", type=int, default=None, metavar="S",
                          help="the (first) match seed the searches' seeds are derived from "
                               "(default: the scenario's)")
+    exploit.add_argument("--curve", default=None, metavar="N1,N2,...",
+                         help="NashConv against the budget: judge each series at these "
+                              "iterations per search (increasing, up to 12), e.g. "
+                              "10,100,1000,10000")
+    exploit.add_argument("--series", action="append", default=[], metavar="NAME:PATH=V,...",
+                         help="with --curve: a curve named NAME, the scenario with these "
+                              "changes (after --set; values without commas), e.g. "
+                              "gtcfr:players.0.search.algorithm=gtcfr (repeatable; default: "
+                              "one curve of the scenario as it is)")
+    exploit.add_argument("--png", default=None, metavar="FILE",
+                         help="with --curve: also draw the curves, both axes log")
     exploit.add_argument("--json", action="store_true", help="print one JSON object")
     from .tournament.commands import add_sweep_args, add_tournament_args
     add_tournament_args(sub.add_parser(
@@ -551,6 +562,10 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
             of = f"/{total:,}" if total else ""
             print(f"\r  {stage} {done:,}{of}   ", end="", file=sys.stderr, flush=True)
 
+    if args.curve is not None:
+        return _run_curve(args, scenario, out, progress, show)
+    if args.series or args.png is not None:
+        raise CliError("--series and --png draw a curve: give --curve N1,N2,...")
     if args.seeds is not None:
         report = exploit_seeds(scenario, agent=args.agent, iterations=args.iterations,
                                first_seed=args.seed, seeds=args.seeds, progress=progress)
@@ -565,6 +580,34 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
         print(json.dumps(report.to_dict()), file=out)
     else:
         print(report.text(), file=out)
+    return 0
+
+
+def _run_curve(args: argparse.Namespace, scenario, out, progress, show: bool) -> int:
+    import json
+
+    from .analysis.curve import budgets_arg, check_png_path, curve_png, exploit_curve, series_arg
+
+    if args.iterations is not None:
+        raise CliError("--curve gives the iterations per search: drop --iterations")
+    budgets = budgets_arg(args.curve)
+    series = [series_arg(s) for s in args.series] or [("agent", [])]
+    if args.png is not None:
+        check_png_path(args.png)        # a wrong name fails now, not after the run
+    report = exploit_curve(scenario, budgets, series, agent=args.agent, first_seed=args.seed,
+                           seeds=args.seeds or 1, progress=progress)
+    if show:
+        print(file=sys.stderr)
+    path = curve_png(report, args.png) if args.png is not None else None
+    if args.json:
+        d = report.to_dict()
+        if path is not None:
+            d["png"] = str(path)
+        print(json.dumps(d), file=out)
+    else:
+        print(report.text(), file=out)
+        if path is not None:
+            print(f"wrote {path}", file=out)
     return 0
 
 

@@ -613,6 +613,10 @@ typedef struct sbx_search_stats {
                                    on another thread (a claimed expansion,
                                    leaf's hand-off)                          */
     double run_busy_ms;         /* summed over threads: time in the run     */
+    int64_t update_nodes;       /* GT-CFR: interior nodes its regret updates
+                                   visited since creation (a pass over the
+                                   tree counts each node it descends into);
+                                   0 for the other searches                  */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier
@@ -781,7 +785,8 @@ int sbx_search_debug_mcgs_children(sbx_search *search, int node, int edge,
  * is not running gtcfr. kind 0 frontier, 1 interior, 2 terminal; per
  * interior node and player its moves and their statistics; child[a*k1+b]
  * the joint action's node id, -1 a terminal, -2 a state left out of the
- * tree (expand_children=one), slot_value its value (player 0's). */
+ * tree (expand_children=one), slot_value its value (player 0's: the
+ * draw-weighted average over its chance outcomes). */
 typedef struct sbx_gtcfr_debug_node {
     int32_t kind, parent, visits, depth;
     int64_t updates;            /* regret updates run on this tree           */
@@ -797,6 +802,11 @@ typedef struct sbx_gtcfr_debug_node {
     double virtual_loss[2][SBX_MAX_MOVES]; /* this batch's, until the update */
     int32_t child[SBX_MAX_MOVES * SBX_MAX_MOVES];
     double slot_value[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    /* chance: a joint action's outcomes are a chain from child[i] */
+    int32_t next;               /* the next outcome of this node's joint
+                                   action, -1 none                           */
+    int32_t met;                /* simulations that drew this outcome        */
+    uint64_t hash;              /* the node's state hash                     */
 } sbx_gtcfr_debug_node;
 
 int sbx_search_debug_gtcfr_node(sbx_search *search, int node,

@@ -40,15 +40,16 @@ class LabsScene(Scene):
         """`depth_game_factory`: params -> Game, a stand-in for the depth-bias
         game (tests drive the tab with another game before it exists)."""
         super().__init__(app)
-        from ..labs.common import POLICIES
+        from ..labs.common import GTCFR_ENTRY, POLICIES
         from ..labs.kinds import depthbias_available, race_games
         from ..labs.rps import RpsLab
         self.tab = tab if tab in dict(TABS) else "rps"
         self.seed = seed
         self.policies = POLICIES
         # the race adds RM with sampled regrets beside the exact ones: the
-        # tutorial's §11 point, live (an rm:variant entry, see labs.common)
-        self.race_entries = (*POLICIES, "rm:sampled")
+        # tutorial's §11 point, live (an rm:variant entry, see labs.common),
+        # and growing-tree CFR, which solves the table outright
+        self.race_entries = (*POLICIES, "rm:sampled", GTCFR_ENTRY)
         self.rps = RpsLab("ucb1", 1000, False, seed)
         self.race_games = race_games()
         self.race_game = self.race_games[0]

@@ -12,6 +12,7 @@ from typing import Any
 from ..games import BenchCase, GamePlugin, plugin, plugins
 from ..native import Game, InvalidArgument, Search, SearchParams, core_version, simd_paths
 from ..native.params import ALGORITHM
+from .gtcfr import gtcfr_figures
 
 TARGETS = {
     "smitsimax_turns_per_s": 3_000_000,
@@ -351,6 +352,10 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     mcgs_case = next(((p, c) for p in chosen for c in p.bench if c.mcgs is not None), None)
     if mcgs_case is not None:
         res["mcgs"] = mcgs_figures(mcgs_case[0].kind, mcgs_case[1], quick)
+    gt = {p.kind: gtcfr_figures(p.kind, c, quick)
+          for p in chosen for c in p.bench[:1] if c.gtcfr is not None}
+    if gt:
+        res["gtcfr"] = gt
     return res
 
 

@@ -10,6 +10,7 @@ import time
 from contextlib import redirect_stdout
 
 from .figures import TARGETS, collect
+from .gtcfr import print_and_rows as print_gtcfr
 from .markdown import Rows, check_writable, write_page
 
 QUICK_NOTE = "smaller budgets and shorter timings, not comparable with a full run"
@@ -209,6 +210,7 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
                  f"{b['pipe_p50_ms']:.3f} / {b['pipe_p95_ms']:.3f} ms")
         print(f"    {'bare pipe round trip p50 / p95':<34}{b['pipe_p50_ms']:>12.3f} / "
               f"{b['pipe_p95_ms']:.3f} ms  (the floor: a line echoed by a Python process)")
+    print_gtcfr(res, rows, line, tag)
     if recording:
         r = res["recording"]
         print(f"  recording at {r['budget_ms']:g} ms per player per turn "

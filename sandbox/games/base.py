@@ -112,6 +112,10 @@ class BenchCase:
     # the bench's "mcgs" section (graph search): MCGS's search settings on this
     # case's game (algorithm=mcgs implied); None: the case has none
     mcgs: Mapping[str, Any] | None = None
+    # the bench's "gtcfr" section (growing-tree CFR, two-player games): its
+    # search settings on this case's game (algorithm=gtcfr implied; {} its
+    # defaults); None: the case has none
+    gtcfr: Mapping[str, Any] | None = None
     # engine speed in agent-turns (turns x agents: pods races count pod-turns)
     # held against this target, when given
     agent_turns_target: float | None = None

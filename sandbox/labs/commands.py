@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import POLICIES
+from .common import GTCFR_ENTRY, POLICIES
 
 
 def add_lab_args(p: argparse.ArgumentParser) -> None:
@@ -32,10 +32,11 @@ def add_lab_args(p: argparse.ArgumentParser) -> None:
                            "'0,-1,1;1,0,-1;-1,1,0' (zero-sum) or 'A|B' (default rps)")
     race.add_argument("--iterations", type=int, default=100_000, metavar="K",
                       help="iterations per policy (default 100000); checkpoints 100, 200, 500, ...")
-    race.add_argument("--policies", default=",".join(POLICIES), metavar="LIST",
-                      help=f"comma-separated (default {','.join(POLICIES)}); rm:sampled or "
-                           "rm_plus:sampled races that policy with counterfactual = off "
-                           "(sampled regret estimates) beside the exact one")
+    race.add_argument("--policies", default=",".join((*POLICIES, GTCFR_ENTRY)), metavar="LIST",
+                      help=f"comma-separated (default {','.join((*POLICIES, GTCFR_ENTRY))}); "
+                           "rm:sampled or rm_plus:sampled races that policy with "
+                           "counterfactual = off (sampled regret estimates) beside the exact "
+                           "one; gtcfr is growing-tree CFR (an iteration is an expansion)")
     depth = labs.add_parser("depth", help="depth-bias lab: raw, discounted and depth-normalised "
                                           "backups on the depthbias game")
     depth.add_argument("--iterations", type=int, default=20_000, metavar="K",

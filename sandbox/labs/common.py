@@ -38,12 +38,21 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 
 
+# A race entry that is a search rather than a Smitsimax policy: growing-tree
+# CFR (its root average strategy is the curve; an iteration is an expansion)
+GTCFR_ENTRY = "gtcfr"
+
+
 def entries_arg(text: str) -> list[tuple[str, str, dict[str, Any]]]:
     """--policies for the race: (label, policy, extra settings) per entry,
-    an entry being a policy name or policy:variant (see VARIANTS)."""
-    out = []
+    an entry being a policy name, policy:variant (see VARIANTS) or gtcfr
+    (growing-tree CFR instead of Smitsimax)."""
+    out: list[tuple[str, str, dict[str, Any]]] = []
     for item in (t.strip() for t in text.split(",")):
         if not item:
+            continue
+        if item == GTCFR_ENTRY:
+            out.append((item, item, {"algorithm": "gtcfr"}))
             continue
         name, sep, variant = (x.strip() for x in item.partition(":"))
         try:

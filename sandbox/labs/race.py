@@ -18,11 +18,11 @@ import numpy as np
 
 from ..analysis.nashconv import matrix_nashconv
 from ..native import Search
-from .common import (checkpoints, entries_arg, iterations_arg, one_shot_params, seed_arg,
-                     strategy, visits)
+from .common import (GTCFR_ENTRY, checkpoints, entries_arg, iterations_arg, one_shot_params,
+                     seed_arg, strategy, visits)
 from .kinds import matrix_game, matrix_params, payoff_tables
 
-DEFAULT_POLICIES = "ucb1,ucb1_tuned,exp3,rm,rm_plus"
+DEFAULT_POLICIES = "ucb1,ucb1_tuned,exp3,rm,rm_plus,gtcfr"
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,10 @@ class RaceLab:
         # symmetric table (always the diagonal: every mean 0, so perfect
         # round robin, a fake "uniform"); ten random first picks desync
         # them. Exp3 and RM sample from their own strategy and ignore it.
+        # gtcfr: the policy setting is not its own (any valid name will do)
         self.runners = [Runner(label, Search(self.game,
-                                             one_shot_params(p, random_threshold=10, **extra),
+                                             one_shot_params(p if p != GTCFR_ENTRY else "ucb1",
+                                                             random_threshold=10, **extra),
                                              seed=self.seed), p, extra)
                         for label, p, extra in entries]
         self.done = 0
@@ -107,7 +109,8 @@ class RaceLab:
         if not record:
             return out
         for r in self.runners:
-            r.in_force = r.search.stats().policy
+            st = r.search.stats()
+            r.in_force = st.algorithm if r.base == GTCFR_ENTRY else st.policy
             p = self.point(r)
             r.points.append(p)
             out.append(p)

@@ -83,6 +83,7 @@ class SearchStats:
     run_threads: int = 0
     thread_iterations: tuple[int, ...] = ()
     wait_share: float = 0.0
+    update_nodes: int = 0       # GT-CFR: interior nodes its regret updates visited
 
 
 @dataclass(frozen=True)
@@ -383,7 +384,8 @@ class Search:
             table_bytes=int(s.table_bytes), run_threads=int(s.run_threads),
             thread_iterations=tuple(int(v) for v in s.run_thread_iterations[0:s.run_threads]),
             wait_share=(float(s.run_wait_ms) / float(s.run_busy_ms)
-                        if s.run_busy_ms > 0 else 0.0))
+                        if s.run_busy_ms > 0 else 0.0),
+            update_nodes=int(s.update_nodes))
 
     def root_matrix(self) -> RootMatrix:
         """The root's joint-action matrix (MCGS, GT-CFR, or joint with two

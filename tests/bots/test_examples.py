@@ -19,7 +19,10 @@ def test_maze_bot_beats_random(tmp_path, monkeypatch):
     assert sc.players[0].cwd == str(EXAMPLES)
     wins = 0
     for seed in range(1, 7):
-        s = sc.with_settings([f"game_params.maze_seed={seed}"])
+        # generous times: this test is about the bot's play, not its speed
+        # (a loaded 2-core CI machine can stall a Python bot past 100 ms)
+        s = sc.with_settings([f"game_params.maze_seed={seed}", "players.0.timeout_ms=10000",
+                              "players.0.first_turn_ms=30000"])
         with Match(s, seed=seed) as m:
             res = m.play()
             infos = [r.players[0].bot for r in m.history]

@@ -101,9 +101,10 @@ def test_race_grows_and_restarts_on_another_game(app):
     frames(app, 10)
     done = scene.race.done
     assert done > 0 and scene.race_points and scene.race.runners[0].points
-    # RM with sampled regrets races beside the exact one
-    assert [r.policy for r in scene.race.runners][-2:] == ["rm_plus", "rm:sampled"]
-    assert scene.race.runners[-1].search.c_params().counterfactual == "off"
+    # RM with sampled regrets races beside the exact one, and GT-CFR
+    assert [r.policy for r in scene.race.runners][-3:] == ["rm_plus", "rm:sampled", "gtcfr"]
+    assert scene.race.runners[-2].search.c_params().counterfactual == "off"
+    assert scene.race.runners[-1].search.c_params().algorithm == "gtcfr"
     frames(app, 5)
     assert scene.race.done > done
     post_change("race:game", "biased_rps")

@@ -225,8 +225,11 @@ def test_close_stops_a_run_that_was_waiting_to_start():
     with Game("snakes", START_4P, seed=1) as g:
         for attempt in range(3):
             s = Search(g, SearchParams(max_depth=1), seed=1)
-            calibrate = s.run(iterations=100_000)
-            budget = 100_000 * max(1, int(2000 / max(calibrate.elapsed_ms, 1e-3)))  # ~2 s
+            # ~2 s of work: the fastest of three calibration runs (a run the
+            # scheduler stalled would make the budget too small to still be
+            # running when close() comes), and never under 5 M iterations
+            fastest = min(s.run(iterations=100_000).elapsed_ms for _ in range(3))
+            budget = max(5_000_000, 100_000 * max(1, int(2000 / max(fastest, 1e-3))))
             out: dict = {}
 
             def work(key: str) -> None:

@@ -50,15 +50,30 @@
  * scale of the values, so no other normalisation happens there; PUCT's Q is
  * mapped onto [0, 1] by the range of values the tree has seen (below).
  *
- * Chance. The tree is grown from one draw of the game's chance events: at a
- * reset the root state is reseeded from the search's RNG and every node is
- * the state its joint actions reach from there (a state's own RNG: one
- * sampled chance outcome per edge). Rollouts reseed per evaluation. At an
- * advance the kept child must be the state the real game reached (same
- * hash); a different chance outcome drops the tree. With random chance
- * (goofspiel's random prize order) the tree is therefore one sampled
- * determinization of chance and its policy is not an equilibrium of the
- * chance game: a known limit of this first step.
+ * Chance. A joint action can lead to several states (goofspiel's random
+ * prize order draws the next prize in step(); snakes' food). Every
+ * simulation reseeds its copy of the root from the search's RNG, so each
+ * step draws chance afresh, and a joint action's slot holds a chain of
+ * chance outcomes: one node per state drawn, keyed by its hash (as MCGS
+ * keeps one child per successor state met), each with `met`, how many
+ * simulations drew it. A simulation that draws a state not in the chain
+ * adds it to L (valued as a frontier leaf) and ends there, as it ends at
+ * any state not in L. The regret update values the slot as the average of
+ * its outcomes weighted by their draw counts, and each outcome's share
+ * enters the counterfactual reach (rc) that weighs the regrets below it;
+ * the average strategy is weighted by the player's own reach only, as in
+ * CFR with chance. So the values are expectations over chance, estimated
+ * from the draws: sampled rather than enumerated because the game
+ * interface has no list of a step's outcomes (chance happens inside
+ * step() from the state's RNG), a sample works for every game that draws
+ * from its RNG, including outcomes that are not uniform, and the shares
+ * converge to the true probabilities at 1/sqrt(draws) (a frequently
+ * played joint action's shares are accurate first, where accuracy
+ * matters). A joint action whose first draw ended the game stays a
+ * terminal slot with that draw's value: in the sandbox's games chance
+ * acts after a step is scored and never decides whether the game ends.
+ * At an advance the kept child is the outcome whose hash is the real
+ * state's; only an outcome no simulation drew drops the tree.
  *
  * Expansion: `expansions_per_update` simulations per update. Each descends
  * from the root; at an interior node each player draws its move from
@@ -123,9 +138,13 @@ typedef struct gt_node {
     uint8_t k[2];      /* moves per player (1: SBX_MOVE_NONE, no moves)   */
     uint8_t pad;
     uint8_t mv[2][SBX_MAX_MOVES];
+    uint64_t hash;     /* the state's (a chance outcome's key)            */
+    int32_t next;      /* the next chance outcome of the same joint
+                          action (-1: none)                               */
+    uint32_t met;      /* simulations that drew this outcome (its weight) */
 } gt_node;
 
-_Static_assert(sizeof(gt_node) == 64, "GT-CFR nodes are 64 bytes");
+_Static_assert(sizeof(gt_node) == 80, "GT-CFR nodes are 80 bytes");
 
 /* Per interior node, in the pool: for each player i, 7 arrays of k_i
  * doubles, then the k0*k1 slot values. */
@@ -153,6 +172,7 @@ typedef struct gtcfr {
     int32_t depth_reached;
     gt_vl *vl;             /* the batch's virtual losses                  */
     size_t vl_used, vl_cap;
+    int64_t touched;       /* interior nodes the updates visited (bench)  */
 } gtcfr;
 
 static inline double *ARR(const gtcfr *x, const gt_node *nd, int player, int which) {
@@ -165,6 +185,31 @@ static inline double *SLOTV(const gtcfr *x, const gt_node *nd) {
 }
 static inline int32_t *SLOTC(const gtcfr *x, const gt_node *nd) {
     return x->ipool + nd->slots;
+}
+
+/* After an interior node's k0*k1 child ids in the int pool: its live
+ * joint actions, those whose child is interior or which have met several
+ * chance outcomes, the only ones the regret update descends into (every
+ * other slot is a leaf of fixed value that its slot already holds: most of
+ * the tree with expand_children=all). One int holds the count, then the
+ * slot indices as bytes (k0*k1 <= 256). */
+static inline size_t live_ints(size_t kk) { return 1 + (kk + 3) / 4; }
+static inline int32_t *LIVE_N(const gtcfr *x, const gt_node *nd) {
+    return x->ipool + nd->slots + (size_t)nd->k[0] * nd->k[1];
+}
+static inline uint8_t *LIVE(const gtcfr *x, const gt_node *nd) {
+    return (uint8_t *)(LIVE_N(x, nd) + 1);
+}
+
+/* Marks slot i of interior node `id` live (once). */
+static void make_live(gtcfr *x, uint32_t id, int i) {
+    const gt_node *nd = &x->nodes[id];
+    int32_t *n = LIVE_N(x, nd);
+    uint8_t *l = LIVE(x, nd);
+    for (int j = 0; j < *n; j++) {
+        if (l[j] == i) return;
+    }
+    l[(*n)++] = (uint8_t)i;
 }
 
 static void see_value(gtcfr *x, double v) {
@@ -198,6 +243,9 @@ static void clear(sbx_search *s) {
     gt_node *r = &x->nodes[0];
     memset(r, 0, sizeof *r);
     r->parent = -1;
+    r->next = -1;
+    r->met = 1;
+    r->hash = s->vt->hash(s->cfg, x->root_state);
     r->kind = s->vt->is_terminal(s->cfg, x->root_state) ? KIND_TERMINAL : KIND_FRONTIER;
     r->value = zero_sum(s, x->root_state);
 }
@@ -343,11 +391,15 @@ static double leaf_value(sbx_search *s, const void *st, int64_t *turns) {
     return zero_sum(s, x->tmp2);
 }
 
-static uint32_t new_node(gtcfr *x, int32_t parent, int a, int b, double value) {
+static uint32_t new_node(gtcfr *x, int32_t parent, int a, int b, double value,
+                         uint64_t hash) {
     const uint32_t id = x->used++;
     gt_node *c = &x->nodes[id];
     memset(c, 0, sizeof *c);
     c->parent = parent;
+    c->hash = hash;
+    c->next = -1;
+    c->met = 1;
     c->pa = (uint8_t)a;
     c->pb = (uint8_t)b;
     c->depth = (uint16_t)(x->nodes[parent].depth + 1);
@@ -366,12 +418,15 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
     uint8_t mv[2][SBX_MAX_MOVES];
     int k[2];
     for (int p = 0; p < 2; p++) k[p] = legal(s, st, p, mv[p]);
-    const size_t doubles = (size_t)A_COUNT * (k[0] + k[1]) + (size_t)k[0] * k[1];
-    if (!reserve_pools(x, doubles, (size_t)k[0] * k[1])) return 0;
+    const size_t kk = (size_t)k[0] * k[1];
+    const size_t doubles = (size_t)A_COUNT * (k[0] + k[1]) + kk;
+    const size_t ints = kk + live_ints(kk);
+    if (!reserve_pools(x, doubles, ints)) return 0;
     nd->data = (uint32_t)x->dused;
     nd->slots = (uint32_t)x->iused;
     x->dused += doubles;
-    x->iused += (size_t)k[0] * k[1];
+    x->iused += ints;
+    memset(x->ipool + nd->slots + kk, 0, live_ints(kk) * sizeof(int32_t));
     memset(x->dpool + nd->data, 0, doubles * sizeof(double));
     for (int p = 0; p < 2; p++) {
         nd->k[p] = (uint8_t)k[p];
@@ -411,8 +466,9 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
                 c = SLOT_TERMINAL;
             } else {
                 v = leaf_value(s, x->tmp, turns);
-                c = (all || i == best) ? (int32_t)new_node(x, (int32_t)id, a, b, v)
-                                       : SLOT_LEFT_OUT;
+                c = (all || i == best)
+                        ? (int32_t)new_node(x, (int32_t)id, a, b, v, s->vt->hash(s->cfg, x->tmp))
+                        : SLOT_LEFT_OUT;
             }
             see_value(x, v);
             nd = &x->nodes[id];
@@ -421,6 +477,10 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
         }
     }
     nd->kind = KIND_INTERIOR;
+    if (nd->parent >= 0) {
+        const gt_node *par = &x->nodes[nd->parent];
+        make_live(x, (uint32_t)nd->parent, nd->pa * par->k[1] + nd->pb);
+    }
     return 1;
 }
 
@@ -433,39 +493,67 @@ static void match(const double *regret, int k, double *out) {
     for (int i = 0; i < k; i++) out[i] = sum > 0.0 ? regret[i] / sum : 1.0 / k;
 }
 
-/* One CFR+ pass over the subtree at id reached with probabilities r0, r1,
- * updating the regrets and averages of player `who` (2: both); returns its
- * value for player 0. */
-static double update(gtcfr *x, uint32_t id, double r0, double r1, int who) {
+/* The share of chance outcome `o` among its joint action's outcomes
+ * (first: the slot's first outcome): how often it was drawn. */
+static double chance_share(const gtcfr *x, int32_t first, int32_t o) {
+    double tot = 0.0;
+    for (int32_t c = first; c >= 0; c = x->nodes[c].next) tot += x->nodes[c].met;
+    return tot > 0.0 ? x->nodes[o].met / tot : 1.0;
+}
+
+/* One CFR+ pass over the subtree at id reached with probabilities r0, r1
+ * by the players and rc by chance, updating the regrets and averages of
+ * player `who` (2: both); returns its value for player 0. */
+static double update(gtcfr *x, uint32_t id, double r0, double r1, double rc, int who) {
     gt_node *nd = &x->nodes[id];
     if (nd->kind != KIND_INTERIOR) return nd->value;
     if (r0 == 0.0 && r1 == 0.0) return nd->value;
     const int k0 = nd->k[0], k1 = nd->k[1];
+    x->touched++;
     double *s0 = ARR(x, nd, 0, A_CUR), *s1 = ARR(x, nd, 1, A_CUR);
     match(ARR(x, nd, 0, A_REGRET), k0, s0);
     match(ARR(x, nd, 1, A_REGRET), k1, s1);
     double *val = SLOTV(x, nd);
     const int32_t *ch = SLOTC(x, nd);
-    for (int a = 0; a < k0; a++) {
-        for (int b = 0; b < k1; b++) {
-            const int32_t c = ch[a * k1 + b];
-            if (c >= 0) {
-                const double v = update(x, (uint32_t)c, r0 * s0[a], r1 * s1[b], who);
-                nd = &x->nodes[id]; /* the pool never moves during an update,
-                                       but keep the pattern of expand() */
-                val[a * k1 + b] = v;
-            }
+    const int32_t nlive = *LIVE_N(x, nd);
+    const uint8_t *live = LIVE(x, nd);
+    for (int j = 0; j < nlive; j++) {
+        const int i = live[j], a = i / k1, b = i % k1;
+        const int32_t c = ch[i];
+        if (x->nodes[c].next < 0) { /* one outcome, an interior node */
+            val[i] = update(x, (uint32_t)c, r0 * s0[a], r1 * s1[b], rc, who);
+            continue;
         }
+        /* chance: the outcomes met, each weighted by how often it was
+         * drawn; its share enters the counterfactual reach */
+        double tot = 0.0, v = 0.0;
+        for (int32_t o = c; o >= 0; o = x->nodes[o].next) tot += x->nodes[o].met;
+        for (int32_t o = c; o >= 0; o = x->nodes[o].next) {
+            const double pc = x->nodes[o].met / tot;
+            v += pc * update(x, (uint32_t)o, r0 * s0[a], r1 * s1[b], rc * pc, who);
+        }
+        val[i] = v;
     }
+    nd = &x->nodes[id];
     double *q0 = ARR(x, nd, 0, A_Q), *q1 = ARR(x, nd, 1, A_Q);
+    /* RM+ strategies are sparse: only the moves played enter a sum (a
+     * zero term adds exactly 0, so the values are the same) */
+    int nz0[SBX_MAX_MOVES], nz1[SBX_MAX_MOVES], n0 = 0, n1 = 0;
     for (int a = 0; a < k0; a++) {
+        if (s0[a] > 0.0) nz0[n0++] = a;
+    }
+    for (int b = 0; b < k1; b++) {
+        if (s1[b] > 0.0) nz1[n1++] = b;
+    }
+    for (int a = 0; a < k0; a++) {
+        const double *row = val + a * k1;
         double q = 0.0;
-        for (int b = 0; b < k1; b++) q += s1[b] * val[a * k1 + b];
+        for (int j = 0; j < n1; j++) q += s1[nz1[j]] * row[nz1[j]];
         q0[a] = q;
     }
     for (int b = 0; b < k1; b++) {
         double q = 0.0;
-        for (int a = 0; a < k0; a++) q += s0[a] * val[a * k1 + b];
+        for (int j = 0; j < n0; j++) q += s0[nz0[j]] * val[nz0[j] * k1 + b];
         q1[b] = -q;
     }
     double v0 = 0.0;
@@ -474,12 +562,12 @@ static double update(gtcfr *x, uint32_t id, double r0, double r1, int who) {
     double *m0 = ARR(x, nd, 0, A_AVG), *m1 = ARR(x, nd, 1, A_AVG);
     const double w = (double)x->t;
     for (int a = 0; a < k0 && who != 1; a++) {
-        const double g = g0[a] + r1 * (q0[a] - v0);
+        const double g = g0[a] + r1 * rc * (q0[a] - v0);
         g0[a] = g > 0.0 ? g : 0.0;
         m0[a] += w * r0 * s0[a];
     }
     for (int b = 0; b < k1 && who != 0; b++) {
-        const double g = g1[b] + r0 * (q1[b] + v0);
+        const double g = g1[b] + r0 * rc * (q1[b] + v0);
         g1[b] = g > 0.0 ? g : 0.0;
         m1[b] += w * r1 * s1[b];
     }
@@ -497,10 +585,10 @@ static void regret_update(gtcfr *x, int alternating) {
     x->vl_used = 0;
     x->t++;
     if (alternating) {
-        update(x, 0, 1.0, 1.0, 0);
-        update(x, 0, 1.0, 1.0, 1); /* against player 0's updated strategy */
+        update(x, 0, 1.0, 1.0, 1.0, 0);
+        update(x, 0, 1.0, 1.0, 1.0, 1); /* against player 0's updated strategy */
     } else {
-        update(x, 0, 1.0, 1.0, 2);
+        update(x, 0, 1.0, 1.0, 1.0, 2);
     }
 }
 
@@ -604,16 +692,19 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     /* expansion phase: one simulation */
     void *sim = s->sim;
     memcpy(sim, x->root_state, s->state_size);
+    /* chance afresh for every simulation: each joint action's outcome is a
+     * new draw, met again (its weight grows) or new (it joins L) */
+    const uint64_t sim_seed = sbx_rng_next(&s->rng);
+    vt->reseed(sim, sim_seed);
     const int vloss = c > 1.0 && s->p.virtual_loss > 0.0;
     uint32_t cur = 0;
     int depth = 0, expanded = 0, terminal = 0;
     if (tr) {
         tr->path_len[0] = 1;
         tr->path[0][0] = 0;
-        /* the tree's chance: replaying the path on the root reseeded with
-         * it reproduces the simulation until the first advance (the kept
-         * root then continues that stream; a game's RNG state is not a seed) */
-        tr->sim_seed = x->tree_seed;
+        /* replaying the path on the root reseeded with it reproduces the
+         * simulation's chance */
+        tr->sim_seed = sim_seed;
     }
     for (;;) {
         gt_node *nd = &x->nodes[cur];
@@ -662,7 +753,8 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         }
         if (ch == SLOT_LEFT_OUT) {
             /* the state joins L; its value is the slot's */
-            const uint32_t id = new_node(x, (int32_t)cur, a, b, SLOTV(x, nd)[i]);
+            const uint32_t id = new_node(x, (int32_t)cur, a, b, SLOTV(x, nd)[i],
+                                         vt->hash(s->cfg, sim));
             SLOTC(x, &x->nodes[cur])[i] = (int32_t)id;
             x->nodes[id].visits = 1;
             expanded = 1;
@@ -671,7 +763,32 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             }
             break;
         }
-        cur = (uint32_t)ch;
+        /* the chance outcome drawn: a node met before, or a new one */
+        const uint64_t h = vt->hash(s->cfg, sim);
+        int32_t o = ch, last = ch;
+        while (o >= 0 && x->nodes[o].hash != h) {
+            last = o;
+            o = x->nodes[o].next;
+        }
+        if (o < 0) {
+            /* a new outcome joins L, valued now; the simulation ends */
+            const int term = vt->is_terminal(s->cfg, sim);
+            const double v = term ? zero_sum(s, sim) : leaf_value(s, sim, turns);
+            see_value(x, v);
+            const uint32_t id = new_node(x, (int32_t)cur, a, b, v, h);
+            if (term) x->nodes[id].kind = KIND_TERMINAL;
+            x->nodes[last].next = (int32_t)id;
+            make_live(x, cur, i);
+            x->nodes[id].visits = 1;
+            expanded = 1;
+            terminal = term;
+            if (tr && depth <= SBX_MAX_DEPTH && tr->path_len[0] <= SBX_MAX_DEPTH) {
+                tr->path[0][tr->path_len[0]++] = (int32_t)id;
+            }
+            break;
+        }
+        x->nodes[o].met++;
+        cur = (uint32_t)o;
         if (tr && tr->path_len[0] <= SBX_MAX_DEPTH) tr->path[0][tr->path_len[0]++] = (int32_t)cur;
     }
     if (tr) {
@@ -722,6 +839,7 @@ static int reroot(gtcfr *x, uint32_t top, int zero) {
     const uint16_t d0 = x->nodes[top].depth;
     nodes[n] = x->nodes[top];
     nodes[n].parent = -1;
+    nodes[n].next = -1;
     nodes[n].pa = nodes[n].pb = 0;
     map[0] = top;
     n++;
@@ -740,18 +858,26 @@ static int reroot(gtcfr *x, uint32_t top, int zero) {
         nd->slots = (uint32_t)iu;
         const int32_t *och = x->ipool + old->slots;
         for (size_t i = 0; i < kk; i++) {
-            if (och[i] >= 0) {
-                nodes[n] = x->nodes[och[i]];
-                nodes[n].parent = (int32_t)q;
-                map[n] = (uint32_t)och[i];
-                ip[iu + i] = (int32_t)n;
-                n++;
-            } else {
+            if (och[i] < 0) {
                 ip[iu + i] = och[i];
+                continue;
+            }
+            /* the joint action's chance outcomes stay one chain, in order;
+             * their draw counts are chance's estimate, not CFR statistics,
+             * and are kept even when the statistics start afresh */
+            ip[iu + i] = (int32_t)n;
+            for (int32_t o = och[i]; o >= 0; o = x->nodes[o].next) {
+                nodes[n] = x->nodes[o];
+                nodes[n].parent = (int32_t)q;
+                nodes[n].next = x->nodes[o].next >= 0 ? (int32_t)(n + 1) : -1;
+                map[n] = (uint32_t)o;
+                n++;
             }
         }
+        /* the live list: slot indices, unchanged by the renumbering */
+        memcpy(ip + iu + kk, och + kk, live_ints(kk) * sizeof *ip);
         du += doubles;
-        iu += kk;
+        iu += kk + live_ints(kk);
         for (int p = 0; p < 2; p++) {
             double *vl = dp + nd->data + (p ? (size_t)A_COUNT * nd->k[0] : 0) +
                          (size_t)A_VLOSS * nd->k[p];
@@ -795,13 +921,17 @@ static void gt_advance(sbx_search *s, const uint8_t *joint) {
         if (idx[0] >= 0 && idx[1] >= 0) child = SLOTC(x, r)[idx[0] * r->k[1] + idx[1]];
     }
     if (child > 0) {
-        /* the kept child must be the state the game reached (chance) */
-        memcpy(x->tmp, x->root_state, s->state_size);
-        s->vt->step(s->cfg, x->tmp, joint, NULL);
-        if (s->vt->hash(s->cfg, x->tmp) != s->vt->hash(s->cfg, s->root)) child = -1;
+        /* the kept child is the chance outcome the game drew (its hash);
+         * an outcome no simulation drew is not in the tree */
+        const uint64_t h = s->vt->hash(s->cfg, s->root);
+        while (child >= 0 && x->nodes[child].hash != h) child = x->nodes[child].next;
     }
     if (child > 0 && reroot(x, (uint32_t)child, !s->p.tree_reuse)) {
-        memcpy(x->root_state, x->tmp, s->state_size);
+        /* the real state, its RNG the search's: each simulation reseeds
+         * its own copy anyway; L0's expansion (a tree of one node) draws
+         * from this one */
+        memcpy(x->root_state, s->root, s->state_size);
+        s->vt->reseed(x->root_state, sbx_rng_next(&s->rng));
         if (!s->p.tree_reuse) {
             x->t = 0;
             x->credit = 0.0;
@@ -879,6 +1009,7 @@ static void gt_fill_stats(sbx_search *s, sbx_search_stats *out) {
     out->node_bytes = (int32_t)sizeof(gt_node);
     out->trees = 1;
     out->edge_bytes = (int64_t)(x->dused * sizeof(double) + x->iused * sizeof(int32_t));
+    out->update_nodes = x->touched;
     for (int a = 0; a < 2; a++) {
         out->nodes[a] = (int32_t)x->used;
         out->root_visits[a] = (int32_t)x->nodes[0].visits;
@@ -890,14 +1021,17 @@ static void gt_fill_stats(sbx_search *s, sbx_search_stats *out) {
     }
 }
 
-/* The joint action's probability under the parent's average strategies. */
-static double joint_prob(const gtcfr *x, const gt_node *nd) {
+/* The node's probability from its parent: the joint action's under the
+ * parent's average strategies, times its chance outcome's share. */
+static double joint_prob(const gtcfr *x, uint32_t id) {
+    const gt_node *nd = &x->nodes[id];
     if (nd->parent < 0) return 1.0;
     const gt_node *par = &x->nodes[nd->parent];
     double a0[SBX_MAX_MOVES], a1[SBX_MAX_MOVES];
     average(ARR(x, par, 0, A_AVG), par->k[0], a0);
     average(ARR(x, par, 1, A_AVG), par->k[1], a1);
-    return a0[nd->pa] * a1[nd->pb];
+    const int32_t first = SLOTC(x, par)[nd->pa * par->k[1] + nd->pb];
+    return a0[nd->pa] * a1[nd->pb] * chance_share(x, first, (int32_t)id);
 }
 
 /* Most-visited connected top under `top`: best-first by visits (a child
@@ -945,8 +1079,7 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
         if (nd->kind != KIND_INTERIOR) continue;
         const int kk = nd->k[0] * nd->k[1];
         for (int i = 0; i < kk; i++) {
-            const int32_t c = SLOTC(x, nd)[i];
-            if (c < 0) continue;
+          for (int32_t c = SLOTC(x, nd)[i]; c >= 0; c = x->nodes[c].next) {
             uint32_t j = hn++;
             heap[j] = (uint32_t)c;
             while (j > 0 && HV((j - 1) / 2) < HV(j)) { /* sift up */
@@ -955,6 +1088,7 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
                 heap[(j - 1) / 2] = t;
                 j = (j - 1) / 2;
             }
+          }
         }
     }
 #undef HV
@@ -971,7 +1105,7 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
         row->parent = q == 0 ? -1 : (int32_t)prow[q];
         row->visits = (int32_t)nd->visits;
         row->mean = (float)(agent == 1 ? -nd->value : nd->value);
-        row->prob = q == 0 ? 1.0f : (float)joint_prob(x, nd);
+        row->prob = q == 0 ? 1.0f : (float)joint_prob(x, id);
         row->depth = (int16_t)nd->depth; /* below the root, as sbx.h says */
         row->agent = -1;
         for (int a = 0; a < SBX_MAX_AGENTS; a++) row->joint[a] = SBX_MOVE_NONE;
@@ -985,13 +1119,13 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
         if (nd->kind == KIND_INTERIOR) {
             const int kk = nd->k[0] * nd->k[1];
             for (int i = 0; i < kk; i++) {
-                const int32_t c = SLOTC(x, nd)[i];
-                if (c < 0) continue;
-                if (chosen[c]) {
-                    prow[qn] = q;
-                    queue[qn++] = (uint32_t)c;
-                } else {
-                    row->flags |= SBX_NODE_TRUNCATED;
+                for (int32_t c = SLOTC(x, nd)[i]; c >= 0; c = x->nodes[c].next) {
+                    if (chosen[c]) {
+                        prow[qn] = q;
+                        queue[qn++] = (uint32_t)c;
+                    } else {
+                        row->flags |= SBX_NODE_TRUNCATED;
+                    }
                 }
             }
         }
@@ -1011,9 +1145,12 @@ static int gt_root_matrix(sbx_search *s, sbx_root_matrix *out) {
     const int kk = r->k[0] * r->k[1];
     int64_t total = 0;
     for (int i = 0; i < kk; i++) {
-        const int32_t c = SLOTC(x, r)[i];
         const double v = SLOTV(x, r)[i];
-        out->cell_visits[i] = c > 0 ? (int32_t)x->nodes[c].visits : 0;
+        /* every chance outcome's visits */
+        out->cell_visits[i] = 0;
+        for (int32_t c = SLOTC(x, r)[i]; c > 0; c = x->nodes[c].next) {
+            out->cell_visits[i] += (int32_t)x->nodes[c].visits;
+        }
         total += out->cell_visits[i];
         out->cell_value[0][i] = (float)v;
         out->cell_value[1][i] = (float)-v;
@@ -1050,6 +1187,7 @@ static int gt_find_path(sbx_search *s, int agent, const uint8_t *path, int steps
             for (int i = 0; i < nd->k[0]; i++) ia = nd->mv[0][i] == st[0] ? i : ia;
             for (int i = 0; i < nd->k[1]; i++) ib = nd->mv[1][i] == st[1] ? i : ib;
         }
+        /* a path names joint actions, not chance: its first outcome */
         const int32_t c = ia >= 0 && ib >= 0 ? SLOTC(x, nd)[ia * nd->k[1] + ib] : -1;
         if (c <= 0) {
             return sbx_fail(SBX_ERR_ARGUMENT,
@@ -1087,6 +1225,9 @@ int sbx_search_debug_gtcfr_node(sbx_search *s, int node, sbx_gtcfr_debug_node *o
     out->depth = nd->depth;
     out->value = nd->value;
     out->updates = x->t;
+    out->next = nd->next;
+    out->met = (int32_t)nd->met;
+    out->hash = nd->hash;
     if (nd->kind != KIND_INTERIOR) return SBX_OK;
     for (int p = 0; p < 2; p++) {
         out->k[p] = nd->k[p];

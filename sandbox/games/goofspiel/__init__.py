@@ -32,7 +32,9 @@ class GoofspielPlugin(GamePlugin):
                   search={"max_depth": 13, "rollout": True, "c": 3.0, "gamma": 1.0},
                   match_turns=13, match_iterations=10_000,
                   quick_turns=4, quick_iterations=2_000, first_move=(1_000, 10_000),
-                  first_move_target=500_000),
+                  first_move_target=500_000,
+                  # growing-tree CFR with its defaults (k = all: 169 leaves an expansion)
+                  gtcfr={}),
     )
     examples = ({"num_cards": 4},
                 {"num_cards": 13, "points_order": "random", "returns_type": "point_difference"},

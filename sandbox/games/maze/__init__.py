@@ -40,7 +40,9 @@ class MazePlugin(GamePlugin):
                   match_turns=10, match_iterations=10_000, quick_turns=3,
                   quick_iterations=2_000, first_move=(1_000, 10_000),
                   # the maze_medium_duel scenario's MCGS settings
-                  mcgs={"max_depth": 20, "c_puct": 1.0}),
+                  mcgs={"max_depth": 20, "c_puct": 1.0},
+                  # the maze duel for growing-tree CFR, its defaults
+                  gtcfr={}),
     )
     examples = ({"size": "tiny", "max_turns": 40},
                 {"size": "small", "players": 4, "maze_seed": 7, "max_turns": 60},
