@@ -136,6 +136,15 @@ int sbx_game_has_bot(const char *kind);
 int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out);
 /* Replace the state's own RNG stream (chance events such as food spawns). */
 int sbx_game_reseed(sbx_game *game, uint64_t seed);
+/* 1 if the game keeps information from some seats (goofspiel imp_info=1),
+ * else 0. */
+int sbx_game_hidden_info(const sbx_game *game);
+/* Replaces the state by one drawn, with the given seed, from the states
+ * seat cannot tell apart from it (its own private information and the
+ * public record kept, the others' hidden information resampled: the
+ * determinization the searches use, docs/algorithms.md). SBX_ERR_STATE on a
+ * game without hidden information; the state is unchanged on error. */
+int sbx_game_determinize(sbx_game *game, int seat, uint64_t seed);
 /* Plays uniformly random legal moves from the current state (mutating it)
  * until terminal or max_steps; *steps_out gets the turns played. Used for
  * playouts and by the benchmark to time the engine without Python. */
@@ -391,6 +400,10 @@ typedef struct sbx_search_params {
     int32_t expand_children;    /* GT-CFR: SBX_EXPAND_*                      */
     int32_t alternating;        /* GT-CFR: 1 alternating CFR+ updates, 0
                                    simultaneous (the paper's)               */
+    int32_t info_seat;          /* hidden-information games: the seat whose
+                                   information the search may use (-1: the
+                                   seat it plays for, filled in by the
+                                   controller; agent 0 for a bare search)   */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0

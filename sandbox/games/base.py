@@ -296,6 +296,13 @@ class GamePlugin:
         not two seats), or "" when they can. Asked only if `exploitable`."""
         return ""
 
+    def info_key(self, game: "Game", seat: int) -> Any:
+        """On a hidden-information game (Game.hidden_info), a hashable key
+        equal for two states exactly when `seat` cannot tell them apart (its
+        information set); the exact best response over information states
+        groups by it. Perfect information: the state itself."""
+        return game.state_hash()
+
     def chance_outcomes(self, game: "Game") -> list[tuple[float, "Game"]]:
         """The states this one could have been, had the chance event the
         game has just drawn (at its creation or its last step) come out each

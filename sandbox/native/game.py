@@ -309,6 +309,21 @@ class Game:
             check(lib.sbx_game_bot_move(self._h.get(), int_arg("agent", agent, *I32), out))
         return None if out[0] == MOVE_NONE else int(out[0])
 
+    @property
+    def hidden_info(self) -> bool:
+        """Whether the game keeps information from some seats (goofspiel
+        imp_info=1): searches then run determinized or are refused."""
+        with self._h.lock:
+            return bool(lib.sbx_game_hidden_info(self._h.get()))
+
+    def determinize(self, seat: int, seed: int) -> None:
+        """Replace the state by one drawn (with seed) from the states `seat`
+        cannot tell apart from it: the determinization the searches use.
+        InvalidState on a game that hides nothing."""
+        with self._h.lock:
+            check(lib.sbx_game_determinize(self._h.get(), int_arg("seat", seat, *I32),
+                                           seed_arg("seed", seed)))
+
     def reseed(self, seed: int) -> None:
         with self._h.lock:
             check(lib.sbx_game_reseed(self._h.get(), seed_arg("seed", seed)))

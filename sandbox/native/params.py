@@ -200,6 +200,11 @@ class SearchParams(BaseModel):
     alternating: bool = Field(True, description="gtcfr: alternating CFR+ updates (two passes, "
                                                 "converge much faster) or the paper's "
                                                 "simultaneous ones (one pass)")
+    info_seat: Int = Field(-1, ge=-1, le=7,
+                           description="hidden-information games: the seat whose information "
+                                       "a determinized search uses (-1: the seat the search "
+                                       "plays for, given by the match's controller; agent 0 "
+                                       "for a bare Search)")
 
     @model_validator(mode="before")
     @classmethod

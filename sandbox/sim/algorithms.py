@@ -22,11 +22,14 @@ ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint":
                     "random": "random", "greedy": "greedy 1-ply",
                     "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)", "gtcfr": "GT-CFR"}
 ALGORITHM_TIPS = {
-    "smitsimax": "decoupled trees, one per agent: no tree sees another's selection",
+    "smitsimax": "decoupled trees, one per agent: no tree sees another's selection; on a "
+                 "hidden-information game it runs determinized (one sampled state per "
+                 "iteration)",
     "suct": "sequential UCT: the agents take turns in ONE tree, so a later mover sees the "
             "earlier movers' choices (the information leak of tutorial §4)",
     "joint": "joint-action MCTS: one tree, one child per joint action of all agents",
-    "random": "a uniformly random legal move; no search, no tree",
+    "random": "a uniformly random legal move; no search, no tree (it reads only the seat's "
+              "own moves, so it also runs on hidden-information games)",
     "greedy": "the best one-ply evaluation against random opponents; no tree",
     "mcgs": "Monte-Carlo graph search (two players): one graph of states, transpositions "
             "shared, decoupled PUCT over each player's marginal",

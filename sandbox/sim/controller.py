@@ -107,13 +107,18 @@ def has_root_matrix(algorithm: str, num_agents: int) -> bool:
     return num_agents == 2 and algorithm in ("mcgs", "joint", "gtcfr")
 
 
-def params_for_seat(params: SearchParams, agents: Sequence[int]) -> SearchParams:
+def params_for_seat(params: SearchParams, agents: Sequence[int],
+                    hidden: bool = False) -> SearchParams:
     """What C gets from a player's settings: SUCT's (and UCT's) lead -1
     means the seat this search plays for (its first agent), so the seat
     moves first and cannot peek at the others' moves (suct.c: the
-    information leak; uct.c: the textbook's own player first)."""
+    information leak; uct.c: the textbook's own player first). info_seat
+    -1 likewise on a hidden-information game (`hidden`): a determinized
+    search samples what that seat cannot see."""
     if params.lead == -1 and params.algorithm in ("suct", "uct"):
-        return params.replace(lead=agents[0])
+        params = params.replace(lead=agents[0])
+    if hidden and params.info_seat == -1:
+        params = params.replace(info_seat=agents[0])
     return params
 
 
@@ -357,6 +362,7 @@ class SearchController(Controller):
         if self.weights:
             self._own = player_game(game.kind, weighted_params(game.kind, self.base_params,
                                                                self.weights), game.export())
+        self._hidden = game.hidden_info
         try:
             self.search = Search(self._own or game, self._for_c(settings), seed=seed)
         except BaseException:
@@ -385,13 +391,14 @@ class SearchController(Controller):
 
     # settings (any thread) -----------------------------------------------------
     def _for_c(self, params: SearchParams) -> SearchParams:
-        return params_for_seat(params, self.agents)
+        return params_for_seat(params, self.agents, self._hidden)
 
     def _confirmed(self) -> SearchParams:
         """The settings as C holds them, in the settings' terms (a lead C
         got from the seat reads back as the -1 that asked for it)."""
         c = self.search.c_params()
-        if self._settings.lead == -1 and c == self._for_c(self._settings):
+        if ((self._settings.lead == -1 or self._settings.info_seat == -1)
+                and c == self._for_c(self._settings)):
             return self._settings
         return c
 

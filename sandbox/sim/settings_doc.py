@@ -57,6 +57,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "expansions_per_update": ("gtcfr",),
     "expand_children": ("gtcfr",),
     "alternating": ("gtcfr",),
+    "info_seat": ("smitsimax", "random"),
 }
 
 

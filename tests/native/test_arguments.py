@@ -96,6 +96,9 @@ CASES = [
     ("import-2d-array", lambda g, s, o: g.import_state(np.zeros((2, 2), dtype=np.int32)),
      ["flat"]),
     ("import-huge", lambda g, s, o: g.import_state([BIG, 1]), ["32 bits"]),
+    ("determinize-float", lambda g, s, o: g.determinize(1.5, 1), ["seat", "integer"]),
+    ("determinize-seed", lambda g, s, o: g.determinize(0, -1), ["seed", "0..2^64-1"]),
+    ("determinize-none", lambda g, s, o: g.determinize(None, 1), ["seat", "None"]),
     ("bot_move-float", lambda g, s, o: g.bot_move(1.0), ["agent", "integer"]),
     ("bot_move-bool", lambda g, s, o: g.bot_move(True), ["agent", "bool"]),
     ("bot_move-huge", lambda g, s, o: g.bot_move(BIG), ["agent", "out of range"]),
@@ -244,6 +247,7 @@ def test_the_table_covers_every_public_method():
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
         "summary", "root_matrix", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
         "is_terminal", "alive", "closed", "num_agents", "kind", "game_params", "takes_free_moves",
+        "hidden_info",
     }
     for cls, prefix in ((Game, "game"), (Search, "search")):
         public = {n for n in vars(cls) if not n.startswith("_")} - skip

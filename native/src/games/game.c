@@ -324,6 +324,25 @@ int sbx_game_reseed(sbx_game *game, uint64_t seed) {
     return SBX_OK;
 }
 
+int sbx_game_hidden_info(const sbx_game *game) {
+    if (!game) return 0;
+    return game->vt->hidden_info != NULL && game->vt->hidden_info(game->cfg);
+}
+
+int sbx_game_determinize(sbx_game *game, int seat, uint64_t seed) {
+    if (!game) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    const int n = game->vt->num_agents(game->cfg);
+    if (seat < 0 || seat >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "seat %d out of range 0..%d", seat, n - 1);
+    }
+    if (!sbx_game_hidden_info(game) || !game->vt->determinize) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' (%s) hides nothing: there is "
+                        "nothing to determinize", game->vt->name, game->params);
+    }
+    uint64_t rng = seed;
+    return game->vt->determinize(game->cfg, game->state, seat, &rng, game->state);
+}
+
 static int64_t random_playout(const sbx_game_vt *vt, const void *cfg,
                               void *state, int64_t max_steps, uint64_t *rng) {
     int n = vt->num_agents(cfg);

@@ -89,6 +89,20 @@ typedef struct sbx_game_vt {
      * unchanged and the return is a status from sbx_fail. */
     int (*step_free)(const void *cfg, void *state, const sbx_free_move *moves,
                      double *rewards);
+    /* Optional (NULL: perfect information; also a NULL return of 0): 1 if
+     * this configuration keeps information from some seats (goofspiel's
+     * imp_info: the bids). Searches then refuse the game unless they run
+     * determinized (search.c check_fits, docs/algorithms.md). */
+    int (*hidden_info)(const void *cfg);
+    /* Optional, required when hidden_info says 1: writes to out (which may
+     * be state itself) a full state drawn from the states seat cannot tell
+     * from `state` -- its own private information and the public record
+     * kept, everyone else's hidden information resampled consistently
+     * with them, using only *rng for randomness. It must read only what
+     * seat may see, so two states of one information set give the same
+     * samples for the same rng. SBX_OK, or a status from sbx_fail. */
+    int (*determinize)(const void *cfg, const void *state, int seat,
+                       uint64_t *rng, void *out);
 } sbx_game_vt;
 
 struct sbx_game {

@@ -1,7 +1,14 @@
 /*
  * goofspiel.c — the `goofspiel` game (RULES.md §5, the Game of Pure Strategy
  * with OpenSpiel's parameterisation: num_cards, players, points_order,
- * returns_type).
+ * returns_type, imp_info).
+ *
+ * imp_info=1 changes no rule, only who may see what: the bids stay private,
+ * each round's outcome (who won the prize, or a tie) is public. The state
+ * keeps everything (exports, hashes and replays are of the full state); a
+ * seat's view is derived from it (sandbox/games/goofspiel/info.py), and
+ * `determinize` draws the full states a seat cannot tell apart, for the
+ * searches (docs/algorithms.md, determinization).
  *
  * State storage (one fixed-size plain struct, the same size for every
  * configuration; clone = memcpy):
@@ -55,7 +62,7 @@ static const char *const CARD_NAMES[MAX_CARDS] = {
     "9", "10", "11", "12", "13", "14", "15", "16"};
 
 typedef struct goof_cfg {
-    int num_cards, players, order, returns;
+    int num_cards, players, order, returns, imp_info;
     double w_expected;
     /* derived */
     uint32_t full;       /* bits 0..num_cards-1            */
@@ -122,6 +129,9 @@ static const char PARAMS_DOC[] =
     "                          each (all 0 if everyone ties); point_difference\n"
     "                          gives points - mean(points); total_points gives\n"
     "                          points\n"
+    "imp_info=0                0|1: 1 keeps the bids private (two players\n"
+    "                          only); each round's winner (or a tie), the\n"
+    "                          prizes and the points stay public\n"
     "w_expected=1              0..1, weight of the expected share below\n"
     "Moves: card c has move id c-1 and is named \"c\".\n"
     "Evaluation (the search's leaf score): the returns at a terminal state;\n"
@@ -158,6 +168,9 @@ static int set_param(void *ctx, const char *key, const char *value) {
     if (strcmp(key, "returns_type") == 0) {
         return pick_name(key, value, RETURNS_NAMES, 3, &c->returns);
     }
+    if (strcmp(key, "imp_info") == 0) {
+        return sbx_kv_int(key, value, 0, 1, &c->imp_info);
+    }
     if (strcmp(key, "w_expected") == 0) {
         return sbx_kv_double(key, value, 0.0, 1.0, &c->w_expected);
     }
@@ -175,18 +188,25 @@ static int goof_configure(void *cfgv, const char *params) {
     c->w_expected = 1.0;
     int rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
+    if (c->imp_info && c->players != 2) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "imp_info: hidden bids need players=2 "
+                        "(got players=%d)", c->players);
+    }
     c->full = (1u << c->num_cards) - 1u;
     c->total = c->num_cards * (c->num_cards + 1) / 2;
     return SBX_OK;
 }
 
+/* imp_info is named only when set, so the perfect-information game keeps the
+ * description recorded replays hold. */
 static void goof_describe(const void *cfgv, char *buf, size_t cap) {
     const goof_cfg *c = cfgv;
     snprintf(buf, cap,
              "num_cards=%d players=%d points_order=%s returns_type=%s "
-             "w_expected=%.17g",
+             "%sw_expected=%.17g",
              c->num_cards, c->players, ORDER_NAMES[c->order],
-             RETURNS_NAMES[c->returns], c->w_expected);
+             RETURNS_NAMES[c->returns], c->imp_info ? "imp_info=1 " : "",
+             c->w_expected);
 }
 
 static size_t goof_state_size(const void *cfgv) {
@@ -627,6 +647,129 @@ static const char *goof_move_name(const void *cfgv, int agent, int move) {
     return (move >= 0 && move < cfg->num_cards) ? CARD_NAMES[move] : "?";
 }
 
+/* ------------------------------------------------------------ hidden bids */
+
+static int goof_hidden_info(const void *cfgv) {
+    return ((const goof_cfg *)cfgv)->imp_info;
+}
+
+/* What seat knows of round t's opponent bid c: c < own bid if seat won,
+ * c == own bid on a tie, c > own bid if the opponent won. */
+static inline uint32_t allowed_bids(const goof_cfg *cfg, const goof_round *r,
+                                    int seat) {
+    const int b = r->bid[seat];
+    if (r->winner == -1) return 1u << (b - 1);
+    if (r->winner == seat) return (1u << (b - 1)) - 1u;      /* 1 .. b-1 */
+    return cfg->full & ~((1u << b) - 1u);                    /* b+1 .. N */
+}
+
+/* Exact sampling up to this many cards: the completions are counted per set
+ * of opponent cards already placed (2^N counts, N x 2^N work per sample). */
+#define EXACT_MAX_CARDS 8
+#define MAX_RESTARTS 100000
+
+/* ways[used]: the number of ways to give rounds popcount(used)..turn-1 an
+ * opponent bid each, distinct, allowed, and outside `used` (-1: unknown). */
+static double count_ways(const uint32_t *allow, int turn, uint32_t used,
+                         double *ways) {
+    if (ways[used] >= 0) return ways[used];
+    const int t = sbx_popcount64(used);
+    double w = 0;
+    if (t == turn) {
+        w = 1;
+    } else {
+        for (uint32_t m = allow[t] & ~used; m; m &= m - 1) {
+            w += count_ways(allow, turn, used | (m & -m), ways);
+        }
+    }
+    ways[used] = w;
+    return w;
+}
+
+/* The opponent's bid sequences consistent with what seat saw:
+ *   num_cards <= 8: exactly uniform over all of them (counted as above, then
+ *     each round's bid drawn with probability proportional to the number of
+ *     completions it leaves);
+ *   larger hands: sequential sampling -- ties fixed, then each round in
+ *     play order draws uniformly among the allowed cards not yet used,
+ *     starting over on a dead end. Every sequence it returns is consistent;
+ *     the distribution is not exactly uniform (sequences with more choices
+ *     early are favoured), which docs/algorithms.md states.
+ * Reads only seat's bids, the winners and the prizes: never the opponent's
+ * real bids, so every state of one information set samples alike. */
+static int goof_determinize(const void *cfgv, const void *stv, int seat,
+                            uint64_t *rng, void *outv) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    if (!cfg->imp_info) {
+        return sbx_fail(SBX_ERR_STATE, "goofspiel: determinize needs imp_info=1");
+    }
+    if (seat < 0 || seat > 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: seat %d is not 0 or 1", seat);
+    }
+    const int opp = 1 - seat, turn = st->turn;
+    uint32_t allow[MAX_CARDS];
+    for (int t = 0; t < turn; t++) allow[t] = allowed_bids(cfg, &st->hist[t], seat);
+    uint8_t bid[MAX_CARDS];
+    uint32_t used = 0;
+    if (cfg->num_cards <= EXACT_MAX_CARDS) {
+        double ways[1u << EXACT_MAX_CARDS];
+        for (uint32_t i = 0; i < (1u << cfg->num_cards); i++) ways[i] = -1;
+        double total = count_ways(allow, turn, 0, ways);
+        if (!(total >= 1)) {
+            return sbx_fail(SBX_ERR_STATE, "goofspiel: no opponent bids fit seat %d's "
+                            "record (an inconsistent state)", seat);
+        }
+        for (int t = 0; t < turn; t++) {
+            double u = (double)(sbx_rng_next(rng) >> 11) * 0x1.0p-53 * ways[used], acc = 0;
+            uint32_t pick = 0;
+            for (uint32_t m = allow[t] & ~used; m; m &= m - 1) {
+                const uint32_t b = m & -m;
+                pick = b;       /* the last candidate absorbs rounding */
+                acc += ways[used | b];
+                if (u < acc) break;
+            }
+            used |= pick;
+            bid[t] = (uint8_t)(ctz32(pick) + 1);
+        }
+    } else {
+        int ok = 0;
+        for (int tries = 0; tries < MAX_RESTARTS && !ok; tries++) {
+            used = 0;
+            for (int t = 0; t < turn; t++) {
+                if (st->hist[t].winner == -1) used |= allow[t];
+            }
+            ok = 1;
+            for (int t = 0; t < turn && ok; t++) {
+                if (st->hist[t].winner == -1) {
+                    bid[t] = st->hist[t].bid[seat];
+                    continue;
+                }
+                uint32_t m = allow[t] & ~used;
+                if (!m) {
+                    ok = 0;
+                    break;
+                }
+                uint32_t k = sbx_rng_below(rng, (uint32_t)sbx_popcount64(m));
+                while (k--) m &= m - 1;
+                const uint32_t b = m & -m;
+                used |= b;
+                bid[t] = (uint8_t)(ctz32(b) + 1);
+            }
+        }
+        if (!ok) {
+            return sbx_fail(SBX_ERR_STATE, "goofspiel: no opponent bids fit seat %d's "
+                            "record after %d tries", seat, MAX_RESTARTS);
+        }
+    }
+    goof_state *out = outv;
+    if (out != st) memcpy(out, st, sizeof *out);
+    for (int t = 0; t < turn; t++) out->hist[t].bid[opp] = bid[t];
+    out->hand[opp] = (uint16_t)(cfg->full & ~used);
+    out->hand_sum[opp] = (int16_t)mask_value(cfg->full & ~used);
+    return SBX_OK;
+}
+
 const sbx_game_vt sbx_goofspiel_vt = {
     .name = "goofspiel",
     .params_doc = PARAMS_DOC,
@@ -651,4 +794,6 @@ const sbx_game_vt sbx_goofspiel_vt = {
     .export_state = goof_export,
     .import_state = goof_import,
     .move_name = goof_move_name,
+    .hidden_info = goof_hidden_info,
+    .determinize = goof_determinize,
 };

@@ -212,6 +212,12 @@ static const param_def DEFS[] = {
         "against the updated strategy: two passes) instead of the paper's "
         "simultaneous ones (one pass). NashConv of biased RPS after 10,000 "
         "updates: 0.0021 alternating, 0.045 simultaneous"),
+    DEF(info_seat, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
+        "hidden-information games (goofspiel imp_info=1): the seat whose "
+        "information the search may use; each iteration starts from a state "
+        "drawn from that seat's information set (determinization); -1: the "
+        "seat the search plays for, filled in by the match's controller "
+        "(agent 0 for a bare search)"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

@@ -88,10 +88,42 @@ static int same_game(const sbx_search *s, const sbx_game *g) {
  * lead, joint-action MCTS's branching), and node_cap holds one iteration's
  * worst case in each of its arenas (each algorithm states its own; a cap
  * below it could never run one). */
+/* Hidden information (goofspiel imp_info=1): a search must not read what
+ * its seat cannot see. Smitsimax (serial) runs determinized -- every
+ * iteration starts from a state sampled from the seat's information set
+ * (sbx_sim_determinize) -- and random reads only the seat's own legal
+ * moves; every other algorithm would search the true state (a peek) and is
+ * refused. */
+static int check_hidden(const sbx_search_params *p, const sbx_game_vt *game,
+                        const void *cfg, int num_agents) {
+    if (!game->hidden_info || !game->hidden_info(cfg)) return SBX_OK;
+    const sbx_algo_vt *vt = sbx_algo_for(p->algorithm);
+    if (!game->determinize) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "algorithm: %s hides information and "
+                        "cannot determinize: no search may run on it", game->name);
+    }
+    if (p->algorithm != SBX_ALGO_SMITSIMAX && p->algorithm != SBX_ALGO_RANDOM) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "algorithm: %s would see the hidden "
+                        "information of this %s game; on hidden-information games "
+                        "only smitsimax (determinized) and random run", vt->name,
+                        game->name);
+    }
+    if (p->algorithm == SBX_ALGO_SMITSIMAX && p->parallel != SBX_PAR_SERIAL) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "parallel: determinized smitsimax runs "
+                        "serially only (parallel=serial) on hidden-information games");
+    }
+    if (p->info_seat >= num_agents) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "info_seat: %d is past the game's agents "
+                        "0..%d", p->info_seat, num_agents - 1);
+    }
+    return SBX_OK;
+}
+
 static int check_fits(const sbx_search_params *p, const sbx_game_vt *game,
-                      int num_agents, int max_moves) {
+                      const void *cfg, int num_agents, int max_moves) {
     int rc = check_algo(p->algorithm);
     if (rc) return rc;
+    if ((rc = check_hidden(p, game, cfg, num_agents)) != SBX_OK) return rc;
     const sbx_algo_vt *vt = sbx_algo_for(p->algorithm);
     if (vt->check && (rc = vt->check(p, game, num_agents, max_moves)) != SBX_OK) return rc;
     int64_t need = vt->iteration_nodes(p, num_agents, max_moves);
@@ -117,15 +149,25 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     } else {
         sbx_search_params_default(&p);
     }
-    int rc0 = check_fits(&p, root->vt, root->vt->num_agents(root->cfg),
+    int rc0 = check_fits(&p, root->vt, root->cfg, root->vt->num_agents(root->cfg),
                          root->vt->max_moves(root->cfg));
     if (rc0) return rc0;
+    const int hidden = root->vt->hidden_info && root->vt->hidden_info(root->cfg);
+    if (hidden) { /* a root the game cannot determinize is refused up front */
+        void *probe = malloc(root->state_size);
+        if (!probe) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
+        uint64_t r = seed;
+        int rc = root->vt->determinize(root->cfg, root->state, sbx_info_seat(&p), &r, probe);
+        free(probe);
+        if (rc) return rc;
+    }
     sbx_search *s = calloc(1, sizeof *s);
     if (!s) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a search");
     s->vt = root->vt;
     s->state_size = root->state_size;
     s->num_agents = root->vt->num_agents(root->cfg);
     s->max_moves = root->vt->max_moves(root->cfg);
+    s->hidden = hidden;
     s->algo_vt = sbx_algo_for(p.algorithm);
     s->algo_id = p.algorithm;
     s->policy = p.policy;
@@ -183,7 +225,7 @@ int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
-    rc = check_fits(params, s->vt, s->num_agents, s->max_moves);
+    rc = check_fits(params, s->vt, s->cfg, s->num_agents, s->max_moves);
     if (rc) return rc;
     pthread_mutex_lock(&s->lock);
     s->pending = *params;
@@ -196,7 +238,7 @@ int sbx_search_check_params(const sbx_search *s, const sbx_search_params *params
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
     if (rc) return rc;
-    return check_fits(params, s->vt, s->num_agents, s->max_moves);
+    return check_fits(params, s->vt, s->cfg, s->num_agents, s->max_moves);
 }
 
 int sbx_search_get_params(sbx_search *s, sbx_search_params *out) {
@@ -318,7 +360,13 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
         s->vt->reseed(s->root, sbx_rng_next(&s->rng));
         s->vt->step(s->cfg, s->root, joint, NULL);
     }
-    s->algo_vt->advance(s, joint); /* sees the new root state */
+    if (s->hidden) {
+        /* The trees were grown on sampled states, and the opponents' trees
+         * would be re-rooted by moves the seat never saw: start afresh. */
+        s->algo_vt->reset_all(s);
+    } else {
+        s->algo_vt->advance(s, joint); /* sees the new root state */
+    }
     s->iterations_root = 0;
     s->last_stop = SBX_STOP_NONE;
     return sync_active(s);

@@ -35,6 +35,7 @@ struct sbx_search {
     size_t state_size;
     int num_agents;
     int max_moves;
+    int hidden;                 /* the game hides information (determinize) */
 
     /* driving thread */
     const sbx_algo_vt *algo_vt; /* the algorithm in force ...               */
@@ -164,6 +165,21 @@ static inline uint64_t sbx_sim_begin(sbx_search *s) {
     const uint64_t seed = sbx_rng_next(&s->rng);
     s->vt->reseed(s->sim, seed);
     return seed;
+}
+
+/* The seat a determinized search samples for (params info_seat, -1 =
+ * agent 0). */
+static inline int sbx_info_seat(const sbx_search_params *p) {
+    return p->info_seat < 0 ? 0 : p->info_seat;
+}
+
+/* On a hidden-information game, replaces the iteration's state (already a
+ * copy of the root) by one drawn from the info seat's information set: one
+ * determinization per iteration. search.c has tried it on the root when the
+ * search was made; should the game refuse later, the copy of the root
+ * stays. */
+static inline void sbx_sim_determinize(sbx_search *s, void *sim, uint64_t *rng) {
+    if (s->hidden) (void)s->vt->determinize(s->cfg, sim, sbx_info_seat(&s->p), rng, sim);
 }
 
 /* UCB's score normalisation (tutorial §7): the scale of the running range

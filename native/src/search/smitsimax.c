@@ -758,6 +758,9 @@ static void counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
     for (int a = 0; a < n; a++) {
         cf_k[a] = 0;
         if (!step_node[a]) continue;
+        /* determinized: another seat's siblings come from an earlier sample
+         * and may be illegal in this one; its node keeps sampled estimates */
+        if (s->hidden && a != sbx_info_seat(&s->p)) continue;
         const smx_node *parent = &trees[a].nodes[path[a][plen[a] - 2]];
         const smx_node *ch = &trees[a].nodes[parent->first_child];
         uint8_t alt[SBX_MAX_AGENTS];
@@ -801,6 +804,8 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
     memcpy(sim, s->root, s->state_size);
     const uint64_t sim_seed = sbx_rng_next(rng);
     vt->reseed(sim, sim_seed);
+    sbx_sim_determinize(s, sim, rng); /* hidden information: sample the seat's view */
+    const int info_seat = s->hidden ? sbx_info_seat(p) : -1;
 
     uint32_t path[SBX_MAX_AGENTS][SBX_MAX_DEPTH + 1];
     int plen[SBX_MAX_AGENTS], leaf_depth[SBX_MAX_AGENTS];
@@ -870,12 +875,24 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                     c = select_ucb(t, &t->nodes[cur], p, rng, &pick, leaf_norm[a],
                                    policy, power);
                 }
-                t->nodes[c].visits++;
-                joint[a] = t->nodes[c].move;
-                path[a][plen[a]++] = c;
-                step_node[a] = c;
-                prefetch_children(t, c);
-                if (p->rollout && expanded) in_tree[a] = 0;
+                if (info_seat >= 0 && a != info_seat &&
+                    !memchr(moves, t->nodes[c].move, (size_t)k)) {
+                    /* Determinized: another seat's node was expanded with the
+                     * moves of an earlier sample, and this child's move is
+                     * not legal in this one. That seat leaves its tree for
+                     * the rest of the iteration (no visit, no update below
+                     * `cur`) and plays uniformly random legal moves. */
+                    in_tree[a] = 0;
+                    joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
+                    pick = SBX_PICK_ROLLOUT;
+                } else {
+                    t->nodes[c].visits++;
+                    joint[a] = t->nodes[c].move;
+                    path[a][plen[a]++] = c;
+                    step_node[a] = c;
+                    prefetch_children(t, c);
+                    if (p->rollout && expanded) in_tree[a] = 0;
+                }
             } else {
                 joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
                 pick = SBX_PICK_ROLLOUT;

@@ -11,6 +11,7 @@ from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import GoofspielGameParams
 from .view import ORDERS, GoofspielView, Round, decode_goofspiel
 from .bot import bot_view as _bot_view
+from .info import info_key
 
 # Keys a person bids with: the card's value; 0 is the 10, J Q K the 11-13
 # (cards 14-16 are played with a click). Keypad digits work too.
@@ -39,7 +40,8 @@ class GoofspielPlugin(GamePlugin):
                 {"num_cards": 13, "points_order": "random", "returns_type": "point_difference"},
                 {"num_cards": 6, "players": 3, "points_order": "ascending",
                  "returns_type": "total_points"},
-                {"num_cards": 16, "players": 4, "points_order": "random"})
+                {"num_cards": 16, "players": 4, "points_order": "random"},
+                {"num_cards": 5, "imp_info": 1})
 
     # Exact exploitability enumerates every decision state: 5 cards, fixed
     # prize order, make 4,026 states where someone has a choice (a search at
@@ -55,6 +57,8 @@ class GoofspielPlugin(GamePlugin):
             return f"exact exploitability needs two players (this goofspiel has {p.players})"
         limit = (self.MAX_EXPLOIT_CARDS_RANDOM if p.points_order == "random"
                  else self.MAX_EXPLOIT_CARDS)
+        if p.imp_info and p.points_order == "random":
+            return "exact exploitability with imp_info=1 needs a fixed prize order"
         if p.num_cards > limit:
             order = " with a random prize order" if p.points_order == "random" else ""
             return (f"exact exploitability enumerates every state: num_cards must be "
@@ -80,6 +84,13 @@ class GoofspielPlugin(GamePlugin):
             g.import_state(w)
             out.append((1.0 / len(draws), g))
         return out
+
+    def info_key(self, game, seat: int) -> Any:
+        """imp_info: the seat's hand, its own bids and the public record
+        (info.py); the full state otherwise."""
+        if not game.hidden_info:
+            return game.state_hash()
+        return info_key(game.export(), seat)
 
     def decode(self, words: Sequence[int]) -> GoofspielView:
         return decode_goofspiel(words)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ..base import GameParams
 
@@ -17,3 +17,13 @@ class GoofspielGameParams(GameParams):
     w_expected: float = Field(1.0, ge=0.0, le=1.0,
                               description="weight of the expected share of the prizes left "
                                           "in the leaf evaluation")
+    imp_info: int = Field(0, ge=0, le=1,
+                          description="1: bids stay private; each round's winner (or a tie), "
+                                      "the prizes and the points are public (OpenSpiel's "
+                                      "imp_info; two players only)")
+
+    @model_validator(mode="after")
+    def _imp_info_two_players(self) -> "GoofspielGameParams":
+        if self.imp_info and self.players != 2:
+            raise ValueError(f"imp_info: hidden bids need players = 2 (got {self.players})")
+        return self
