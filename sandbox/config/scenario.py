@@ -175,6 +175,7 @@ class Scenario(BaseModel):
         try:
             with Game(self.game, params.c_params(), seed=0) as g:
                 n = g.num_agents
+                hidden = g.hidden_info
         except SandboxError as exc:
             msg = str(exc)  # the C message starts with the parameter's name
             key = msg.split(":", 1)[0]
@@ -187,6 +188,12 @@ class Scenario(BaseModel):
         for i, p in enumerate(self.players):
             if p.controller == "bot" and not has_bot(self.game):
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
+            if hidden and (p.controller == "process" or p.controller in REMOTE_CONTROLLERS):
+                # a bot's messages carry the whole state; a per-seat view of a
+                # hidden-information game is not built for them yet
+                raise ValueError(f"players.{i}.controller: {p.controller} players cannot play "
+                                 "this game: it hides information from each seat, and a bot's "
+                                 "messages would show it every hand")
             problem = p.process_problem()
             if problem:
                 raise ValueError(f"players.{i}.{problem}")

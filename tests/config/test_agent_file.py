@@ -27,6 +27,7 @@ KNOBS = {
     "short_circuit": True, "transpositions": False, "priors": "heuristic",
     "prior_temperature": 7.5, "threads": 2, "virtual_loss": 0.75,
     "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False,
+    "info_seat": 1,
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)
 POLICIES = typing.get_args(SearchParams.model_fields["policy"].annotation)
