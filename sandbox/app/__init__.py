@@ -23,6 +23,21 @@ PROFILE_CHUNK_FRAMES = 30
 APP_KEEP_TURNS = 10
 
 def run_app(args: argparse.Namespace) -> int:
+    """The app on args; SIGTERM (the entry point's clean exit) becomes a QUIT
+    here, so the matches, replays and bots close as on a closed window, and
+    the status is then 143."""
+    import pygame
+
+    from ..bots.process import on_terminate, terminate_status
+    remove = on_terminate(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
+    try:
+        rc = _run_app(args)
+    finally:
+        remove()
+    return terminate_status(rc)
+
+
+def _run_app(args: argparse.Namespace) -> int:
     from .arena import ArenaScene
     from .menu import MenuScene
 

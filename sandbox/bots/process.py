@@ -39,7 +39,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .protocol import MAX_LINE_BYTES
 
@@ -79,8 +79,33 @@ atexit.register(kill_all)
 multiprocessing.util.Finalize(None, kill_all, exitpriority=100)
 
 
+_TERM_HOOKS: list[Callable[[], None]] = []
+_TERM_SIGNAL: int | None = None
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
+    global _TERM_SIGNAL
+    _TERM_SIGNAL = signum
+    for hook in reversed(_TERM_HOOKS):
+        try:
+            hook()          # e.g. the app: a QUIT event, closed like a window
+            return
+        except Exception:
+            break
     raise SystemExit(128 + signum)
+
+
+def on_terminate(hook: Callable[[], None]) -> Callable[[], None]:
+    """Run `hook` on SIGTERM instead of exiting at once (it must lead to an
+    orderly exit soon; `terminate_status` then gives the status). Returns
+    the function that removes it. A hook that raises falls back to the exit."""
+    _TERM_HOOKS.append(hook)
+    return lambda: _TERM_HOOKS.remove(hook) if hook in _TERM_HOOKS else None
+
+
+def terminate_status(rc: int) -> int:
+    """`rc`, or 128 + the signal when SIGTERM ended the run through a hook."""
+    return 128 + _TERM_SIGNAL if _TERM_SIGNAL is not None else rc
 
 
 def terminate_cleanly() -> None:
