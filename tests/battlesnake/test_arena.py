@@ -32,7 +32,9 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
         "game_params": {"width": 7, "height": 7, "snakes": 2},
         "budget": {"iterations": 100, "ms": 0},
         "players": [{"name": "us"}, {"name": "srv", "controller": "battlesnake",
-                                     "url": f"http://127.0.0.1:{port}", "timeout_ms": 100}]})
+                                     "url": f"http://127.0.0.1:{port}", "timeout_ms": 3000}]})
+    # (a refused connection fails at once, whatever the timeout: a short one
+    # on a loaded machine could turn it into a timeout instead)
     arena = ArenaScene(app, scn)
     app.push(arena)
     ctl = arena.match.controllers[1]
@@ -61,4 +63,4 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
     path = arena.save_agent(1)
     data = read_agent_file(path, "t")
     assert data["controller"] == "battlesnake"
-    assert data["url"] == f"http://127.0.0.1:{port}" and data["timeout_ms"] == 100
+    assert data["url"] == f"http://127.0.0.1:{port}" and data["timeout_ms"] == 3000

@@ -16,6 +16,7 @@ import pytest
 from sandbox.bots.process import BotProcess
 from sandbox.config import scenario_from_dict
 from sandbox.games import plugin, plugins
+from sandbox.names import ScenarioError
 from sandbox.sim import Match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,11 +99,18 @@ def test_every_game_through_the_protocol(kind, i, monkeypatch):
     from sandbox.native import Game
     with Game(kind, p.c_params(p.examples[i]), seed=0) as g:
         n = g.num_agents
-    sc = scenario_from_dict({
+        hidden = g.hidden_info
+    data = {
         "game": kind, "game_params": dict(p.examples[i]), "seed": 5, "max_turns": TURNS,
         "players": [{"controller": "process", "agents": list(range(n)),
                      "command": [sys.executable, str(FIRST_LEGAL)], "first_turn_ms": 10_000,
-                     "timeout_ms": 5000}]})
+                     "timeout_ms": 5000}]}
+    if hidden:
+        # the messages carry the whole state: a bot would see every hand
+        with pytest.raises(ScenarioError, match="would show it every hand"):
+            scenario_from_dict(data)
+        return
+    sc = scenario_from_dict(data)
     played = []
     with Match(sc) as m:
         while not m.over:

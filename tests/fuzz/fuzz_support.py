@@ -388,15 +388,18 @@ def search_any_algorithm(game: Game, params: SearchParams, seed: int):
     refused, on a game with too many joint actions per node, and MCGS or
     GT-CFR (the same two refusals), on a
     game without exactly two agents or, with priors=heuristic, without move
-    scores (InvalidArgument saying so): the same
-    params with Smitsimax then."""
+    scores, and any search that would see a hidden-information game's
+    hidden state (InvalidArgument saying so): the same params with
+    Smitsimax then."""
     from sandbox.native import InvalidArgument, Search
     s, exc = attempt(Search, game, params, seed)
     if exc is None:
         return s
     assert isinstance(exc, InvalidArgument), repr(exc)
+    hidden = must(lambda: game.hidden_info)
     assert (params.algorithm == "joint" and "joint action" in str(exc)) or (
-        params.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(params, str(exc))), str(exc)
+        params.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(params, str(exc))) or (
+        hidden and "hidden information" in str(exc)), str(exc)
     return must(Search, game, params.replace(algorithm="smitsimax"), seed)
 
 

@@ -21,6 +21,8 @@ GAME_CALLS = {
     "copy_from": lambda g, c: g.copy_from(c["twin"]),
     "copy_into": lambda g, c: c["twin"].copy_from(g),
     "evaluate": lambda g, c: g.evaluate(),
+    "determinize": lambda g, c: g.determinize(0, 7),
+    "hidden_info": lambda g, c: g.hidden_info,
     "export": lambda g, c: g.export(),
     "import_state": lambda g, c: g.import_state(c["words"]),
     "is_alive": lambda g, c: g.is_alive(0),

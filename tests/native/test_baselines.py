@@ -27,11 +27,18 @@ SMALL = SearchParams(node_cap=1 << 15, max_depth=6)
 
 def _search(game: Game, algorithm: str, seed: int = 5, **kw) -> Search | None:
     """A search of `algorithm`, or None where C refuses it for the game
-    (only joint-action MCTS on too many joint actions and MCGS or GT-CFR
-    on a game without two players may be refused)."""
+    (only joint-action MCTS on too many joint actions, MCGS or GT-CFR
+    on a game without two players, and every search that would see hidden
+    information may be refused). On a hidden-information game the search
+    plays for seat 0 (its information), as a controller would set it."""
+    if game.hidden_info:
+        kw.setdefault("info_seat", 0)
     try:
         return Search(game, SMALL.replace(algorithm=algorithm, **kw), seed=seed)
     except InvalidArgument as exc:
+        if game.hidden_info and algorithm not in ("smitsimax", "random"):
+            assert "hidden information" in str(exc), str(exc)
+            return None
         if algorithm in ("mcgs", "gtcfr"):
             assert "two-player" in str(exc) and game.num_agents != 2, str(exc)
             return None
@@ -56,7 +63,10 @@ def _play(kind: str, params: str, algorithm: str, seed: int, turns: int = 12,
                 if t == reset_at:
                     s.reset(g)
                 if t == swap_at:
-                    other = "greedy" if algorithm != "greedy" else "suct"
+                    if g.hidden_info:     # only the searches that do not peek
+                        other = "random" if algorithm != "random" else "smitsimax"
+                    else:
+                        other = "greedy" if algorithm != "greedy" else "suct"
                     s.run(iterations=3)             # the turn has begun ...
                     s.update_params(algorithm=other)
                     assert s.stats().algorithm == algorithm   # ... so it waits
@@ -68,10 +78,18 @@ def _play(kind: str, params: str, algorithm: str, seed: int, turns: int = 12,
                 assert list(summary.best_moves) == best
                 for a in range(g.num_agents):
                     legal = g.legal_moves(a)
-                    assert (best[a] is None) == (not legal), (t, a, best, legal)
-                    assert best[a] is None or best[a] in legal
                     rows = s.root_stats(a)
-                    assert all(r.move in legal or (r.move == -1 and not legal) for r in rows)
+                    if g.hidden_info and a != 0:
+                        # the opponent's tree grew over sampled hands: its root
+                        # and best move are cards seat 0 believes it may hold;
+                        # the opponent plays its own first legal card here
+                        assert rows
+                        best[a] = legal[0] if legal else None
+                    else:
+                        assert (best[a] is None) == (not legal), (t, a, best, legal)
+                        assert best[a] is None or best[a] in legal
+                        assert all(r.move in legal or (r.move == -1 and not legal)
+                                   for r in rows)
                     snap = s.snapshot(a, 40)
                     assert snap.parent[0] == -1 and len(snap) >= 1
                 g.step(best)
