@@ -2,6 +2,7 @@
 answers, and "Save agent" writes a file that calls the same server again."""
 from __future__ import annotations
 
+import re
 import socket
 import time
 
@@ -32,9 +33,7 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
         "game_params": {"width": 7, "height": 7, "snakes": 2},
         "budget": {"iterations": 100, "ms": 0},
         "players": [{"name": "us"}, {"name": "srv", "controller": "battlesnake",
-                                     "url": f"http://127.0.0.1:{port}", "timeout_ms": 3000}]})
-    # (a refused connection fails at once, whatever the timeout: a short one
-    # on a loaded machine could turn it into a timeout instead)
+                                     "url": f"http://127.0.0.1:{port}", "timeout_ms": 100}]})
     arena = ArenaScene(app, scn)
     app.push(arena)
     ctl = arena.match.controllers[1]
@@ -45,11 +44,14 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
     while arena.match.turn < 2 and time.monotonic() < deadline:
         app.run(max_frames=app.frame + 1)
     assert arena.match.turn >= 2
-    assert "failed (last: down)" in ctl.status_line()
+    # nobody listens: refused at once ("down"), or, where the connection
+    # attempt is not answered at all, "timeout" after 100 ms
+    assert re.search(r"failed \(last: (down|timeout)\)", ctl.status_line()), ctl.status_line()
     # the bot panel a process player gets: the shared figures, drawn
     from sandbox.app.arena.bot_panel import is_external, latency_text
     assert is_external(ctl)
-    assert ctl.stats.failures >= 2 and ctl.stats.recent_failures[0][1].kind == "down"
+    assert ctl.stats.failures >= 2
+    assert ctl.stats.recent_failures[0][1].kind in ("down", "timeout")
     assert latency_text(ctl) == "no answer yet"
     arena.selected = 1
     app.run(max_frames=app.frame + 2)
@@ -63,4 +65,4 @@ def test_a_snake_server_player_in_the_arena(app, tmp_path):
     path = arena.save_agent(1)
     data = read_agent_file(path, "t")
     assert data["controller"] == "battlesnake"
-    assert data["url"] == f"http://127.0.0.1:{port}" and data["timeout_ms"] == 3000
+    assert data["url"] == f"http://127.0.0.1:{port}" and data["timeout_ms"] == 100
