@@ -346,6 +346,9 @@ class Game:
         max_steps = int_arg("max_steps", max_steps, 0, I64[1], span="0..2^63-1")
         seed = seed_arg("seed", seed)
         out = ffi.new("int64_t *")
+        if n == 0:          # no chunk calls C: a closed game must still say so
+            with self._h.lock:
+                self._h.get()
         total, k = 0, 0
         while n > 0:
             m = min(n, PLAYOUT_CHUNK)

@@ -128,7 +128,8 @@ def load_spec(ref: str, flag: str) -> Entrant:
         msg = str(exc)
         for prefix in (f"agent {ref!r}: ", f"agent {ref}: "):
             msg = msg.removeprefix(prefix)
-        raise InvalidArgument(f"{flag} {ref}: {msg}") from None
+        shown = ref if ref.isprintable() else repr(ref)     # one line, whatever was typed
+        raise InvalidArgument(f"{flag} {shown}: {msg}") from None
 
 
 def parse_opponents(text: str | None) -> list[Entrant]:

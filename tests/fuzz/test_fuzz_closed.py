@@ -31,6 +31,7 @@ GAME_CALLS = {
     "move_name": lambda g, c: g.move_name(0, 0),
     "playout": lambda g, c: g.playout(3, 1),
     "playouts": lambda g, c: g.playouts(2, 3, 1),
+    "playouts_none": lambda g, c: g.playouts(0, 3, 1),     # no chunk: still checked
     "ranking": lambda g, c: g.ranking(),
     "reseed": lambda g, c: g.reseed(5),
     "state_hash": lambda g, c: g.state_hash(),
