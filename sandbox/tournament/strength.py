@@ -119,6 +119,12 @@ def without_budget(e: Entrant) -> Entrant:
     return Entrant(e.name, {k: v for k, v in e.player.items() if k != "budget"}, e.source)
 
 
+def _shown(text: str) -> str:
+    """A flag's value in a message: as typed, or quoted when it holds a
+    character that is not printable (a newline would break the one line)."""
+    return text if text.isprintable() else repr(text)
+
+
 def load_spec(ref: str, flag: str) -> Entrant:
     """A built-in name or an agent file, its budget set aside; errors name
     the flag."""
@@ -128,8 +134,7 @@ def load_spec(ref: str, flag: str) -> Entrant:
         msg = str(exc)
         for prefix in (f"agent {ref!r}: ", f"agent {ref}: "):
             msg = msg.removeprefix(prefix)
-        shown = ref if ref.isprintable() else repr(ref)     # one line, whatever was typed
-        raise InvalidArgument(f"{flag} {shown}: {msg}") from None
+        raise InvalidArgument(f"{flag} {_shown(ref)}: {msg}") from None
 
 
 def parse_opponents(text: str | None) -> list[Entrant]:
@@ -446,7 +451,7 @@ def pick_scenarios(only: list[str] | None) -> list[TableScenario]:
                 path = find_scenario(word)
             except ScenarioError:
                 raise InvalidArgument(
-                    f"--only {word}: not a scenario of the table ({', '.join(by_key)}) "
+                    f"--only {_shown(word)}: not a scenario of the table ({', '.join(by_key)}) "
                     "nor a scenario name or file") from None
             t = TableScenario(path.stem, word, label=path.stem)
         if t not in out:
@@ -522,7 +527,7 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     if args.markdown is not None:       # before hours of games, not after
         md = Path(args.markdown)
         if md.is_dir() or not md.parent.is_dir():
-            raise InvalidArgument(f"--markdown {args.markdown}: not a file in an existing "
+            raise InvalidArgument(f"--markdown {_shown(args.markdown)}: not a file in an existing "
                                   "folder")
     section = getattr(args, "section", None)
     if section is not None:
