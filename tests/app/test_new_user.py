@@ -83,11 +83,14 @@ def test_sigterm_stops_a_screenshot_run(tmp_path):
     ran on until its turns were played."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--screenshot",
-                             str(tmp_path / "s.png"), "snakes_standard_4p", "--ms", "100",
+                             str(tmp_path / "s.png"), "pods_race_2v2", "--ms", "100",
                              "--turns", "5000", "--no-record"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(4.0)   # imported and playing (a turn takes about 0.1-0.4 s)
+        # A pods race lasts well over a hundred turns of at least 0.1 s each, so
+        # it is still playing when the signal comes (four snakes can all be
+        # dead by turn 11, and the run then ended before the signal).
+        time.sleep(4.0)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:
