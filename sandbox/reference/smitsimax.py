@@ -150,10 +150,13 @@ class Smitsimax:
         explore = 0.0 if tuned else p.c * math.sqrt(math.log(node.visits))
         ln_n = math.log(node.visits) if tuned else 0.0
         best, best_v = children[0], -math.inf
-        for c in children:
+        for j, c in enumerate(children):
             child = tree.nodes[c]
             if child.visits == 0:
-                return c, PICK_UCB  # the first unvisited child wins
+                # a uniformly random untried child, drawn among those from
+                # here on (none before this one is untried), as the C core
+                rest = [d for d in children[j:] if tree.nodes[d].visits == 0]
+                return rest[self.rng.below(len(rest))], PICK_UCB
             if tuned:
                 # UCB1-Tuned: C*sqrt(ln N / n * min(1/4, var/scale^2 + sqrt(2 ln N / n)))
                 n = float(child.visits)

@@ -9,7 +9,7 @@ recomputed from those PRE-iteration statistics:
   at random ("random"), from then on by UCB1 ("ucb"); the parent's visit
   count was incremented at selection, before its pick (tutorial §7), so the
   count that matters is pre-visits + 1;
-- UCB1: the first unvisited child in move order, else the argmax of
+- UCB1: any untried child (they are tried in random order), else the argmax of
   (mean - lo) / (hi - lo) + C * sqrt(ln N) / sqrt(n), less
   death_penalty_value for a child of certain death when death_penalty is
   on; ties go to the earlier child;
@@ -148,7 +148,7 @@ def ucb_pick(pre: Tree, kids: np.ndarray, parent_visits: int, lo: float, hi: flo
     unvisited = np.flatnonzero(visits == 0)
     if unvisited.size:
         tally["ucb_unvisited"] += 1
-        return kids[unvisited[:1]]
+        return kids[unvisited]                       # tried in random order
     scale = hi - lo
     if not scale > 0:
         scale = 1.0
@@ -210,12 +210,12 @@ def check_iteration(pre: list[Tree], post: list[Tree], tr, p: SearchParams, boun
             assert pick == ("random" if random_phase else "ucb"), where
             tally[pick] += 1
             if prow < 0 or tr.expanded[a][d]:
-                # Expanded on this visit: every child is new and unvisited,
-                # so UCB takes the first one.
+                # Expanded on this visit: every child is new and untried, so
+                # UCB takes any one of them (at random).
                 assert tr.expanded[a][d], where
                 if pick == "ucb":
-                    first = post[a].move_children(post[a].row(parent_id))[0]
-                    assert child_id == int(post[a].snap.node[first]), where
+                    fresh = post[a].move_children(post[a].row(parent_id))
+                    assert child_id in {int(post[a].snap.node[r]) for r in fresh}, where
                     tally["ucb_fresh"] += 1
                 continue
             kids = pre[a].move_children(prow)

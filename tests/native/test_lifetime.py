@@ -162,7 +162,7 @@ def test_garbage_collection_frees_without_close():
     def make():
         g = Game("snakes", START_4P, seed=1)
         s = Search(g, params, seed=1)
-        s.run(iterations=5000)
+        s.run(iterations=8000)
         return weakref.ref(g), weakref.ref(s), sum(s.stats().nodes)
 
     for _ in range(5):

@@ -481,7 +481,9 @@ def test_long_match_with_hot_swaps(name):
     played = play_match(game, params, iterations, turns, seed=21, swaps=swaps)
     assert played["turns"] == turns
     if params.max_depth >= 20:
-        assert played["deepest"] >= 15      # deep trees, not just a deep setting
+        # deep trees, not just a deep setting (14 on this seed since untried
+        # children are tried in random order; 15 in index order)
+        assert played["deepest"] >= 12
 
 
 def test_nodes_past_2048_visits():

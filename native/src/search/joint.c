@@ -208,7 +208,7 @@ static void marginals(const jnt *x, const jnt_node *node, int n,
 
 /* Tutorial §7 selectChild on one agent's marginal. */
 static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
-                       const double *total, double c) {
+                       const double *total, double c, uint64_t *rng) {
     double lo = x->smin[a];
     const double scale = sbx_norm_scale(&lo, x->smax[a]);
     uint32_t sum = 0;
@@ -217,7 +217,7 @@ static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
     uint32_t best = 0;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
-        if (visits[i] == 0) return i;
+        if (visits[i] == 0) return (int)sbx_random_untried(rng, visits, sizeof *visits, i, k);
         double v = (total[i] / (double)visits[i] - lo) / scale +
                    explore / sqrt((double)visits[i]);
         sbx_keep_max(&best, &best_v, (uint32_t)i, v);
@@ -285,7 +285,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                     pick_tree = SBX_PICK_UCB;
                     marginals(x, node, n, &am, &mg);
                     for (int a = 0; a < n; a++) {
-                        idx[a] = select_move(x, a, am.k[a], mg.visits[a], mg.total[a], p->c);
+                        idx[a] = select_move(x, a, am.k[a], mg.visits[a], mg.total[a], p->c, &s->rng);
                     }
                 }
                 uint32_t c = node->h.first_child;

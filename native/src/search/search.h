@@ -130,6 +130,26 @@ extern const sbx_algo_vt sbx_gtcfr_vt;
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);
 
+/* A uniformly random untried child, given that child i0 is the first of
+ * the k with no visits (visits read through a byte stride, so every tree
+ * layout shares this). Textbook UCT tries untried moves in random order;
+ * index order made every search open with the same moves -- in goofspiel the
+ * lowest bids first -- a bias the opponent could read off the move list. The
+ * draw costs nothing once every child has been tried. */
+static inline uint32_t sbx_random_untried(uint64_t *rng, const void *visits0, size_t stride,
+                                          int i0, int k) {
+    const unsigned char *v = (const unsigned char *)visits0;
+#define SBX_VISITS_AT(i) (*(const uint32_t *)(const void *)(v + (size_t)(i) * stride))
+    uint32_t untried = 0;
+    for (int i = i0; i < k; i++) untried += SBX_VISITS_AT(i) == 0;
+    uint32_t r = sbx_rng_below(rng, untried);
+    for (int i = i0; i < k; i++) {
+        if (SBX_VISITS_AT(i) == 0 && r-- == 0) return (uint32_t)i;
+    }
+#undef SBX_VISITS_AT
+    return (uint32_t)i0;   /* not reached: child i0 is untried */
+}
+
 /* One step of a UCB argmax: (best, best_v) <- (i, v) when v > best_v
  * (strictly: ties keep the earlier child; a NaN never wins). Which child
  * wins is data, a coin flip to the branch predictor, and gcc keeps a branch

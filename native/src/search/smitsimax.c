@@ -469,7 +469,9 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const smx_node *c = &ch[i];
-        if (c->visits == 0) return first + (uint32_t)i;
+        if (c->visits == 0) {
+            return first + sbx_random_untried(rng, &ch[0].visits, sizeof *ch, i, k);
+        }
         double v;
         if (policy == SBX_POLICY_UCB1_TUNED) {
             const double n = (double)c->visits;
@@ -1939,7 +1941,16 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
     for (int i = 0; i < k; i++) {
         smx_node *c = &ch[i];
         const uint32_t cv = LD(&c->visits);
-        if (cv == 0) return first + (uint32_t)i;
+        if (cv == 0) {
+            /* sbx_random_untried with atomic reads: the same draw as the
+             * serial search; a child another worker visited since still
+             * counts as untried once, for child i */
+            int untried[SBX_MAX_MOVES], m = 0;
+            for (int j = i; j < k; j++) {
+                if (j == i || LD(&ch[j].visits) == 0) untried[m++] = j;
+            }
+            return first + (uint32_t)untried[sbx_rng_below(rng, (uint32_t)m)];
+        }
         const uint32_t o = LD(&t->nodes[first + (uint32_t)i].inflight[0]);
         const double total = ld_double(&c->total);
         double v;

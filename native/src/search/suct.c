@@ -186,7 +186,9 @@ static uint32_t select_child(const suct *x, const suct_node *node, int agent,
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const suct_node *c = &ch[i];
-        if (c->h.visits == 0) return first + (uint32_t)i;
+        if (c->h.visits == 0) {
+            return first + sbx_random_untried(rng, &ch[0].h.visits, sizeof *ch, i, k);
+        }
         const double n = (double)c->h.visits;
         double v;
         if (policy == SBX_POLICY_UCB1_TUNED) {
