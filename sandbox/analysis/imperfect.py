@@ -2,10 +2,9 @@
 games such as goofspiel with imp_info=1), and tabular CFR+ as an independent
 equilibrium solver.
 
-The history tree is enumerated as tree.py does (stepping clones of the C
-game through every joint action, chance resolved by the plugin), and every
-decision state also records, per seat, the key of the seat's information set
-(plugin.info_key). A strategy is a function of (seat, information set); a
+The history tree is tree.py's (stepping clones of the C game through every
+joint action, chance resolved by the plugin); every decision state also
+records, per seat, the key of the seat's information set (plugin.info_key). A strategy is a function of (seat, information set); a
 best response may condition on the information set only, not on the state:
 
     reach_-i(h)        chance and the other seat's probabilities on the way to h
@@ -26,9 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-ZERO_SUM_TOL = 1e-9
-
-Outcome = tuple[float, np.ndarray, "int | None"]
+from .tree import Outcome, build_tree
 
 
 @dataclass
@@ -56,39 +53,12 @@ class InfoTree:
 def build_info_tree(game, info_key: Callable[[object, int], Any],
                     chance: Callable[[object], list] | None = None,
                     max_nodes: int = 1_000_000) -> InfoTree:
-    if game.num_agents != 2:
-        raise ValueError(f"exact values need a two-seat game (this one has {game.num_agents})")
-    resolve = chance or (lambda g: [(1.0, g)])
-    nodes: dict[int, INode] = {}
-    games: dict[int, object] = {}
-    zero_sum = True
-
-    def visit(g, depth: int) -> int:
-        nonlocal zero_sum
-        key = g.state_hash()
-        if key in nodes:
-            raise ValueError(f"two states with the hash {key:#x}: the tree is not a tree")
-        if len(nodes) >= max_nodes:
-            raise ValueError(f"more than {max_nodes:,} decision states")
-        node = INode(key, depth, (tuple(g.legal_moves(0)), tuple(g.legal_moves(1))),
-                     (info_key(g, 0), info_key(g, 1)))
-        nodes[key] = node
-        games[key] = g
-        for mi in node.moves[0]:
-            row = []
-            for mj in node.moves[1]:
-                after = g.clone()
-                r = after.step([mi, mj])
-                if abs(r[0] + r[1]) > ZERO_SUM_TOL:
-                    zero_sum = False
-                outs: list[Outcome] = []
-                for p, s in ([(1.0, after)] if after.is_terminal else resolve(after)):
-                    outs.append((p, r, None if s.is_terminal else visit(s, depth + 1)))
-                row.append(outs)
-            node.outcomes.append(row)
-        return key
-
-    root = [(p, visit(s, 0)) for p, s in resolve(game.clone())]
+    """tree.py's history tree (the same walk, chance and zero-sum check),
+    each decision state labelled with both seats' information set keys."""
+    tree = build_tree(game, chance, max_nodes)
+    nodes = {key: INode(key, n.depth, n.moves, (info_key(tree.games[key], 0),
+                                                info_key(tree.games[key], 1)), n.outcomes)
+             for key, n in tree.nodes.items()}
     infosets: list[dict[Any, list[int]]] = [{}, {}]
     moves_at: list[dict[Any, tuple[int, ...]]] = [{}, {}]
     for node in nodes.values():
@@ -101,7 +71,7 @@ def build_info_tree(game, info_key: Callable[[object, int], Any],
     for seat in (0, 1):
         for keys in infosets[seat].values():
             keys.sort()
-    return InfoTree(root, nodes, games, infosets, moves_at, zero_sum)
+    return InfoTree(tree.root, nodes, tree.games, infosets, moves_at, tree.zero_sum)
 
 
 # A strategy: (seat, information set key) -> probabilities over moves_at[seat][key]
