@@ -189,12 +189,33 @@ def test_a_failing_server_gets_the_engines_default_move(tmp_path, mode, kind):
 
 def test_a_server_that_is_down(tmp_path):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]            # nobody listens here once closed
-    ctl, history, _ = play(scenario(f"http://127.0.0.1:{port}", max_turns=3), tmp_path)
+        s.bind(("127.0.0.1", 0))             # bound, never listening, for the
+        port = s.getsockname()[1]            # whole test: every call is refused
+        ctl, history, _ = play(scenario(f"http://127.0.0.1:{port}", max_turns=3), tmp_path)
     c = ctl[0]
     assert [f.kind for f in c.failures] == ["down"] * len(history)
     assert "ConnectionRefused" in c.failures[0].detail
+
+
+def test_a_connection_that_reached_itself_is_refused():
+    """A socket bound to a port and connected to that same address connects
+    to itself on Linux (TCP simultaneous open), as a client can when nothing
+    listens on a local ephemeral port: the client calls that "down" rather
+    than waiting out its timeout for an answer that cannot come."""
+    from sandbox.games.snakes.battlesnake.client import _refuse_self_connection
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        s.settimeout(2.0)
+        s.connect(s.getsockname())
+        assert s.getsockname() == s.getpeername()
+        with pytest.raises(ConnectionRefusedError, match="reached itself"):
+            _refuse_self_connection(s)
+    with socket.socket() as srv, socket.socket() as c:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(1)
+        c.connect(srv.getsockname())
+        _refuse_self_connection(c)           # an ordinary connection passes
 
 
 def test_the_fallback_repeats_the_last_move():

@@ -49,6 +49,21 @@ MAX_ANSWER = 64 << 10          # bytes of an answer read at most
 # "http" (a status other than 200), "garbage", "illegal"
 
 
+def _refuse_self_connection(sock) -> None:
+    """Where nothing listens on a local port in the ephemeral range, Linux
+    can pick that very port as the connecting socket's own and connect it to
+    itself (a TCP simultaneous open): the request then waits for an answer
+    that never comes, and a server that is down looked like one that is
+    slow. Such a connection is refused here, as the kernel refuses the
+    others."""
+    try:
+        same = sock.getsockname() == sock.getpeername()
+    except OSError:
+        return
+    if same:
+        raise ConnectionRefusedError("nothing listens there (the connection reached itself)")
+
+
 @dataclass(frozen=True)
 class Answer:
     turn: int
@@ -117,6 +132,8 @@ class BattlesnakeController(ExternalController):
                         else http.client.HTTPConnection)
             conn = conn_cls(u.hostname, u.port, timeout=timeout_s)
             try:
+                conn.connect()
+                _refuse_self_connection(conn.sock)
                 headers = {"Content-Type": "application/json", "Connection": "close",
                            "User-Agent": "sandbox-battlesnake-client"}
                 conn.request(method, (u.path or "") + path, body=data, headers=headers)
