@@ -83,7 +83,7 @@ def test_ucb_value_matches_the_c_formula():
     traced iteration, every child C picked by UCB1 is the argmax of
     ucb_value over its siblings, given the parent's visits counting the one
     that makes the pick and the death penalty where a child is certain death
-    (unvisited children are +inf: the first is taken). Picks that float32
+    (unvisited children are +inf: one of them is taken, at random). Picks that float32
     snapshot means cannot separate are skipped, and must be rare."""
     params = SearchParams(max_depth=6, c=1.1, random_threshold=4, death_penalty=True,
                           death_min_visits=2, death_penalty_value=0.4)
@@ -110,6 +110,12 @@ def test_ucb_value_matches_the_c_formula():
                                                 int(snap.visits[parent]) + 1, snap.norm_min,
                                                 snap.norm_max, params.c,
                                                 params.death_penalty_value if doomed else 0.0))
+                    fresh = {int(snap.node[kids[i]]) for i, v in enumerate(values)
+                             if v == math.inf}
+                    if fresh:                  # untried children: one at random
+                        assert tr.paths[a][k + 1] in fresh, (a, k, values)
+                        checked += 1
+                        continue
                     best = int(np.argmax(values))
                     close = [v for v in values if math.isfinite(values[best])
                              and values[best] - v < 1e-5]

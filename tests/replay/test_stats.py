@@ -85,7 +85,9 @@ def test_cli_stats_json(recorded, capsys):
 def test_cli_stats_text_and_export(recorded, tmp_path, capsys):
     assert main(["replay", "stats", str(recorded.path)]) == 0
     out = capsys.readouterr().out
-    assert f"winner: {recorded.result.winner} (Red)" in out and "settings Red: turn 5" in out
+    res = recorded.result
+    assert f"winner: {res.winner} ({res.names[res.winner]})" in out
+    assert "settings Red: turn 5" in out
     csv_path = tmp_path / "x.csv"
     assert main(["replay", "export", str(recorded.path), "--csv", str(csv_path)]) == 0
     assert csv_path.exists()
