@@ -41,6 +41,9 @@ def played(params=PARAMS):
 def test_the_plugin_says_which_parameters_hide_information():
     assert P.hides_info(PARAMS) is True
     assert P.hides_info({"num_cards": 4}) is False
+    for params in (PARAMS, {"num_cards": 4}):      # as the C game says
+        with Game("goofspiel", P.c_params(params), seed=0) as g:
+            assert g.hidden_info is P.hides_info(params)
     # the other games keep the default: nothing hidden
     assert plugin("matrix").hides_info({}) is False
 

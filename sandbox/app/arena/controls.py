@@ -70,6 +70,9 @@ class PlayerControls:
         g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
         g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
+        # a hidden-information game: whose cards the board shows (O)
+        self._seat_sig = self._viewer()
+        self.seats.add_picker(g, (x + 706, y, 150, 26), *self._seat_sig)
 
         c = L["controls"]
         players = self.match.controllers

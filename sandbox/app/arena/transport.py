@@ -60,6 +60,10 @@ class TransportBar:
         if not isinstance(ctl, SearchController):
             self.flash("this player does not search")
             return
+        if set(ctl.agents) & self.hidden_agents():
+            # its trace walks the tree whose root holds the move it chose
+            self.flash(f"step view: {ctl.name}'s search is hidden in this seat's view")
+            return
         alg, _ = self._in_force(ctl)
         if alg not in STEP_VIEW_ALGORITHMS or ctl.settings.algorithm != alg:
             # The animation walks one tree per agent (Smitsimax), or GT-CFR's

@@ -122,6 +122,7 @@ class GoofspielRenderer:
         # (view, seat) -> its BoardModel: built once per state and viewer,
         # not every frame
         self._model: tuple[GoofspielView, int | None, BoardModel] | None = None
+        self.shown: BoardModel | None = None
 
     def model(self, view: GoofspielView, seat: int | None = None) -> BoardModel:
         """What draw() shows of `view` to `seat` (None: all cards), cached."""
@@ -153,6 +154,7 @@ class GoofspielRenderer:
             lay = _layout(rect, view.num_cards, view.players)
             fresh = prev is not None and prev.turn < view.turn and alpha < 1.0
             model = self.model(view, ctx.seat if ctx is not None else None)
+            self.shown = model       # what the last frame showed (tests read it)
             self._draw_prize(surface, lay, view, model.seat)
             for hand in model.hands:
                 self._draw_hand(surface, lay, view, hand, ctx)

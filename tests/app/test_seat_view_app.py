@@ -1,0 +1,155 @@
+"""'View as' a seat of a hidden-information game in the app (goofspiel_4_imp_info,
+hidden bids): the spectator's toggle, a person's seat locked until the game
+is over (board, tree panels, root bars, tooltips, step view), and the replay
+scene switching views. What the board shows is read from the render model
+its last frame drew (the goofspiel renderer's `shown`), which
+tests/games/test_goofspiel_seat_view.py pins against the strings drawn."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from sandbox.app.arena import HELP, ArenaScene
+from sandbox.app.replay_scene import HELP as REPLAY_HELP, ReplayScene
+from sandbox.app.seat_view import LOCKED_NOTE
+from sandbox.app.shell import App
+from sandbox.config import Budget, load_scenario
+from sandbox.replay import Recorder, read_replay
+from sandbox.sim import Match
+from sandbox.ui import UI_EVENT
+
+from test_arena import app, feed, key, step_turn, wait_decided  # noqa: F401
+
+SCENARIO = "goofspiel_4_imp_info"
+BUDGET = Budget(ms=0, iterations=200)
+O_KEY = key(pygame.K_o, "o")
+DIGITS = {1: pygame.K_1, 2: pygame.K_2, 3: pygame.K_3, 4: pygame.K_4}
+
+
+def arena_at(app: App) -> ArenaScene:
+    scene = ArenaScene(app, load_scenario(SCENARIO), seed=3, budget=BUDGET,
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    return scene
+
+
+def shown(scene):
+    scene.draw(scene.app.screen)
+    return scene.board.shown
+
+
+def pick(scene, value) -> None:
+    """The top bar's "view as" picker chose `value` (its UI event)."""
+    scene.handle_event(pygame.event.Event(UI_EVENT, id="view_as", kind="change", value=value))
+
+
+def test_the_help_lists_the_view_as_key():
+    assert any(k == "O" and "view as" in what for k, what in HELP)
+    assert any(k == "O" and "view as" in what for k, what in REPLAY_HELP)
+
+
+def test_a_spectator_switches_between_all_cards_and_each_seat(app):
+    arena = arena_at(app)
+    for _ in range(2):
+        wait_decided(arena)
+        step_turn(arena)
+    picker = arena.widgets.get("view_as")
+    assert [v for v, _ in picker.options] == [None, 0, 1]
+    m = shown(arena)
+    assert m.seat is None and all(h.held is not None for h in m.hands)
+    assert all(None not in r.bids for r in m.rounds)
+    feed(arena, O_KEY)                                   # all -> Red
+    m = shown(arena)
+    view = arena.live.view
+    assert m.seat == 0 and arena.state()["view_as"] == 0
+    assert m.hands[0].held == view.hands[0] and m.hands[1].held is None
+    assert m.hands[1].backs == len(view.hands[1])
+    assert [r.bids for r in m.rounds] == [(h.bids[0], None) for h in view.history]
+    assert [r.winner for r in m.rounds] == [h.winner for h in view.history]
+    assert arena._panel_hidden((1,)) and not arena._panel_hidden((0,))
+    pick(arena, 1)                                       # the mouse: Blue
+    m = shown(arena)
+    assert m.seat == 1 and m.hands[0].held is None and m.hands[1].held == view.hands[1]
+    pick(arena, None)
+    assert shown(arena).seat is None and not arena._panel_hidden((1,))
+
+
+def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
+    arena = arena_at(app)
+    feed(arena, key(pygame.K_h, "h"))                    # you play Red
+    assert arena.live.human_agents == {0}
+    arena.update(16.0)
+    assert [v for v, _ in arena.widgets.get("view_as").options] == [0]
+    bars: list[int] = []
+    real_bars = arena._draw_bars
+    monkeypatch.setattr(arena, "_draw_bars", lambda s, agent, *a, **k:
+                        (bars.append(agent), real_bars(s, agent, *a, **k)))
+    tree_draws: list[int] = []
+    real_tree = arena.trees[1].draw
+    monkeypatch.setattr(arena.trees[1], "draw", lambda *a, **k:
+                        (tree_draws.append(1), real_tree(*a, **k)))
+    for bid in (4, 1, 2):
+        wait_decided(arena)
+        feed(arena, key(DIGITS[bid], str(bid)))
+        assert arena.live.human[0] == bid - 1
+        step_turn(arena)
+        m = shown(arena)
+        view = arena.live.view
+        assert m.seat == 0
+        assert m.hands[0].held == view.hands[0] and m.hands[1].held is None
+        assert all(r.bids[1] is None for r in m.rounds)
+        assert [r.bids[0] for r in m.rounds] == [h.bids[0] for h in view.history]
+        # the opponent's search: no root bars, no tree, no tooltip, no step view
+        assert 1 not in bars and not tree_draws and 0 in bars
+        panel = arena.layout["panels"][1]
+        assert arena._tree_at(panel.center, hover=True) is None
+        feed(arena, O_KEY)                               # the toggle is refused
+        assert arena.message == LOCKED_NOTE and shown(arena).seat == 0
+        pick(arena, None)
+        assert shown(arena).seat == 0
+        arena.selected = 1
+        feed(arena, key(pygame.K_i, "i"))
+        assert arena.animation is None and "hidden" in arena.message
+        arena.selected = 0
+    wait_decided(arena)
+    feed(arena, key(DIGITS[3], "3"))
+    step_turn(arena)
+    assert arena.match.over
+    arena.update(16.0)                                   # game over: all revealed
+    m = shown(arena)
+    assert m.seat is None and m.hands[1].held is not None
+    assert [r.bids for r in m.rounds] == [h.bids for h in arena.live.view.history]
+    assert [v for v, _ in arena.widgets.get("view_as").options] == [None, 0, 1]
+    assert 1 in bars and not arena._panel_hidden((1,))
+
+
+@pytest.fixture(scope="module")
+def imp_replay(tmp_path_factory):
+    rec = Recorder(tmp_path_factory.mktemp("seat_replay"), name_hint="seat", record_trees=4)
+    with Match(load_scenario(SCENARIO), seed=2, budget=BUDGET, recorder=rec) as m:
+        while not m.over:
+            m.play_turn()
+    rec.close()
+    return rec.path
+
+
+def test_the_replay_opens_on_all_cards_and_switches_to_a_seat_at_each_turn(app, imp_replay):
+    scene = ReplayScene(app, read_replay(imp_replay), turn=2)
+    app.push(scene)
+    m = shown(scene)
+    view = scene.view
+    assert m.seat is None and scene.state()["view_as"] is None
+    assert [r.bids for r in m.rounds] == [h.bids for h in view.history]
+    scene.handle_event(O_KEY)                            # Red's view at turn 2
+    m = shown(scene)
+    assert m.seat == 0 and m.hands[1].held is None and m.hands[1].backs == 2
+    assert [r.bids for r in m.rounds] == [(h.bids[0], None) for h in view.history]
+    assert scene.seats.hidden_agents() == {1}
+    scene.handle_event(O_KEY)                            # Blue's
+    m = shown(scene)
+    assert m.seat == 1 and m.hands[0].held is None and m.hands[1].held == view.hands[1]
+    scene.seek(3)                                        # the view follows the turn
+    m = shown(scene)
+    assert m.seat == 1 and len(m.rounds) == 3 and m.hands[0].backs == 1
+    scene.handle_event(O_KEY)                            # back to all cards
+    assert shown(scene).seat is None and not scene.seats.hidden_agents()
