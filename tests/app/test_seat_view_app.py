@@ -76,6 +76,14 @@ def test_a_spectator_switches_between_all_cards_and_each_seat(app):
 
 def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
     arena = arena_at(app)
+    wait_decided(arena)
+    for _ in range(3):
+        arena.update(200.0)                              # Blue's tree reaches its panel
+    arena.draw(app.screen)
+    panel = arena.layout["panels"][1]
+    on_node = next(p for p in ((x, y) for y in range(panel.y + 92, panel.bottom, 6)
+                               for x in range(panel.x + 6, panel.right, 6))
+                   if arena._tree_at(p, hover=True) is not None)   # a spectator's tooltip
     feed(arena, key(pygame.K_h, "h"))                    # you play Red
     assert arena.live.human_agents == {0}
     arena.update(16.0)
@@ -101,8 +109,7 @@ def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
         assert [r.bids[0] for r in m.rounds] == [h.bids[0] for h in view.history]
         # the opponent's search: no root bars, no tree, no tooltip, no step view
         assert 1 not in bars and not tree_draws and 0 in bars
-        panel = arena.layout["panels"][1]
-        assert arena._tree_at(panel.center, hover=True) is None
+        assert arena._tree_at(on_node, hover=True) is None
         feed(arena, O_KEY)                               # the toggle is refused
         assert arena.message == LOCKED_NOTE and shown(arena).seat == 0
         pick(arena, None)
@@ -153,3 +160,35 @@ def test_the_replay_opens_on_all_cards_and_switches_to_a_seat_at_each_turn(app, 
     assert m.seat == 1 and len(m.rounds) == 3 and m.hands[0].backs == 1
     scene.handle_event(O_KEY)                            # back to all cards
     assert shown(scene).seat is None and not scene.seats.hidden_agents()
+
+
+def test_a_replay_seat_view_withholds_the_other_seats_decision_and_tree(app, imp_replay,
+                                                                        monkeypatch):
+    import sandbox.app.replay_scene as replay_scene_module
+    calls: list[tuple] = []
+    real = replay_scene_module.draw_root_bars
+
+    def spy(surface, box, stats, namer, color, **kw):
+        calls.append((kw.get("title"), tuple(stats), kw.get("empty")))
+        return real(surface, box, stats, namer, color, **kw)
+    monkeypatch.setattr(replay_scene_module, "draw_root_bars", spy)
+    scene = ReplayScene(app, read_replay(imp_replay), turn=1)
+    app.push(scene)
+    blue_bid = scene.line().joint[1]
+    scene.draw(app.screen)                               # all cards: Blue's decision shows
+    assert any(t and t.startswith("Blue →") and s for t, s, _ in calls)
+    assert scene.namers[1](blue_bid) in next(t for t, _, _ in calls if t.startswith("Blue"))
+    scene.update(16.0)                                   # the recorded trees fed
+    scene.draw(app.screen)
+    panel = scene.layout["panels"][1]
+    on_node = next(p for p in ((x, y) for y in range(panel.y + 22, panel.bottom, 6)
+                               for x in range(panel.x + 6, panel.right, 6))
+                   if scene._tree_at(p, click=False) is not None)   # Blue's tree answers
+    calls.clear()
+    scene.handle_event(O_KEY)                            # Red's view
+    scene.draw(app.screen)
+    blue = [c for c in calls if c[0] == "Blue"]
+    assert blue and blue[0][1] == () and "hidden" in blue[0][2]
+    assert any(t and t.startswith("Red →") and s for t, s, _ in calls)
+    # Blue's recorded tree: no tooltip from it in Red's view
+    assert scene._tree_at(on_node, click=False) is None
