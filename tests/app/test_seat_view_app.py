@@ -6,6 +6,11 @@ its last frame drew (the goofspiel renderer's `shown`), which
 tests/games/test_goofspiel_seat_view.py pins against the strings drawn."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pygame
 import pytest
 
@@ -18,8 +23,9 @@ from sandbox.replay import Recorder, read_replay
 from sandbox.sim import Match
 from sandbox.ui import UI_EVENT
 
-from test_arena import app, feed, key, step_turn, wait_decided  # noqa: F401
+from test_arena import feed, key, step_turn, wait_decided
 
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = "goofspiel_4_imp_info"
 BUDGET = Budget(ms=0, iterations=200)
 O_KEY = key(pygame.K_o, "o")
@@ -192,3 +198,44 @@ def test_a_replay_seat_view_withholds_the_other_seats_decision_and_tree(app, imp
     assert any(t and t.startswith("Red →") and s for t, s, _ in calls)
     # Blue's recorded tree: no tooltip from it in Red's view
     assert scene._tree_at(on_node, click=False) is None
+
+
+# ------------------------------------------------------------- main.py --view-as
+def _main(*args: str, cwd) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("scenario, value, words", [
+    (SCENARIO, "foo", "must be all or a seat number (got 'foo')"),
+    (SCENARIO, "2", "must be all or a seat in 0..1 (got 2)"),
+    (SCENARIO, "-1", "must be all or a seat in 0..1 (got -1)"),
+    ("goofspiel_13_duel", "0", "this game hides nothing"),
+])
+def test_a_bad_view_as_is_one_error_line_before_any_turn(tmp_path, scenario, value, words):
+    p = _main(scenario, "--screenshot", str(tmp_path / "s.png"), "--turns", "1",
+              "--view-as", value, cwd=tmp_path)
+    assert p.returncode != 0 and "Traceback" not in p.stderr + p.stdout
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --view-as") and words in err[0], p.stderr
+    assert not (tmp_path / "s.png").exists()
+
+
+def test_a_screenshot_shows_the_seat_asked_for(tmp_path, monkeypatch):
+    import sandbox.app as app_module
+    from sandbox.cli import app_main
+    seen = {}
+
+    def shot(app, arena, path, turns):          # what the picture would show
+        arena.draw(app.screen)
+        seen["seat"] = arena.board.shown.seat
+        app.close()
+        return 0
+    monkeypatch.setattr(app_module, "_screenshot", shot)
+    assert app_main([SCENARIO, "--screenshot", str(tmp_path / "s.png"), "--turns", "1",
+                     "--view-as", "1"]) == 0
+    assert seen == {"seat": 1}
+    assert app_main([SCENARIO, "--screenshot", str(tmp_path / "s.png"), "--turns", "1",
+                     "--view-as", "all"]) == 0
+    assert seen == {"seat": None}

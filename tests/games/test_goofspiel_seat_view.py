@@ -99,7 +99,7 @@ def test_what_is_drawn_for_a_seat_lacks_exactly_the_other_cards_and_bids(monkeyp
     assert full - red == Counter({"1": 2, "2": 1, "3": 2, "4": 1})
     # and Red's view adds the backs' count, two hidden bids and the header note
     assert red - full == Counter({"2 cards, hidden": 1, "?": 2,
-                                  "Red's view: other bids hidden": 1})
+                                  "seat view (Red): other bids hidden": 1})
     # Blue's view: Red's faces (2 3 held, 1 4 spent) and Red's bids (4, 1) go
     assert full - blue == Counter({"1": 2, "2": 1, "3": 1, "4": 2})
     # the public record stays in every view: prizes, points, the prize on offer

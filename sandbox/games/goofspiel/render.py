@@ -186,7 +186,7 @@ class GoofspielRenderer:
             lines = [(f"prize {view.turn + 1} of {view.num_cards} · {view.points_order}",
                       pal.TEXT)]
             if seat is not None:
-                lines.append((f"{self._name(seat)}'s view: other bids hidden", pal.WARN))
+                lines.append((f"seat view ({self._name(seat)}): other bids hidden", pal.WARN))
             if view.unrevealed:
                 down = " ".join(str(v) for v in (sorted(view.unrevealed, reverse=True)))
                 what = "face down" if view.points_order == "random" else "to come"
