@@ -97,8 +97,7 @@ class ReplayScene(Scene):
         self.num_agents = h.num_agents
         self.owner = {a: p.player for p in h.players for a in p.agents}
         self.board = self.plugin.renderer(self.colors, self.labels, names)
-        # "view as" a seat (a hidden-information game); a replay opens on all cards
-        self.seats = SeatChoice(hidden, self.labels)
+        self.seats = SeatChoice(hidden, self.labels)   # "view as"; a replay opens on all cards
         self.namers = [move_namer(names, a) for a in range(self.num_agents)]
         self.first, self.last = replay.start_turn, replay.end_turn
         # the bar spans every recorded turn; a gap makes the rest unreachable
@@ -612,8 +611,7 @@ class ReplayScene(Scene):
             policies=policies, note=divergence_note(before.divergence if before else None)))
 
     def _view_as(self, value: int | None, cycle: bool = False) -> None:
-        """O or the picker: whose information the board, the decisions and the
-        trees show (the other seats' decisions and trees are withheld)."""
+        """O or the picker: the seat whose information is shown (app/seat_view.py)."""
         self.flash(self.seats.cycle() if cycle else self.seats.choose(value))
         self.hover_info = None
         self._build_widgets()
@@ -732,10 +730,11 @@ class ReplayScene(Scene):
                 for k, (o, n) in ch.changes.items()]
 
     def _draw_charts(self, surface, r: pygame.Rect) -> None:
-        key = (r.size, self.turn)
+        key = (r.size, self.turn, self.seats.chosen)
         if self._chart_cache is None or self._chart_cache[0] != key:
             surf = pygame.Surface(r.size)
-            draw_replay_charts(surf, self.stats, rect=surf.get_rect(), cursor=self.turn,
+            stats = self.seats.chart_stats(self.stats, self.labels)   # a seat's: its own series
+            draw_replay_charts(surf, stats, rect=surf.get_rect(), cursor=self.turn,
                                text_size=11)
             self._chart_cache = (key, surf)
         surface.blit(self._chart_cache[1], r.topleft)

@@ -102,5 +102,16 @@ class SeatChoice:
         return replace(ctx, seat=s, policies=mine(ctx.policies), chosen=mine(ctx.chosen),
                        plans=mine(ctx.plans), predicted=mine(ctx.predicted))
 
+    def chart_stats(self, stats, labels: Sequence[str]):
+        """A replay's ReplayStats for its charts: in a seat's view, without the
+        other seats' root values and visit entropies (their searches' beliefs,
+        drawn from their own hidden cards)."""
+        hidden = {labels[a] for a in self.hidden_agents() if a < len(labels)}
+        if not hidden:
+            return stats
+        return replace(stats, root_value={k: v for k, v in stats.root_value.items()
+                                          if k not in hidden},
+                       entropy={k: v for k, v in stats.entropy.items() if k not in hidden})
+
     def _name(self, s: int) -> str:
         return self.names[s] if 0 <= s < len(self.names) else f"seat {s}"

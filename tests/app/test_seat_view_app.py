@@ -239,3 +239,17 @@ def test_a_screenshot_shows_the_seat_asked_for(tmp_path, monkeypatch):
     assert app_main([SCENARIO, "--screenshot", str(tmp_path / "s.png"), "--turns", "1",
                      "--view-as", "all"]) == 0
     assert seen == {"seat": None}
+
+
+def test_a_replay_seat_view_charts_only_that_seats_search(app, imp_replay, monkeypatch):
+    import sandbox.app.replay_scene as replay_scene_module
+    drawn = []
+    monkeypatch.setattr(replay_scene_module, "draw_replay_charts",
+                        lambda surf, stats, **kw: drawn.append((set(stats.root_value),
+                                                                set(stats.entropy))))
+    scene = ReplayScene(app, read_replay(imp_replay), turn=1)
+    app.push(scene)
+    scene.draw(app.screen)
+    scene.handle_event(O_KEY)                            # Red's view
+    scene.draw(app.screen)
+    assert drawn == [({"Red", "Blue"}, {"Red", "Blue"}), ({"Red"}, {"Red"})]
