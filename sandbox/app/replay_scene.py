@@ -652,8 +652,9 @@ class ReplayScene(Scene):
     def _draw_middle(self, surface, r: pygame.Rect) -> None:
         line = self.line()
         rows = pygame.Rect(r.x, r.y, r.w, 26 * self.plugin.num_agents(self.view))
-        scores = (self.replay.by_turn[self.turn - 1].scores
-                  if self.turn - 1 in self.replay.by_turn else None)
+        scores = (self.replay.by_turn[self.turn - 1].scores   # they read hidden hands
+                  if self.turn - 1 in self.replay.by_turn and not self.seats.hidden_agents()
+                  else None)
         draw_scoreboard(surface, rows, self.plugin, self.view, self.colors, self.labels, scores)
         y = rows.bottom + 8
         head = "decision at this turn" if line is not None else "no decision recorded here"

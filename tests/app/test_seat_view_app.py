@@ -102,6 +102,11 @@ def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
     real_tree = arena.trees[1].draw
     monkeypatch.setattr(arena.trees[1], "draw", lambda *a, **k:
                         (tree_draws.append(1), real_tree(*a, **k)))
+    import sandbox.app.arena.meters as meters_module
+    scored: list = []
+    real_board = meters_module.draw_scoreboard
+    monkeypatch.setattr(meters_module, "draw_scoreboard", lambda *a: (
+        scored.append(a[-1]), real_board(*a)))
     for bid in (4, 1, 2):
         wait_decided(arena)
         feed(arena, key(DIGITS[bid], str(bid)))
@@ -115,6 +120,8 @@ def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
         assert [r.bids[0] for r in m.rounds] == [h.bids[0] for h in view.history]
         # the opponent's search: no root bars, no tree, no tooltip, no step view
         assert 1 not in bars and not tree_draws and 0 in bars
+        # the evaluation's scores read both hands (their card sums): not shown
+        assert scored and all(sc is None for sc in scored)
         assert arena._tree_at(on_node, hover=True) is None
         feed(arena, O_KEY)                               # the toggle is refused
         assert arena.message == LOCKED_NOTE and shown(arena).seat == 0
@@ -134,6 +141,9 @@ def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
     assert [r.bids for r in m.rounds] == [h.bids for h in arena.live.view.history]
     assert [v for v, _ in arena.widgets.get("view_as").options] == [None, 0, 1]
     assert 1 in bars and not arena._panel_hidden((1,))
+    scored.clear()
+    arena.draw(app.screen)
+    assert scored[-1] is not None and len(scored[-1]) == 2
 
 
 @pytest.fixture(scope="module")
@@ -178,6 +188,10 @@ def test_a_replay_seat_view_withholds_the_other_seats_decision_and_tree(app, imp
         calls.append((kw.get("title"), tuple(stats), kw.get("empty")))
         return real(surface, box, stats, namer, color, **kw)
     monkeypatch.setattr(replay_scene_module, "draw_root_bars", spy)
+    scored: list = []
+    real_board = replay_scene_module.draw_scoreboard
+    monkeypatch.setattr(replay_scene_module, "draw_scoreboard", lambda *a: (
+        scored.append(a[-1]), real_board(*a)))
     scene = ReplayScene(app, read_replay(imp_replay), turn=1)
     app.push(scene)
     blue_bid = scene.line().joint[1]
@@ -193,6 +207,7 @@ def test_a_replay_seat_view_withholds_the_other_seats_decision_and_tree(app, imp
     calls.clear()
     scene.handle_event(O_KEY)                            # Red's view
     scene.draw(app.screen)
+    assert scored[0] is not None and scored[-1] is None   # the scores read both hands
     blue = [c for c in calls if c[0] == "Blue"]
     assert blue and blue[0][1] == () and "hidden" in blue[0][2]
     assert any(t and t.startswith("Red →") and s for t, s, _ in calls)
@@ -253,3 +268,23 @@ def test_a_replay_seat_view_charts_only_that_seats_search(app, imp_replay, monke
     scene.handle_event(O_KEY)                            # Red's view
     scene.draw(app.screen)
     assert drawn == [({"Red", "Blue"}, {"Red", "Blue"}), ({"Red"}, {"Red"})]
+
+
+def test_a_replay_seat_view_withholds_a_what_if_of_the_other_seat(app, imp_replay,
+                                                                 monkeypatch):
+    scene = ReplayScene(app, read_replay(imp_replay), turn=1)
+    app.push(scene)
+    scene.toggle_whatif()
+    shown_for: list = []
+    real = scene.whatif.draw
+    monkeypatch.setattr(scene.whatif, "draw", lambda *a, **k: (shown_for.append(
+        scene.whatif.agent), real(*a, **k)))
+    scene.whatif.agent = 1                               # a what-if of Blue's decision
+    scene.draw(app.screen)
+    assert shown_for == [1]
+    scene.handle_event(O_KEY)                            # Red's view: Blue's what-if withheld
+    scene.draw(app.screen)
+    assert shown_for == [1]
+    scene.whatif.agent = 0                               # Red's own: shown
+    scene.draw(app.screen)
+    assert shown_for == [1, 0]

@@ -503,7 +503,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             draw_result(surface, L["board"], self.live.result)
         self._draw_controls_frame(surface, L["controls"])
         draw_meters(surface, L["right"], self.match, self.plugin, view, self.colors,
-                    self.live.last_record.scores if self.live.last_record else None,
+                    # the evaluation reads every hand (goofspiel: the card sums):
+                    # no scores in a seat's view
+                    self.live.last_record.scores if self.live.last_record
+                    and not self.hidden_agents() else None,
                     self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
