@@ -226,6 +226,8 @@ def _app(args: argparse.Namespace) -> int:
         raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
     if args.start_position is not None and args.replay is not None:
         raise CliError("--start-position and --replay: choose one place to start from")
+    if args.view_as is not None and args.headless and not offscreen:
+        raise CliError("--view-as picks what the app's board shows; --headless draws no board")
     if args.view_as is not None and args.view_as.strip().lower() != "all":
         try:
             args.view_seat = int(args.view_as)

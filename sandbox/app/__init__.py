@@ -168,6 +168,8 @@ def _run_branch(app: App, args: argparse.Namespace, scene, shot: str | None) -> 
     arena = ArenaScene(app, bp.scenario, branch=bp,
                        recorder_factory=app.recorder_factory(bp.scenario, bp.name_hint))
     app.push(arena)
+    arena.seats.choose(getattr(args, "view_seat", None))   # --view-as, as the replay's
+    arena._build_widgets()
     arena.flash(f"played on from {scene.replay.path.name}, turn {bp.turn}", 6.0)
     if shot:
         return _screenshot(app, arena, shot, bp.turn + (20 if args.turns is None else args.turns))

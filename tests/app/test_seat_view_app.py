@@ -222,6 +222,14 @@ def _main(*args: str, cwd) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
+def test_view_as_without_a_board_is_refused(tmp_path):
+    p = _main(SCENARIO, "--headless", "--view-as", "0", cwd=tmp_path)
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert p.stderr.strip() == ("error: --view-as picks what the app's board shows; "
+                                "--headless draws no board")
+    assert "result:" not in p.stdout
+
+
 @pytest.mark.parametrize("scenario, value, words", [
     (SCENARIO, "foo", "must be all or a seat number (got 'foo')"),
     (SCENARIO, "2", "must be all or a seat in 0..1 (got 2)"),
