@@ -31,6 +31,9 @@ class SeatChoice:
         self.hidden = bool(hidden)     # GamePlugin.hides_info / Game.hidden_info
         self.names = list(names)
         self.chosen: int | None = None
+        # the seat a person played in this match (the arena keeps the lock on
+        # it after they hand it back, until the game is over)
+        self.played: int | None = None
 
     @staticmethod
     def locked(person: int | None, over: bool) -> bool:

@@ -146,6 +146,31 @@ def test_a_person_sees_their_seat_only_until_the_game_is_over(app, monkeypatch):
     assert scored[-1] is not None and len(scored[-1]) == 2
 
 
+def test_handing_the_seat_back_keeps_its_view_until_the_game_is_over(app):
+    """H, O, H would otherwise show a person the other hand mid-game and let
+    them play on knowing it."""
+    arena = arena_at(app)
+    feed(arena, key(pygame.K_h, "h"))                    # you play Red
+    wait_decided(arena)
+    feed(arena, key(DIGITS[2], "2"))
+    step_turn(arena)
+    feed(arena, key(pygame.K_h, "h"))                    # Red searches again
+    assert arena.live.human_agents == set()
+    arena.update(16.0)
+    feed(arena, O_KEY)
+    assert arena.message == LOCKED_NOTE
+    assert shown(arena).seat == 0 and arena._panel_hidden((1,))
+    assert [v for v, _ in arena.widgets.get("view_as").options] == [0]
+    while not arena.match.over:
+        wait_decided(arena)
+        step_turn(arena)
+    arena.update(16.0)
+    assert shown(arena).seat is None and not arena._panel_hidden((1,))
+    feed(arena, key(pygame.K_r, "r"))                    # a new match: nobody played yet
+    arena.update(16.0)
+    assert shown(arena).seat is None and arena.seats.played is None
+
+
 @pytest.fixture(scope="module")
 def imp_replay(tmp_path_factory):
     rec = Recorder(tmp_path_factory.mktemp("seat_replay"), name_hint="seat", record_trees=4)

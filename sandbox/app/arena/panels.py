@@ -335,8 +335,8 @@ class TreePanels:
             if self._panel_hidden(g):    # withheld while a seat's view is shown
                 whose = agent_labels(self.match.names)[a]
                 note = (f"hidden in this view: {ctl.name}'s search shows {whose}'s "
-                        "hidden moves" + (" (shown at game over)" if self.live.human_agents
-                                          else ""))
+                        "hidden moves" + (" (shown at game over)"
+                                          if self.seats.played is not None else ""))
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, lab.get_rect(center=panel.center))
                 continue

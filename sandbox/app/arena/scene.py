@@ -284,10 +284,15 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         return min(self.live.human_agents) if self.live.human_agents else None
 
     def _viewer(self) -> tuple[int | None, bool]:
-        """(the seat a person plays or None, whether the game is over): what
-        the "view as" lock depends on (seat_view.SeatChoice)."""
+        """(the seat a person plays or played in this match, else None;
+        whether the game is over): what the "view as" lock depends on
+        (seat_view.SeatChoice). A person who hands their seat back (H) stays
+        on its view until the game is over: else H, O, H would show them the
+        other hand and let them play on knowing it."""
         person = self._human_agent() if self.live.human_agents else None
-        return person, bool(self.match.over)
+        if person is not None and self.seats.hidden:
+            self.seats.played = person
+        return (person if person is not None else self.seats.played), bool(self.match.over)
 
     def hidden_agents(self) -> frozenset[int]:
         """Agents whose cards, decisions and searches are withheld now."""
@@ -555,7 +560,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         return {"scene": self.name, "turn": m.turn, "paused": self.live.paused,
                 "speed": self.live.speed, "over": m.over, "seed": m.seed,
                 "selected": self.selected, "tree_source": self.tree_source,
-                "view_as": self.seats.seat(*self._viewer()) if self.seats.hidden else "all",
+                "view_as": self.seats.seat(*self._viewer()),   # None: all cards
                 "replay": str(getattr(m.recorder, "path", "") or "") or None,
                 "branched_from": m.branched_from,
                 "players": players,
