@@ -32,7 +32,8 @@ class TreePanels:
     scene's live, plugin, selected, widgets, layout, colors, namers, explorer, trees,
     matrices, matrix_hover, matrix_mode, tree_mode, tree_source, the step animation's state,
     and its own feed timers (_feed_after, _feed_next, _matrix_fed, _bars, _groups); it
-    calls match, flash, _build_widgets, _kept, _in_force (controls)."""
+    calls match, flash, _build_widgets, _kept, _in_force (controls) and hidden_agents
+    (scene: the agents withheld from the seat in view, app/seat_view.py)."""
 
     def _apply_tree_requests(self) -> None:
         """Each search publishes the trees the views show: its own agents'

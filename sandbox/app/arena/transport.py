@@ -23,7 +23,7 @@ class TransportBar:
     """ArenaScene's part: the transport bar, a mixin over the scene's state. It uses the
     scene's live, selected, trees, namers, colors, widgets, layout, app and the step
     animation's animation, _step_before, _step_player; it calls match, flash, _in_force
-    (controls) and _set_tree_source (panels)."""
+    (controls), _set_tree_source (panels) and hidden_agents (scene)."""
 
     def _toggle_pause(self) -> None:
         self.live.toggle_pause()
