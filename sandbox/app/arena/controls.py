@@ -33,7 +33,7 @@ class PlayerControls:
     """ArenaScene's part: the chosen player's controls, a mixin over the scene's state.
     It uses the scene's live, plugin, selected, widgets, layout, colors, show_weights, seats,
     agent_dir, scenario_stem, tree_mode, tree_source, matrix_mode, _status_y, _matrix_sig;
-    it calls match, flash, _scenario_stem (scene), tree_sources, _matrix_panel and
+    it calls match, flash, _scenario_stem and _viewer (scene), tree_sources, _matrix_panel and
     _matrix_signature (panels)."""
 
     # ------------------------------------------------------------ algorithms
