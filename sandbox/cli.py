@@ -191,6 +191,10 @@ def app_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state-file", metavar="PATH", default=None,
                         help="keep writing the app's state (settings the searches received, "
                              "turn, ...) to this JSON file")
+    parser.add_argument("--view-as", metavar="SEAT", default=None,
+                        help="a game with hidden cards or bids (goofspiel imp_info=1): the board "
+                             "shows this seat's view, e.g. 0 (default all: every card); a person "
+                             "playing sees their own seat's until the game is over")
     parser.add_argument("--record", action="store_true",
                         help="record a replay with --headless, --screenshot or --profile-frames "
                              "too (they do not by default; --replay-dir DIR also asks for one)")
@@ -222,12 +226,21 @@ def _app(args: argparse.Namespace) -> int:
         raise CliError("--branch-at K plays on from a replay's turn: give --replay FILE")
     if args.start_position is not None and args.replay is not None:
         raise CliError("--start-position and --replay: choose one place to start from")
+    if args.view_as is not None and args.headless and not offscreen:
+        raise CliError("--view-as picks what the app's board shows; --headless draws no board")
+    if args.view_as is not None and args.view_as.strip().lower() != "all":
+        try:
+            args.view_seat = int(args.view_as)
+        except ValueError:
+            raise CliError(f"--view-as must be all or a seat number (got {args.view_as!r})") \
+                from None
     if args.replay is not None:
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
     from .config import find_scenario, load_scenario
     scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    _check_view_seat(args, scenario.game, scenario.game_params)
     if args.start_position is not None:   # so is a bad position file
         from .run import start_position_from_args
         start_position_from_args(args, scenario)
@@ -255,6 +268,7 @@ def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
         raise CliError("--profile-frames measures a live match; it does not take --replay")
     replay = read_replay(args.replay)
     replay.close()
+    _check_view_seat(args, replay.header.game, replay.header.game_params)
     if args.branch_at is not None:
         branch = branch_from_args(args)
         if args.headless and not offscreen:
@@ -274,6 +288,21 @@ def _app_replay(args: argparse.Namespace, offscreen: bool) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     from .app import run_app
     return run_app(args)
+
+
+def _check_view_seat(args: argparse.Namespace, game: str, params) -> None:
+    """--view-as SEAT: a seat of this game, and a game that hides something
+    from its seats (C's own answer, Game.hidden_info)."""
+    seat = getattr(args, "view_seat", None)
+    if seat is None:
+        return
+    from .native import Game
+    with Game(game, params, seed=0) as g:
+        hidden, n = g.hidden_info, g.num_agents
+    if not hidden:
+        raise CliError(f"--view-as {seat}: this game hides nothing (every seat sees every card)")
+    if not 0 <= seat < n:
+        raise CliError(f"--view-as must be all or a seat in 0..{n - 1} (got {seat})")
 
 
 def _branch_headless(args: argparse.Namespace, bp, out=None) -> int:

@@ -12,6 +12,9 @@ budgets, so the pictures are reproducible:
   whatif.png    that duel at turn 30 with the what-if panel: Curious re-searched from
                 its kept tree as recorded and with C 1.5, the second compared
   goofspiel.png the arena on goofspiel_13_duel after 5 rounds
+  goofspiel_hidden.png  goofspiel_you_imp_info (hidden bids) after 4 rounds the person
+                bid 13, 1, 12, 11: their seat's view (the search's hand as card
+                backs, its bids "?", its tree withheld)
   matrix.png    the arena on matrix_biased_rps_duel after 12 rounds
   menu.png      the start menu
   policies.png  the arena with an Exp3 and an RM player: the algorithm and
@@ -42,6 +45,7 @@ budgets, so the pictures are reproducible:
     python tools/readme_screenshots.py --only tournament   # tournament.png and menu.png
     python tools/readme_screenshots.py --only explorer     # just explorer.png
     python tools/readme_screenshots.py --only labs         # the three lab_*.png
+    python tools/readme_screenshots.py --only hidden       # just goofspiel_hidden.png
 """
 from __future__ import annotations
 
@@ -165,6 +169,29 @@ def game_shots(out: Path) -> None:
         play_to(app, arena, turns)
         app.screenshot(out / f"{name}.png")
         app.close()
+
+
+def hidden_bids_shot(out: Path) -> None:
+    """A person's seat of a hidden-bids game: they bid by key, each round
+    answered by the determinized search (iteration budget: reproducible)."""
+    app = App()
+    arena = ArenaScene(app, load_scenario("goofspiel_you_imp_info"), seed=2,
+                       recorder_factory=lambda: None)
+    app.push(arena)
+    arena.live.set_speed(None)
+    for bid in ("k", "1", "q", "j"):          # 13, 1, 12, 11
+        turn = arena.match.turn
+        while not arena.match.turn_ready():
+            frames(app, 1)
+        arena.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(bid),
+                                              unicode=bid, mod=0, scancode=0))
+        while arena.match.turn == turn:
+            frames(app, 1)
+    while not arena.match.turn_ready():       # the search's next bid decided, not shown
+        frames(app, 1)
+    frames(app, 30)
+    app.screenshot(out / "goofspiel_hidden.png")
+    app.close()
 
 
 def pods_shot(out: Path) -> None:
@@ -380,7 +407,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/screenshots")
     ap.add_argument("--only", choices=["algorithms", "mcgs", "pods", "whatif", "snakebyte",
-                                       "tournament", "explorer", "labs"],
+                                       "tournament", "explorer", "labs", "hidden"],
                     help="make only these shots")
     args = ap.parse_args()
     out = Path(args.out)
@@ -400,6 +427,9 @@ def main() -> int:
     if args.only == "labs":
         lab_shots(out)
         return 0
+    if args.only == "hidden":
+        hidden_bids_shot(out)
+        return 0
     if args.only == "tournament":
         tournament_shot(out)
         menu_shot(out)
@@ -412,6 +442,7 @@ def main() -> int:
     arena_shots(out)
     replay_shot(out)
     game_shots(out)
+    hidden_bids_shot(out)
     pods_shot(out)
     snakebyte_shot(out)
     lab_shots(out)

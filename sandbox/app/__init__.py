@@ -83,6 +83,8 @@ def _run_app(args: argparse.Namespace) -> int:
         arena = ArenaScene(app, scenario, seed=args.seed, budget=budget,
                            recorder_factory=app.recorder_factory(scenario))
     app.push(arena)
+    arena.seats.choose(getattr(args, "view_seat", None))   # --view-as (checked by the CLI)
+    arena._build_widgets()
 
     profile = getattr(args, "profile_frames", None)
     shot = getattr(args, "screenshot", None)
@@ -134,6 +136,8 @@ def _run_replay(app: App, args: argparse.Namespace) -> int:
     from .replay_scene import ReplayScene
     scene = ReplayScene(app, read_replay(args.replay))
     app.push(scene)
+    scene.seats.choose(getattr(args, "view_seat", None))   # --view-as (checked by the CLI)
+    scene._build_widgets()
     shot = getattr(args, "screenshot", None)
     if getattr(args, "branch_at", None) is not None:
         return _run_branch(app, args, scene, shot)
@@ -164,6 +168,8 @@ def _run_branch(app: App, args: argparse.Namespace, scene, shot: str | None) -> 
     arena = ArenaScene(app, bp.scenario, branch=bp,
                        recorder_factory=app.recorder_factory(bp.scenario, bp.name_hint))
     app.push(arena)
+    arena.seats.choose(getattr(args, "view_seat", None))   # --view-as, as the replay's
+    arena._build_widgets()
     arena.flash(f"played on from {scene.replay.path.name}, turn {bp.turn}", 6.0)
     if shot:
         return _screenshot(app, arena, shot, bp.turn + (20 if args.turns is None else args.turns))

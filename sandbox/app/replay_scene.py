@@ -40,6 +40,7 @@ from ..render.charts import draw_replay_charts
 from ..render.fonts import elide, text
 from ..render.root_bars import draw_root_bars
 from ..render.scoreboard import draw_scoreboard
+from ..render.tooltip import draw_help_box as _draw_help
 from ..render.tooltip import draw_tooltip as _tooltip, fit_lines as _fit_lines
 from ..render.tree_explore import HELP as EXPLORER_HELP
 from ..render.tree_explore import ExplorerInput
@@ -50,6 +51,7 @@ from ..sim.live import BASE_TURN_MS
 from ..sim.world import divergence_note
 from ..ui import Button, Picker, WidgetGroup, is_ui
 from ..ui.timeline import Timeline
+from .seat_view import SeatChoice
 from .shell import App, Scene
 from .whatif import WhatIfPanel
 
@@ -67,6 +69,7 @@ HELP = [
     ("T", "tree layout: auto / icicle / node-link"),
     ("B", "play on from this turn: a live match in the arena (paused)"),
     ("W", "what if: re-search this turn with other settings (panel on the right)"),
+    ("O", "hidden cards or bids: view as all cards / one seat at this turn"),
     ("P or F12", "screenshot to screenshots/"),
     *EXPLORER_HELP,
     ("Esc", "close this help / back"),
@@ -84,6 +87,7 @@ class ReplayScene(Scene):
             self.plugin = game_plugin(replay.header.game)
             with Game(replay.header.game, replay.header.game_params, seed=0) as g:
                 names = move_names(g)          # from C, as the arena's
+                hidden = g.hidden_info
         except SandboxError as exc:
             raise ReplayError(f"{replay.path}: cannot show this match: {exc}") from None
         self.stats = compute_stats(replay)
@@ -93,6 +97,7 @@ class ReplayScene(Scene):
         self.num_agents = h.num_agents
         self.owner = {a: p.player for p in h.players for a in p.agents}
         self.board = self.plugin.renderer(self.colors, self.labels, names)
+        self.seats = SeatChoice(hidden, self.labels)   # "view as"; a replay opens on all cards
         self.namers = [move_namer(names, a) for a in range(self.num_agents)]
         self.first, self.last = replay.start_turn, replay.end_turn
         # the bar spans every recorded turn; a gap makes the rest unreachable
@@ -358,6 +363,7 @@ class ReplayScene(Scene):
         b = g.add(Button("whatif", (x + 584, y, 70, 26), "What if",
                          "re-search this turn with other settings (W)"))
         b.toggled = self.whatif_open
+        self.seats.add_picker(g, (x + 662, y, 150, 26))
         if self.whatif_open:
             self._whatif_top = self.whatif.build(g, self.layout["charts"])
         markers = [(m.turn, m.kind, m.label) for m in self.stats.markers]
@@ -398,7 +404,8 @@ class ReplayScene(Scene):
     def _explore(self, event: pygame.event.Event) -> bool:
         """The tree explorer's mouse and keys over the tree panels
         (render/tree_explore.ExplorerInput)."""
-        panes = [(tv, _tree_area(panel)) for tv, panel, _ in self.tree_views()]
+        panes = [(tv, _tree_area(panel)) for tv, panel, _ in self.tree_views()
+                 if tv.agent not in self.seats.hidden_agents()]
         consumed, msg = self.explorer.handle(event, panes)
         if msg:
             self.flash(msg)
@@ -453,6 +460,8 @@ class ReplayScene(Scene):
             self.play_on()
         elif k == pygame.K_w:
             self.toggle_whatif()
+        elif k == pygame.K_o:
+            self._view_as(None, cycle=True)
         elif k == pygame.K_ESCAPE:
             if self.entry:
                 self.entry = ""
@@ -494,6 +503,8 @@ class ReplayScene(Scene):
             return
         if wid == "speed":
             self.set_speed(event.value)
+        elif wid == "view_as":
+            self._view_as(event.value)
         elif wid == "timeline":
             self.playing = False
             self._sync_play()
@@ -503,7 +514,7 @@ class ReplayScene(Scene):
         self.hover_view = None
         for tv, panel, _ in self.tree_views():
             area = _tree_area(panel)
-            if area.collidepoint(pos):
+            if area.collidepoint(pos) and tv.agent not in self.seats.hidden_agents():
                 self.hover_view = tv
                 return tv.click(pos) if click else tv.hover(pos)
             tv.hover((-1, -1))
@@ -550,7 +561,10 @@ class ReplayScene(Scene):
         if self.turn >= self.last:
             self._draw_end(surface, L["board"])
         self._draw_middle(surface, L["middle"])
-        if self.whatif_open:
+        if self.whatif_open and self.whatif.agent in self.seats.hidden_agents():
+            surface.blit(text("what-if of a seat hidden in this view", 12, pal.TEXT_DIM),
+                         L["charts"].topleft)
+        elif self.whatif_open:
             self.whatif.draw(surface, L["charts"], self._whatif_top, L["whatif_table"])
         else:
             self._draw_charts(surface, L["charts"])
@@ -566,7 +580,7 @@ class ReplayScene(Scene):
                 _tooltip(surface, self.hover_pos, tip)
             else:   # a pinned node keeps its numbers on screen, off the node
                 for tv, panel, _ in self.tree_views():
-                    if tv.snapshot is not None:
+                    if tv.snapshot is not None and tv.agent not in self.seats.hidden_agents():
                         tv.draw_pinned(surface, _tree_area(panel))
         self.widgets.draw_popups(surface)   # an open list stays on top of the panels
         self.explorer.draw(surface)
@@ -593,8 +607,14 @@ class ReplayScene(Scene):
                                         for r in at.root if r.move >= 0)
         # the step into the shown state: its pymunk world's divergence
         before = self.replay.by_turn.get(self.turn - 1)
-        return BoardContext(policies=policies,
-                            note=divergence_note(before.divergence if before else None))
+        return self.seats.context(BoardContext(
+            policies=policies, note=divergence_note(before.divergence if before else None)))
+
+    def _view_as(self, value: int | None, cycle: bool = False) -> None:
+        """O or the picker: the seat whose information is shown (app/seat_view.py)."""
+        self.flash(self.seats.cycle() if cycle else self.seats.choose(value))
+        self.hover_info = None
+        self._build_widgets()
 
     def _draw_top(self, surface, r: pygame.Rect) -> None:
         pygame.draw.rect(surface, pal.PANEL, r)
@@ -606,7 +626,7 @@ class ReplayScene(Scene):
         x = r.right - t.get_width() - 12
         surface.blit(t, (x, r.y + 12))
         name = text(self.replay.path.name, 12, pal.TEXT_DIM)
-        nx = max(670, x - name.get_width() - 20)
+        nx = max(830 if self.seats.hidden else 670, x - name.get_width() - 20)
         if nx + name.get_width() < x - 8:
             surface.blit(name, (nx, r.y + 14))
 
@@ -632,8 +652,9 @@ class ReplayScene(Scene):
     def _draw_middle(self, surface, r: pygame.Rect) -> None:
         line = self.line()
         rows = pygame.Rect(r.x, r.y, r.w, 26 * self.plugin.num_agents(self.view))
-        scores = (self.replay.by_turn[self.turn - 1].scores
-                  if self.turn - 1 in self.replay.by_turn else None)
+        scores = (self.replay.by_turn[self.turn - 1].scores   # they read hidden hands
+                  if self.turn - 1 in self.replay.by_turn and not self.seats.hidden_agents()
+                  else None)
         draw_scoreboard(surface, rows, self.plugin, self.view, self.colors, self.labels, scores)
         y = rows.bottom + 8
         head = "decision at this turn" if line is not None else "no decision recorded here"
@@ -645,6 +666,10 @@ class ReplayScene(Scene):
             box = pygame.Rect(r.x, y, r.w, bar_h - 4)
             y += bar_h
             status = self.plugin.status(self.view, a)
+            if a in self.seats.hidden_agents():   # its move is the hidden bid
+                draw_root_bars(surface, box, (), self.namers[a], self.colors[a],
+                               title=self.labels[a], empty="hidden in this seat's view")
+                continue
             if not status.alive:
                 # out: there is no decision to show, and "no root statistics
                 # yet" would suggest one is coming
@@ -706,10 +731,11 @@ class ReplayScene(Scene):
                 for k, (o, n) in ch.changes.items()]
 
     def _draw_charts(self, surface, r: pygame.Rect) -> None:
-        key = (r.size, self.turn)
+        key = (r.size, self.turn, self.seats.chosen)
         if self._chart_cache is None or self._chart_cache[0] != key:
             surf = pygame.Surface(r.size)
-            draw_replay_charts(surf, self.stats, rect=surf.get_rect(), cursor=self.turn,
+            stats = self.seats.chart_stats(self.stats, self.labels)   # a seat's: its own series
+            draw_replay_charts(surf, stats, rect=surf.get_rect(), cursor=self.turn,
                                text_size=11)
             self._chart_cache = (key, surf)
         surface.blit(self._chart_cache[1], r.topleft)
@@ -719,6 +745,10 @@ class ReplayScene(Scene):
             pygame.draw.rect(surface, pal.PANEL, panel)
             surface.blit(text(title, 12, self.colors[tv.agent], bold=True),
                          (panel.x + 8, panel.y + 5))
+            if tv.agent in self.seats.hidden_agents():
+                surface.blit(text("hidden in this seat's view", 12, pal.TEXT_DIM),
+                             (panel.x + 8, panel.y + 28))
+                continue
             if tv.snapshot is None:
                 empty = ("no tree recorded for this turn" if not (self.whatif_open and k == 1)
                          else "the chosen what-if's tree shows here once it has run")
@@ -738,7 +768,7 @@ class ReplayScene(Scene):
         return {**self.plugin.summary(self.view),
                 "scene": self.name, "file": str(self.replay.path), "turn": self.turn,
                 "first": self.first, "last": self.last, "playing": self.playing,
-                "speed": self.speed, "trees": self.has_trees,
+                "speed": self.speed, "trees": self.has_trees, "view_as": self.seats.seat(),
                 "whatif": ({"agent": self.whatif.agent, "changes": self.whatif.changes,
                             "listed": [w.label() for w in self.whatif.listed()]}
                            if self.whatif_open else None),
@@ -765,21 +795,6 @@ def _bot_note(pt, agent: int, by: str | None, forfeited: bool) -> str:
 
 def _fmt(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-def _draw_help(surface, rows, title: str) -> None:
-    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 170))
-    surface.blit(shade, (0, 0))
-    box = pygame.Rect(0, 0, 560, 40 + 22 * len(rows))
-    box.center = surface.get_rect().center
-    pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
-    pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
-    surface.blit(text(title, 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
-    for i, (k, what) in enumerate(rows):
-        y = box.y + 38 + 22 * i
-        surface.blit(text(k, 13, pal.ACCENT, mono=True), (box.x + 16, y))
-        surface.blit(text(what, 13, pal.TEXT), (box.x + 150, y))
 
 
 __all__ = ["ReplayScene"]

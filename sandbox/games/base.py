@@ -160,6 +160,11 @@ class BoardContext:
     # a short line about the world itself, e.g. a pods race in the pymunk
     # world: how far the last turn moved the pods off the C model's prediction
     note: str = ""
+    # a hidden-information game (GamePlugin.hides_info): the seat whose view
+    # the board draws -- its own cards and the public record, the other
+    # seats' hidden parts face down; None: everything (a spectator's "all
+    # cards", a finished game). Boards of perfect-information games ignore it.
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -280,7 +285,8 @@ class GamePlugin:
     def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str],
                  move_names: Sequence[Sequence[str]] | None = None):
         """The board renderer: draw(surface, rect, view, prev, alpha, ctx) and
-        move_at(rect, view, pos, agent) -> a move for a click, or None.
+        move_at(rect, view, pos, agent) -> a move for a click, or None. A
+        game that hides_info draws only ctx.seat's view when it is set.
         `move_names`: names[agent][move] from C (move_names(game))."""
         raise NotImplementedError
 
@@ -295,6 +301,14 @@ class GamePlugin:
         """Why these parameters cannot be analysed exactly (too many states,
         not two seats), or "" when they can. Asked only if `exploitable`."""
         return ""
+
+    def hides_info(self, game_params: Mapping[str, Any] | None) -> bool:
+        """Whether a game of these parameters keeps something from some seat
+        (goofspiel's imp_info: the opponent's hand and bids). The app then
+        offers "view as" a seat (BoardContext.seat) and, while a person plays
+        a seat, shows only that seat's view until the game is over. Perfect
+        information (the default): False."""
+        return False
 
     def info_key(self, game: "Game", seat: int) -> Any:
         """On a hidden-information game (Game.hidden_info), a hashable key

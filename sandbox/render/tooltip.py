@@ -57,3 +57,19 @@ def draw_tooltip(surface, pos, tip: str, max_width: int = 560) -> None:
     pygame.draw.rect(surface, pal.BORDER, r, 1, border_radius=3)
     for i, t in enumerate(imgs):
         surface.blit(t, (r.x + 5, r.y + 3 + i * line_h))
+
+
+def draw_help_box(surface, rows, title: str) -> None:
+    """A titled list of (key, what) rows over a shaded window (the replay's help)."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 170))
+    surface.blit(shade, (0, 0))
+    box = pygame.Rect(0, 0, 560, 40 + 22 * len(rows))
+    box.center = surface.get_rect().center
+    pygame.draw.rect(surface, pal.PANEL, box, border_radius=8)
+    pygame.draw.rect(surface, pal.BORDER, box, 1, border_radius=8)
+    surface.blit(text(title, 16, pal.TEXT, bold=True), (box.x + 16, box.y + 10))
+    for i, (k, what) in enumerate(rows):
+        y = box.y + 38 + 22 * i
+        surface.blit(text(k, 13, pal.ACCENT, mono=True), (box.x + 16, y))
+        surface.blit(text(what, 13, pal.TEXT), (box.x + 150, y))

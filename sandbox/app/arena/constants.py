@@ -45,6 +45,7 @@ HELP = [
     ("M", "MCGS / joint panels: heat map and graph / heat map / graph"),
     ("A", "save the chosen player's settings as an agent file in agents/"),
     ("E", "the chosen player's evaluation weights (sliders, from the next turn) / its search"),
+    ("O", "hidden cards or bids: view as all cards / one seat (yours while you play)"),
     ("P or F12", "screenshot to screenshots/"),
     *EXPLORER_HELP,
     ("Esc", "close this help / clear focus / back to the menu"),

@@ -31,9 +31,9 @@ from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
 
 class PlayerControls:
     """ArenaScene's part: the chosen player's controls, a mixin over the scene's state.
-    It uses the scene's live, plugin, selected, widgets, layout, colors, show_weights,
+    It uses the scene's live, plugin, selected, widgets, layout, colors, show_weights, seats,
     agent_dir, scenario_stem, tree_mode, tree_source, matrix_mode, _status_y, _matrix_sig;
-    it calls match, flash, _scenario_stem (scene), tree_sources, _matrix_panel and
+    it calls match, flash, _scenario_stem and _viewer (scene), tree_sources, _matrix_panel and
     _matrix_signature (panels)."""
 
     # ------------------------------------------------------------ algorithms
@@ -70,6 +70,9 @@ class PlayerControls:
         g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
         g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
+        # a hidden-information game: whose cards the board shows (O)
+        self._seat_sig = self._viewer()
+        self.seats.add_picker(g, (x + 706, y, 150, 26), *self._seat_sig)
 
         c = L["controls"]
         players = self.match.controllers

@@ -32,7 +32,8 @@ class TreePanels:
     scene's live, plugin, selected, widgets, layout, colors, namers, explorer, trees,
     matrices, matrix_hover, matrix_mode, tree_mode, tree_source, the step animation's state,
     and its own feed timers (_feed_after, _feed_next, _matrix_fed, _bars, _groups); it
-    calls match, flash, _build_widgets, _kept, _in_force (controls)."""
+    calls match, flash, _build_widgets, _kept, _in_force (controls) and hidden_agents
+    (scene: the agents withheld from the seat in view, app/seat_view.py)."""
 
     def _apply_tree_requests(self) -> None:
         """Each search publishes the trees the views show: its own agents'
@@ -157,7 +158,7 @@ class TreePanels:
         (render/tree_explore.ExplorerInput); a changed focus asks the
         searches for that subtree."""
         panes = []
-        for g, tv, panel in self._panel_views():
+        for g, tv, panel in self._panel_views(visible=True):
             area = self._panel_areas(g, panel)[0]   # MCGS: beside its heat map, or none
             if area is not None:
                 panes.append((tv, area))
@@ -272,15 +273,28 @@ class TreePanels:
             return None
         return snap.trees.get(agent)
 
-    def _panel_views(self) -> list[tuple[tuple[int, ...], TreeView, pygame.Rect]]:
-        """(agents, the view drawing their tree, panel) per tree panel."""
+    def _panel_views(self, visible: bool = False
+                     ) -> list[tuple[tuple[int, ...], TreeView, pygame.Rect]]:
+        """(agents, the view drawing their tree, panel) per tree panel;
+        `visible`: only the panels not withheld from the seat in view."""
         return [(g, self.trees[g[0]], panel)
-                for g, panel in zip(self._groups, self.layout.get("panels", []))]
+                for g, panel in zip(self._groups, self.layout.get("panels", []))
+                if not (visible and self._panel_hidden(g))]
+
+    def _panel_hidden(self, group: tuple[int, ...]) -> bool:
+        """Whether a panel shows a search of, or for, an agent whose hidden
+        information the seat in view may not see (app/seat_view.py): its
+        root holds the move that agent chose, its tree that agent's cards."""
+        hidden = self.hidden_agents()
+        if not hidden:
+            return False
+        ctl = self._tree_controller(group[0])
+        return bool(hidden & (set(group) | set(ctl.agents)))
 
     def _tree_at(self, pos, hover: bool = False, click: bool = False):
         self.matrix_hover = None
         found = None
-        for g, tv, panel in self._panel_views():
+        for g, tv, panel in self._panel_views(visible=True):   # no tooltip of a hidden one
             area, marea = self._panel_areas(g, panel)
             mv = self.matrices[g[0]]
             if hover:
@@ -319,6 +333,14 @@ class TreePanels:
             surface.blit(text(elide(header, 12, panel.w - 16 - switch, bold=True), 12,
                               self.colors[a] if len(g) == 1 else pal.TEXT, bold=True),
                          (panel.x + 8, panel.y + 5))
+            if self._panel_hidden(g):    # withheld while a seat's view is shown
+                whose = agent_labels(self.match.names)[a]
+                note = (f"hidden in this view: {ctl.name}'s search shows {whose}'s "
+                        "hidden moves" + (" (shown at game over)"
+                                          if self.seats.played is not None else ""))
+                lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
+                surface.blit(lab, lab.get_rect(center=panel.center))
+                continue
             kept, policy_name, alg = -1, None, ""
             if isinstance(ctl, SearchController):
                 kept = self._kept(ctl)

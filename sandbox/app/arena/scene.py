@@ -44,6 +44,7 @@ from ...render.tree_view import TreeView
 from ...sim import SearchController, TreeRequest
 from ...sim.live import LiveMatch
 from ...ui import Picker, Slider, Toggle, WidgetGroup, is_ui
+from ..seat_view import SeatChoice
 from ..shell import App, Scene
 from .board import BoardPlans
 from .constants import TREE_NODES, TREE_EVERY_MS
@@ -103,6 +104,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.layout = {}
         self._status_y: int | None = None
         self.widgets = WidgetGroup()
+        self._seat_sig: tuple = ()      # the "view as" lock the widgets were built for
 
     # ------------------------------------------------------------ setup
     @property
@@ -123,6 +125,12 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.plugin = m.world.plugin
         names = move_names(m.world.game)          # from C, once per match
         self.board = self.plugin.renderer(self.colors, list(m.names), names)
+        # "view as" (a hidden-information game): the spectator's pick stays
+        # across a restart of the same scenario
+        old = getattr(self, "seats", None)
+        self.seats = SeatChoice(self.plugin.hides_info(m.scenario.game_params), list(m.names))
+        if old is not None and old.hidden and old.names == self.seats.names:
+            self.seats.chosen = old.chosen
         self.namers = [move_namer(names, a) for a in range(m.world.num_agents)]
         self.trees = [TreeView(a, self.colors[a], self.namers[a], mode=self.tree_mode,
                                agent_colors=self.colors, agent_names=list(m.names),
@@ -275,6 +283,29 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             return mine[0]
         return min(self.live.human_agents) if self.live.human_agents else None
 
+    def _viewer(self) -> tuple[int | None, bool]:
+        """(the seat a person plays or played in this match, else None;
+        whether the game is over): what the "view as" lock depends on
+        (seat_view.SeatChoice). A person who hands their seat back (H) stays
+        on its view until the game is over: else H, O, H would show them the
+        other hand and let them play on knowing it."""
+        person = self._human_agent() if self.live.human_agents else None
+        if person is not None and self.seats.hidden:
+            self.seats.played = person
+        return (person if person is not None else self.seats.played), bool(self.match.over)
+
+    def hidden_agents(self) -> frozenset[int]:
+        """Agents whose cards, decisions and searches are withheld now."""
+        return self.seats.hidden_agents(*self._viewer())
+
+    def _view_as(self, value: int | None, cycle: bool = False) -> None:
+        """O (cycle) or the picker: the seat whose view the board shows."""
+        msg = self.seats.cycle(*self._viewer()) if cycle else self.seats.choose(value, *self._viewer())
+        if msg:
+            self.flash(msg)
+        self.hover_info = None
+        self._build_widgets()    # the picker shows the view in force
+
     def _on_key(self, event: pygame.event.Event) -> bool:
         k, ch = event.key, event.unicode
         if ch == "?" or k == pygame.K_F1:
@@ -321,6 +352,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self.save_agent()
         elif k == pygame.K_e:
             self._toggle_weights()
+        elif k == pygame.K_o:
+            self._view_as(None, cycle=True)
         elif k == pygame.K_ESCAPE:
             if any(w.focused for w in self.widgets.widgets):
                 self.widgets.clear_focus()
@@ -365,6 +398,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self._set_tree_mode(value)
         elif wid == "human":
             self._toggle_human(value)
+        elif wid == "view_as":
+            self._view_as(value)
         elif wid == "budget_ms":
             self._set_budget(float(value))
         elif wid.startswith("weight."):
@@ -423,6 +458,13 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
     def update(self, dt_ms: float) -> None:
         played = self.live.update(dt_ms) is not None
         self.widgets.update(dt_ms)
+        if self.layout and self.seats.hidden and self._seat_sig != self._viewer():
+            # a person took a seat over or let it go, or the game ended: the
+            # "view as" picker offers other views, the panels hide or show
+            self._build_widgets()
+            self.hover_info, self.matrix_hover = None, None   # no box of a hidden tree
+            if self.animation is not None:
+                self._end_animation()
         if self.layout and self._panel_groups() != self._groups:
             # a change of algorithm took effect: one panel per tree it keeps
             self.resize(self.app.screen.get_size())
@@ -451,7 +493,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self._draw_top(surface, L["top"])
         view, prev = self.live.view, self.live.prev_view
         human = self._human_agent()
-        self.board.draw(surface, L["board"], view, prev, self.live.alpha, self._board_context(human))
+        self.board.draw(surface, L["board"], view, prev, self.live.alpha,
+                        self.seats.context(self._board_context(human), *self._viewer()))
         note = ("paused" if self.live.paused else
                 f"your move: {self.plugin.keys_hint}"
                 if self.live.waiting_for_human() and self.match.turn_ready() else "")
@@ -465,7 +508,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             draw_result(surface, L["board"], self.live.result)
         self._draw_controls_frame(surface, L["controls"])
         draw_meters(surface, L["right"], self.match, self.plugin, view, self.colors,
-                    self.live.last_record.scores if self.live.last_record else None,
+                    # the evaluation reads every hand (goofspiel: the card sums):
+                    # no scores in a seat's view
+                    self.live.last_record.scores if self.live.last_record
+                    and not self.hidden_agents() else None,
                     self.change_log)
         self._draw_trees(surface, L["panels"])
         self.widgets.draw(surface)   # after the panels: their view switches sit on them
@@ -481,7 +527,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             if tip:
                 draw_tooltip(surface, self.hover_pos, tip, max_width=420)   # long tips wrap
             else:   # a pinned node keeps its numbers on screen, off the node
-                for g, tv, panel in self._panel_views():
+                for g, tv, panel in self._panel_views(visible=True):
                     area = self._panel_areas(g, panel)[0]
                     if area is not None:
                         tv.draw_pinned(surface, area)
@@ -514,6 +560,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         return {"scene": self.name, "turn": m.turn, "paused": self.live.paused,
                 "speed": self.live.speed, "over": m.over, "seed": m.seed,
                 "selected": self.selected, "tree_source": self.tree_source,
+                "view_as": self.seats.seat(*self._viewer()),   # None: all cards
                 "replay": str(getattr(m.recorder, "path", "") or "") or None,
                 "branched_from": m.branched_from,
                 "players": players,

@@ -23,7 +23,7 @@ class TransportBar:
     """ArenaScene's part: the transport bar, a mixin over the scene's state. It uses the
     scene's live, selected, trees, namers, colors, widgets, layout, app and the step
     animation's animation, _step_before, _step_player; it calls match, flash, _in_force
-    (controls) and _set_tree_source (panels)."""
+    (controls), _set_tree_source (panels) and hidden_agents (scene)."""
 
     def _toggle_pause(self) -> None:
         self.live.toggle_pause()
@@ -59,6 +59,10 @@ class TransportBar:
         ctl = self.match.controllers[self.selected]
         if not isinstance(ctl, SearchController):
             self.flash("this player does not search")
+            return
+        if set(ctl.agents) & self.hidden_agents():
+            # its trace walks the tree whose root holds the move it chose
+            self.flash(f"step view: {ctl.name}'s search is hidden in this seat's view")
             return
         alg, _ = self._in_force(ctl)
         if alg not in STEP_VIEW_ALGORITHMS or ctl.settings.algorithm != alg:

@@ -85,6 +85,10 @@ class GoofspielPlugin(GamePlugin):
             out.append((1.0 / len(draws), g))
         return out
 
+    def hides_info(self, game_params) -> bool:
+        """imp_info = 1: the opponent's hand and bids are private."""
+        return bool(self.params(game_params).imp_info)
+
     def info_key(self, game, seat: int) -> Any:
         """imp_info: the seat's hand, its own bids and the public record
         (info.py); the full state otherwise."""
