@@ -1,18 +1,6 @@
 #!/usr/bin/env python3
 """Answers with move names and a debug object (visits and values per legal move)."""
-import json, sys, time
-def turns():
-    """Each turn message, with the moves a well-behaved bot of ours gives:
-    the last legal move of each agent (never the default, the first)."""
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if msg["type"] == "turn":
-            yield msg, [e["moves"][-1]["index"] for e in msg["legal"]]
-        elif msg["type"] == "end":
-            return
-def say(obj):
-    sys.stdout.write(obj if isinstance(obj, str) else json.dumps(obj) + "\n")
-    sys.stdout.flush()
+from _turns import say, turns
 
 for msg, moves in turns():
     names = [e["moves"][-1]["name"] for e in msg["legal"]]
