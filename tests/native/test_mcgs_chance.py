@@ -313,7 +313,7 @@ def _estimate(points, hands, left):
 def test_one_bid_ahead_every_chance_edge_is_worth_the_estimate_after_it(seed):
     """Random-order goofspiel-13 a few bids in (points and hands unequal),
     searched one turn deep with the game's estimate at the leaves
-    (rollout_steps 0). Each joint bid leads to up to nine children, one per
+    (rollout_steps 0). Each joint bid leads to up to eight children, one per
     prize that can be drawn next, and the estimate does not depend on which
     (it reads the points, the hands and the total still in play): so every
     visited cell of the root matrix must be the estimate after that bid,
