@@ -294,3 +294,63 @@ def test_views_show_every_child_of_a_chance_edge():
                 assert s.find_path(0, [step]) == top[0]
                 paths += 1
         assert paths > 0
+
+
+def _estimate(points, hands, left):
+    """Goofspiel's win/loss leaf estimate for two players, from the rules
+    (docs: each player is credited with its points plus a share of what is
+    still in play proportional to the card strength it holds), written here
+    without the C code: ((est_0 - est_1) / (left + 1)) clamped to [-1, 1]."""
+    if not hands[0]:  # the end: the returns
+        d = points[0] - points[1]
+        return (d > 0) - (d < 0)
+    tot = sum(hands[0]) + sum(hands[1])
+    est = [points[i] + left * sum(hands[i]) / tot for i in range(2)]
+    return max(-1.0, min(1.0, (est[0] - est[1]) / (left + 1)))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_one_bid_ahead_every_chance_edge_is_worth_the_estimate_after_it(seed):
+    """Random-order goofspiel-13 a few bids in (points and hands unequal),
+    searched one turn deep with the game's estimate at the leaves
+    (rollout_steps 0). Each joint bid leads to up to eight children, one per
+    prize that can be drawn next, and the estimate does not depend on which
+    (it reads the points, the hands and the total still in play): so every
+    visited cell of the root matrix must be the estimate after that bid,
+    computed by hand from the rules, for both seats with their own signs.
+    A child weighed with another edge's visits, a reward read from the other
+    seat's side or added twice moves these values. (This is the depth the
+    search reaches on random prizes at 1,000 iterations: a playout ends at
+    the first new chance child; docs/measuring-strength.md.)"""
+    g = Game("goofspiel", "num_cards=13 points_order=random", seed=seed)
+    hands = [set(range(1, 14)), set(range(1, 14))]
+    points, drawn = [0, 0], 0
+    for bids in ((13, 2), (5, 9), (7, 7), (1, 12)):  # prize won, lost, tied, lost
+        prize = int(g.export()[6])
+        drawn += prize
+        for i in range(2):
+            hands[i].discard(bids[i])
+        if bids[0] != bids[1]:
+            points[bids[0] < bids[1]] += prize
+        g.step([b - 1 for b in bids])  # a bid's move id is its card - 1
+    prize = int(g.export()[6])
+    left = 91 - drawn  # the current prize and those still face down
+    assert g.evaluate()[0] == pytest.approx(_estimate(points, hands, left))
+    with Search(g, mcgs(max_depth=1, rollout_steps=0, c_puct=4), seed=seed) as s:
+        s.run(iterations=3000)
+        m = s.root_matrix()
+        several = 0
+        for i, a in enumerate(m.moves[0]):
+            for j, b in enumerate(m.moves[1]):
+                if not m.visits[i, j]:
+                    continue
+                ca, cb = a + 1, b + 1
+                pts = list(points)
+                if ca != cb:
+                    pts[ca < cb] += prize
+                h = [hands[0] - {ca}, hands[1] - {cb}]
+                want = _estimate(pts, h, left - prize)
+                assert m.values[0, i, j] == pytest.approx(want, abs=1e-6)
+                assert m.values[1, i, j] == pytest.approx(-want, abs=1e-6)
+                several += len(children(s, 0, i * len(m.moves[1]) + j)) > 1
+        assert several > 20  # chance met: most edges have several children
