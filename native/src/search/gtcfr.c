@@ -49,6 +49,16 @@
  * for a general-sum game its zero-sum projection. CFR+ is invariant to the
  * scale of the values, so no other normalisation happens there; PUCT's Q is
  * mapped onto [0, 1] by the range of values the tree has seen (below).
+ * Two settings spend more on a frontier value, because CFR takes it as
+ * exact and a noisy one (one rollout of goofspiel-13: a win, draw or loss)
+ * becomes noise in the strategy: leaf_rollouts averages n rollouts into
+ * each new leaf; expand_after = n lets the first n - 1 simulations that
+ * reach a leaf each add one more leaf value to its mean (and its parent's
+ * slot) and end there, the n-th expanding it. That breaks Theorem 1's fixed
+ * leaf values for a while, but each leaf's value converges to its
+ * expectation, and the leaves the strategies reach most are refined most
+ * (as UCT's most visited moves have the most accurate means), at the cost
+ * of one rollout per simulation instead of k0*k1 per expansion.
  *
  * Chance. A joint action can lead to several states (goofspiel's random
  * prize order draws the next prize in step(); snakes' food). Every
