@@ -101,10 +101,27 @@ def test_rollout_off_ignores_leaf_rollouts():
     assert root_leaf_values(1, 1, rollout=False) == root_leaf_values(64, 1, rollout=False)
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1025])
-def test_leaf_rollouts_out_of_range_is_refused(bad):
+@pytest.mark.parametrize("name,bad", [("leaf_rollouts", 0), ("leaf_rollouts", -1),
+                                      ("leaf_rollouts", 1025), ("leaf_rollouts", "many"),
+                                      ("expand_after", 0), ("expand_after", (1 << 20) + 1),
+                                      ("expand_after", 2.5)])
+def test_out_of_range_is_refused(name, bad):
     with pytest.raises((InvalidArgument, ValueError)):
-        SearchParams(algorithm="gtcfr", leaf_rollouts=bad)
+        SearchParams(algorithm="gtcfr", **{name: bad})
+
+
+@pytest.mark.parametrize("name,bad", [("leaf_rollouts", 0), ("leaf_rollouts", 1025),
+                                      ("expand_after", 0)])
+def test_the_c_side_refuses_out_of_range_too(name, bad):
+    """Past Python's checks (a raw C parameter set): a status and a message,
+    no crash."""
+    with Game("goofspiel", GAME) as g, \
+            Search(g, SearchParams(algorithm="gtcfr"), seed=1) as s:
+        p = ffi.new("sbx_search_params *")
+        assert lib.sbx_search_get_params(s._h.get(), p) == 0
+        setattr(p, name, bad)
+        assert lib.sbx_search_set_params(s._h.get(), p) != 0
+        assert name in ffi.string(lib.sbx_last_error()).decode()
 
 
 # ------------------------------------------------------------ expand_after
