@@ -24,6 +24,14 @@ probability 1/4 each, and the last bid is forced. By hand:
 With 1,024 rollouts a leaf the value's standard error is about 0.013 (0.021
 for the second), so a tolerance of 0.06 holds them; a search that ignored
 leaf_rollouts (one rollout a leaf) is at least 0.125 away from both.
+
+Mutations of gtcfr.c these tests were run against (edited, rebuilt, this
+file run; the tests that failed):
+  leaf_rollouts ignored (one rollout)          many rollouts, mean of n
+  a refining visit leaves the value as it was  refined leaves
+  the parent's slot not given the new mean     refined leaves
+  expanded one visit late (<= expand_after)    expanded at the n-th visit
+  the new sample weighted 1/2 (not 1/(m+1))    refined leaves
 """
 from __future__ import annotations
 
@@ -175,3 +183,17 @@ def test_a_leaf_is_expanded_at_its_nth_visit(after):
                 assert d.visits >= after, (i, d.visits)
             kinds[d.kind] = kinds.get(d.kind, 0) + 1
         assert kinds[0] > 0 and kinds[1] > 0
+
+
+def test_refined_search_is_deterministic_for_a_seed():
+    """Refinement draws from the search's own stream: the same seed and
+    iteration budget give the same moves and the same tree."""
+    out = []
+    for _ in range(2):
+        with Game("goofspiel", "num_cards=6") as g, \
+                Search(g, SearchParams(algorithm="gtcfr", rollout=True, expand_after=8,
+                                       leaf_rollouts=2, expansions_per_update=3),
+                       seed=11) as s:
+            s.run(iterations=2_000)
+            out.append((s.best_moves(), s.stats().nodes[0], node(s, 0).value))
+    assert out[0] == out[1]
