@@ -400,6 +400,11 @@ typedef struct sbx_search_params {
     int32_t expand_children;    /* GT-CFR: SBX_EXPAND_*                      */
     int32_t alternating;        /* GT-CFR: 1 alternating CFR+ updates, 0
                                    simultaneous (the paper's)               */
+    int32_t leaf_rollouts;      /* GT-CFR, rollout on: rollouts averaged
+                                   into a frontier leaf's value            */
+    int32_t expand_after;       /* GT-CFR: simulations a frontier leaf
+                                   takes (each refining its value) before
+                                   the one that expands it                 */
     int32_t info_seat;          /* hidden-information games: the seat whose
                                    information the search may use (-1: the
                                    seat it plays for, filled in by the

@@ -200,6 +200,15 @@ class SearchParams(BaseModel):
     alternating: bool = Field(True, description="gtcfr: alternating CFR+ updates (two passes, "
                                                 "converge much faster) or the paper's "
                                                 "simultaneous ones (one pass)")
+    leaf_rollouts: Int = Field(1, ge=1, le=1024,
+                               description="gtcfr, rollout on: random rollouts averaged into "
+                                           "a frontier leaf's value (one rollout of a long "
+                                           "game is a noisy value that CFR takes as exact)")
+    expand_after: Int = Field(1, ge=1, le=1 << 20,
+                              description="gtcfr: the n-th simulation that reaches a frontier "
+                                          "leaf expands it; each one before refines the "
+                                          "leaf's value with more rollouts (1: expand at once, "
+                                          "the leaf valued once)")
     info_seat: Int = Field(-1, ge=-1, le=7,
                            description="hidden-information games: the seat whose information "
                                        "a determinized search uses (-1: the seat the search "

@@ -57,6 +57,8 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "expansions_per_update": ("gtcfr",),
     "expand_children": ("gtcfr",),
     "alternating": ("gtcfr",),
+    "leaf_rollouts": ("gtcfr",),
+    "expand_after": ("gtcfr",),
     "info_seat": ("smitsimax", "random"),
 }
 

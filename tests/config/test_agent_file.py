@@ -26,7 +26,7 @@ KNOBS = {
     "c_puct": 2.25, "fpu_offset": 0.0, "temperature": 0.5, "rollout_steps": 4,
     "short_circuit": True, "transpositions": False, "priors": "heuristic",
     "prior_temperature": 7.5, "threads": 2, "virtual_loss": 0.75,
-    "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False,
+    "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False, "leaf_rollouts": 8, "expand_after": 5,
     "info_seat": 1,
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)

@@ -49,6 +49,16 @@
  * for a general-sum game its zero-sum projection. CFR+ is invariant to the
  * scale of the values, so no other normalisation happens there; PUCT's Q is
  * mapped onto [0, 1] by the range of values the tree has seen (below).
+ * Two settings spend more on a frontier value, because CFR takes it as
+ * exact and a noisy one (one rollout of goofspiel-13: a win, draw or loss)
+ * becomes noise in the strategy: leaf_rollouts averages n rollouts into
+ * each new leaf; expand_after = n lets the first n - 1 simulations that
+ * reach a leaf each add one more leaf value to its mean (and its parent's
+ * slot) and end there, the n-th expanding it. That breaks Theorem 1's fixed
+ * leaf values for a while, but each leaf's value converges to its
+ * expectation, and the leaves the strategies reach most are refined most
+ * (as UCT's most visited moves have the most accurate means), at the cost
+ * of one rollout per simulation instead of k0*k1 per expansion.
  *
  * Chance. A joint action can lead to several states (goofspiel's random
  * prize order draws the next prize in step(); snakes' food). Every
@@ -126,7 +136,10 @@
 #define GT_DEPTH_GUARD 2048
 
 typedef struct gt_node {
-    uint32_t data;     /* interior: first of its doubles in the pool      */
+    union {
+        uint32_t data;    /* interior: first of its doubles in the pool   */
+        uint32_t samples; /* frontier: leaf values averaged into value    */
+    };
     uint32_t slots;    /* interior: first of its k0*k1 child ids          */
     int32_t parent;    /* -1 for the root                                 */
     uint32_t visits;   /* expansion simulations that reached it           */
@@ -373,22 +386,32 @@ static void priors_of(const sbx_search *s, const void *st, int agent, int k, dou
     for (int i = 0; i < k; i++) out[i] = 1.0 / k;
 }
 
-/* A frontier value: evaluate() at st, or after a random rollout. */
+/* A frontier value: evaluate() at st, or (rollout on) the mean of
+ * leaf_rollouts random rollouts from it, each with chance drawn afresh. The
+ * leaf's value is fixed once made, and CFR treats it as exact, so its noise
+ * goes straight into the equilibrium it computes: one rollout of a long
+ * game (goofspiel-13: a win, draw or loss) is a very noisy value, and n
+ * rollouts divide the noise's variance by n at n times the cost. */
 static double leaf_value(sbx_search *s, const void *st, int64_t *turns) {
     gtcfr *x = s->algo;
     if (!s->p.rollout) return zero_sum(s, st);
-    memcpy(x->tmp2, st, s->state_size);
-    s->vt->reseed(x->tmp2, sbx_rng_next(&s->rng));
+    const int n = s->p.leaf_rollouts > 1 ? s->p.leaf_rollouts : 1;
+    double sum = 0.0;
     uint8_t joint[2], mv[SBX_MAX_MOVES];
-    for (int d = 0; d < s->p.max_depth && !s->vt->is_terminal(s->cfg, x->tmp2); d++) {
-        for (int a = 0; a < 2; a++) {
-            const int k = s->vt->legal_moves(s->cfg, x->tmp2, a, mv);
-            joint[a] = k > 0 ? mv[sbx_rng_below(&s->rng, (uint32_t)k)] : SBX_MOVE_NONE;
+    for (int r = 0; r < n; r++) {
+        memcpy(x->tmp2, st, s->state_size);
+        s->vt->reseed(x->tmp2, sbx_rng_next(&s->rng));
+        for (int d = 0; d < s->p.max_depth && !s->vt->is_terminal(s->cfg, x->tmp2); d++) {
+            for (int a = 0; a < 2; a++) {
+                const int k = s->vt->legal_moves(s->cfg, x->tmp2, a, mv);
+                joint[a] = k > 0 ? mv[sbx_rng_below(&s->rng, (uint32_t)k)] : SBX_MOVE_NONE;
+            }
+            s->vt->step(s->cfg, x->tmp2, joint, NULL);
+            (*turns)++;
         }
-        s->vt->step(s->cfg, x->tmp2, joint, NULL);
-        (*turns)++;
+        sum += zero_sum(s, x->tmp2);
     }
-    return zero_sum(s, x->tmp2);
+    return sum / n;
 }
 
 static uint32_t new_node(gtcfr *x, int32_t parent, int a, int b, double value,
@@ -405,6 +428,7 @@ static uint32_t new_node(gtcfr *x, int32_t parent, int a, int b, double value,
     c->depth = (uint16_t)(x->nodes[parent].depth + 1);
     c->kind = KIND_FRONTIER;
     c->value = value;
+    c->samples = 1;
     if (c->depth > x->depth_reached) x->depth_reached = c->depth;
     return id;
 }
@@ -658,6 +682,28 @@ static int select_move(sbx_search *s, const gtcfr *x, const gt_node *nd, int p, 
     return (int)best;
 }
 
+/* A simulation that ends at frontier leaf `id` (state st) before its
+ * expand_after-th visit: one more leaf value joins the leaf's mean (rollout
+ * on: leaf_rollouts more rollouts), and so its parent's slot when the leaf
+ * is the slot's only state (a slot of several chance outcomes is live, and
+ * the update averages its outcomes' values). The leaves the strategies
+ * reach most are the ones refined most, as UCT's most visited moves have
+ * the most accurate means; CFR sees a leaf's value move towards its
+ * expectation instead of keeping the noise of its first rollout. */
+static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns) {
+    gtcfr *x = s->algo;
+    gt_node *nd = &x->nodes[id];
+    const double v = leaf_value(s, st, turns);
+    nd = &x->nodes[id];
+    nd->value += (v - nd->value) / (double)(nd->samples + 1);
+    nd->samples++;
+    see_value(x, nd->value);
+    if (nd->parent < 0) return;
+    const gt_node *par = &x->nodes[nd->parent];
+    const int i = nd->pa * par->k[1] + nd->pb;
+    if (SLOTC(x, par)[i] == (int32_t)id && nd->next < 0) SLOTV(x, par)[i] = nd->value;
+}
+
 static int push_vl(gtcfr *x, uint32_t node, int a, int b) {
     if (x->vl_used == x->vl_cap) {
         size_t cap = x->vl_cap ? 2 * x->vl_cap : 256;
@@ -736,6 +782,10 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         nd->visits++;
         if (nd->kind == KIND_TERMINAL) {
             terminal = 1;
+            break;
+        }
+        if (nd->kind == KIND_FRONTIER && nd->visits < (uint32_t)s->p.expand_after) {
+            refine(s, cur, sim, turns);
             break;
         }
         if (nd->kind == KIND_FRONTIER) {

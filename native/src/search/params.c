@@ -212,6 +212,15 @@ static const param_def DEFS[] = {
         "against the updated strategy: two passes) instead of the paper's "
         "simultaneous ones (one pass). NashConv of biased RPS after 10,000 "
         "updates: 0.0021 alternating, 0.045 simultaneous"),
+    DEF(leaf_rollouts, SBX_PARAM_INT, 1, 1024, 1,
+        "gtcfr, rollout on: random rollouts averaged into a frontier leaf's "
+        "value (each from the leaf, chance drawn afresh): one rollout of a "
+        "long game is a noisy value that CFR then treats as exact"),
+    DEF(expand_after, SBX_PARAM_INT, 1, 1 << 20, 1,
+        "gtcfr: the simulation that reaches a frontier leaf for the n-th "
+        "time expands it; the n-1 before it each add a leaf value (rollout "
+        "on: leaf_rollouts more rollouts) to the leaf's mean and end there. "
+        "1 (the paper's): expand at the first visit, the leaf valued once"),
     DEF(info_seat, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
         "hidden-information games (goofspiel imp_info=1): the seat whose "
         "information the search may use; each iteration starts from a state "
