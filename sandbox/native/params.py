@@ -114,7 +114,8 @@ class SearchParams(BaseModel):
                                                "only)")
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
-                                     description="iterations between clock reads")
+                                     description="most iterations between clock reads "
+                                                 "(fewer when iterations are slow)")
     exploration: Float = Field(0.05, ge=0.0, le=1.0,
                                description="Exp3 / RM: share of the sampling distribution spread "
                                            "uniformly (Exp3's gamma)")

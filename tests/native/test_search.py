@@ -304,6 +304,23 @@ def test_time_budget_and_both_budgets():
         assert r.stop_reason == "iterations" and r.iterations == 50
 
 
+def test_slow_iterations_read_the_clock_sooner():
+    """A time budget used to read the clock only every time_check_interval
+    (32) iterations, so a search of slow iterations -- GT-CFR valuing each
+    of goofspiel-13's 169 first-bid cells by 32 rollouts takes milliseconds
+    an iteration -- could only stop after 32 of them, several budgets late.
+    The clock is now read sooner when iterations are slow: the run stops
+    after the few iterations its 30 ms hold."""
+    params = SearchParams(algorithm="gtcfr", rollout=True, max_depth=13, leaf_rollouts=32)
+    with Game("goofspiel", "num_cards=13", seed=1) as g, Search(g, params, seed=1) as s:
+        t0 = time.perf_counter()
+        r = s.run(ms=30.0)
+        wall_ms = (time.perf_counter() - t0) * 1000.0
+    assert r.stop_reason == "time"
+    assert 1 <= r.iterations < 32, r.iterations        # a fixed 32 would stop at 32 or 64
+    assert wall_ms < 150.0, wall_ms                      # 32 of them took about 190 ms
+
+
 def test_best_moves_before_any_search_are_the_first_legal_moves():
     with pos_dead_at_root() as g, Search(g, seed=1) as s:
         assert s.best_moves() == [None, g.legal_moves(1)[0], g.legal_moves(2)[0]]

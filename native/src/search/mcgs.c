@@ -1908,7 +1908,7 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
 }
 
 /* A worker's budget loop: the serial loop's checks in its order
- * (iterations, clock every time_check_interval own iterations, stop), after
+ * (iterations, the clock by sbx_time_up over its own iterations, stop), after
  * the room check of the epoch. */
 static void *worker_main(void *arg) {
     mcgs_worker *w = arg;
@@ -1917,6 +1917,7 @@ static void *worker_main(void *arg) {
     mcgs *x = s->algo;
     const int tci = s->p.time_check_interval;
     const double t0 = sbx_now_ms();
+    int64_t next_clock = 0;
     while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
         if (!room_ok(r, x)) {
             run_stop(r, PAR_FULL);
@@ -1927,7 +1928,8 @@ static void *worker_main(void *arg) {
             run_stop(r, SBX_STOP_ITERATIONS);
             break;
         }
-        if (r->max_ms > 0.0 && w->iterations % tci == 0 && sbx_now_ms() - r->t0 >= r->max_ms) {
+        if (r->max_ms > 0.0 &&
+            sbx_time_up((int64_t)w->iterations, &next_clock, tci, r->t0, r->max_ms)) {
             run_stop(r, SBX_STOP_TIME);
             break;
         }

@@ -69,7 +69,7 @@ static const param_def DEFS[] = {
         "nodes per agent tree (32 bytes each, 48 under exp3/rm/rm_plus); "
         "the search stops when full"),
     DEF(time_check_interval, SBX_PARAM_INT, 1, 1 << 20, 32,
-        "iterations between clock reads under a time budget"),
+        "most iterations between clock reads under a time budget (fewer when iterations are slow)"),
     DEF(exploration, SBX_PARAM_FLOAT, 0.0, 1.0, 0.05,
         "exp3/rm/rm_plus: share gamma of the sampling distribution spread "
         "uniformly, p = (1-gamma) sigma + gamma/K, which bounds the "

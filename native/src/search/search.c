@@ -271,7 +271,7 @@ int sbx_search_run(sbx_search *s, int64_t max_iterations, double max_ms,
     if (rc) return rc;
     const double t0 = sbx_now_ms();
     const int64_t nodes0 = s->algo_vt->node_count(s);
-    int64_t it = 0, turns = 0;
+    int64_t it = 0, turns = 0, next_clock = 0;
     int reason = SBX_STOP_NONE;
     if (s->vt->is_terminal(s->cfg, s->root)) reason = SBX_STOP_TERMINAL;
     s->run_threads = 0; /* the meters describe the last run */
@@ -288,8 +288,8 @@ int sbx_search_run(sbx_search *s, int64_t max_iterations, double max_ms,
             reason = SBX_STOP_ITERATIONS;
             break;
         }
-        if (max_ms > 0.0 && it % s->p.time_check_interval == 0 &&
-            sbx_now_ms() - t0 >= max_ms) {
+        if (max_ms > 0.0 &&
+            sbx_time_up(it, &next_clock, s->p.time_check_interval, t0, max_ms)) {
             reason = SBX_STOP_TIME;
             break;
         }

@@ -130,6 +130,27 @@ extern const sbx_algo_vt sbx_gtcfr_vt;
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);
 
+/* The clock under a time budget: read at iteration *next, which is at most
+ * time_check_interval iterations after the last read and fewer when
+ * iterations are slow -- half of what the time left holds at the pace so
+ * far -- so a run of long iterations (a GT-CFR expansion valuing 169 leaves
+ * by rollouts, a deep MCGS playout) passes its budget by about one
+ * iteration, not by time_check_interval of them. The first reads come at
+ * iterations 0 and 1, before the pace is known. 1: time is up. */
+static inline int sbx_time_up(int64_t it, int64_t *next, int interval, double t0,
+                              double max_ms) {
+    if (it < *next) return 0;
+    const double el = sbx_now_ms() - t0;
+    if (el >= max_ms) return 1;
+    int64_t step = it > 0 ? interval : 1;
+    if (it > 0 && el > 0.0) {
+        const double fit = (max_ms - el) * (double)it / el / 2.0;
+        if (fit < (double)step) step = fit >= 1.0 ? (int64_t)fit : 1;
+    }
+    *next = it + step;
+    return 0;
+}
+
 /* A uniformly random untried child, given that child i0 is the first of
  * the k with no visits (visits read through a byte stride, so every tree
  * layout shares this). Textbook UCT tries untried moves in random order;

@@ -2297,19 +2297,21 @@ static void *leaf_helper(void *arg) {
 }
 
 /* The budget loop of one worker: the serial loop's checks in its order
- * (iterations, clock every time_check_interval own iterations, stop). */
+ * (iterations, the clock by sbx_time_up over its own iterations, stop). */
 static void *worker_main(void *arg) {
     par_worker *w = arg;
     par_run *r = w->run;
     sbx_search *s = r->s;
     const int tci = s->p.time_check_interval;
     const double t0 = sbx_now_ms();
+    int64_t next_clock = 0;
     while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
         if (r->max_iterations > 0 && ADD(&r->claimed, 1) >= r->max_iterations) {
             par_stop(r, SBX_STOP_ITERATIONS);
             break;
         }
-        if (r->max_ms > 0.0 && w->iterations % tci == 0 && sbx_now_ms() - r->t0 >= r->max_ms) {
+        if (r->max_ms > 0.0 &&
+            sbx_time_up((int64_t)w->iterations, &next_clock, tci, r->t0, r->max_ms)) {
             par_stop(r, SBX_STOP_TIME);
             break;
         }
