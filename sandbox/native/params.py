@@ -112,7 +112,9 @@ class SearchParams(BaseModel):
                                              "below (gtcfr: a new leaf valued after random turns)")
     tree_reuse: bool = Field(True, description="keep the played subtree between turns (gtcfr: "
                                                "its regrets and averages too; off: its nodes "
-                                               "only)")
+                                               "only; pubcfr: re-solve from the previous "
+                                               "search's ranges and values with the gadget, "
+                                               "off: from the uniform-play range)")
     node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26,
                           description="nodes per agent tree (pubcfr: histories in its tree)")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,

@@ -31,7 +31,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "death_penalty": ("smitsimax",),
     "death_min_visits": ("smitsimax",),
     "rollout": _UCB + ("gtcfr",),
-    "tree_reuse": _UCB + ("mcgs", "gtcfr"),
+    "tree_reuse": _UCB + ("mcgs", "gtcfr", "pubcfr"),
     "node_cap": ("smitsimax", "suct", "joint", "mcgs", "uct", "gtcfr", "pubcfr"),
     "time_check_interval": _ALL,
     "exploration": ("smitsimax",),

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sandbox.analysis.exploit_imp import info_strategies
+from sandbox.analysis.exploit_imp import _paths, chain_policy, continual, info_strategies
 from sandbox.analysis.imperfect import build_info_tree, evaluate_strategy, solve_cfr
 from sandbox.games import plugin
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
@@ -51,7 +51,9 @@ def pubcfr(depth: int = 10, **kw) -> SearchParams:
 
 def nashconv(n: int, iterations: int) -> float:
     tree = build_info_tree(imp_game(n), P.info_key)
-    _, policy, _ = info_strategies(tree, pubcfr(n), iterations, seed=1)
+    # tree_reuse off: each information set's search re-solves from the
+    # uniform-play range (the continual chain is judged below)
+    _, policy, _ = info_strategies(tree, pubcfr(n, tree_reuse=False), iterations, seed=1)
     return evaluate_strategy(tree, lambda s, k: policy[s][k]).nashconv
 
 
@@ -245,3 +247,68 @@ def test_perfect_information_goofspiel_runs():
         pol = [st.policy for st in s.root_stats(0)]
         assert sum(pol) == pytest.approx(1.0)
         assert np.all(np.array(pol) >= 0)
+
+
+# ------------------------------------------------------------ continual re-solving
+
+def chain_nashconv(n: int, iterations: int, reuse: bool) -> float:
+    tree = build_info_tree(imp_game(n), P.info_key)
+    params = pubcfr(n, tree_reuse=reuse)
+    assert continual(params) == reuse
+    _, policy, _ = info_strategies(tree, params, iterations, seed=1)
+    return evaluate_strategy(tree, lambda s, k: policy[s][k]).nashconv
+
+
+def test_the_gadget_beats_re_solving_from_the_uniform_range():
+    # Exact NashConv of the searches judged along each seat's history
+    # (tree_reuse on: each turn re-solves from the previous search's
+    # summary, with the gadget) against fresh searches from the uniform-play
+    # range (off). Measured: 0.0019 against 0.0156 at 100 iterations.
+    uniform = chain_nashconv(4, 100, reuse=False)
+    gadget = chain_nashconv(4, 100, reuse=True)
+    assert 0.005 < uniform < 0.05
+    assert gadget < 0.5 * uniform
+
+
+def test_the_chain_reads_only_the_seats_view():
+    # Two states of one information set of seat 0 two rounds in, reached by
+    # different bids of seat 1: the chain of searches (advanced with the
+    # real joint actions, the opponent's real bids among them) gives seat 0
+    # the same strategy, while seat 1's sets differ.
+    tree = build_info_tree(imp_game(4), P.info_key)
+    parent = _paths(tree)
+    params = pubcfr(4, tree_reuse=True)
+    found = None
+    for key, members in tree.infosets[0].items():
+        if tree.nodes[members[0]].depth == 2 and len(members) > 1 \
+                and len(tree.moves_at[0][key]) > 1:
+            found = members
+            break
+    assert found is not None
+    a, b = found[0], found[1]
+    assert tree.nodes[a].infos[1] != tree.nodes[b].infos[1]
+    sa, _ = chain_policy(tree, parent, params, 60, 1, 0, a)
+    sb, _ = chain_policy(tree, parent, params, 60, 1, 0, b)
+    assert [(r.move, r.policy, r.mean) for r in sa] == [(r.move, r.policy, r.mean) for r in sb]
+
+
+def test_advance_carries_both_ranges():
+    # 2 cards: both seats bid the 2 at equilibrium. After the tie (both bid
+    # the 2) the carried ranges put (almost) all weight on the hand {1}
+    # (mask 0b01) for both seats: the hand {2} would need a bid of the 1,
+    # which the average strategy no longer plays. Without reuse, seat 1's
+    # range is the uniform-play one: both hands that tie, one sequence each.
+    for reuse in (True, False):
+        g = imp_game(2)
+        with Search(g, pubcfr(tree_reuse=reuse, info_seat=0), seed=1) as s:
+            s.run(iterations=300)
+            g.step([1, 1])
+            s.advance([1, 1], new_root=g)
+            mine, theirs = root_range(s, 0), root_range(s, 1)
+        if reuse:
+            assert set(mine) == set(theirs) == {0b01, 0b10}
+            for r in (mine, theirs):
+                assert r[0b01] > 0.99 and r[0b10] < 0.01
+        else:
+            assert mine == {0b01: 1.0}
+            assert theirs == {0b01: 1.0}   # a tie on the 2: seat 1 holds the 1

@@ -774,7 +774,8 @@ static int goof_determinize(const void *cfgv, const void *stv, int seat,
 /* ------------------------------------------------------------ public states */
 
 /* The public state: the turn, the current and unplayed prizes, the points,
- * and each round's prize and winner (-1 a tie); never a bid. */
+ * and each round's prize and winner (-1 a tie); the bids only when they are
+ * public (imp_info=0). */
 static uint64_t goof_public_key(const void *cfgv, const void *stv) {
     const goof_cfg *cfg = cfgv;
     const goof_state *st = stv;
@@ -785,6 +786,9 @@ static uint64_t goof_public_key(const void *cfgv, const void *stv) {
     for (int t = 0; t < st->turn; t++) {
         h = sbx_hash_word(h, st->hist[t].prize);
         h = sbx_hash_word(h, st->hist[t].winner);
+        if (!cfg->imp_info) { /* the bids are public too */
+            for (int a = 0; a < cfg->players; a++) h = sbx_hash_word(h, st->hist[t].bid[a]);
+        }
     }
     return sbx_hash_finish(h);
 }
@@ -892,7 +896,9 @@ static int goof_compose(const void *cfgv, const void *stv, const uint32_t *ids, 
     for (int a = 0; a < 2; a++) {
         out->hand[a] = (uint16_t)ids[a];
         out->hand_sum[a] = (int16_t)mask_value(ids[a]);
-        for (int t = 0; t < out->turn; t++) out->hist[t].bid[a] = 0; /* not known */
+        if (cfg->imp_info) { /* hidden bids are not known: cleared */
+            for (int t = 0; t < out->turn; t++) out->hist[t].bid[a] = 0;
+        }
     }
     return SBX_OK;
 }

@@ -95,7 +95,7 @@ static const param_def DEFS[] = {
         "sample in the Python settings when none is named), 8 pubcfr (CFR+ "
         "over public states with ranges, two players, runs on hidden-"
         "information games; reads max_depth, node_cap, final_move, "
-        "info_seat); a change takes effect at the next turn"),
+        "tree_reuse, info_seat); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "

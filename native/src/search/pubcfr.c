@@ -122,6 +122,15 @@ typedef struct pubcfr {
     int64_t t;             /* CFR+ iterations run on this tree               */
     uint64_t tree_seed;
     int seat;              /* the seat the search plays for                  */
+    uint32_t actual;       /* its information state at the root              */
+    /* the re-solving gadget (continual re-solving, tree_reuse on): per
+     * opponent root information state j (infos[g_first + j]) the value it
+     * may take instead of playing (v, the previous search's counterfactual
+     * value), its range in the previous search (normalised), the regrets
+     * of follow and terminate, and this pass's reach */
+    int g_n;
+    uint32_t g_first;
+    double *g_v, *g_prev, *g_rf, *g_rt, *g_reach;
     int depth_built;
     int broken;            /* the root could not be split (after an advance) */
 } pubcfr;
@@ -200,6 +209,40 @@ static void free_tree(pubcfr *x) {
     x->n_nodes = x->c_nodes = x->n_infos = x->c_infos = x->n_hists = x->c_hists = 0;
     x->n_slots = x->c_slots = x->n_d = x->c_d = x->n_states = x->c_states = 0;
     x->map_cap = x->map_used = 0;
+}
+
+/* The summary a search leaves for the next one at the public state the game
+ * reached (continual re-solving): both seats' information states there with
+ * their reach under the average strategies, the opponent's counterfactual
+ * values, the histories (compatible pairs), and which one is the seat's. */
+typedef struct pc_carry {
+    int n[2];
+    uint32_t *ids[2];
+    double *w[2];
+    double *v;             /* opponent's counterfactual values               */
+    int nh;
+    uint32_t *pairs;       /* 2 per history: indices into the lists above   */
+    int actual;            /* the seat's own information state (its list)    */
+} pc_carry;
+
+static void carry_free(pc_carry *c) {
+    for (int p = 0; p < 2; p++) {
+        free(c->ids[p]);
+        free(c->w[p]);
+    }
+    free(c->v);
+    free(c->pairs);
+    memset(c, 0, sizeof *c);
+}
+
+static void gadget_free(pubcfr *x) {
+    free(x->g_v);
+    free(x->g_prev);
+    free(x->g_rf);
+    free(x->g_rt);
+    free(x->g_reach);
+    x->g_v = x->g_prev = x->g_rf = x->g_rt = x->g_reach = NULL;
+    x->g_n = 0;
 }
 
 static int oom(void) { return sbx_fail(SBX_ERR_MEMORY, "out of memory building a pubcfr tree"); }
@@ -357,7 +400,7 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
                                       &node)) != SBX_OK) {
                 return rc;
             }
-            uint32_t c0, c1, ch;
+            uint32_t c0, c1, ch = 0;
             if ((rc = child_info(s, x, node, 0, h.i[0], a, x->tmp2, &c0)) != SBX_OK ||
                 (rc = child_info(s, x, node, 1, h.i[1], b, x->tmp2, &c1)) != SBX_OK ||
                 (rc = new_hist(x, node, c0, c1, h.depth + 1, &ch)) != SBX_OK) {
@@ -371,15 +414,70 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
     return SBX_OK;
 }
 
-static int build(sbx_search *s) {
+/* The root from a carried summary: its information states with their
+ * ranges, its histories, the gadget for the opponent's. */
+static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t root) {
+    const int me = x->seat, opp = 1 - me;
+    uint32_t first[2];
+    int rc;
+    for (int p = 0; p < 2; p++) {
+        for (int j = 0; j < c->n[p]; j++) {
+            uint32_t pair[2] = {c->ids[0][0], c->ids[1][0]};
+            pair[p] = c->ids[p][j];
+            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->tmp)) != SBX_OK) return rc;
+            uint32_t in;
+            if ((rc = new_info(s, x, root, p, -1, 0, c->ids[p][j], x->tmp, &in)) != SBX_OK) {
+                return rc;
+            }
+            x->infos[in].weight = c->w[p][j];
+            if (j == 0) first[p] = in;
+        }
+    }
+    x->actual = first[me] + (uint32_t)c->actual;
+    for (int h = 0; h < c->nh; h++) {
+        uint32_t id;
+        if ((rc = new_hist(x, root, first[0] + c->pairs[2 * h], first[1] + c->pairs[2 * h + 1], 0,
+                           &id)) != SBX_OK) {
+            return rc;
+        }
+    }
+    const int n = c->n[opp];
+    x->g_n = n;
+    x->g_first = first[opp];
+    x->g_v = malloc((size_t)n * sizeof(double));
+    x->g_prev = malloc((size_t)n * sizeof(double));
+    x->g_rf = calloc((size_t)n, sizeof(double));
+    x->g_rt = calloc((size_t)n, sizeof(double));
+    x->g_reach = malloc((size_t)n * sizeof(double));
+    if (!x->g_v || !x->g_prev || !x->g_rf || !x->g_rt || !x->g_reach) return oom();
+    double tot = 0.0;
+    for (int j = 0; j < n; j++) tot += c->w[opp][j];
+    for (int j = 0; j < n; j++) {
+        x->g_v[j] = c->v[j];
+        x->g_prev[j] = tot > 0.0 ? c->w[opp][j] / tot : 1.0 / n;
+    }
+    return SBX_OK;
+}
+
+static int grow_levels(sbx_search *s, pubcfr *x);
+
+static int build(sbx_search *s, const pc_carry *carry) {
     pubcfr *x = s->algo;
     free_tree(x);
+    gadget_free(x);
     x->t = 0;
     x->broken = 0;
     x->depth_built = 0;
     x->seat = sbx_info_seat(&s->p);
     x->tree_seed = sbx_rng_next(&s->rng);
     if (s->vt->is_terminal(s->cfg, s->root)) return SBX_OK;
+    int rc;
+    if (carry) {
+        uint32_t root;
+        rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
+        if (rc || (rc = root_from_carry(s, x, carry, root)) != SBX_OK) return rc;
+        return grow_levels(s, x);
+    }
     uint32_t ids[2][PC_MAX_PRIVATE];
     double w[2][PC_MAX_PRIVATE];
     int n[2];
@@ -388,7 +486,7 @@ static int build(sbx_search *s) {
         if (n[p] < 0) return n[p];
     }
     uint32_t root;
-    int rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
+    rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
     if (rc) return rc;
     uint32_t first[2];
     for (int p = 0; p < 2; p++) {
@@ -405,6 +503,7 @@ static int build(sbx_search *s) {
             if (j == 0) first[p] = in;
         }
     }
+    x->actual = first[x->seat];
     for (int a = 0; a < n[0]; a++) {
         for (int b = 0; b < n[1]; b++) {
             uint32_t h;
@@ -413,7 +512,13 @@ static int build(sbx_search *s) {
             }
         }
     }
-    /* one level at a time: a level is expanded whole or not at all */
+    return grow_levels(s, x);
+}
+
+/* One level at a time from the root's histories: a level is expanded whole
+ * or not at all. */
+static int grow_levels(sbx_search *s, pubcfr *x) {
+    int rc;
     size_t lo = 0, hi = x->n_hists;
     for (int d = 0; d < s->p.max_depth && lo < hi; d++) {
         size_t need = 0;
@@ -448,7 +553,28 @@ static void average(const double *sum, int k, double *out) {
 
 /* One pass: seat i's regrets and average against the other's current
  * strategy. */
+/* The gadget's opponent range: each root information state follows with
+ * the regret-matching+ probability of its follow/terminate regrets; that
+ * range, normalised, is mixed half and half with its range in the previous
+ * search (Student of Games' modified gadget, alpha = 1/2). */
+#define PC_GADGET_ALPHA 0.5
+static double follow_prob(const pubcfr *x, int j) {
+    const double f = x->g_rf[j] > 0.0 ? x->g_rf[j] : 0.0, t = x->g_rt[j] > 0.0 ? x->g_rt[j] : 0.0;
+    return f + t > 0.0 ? f / (f + t) : 0.5;
+}
+
+static void gadget_range(pubcfr *x) {
+    double tot = 0.0;
+    for (int j = 0; j < x->g_n; j++) tot += follow_prob(x, j);
+    for (int j = 0; j < x->g_n; j++) {
+        const double r = tot > 0.0 ? follow_prob(x, j) / tot : x->g_prev[j];
+        x->g_reach[j] = PC_GADGET_ALPHA * r + (1.0 - PC_GADGET_ALPHA) * x->g_prev[j];
+        x->infos[x->g_first + (uint32_t)j].weight = x->g_reach[j];
+    }
+}
+
 static void pass(pubcfr *x, int i) {
+    if (x->g_n) gadget_range(x);
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
         if (in->k) match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
@@ -491,6 +617,15 @@ static void pass(pubcfr *x, int i) {
                *avg = ARR(x, in, A_AVG), *last = ARR(x, in, A_LAST);
         double ev = 0.0;
         for (int a = 0; a < in->k; a++) ev += cur[a] * cfv[a];
+        if (x->g_n && in->parent < 0 && j >= x->g_first && j < x->g_first + (size_t)x->g_n) {
+            /* the gadget: follow (play on, ev) or terminate (take v) */
+            const size_t g = j - x->g_first;
+            const double p = follow_prob(x, (int)g), T = x->g_v[g];
+            const double gv = p * ev + (1.0 - p) * T;
+            const double rf = x->g_rf[g] + ev - gv, rt = x->g_rt[g] + T - gv;
+            x->g_rf[g] = rf > 0.0 ? rf : 0.0;
+            x->g_rt[g] = rt > 0.0 ? rt : 0.0;
+        }
         for (int a = 0; a < in->k; a++) {
             const double nr = r[a] + cfv[a] - ev;
             r[a] = nr > 0.0 ? nr : 0.0;
@@ -499,6 +634,98 @@ static void pass(pubcfr *x, int i) {
             cfv[a] = 0.0;
         }
     }
+}
+
+/* ------------------------------------------------------------ re-solving */
+
+/* The summary for the public state the game reached after the seat played
+ * joint[seat] (continual re-solving): under both seats' average strategies,
+ * every information state's reach (top-down) and every history's value
+ * (bottom-up), then at the child node each information state's reach and
+ * the opponent's counterfactual values. 0 if there is none to carry (no
+ * tree, the state not in it): the next search starts from the uniform-play
+ * range. Reads the opponent's move nowhere. */
+static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
+    pubcfr *x = s->algo;
+    memset(c, 0, sizeof *c);
+    if (x->broken || x->n_nodes == 0 || x->depth_built < 1 || x->n_infos == 0) return 0;
+    if (s->vt->is_terminal(s->cfg, s->root)) return 0;
+    const int me = x->seat, opp = 1 - me;
+    const uint64_t key = s->vt->public_key(s->cfg, s->root);
+    int32_t node = x->nodes[0].child;
+    while (node >= 0 && x->nodes[node].key != key) node = x->nodes[node].sibling;
+    if (node < 0) return 0;
+    const pc_info *act = &x->infos[x->actual];
+    int m = -1;
+    for (int a = 0; a < act->k; a++) {
+        if (act->mv[a] == joint[me]) m = a;
+    }
+    if (m < 0 || x->map_cap == 0) return 0;
+    const uint64_t mk = ((uint64_t)node << 40) ^ ((uint64_t)x->actual << 8) ^ (uint64_t)m;
+    size_t q = mix64(mk) & (x->map_cap - 1);
+    while (x->map_key[q] != UINT64_MAX && x->map_key[q] != mk) q = (q + 1) & (x->map_cap - 1);
+    if (x->map_key[q] != mk) return 0;
+    const uint32_t mine = x->map_val[q];
+    /* the average strategies in place of the current ones (the tree is
+     * dropped next), reach and values under them */
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->k) average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
+        in->reach = in->parent < 0 ? in->weight
+                                   : x->infos[in->parent].reach *
+                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
+    }
+    for (size_t hh = x->n_hists; hh-- > 0;) {
+        pc_hist *h = &x->hists[hh];
+        if (h->kind != H_INTERIOR) continue;
+        const pc_info *in0 = &x->infos[h->i[0]], *in1 = &x->infos[h->i[1]];
+        const double *s0 = ARR(x, in0, A_CUR), *s1 = ARR(x, in1, A_CUR);
+        double v = 0.0;
+        for (int a = 0; a < in0->k; a++) {
+            for (int b = 0; b < in1->k; b++) {
+                const size_t sl = h->slot + (size_t)a * in1->k + b;
+                const int32_t ch = x->slot_child[sl];
+                v += s0[a] * s1[b] * (ch < 0 ? x->slot_value[sl] : x->hists[ch].value);
+            }
+        }
+        h->value = v;
+    }
+    /* the child's information states, renumbered per seat */
+    uint32_t *index = malloc(x->n_infos * sizeof *index);
+    for (int p = 0; p < 2; p++) {
+        c->ids[p] = malloc(x->n_infos * sizeof(uint32_t));
+        c->w[p] = malloc(x->n_infos * sizeof(double));
+    }
+    c->v = calloc(x->n_infos, sizeof(double));
+    c->pairs = malloc(2 * x->n_hists * sizeof(uint32_t));
+    if (!index || !c->ids[0] || !c->ids[1] || !c->w[0] || !c->w[1] || !c->v || !c->pairs) {
+        free(index);
+        carry_free(c);
+        return 0;
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->node != (uint32_t)node) continue;
+        const int p = in->seat;
+        index[j] = (uint32_t)c->n[p];
+        if (j == mine) c->actual = c->n[p];
+        c->ids[p][c->n[p]] = in->id;
+        c->w[p][c->n[p]] = in->reach;
+        c->n[p]++;
+    }
+    for (size_t hh = 0; hh < x->n_hists; hh++) {
+        const pc_hist *h = &x->hists[hh];
+        if (h->node != (uint32_t)node) continue;
+        c->pairs[2 * c->nh] = index[h->i[0]];
+        c->pairs[2 * c->nh + 1] = index[h->i[1]];
+        c->nh++;
+        const double u_opp = opp == 0 ? h->value : -h->value;
+        c->v[index[h->i[opp]]] += x->infos[h->i[me]].reach * u_opp;
+    }
+    free(index);
+    if (c->n[0] > 0 && c->n[1] > 0 && c->nh > 0) return 1;
+    carry_free(c);
+    return 0;
 }
 
 /* ------------------------------------------------------------ vtable */
@@ -533,6 +760,7 @@ static void pc_destroy(sbx_search *s) {
     pubcfr *x = s->algo;
     if (!x) return;
     free_tree(x);
+    gadget_free(x);
     free(x->tmp);
     free(x->tmp2);
     free(x);
@@ -549,7 +777,7 @@ static int pc_create(sbx_search *s) {
         pc_destroy(s);
         return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a pubcfr search");
     }
-    int rc = build(s);
+    int rc = build(s, NULL);
     if (rc) {
         pc_destroy(s);
         return rc;
@@ -561,7 +789,7 @@ static int pc_create(sbx_search *s) {
  * empty tree; iterations then stop with SBX_STOP_NODE_CAP. */
 static void rebuild(sbx_search *s) {
     pubcfr *x = s->algo;
-    if (build(s) != SBX_OK) {
+    if (build(s, NULL) != SBX_OK) {
         free_tree(x);
         x->broken = 1;
     }
@@ -571,7 +799,7 @@ static int pc_params_changed(sbx_search *s, const sbx_search_params *old) {
     if (s->p.node_cap != old->node_cap || s->p.max_depth != old->max_depth ||
         sbx_info_seat(&s->p) != sbx_info_seat(old)) {
         pubcfr *x = s->algo;
-        int rc = build(s);
+        int rc = build(s, NULL);
         if (rc) {
             free_tree(x);
             x->broken = 1;
@@ -596,8 +824,16 @@ static int pc_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     return pc_iterate(s, turns);
 }
 
+/* tree_reuse on: continual re-solving with the gadget from this search's
+ * summary; off (or nothing to carry): a fresh root with the uniform-play
+ * range. */
 static void pc_advance(sbx_search *s, const uint8_t *joint) {
-    (void)joint;
+    pc_carry c;
+    if (s->p.tree_reuse && summarize(s, joint, &c)) {
+        const int rc = build(s, &c);
+        carry_free(&c);
+        if (rc == SBX_OK) return;
+    }
     rebuild(s);
 }
 
@@ -605,10 +841,8 @@ static void pc_reset_all(sbx_search *s) { rebuild(s); }
 
 /* The searching seat's root information state, or NULL (no tree). */
 static const pc_info *root_info(const pubcfr *x, int p) {
-    for (size_t j = 0; j < x->n_infos && x->infos[j].parent < 0; j++) {
-        if (x->infos[j].seat == p && x->infos[j].k) return &x->infos[j];
-    }
-    return NULL;
+    if (p != x->seat || x->n_infos == 0 || !x->infos[x->actual].k) return NULL;
+    return &x->infos[x->actual];
 }
 
 static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
@@ -654,7 +888,7 @@ static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
     int seen[SBX_MAX_MOVES] = {0};
     for (size_t j = 0; j < x->n_infos && x->infos[j].parent < 0; j++) {
         const pc_info *in = &x->infos[j];
-        if (in->seat != agent || !in->k) continue;
+        if (in->seat != agent || !in->k || (agent == x->seat && j != x->actual)) continue;
         double avg[SBX_MAX_MOVES];
         average(ARR(x, in, A_AVG), in->k, avg);
         for (int a = 0; a < in->k; a++) {

@@ -363,9 +363,11 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
         s->vt->reseed(s->root, sbx_rng_next(&s->rng));
         s->vt->step(s->cfg, s->root, joint, NULL);
     }
-    if (s->hidden) {
+    if (s->hidden && s->algo_id != SBX_ALGO_PUBCFR) {
         /* The trees were grown on sampled states, and the opponents' trees
-         * would be re-rooted by moves the seat never saw: start afresh. */
+         * would be re-rooted by moves the seat never saw: start afresh.
+         * (pubcfr's advance reads only its seat's move and the public
+         * state: it carries its summary to the next search.) */
         s->algo_vt->reset_all(s);
     } else {
         s->algo_vt->advance(s, joint); /* sees the new root state */
