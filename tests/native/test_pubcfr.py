@@ -12,7 +12,10 @@ oracles.
   * no peeking: two full states one seat cannot tell apart give that seat
     the same strategy, while the other seat, which can, gets different ones;
   * refusals, each one line: chance in the prize order, a game without a
-    public/private split, three players, too many hands.
+    public/private split, three players, too many hands;
+  * continual re-solving (tree_reuse on): judged along each seat's history
+    its exact NashConv beats re-solving from the uniform range; the chain
+    reads only the seat's view; both carried ranges by hand (2 cards).
 
 Mutations of pubcfr.c these tests were run against (edited, rebuilt, this
 file run; the tests that failed):
@@ -26,6 +29,17 @@ file run; the tests that failed):
                                                     matches_tabular_cfr (3, 4)
   root range uniform over hands, not weighted by    root_range_counts (the
   the opponent's bid sequences                      other tests still pass)
+  continual re-solving: the opponent's carried      gadget_beats_re_solving
+  values with the wrong sign
+  the summary under the current, not the average,   gadget_beats_re_solving
+  strategies
+  no mixing with the previous range (alpha 1)       gadget_beats_re_solving
+  the gadget never terminates (follow always)       none: on goofspiel-4 it
+                                                    scores 0.0018 / 0.0005 at
+                                                    100 / 1,000 iterations
+                                                    against 0.0019 / 0.0003,
+                                                    within what this test
+                                                    can tell apart
 """
 from __future__ import annotations
 
