@@ -306,6 +306,8 @@ const char *sbx_game_params(const sbx_game *game);
                                    outside yardstick (uct.c)                 */
 #define SBX_ALGO_GTCFR 7        /* growing-tree CFR (Student of Games' search,
                                    no network), two players (gtcfr.c)        */
+#define SBX_ALGO_PUBCFR 8       /* CFR+ over public states with ranges, two
+                                   players, hidden information (pubcfr.c)    */
 
 /* expand_children: what GT-CFR adds when it expands a leaf (the paper's k) */
 #define SBX_EXPAND_ONE 0        /* the joint action of the highest prior     */
@@ -833,6 +835,13 @@ typedef struct sbx_gtcfr_debug_node {
 
 int sbx_search_debug_gtcfr_node(sbx_search *search, int node,
                                 sbx_gtcfr_debug_node *out);
+
+/* pubcfr's root range of a seat (tests/native/test_pubcfr.py): the game's
+ * private state ids (goofspiel: hand masks, bit c-1 for card c) and their
+ * probabilities, at most cap of them; *n_out = how many there are.
+ * SBX_ERR_STATE if the search is not running pubcfr. */
+int sbx_search_debug_pubcfr_range(sbx_search *search, int seat, uint32_t *ids,
+                                  double *probs, int cap, int *n_out);
 
 /* SBX_CDEF_END */
 

@@ -18,7 +18,7 @@ ELIMINATION_NAMES = {v: k for k, v in ELIMINATION.items()}
 BOUNDS = {"leaf": 0, "depth": 1}
 BOUNDS_NAMES = {v: k for k, v in BOUNDS.items()}
 ALGORITHM = {"smitsimax": 0, "suct": 1, "joint": 2, "random": 3, "greedy": 4, "mcgs": 5,
-             "uct": 6, "gtcfr": 7}
+             "uct": 6, "gtcfr": 7, "pubcfr": 8}
 POLICY = {"ucb1": 0, "ucb1_tuned": 1, "exp3": 2, "rm": 3, "rm_plus": 4}
 FINAL_MOVE = {"argmax": 0, "sample": 1}
 AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
@@ -72,7 +72,7 @@ def default_c(algorithm: str) -> float:
 
 def default_final_move(algorithm: str) -> str:
     """The final_move an algorithm gets when the settings do not name one."""
-    return "sample" if algorithm == "gtcfr" else "argmax"
+    return "sample" if algorithm in ("gtcfr", "pubcfr") else "argmax"
 
 
 class SearchParams(BaseModel):
@@ -90,7 +90,8 @@ class SearchParams(BaseModel):
                                description="tree reuse: the kept subtree's statistics are scaled "
                                            "by this at each re-root (1 = kept as they are)")
     max_depth: Int = Field(10, ge=1, le=64, description="simulated turns per iteration (gtcfr: "
-                                                        "a rollout's turns)")
+                                                        "a rollout's turns; pubcfr: rounds "
+                                                        "in its public tree)")
     random_threshold: Int = Field(10, ge=0, le=1_000_000,
                                   description="parent visits below which a child is picked at random")
     depth_normalize: bool = Field(
@@ -111,8 +112,11 @@ class SearchParams(BaseModel):
                                              "below (gtcfr: a new leaf valued after random turns)")
     tree_reuse: bool = Field(True, description="keep the played subtree between turns (gtcfr: "
                                                "its regrets and averages too; off: its nodes "
-                                               "only)")
-    node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26, description="nodes per agent tree")
+                                               "only; pubcfr: re-solve from the previous "
+                                               "search's ranges and values with the gadget, "
+                                               "off: from the uniform-play range)")
+    node_cap: Int = Field(1 << 21, ge=1024, le=1 << 26,
+                          description="nodes per agent tree (pubcfr: histories in its tree)")
     time_check_interval: Int = Field(32, ge=1, le=1 << 20,
                                      description="most iterations between clock reads "
                                                  "(fewer when iterations are slow)")
@@ -122,20 +126,22 @@ class SearchParams(BaseModel):
     power_p: Float = Field(2.0, ge=1.0, le=64.0,
                            description="backup=power: exponent of the power mean (1 = mean)")
     algorithm: Literal["smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct",
-                       "gtcfr"] = Field(
+                       "gtcfr", "pubcfr"] = Field(
         "smitsimax", description="the search: decoupled trees (smitsimax), sequential UCT, "
                                  "joint-action MCTS, uniform random, greedy one-ply, "
                                  "Monte-Carlo graph search (two players), textbook UCT "
                                  "(uct: the untuned yardstick; reads c, lead, node_cap), "
                                  "growing-tree CFR (gtcfr: Student of Games' search "
-                                 "without a network, two players); a "
+                                 "without a network, two players), CFR+ over "
+                                 "public states (pubcfr: hidden-information games, "
+                                 "two players); a "
                                  "change takes effect at the next turn")
     policy: Literal["ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"] = Field(
         "ucb1", description="Smitsimax selection policy; a change takes effect at the next "
                             "turn, with fresh trees")
     final_move: Literal["argmax", "sample"] = Field(
-        "argmax", description="Exp3 / RM, gtcfr: play the average strategy's argmax or a "
-                            "sample of it (gtcfr: sample unless set)")
+        "argmax", description="Exp3 / RM, gtcfr, pubcfr: play the average strategy's argmax "
+                            "or a sample of it (gtcfr, pubcfr: sample unless set)")
     avg_weight: Literal["auto", "uniform", "sqrt", "linear"] = Field(
         "auto", description="Exp3 / RM: weight of each selection in the average strategy, "
                             "t = the parent's visits then: 1 (uniform), sqrt(t), t (linear, "
@@ -212,19 +218,20 @@ class SearchParams(BaseModel):
                                           "the leaf valued once)")
     info_seat: Int = Field(-1, ge=-1, le=7,
                            description="hidden-information games: the seat whose information "
-                                       "a determinized search uses (-1: the seat the search "
-                                       "plays for, given by the match's controller; agent 0 "
+                                       "a determinized search or pubcfr uses (-1: the seat the "
+                                       "search plays for, given by the match's controller; agent 0 "
                                        "for a bare Search)")
 
     @model_validator(mode="before")
     @classmethod
     def _uct_default_c(cls, data: Any) -> Any:
         """uct asked for without a c takes its own default (default_c);
-        gtcfr asked for without a final_move plays a draw from its average
-        strategy (GT-CFR's equilibrium is mixed; its argmax is exploitable)."""
+        gtcfr and pubcfr asked for without a final_move play a draw from their
+        average strategy (CFR's equilibrium is mixed; its argmax is
+        exploitable)."""
         if isinstance(data, dict) and data.get("algorithm") == "uct" and "c" not in data:
             return {**data, "c": UCT_DEFAULT_C}
-        if (isinstance(data, dict) and data.get("algorithm") == "gtcfr"
+        if (isinstance(data, dict) and data.get("algorithm") in ("gtcfr", "pubcfr")
                 and "final_move" not in data):
             return {**data, "final_move": "sample"}
         return data

@@ -20,7 +20,8 @@ POLICIES: tuple[str, ...] = get_args(SearchParams.model_fields["policy"].annotat
 
 ALGORITHM_LABELS = {"smitsimax": "Smitsimax", "suct": "Sequential UCT", "joint": "joint-action",
                     "random": "random", "greedy": "greedy 1-ply",
-                    "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)", "gtcfr": "GT-CFR"}
+                    "mcgs": "MCGS (graph)", "uct": "UCT (yardstick)", "gtcfr": "GT-CFR",
+                    "pubcfr": "public-state CFR"}
 ALGORITHM_TIPS = {
     "smitsimax": "decoupled trees, one per agent: no tree sees another's selection; on a "
                  "hidden-information game it runs determinized (one sampled state per "
@@ -39,6 +40,9 @@ ALGORITHM_TIPS = {
     "gtcfr": "growing-tree CFR (Student of Games' search, no network; two players): CFR+ "
              "over a tree of joint actions grown by 1/2 PUCT + 1/2 average-policy "
              "simulations; plays a draw from its average strategy",
+    "pubcfr": "CFR+ over public states (two players, hidden information): the seat's own "
+              "hand against the opponent's range of hands, a public tree to max_depth rounds "
+              "re-solved each turn; plays a draw from its average strategy",
 }
 POLICY_LABELS = {"ucb1": "UCB1", "ucb1_tuned": "UCB1-Tuned", "exp3": "Exp3", "rm": "RM",
                  "rm_plus": "RM+"}

@@ -17,13 +17,13 @@ from ..native.params import CHOICES, UCT_DEFAULT_C, c_param_table, default_final
 
 _UCB = ("smitsimax", "suct", "joint")
 # Read by the search loop itself (search.c), whatever the algorithm.
-_ALL = ("smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct", "gtcfr")
+_ALL = ("smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct", "gtcfr", "pubcfr")
 USED_BY: dict[str, tuple[str, ...]] = {
     "c": _UCB + ("uct",),
     "gamma": _UCB,
     "death_penalty_value": ("smitsimax",),
     "reuse_decay": _UCB,
-    "max_depth": _UCB + ("mcgs", "gtcfr"),
+    "max_depth": _UCB + ("mcgs", "gtcfr", "pubcfr"),
     "random_threshold": _UCB,
     "depth_normalize": _UCB,
     "bounds": ("smitsimax",),
@@ -31,14 +31,14 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "death_penalty": ("smitsimax",),
     "death_min_visits": ("smitsimax",),
     "rollout": _UCB + ("gtcfr",),
-    "tree_reuse": _UCB + ("mcgs", "gtcfr"),
-    "node_cap": ("smitsimax", "suct", "joint", "mcgs", "uct", "gtcfr"),
+    "tree_reuse": _UCB + ("mcgs", "gtcfr", "pubcfr"),
+    "node_cap": ("smitsimax", "suct", "joint", "mcgs", "uct", "gtcfr", "pubcfr"),
     "time_check_interval": _ALL,
     "exploration": ("smitsimax",),
     "power_p": ("smitsimax",),
     "algorithm": _ALL,
     "policy": ("smitsimax", "suct"),
-    "final_move": ("smitsimax", "mcgs", "gtcfr"),
+    "final_move": ("smitsimax", "mcgs", "gtcfr", "pubcfr"),
     "avg_weight": ("smitsimax",),
     "backup": ("smitsimax",),
     "lead": ("suct", "uct"),
@@ -59,7 +59,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "alternating": ("gtcfr",),
     "leaf_rollouts": ("gtcfr",),
     "expand_after": ("gtcfr",),
-    "info_seat": ("smitsimax", "random"),
+    "info_seat": ("smitsimax", "random", "pubcfr"),
 }
 
 
@@ -91,7 +91,7 @@ def settings_rows() -> list[dict[str, Any]]:
         if name == "c":
             shown += f" ({UCT_DEFAULT_C:g} for uct)"
         if name == "final_move":
-            shown += f" ({default_final_move('gtcfr')} for gtcfr)"
+            shown += f" ({default_final_move('gtcfr')} for gtcfr and pubcfr)"
         rows.append({"name": name, "type": "choice" if kind == "choice" else kind,
                      "values": values, "default": shown,
                      "used_by": list(USED_BY.get(name, ())),

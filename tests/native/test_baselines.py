@@ -28,14 +28,20 @@ SMALL = SearchParams(node_cap=1 << 15, max_depth=6)
 def _search(game: Game, algorithm: str, seed: int = 5, **kw) -> Search | None:
     """A search of `algorithm`, or None where C refuses it for the game
     (only joint-action MCTS on too many joint actions, MCGS or GT-CFR
-    on a game without two players, and every search that would see hidden
-    information may be refused). On a hidden-information game the search
+    on a game without two players, pubcfr on a game without two players, a
+    public/private split or a fixed chance-free course, and every search
+    that would see hidden information may be refused). On a hidden-information game the search
     plays for seat 0 (its information), as a controller would set it."""
     if game.hidden_info:
         kw.setdefault("info_seat", 0)
     try:
         return Search(game, SMALL.replace(algorithm=algorithm, **kw), seed=seed)
     except InvalidArgument as exc:
+        if algorithm == "pubcfr":
+            # two players, a game with a public/private split, no chance
+            assert any(w in str(exc) for w in ("two-player", "public and private",
+                                               "fixed prize order")), str(exc)
+            return None
         if game.hidden_info and algorithm not in ("smitsimax", "random"):
             assert "hidden information" in str(exc), str(exc)
             return None

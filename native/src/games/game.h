@@ -103,6 +103,32 @@ typedef struct sbx_game_vt {
      * samples for the same rng. SBX_OK, or a status from sbx_fail. */
     int (*determinize)(const void *cfg, const void *state, int seat,
                        uint64_t *rng, void *out);
+    /* Optional, all three or none (NULL: the game offers no public-state
+     * view, and public-state searches refuse it; pubcfr.c). A state split
+     * into the public state -- what every seat sees -- and one private
+     * state per seat, named by a 32-bit id the game chooses (goofspiel:
+     * the mask of the cards still in the hand). None reads anything the
+     * seat it is asked for may not see.
+     *
+     * public_key: a hash of the public part of state alone; two states
+     *   every seat sees alike have the same key, two that some seat can
+     *   tell apart by public information differ.
+     * private_states: reading only what `seat` may see in `state`, the
+     *   private states `who` may hold, at most cap of them, into ids, and
+     *   with each the number of who's own histories consistent with seat's
+     *   view that end in it into weights (who == seat: its own one, weight
+     *   1). Returns the count, or a negative status from sbx_fail: more
+     *   than cap (the message names the count and the cap), or a state the
+     *   game cannot split (one whose next step draws chance).
+     * compose: out (may be state) = the public part of state with seat
+     *   a's private state set to ids[a] for every seat and every other
+     *   hidden record cleared: a state to step, list moves of and
+     *   evaluate, not to export. SBX_OK, or a status from sbx_fail for an
+     *   id that does not fit the public state. */
+    uint64_t (*public_key)(const void *cfg, const void *state);
+    int (*private_states)(const void *cfg, const void *state, int seat, int who,
+                          uint32_t *ids, double *weights, int cap);
+    int (*compose)(const void *cfg, const void *state, const uint32_t *ids, void *out);
 } sbx_game_vt;
 
 struct sbx_game {

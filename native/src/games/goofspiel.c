@@ -37,6 +37,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/common.h"
@@ -802,6 +803,138 @@ static int goof_determinize(const void *cfgv, const void *stv, int seat,
     return SBX_OK;
 }
 
+/* ------------------------------------------------------------ public states */
+
+/* The public state: the turn, the current and unplayed prizes, the points,
+ * and each round's prize and winner (-1 a tie); the bids only when they are
+ * public (imp_info=0). */
+static uint64_t goof_public_key(const void *cfgv, const void *stv) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    uint64_t h = sbx_hash_word(SBX_HASH_INIT, st->turn);
+    h = sbx_hash_word(h, st->prize);
+    h = sbx_hash_word(h, st->unrevealed);
+    for (int a = 0; a < cfg->players; a++) h = sbx_hash_word(h, st->points[a]);
+    for (int t = 0; t < st->turn; t++) {
+        h = sbx_hash_word(h, st->hist[t].prize);
+        h = sbx_hash_word(h, st->hist[t].winner);
+        if (!cfg->imp_info) { /* the bids are public too */
+            for (int a = 0; a < cfg->players; a++) h = sbx_hash_word(h, st->hist[t].bid[a]);
+        }
+    }
+    return sbx_hash_finish(h);
+}
+
+static int public_fits(const goof_cfg *cfg, const goof_state *st) {
+    if (cfg->players != 2) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: public states are split for two "
+                        "players (players=%d)", cfg->players);
+    }
+    if (cfg->order == ORDER_RANDOM && st->unrevealed) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: a public-state search needs a fixed "
+                        "prize order (points_order=random draws the next prize inside the "
+                        "step)");
+    }
+    return SBX_OK;
+}
+
+/* who's possible hands from seat's view, each weighted by the number of
+ * who's bid sequences that fit seat's record and end in it: a forward
+ * count over the sets of cards who has played (masks of popcount t after
+ * t rounds), so the work is bounded by the number of such sets, at most
+ * C(16, 8) per round. */
+static int goof_private_states(const void *cfgv, const void *stv, int seat, int who,
+                               uint32_t *ids, double *weights, int cap) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    int rc = public_fits(cfg, st);
+    if (rc) return rc;
+    if (seat < 0 || seat > 1 || who < 0 || who > 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: seats are 0 and 1 (seat %d, who %d)",
+                        seat, who);
+    }
+    if (cap < 1) return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: no room for a private state");
+    if (who == seat) {
+        ids[0] = st->hand[seat];
+        weights[0] = 1.0;
+        return 1;
+    }
+    const int N = cfg->num_cards, turn = st->turn;
+    uint32_t allow[MAX_CARDS];
+    for (int t = 0; t < turn; t++) {
+        allow[t] = cfg->imp_info ? allowed_bids(cfg, &st->hist[t], seat)
+                                 : 1u << (st->hist[t].bid[who] - 1);
+    }
+    double *f = calloc((size_t)1 << N, sizeof *f);
+    uint32_t *cur = malloc(((size_t)1 << N) * sizeof *cur);
+    uint32_t *nxt = malloc(((size_t)1 << N) * sizeof *nxt);
+    if (!f || !cur || !nxt) {
+        free(f);
+        free(cur);
+        free(nxt);
+        return sbx_fail(SBX_ERR_MEMORY, "goofspiel: out of memory counting hands");
+    }
+    f[0] = 1.0;
+    cur[0] = 0;
+    int ncur = 1;
+    for (int t = 0; t < turn; t++) {
+        int nn = 0;
+        for (int i = 0; i < ncur; i++) {
+            const uint32_t m = cur[i];
+            for (uint32_t b = allow[t] & ~m; b; b &= b - 1) {
+                const uint32_t nm = m | (b & -b);
+                if (f[nm] == 0.0) nxt[nn++] = nm;
+                f[nm] += f[m];
+            }
+        }
+        uint32_t *sw = cur;
+        cur = nxt;
+        nxt = sw;
+        ncur = nn;
+    }
+    int n = 0;
+    if (ncur > cap) {
+        rc = sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: seat %d may hold %d hands here, more "
+                      "than the %d a public-state search takes", who, ncur, cap);
+    } else if (ncur == 0) {
+        rc = sbx_fail(SBX_ERR_STATE, "goofspiel: no hand of seat %d fits seat %d's record "
+                      "(an inconsistent state)", who, seat);
+    } else {
+        for (int i = 0; i < ncur; i++) {
+            ids[n] = cfg->full & ~cur[i];
+            weights[n++] = f[cur[i]];
+        }
+    }
+    free(f);
+    free(cur);
+    free(nxt);
+    return rc ? rc : n;
+}
+
+static int goof_compose(const void *cfgv, const void *stv, const uint32_t *ids, void *outv) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    int rc = public_fits(cfg, st);
+    if (rc) return rc;
+    const int left = cfg->num_cards - st->turn;
+    for (int a = 0; a < 2; a++) {
+        if ((ids[a] & ~cfg->full) || sbx_popcount64(ids[a]) != left) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "goofspiel: hand 0x%x of seat %d is not %d of "
+                            "the cards 1..%d", (unsigned)ids[a], a, left, cfg->num_cards);
+        }
+    }
+    goof_state *out = outv;
+    if (out != st) memcpy(out, st, sizeof *out);
+    for (int a = 0; a < 2; a++) {
+        out->hand[a] = (uint16_t)ids[a];
+        out->hand_sum[a] = (int16_t)mask_value(ids[a]);
+        if (cfg->imp_info) { /* hidden bids are not known: cleared */
+            for (int t = 0; t < out->turn; t++) out->hist[t].bid[a] = 0;
+        }
+    }
+    return SBX_OK;
+}
+
 const sbx_game_vt sbx_goofspiel_vt = {
     .name = "goofspiel",
     .params_doc = PARAMS_DOC,
@@ -828,4 +961,7 @@ const sbx_game_vt sbx_goofspiel_vt = {
     .move_name = goof_move_name,
     .hidden_info = goof_hidden_info,
     .determinize = goof_determinize,
+    .public_key = goof_public_key,
+    .private_states = goof_private_states,
+    .compose = goof_compose,
 };

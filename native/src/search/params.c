@@ -82,7 +82,7 @@ static const param_def DEFS[] = {
         "values and of the playouts that ended at the node, weighted by "
         "visits (1 = the visit-weighted mean, large = toward the best "
         "child); unused otherwise"),
-    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_GTCFR,
+    DEF(algorithm, SBX_PARAM_CHOICE, SBX_ALGO_SMITSIMAX, SBX_ALGO_PUBCFR,
         SBX_ALGO_SMITSIMAX,
         "0 smitsimax (decoupled trees), 1 suct (sequential UCT, agents "
         "serialised), 2 joint (a child per joint action), 3 random, 4 greedy "
@@ -92,8 +92,10 @@ static const param_def DEFS[] = {
         "2 in the Python settings when none is named, C's table has one "
         "default for every algorithm), 7 gtcfr (growing-tree CFR, Student of "
         "Games' search without a network, two players; its final_move is "
-        "sample in the Python settings when none is named); a change takes "
-        "effect at the next turn"),
+        "sample in the Python settings when none is named), 8 pubcfr (CFR+ "
+        "over public states with ranges, two players, runs on hidden-"
+        "information games; reads max_depth, node_cap, final_move, "
+        "tree_reuse, info_seat); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "

@@ -30,6 +30,7 @@ static const sbx_algo_vt *const ALGOS[] = {
     [SBX_ALGO_MCGS] = &sbx_mcgs_vt,
     [SBX_ALGO_UCT] = &sbx_uct_vt,
     [SBX_ALGO_GTCFR] = &sbx_gtcfr_vt,
+    [SBX_ALGO_PUBCFR] = &sbx_pubcfr_vt,
 };
 
 const sbx_algo_vt *sbx_algo_for(int algorithm) {
@@ -92,8 +93,9 @@ static int same_game(const sbx_search *s, const sbx_game *g) {
  * its seat cannot see. Smitsimax (serial) runs determinized -- every
  * iteration starts from a state sampled from the seat's information set
  * (sbx_sim_determinize) -- and random reads only the seat's own legal
- * moves; every other algorithm would search the true state (a peek) and is
- * refused. */
+ * moves; pubcfr searches public states and asks the game only for what
+ * the seat may see (game.h's private_states); every other algorithm would
+ * search the true state (a peek) and is refused. */
 static int check_hidden(const sbx_search_params *p, const sbx_game_vt *game,
                         const void *cfg, int num_agents) {
     if (!game->hidden_info || !game->hidden_info(cfg)) return SBX_OK;
@@ -102,10 +104,11 @@ static int check_hidden(const sbx_search_params *p, const sbx_game_vt *game,
         return sbx_fail(SBX_ERR_ARGUMENT, "algorithm: %s hides information and "
                         "cannot determinize: no search may run on it", game->name);
     }
-    if (p->algorithm != SBX_ALGO_SMITSIMAX && p->algorithm != SBX_ALGO_RANDOM) {
+    if (p->algorithm != SBX_ALGO_SMITSIMAX && p->algorithm != SBX_ALGO_RANDOM &&
+        p->algorithm != SBX_ALGO_PUBCFR) {
         return sbx_fail(SBX_ERR_ARGUMENT, "algorithm: %s would see the hidden "
                         "information of this %s game; on hidden-information games "
-                        "only smitsimax (determinized) and random run", vt->name,
+                        "only smitsimax (determinized), pubcfr and random run", vt->name,
                         game->name);
     }
     if (p->algorithm == SBX_ALGO_SMITSIMAX && p->parallel != SBX_PAR_SERIAL) {
@@ -360,9 +363,11 @@ int sbx_search_advance(sbx_search *s, const int32_t *joint_moves,
         s->vt->reseed(s->root, sbx_rng_next(&s->rng));
         s->vt->step(s->cfg, s->root, joint, NULL);
     }
-    if (s->hidden) {
+    if (s->hidden && s->algo_id != SBX_ALGO_PUBCFR) {
         /* The trees were grown on sampled states, and the opponents' trees
-         * would be re-rooted by moves the seat never saw: start afresh. */
+         * would be re-rooted by moves the seat never saw: start afresh.
+         * (pubcfr's advance reads only its seat's move and the public
+         * state: it carries its summary to the next search.) */
         s->algo_vt->reset_all(s);
     } else {
         s->algo_vt->advance(s, joint); /* sees the new root state */

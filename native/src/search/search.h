@@ -126,6 +126,7 @@ extern const sbx_algo_vt sbx_greedy_vt;
 extern const sbx_algo_vt sbx_mcgs_vt;
 extern const sbx_algo_vt sbx_uct_vt;
 extern const sbx_algo_vt sbx_gtcfr_vt;
+extern const sbx_algo_vt sbx_pubcfr_vt;
 
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);

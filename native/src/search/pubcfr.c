@@ -1,0 +1,995 @@
+/*
+ * pubcfr.c — CFR+ over public states, for two-player games with hidden
+ * information that split their states into a public part and one private
+ * state per seat (game.h: public_key, private_states, compose; goofspiel
+ * with imp_info=1: the hand). docs/algorithms.md, "public-state CFR".
+ *
+ * The search plays for one seat, s = info_seat, and reads only what s may
+ * see. At the root it asks the game for
+ *   s's own private state (a point mass: s knows its hand), and
+ *   the opponent's private states consistent with s's view, each weighted
+ *     by the number of the opponent's histories that end in it -- the
+ *     opponent's range if it had played uniformly at random so far (the
+ *     unsafe re-solving assumption; the gadget of safe re-solving, which
+ *     replaces it, is not built yet).
+ * The root's histories are the pairs (own private state, opponent private
+ * state), weighted by the product of the two ranges.
+ *
+ * Tree. Breadth-first from the root, one level (round) at a time, up to
+ * max_depth levels while the level's histories fit node_cap (a level that
+ * would not fit is left as the frontier). A history is a pair of
+ * information states (one per seat) at one public node; its joint actions
+ * are stepped on a state the game composes from the node's public state and
+ * the pair's private states, and each child is filed under the public node
+ * of its public key (one per public outcome: in goofspiel who won the
+ * prize). An information state is a seat's private state at the search
+ * root followed by its own moves since: two of them are one only if both
+ * coincide (perfect recall). Keying information states by the current
+ * private state alone (the hand) would merge different own histories that
+ * lead to the same hand and lose which opponent histories they are
+ * compatible with; each information state here still knows its private
+ * state (the hand) for the game. Terminal children hold their exact value,
+ * frontier histories the game's evaluate() of the composed state. Every
+ * value is player 0's zero-sum part u = (e0 - e1) / 2 of the evaluation.
+ *
+ * One iteration is one CFR+ iteration with alternating updates (seat 0's
+ * pass, then seat 1's against seat 0's new strategy), as imperfect.py's
+ * tabular CFR+ does:
+ *   current strategy: regret matching+ of each information state's regrets;
+ *   reach, top-down: a root information state's reach is its range weight,
+ *     a child's its parent's times the parent's probability of the move;
+ *   values, bottom-up over the histories: U[a][b] per joint action, the
+ *     history's value v = sum sigma0(a) sigma1(b) U[a][b], and the
+ *     counterfactual value of the updating seat's information state I
+ *     and move a, summed over the histories h in I:
+ *       cfv(I, a) += reach_opp(h) * sum_b sigma_opp(b) U_i[a][b]
+ *     (the opponent's reach includes its root range);
+ *   regrets: r(I, a) = max(r(I, a) + cfv(I, a) - sum_a' sigma(a') cfv(I, a'), 0);
+ *   average: avg(I) += t * reach_i(I) * sigma(I) (linear averaging).
+ * Chance is not handled: the game's private_states refuses a state whose
+ * step would draw (goofspiel's random prize order).
+ *
+ * Playing: a draw from the average strategy of s's root information state
+ * (final_move=sample; the same however often asked) or its argmax. Between
+ * turns the tree is rebuilt from the new root with fresh statistics: every
+ * decision re-solves with the uniform-play opponent range above. For the
+ * other seat the search does not decide: root_stats gives its average
+ * strategy mixed over its root range (what s expects it to play), and
+ * best_moves its first legal move.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/common.h"
+#include "search.h"
+
+/* Documented limit: a seat may hold at most this many private states at the
+ * root (goofspiel-13 needs at most C(13, 6) = 1716 hands). */
+#define PC_MAX_PRIVATE 2048
+
+#define H_FRONTIER 0
+#define H_INTERIOR 1
+
+enum { A_REGRET, A_AVG, A_CUR, A_CFV, A_LAST, A_COUNT };
+
+typedef struct pc_info {
+    int32_t parent;        /* information state at the parent node, -1: root */
+    uint32_t node;         /* public node                                    */
+    uint32_t id;           /* the game's private state (goofspiel: hand)     */
+    uint32_t off;          /* first of its A_COUNT * k doubles               */
+    double weight;         /* root: range weight (normalised); else 0        */
+    double reach;          /* this pass: own reach                           */
+    uint8_t act;           /* the move index taken at the parent             */
+    uint8_t k;             /* legal moves                                    */
+    uint8_t interior;      /* some history of it is expanded                 */
+    uint8_t seat;
+    uint8_t mv[SBX_MAX_MOVES];
+} pc_info;
+
+typedef struct pc_hist {
+    uint32_t node;
+    uint32_t i[2];         /* information states of seat 0 and seat 1        */
+    uint32_t slot;         /* interior: first of its k0 * k1 slots           */
+    uint16_t depth;
+    uint8_t kind;
+    double value;          /* player 0's: frontier's evaluation, or this
+                              pass's value of an interior history            */
+} pc_hist;
+
+typedef struct pc_node {
+    uint64_t key;          /* the game's public key                          */
+    int32_t parent, child, sibling;
+    uint32_t state;        /* its public state: a composed state (index)     */
+    uint16_t depth;
+} pc_node;
+
+typedef struct pubcfr {
+    pc_node *nodes;
+    pc_info *infos;
+    pc_hist *hists;
+    int32_t *slot_child;   /* child history, or -1: terminal (slot_value)    */
+    double *slot_value;
+    double *dpool;
+    unsigned char *states;
+    size_t n_nodes, c_nodes, n_infos, c_infos, n_hists, c_hists, n_slots, c_slots,
+        n_d, c_d, n_states, c_states;
+    /* (node, parent information state, move) -> information state */
+    uint64_t *map_key;
+    uint32_t *map_val;
+    size_t map_cap, map_used;
+    void *tmp, *tmp2;
+    int64_t t;             /* CFR+ iterations run on this tree               */
+    uint64_t tree_seed;
+    int seat;              /* the seat the search plays for                  */
+    uint32_t actual;       /* its information state at the root              */
+    /* the re-solving gadget (continual re-solving, tree_reuse on): per
+     * opponent root information state j (infos[g_first + j]) the value it
+     * may take instead of playing (v, the previous search's counterfactual
+     * value), its range in the previous search (normalised), the regrets
+     * of follow and terminate, and this pass's reach */
+    int g_n;
+    uint32_t g_first;
+    double *g_v, *g_prev, *g_rf, *g_rt, *g_reach;
+    int depth_built;
+    int broken;            /* the root could not be split (after an advance) */
+} pubcfr;
+
+/* ------------------------------------------------------------ storage */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+static double *ARR(const pubcfr *x, const pc_info *in, int which) {
+    return x->dpool + in->off + (size_t)which * in->k;
+}
+
+static void *STATE(const pubcfr *x, uint32_t i, size_t size) {
+    return x->states + (size_t)i * size;
+}
+
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int map_grow(pubcfr *x) {
+    const size_t cap = x->map_cap ? x->map_cap * 2 : 1024;
+    uint64_t *k = malloc(cap * sizeof *k);
+    uint32_t *v = malloc(cap * sizeof *v);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return 0;
+    }
+    memset(k, 0xFF, cap * sizeof *k);
+    for (size_t i = 0; i < x->map_cap; i++) {
+        if (x->map_key[i] == UINT64_MAX) continue;
+        size_t j = mix64(x->map_key[i]) & (cap - 1);
+        while (k[j] != UINT64_MAX) j = (j + 1) & (cap - 1);
+        k[j] = x->map_key[i];
+        v[j] = x->map_val[i];
+    }
+    free(x->map_key);
+    free(x->map_val);
+    x->map_key = k;
+    x->map_val = v;
+    x->map_cap = cap;
+    return 1;
+}
+
+static void free_tree(pubcfr *x) {
+    free(x->nodes);
+    free(x->infos);
+    free(x->hists);
+    free(x->slot_child);
+    free(x->slot_value);
+    free(x->dpool);
+    free(x->states);
+    free(x->map_key);
+    free(x->map_val);
+    x->nodes = NULL;
+    x->infos = NULL;
+    x->hists = NULL;
+    x->slot_child = NULL;
+    x->slot_value = NULL;
+    x->dpool = NULL;
+    x->states = NULL;
+    x->map_key = NULL;
+    x->map_val = NULL;
+    x->n_nodes = x->c_nodes = x->n_infos = x->c_infos = x->n_hists = x->c_hists = 0;
+    x->n_slots = x->c_slots = x->n_d = x->c_d = x->n_states = x->c_states = 0;
+    x->map_cap = x->map_used = 0;
+}
+
+/* The summary a search leaves for the next one at the public state the game
+ * reached (continual re-solving): both seats' information states there with
+ * their reach under the average strategies, the opponent's counterfactual
+ * values, the histories (compatible pairs), and which one is the seat's. */
+typedef struct pc_carry {
+    int n[2];
+    uint32_t *ids[2];
+    double *w[2];
+    double *v;             /* opponent's counterfactual values               */
+    int nh;
+    uint32_t *pairs;       /* 2 per history: indices into the lists above   */
+    int actual;            /* the seat's own information state (its list)    */
+} pc_carry;
+
+static void carry_free(pc_carry *c) {
+    for (int p = 0; p < 2; p++) {
+        free(c->ids[p]);
+        free(c->w[p]);
+    }
+    free(c->v);
+    free(c->pairs);
+    memset(c, 0, sizeof *c);
+}
+
+static void gadget_free(pubcfr *x) {
+    free(x->g_v);
+    free(x->g_prev);
+    free(x->g_rf);
+    free(x->g_rt);
+    free(x->g_reach);
+    x->g_v = x->g_prev = x->g_rf = x->g_rt = x->g_reach = NULL;
+    x->g_n = 0;
+}
+
+static int oom(void) { return sbx_fail(SBX_ERR_MEMORY, "out of memory building a pubcfr tree"); }
+
+static int new_node(sbx_search *s, pubcfr *x, int32_t parent, uint64_t key, const void *st,
+                    int depth, uint32_t *out) {
+    if (!grow((void **)&x->nodes, &x->c_nodes, x->n_nodes + 1, sizeof *x->nodes) ||
+        !grow((void **)&x->states, &x->c_states, x->n_states + 1, s->state_size)) {
+        return oom();
+    }
+    const uint32_t id = (uint32_t)x->n_nodes++;
+    pc_node *nd = &x->nodes[id];
+    nd->key = key;
+    nd->parent = parent;
+    nd->child = -1;
+    nd->sibling = -1;
+    nd->depth = (uint16_t)depth;
+    nd->state = (uint32_t)x->n_states++;
+    memcpy(STATE(x, nd->state, s->state_size), st, s->state_size);
+    if (parent >= 0) {
+        nd->sibling = x->nodes[parent].child;
+        x->nodes[parent].child = (int32_t)id;
+    }
+    *out = id;
+    return SBX_OK;
+}
+
+/* An information state of seat p at node, private state id; its legal
+ * moves from `st` (a state holding that private state). */
+static int new_info(sbx_search *s, pubcfr *x, uint32_t node, int p, int32_t parent, int act,
+                    uint32_t id, const void *st, uint32_t *out) {
+    if (!grow((void **)&x->infos, &x->c_infos, x->n_infos + 1, sizeof *x->infos)) return oom();
+    pc_info *in = &x->infos[x->n_infos];
+    memset(in, 0, sizeof *in);
+    in->parent = parent;
+    in->node = node;
+    in->id = id;
+    in->act = (uint8_t)act;
+    in->seat = (uint8_t)p;
+    uint8_t mv[SBX_MAX_MOVES + 8];
+    const int k = s->vt->is_terminal(s->cfg, st) ? 0 : s->vt->legal_moves(s->cfg, st, p, mv);
+    in->k = (uint8_t)k;
+    memcpy(in->mv, mv, (size_t)k);
+    if (!grow((void **)&x->dpool, &x->c_d, x->n_d + (size_t)A_COUNT * k, sizeof *x->dpool)) {
+        return oom();
+    }
+    in->off = (uint32_t)x->n_d;
+    memset(x->dpool + x->n_d, 0, (size_t)A_COUNT * k * sizeof *x->dpool);
+    x->n_d += (size_t)A_COUNT * k;
+    *out = (uint32_t)x->n_infos++;
+    return SBX_OK;
+}
+
+static int new_hist(pubcfr *x, uint32_t node, uint32_t i0, uint32_t i1, int depth,
+                    uint32_t *out) {
+    if (!grow((void **)&x->hists, &x->c_hists, x->n_hists + 1, sizeof *x->hists)) return oom();
+    pc_hist *h = &x->hists[x->n_hists];
+    memset(h, 0, sizeof *h);
+    h->node = node;
+    h->i[0] = i0;
+    h->i[1] = i1;
+    h->depth = (uint16_t)depth;
+    h->kind = H_FRONTIER;
+    *out = (uint32_t)x->n_hists++;
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ building */
+
+static double zero_sum(const sbx_search *s, const void *st) {
+    double e[SBX_MAX_AGENTS];
+    s->vt->evaluate(s->cfg, st, e);
+    return 0.5 * (e[0] - e[1]);
+}
+
+/* x->tmp = the state of history h: its node's public state, its pair's
+ * private states. */
+static int compose_hist(sbx_search *s, pubcfr *x, const pc_hist *h, void *out) {
+    const uint32_t ids[2] = {x->infos[h->i[0]].id, x->infos[h->i[1]].id};
+    return s->vt->compose(s->cfg, STATE(x, x->nodes[h->node].state, s->state_size), ids, out);
+}
+
+static int own_id(sbx_search *s, const void *st, int p, uint32_t *id) {
+    double w;
+    const int n = s->vt->private_states(s->cfg, st, p, p, id, &w, 1);
+    return n == 1 ? SBX_OK : (n < 0 ? n : sbx_fail(SBX_ERR_STATE, "no private state"));
+}
+
+/* The child information state of seat p under (node, parent, move). */
+static int child_info(sbx_search *s, pubcfr *x, uint32_t node, int p, uint32_t parent, int act,
+                      const void *st, uint32_t *out) {
+    if (x->map_used * 2 >= x->map_cap && !map_grow(x)) return oom();
+    const uint64_t key = ((uint64_t)node << 40) ^ ((uint64_t)parent << 8) ^ (uint64_t)act;
+    size_t j = mix64(key) & (x->map_cap - 1);
+    while (x->map_key[j] != UINT64_MAX) {
+        if (x->map_key[j] == key) {
+            *out = x->map_val[j];
+            return SBX_OK;
+        }
+        j = (j + 1) & (x->map_cap - 1);
+    }
+    uint32_t id;
+    int rc = own_id(s, st, p, &id);
+    if (rc) return rc;
+    if ((rc = new_info(s, x, node, p, (int32_t)parent, act, id, st, out)) != SBX_OK) return rc;
+    x->map_key[j] = key;
+    x->map_val[j] = *out;
+    x->map_used++;
+    return SBX_OK;
+}
+
+/* Expands interior history hid: every joint action stepped, children filed
+ * under their public nodes. */
+static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
+    pc_hist h = x->hists[hid];
+    const pc_info *in0 = &x->infos[h.i[0]], *in1 = &x->infos[h.i[1]];
+    const int k0 = in0->k, k1 = in1->k;
+    uint8_t mv0[SBX_MAX_MOVES], mv1[SBX_MAX_MOVES];
+    memcpy(mv0, in0->mv, (size_t)k0);
+    memcpy(mv1, in1->mv, (size_t)k1);
+    const size_t kk = (size_t)k0 * k1;
+    if (!grow((void **)&x->slot_child, &x->c_slots, x->n_slots + kk, sizeof *x->slot_child)) {
+        return oom();
+    }
+    size_t vcap = x->c_slots; /* slot_value grows alongside */
+    double *sv = realloc(x->slot_value, vcap * sizeof *sv);
+    if (!sv) return oom();
+    x->slot_value = sv;
+    const uint32_t slot = (uint32_t)x->n_slots;
+    x->n_slots += kk;
+    x->hists[hid].slot = slot;
+    x->hists[hid].kind = H_INTERIOR;
+    x->infos[h.i[0]].interior = 1;
+    x->infos[h.i[1]].interior = 1;
+    int rc = compose_hist(s, x, &h, x->tmp);
+    if (rc) return rc;
+    for (int a = 0; a < k0; a++) {
+        for (int b = 0; b < k1; b++) {
+            const size_t sl = slot + (size_t)a * k1 + b;
+            memcpy(x->tmp2, x->tmp, s->state_size);
+            const uint8_t joint[2] = {mv0[a], mv1[b]};
+            s->vt->step(s->cfg, x->tmp2, joint, NULL);
+            if (s->vt->is_terminal(s->cfg, x->tmp2)) {
+                x->slot_child[sl] = -1;
+                x->slot_value[sl] = zero_sum(s, x->tmp2);
+                continue;
+            }
+            const uint64_t key = s->vt->public_key(s->cfg, x->tmp2);
+            int32_t c = x->nodes[h.node].child;
+            while (c >= 0 && x->nodes[c].key != key) c = x->nodes[c].sibling;
+            uint32_t node;
+            if (c >= 0) {
+                node = (uint32_t)c;
+            } else if ((rc = new_node(s, x, (int32_t)h.node, key, x->tmp2, h.depth + 1,
+                                      &node)) != SBX_OK) {
+                return rc;
+            }
+            uint32_t c0, c1, ch = 0;
+            if ((rc = child_info(s, x, node, 0, h.i[0], a, x->tmp2, &c0)) != SBX_OK ||
+                (rc = child_info(s, x, node, 1, h.i[1], b, x->tmp2, &c1)) != SBX_OK ||
+                (rc = new_hist(x, node, c0, c1, h.depth + 1, &ch)) != SBX_OK) {
+                return rc;
+            }
+            x->hists[ch].value = zero_sum(s, x->tmp2);
+            x->slot_child[sl] = (int32_t)ch;
+            x->slot_value[sl] = 0.0;
+        }
+    }
+    return SBX_OK;
+}
+
+/* The root from a carried summary: its information states with their
+ * ranges, its histories, the gadget for the opponent's. */
+static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t root) {
+    const int me = x->seat, opp = 1 - me;
+    uint32_t first[2];
+    int rc;
+    for (int p = 0; p < 2; p++) {
+        for (int j = 0; j < c->n[p]; j++) {
+            uint32_t pair[2] = {c->ids[0][0], c->ids[1][0]};
+            pair[p] = c->ids[p][j];
+            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->tmp)) != SBX_OK) return rc;
+            uint32_t in;
+            if ((rc = new_info(s, x, root, p, -1, 0, c->ids[p][j], x->tmp, &in)) != SBX_OK) {
+                return rc;
+            }
+            x->infos[in].weight = c->w[p][j];
+            if (j == 0) first[p] = in;
+        }
+    }
+    x->actual = first[me] + (uint32_t)c->actual;
+    for (int h = 0; h < c->nh; h++) {
+        uint32_t id;
+        if ((rc = new_hist(x, root, first[0] + c->pairs[2 * h], first[1] + c->pairs[2 * h + 1], 0,
+                           &id)) != SBX_OK) {
+            return rc;
+        }
+    }
+    const int n = c->n[opp];
+    x->g_n = n;
+    x->g_first = first[opp];
+    x->g_v = malloc((size_t)n * sizeof(double));
+    x->g_prev = malloc((size_t)n * sizeof(double));
+    x->g_rf = calloc((size_t)n, sizeof(double));
+    x->g_rt = calloc((size_t)n, sizeof(double));
+    x->g_reach = malloc((size_t)n * sizeof(double));
+    if (!x->g_v || !x->g_prev || !x->g_rf || !x->g_rt || !x->g_reach) return oom();
+    double tot = 0.0;
+    for (int j = 0; j < n; j++) tot += c->w[opp][j];
+    for (int j = 0; j < n; j++) {
+        x->g_v[j] = c->v[j];
+        x->g_prev[j] = tot > 0.0 ? c->w[opp][j] / tot : 1.0 / n;
+    }
+    return SBX_OK;
+}
+
+static int grow_levels(sbx_search *s, pubcfr *x);
+
+static int build(sbx_search *s, const pc_carry *carry) {
+    pubcfr *x = s->algo;
+    free_tree(x);
+    gadget_free(x);
+    x->t = 0;
+    x->broken = 0;
+    x->depth_built = 0;
+    x->seat = sbx_info_seat(&s->p);
+    x->tree_seed = sbx_rng_next(&s->rng);
+    if (s->vt->is_terminal(s->cfg, s->root)) return SBX_OK;
+    int rc;
+    if (carry) {
+        uint32_t root;
+        rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
+        if (rc || (rc = root_from_carry(s, x, carry, root)) != SBX_OK) return rc;
+        return grow_levels(s, x);
+    }
+    uint32_t ids[2][PC_MAX_PRIVATE];
+    double w[2][PC_MAX_PRIVATE];
+    int n[2];
+    for (int p = 0; p < 2; p++) {
+        n[p] = s->vt->private_states(s->cfg, s->root, x->seat, p, ids[p], w[p], PC_MAX_PRIVATE);
+        if (n[p] < 0) return n[p];
+    }
+    uint32_t root;
+    rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
+    if (rc) return rc;
+    uint32_t first[2];
+    for (int p = 0; p < 2; p++) {
+        double tot = 0.0;
+        for (int j = 0; j < n[p]; j++) tot += w[p][j];
+        for (int j = 0; j < n[p]; j++) {
+            /* a state holding this private state, for its legal moves */
+            uint32_t pair[2] = {ids[0][0], ids[1][0]};
+            pair[p] = ids[p][j];
+            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->tmp)) != SBX_OK) return rc;
+            uint32_t in;
+            if ((rc = new_info(s, x, root, p, -1, 0, ids[p][j], x->tmp, &in)) != SBX_OK) return rc;
+            x->infos[in].weight = w[p][j] / tot;
+            if (j == 0) first[p] = in;
+        }
+    }
+    x->actual = first[x->seat];
+    for (int a = 0; a < n[0]; a++) {
+        for (int b = 0; b < n[1]; b++) {
+            uint32_t h;
+            if ((rc = new_hist(x, root, first[0] + (uint32_t)a, first[1] + (uint32_t)b, 0, &h))) {
+                return rc;
+            }
+        }
+    }
+    return grow_levels(s, x);
+}
+
+/* One level at a time from the root's histories: a level is expanded whole
+ * or not at all. */
+static int grow_levels(sbx_search *s, pubcfr *x) {
+    int rc;
+    size_t lo = 0, hi = x->n_hists;
+    for (int d = 0; d < s->p.max_depth && lo < hi; d++) {
+        size_t need = 0;
+        for (size_t h = lo; h < hi; h++) {
+            need += (size_t)x->infos[x->hists[h].i[0]].k * x->infos[x->hists[h].i[1]].k;
+        }
+        if (x->n_hists + need > (size_t)s->p.node_cap) break;
+        for (size_t h = lo; h < hi; h++) {
+            if ((rc = expand(s, x, (uint32_t)h)) != SBX_OK) return rc;
+        }
+        x->depth_built = d + 1;
+        lo = hi;
+        hi = x->n_hists;
+    }
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ CFR+ */
+
+static void match(const double *regret, int k, double *out) {
+    double tot = 0.0;
+    for (int i = 0; i < k; i++) tot += regret[i] > 0.0 ? regret[i] : 0.0;
+    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? (regret[i] > 0.0 ? regret[i] / tot : 0.0)
+                                                   : 1.0 / k;
+}
+
+static void average(const double *sum, int k, double *out) {
+    double tot = 0.0;
+    for (int i = 0; i < k; i++) tot += sum[i];
+    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? sum[i] / tot : 1.0 / k;
+}
+
+/* One pass: seat i's regrets and average against the other's current
+ * strategy. */
+/* The gadget's opponent range: each root information state follows with
+ * the regret-matching+ probability of its follow/terminate regrets; that
+ * range, normalised, is mixed half and half with its range in the previous
+ * search (Student of Games' modified gadget, alpha = 1/2). */
+#define PC_GADGET_ALPHA 0.5
+static double follow_prob(const pubcfr *x, int j) {
+    const double f = x->g_rf[j] > 0.0 ? x->g_rf[j] : 0.0, t = x->g_rt[j] > 0.0 ? x->g_rt[j] : 0.0;
+    return f + t > 0.0 ? f / (f + t) : 0.5;
+}
+
+static void gadget_range(pubcfr *x) {
+    double tot = 0.0;
+    for (int j = 0; j < x->g_n; j++) tot += follow_prob(x, j);
+    for (int j = 0; j < x->g_n; j++) {
+        const double r = tot > 0.0 ? follow_prob(x, j) / tot : x->g_prev[j];
+        x->g_reach[j] = PC_GADGET_ALPHA * r + (1.0 - PC_GADGET_ALPHA) * x->g_prev[j];
+        x->infos[x->g_first + (uint32_t)j].weight = x->g_reach[j];
+    }
+}
+
+static void pass(pubcfr *x, int i) {
+    if (x->g_n) gadget_range(x);
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->k) match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
+        in->reach = in->parent < 0 ? in->weight
+                                   : x->infos[in->parent].reach *
+                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
+    }
+    for (size_t hh = x->n_hists; hh-- > 0;) {
+        pc_hist *h = &x->hists[hh];
+        if (h->kind != H_INTERIOR) continue;
+        pc_info *in0 = &x->infos[h->i[0]], *in1 = &x->infos[h->i[1]];
+        const int k0 = in0->k, k1 = in1->k;
+        const double *s0 = ARR(x, in0, A_CUR), *s1 = ARR(x, in1, A_CUR);
+        const int32_t *sc = x->slot_child + h->slot;
+        const double *svv = x->slot_value + h->slot;
+        double col[SBX_MAX_MOVES] = {0};
+        double v = 0.0;
+        double *cfv = ARR(x, i == 0 ? in0 : in1, A_CFV);
+        const double ro = i == 0 ? in1->reach : in0->reach;
+        for (int a = 0; a < k0; a++) {
+            double row = 0.0;
+            for (int b = 0; b < k1; b++) {
+                const int32_t c = sc[a * k1 + b];
+                const double u = c < 0 ? svv[a * k1 + b] : x->hists[c].value;
+                row += s1[b] * u;
+                col[b] += s0[a] * u;
+            }
+            v += s0[a] * row;
+            if (i == 0) cfv[a] += ro * row;
+        }
+        if (i == 1) {
+            for (int b = 0; b < k1; b++) cfv[b] -= ro * col[b];
+        }
+        h->value = v;
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->seat != i || !in->interior) continue;
+        double *r = ARR(x, in, A_REGRET), *cur = ARR(x, in, A_CUR), *cfv = ARR(x, in, A_CFV),
+               *avg = ARR(x, in, A_AVG), *last = ARR(x, in, A_LAST);
+        double ev = 0.0;
+        for (int a = 0; a < in->k; a++) ev += cur[a] * cfv[a];
+        if (x->g_n && in->parent < 0 && j >= x->g_first && j < x->g_first + (size_t)x->g_n) {
+            /* the gadget: follow (play on, ev) or terminate (take v) */
+            const size_t g = j - x->g_first;
+            const double p = follow_prob(x, (int)g), T = x->g_v[g];
+            const double gv = p * ev + (1.0 - p) * T;
+            const double rf = x->g_rf[g] + ev - gv, rt = x->g_rt[g] + T - gv;
+            x->g_rf[g] = rf > 0.0 ? rf : 0.0;
+            x->g_rt[g] = rt > 0.0 ? rt : 0.0;
+        }
+        for (int a = 0; a < in->k; a++) {
+            const double nr = r[a] + cfv[a] - ev;
+            r[a] = nr > 0.0 ? nr : 0.0;
+            avg[a] += (double)x->t * in->reach * cur[a];
+            last[a] = cfv[a];
+            cfv[a] = 0.0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ re-solving */
+
+/* The summary for the public state the game reached after the seat played
+ * joint[seat] (continual re-solving): under both seats' average strategies,
+ * every information state's reach (top-down) and every history's value
+ * (bottom-up), then at the child node each information state's reach and
+ * the opponent's counterfactual values. 0 if there is none to carry (no
+ * tree, the state not in it): the next search starts from the uniform-play
+ * range. Reads the opponent's move nowhere. */
+static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
+    pubcfr *x = s->algo;
+    memset(c, 0, sizeof *c);
+    if (x->broken || x->n_nodes == 0 || x->depth_built < 1 || x->n_infos == 0) return 0;
+    if (s->vt->is_terminal(s->cfg, s->root)) return 0;
+    const int me = x->seat, opp = 1 - me;
+    const uint64_t key = s->vt->public_key(s->cfg, s->root);
+    int32_t node = x->nodes[0].child;
+    while (node >= 0 && x->nodes[node].key != key) node = x->nodes[node].sibling;
+    if (node < 0) return 0;
+    const pc_info *act = &x->infos[x->actual];
+    int m = -1;
+    for (int a = 0; a < act->k; a++) {
+        if (act->mv[a] == joint[me]) m = a;
+    }
+    if (m < 0 || x->map_cap == 0) return 0;
+    const uint64_t mk = ((uint64_t)node << 40) ^ ((uint64_t)x->actual << 8) ^ (uint64_t)m;
+    size_t q = mix64(mk) & (x->map_cap - 1);
+    while (x->map_key[q] != UINT64_MAX && x->map_key[q] != mk) q = (q + 1) & (x->map_cap - 1);
+    if (x->map_key[q] != mk) return 0;
+    const uint32_t mine = x->map_val[q];
+    /* the average strategies in place of the current ones (the tree is
+     * dropped next), reach and values under them */
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->k) average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
+        in->reach = in->parent < 0 ? in->weight
+                                   : x->infos[in->parent].reach *
+                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
+    }
+    for (size_t hh = x->n_hists; hh-- > 0;) {
+        pc_hist *h = &x->hists[hh];
+        if (h->kind != H_INTERIOR) continue;
+        const pc_info *in0 = &x->infos[h->i[0]], *in1 = &x->infos[h->i[1]];
+        const double *s0 = ARR(x, in0, A_CUR), *s1 = ARR(x, in1, A_CUR);
+        double v = 0.0;
+        for (int a = 0; a < in0->k; a++) {
+            for (int b = 0; b < in1->k; b++) {
+                const size_t sl = h->slot + (size_t)a * in1->k + b;
+                const int32_t ch = x->slot_child[sl];
+                v += s0[a] * s1[b] * (ch < 0 ? x->slot_value[sl] : x->hists[ch].value);
+            }
+        }
+        h->value = v;
+    }
+    /* the child's information states, renumbered per seat */
+    uint32_t *index = malloc(x->n_infos * sizeof *index);
+    for (int p = 0; p < 2; p++) {
+        c->ids[p] = malloc(x->n_infos * sizeof(uint32_t));
+        c->w[p] = malloc(x->n_infos * sizeof(double));
+    }
+    c->v = calloc(x->n_infos, sizeof(double));
+    c->pairs = malloc(2 * x->n_hists * sizeof(uint32_t));
+    if (!index || !c->ids[0] || !c->ids[1] || !c->w[0] || !c->w[1] || !c->v || !c->pairs) {
+        free(index);
+        carry_free(c);
+        return 0;
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->node != (uint32_t)node) continue;
+        const int p = in->seat;
+        index[j] = (uint32_t)c->n[p];
+        if (j == mine) c->actual = c->n[p];
+        c->ids[p][c->n[p]] = in->id;
+        c->w[p][c->n[p]] = in->reach;
+        c->n[p]++;
+    }
+    for (size_t hh = 0; hh < x->n_hists; hh++) {
+        const pc_hist *h = &x->hists[hh];
+        if (h->node != (uint32_t)node) continue;
+        c->pairs[2 * c->nh] = index[h->i[0]];
+        c->pairs[2 * c->nh + 1] = index[h->i[1]];
+        c->nh++;
+        const double u_opp = opp == 0 ? h->value : -h->value;
+        c->v[index[h->i[opp]]] += x->infos[h->i[me]].reach * u_opp;
+    }
+    free(index);
+    if (c->n[0] > 0 && c->n[1] > 0 && c->nh > 0) return 1;
+    carry_free(c);
+    return 0;
+}
+
+/* ------------------------------------------------------------ vtable */
+
+static int pc_check(const sbx_search_params *p, const sbx_game_vt *game, int num_agents,
+                    int max_moves) {
+    (void)p;
+    (void)max_moves;
+    if (num_agents != 2) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "algorithm: pubcfr solves two-player games (this game has %d agents)",
+                        num_agents);
+    }
+    if (!game->public_key || !game->private_states || !game->compose) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "algorithm: pubcfr needs a game that splits its states into public "
+                        "and private parts (%s does not)", game->name);
+    }
+    return SBX_OK;
+}
+
+/* The whole tree is built when the search starts or re-roots, bounded by
+ * node_cap (histories); an iteration adds nothing. */
+static int64_t pc_iteration_nodes(const sbx_search_params *p, int num_agents, int max_moves) {
+    (void)p;
+    (void)num_agents;
+    (void)max_moves;
+    return 0;
+}
+
+static void pc_destroy(sbx_search *s) {
+    pubcfr *x = s->algo;
+    if (!x) return;
+    free_tree(x);
+    gadget_free(x);
+    free(x->tmp);
+    free(x->tmp2);
+    free(x);
+    s->algo = NULL;
+}
+
+static int pc_create(sbx_search *s) {
+    pubcfr *x = calloc(1, sizeof *x);
+    if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a pubcfr search");
+    s->algo = x;
+    x->tmp = malloc(s->state_size);
+    x->tmp2 = malloc(s->state_size);
+    if (!x->tmp || !x->tmp2) {
+        pc_destroy(s);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a pubcfr search");
+    }
+    int rc = build(s, NULL);
+    if (rc) {
+        pc_destroy(s);
+        return rc;
+    }
+    return SBX_OK;
+}
+
+/* A failed rebuild (after an advance or a change of parameters) leaves an
+ * empty tree; iterations then stop with SBX_STOP_NODE_CAP. */
+static void rebuild(sbx_search *s) {
+    pubcfr *x = s->algo;
+    if (build(s, NULL) != SBX_OK) {
+        free_tree(x);
+        x->broken = 1;
+    }
+}
+
+static int pc_params_changed(sbx_search *s, const sbx_search_params *old) {
+    if (s->p.node_cap != old->node_cap || s->p.max_depth != old->max_depth ||
+        sbx_info_seat(&s->p) != sbx_info_seat(old)) {
+        pubcfr *x = s->algo;
+        int rc = build(s, NULL);
+        if (rc) {
+            free_tree(x);
+            x->broken = 1;
+            return rc;
+        }
+    }
+    return SBX_OK;
+}
+
+static int pc_iterate(sbx_search *s, int64_t *turns) {
+    (void)turns;
+    pubcfr *x = s->algo;
+    if (x->broken) return SBX_STOP_NODE_CAP;
+    x->t++;
+    pass(x, 0);
+    pass(x, 1);
+    return SBX_STOP_NONE;
+}
+
+static int pc_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
+    (void)tr;
+    return pc_iterate(s, turns);
+}
+
+/* tree_reuse on: continual re-solving with the gadget from this search's
+ * summary; off (or nothing to carry): a fresh root with the uniform-play
+ * range. */
+static void pc_advance(sbx_search *s, const uint8_t *joint) {
+    pc_carry c;
+    if (s->p.tree_reuse && summarize(s, joint, &c)) {
+        const int rc = build(s, &c);
+        carry_free(&c);
+        if (rc == SBX_OK) return;
+    }
+    rebuild(s);
+}
+
+static void pc_reset_all(sbx_search *s) { rebuild(s); }
+
+/* The searching seat's root information state, or NULL (no tree). */
+static const pc_info *root_info(const pubcfr *x, int p) {
+    if (p != x->seat || x->n_infos == 0 || !x->infos[x->actual].k) return NULL;
+    return &x->infos[x->actual];
+}
+
+static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
+
+static void pc_best_moves(sbx_search *s, int32_t *out) {
+    pubcfr *x = s->algo;
+    for (int p = 0; p < s->num_agents; p++) {
+        uint8_t mv[SBX_MAX_MOVES + 8];
+        const int k = s->vt->legal_moves(s->cfg, s->root, p, mv);
+        out[p] = k > 0 ? mv[0] : SBX_MOVE_NONE;
+        const pc_info *in = p == x->seat ? root_info(x, p) : NULL;
+        if (!in) continue;
+        double avg[SBX_MAX_MOVES];
+        average(ARR(x, in, A_AVG), in->k, avg);
+        int pick = 0;
+        if (s->p.final_move == SBX_FINAL_SAMPLE) {
+            const double u =
+                unit(mix64(mix64(x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p))));
+            double acc = 0.0;
+            pick = in->k - 1;
+            for (int i = 0; i < in->k; i++) {
+                acc += avg[i];
+                if (u < acc) {
+                    pick = i;
+                    break;
+                }
+            }
+        } else {
+            for (int i = 1; i < in->k; i++) pick = avg[i] > avg[pick] ? i : pick;
+        }
+        out[p] = in->mv[pick];
+    }
+}
+
+/* The searching seat: its root average strategy, mean = the counterfactual
+ * value of each move in the last pass (against the opponent's strategy and
+ * range: the move's expected value). The other seat: its average strategy
+ * mixed over its root range. */
+static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, int *n_out) {
+    pubcfr *x = s->algo;
+    *n_out = 0;
+    double mix[SBX_MAX_MOVES] = {0}, mean[SBX_MAX_MOVES] = {0};
+    int seen[SBX_MAX_MOVES] = {0};
+    for (size_t j = 0; j < x->n_infos && x->infos[j].parent < 0; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->seat != agent || !in->k || (agent == x->seat && j != x->actual)) continue;
+        double avg[SBX_MAX_MOVES];
+        average(ARR(x, in, A_AVG), in->k, avg);
+        for (int a = 0; a < in->k; a++) {
+            mix[in->mv[a]] += in->weight * avg[a];
+            mean[in->mv[a]] += agent == x->seat ? ARR(x, in, A_LAST)[a] : 0.0;
+            seen[in->mv[a]] = 1;
+        }
+    }
+    int n = 0;
+    for (int m = 0; m < SBX_MAX_MOVES; m++) n += seen[m];
+    if (n > cap) return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap, n);
+    double tot = 0.0;
+    for (int m = 0; m < SBX_MAX_MOVES; m++) tot += mix[m];
+    for (int m = 0; m < SBX_MAX_MOVES; m++) {
+        if (!seen[m]) continue;
+        out[*n_out] = (sbx_move_stat){m, 0, mean[m], 0.0, tot > 0.0 ? mix[m] / tot : 0.0};
+        (*n_out)++;
+    }
+    return SBX_OK;
+}
+
+static int pc_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, int min_visits,
+                       sbx_snapshot_node *out, int *n_out) {
+    (void)agent;
+    (void)max_nodes;
+    (void)min_visits;
+    memset(&out[0], 0, sizeof out[0]);
+    if (top != 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "snapshot: node %u: %s shows only its root (node 0)", top,
+                        s->algo_vt->name);
+    }
+    out[0].parent = -1;
+    out[0].prob = 1.0f;
+    out[0].move = SBX_MOVE_NONE;
+    out[0].agent = -1;
+    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
+    *n_out = 1;
+    return SBX_OK;
+}
+
+static void pc_fill_stats(sbx_search *s, sbx_search_stats *out) {
+    pubcfr *x = s->algo;
+    out->node_bytes = (int32_t)sizeof(pc_hist);
+    out->trees = 1;
+    out->edge_bytes = (int64_t)(x->n_slots * (sizeof(int32_t) + sizeof(double)) +
+                                x->n_d * sizeof(double) + x->n_infos * sizeof(pc_info));
+    for (int a = 0; a < 2; a++) {
+        out->nodes[a] = (int32_t)x->n_hists;
+        out->root_visits[a] = (int32_t)x->t;
+        out->max_depth_reached[a] = x->depth_built;
+        out->norm_min[a] = 0.0;
+        out->norm_max[a] = 1.0;
+    }
+}
+
+static int64_t pc_node_count(sbx_search *s) {
+    pubcfr *x = s->algo;
+    return (int64_t)x->n_hists;
+}
+
+/* ------------------------------------------------------------ test entry */
+
+int sbx_search_debug_pubcfr_range(sbx_search *s, int seat, uint32_t *ids, double *probs,
+                                  int cap, int *n_out) {
+    if (!s || !ids || !probs || !n_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "search, ids, probs and n_out must not be NULL");
+    }
+    if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
+        return sbx_fail(SBX_ERR_STATE, "the search is not running pubcfr");
+    }
+    if (seat < 0 || seat > 1) return sbx_fail(SBX_ERR_ARGUMENT, "seat %d is not 0 or 1", seat);
+    const pubcfr *x = s->algo;
+    int n = 0;
+    for (size_t j = 0; j < x->n_infos && x->infos[j].parent < 0; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->seat != seat) continue;
+        if (n < cap) {
+            ids[n] = in->id;
+            probs[n] = in->weight;
+        }
+        n++;
+    }
+    *n_out = n;
+    return SBX_OK;
+}
+
+const sbx_algo_vt sbx_pubcfr_vt = {
+    .name = "pubcfr",
+    .check = pc_check,
+    .iteration_nodes = pc_iteration_nodes,
+    .create = pc_create,
+    .destroy = pc_destroy,
+    .params_changed = pc_params_changed,
+    .iterate = pc_iterate,
+    .iterate_traced = pc_iterate_traced,
+    .advance = pc_advance,
+    .reset_all = pc_reset_all,
+    .best_moves = pc_best_moves,
+    .root_stats = pc_root_stats,
+    .snapshot = pc_snapshot,
+    .fill_stats = pc_fill_stats,
+    .node_count = pc_node_count,
+};
