@@ -21,16 +21,17 @@ def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
     refused = accepted = 0
     with Game("snakes", {"snakes": 8, "width": 25, "height": 9}, seed=1) as g, \
             Search(g, SearchParams(node_cap=1024), seed=1) as s:
-        for _ in range(300):
+        for _ in range(600):   # every knob is drawn often enough to change
             new = random_settings(rng, base)
             try:
                 s.set_params(new)
             except InvalidArgument as exc:
                 # only C's cross-field rules for this game may refuse one:
                 # joint-action MCTS on 8 snakes (4^8 joint actions), or a
-                # node_cap below the algorithm's worst iteration, MCGS or GT-CFR (two
-                # players only); the soak draws again then
-                assert new.algorithm in ("joint", "mcgs", "gtcfr") or "node_cap" in str(exc), str(exc)
+                # node_cap below the algorithm's worst iteration, MCGS, GT-CFR or
+                # pubcfr (two players only); the soak draws again then
+                assert (new.algorithm in ("joint", "mcgs", "gtcfr", "pubcfr")
+                        or "node_cap" in str(exc)), str(exc)
                 assert s.c_params() != new
                 refused += 1
                 continue

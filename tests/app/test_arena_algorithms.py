@@ -182,10 +182,11 @@ def test_an_algorithm_refused_for_this_game_is_marked_and_refused_with_cs_reason
 
 
 # ------------------------------------------------------------------ every algorithm renders
-# MCGS and GT-CFR are two-player only: this test's default game has four
-# snakes, so MCGS's panels are tested on the maze in tests/app/test_arena_mcgs.py
-# and GT-CFR's on goofspiel in tests/app/test_arena_gtcfr.py.
-CASES = [(a, "ucb1") for a in ALGORITHMS if a not in ("mcgs", "gtcfr")] + \
+# MCGS and GT-CFR are two-player only and pubcfr needs a hidden-information
+# game: this test's default game has four snakes, so MCGS's panels are tested
+# on the maze in tests/app/test_arena_mcgs.py, GT-CFR's on goofspiel in
+# tests/app/test_arena_gtcfr.py and pubcfr's on hidden-bid goofspiel there too.
+CASES = [(a, "ucb1") for a in ALGORITHMS if a not in ("mcgs", "gtcfr", "pubcfr")] + \
     [("smitsimax", p) for p in POLICIES if p != "ucb1"]
 
 

@@ -62,3 +62,27 @@ def test_gtcfr_shows_its_own_knobs_plays_and_draws(app):  # noqa: F811
 def test_whatif_offers_what_gtcfr_reads():
     k = set(knobs(SearchParams(algorithm="gtcfr")))
     assert GTCFR_KNOBS <= k and not (UCB_KNOBS & k)
+
+
+def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
+    """pubcfr on hidden-bid goofspiel-4: the arena runs it for a seat (its
+    root policy a distribution over that seat's cards) and draws it."""
+    sc = load_scenario("goofspiel_4_imp_info").with_settings(
+        ["players.0.search.algorithm=pubcfr"])
+    arena = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=200),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    snap = ctl.latest
+    assert snap.algorithm == "pubcfr"
+    assert abs(sum(m.policy for m in snap.root_stats[0]) - 1.0) < 1e-9
+    for _ in range(2):
+        step_turn(arena)
+        wait_decided(arena)
+    for _ in range(3):
+        arena.update(16.0)
+        app.run(max_frames=app.frame + 1)
+    arena.draw(app.screen)
+    assert pygame.surfarray.array3d(app.screen).any()
+    assert arena.match.turn == 2
