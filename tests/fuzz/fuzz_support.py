@@ -383,18 +383,28 @@ def mcgs_refusal(params: SearchParams, message: str) -> bool:
         in message)
 
 
+PUBCFR_REFUSALS = ("pubcfr solves two-player games", "pubcfr needs a game that splits",
+                   "public states are split for two", "a public-state search needs a fixed",
+                   "than the", "fits seat")
+
+
 def search_any_algorithm(game: Game, params: SearchParams, seed: int):
     """Search(game, params, seed), counted. Only joint-action MCTS may be
     refused, on a game with too many joint actions per node, and MCGS or
     GT-CFR (the same two refusals), on a
     game without exactly two agents or, with priors=heuristic, without move
     scores, and any search that would see a hidden-information game's
-    hidden state (InvalidArgument saying so): the same params with
-    Smitsimax then."""
-    from sandbox.native import InvalidArgument, Search
+    hidden state (InvalidArgument saying so); pubcfr on a game without
+    public states, of more than two players, with chance, with more hands
+    than it takes, or (InvalidState) a state whose record no hand fits: the
+    same params with Smitsimax then."""
+    from sandbox.native import InvalidArgument, InvalidState, Search
     s, exc = attempt(Search, game, params, seed)
     if exc is None:
         return s
+    if params.algorithm == "pubcfr" and isinstance(exc, (InvalidArgument, InvalidState)):
+        assert any(w in str(exc) for w in PUBCFR_REFUSALS), str(exc)
+        return must(Search, game, params.replace(algorithm="smitsimax"), seed)
     assert isinstance(exc, InvalidArgument), repr(exc)
     hidden = must(lambda: game.hidden_info)
     assert (params.algorithm == "joint" and "joint action" in str(exc)) or (
