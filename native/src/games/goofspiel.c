@@ -210,16 +210,19 @@ static int goof_configure(void *cfgv, const char *params) {
     return SBX_OK;
 }
 
-/* imp_info is named only when set, so the perfect-information game keeps the
- * description recorded replays hold. */
+/* imp_info and w_pairs are named only when set, so a game without them keeps
+ * the description recorded replays hold; a game with them must name them, or
+ * one rebuilt from its description would be another game. */
 static void goof_describe(const void *cfgv, char *buf, size_t cap) {
     const goof_cfg *c = cfgv;
+    char pairs[40] = "";
+    if (c->w_pairs != 0.0) snprintf(pairs, sizeof pairs, " w_pairs=%.17g", c->w_pairs);
     snprintf(buf, cap,
              "num_cards=%d players=%d points_order=%s returns_type=%s "
-             "%sw_expected=%.17g",
+             "%sw_expected=%.17g%s",
              c->num_cards, c->players, ORDER_NAMES[c->order],
              RETURNS_NAMES[c->returns], c->imp_info ? "imp_info=1 " : "",
-             c->w_expected);
+             c->w_expected, pairs);
 }
 
 static size_t goof_state_size(const void *cfgv) {
