@@ -83,3 +83,15 @@ def test_w_pairs_is_an_evaluation_weight():
     from sandbox.games import plugin
     assert "w_pairs" in plugin("goofspiel").weight_names()
     assert GoofspielGameParams().w_pairs == 0.0
+
+
+def test_the_description_names_w_pairs_so_a_rebuilt_game_is_the_same_game():
+    """A game rebuilt from its own description (as replays and imports do)
+    must be the same game: w_pairs is named when set, and a game without it
+    keeps the description recorded replays hold."""
+    g = Game("goofspiel", "num_cards=5 w_pairs=0.25", seed=1)
+    assert "w_pairs=0.25" in g.params
+    again = Game("goofspiel", g.params, seed=1)
+    assert again.params == g.params
+    again.import_state(g.export())                 # refused for another game
+    assert "w_pairs" not in Game("goofspiel", "num_cards=5", seed=1).params
