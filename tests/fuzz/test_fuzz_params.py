@@ -4,9 +4,9 @@ declares (in range, at the ends, past them, of the wrong type)."""
 from __future__ import annotations
 
 import numpy as np
-from fuzz_support import (FIELDS, KINDS, PARAMS_DOOR, any_param_dicts, any_seed, attempt,
-                          fuzz_settings, mcgs_refusal, must, param_dicts, param_tokens,
-                          play_random, valid_param_dicts)
+from fuzz_support import (FIELDS, KINDS, PARAMS_DOOR, PUBCFR_REFUSALS, any_param_dicts,
+                          any_seed, attempt, fuzz_settings, mcgs_refusal, must, param_dicts,
+                          param_tokens, play_random, valid_param_dicts)
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -98,12 +98,15 @@ def test_search_params_every_knob(params):
         if exc is not None:
             # C's cross-field rules: the arena must hold one iteration of
             # the algorithm; SUCT's (and UCT's) lead must be one of the game's agents
-            # (this snakes game has one); MCGS and GT-CFR want two players
+            # (this snakes game has one); MCGS and GT-CFR want two players,
+            # pubcfr two players and public states
             assert isinstance(exc, (InvalidArgument, OutOfMemory)), repr(exc)
             if isinstance(exc, InvalidArgument):
                 assert "node_cap" in str(exc) or (
                     sp.algorithm in ("suct", "uct") and sp.lead >= 1 and "lead" in str(exc)) or (
-                    sp.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(sp, str(exc))), str(exc)
+                    sp.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(sp, str(exc))) or (
+                    sp.algorithm == "pubcfr"
+                    and any(w in str(exc) for w in PUBCFR_REFUSALS)), str(exc)
             return
         with s:
             assert must(s.c_params) == sp
