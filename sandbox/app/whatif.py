@@ -44,7 +44,8 @@ RANGES: dict[str, tuple[float, float, bool]] = {   # field -> (lo, hi, log)
     "gamma": (0.80, 1.0, False), "random_threshold": (0, 100, False),
     "reuse_decay": (0.0, 1.0, False), "c_puct": (0.0, 5.0, False),
     "fpu_offset": (0.0, 2.0, False), "rollout_steps": (0, 50, False),
-    "prior_temperature": (0.05, 20.0, True), "expansions_per_update": (0.1, 20.0, True)}
+    "prior_temperature": (0.05, 20.0, True), "expansions_per_update": (0.1, 20.0, True),
+    "leaf_rollouts": (1, 64, True), "expand_after": (1, 256, True)}
 LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "depth",
           "gamma": "gamma", "random_threshold": "random below visits",
           "reuse_decay": "reuse decay", "c_puct": "c_puct", "fpu_offset": "FPU offset",
@@ -55,7 +56,8 @@ LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "d
           "tree_reuse": "tree reuse", "depth_normalize": "depth-normalise",
           "transpositions": "transpositions", "algorithm": "", "policy": "",
           "expansions_per_update": "expansions / update", "expand_children": "add:",
-          "alternating": "alternating"}
+          "alternating": "alternating", "leaf_rollouts": "rollouts / leaf",
+          "expand_after": "expand after"}
 OPTION_LABELS = {"algorithm": ALGORITHM_LABELS, "policy": POLICY_LABELS,
                  "elimination": {"pass": "pass nodes", "freeze": "freeze tree"},
                  "bounds": {"leaf": "leaf", "depth": "per depth"},
@@ -73,7 +75,8 @@ def knobs(p: SearchParams) -> list[str]:
         out += ["prior_temperature"] if p.priors == "heuristic" else []
         return out + ["tree_reuse", "transpositions"]
     if p.algorithm == "gtcfr":
-        out += ["expansions_per_update", "c_puct", "max_depth", "priors"]
+        out += ["expansions_per_update", "c_puct", "max_depth", "leaf_rollouts", "expand_after",
+                "priors"]
         out += ["prior_temperature"] if p.priors == "heuristic" else []
         return out + ["final_move", "expand_children", "alternating", "rollout", "tree_reuse"]
     if p.algorithm not in TREE_ALGORITHMS:

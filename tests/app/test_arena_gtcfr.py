@@ -13,6 +13,7 @@ from sandbox.native import SearchParams
 from sandbox.render.root_bars import VISIT_LINE
 
 GTCFR_KNOBS = {"expansions_per_update", "c_puct", "expand_children", "final_move",
+               "leaf_rollouts", "expand_after",
                "alternating", "tree_reuse"}
 UCB_KNOBS = {"c", "gamma", "random_threshold", "reuse_decay", "elimination"}
 
@@ -86,3 +87,21 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     arena.draw(app.screen)
     assert pygame.surfarray.array3d(app.screen).any()
     assert arena.match.turn == 2
+
+
+def test_gtcfr_leaf_sliders_take_effect_from_the_next_turn(app):  # noqa: F811
+    """The two leaf knobs have sliders (log scale, whole numbers) and, like
+    every knob, are in force from the next turn."""
+    arena = duel(app)
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    arena._select_player(0)
+    arena._build_widgets()
+    slider = arena.widgets.get("expand_after")
+    assert slider.integer and slider.log and slider.value == 1
+    arena.set_param("leaf_rollouts", 4)
+    arena.set_param("expand_after", 8)
+    step_turn(arena)
+    wait_decided(arena)
+    assert (ctl.settings.leaf_rollouts, ctl.settings.expand_after) == (4, 8)
+    assert ctl.search.c_params().expand_after == 8

@@ -262,8 +262,9 @@ class PlayerControls:
 
     def _add_gtcfr_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
         """GT-CFR's own knobs: SoG's c (expansions per regret update), PUCT's
-        constant, the rollout depth, the priors, what an expansion adds and
-        the move played."""
+        constant, the rollout depth, the rollouts a leaf's value averages and
+        the simulations that refine it before it expands, the priors, what an
+        expansion adds and the move played."""
         sw = c.w
         g.add(Slider("expansions_per_update", (c.x, yy, sw, 30), "expansions / update",
                      min(0.1, p.expansions_per_update), max(20.0, p.expansions_per_update),
@@ -276,6 +277,13 @@ class PlayerControls:
         g.add(Slider("max_depth", (c.x, yy, sw, 30), "rollout depth", 1, max(40, p.max_depth),
                      p.max_depth, step=1, integer=True, fmt="{}",
                      tooltip="rollouts on: random turns before a new leaf's evaluation")); yy += 33
+        g.add(Slider("leaf_rollouts", (c.x, yy, sw // 2 - 12, 30), "rollouts / leaf", 1,
+                     max(64, p.leaf_rollouts), p.leaf_rollouts, integer=True, log=True, fmt="{}",
+                     tooltip="rollouts on: random rollouts averaged into a new leaf's value"))
+        g.add(Slider("expand_after", (c.x + sw // 2 + 8, yy, sw - sw // 2 - 8, 30), "expand after", 1,
+                     max(256, p.expand_after), p.expand_after, integer=True, log=True, fmt="{}",
+                     tooltip="the n-th simulation reaching a leaf expands it; each one "
+                             "before adds a rollout to its value")); yy += 33
         g.add(Picker("expand_children", (c.x, yy, sw // 2 - 4, 24), "add:",
                      [("all", "all"), ("one", "one")], p.expand_children,
                      tooltip="what an expansion adds: every child (k = all) or the joint "
