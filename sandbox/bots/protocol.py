@@ -132,7 +132,12 @@ class JsonLinesProtocol(Protocol):
         from ..games import plugin
         self.kind = s.kind
         self.names = s.move_names
-        self._view = plugin(s.kind).bot_view
+        p = plugin(s.kind)
+        self._view = p.bot_view
+        if p.hides_info(s.params):
+            # a hidden-information game: only what this player's seats may see
+            seats = tuple(s.agents)
+            self._view = lambda view: p.seat_bot_view(view, seats)
         return [_dumps({
             "type": "start", "protocol": PROTOCOL_VERSION, "game": s.kind,
             "params": _json_value(s.params), "player": s.player, "agents": list(s.agents),

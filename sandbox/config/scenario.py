@@ -188,9 +188,10 @@ class Scenario(BaseModel):
         for i, p in enumerate(self.players):
             if p.controller == "bot" and not has_bot(self.game):
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no bot")
-            if hidden and (p.controller == "process" or p.controller in REMOTE_CONTROLLERS):
-                # a bot's messages carry the whole state; a per-seat view of a
-                # hidden-information game is not built for them yet
+            if hidden and (p.controller in REMOTE_CONTROLLERS or (
+                    p.controller == "process" and not plugin.seat_bot_views)):
+                # a bot's messages would carry the whole state: only a game
+                # whose seat_bot_view shows each seat its own may have them
                 raise ValueError(f"players.{i}.controller: {p.controller} players cannot play "
                                  "this game: it hides information from each seat, and a bot's "
                                  "messages would show it every hand")

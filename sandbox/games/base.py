@@ -233,6 +233,18 @@ class GamePlugin:
         documented schema; this default writes the view's fields."""
         return plain(view)
 
+    #: Whether seat_bot_view shows a process player only what its own seats
+    #: may see; process players may play a game whose hides_info is true only
+    #: then (the scenario refuses them otherwise).
+    seat_bot_views: bool = False
+
+    def seat_bot_view(self, view: Any, seats: Sequence[int]) -> dict[str, Any]:
+        """The `turn` message's state for a process player that plays `seats`
+        in a game whose hides_info is true: what those seats may see. A game
+        that can hide information overrides this and sets seat_bot_views; the
+        default is the whole state (bot_view)."""
+        return self.bot_view(view)
+
     def physics_world(self, physics: str, view: Any) -> Any:
         """A world of one of `worlds`, starting at `view`: an object whose
         advance(start_view, predicted_view) plays one turn and returns a

@@ -11,6 +11,7 @@ from ..base import AgentFacts, BenchCase, GamePlugin, KeyResult
 from .params import GoofspielGameParams
 from .view import ORDERS, GoofspielView, Round, decode_goofspiel
 from .bot import bot_view as _bot_view
+from .bot import seat_bot_view as _seat_bot_view
 from .info import info_key
 
 # Keys a person bids with: the card's value; 0 is the 10, J Q K the 11-13
@@ -110,6 +111,11 @@ class GoofspielPlugin(GamePlugin):
 
     def bot_view(self, view) -> dict[str, Any]:
         return _bot_view(view)
+
+    seat_bot_views = True
+
+    def seat_bot_view(self, view, seats) -> dict[str, Any]:
+        return _seat_bot_view(view, seats)
 
     def summary(self, view: GoofspielView) -> dict[str, Any]:
         return {"turn": view.turn, "prize": view.prize, "points": list(view.points),
