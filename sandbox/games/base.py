@@ -233,6 +233,11 @@ class GamePlugin:
         documented schema; this default writes the view's fields."""
         return plain(view)
 
+    def private_label(self, state_id: int) -> str:
+        """A short label for one of the game's private states (the ids a
+        public-state search's ranges are over: Search.ranges)."""
+        return str(state_id)
+
     #: Whether seat_bot_view shows a process player only what its own seats
     #: may see; process players may play a game whose hides_info is true only
     #: then (the scenario refuses them otherwise).

@@ -421,6 +421,22 @@ class Search:
                         if s.run_busy_ms > 0 else 0.0),
             update_nodes=int(s.update_nodes))
 
+    def ranges(self, seat: int) -> tuple[tuple[int, float], ...]:
+        """pubcfr: the root's range of `seat` -- each private state the seat
+        may hold (the game's id: goofspiel's hand mask, bit c-1 for card c)
+        with its probability: on a fresh search the searching seat's own range
+        is the hand it holds, and after re-solving between turns it is the
+        range its play so far implies (what the opponent may believe); one
+        entry per way of reaching a state, so an id may repeat. InvalidState
+        for other searches."""
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise InvalidArgument(f"seat: expected an integer, got {seat!r}")
+        cap = 4096
+        ids, probs, n = ffi.new("uint32_t[]", cap), ffi.new("double[]", cap), ffi.new("int *")
+        with self._h.lock:
+            check(lib.sbx_search_debug_pubcfr_range(self._h.get(), seat, ids, probs, cap, n))
+        return tuple((int(ids[i]), float(probs[i])) for i in range(min(n[0], cap)))
+
     def root_matrix(self) -> RootMatrix:
         """The root's joint-action matrix (MCGS, GT-CFR, or joint with two
         agents); InvalidState for the other searches."""

@@ -94,6 +94,8 @@ class ControllerSnapshot:
     # for the other searches.
     root_matrix: RootMatrix | None = None
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
+    # pubcfr: each seat's root range as this search believes it (Search.ranges)
+    ranges: tuple[tuple[tuple[int, float], ...], ...] = ()
     # parallel Smitsimax, the last slice: iterations per C thread (empty:
     # serial) and the share of the threads' time spent waiting on each other
     thread_iterations: tuple[int, ...] = ()
@@ -629,6 +631,12 @@ class SearchController(Controller):
                 matrix = self.search.root_matrix()
             except InvalidState:   # C says it has none: the view shows none
                 matrix = None
+        ranges: tuple = ()
+        if st.algorithm == "pubcfr":
+            try:   # two C calls, at most a few thousand hands each
+                ranges = tuple(self.search.ranges(a) for a in range(self.num_agents))
+            except InvalidState:   # no tree yet
+                ranges = ()
         self._latest = ControllerSnapshot(
             player=self.player, agents=self.agents, turn=turn, thinking=thinking,
             iterations=iterations, sim_turns=turns, search_ms=search_ms,
@@ -641,7 +649,7 @@ class SearchController(Controller):
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
             norm_max=st.norm_max, trees=trees, published_at=now,
             algorithm=st.algorithm, policy=st.policy, num_trees=st.trees,
-            root_matrix=matrix, transposition_hits=st.transposition_hits,
+            root_matrix=matrix, transposition_hits=st.transposition_hits, ranges=ranges,
             thread_iterations=st.thread_iterations, wait_share=st.wait_share)
 
     def _snapshots(self, agents: tuple[int, ...], kept: int,

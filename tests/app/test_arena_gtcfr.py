@@ -10,6 +10,7 @@ from sandbox.app.arena import ArenaScene
 from sandbox.app.whatif import knobs
 from sandbox.config import Budget, load_scenario
 from sandbox.native import SearchParams
+import sandbox.render.range_bars as range_bars
 from sandbox.render.root_bars import VISIT_LINE
 
 GTCFR_KNOBS = {"expansions_per_update", "c_puct", "expand_children", "final_move",
@@ -84,9 +85,26 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     for _ in range(3):
         arena.update(16.0)
         app.run(max_frames=app.frame + 1)
-    arena.draw(app.screen)
+    # the public belief state: each seat's range over its hands (reach
+    # weights, after re-solving), in the snapshot and drawn in the panel
+    # where a tree would be
+    snap = ctl.latest
+    assert len(snap.ranges) == 2
+    for rng in snap.ranges:
+        assert rng and all(p >= 0 for _, p in rng) and sum(p for _, p in rng) > 0
+    drawn: list[str] = []
+    real = range_bars.fonts.text
+    range_bars.fonts.text = lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1]
+    try:
+        arena.draw(app.screen)
+    finally:
+        range_bars.fonts.text = real
     assert pygame.surfarray.array3d(app.screen).any()
     assert arena.match.turn == 2
+    names = [t for t in drawn if t.endswith(" hands)") or t.endswith(" hand)")]
+    assert len(names) == 2 and names[0].startswith("Red's range"), drawn
+    held = arena.match.world.view().hands[0]            # two cards left: one of the rows
+    assert " ".join(str(c) for c in held) in drawn
 
 
 def test_gtcfr_leaf_sliders_take_effect_from_the_next_turn(app):  # noqa: F811

@@ -49,7 +49,7 @@ import pytest
 from sandbox.analysis.exploit_imp import _paths, chain_policy, continual, info_strategies
 from sandbox.analysis.imperfect import build_info_tree, evaluate_strategy, solve_cfr
 from sandbox.games import plugin
-from sandbox.native import Game, InvalidArgument, Search, SearchParams
+from sandbox.native import Game, InvalidArgument, InvalidState, Search, SearchParams
 from sandbox.native._lib import ffi, lib
 
 P = plugin("goofspiel")
@@ -326,3 +326,29 @@ def test_advance_carries_both_ranges():
         else:
             assert mine == {0b01: 1.0}
             assert theirs == {0b01: 1.0}   # a tie on the 2: seat 1 holds the 1
+
+
+def test_search_ranges_are_the_public_belief_state():
+    """Search.ranges, by hand: seat 0 bid its 4 and won the first round, so
+    seat 1 bid one of 1, 2, 3 -- each equally likely under uniform play --
+    and holds the other three cards: three hands, a third each. Seat 0's own
+    range on a fresh search is the hand it holds."""
+    g = imp_game(4)
+    g.step([3, 2])
+    with Search(g, SearchParams(algorithm="pubcfr", info_seat=0), seed=1) as s:
+        s.run(iterations=50)
+        mine = s.ranges(0)
+        theirs = dict(s.ranges(1))
+    assert mine == ((0b0111, 1.0),)
+    assert theirs == pytest.approx({0b1110: 1 / 3, 0b1101: 1 / 3, 0b1011: 1 / 3})
+    with Search(g, SearchParams(algorithm="pubcfr", info_seat=0), seed=1) as s:
+        s.run(iterations=5)
+        for bad in (2, -1):
+            with pytest.raises(InvalidArgument):
+                s.ranges(bad)
+        with pytest.raises(InvalidArgument, match="seat: expected an integer"):
+            s.ranges("1")
+    with Search(g, SearchParams(algorithm="smitsimax"), seed=1) as s:
+        s.run(iterations=5)
+        with pytest.raises(InvalidState):
+            s.ranges(0)

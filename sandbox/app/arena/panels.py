@@ -11,6 +11,7 @@ import pygame
 from ...names import agent_labels
 from ...render import palette as pal
 from ...render.fonts import elide, text
+from ...render.range_bars import draw_ranges
 from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
@@ -347,7 +348,7 @@ class TreePanels:
                 alg, pol = self._in_force(ctl)
                 if uses_average_strategy(alg, pol):
                     policy_name = POLICY_LABELS[pol]
-                elif alg == "gtcfr":   # its root policy is CFR+'s average strategy
+                elif alg in ("gtcfr", "pubcfr"):   # the root policy: CFR+'s average
                     policy_name = "CFR+"
             # No tree: the bars (greedy's per-move means) take its room.
             bars_h = max(64, panel.h - 22 - 28) if kept == 0 else 64
@@ -367,6 +368,11 @@ class TreePanels:
                 note = f"{NO_SEARCH_WHO.get(ctl.kind, ctl.kind)}: no search, no tree"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, lab.get_rect(center=self._tree_area(panel).center))
+            elif alg == "pubcfr":   # a public belief state: the ranges, not a tree
+                draw_ranges(surface, self._tree_area(panel),
+                            ctl.latest.ranges if ctl.latest is not None else (),
+                            self.plugin.private_label, self.colors,
+                            agent_labels(self.match.names))
             elif kept == 0:
                 note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)

@@ -114,6 +114,10 @@ class GoofspielPlugin(GamePlugin):
 
     seat_bot_views = True
 
+    def private_label(self, state_id: int) -> str:
+        """A hand mask (bit c-1 for card c) as its cards: "1 3 4"."""
+        return " ".join(str(c + 1) for c in range(32) if state_id >> c & 1) or "-"
+
     def seat_bot_view(self, view, seats) -> dict[str, Any]:
         return _seat_bot_view(view, seats)
 
