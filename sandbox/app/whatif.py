@@ -74,6 +74,8 @@ def knobs(p: SearchParams) -> list[str]:
         out += ["c_puct", "fpu_offset", "max_depth", "rollout_steps", "priors"]
         out += ["prior_temperature"] if p.priors == "heuristic" else []
         return out + ["tree_reuse", "transpositions"]
+    if p.algorithm == "pubcfr":
+        return out + ["max_depth", "final_move", "tree_reuse"]
     if p.algorithm == "gtcfr":
         out += ["expansions_per_update", "c_puct", "max_depth", "leaf_rollouts", "expand_after",
                 "priors"]

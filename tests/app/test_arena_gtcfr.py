@@ -75,6 +75,11 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
                        recorder_factory=lambda: None, paused=True)
     app.push(arena)
     ctl = arena.match.controllers[0]
+    # its own knobs (depth, the move played, the gadget), none of UCB's
+    assert {"max_depth", "final_move", "tree_reuse"} <= ids(arena)
+    assert not (UCB_KNOBS & ids(arena)) and not (GTCFR_KNOBS - {"final_move", "tree_reuse"}
+                                                 ) & ids(arena)
+    assert set(knobs(ctl.settings)) - {"algorithm"} <= ids(arena)
     wait_decided(arena)
     snap = ctl.latest
     assert snap.algorithm == "pubcfr"

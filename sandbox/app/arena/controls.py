@@ -118,6 +118,15 @@ class PlayerControls:
                 yy = self._add_mcgs_sliders(g, p, c, yy)
             if gtcfr:
                 yy = self._add_gtcfr_sliders(g, p, c, yy)
+            if p.algorithm == "pubcfr":   # depth-limited CFR+ over public states
+                g.add(Slider("max_depth", (c.x, yy, sw, 30), "depth (rounds)", 1,
+                             max(13, p.max_depth), p.max_depth, step=1, integer=True, fmt="{}",
+                             tooltip="rounds of the public tree; below them the game's "
+                                     "evaluation")); yy += 33
+                g.add(Picker("final_move", (c.x, yy, sw, 24), "move:",
+                             [("argmax", "argmax"), ("sample", "sampled")], p.final_move,
+                             tooltip="the move played: a draw from the root's average "
+                                     "strategy, or its most likely move")); yy += 29
             # The ranges a user explores; a scenario may set a value outside
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
@@ -191,6 +200,13 @@ class PlayerControls:
             g.add(Toggle("tree_reuse", (c.x, yy, sw // 2, 22), "warm reuse", p.tree_reuse,
                          "keep the played subtree's regrets and averages between turns (off: "
                          "its nodes only)")); yy += 26
+        elif isinstance(ctl, SearchController) and ctl.settings.algorithm == "pubcfr" \
+                and not weights_view:
+            g.add(Toggle("tree_reuse", (c.x, yy, c.w, 22), "safe re-solving (gadget)",
+                         ctl.settings.tree_reuse,
+                         "re-solve each turn from the previous search's ranges and the "
+                         "opponent's values (the gadget); off: from the uniform-play range, "
+                         "which is not safe")); yy += 26
         elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
                 and ctl.settings.algorithm not in PLAIN_ALGORITHMS and not weights_view:
             p, sw = ctl.settings, c.w
