@@ -429,8 +429,7 @@ class Search:
         range its play so far implies (what the opponent may believe); one
         entry per way of reaching a state, so an id may repeat. InvalidState
         for other searches."""
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise InvalidArgument(f"seat: expected an integer, got {seat!r}")
+        seat = int_arg("seat", seat, 0, self.num_agents - 1)
         cap = 4096
         ids, probs, n = ffi.new("uint32_t[]", cap), ffi.new("double[]", cap), ffi.new("int *")
         with self._h.lock:

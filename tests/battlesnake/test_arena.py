@@ -2,6 +2,7 @@
 answers, and "Save agent" writes a file that calls the same server again."""
 from __future__ import annotations
 
+import re
 import socket
 import time
 
@@ -51,12 +52,15 @@ def _play_against_a_server_that_is_down(app, port: int, tmp_path) -> None:
     while arena.match.turn < 2 and time.monotonic() < deadline:
         app.run(max_frames=app.frame + 1)
     assert arena.match.turn >= 2
-    assert "failed (last: down)" in ctl.status_line(), ctl.status_line()
+    # Refused at once ("down"); on a machine so busy that this process did
+    # not run for longer than the timeout (seen once: 3.1 s) the call reads
+    # as a "timeout" instead. The client tests pin the kind itself.
+    assert re.search(r"failed \(last: (down|timeout)\)", ctl.status_line()), ctl.status_line()
     # the bot panel a process player gets: the shared figures, drawn
     from sandbox.app.arena.bot_panel import is_external, latency_text
     assert is_external(ctl)
     assert ctl.stats.failures >= 2
-    assert ctl.stats.recent_failures[0][1].kind == "down"
+    assert ctl.stats.recent_failures[0][1].kind in ("down", "timeout")
     assert latency_text(ctl) == "no answer yet"
     arena.selected = 1
     app.run(max_frames=app.frame + 2)

@@ -61,6 +61,7 @@ SEARCH_CALLS = {
     "step_traced": lambda s, c: s.step_traced(),
     "summary": lambda s, c: s.summary(),
     "root_matrix": lambda s, c: s.root_matrix(),
+    "ranges": lambda s, c: s.ranges(0),
 }
 # Public names that are not C calls, each for its stated reason:
 NOT_CALLS = {

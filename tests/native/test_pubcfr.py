@@ -346,7 +346,7 @@ def test_search_ranges_are_the_public_belief_state():
         for bad in (2, -1):
             with pytest.raises(InvalidArgument):
                 s.ranges(bad)
-        with pytest.raises(InvalidArgument, match="seat: expected an integer"):
+        with pytest.raises(InvalidArgument, match="seat"):
             s.ranges("1")
     with Search(g, SearchParams(algorithm="smitsimax"), seed=1) as s:
         s.run(iterations=5)
