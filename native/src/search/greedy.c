@@ -147,20 +147,9 @@ static int grd_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
 static int grd_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     grd *x = s->algo;
-    if (top != 0) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "snapshot: node %u: %s keeps no tree, only its root (node 0)", top,
-                        s->algo_vt->name);
-    }
-    memset(&out[0], 0, sizeof out[0]);
-    out[0].parent = -1;
-    out[0].visits = (int32_t)x->samples;
-    out[0].prob = 1.0f;
-    out[0].move = SBX_MOVE_NONE;
-    out[0].agent = -1;
-    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    *n_out = 1;
-    return SBX_OK;
+    int rc = sbx_root_only_snapshot(s, top, "keeps no tree, only its root (node 0)", out, n_out);
+    if (rc == SBX_OK) out[0].visits = (int32_t)x->samples;
+    return rc;
 }
 
 static void grd_fill_stats(sbx_search *s, sbx_search_stats *out) {

@@ -573,15 +573,25 @@ static void gadget_range(pubcfr *x) {
     }
 }
 
+/* Each information state's reach under the A_CUR strategies: its weight at
+ * the root, else its parent's reach times the parent's probability of the
+ * action leading to it (a parent comes before its children). */
+static void reach_under_current(pubcfr *x) {
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        in->reach = in->parent < 0 ? in->weight
+                                   : x->infos[in->parent].reach *
+                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
+    }
+}
+
 static void pass(pubcfr *x, int i) {
     if (x->g_n) gadget_range(x);
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
         if (in->k) match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
-        in->reach = in->parent < 0 ? in->weight
-                                   : x->infos[in->parent].reach *
-                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
     }
+    reach_under_current(x);
     for (size_t hh = x->n_hists; hh-- > 0;) {
         pc_hist *h = &x->hists[hh];
         if (h->kind != H_INTERIOR) continue;
@@ -671,10 +681,8 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
         if (in->k) average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
-        in->reach = in->parent < 0 ? in->weight
-                                   : x->infos[in->parent].reach *
-                                         ARR(x, &x->infos[in->parent], A_CUR)[in->act];
     }
+    reach_under_current(x);
     for (size_t hh = x->n_hists; hh-- > 0;) {
         pc_hist *h = &x->hists[hh];
         if (h->kind != H_INTERIOR) continue;
@@ -915,19 +923,7 @@ static int pc_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
     (void)agent;
     (void)max_nodes;
     (void)min_visits;
-    memset(&out[0], 0, sizeof out[0]);
-    if (top != 0) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "snapshot: node %u: %s shows only its root (node 0)", top,
-                        s->algo_vt->name);
-    }
-    out[0].parent = -1;
-    out[0].prob = 1.0f;
-    out[0].move = SBX_MOVE_NONE;
-    out[0].agent = -1;
-    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    *n_out = 1;
-    return SBX_OK;
+    return sbx_root_only_snapshot(s, top, "shows only its root (node 0)", out, n_out);
 }
 
 static void pc_fill_stats(sbx_search *s, sbx_search_stats *out) {

@@ -80,19 +80,7 @@ static int rnd_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
 /* No tree: the root row only. */
 static int rnd_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
-    memset(&out[0], 0, sizeof out[0]);
-    if (top != 0) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "snapshot: node %u: %s keeps no tree, only its root (node 0)", top,
-                        s->algo_vt->name);
-    }
-    out[0].parent = -1;
-    out[0].prob = 1.0f;
-    out[0].move = SBX_MOVE_NONE;
-    out[0].agent = -1;
-    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
-    *n_out = 1;
-    return SBX_OK;
+    return sbx_root_only_snapshot(s, top, "keeps no tree, only its root (node 0)", out, n_out);
 }
 
 static void rnd_fill_stats(sbx_search *s, sbx_search_stats *out) {

@@ -33,6 +33,22 @@ static const sbx_algo_vt *const ALGOS[] = {
     [SBX_ALGO_PUBCFR] = &sbx_pubcfr_vt,
 };
 
+int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
+                           sbx_snapshot_node *out, int *n_out) {
+    memset(&out[0], 0, sizeof out[0]);
+    if (top != 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "snapshot: node %u: %s %s", top, s->algo_vt->name,
+                        why);
+    }
+    out[0].parent = -1;
+    out[0].prob = 1.0f;
+    out[0].move = SBX_MOVE_NONE;
+    out[0].agent = -1;
+    memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
+    *n_out = 1;
+    return SBX_OK;
+}
+
 const sbx_algo_vt *sbx_algo_for(int algorithm) {
     if (algorithm < 0 || algorithm >= (int)(sizeof ALGOS / sizeof ALGOS[0])) return NULL;
     return ALGOS[algorithm];

@@ -128,6 +128,13 @@ extern const sbx_algo_vt sbx_uct_vt;
 extern const sbx_algo_vt sbx_gtcfr_vt;
 extern const sbx_algo_vt sbx_pubcfr_vt;
 
+/* The snapshot of a search that keeps no tree, only a root row: out[0] is
+ * the root (no parent, no move, visits 0), *n_out = 1; a node other than 0
+ * is refused, the message saying "<algorithm> <why>" (e.g. "keeps no tree,
+ * only its root (node 0)"). Random, greedy and pubcfr share it. */
+int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
+                           sbx_snapshot_node *out, int *n_out);
+
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);
 
