@@ -407,6 +407,9 @@ typedef struct sbx_search_params {
     int32_t expand_after;       /* GT-CFR: simulations a frontier leaf
                                    takes (each refining its value) before
                                    the one that expands it                 */
+    int32_t grow_tree;          /* pubcfr: 1 grows the public tree by
+                                   expansion simulations (GT-CFR), 0 builds
+                                   it breadth-first, level by level        */
     int32_t info_seat;          /* hidden-information games: the seat whose
                                    information the search may use (-1: the
                                    seat it plays for, filled in by the
@@ -842,6 +845,14 @@ int sbx_search_debug_gtcfr_node(sbx_search *search, int node,
  * SBX_ERR_STATE if the search is not running pubcfr. */
 int sbx_search_debug_pubcfr_range(sbx_search *search, int seat, uint32_t *ids,
                                   double *probs, int cap, int *n_out);
+
+/* pubcfr's histories (tests/native/test_pubcfr_grow.py), in the order they
+ * were made: each one's public node, 1 if it has children (interior) else
+ * 0, its depth in rounds below the root and its parent history (-1: a root
+ * history); at most cap of them, *n_out = how many there are.
+ * SBX_ERR_STATE if the search is not running pubcfr. */
+int sbx_search_debug_pubcfr_hists(sbx_search *search, int32_t *node, int32_t *interior,
+                                  int32_t *depth, int32_t *parent, int cap, int *n_out);
 
 /* SBX_CDEF_END */
 

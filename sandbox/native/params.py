@@ -216,6 +216,12 @@ class SearchParams(BaseModel):
                                           "leaf expands it; each one before refines the "
                                           "leaf's value with more rollouts (1: expand at once, "
                                           "the leaf valued once)")
+    grow_tree: bool = Field(False, description="pubcfr: grow the public tree as GT-CFR does "
+                                              "(each iteration 1/expansions_per_update CFR+ "
+                                              "iterations, then one simulation by 1/2 PUCT + "
+                                              "1/2 average strategy that expands the public "
+                                              "node it ends at) instead of building it "
+                                              "breadth-first before the first iteration")
     info_seat: Int = Field(-1, ge=-1, le=7,
                            description="hidden-information games: the seat whose information "
                                        "a determinized search or pubcfr uses (-1: the seat the "

@@ -42,7 +42,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "avg_weight": ("smitsimax",),
     "backup": ("smitsimax",),
     "lead": ("suct", "uct"),
-    "c_puct": ("mcgs", "gtcfr"),
+    "c_puct": ("mcgs", "gtcfr", "pubcfr"),
     "fpu_offset": ("mcgs",),
     "temperature": ("mcgs",),
     "rollout_steps": ("mcgs",),
@@ -54,11 +54,12 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "parallel": ("smitsimax", "mcgs"),
     "virtual_loss": ("smitsimax", "mcgs", "gtcfr"),
     "counterfactual": ("smitsimax",),
-    "expansions_per_update": ("gtcfr",),
+    "expansions_per_update": ("gtcfr", "pubcfr"),
     "expand_children": ("gtcfr",),
     "alternating": ("gtcfr",),
     "leaf_rollouts": ("gtcfr",),
     "expand_after": ("gtcfr",),
+    "grow_tree": ("pubcfr",),
     "info_seat": ("smitsimax", "random", "pubcfr"),
 }
 

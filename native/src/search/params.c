@@ -223,6 +223,12 @@ static const param_def DEFS[] = {
         "time expands it; the n-1 before it each add a leaf value (rollout "
         "on: leaf_rollouts more rollouts) to the leaf's mean and end there. "
         "1 (the paper's): expand at the first visit, the leaf valued once"),
+    DEF(grow_tree, SBX_PARAM_BOOL, 0, 1, 0,
+        "pubcfr: grow the public tree as growing-tree CFR does (each iteration "
+        "expansions_per_update's share of CFR+ iterations, then one simulation "
+        "by 1/2 PUCT + 1/2 the average strategy that expands the first "
+        "frontier public node it meets) instead of building it breadth-first, "
+        "a round at a time, before the first iteration"),
     DEF(info_seat, SBX_PARAM_INT, -1, SBX_MAX_AGENTS - 1, -1,
         "hidden-information games (goofspiel imp_info=1): the seat whose "
         "information the search may use; each iteration starts from a state "

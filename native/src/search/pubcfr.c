@@ -71,7 +71,11 @@
 #define H_FRONTIER 0
 #define H_INTERIOR 1
 
-enum { A_REGRET, A_AVG, A_CUR, A_CFV, A_LAST, A_COUNT };
+/* per information state and move: regret, average-strategy sum, current
+ * strategy, this pass's counterfactual value, the last pass's; growing mode
+ * (grow_tree): PUCT's Q (the move's value against the opponent's current
+ * strategy, the seat's side) and the simulations that took the move */
+enum { A_REGRET, A_AVG, A_CUR, A_CFV, A_LAST, A_Q, A_VISITS, A_COUNT };
 
 typedef struct pc_info {
     int32_t parent;        /* information state at the parent node, -1: root */
@@ -80,6 +84,9 @@ typedef struct pc_info {
     uint32_t off;          /* first of its A_COUNT * k doubles               */
     double weight;         /* root: range weight (normalised); else 0        */
     double reach;          /* this pass: own reach                           */
+    double oreach;         /* this pass: the opponent's reach, summed over
+                              its histories (growing mode's Q)               */
+    uint32_t nh;           /* this pass: its interior histories              */
     uint8_t act;           /* the move index taken at the parent             */
     uint8_t k;             /* legal moves                                    */
     uint8_t interior;      /* some history of it is expanded                 */
@@ -91,6 +98,7 @@ typedef struct pc_hist {
     uint32_t node;
     uint32_t i[2];         /* information states of seat 0 and seat 1        */
     uint32_t slot;         /* interior: first of its k0 * k1 slots           */
+    int32_t next;          /* the next history at its public node, -1: last  */
     uint16_t depth;
     uint8_t kind;
     double value;          /* player 0's: frontier's evaluation, or this
@@ -101,7 +109,9 @@ typedef struct pc_node {
     uint64_t key;          /* the game's public key                          */
     int32_t parent, child, sibling;
     uint32_t state;        /* its public state: a composed state (index)     */
+    int32_t hfirst, hlast; /* its histories, a list through pc_hist.next     */
     uint16_t depth;
+    uint8_t expanded;      /* its histories have their children              */
 } pc_node;
 
 typedef struct pubcfr {
@@ -120,6 +130,8 @@ typedef struct pubcfr {
     size_t map_cap, map_used;
     void *tmp, *tmp2;
     int64_t t;             /* CFR+ iterations run on this tree               */
+    double credit;         /* growing mode: CFR+ iterations owed (1/c each)  */
+    double lo, hi;         /* the range of values in the tree (PUCT's Q)     */
     uint64_t tree_seed;
     int seat;              /* the seat the search plays for                  */
     uint32_t actual;       /* its information state at the root              */
@@ -132,6 +144,7 @@ typedef struct pubcfr {
     uint32_t g_first;
     double *g_v, *g_prev, *g_rf, *g_rt, *g_reach;
     int depth_built;
+    int growing;           /* grow_tree when the tree was built              */
     int broken;            /* the root could not be split (after an advance) */
 } pubcfr;
 
@@ -161,6 +174,8 @@ static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
+
+static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
 
 static int map_grow(pubcfr *x) {
     const size_t cap = x->map_cap ? x->map_cap * 2 : 1024;
@@ -260,6 +275,8 @@ static int new_node(sbx_search *s, pubcfr *x, int32_t parent, uint64_t key, cons
     nd->child = -1;
     nd->sibling = -1;
     nd->depth = (uint16_t)depth;
+    nd->hfirst = nd->hlast = -1;
+    nd->expanded = 0;
     nd->state = (uint32_t)x->n_states++;
     memcpy(STATE(x, nd->state, s->state_size), st, s->state_size);
     if (parent >= 0) {
@@ -306,11 +323,24 @@ static int new_hist(pubcfr *x, uint32_t node, uint32_t i0, uint32_t i1, int dept
     h->i[1] = i1;
     h->depth = (uint16_t)depth;
     h->kind = H_FRONTIER;
+    h->next = -1;
+    pc_node *nd = &x->nodes[node];
+    if (nd->hlast >= 0) {
+        x->hists[nd->hlast].next = (int32_t)x->n_hists;
+    } else {
+        nd->hfirst = (int32_t)x->n_hists;
+    }
+    nd->hlast = (int32_t)x->n_hists;
     *out = (uint32_t)x->n_hists++;
     return SBX_OK;
 }
 
 /* ------------------------------------------------------------ building */
+
+static void see_value(pubcfr *x, double v) {
+    if (v < x->lo) x->lo = v;
+    if (v > x->hi) x->hi = v;
+}
 
 static double zero_sum(const sbx_search *s, const void *st) {
     double e[SBX_MAX_AGENTS];
@@ -375,6 +405,7 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
     x->n_slots += kk;
     x->hists[hid].slot = slot;
     x->hists[hid].kind = H_INTERIOR;
+    x->nodes[h.node].expanded = 1;
     x->infos[h.i[0]].interior = 1;
     x->infos[h.i[1]].interior = 1;
     int rc = compose_hist(s, x, &h, x->tmp);
@@ -388,6 +419,7 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
             if (s->vt->is_terminal(s->cfg, x->tmp2)) {
                 x->slot_child[sl] = -1;
                 x->slot_value[sl] = zero_sum(s, x->tmp2);
+                see_value(x, x->slot_value[sl]);
                 continue;
             }
             const uint64_t key = s->vt->public_key(s->cfg, x->tmp2);
@@ -407,6 +439,7 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
                 return rc;
             }
             x->hists[ch].value = zero_sum(s, x->tmp2);
+            see_value(x, x->hists[ch].value);
             x->slot_child[sl] = (int32_t)ch;
             x->slot_value[sl] = 0.0;
         }
@@ -460,15 +493,20 @@ static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t
 }
 
 static int grow_levels(sbx_search *s, pubcfr *x);
+static int grow_start(sbx_search *s, pubcfr *x);
 
 static int build(sbx_search *s, const pc_carry *carry) {
     pubcfr *x = s->algo;
     free_tree(x);
     gadget_free(x);
     x->t = 0;
+    x->credit = 0.0;
+    x->lo = INFINITY;
+    x->hi = -INFINITY;
     x->broken = 0;
     x->depth_built = 0;
     x->seat = sbx_info_seat(&s->p);
+    x->growing = s->p.grow_tree;
     x->tree_seed = sbx_rng_next(&s->rng);
     if (s->vt->is_terminal(s->cfg, s->root)) return SBX_OK;
     int rc;
@@ -476,7 +514,7 @@ static int build(sbx_search *s, const pc_carry *carry) {
         uint32_t root;
         rc = new_node(s, x, -1, s->vt->public_key(s->cfg, s->root), s->root, 0, &root);
         if (rc || (rc = root_from_carry(s, x, carry, root)) != SBX_OK) return rc;
-        return grow_levels(s, x);
+        return x->growing ? grow_start(s, x) : grow_levels(s, x);
     }
     uint32_t ids[2][PC_MAX_PRIVATE];
     double w[2][PC_MAX_PRIVATE];
@@ -512,7 +550,7 @@ static int build(sbx_search *s, const pc_carry *carry) {
             }
         }
     }
-    return grow_levels(s, x);
+    return x->growing ? grow_start(s, x) : grow_levels(s, x);
 }
 
 /* One level at a time from the root's histories: a level is expanded whole
@@ -534,6 +572,38 @@ static int grow_levels(sbx_search *s, pubcfr *x) {
         hi = x->n_hists;
     }
     return SBX_OK;
+}
+
+/* Growing mode: every history of public node nd gets its children (an
+ * information state lives at one public node, so expanding all of the
+ * node's histories keeps each information state's histories alike: all
+ * interior or all frontier). *fits = 0 and nothing is added when the
+ * children might not fit node_cap (the bound counts every joint action,
+ * as grow_levels does). */
+static int expand_node(sbx_search *s, pubcfr *x, uint32_t nd, int *fits) {
+    size_t need = 0;
+    for (int32_t h = x->nodes[nd].hfirst; h >= 0; h = x->hists[h].next) {
+        need += (size_t)x->infos[x->hists[h].i[0]].k * x->infos[x->hists[h].i[1]].k;
+    }
+    *fits = x->n_hists + need <= (size_t)s->p.node_cap;
+    if (!*fits) return SBX_OK;
+    for (int32_t h = x->nodes[nd].hfirst; h >= 0; h = x->hists[h].next) {
+        if (x->hists[h].kind != H_FRONTIER) continue;
+        const int rc = expand(s, x, (uint32_t)h);
+        if (rc) return rc;
+    }
+    x->nodes[nd].expanded = 1;
+    if (x->nodes[nd].depth + 1 > x->depth_built) x->depth_built = x->nodes[nd].depth + 1;
+    return SBX_OK;
+}
+
+/* Growing mode's start (the paper's L0): the root public node with its
+ * histories expanded one round. A root that does not fit node_cap stays a
+ * leaf, and the first iteration stops at the cap. */
+static int grow_start(sbx_search *s, pubcfr *x) {
+    if (s->p.max_depth < 1 || x->n_nodes == 0) return SBX_OK;
+    int fits;
+    return expand_node(s, x, 0, &fits);
 }
 
 /* ------------------------------------------------------------ CFR+ */
@@ -590,6 +660,11 @@ static void pass(pubcfr *x, int i) {
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
         if (in->k) match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
+        if (x->growing && in->seat == i) {
+            memset(ARR(x, in, A_Q), 0, (size_t)in->k * sizeof(double));
+            in->oreach = 0.0;
+            in->nh = 0;
+        }
     }
     reach_under_current(x);
     for (size_t hh = x->n_hists; hh-- > 0;) {
@@ -602,8 +677,12 @@ static void pass(pubcfr *x, int i) {
         const double *svv = x->slot_value + h->slot;
         double col[SBX_MAX_MOVES] = {0};
         double v = 0.0;
-        double *cfv = ARR(x, i == 0 ? in0 : in1, A_CFV);
+        pc_info *upd = i == 0 ? in0 : in1;
+        double *cfv = ARR(x, upd, A_CFV);
         const double ro = i == 0 ? in1->reach : in0->reach;
+        /* growing mode: Q's fallback where the opponent never reaches the
+         * state, the plain mean of the move's value over its histories */
+        double *q = x->growing ? ARR(x, upd, A_Q) : NULL;
         for (int a = 0; a < k0; a++) {
             double row = 0.0;
             for (int b = 0; b < k1; b++) {
@@ -614,9 +693,17 @@ static void pass(pubcfr *x, int i) {
             }
             v += s0[a] * row;
             if (i == 0) cfv[a] += ro * row;
+            if (i == 0 && q) q[a] += row;
         }
         if (i == 1) {
             for (int b = 0; b < k1; b++) cfv[b] -= ro * col[b];
+        }
+        if (q) {
+            if (i == 1) {
+                for (int b = 0; b < k1; b++) q[b] -= col[b];
+            }
+            upd->oreach += ro;
+            upd->nh++;
         }
         h->value = v;
     }
@@ -636,11 +723,17 @@ static void pass(pubcfr *x, int i) {
             x->g_rf[g] = rf > 0.0 ? rf : 0.0;
             x->g_rt[g] = rt > 0.0 ? rt : 0.0;
         }
+        /* growing mode's Q: the move's value against the opponent's
+         * current strategy, cfv over the opponent's reach (gtcfr.c's Q) */
+        double *q = ARR(x, in, A_Q);
         for (int a = 0; a < in->k; a++) {
             const double nr = r[a] + cfv[a] - ev;
             r[a] = nr > 0.0 ? nr : 0.0;
             avg[a] += (double)x->t * in->reach * cur[a];
             last[a] = cfv[a];
+            if (x->growing && in->nh) {
+                q[a] = in->oreach > 0.0 ? cfv[a] / in->oreach : q[a] / in->nh;
+            }
             cfv[a] = 0.0;
         }
     }
@@ -805,7 +898,7 @@ static void rebuild(sbx_search *s) {
 
 static int pc_params_changed(sbx_search *s, const sbx_search_params *old) {
     if (s->p.node_cap != old->node_cap || s->p.max_depth != old->max_depth ||
-        sbx_info_seat(&s->p) != sbx_info_seat(old)) {
+        s->p.grow_tree != old->grow_tree || sbx_info_seat(&s->p) != sbx_info_seat(old)) {
         pubcfr *x = s->algo;
         int rc = build(s, NULL);
         if (rc) {
@@ -817,14 +910,131 @@ static int pc_params_changed(sbx_search *s, const sbx_search_params *old) {
     return SBX_OK;
 }
 
+/* ------------------------------------------------------------ growing */
+
+/* The index where the cumulative sum of p passes u in [0, 1). */
+static int draw_at(const double *p, int k, double u) {
+    double acc = 0.0;
+    for (int i = 0; i < k; i++) {
+        acc += p[i];
+        if (u < acc) return i;
+    }
+    for (int i = k - 1; i > 0; i--) {
+        if (p[i] > 0.0) return i;
+    }
+    return 0;
+}
+
+/* A root history drawn with probability proportional to the product of its
+ * two information states' range weights (uniformly if every product is 0). */
+static uint32_t draw_root(sbx_search *s, pubcfr *x) {
+    const pc_node *r = &x->nodes[0];
+    double tot = 0.0;
+    int n = 0;
+    for (int32_t h = r->hfirst; h >= 0; h = x->hists[h].next, n++) {
+        tot += x->infos[x->hists[h].i[0]].weight * x->infos[x->hists[h].i[1]].weight;
+    }
+    const double u = unit(sbx_rng_next(&s->rng));
+    int32_t h = r->hfirst, last = h;
+    if (tot > 0.0) {
+        double acc = 0.0;
+        for (; h >= 0; h = x->hists[h].next) {
+            const double w =
+                x->infos[x->hists[h].i[0]].weight * x->infos[x->hists[h].i[1]].weight;
+            acc += w / tot;
+            if (w > 0.0) last = h;
+            if (u < acc && w > 0.0) return (uint32_t)h;
+        }
+        return (uint32_t)last;
+    }
+    for (int j = (int)(u * n); j > 0 && x->hists[h].next >= 0; j--) h = x->hists[h].next;
+    return (uint32_t)h;
+}
+
+/* Seat in->seat's move at information state `in`: a fair coin picks the
+ * PUCT argmax or a draw from the average strategy (gtcfr.c's select_move).
+ * PUCT: Qn + c_puct * (1/k) * sqrt(max(N, 1)) / (1 + n), Qn the move's Q
+ * mapped onto [0, 1] by the range of values in the tree (the seat's side),
+ * n the simulations that took the move at this information state (over all
+ * its histories), N their sum. */
+static int select_move(sbx_search *s, const pubcfr *x, const pc_info *in) {
+    const int k = in->k;
+    if (k == 1) return 0;
+    if (sbx_rng_next(&s->rng) >> 63) {
+        double avg[SBX_MAX_MOVES];
+        average(ARR(x, in, A_AVG), k, avg);
+        return draw_at(avg, k, unit(sbx_rng_next(&s->rng)));
+    }
+    const double *q = ARR(x, in, A_Q), *n = ARR(x, in, A_VISITS);
+    double lo = x->lo, hi = x->hi;
+    if (in->seat == 1) {
+        lo = -x->hi;
+        hi = -x->lo;
+    }
+    const double scale = sbx_norm_scale(&lo, hi);
+    double total = 0.0;
+    for (int i = 0; i < k; i++) total += n[i];
+    const double sq = sqrt(total > 1.0 ? total : 1.0);
+    uint32_t best = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        const double u = (q[i] - lo) / scale + s->p.c_puct * (1.0 / k) * sq / (1.0 + n[i]);
+        sbx_keep_max(&best, &best_v, (uint32_t)i, u);
+    }
+    return (int)best;
+}
+
+/* One expansion simulation: from a root history drawn by the ranges, each
+ * seat's move by select_move at its information state, down to the first
+ * frontier history, whose whole public node is expanded. Ends without
+ * expanding at a terminal joint action or a frontier at max_depth rounds
+ * (and, once the tree is whole, always so). SBX_STOP_NODE_CAP when the
+ * expansion would not fit node_cap. */
+static int simulate(sbx_search *s, pubcfr *x) {
+    if (x->n_nodes == 0 || x->nodes[0].hfirst < 0) return SBX_STOP_NODE_CAP;
+    uint32_t h = draw_root(s, x);
+    while (x->hists[h].kind == H_INTERIOR) {
+        const pc_hist *hh = &x->hists[h];
+        pc_info *in0 = &x->infos[hh->i[0]], *in1 = &x->infos[hh->i[1]];
+        const int a = select_move(s, x, in0), b = select_move(s, x, in1);
+        ARR(x, in0, A_VISITS)[a] += 1.0;
+        ARR(x, in1, A_VISITS)[b] += 1.0;
+        const int32_t c = x->slot_child[hh->slot + (size_t)a * in1->k + b];
+        if (c < 0) return SBX_STOP_NONE; /* terminal */
+        h = (uint32_t)c;
+    }
+    if (x->hists[h].depth >= s->p.max_depth) return SBX_STOP_NONE;
+    int fits;
+    if (expand_node(s, x, x->hists[h].node, &fits) != SBX_OK) {
+        /* a half-expanded node would break the information states */
+        free_tree(x);
+        x->broken = 1;
+        return SBX_STOP_NODE_CAP;
+    }
+    return fits ? SBX_STOP_NONE : SBX_STOP_NODE_CAP;
+}
+
+/* Breadth-first: one CFR+ iteration. Growing: the regret-update phase (1/c
+ * CFR+ iterations, credited across iterations as gtcfr.c does, so c = 2.5
+ * runs one every 2 or 3 iterations), then one expansion simulation. */
 static int pc_iterate(sbx_search *s, int64_t *turns) {
     (void)turns;
     pubcfr *x = s->algo;
     if (x->broken) return SBX_STOP_NODE_CAP;
-    x->t++;
-    pass(x, 0);
-    pass(x, 1);
-    return SBX_STOP_NONE;
+    if (!x->growing) {
+        x->t++;
+        pass(x, 0);
+        pass(x, 1);
+        return SBX_STOP_NONE;
+    }
+    x->credit += 1.0 / s->p.expansions_per_update;
+    while (x->credit >= 1.0 - 1e-9) {
+        x->t++;
+        pass(x, 0);
+        pass(x, 1);
+        x->credit -= 1.0;
+    }
+    return simulate(s, x);
 }
 
 static int pc_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
@@ -852,8 +1062,6 @@ static const pc_info *root_info(const pubcfr *x, int p) {
     if (p != x->seat || x->n_infos == 0 || !x->infos[x->actual].k) return NULL;
     return &x->infos[x->actual];
 }
-
-static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
 
 static void pc_best_moves(sbx_search *s, int32_t *out) {
     pubcfr *x = s->algo;
@@ -969,6 +1177,33 @@ int sbx_search_debug_pubcfr_range(sbx_search *s, int seat, uint32_t *ids, double
         n++;
     }
     *n_out = n;
+    return SBX_OK;
+}
+
+int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interior,
+                                  int32_t *depth, int32_t *parent, int cap, int *n_out) {
+    if (!s || !node || !interior || !depth || !parent || !n_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "no argument may be NULL, cap must be >= 0");
+    }
+    if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
+        return sbx_fail(SBX_ERR_STATE, "the search is not running pubcfr");
+    }
+    const pubcfr *x = s->algo;
+    const size_t n = x->n_hists < (size_t)cap ? x->n_hists : (size_t)cap;
+    for (size_t h = 0; h < n; h++) parent[h] = -1;
+    for (size_t h = 0; h < n; h++) {
+        const pc_hist *hh = &x->hists[h];
+        node[h] = (int32_t)hh->node;
+        interior[h] = hh->kind == H_INTERIOR;
+        depth[h] = hh->depth;
+        if (hh->kind != H_INTERIOR) continue;
+        const size_t kk = (size_t)x->infos[hh->i[0]].k * x->infos[hh->i[1]].k;
+        for (size_t j = 0; j < kk; j++) {
+            const int32_t c = x->slot_child[hh->slot + j];
+            if (c >= 0 && (size_t)c < n) parent[c] = (int32_t)h;
+        }
+    }
+    *n_out = (int)x->n_hists;
     return SBX_OK;
 }
 
