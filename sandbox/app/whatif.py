@@ -57,7 +57,7 @@ LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "d
           "transpositions": "transpositions", "algorithm": "", "policy": "",
           "expansions_per_update": "expansions / update", "expand_children": "add:",
           "alternating": "alternating", "leaf_rollouts": "rollouts / leaf",
-          "expand_after": "expand after"}
+          "expand_after": "expand after", "grow_tree": "growing tree"}
 OPTION_LABELS = {"algorithm": ALGORITHM_LABELS, "policy": POLICY_LABELS,
                  "elimination": {"pass": "pass nodes", "freeze": "freeze tree"},
                  "bounds": {"leaf": "leaf", "depth": "per depth"},
@@ -75,7 +75,8 @@ def knobs(p: SearchParams) -> list[str]:
         out += ["prior_temperature"] if p.priors == "heuristic" else []
         return out + ["tree_reuse", "transpositions"]
     if p.algorithm == "pubcfr":
-        return out + ["max_depth", "final_move", "tree_reuse"]
+        out += ["max_depth", "final_move", "tree_reuse", "grow_tree"]
+        return out + (["expansions_per_update", "c_puct"] if p.grow_tree else [])
     if p.algorithm == "gtcfr":
         out += ["expansions_per_update", "c_puct", "max_depth", "leaf_rollouts", "expand_after",
                 "priors"]
@@ -407,7 +408,7 @@ class WhatIfPanel:
             name = wid[len("wi_s_"):]
             ok = self.set_setting(name, value)
             # a refused value goes back; the algorithm or policy changes the knobs
-            return not ok or name in ("algorithm", "policy", "priors")
+            return not ok or name in ("algorithm", "policy", "priors", "grow_tree")
         return False
 
     # ------------------------------------------------------------ drawing

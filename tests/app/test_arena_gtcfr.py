@@ -12,6 +12,7 @@ from sandbox.config import Budget, load_scenario
 from sandbox.native import SearchParams
 import sandbox.render.range_bars as range_bars
 from sandbox.render.root_bars import VISIT_LINE
+from sandbox.ui import UI_EVENT
 
 GTCFR_KNOBS = {"expansions_per_update", "c_puct", "expand_children", "final_move",
                "leaf_rollouts", "expand_after",
@@ -128,3 +129,24 @@ def test_gtcfr_leaf_sliders_take_effect_from_the_next_turn(app):  # noqa: F811
     wait_decided(arena)
     assert (ctl.settings.leaf_rollouts, ctl.settings.expand_after) == (4, 8)
     assert ctl.search.c_params().expand_after == 8
+
+
+def test_pubcfr_growing_tree_toggle_shows_its_knobs(app):  # noqa: F811
+    """The growing-tree toggle of a pubcfr player: on, the panel offers
+    GT-CFR's expansions per update and c_puct (read by the growing tree
+    only), the what-if panel too, and the search grows from the next turn."""
+    sc = load_scenario("goofspiel_4_imp_info").with_settings(
+        ["players.0.search.algorithm=pubcfr"])
+    arena = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=50),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    ctl = arena.match.controllers[0]
+    assert "grow_tree" in ids(arena)
+    assert not {"expansions_per_update", "c_puct"} & ids(arena)
+    wait_decided(arena)
+    arena.handle_event(pygame.event.Event(UI_EVENT, id="grow_tree", kind="change", value=True))
+    assert {"expansions_per_update", "c_puct"} <= ids(arena)
+    assert {"grow_tree", "expansions_per_update", "c_puct"} <= set(knobs(ctl.settings))
+    step_turn(arena)
+    wait_decided(arena)
+    assert ctl.settings.grow_tree and ctl.search.c_params().grow_tree

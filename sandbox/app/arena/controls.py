@@ -127,6 +127,18 @@ class PlayerControls:
                              [("argmax", "argmax"), ("sample", "sampled")], p.final_move,
                              tooltip="the move played: a draw from the root's average "
                                      "strategy, or its most likely move")); yy += 29
+                if p.grow_tree:   # GT-CFR's knobs, read by the growing tree only
+                    g.add(Slider("expansions_per_update", (c.x, yy, sw, 30),
+                                 "expansions / update", min(0.1, p.expansions_per_update),
+                                 max(20.0, p.expansions_per_update), p.expansions_per_update,
+                                 log=True, fmt="{:.2f}",
+                                 tooltip="expansion simulations per CFR+ iteration of the "
+                                         "whole tree (below 1: several iterations each)"))
+                    yy += 33
+                    g.add(Slider("c_puct", (c.x, yy, sw, 30), "c_puct", 0.0,
+                                 max(5.0, p.c_puct), p.c_puct, step=0.05,
+                                 tooltip="PUCT constant of the expansion's selection (half "
+                                         "PUCT, half the average strategy)")); yy += 33
             # The ranges a user explores; a scenario may set a value outside
             # them (C up to 10, depth up to 64...): the slider then stretches
             # to show it, instead of clamping it and changing the search.
@@ -207,6 +219,11 @@ class PlayerControls:
                          "re-solve each turn from the previous search's ranges and the "
                          "opponent's values (the gadget); off: from the uniform-play range, "
                          "which is not safe")); yy += 26
+            g.add(Toggle("grow_tree", (c.x, yy, c.w, 22), "growing tree (GT-CFR)",
+                         ctl.settings.grow_tree,
+                         "grow the public tree by expansion simulations (half PUCT, half the "
+                         "average strategy) instead of building it breadth-first, a round at "
+                         "a time")); yy += 26
         elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
                 and ctl.settings.algorithm not in PLAIN_ALGORITHMS and not weights_view:
             p, sw = ctl.settings, c.w

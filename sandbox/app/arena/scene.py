@@ -406,7 +406,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self._set_weight(wid[len("weight."):], value)
         else:
             self.set_param(wid, value)
-            if wid in ("algorithm", "policy", "transpositions", "priors"):
+            if wid in ("algorithm", "policy", "transpositions", "priors", "grow_tree"):
                 # the knobs that apply change (or the refused pick goes back)
                 self._build_widgets()
 
