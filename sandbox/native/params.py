@@ -154,7 +154,8 @@ class SearchParams(BaseModel):
                                   "controller; agent 0 for a bare Search)")
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
                           description="MCGS: PUCT constant (evaluation units; see priors); "
-                                      "gtcfr: its expansion's PUCT (Q on [0, 1])")
+                                      "gtcfr and pubcfr's growing tree: its expansion's "
+                                      "PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
@@ -200,7 +201,8 @@ class SearchParams(BaseModel):
         1.0, ge=0.01, le=100.0,
         description="gtcfr: c of SoG(s, c), expansion simulations (iterations) per CFR+ "
                     "update of the whole tree; below 1 several updates per expansion, "
-                    "above 1 a batch with virtual losses")
+                    "above 1 a batch with virtual losses (pubcfr with grow_tree: the same "
+                    "c, without virtual losses)")
     expand_children: Literal["one", "all"] = Field(
         "all", description="gtcfr: what expanding a leaf adds (the paper's k): the joint "
                            "action of the highest prior product, or every child")

@@ -226,3 +226,25 @@ def test_switching_modes_rebuilds():
         s.update_params(grow_tree=True)
         s.run(iterations=1)
         assert 17 < s.stats().nodes[0] < 737
+
+
+def test_the_first_simulation_mixes_puct_and_the_average_strategy():
+    # By hand: after the first CFR+ iteration the root's average strategy is
+    # uniform (regrets start at 0) and, with c_puct = 0, PUCT picks the move
+    # of the highest Q (root_stats' mean: the move's value against the
+    # opponent's uniform strategy and range). Half PUCT, half average: the
+    # first simulation takes that move with probability 1/2 + 1/8 = 0.625
+    # and each other with 1/8 (4 cards). PUCT alone would give 1, the
+    # average alone 0.25. Over 400 seeds (binomial sd 0.024):
+    best = other = 0
+    for seed in range(400):
+        with Search(imp_game(4), grow(c_puct=0.0), seed=seed) as s:
+            s.run(iterations=1)
+            rows = s.root_stats(0)
+        assert sum(r.visits for r in rows) == 1
+        top = max(rows, key=lambda r: r.mean)
+        assert sum(r.mean == top.mean for r in rows) == 1
+        best += top.visits
+        other += sum(r.visits for r in rows if r is not top)
+    assert best + other == 400
+    assert 0.55 < best / 400 < 0.70

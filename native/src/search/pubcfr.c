@@ -32,7 +32,28 @@
  * frontier histories the game's evaluate() of the composed state. Every
  * value is player 0's zero-sum part u = (e0 - e1) / 2 of the evaluation.
  *
- * One iteration is one CFR+ iteration with alternating updates (seat 0's
+ * Growing mode (grow_tree; Student of Games' growing-tree CFR over public
+ * states, the knobs named as gtcfr.c's). The tree starts as the root public
+ * node with its histories expanded one round. One search iteration is the
+ * regret-update phase, 1/c CFR+ iterations (c = expansions_per_update,
+ * credited across iterations as gtcfr.c does), then one expansion
+ * simulation: a root history drawn by the product of the two root ranges,
+ * then at each interior history each seat's move at its information state,
+ * a fair coin choosing between the PUCT argmax (Q = the move's
+ * counterfactual value over the opponent's reach of the information state,
+ * mapped onto [0, 1] by the range of values in the tree; uniform priors;
+ * visits counted per information state) and a draw from the average
+ * strategy, down to the first frontier history. Its whole public node is
+ * expanded: every history there gets its children, so an information state
+ * (which lives at one public node) never has some histories expanded and
+ * others not. A terminal joint action, a frontier at max_depth rounds or a
+ * whole tree ends the simulation without expanding; an expansion that might
+ * not fit node_cap stops the run (SBX_STOP_NODE_CAP). Frontier values are
+ * the evaluation, as above (no rollouts, no expand_after: the evaluation is
+ * deterministic, so refining it would add nothing), and no virtual losses.
+ * All draws come from the search's RNG: same seed, same tree.
+ *
+ * One CFR+ iteration has alternating updates (seat 0's
  * pass, then seat 1's against seat 0's new strategy), as imperfect.py's
  * tabular CFR+ does:
  *   current strategy: regret matching+ of each information state's regrets;
@@ -848,8 +869,10 @@ static int pc_check(const sbx_search_params *p, const sbx_game_vt *game, int num
     return SBX_OK;
 }
 
-/* The whole tree is built when the search starts or re-roots, bounded by
- * node_cap (histories); an iteration adds nothing. */
+/* Breadth-first, the whole tree is built when the search starts or re-roots,
+ * bounded by node_cap (histories), and an iteration adds nothing; growing,
+ * an iteration adds one public node, its size known only when it is met
+ * (simulate checks it against node_cap). */
 static int64_t pc_iteration_nodes(const sbx_search_params *p, int num_agents, int max_moves) {
     (void)p;
     (void)num_agents;
@@ -1096,11 +1119,13 @@ static void pc_best_moves(sbx_search *s, int32_t *out) {
 /* The searching seat: its root average strategy, mean = the counterfactual
  * value of each move in the last pass (against the opponent's strategy and
  * range: the move's expected value). The other seat: its average strategy
- * mixed over its root range. */
+ * mixed over its root range. Growing mode: visits = the expansion
+ * simulations that took the move at the seat's root information states
+ * (0 breadth-first). */
 static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, int *n_out) {
     pubcfr *x = s->algo;
     *n_out = 0;
-    double mix[SBX_MAX_MOVES] = {0}, mean[SBX_MAX_MOVES] = {0};
+    double mix[SBX_MAX_MOVES] = {0}, mean[SBX_MAX_MOVES] = {0}, vis[SBX_MAX_MOVES] = {0};
     int seen[SBX_MAX_MOVES] = {0};
     for (size_t j = 0; j < x->n_infos && x->infos[j].parent < 0; j++) {
         const pc_info *in = &x->infos[j];
@@ -1110,6 +1135,7 @@ static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
         for (int a = 0; a < in->k; a++) {
             mix[in->mv[a]] += in->weight * avg[a];
             mean[in->mv[a]] += agent == x->seat ? ARR(x, in, A_LAST)[a] : 0.0;
+            vis[in->mv[a]] += ARR(x, in, A_VISITS)[a]; /* growing: simulations */
             seen[in->mv[a]] = 1;
         }
     }
@@ -1117,10 +1143,15 @@ static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
     for (int m = 0; m < SBX_MAX_MOVES; m++) n += seen[m];
     if (n > cap) return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap, n);
     double tot = 0.0;
-    for (int m = 0; m < SBX_MAX_MOVES; m++) tot += mix[m];
+    double vtot = 0.0;
+    for (int m = 0; m < SBX_MAX_MOVES; m++) {
+        tot += mix[m];
+        vtot += vis[m];
+    }
     for (int m = 0; m < SBX_MAX_MOVES; m++) {
         if (!seen[m]) continue;
-        out[*n_out] = (sbx_move_stat){m, 0, mean[m], 0.0, tot > 0.0 ? mix[m] / tot : 0.0};
+        out[*n_out] = (sbx_move_stat){m, (int32_t)vis[m], mean[m], vtot > 0.0 ? vis[m] / vtot : 0.0,
+                                      tot > 0.0 ? mix[m] / tot : 0.0};
         (*n_out)++;
     }
     return SBX_OK;
