@@ -848,11 +848,15 @@ int sbx_search_debug_pubcfr_range(sbx_search *search, int seat, uint32_t *ids,
 
 /* pubcfr's histories (tests/native/test_pubcfr_grow.py), in the order they
  * were made: each one's public node, 1 if it has children (interior) else
- * 0, its depth in rounds below the root and its parent history (-1: a root
- * history); at most cap of them, *n_out = how many there are.
+ * 0, its depth in rounds below the root, its parent history (-1: a root
+ * history) and the growing tree's simulations that passed through it; at
+ * most cap of them, *n_out = how many there are. Root histories come first;
+ * on a fresh root every pair, seat 0's information states outer and seat
+ * 1's inner, each in the order of sbx_search_debug_pubcfr_range.
  * SBX_ERR_STATE if the search is not running pubcfr. */
 int sbx_search_debug_pubcfr_hists(sbx_search *search, int32_t *node, int32_t *interior,
-                                  int32_t *depth, int32_t *parent, int cap, int *n_out);
+                                  int32_t *depth, int32_t *parent, int32_t *sims, int cap,
+                                  int *n_out);
 
 /* SBX_CDEF_END */
 

@@ -16,12 +16,23 @@ against independent oracles.
   * determinism: same seed, same tree and moves; other seeds grow another
     order.
 
+  * the simulation: root histories drawn by the root ranges (derived by hand
+    in test_pubcfr.py), and the first simulation's move half the PUCT argmax,
+    half a draw from the (then uniform) average strategy.
+
 Mutations of pubcfr.c these tests were run against (edited, rebuilt, this
 file run; the tests that failed):
-  only the simulation's history expanded, not      grows_by_whole_public_nodes,
-  its whole public node                            node_cap_stops_the_growth
-  the sampled root history always the first one    other_seeds_grow_other_orders
-  (no draw by the ranges)
+  only the simulation's history expanded, not      grows_to_the_whole_tree (3, 4),
+  its whole public node                            grows_by_whole_public_nodes
+                                                   (1, 2, 3), node_cap_stops_the_growth,
+                                                   nashconv_falls..._with_the_gadget
+  PUCT alone (the average strategy's half gone)    grows_to_the_whole_tree,
+                                                   other_seeds_grow_other_orders,
+                                                   first_simulation_mixes
+  the average strategy alone (PUCT's half gone)    grows_to_the_whole_tree (3, 4),
+                                                   first_simulation_mixes
+  the root history always the first one (no draw   root_histories_drawn_by_the_ranges
+  by the ranges)
 """
 from __future__ import annotations
 
@@ -49,12 +60,14 @@ def grow(n: int = 10, **kw) -> SearchParams:
 
 def hists(s: Search) -> dict[str, np.ndarray]:
     """Every history of the search's tree: public node, expanded, depth,
-    parent history (sbx_search_debug_pubcfr_hists)."""
+    parent history, simulations through it (sbx_search_debug_pubcfr_hists)."""
     cap = 1 << 16
-    bufs = {k: ffi.new(f"int32_t[{cap}]") for k in ("node", "interior", "depth", "parent")}
+    bufs = {k: ffi.new(f"int32_t[{cap}]")
+            for k in ("node", "interior", "depth", "parent", "sims")}
     n = ffi.new("int *")
     assert lib.sbx_search_debug_pubcfr_hists(s._h.get(), bufs["node"], bufs["interior"],
-                                             bufs["depth"], bufs["parent"], cap, n) == 0
+                                             bufs["depth"], bufs["parent"], bufs["sims"],
+                                             cap, n) == 0
     assert n[0] <= cap
     return {k: np.frombuffer(ffi.buffer(b, 4 * n[0]), dtype=np.int32).copy()
             for k, b in bufs.items()}
@@ -226,6 +239,29 @@ def test_switching_modes_rebuilds():
         s.update_params(grow_tree=True)
         s.run(iterations=1)
         assert 17 < s.stats().nodes[0] < 737
+
+
+def test_simulations_start_from_root_histories_drawn_by_the_ranges():
+    # Seat 0 won the first two rounds bidding 4 then 3: seat 1 holds {3, 4}
+    # with probability 1/2, {2, 4} and {1, 4} with 1/4 each (the root range
+    # test_pubcfr.py derives by hand). Seat 0's own range is its one hand, so
+    # the root's three histories are drawn 1/2, 1/4, 1/4: over 2,000
+    # simulations (binomial sd about 22 and 19) the counts come close.
+    g = imp_game(4)
+    g.step([3, 0])
+    g.step([2, 1])
+    with Search(g, grow(info_seat=0), seed=4) as s:
+        s.run(iterations=2000)
+        h = hists(s)
+        theirs = dict(s.ranges(1))
+        order = [i for i, _ in s.ranges(1)]
+    assert theirs == pytest.approx({0b1100: 0.5, 0b1010: 0.25, 0b1001: 0.25})
+    roots = np.flatnonzero(h["depth"] == 0)
+    assert len(roots) == 3
+    got = {order[j]: int(h["sims"][r]) for j, r in enumerate(roots)}
+    assert sum(got.values()) == 2000
+    for hand, p in theirs.items():
+        assert abs(got[hand] - 2000 * p) < 100, got
 
 
 def test_the_first_simulation_mixes_puct_and_the_average_strategy():

@@ -120,6 +120,7 @@ typedef struct pc_hist {
     uint32_t i[2];         /* information states of seat 0 and seat 1        */
     uint32_t slot;         /* interior: first of its k0 * k1 slots           */
     int32_t next;          /* the next history at its public node, -1: last  */
+    uint32_t sims;         /* growing mode: simulations that passed here     */
     uint16_t depth;
     uint8_t kind;
     double value;          /* player 0's: frontier's evaluation, or this
@@ -1016,7 +1017,9 @@ static int select_move(sbx_search *s, const pubcfr *x, const pc_info *in) {
 static int simulate(sbx_search *s, pubcfr *x) {
     if (x->n_nodes == 0 || x->nodes[0].hfirst < 0) return SBX_STOP_NODE_CAP;
     uint32_t h = draw_root(s, x);
-    while (x->hists[h].kind == H_INTERIOR) {
+    for (;;) {
+        x->hists[h].sims++;
+        if (x->hists[h].kind != H_INTERIOR) break;
         const pc_hist *hh = &x->hists[h];
         pc_info *in0 = &x->infos[hh->i[0]], *in1 = &x->infos[hh->i[1]];
         const int a = select_move(s, x, in0), b = select_move(s, x, in1);
@@ -1212,8 +1215,9 @@ int sbx_search_debug_pubcfr_range(sbx_search *s, int seat, uint32_t *ids, double
 }
 
 int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interior,
-                                  int32_t *depth, int32_t *parent, int cap, int *n_out) {
-    if (!s || !node || !interior || !depth || !parent || !n_out || cap < 0) {
+                                  int32_t *depth, int32_t *parent, int32_t *sims, int cap,
+                                  int *n_out) {
+    if (!s || !node || !interior || !depth || !parent || !sims || !n_out || cap < 0) {
         return sbx_fail(SBX_ERR_ARGUMENT, "no argument may be NULL, cap must be >= 0");
     }
     if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
@@ -1227,6 +1231,7 @@ int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interio
         node[h] = (int32_t)hh->node;
         interior[h] = hh->kind == H_INTERIOR;
         depth[h] = hh->depth;
+        sims[h] = (int32_t)hh->sims;
         if (hh->kind != H_INTERIOR) continue;
         const size_t kk = (size_t)x->infos[hh->i[0]].k * x->infos[hh->i[1]].k;
         for (size_t j = 0; j < kk; j++) {
