@@ -150,3 +150,7 @@ def test_pubcfr_growing_tree_toggle_shows_its_knobs(app):  # noqa: F811
     step_turn(arena)
     wait_decided(arena)
     assert ctl.settings.grow_tree and ctl.search.c_params().grow_tree
+    # the root bars now carry the simulations per move, and draw
+    assert sum(m.visits for m in ctl.latest.root_stats[0]) > 0
+    arena.draw(app.screen)
+    assert pygame.surfarray.array3d(app.screen).any()
