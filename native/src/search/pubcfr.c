@@ -10,12 +10,13 @@
  *   the opponent's private states consistent with s's view, each weighted
  *     by the number of the opponent's histories that end in it -- the
  *     opponent's range if it had played uniformly at random so far (the
- *     unsafe re-solving assumption; the gadget of safe re-solving, which
- *     replaces it, is not built yet).
+ *     unsafe re-solving assumption; with tree_reuse on, the previous
+ *     search's summary and the gadget of safe re-solving replace it after
+ *     the first turn: pc_advance).
  * The root's histories are the pairs (own private state, opponent private
  * state), weighted by the product of the two ranges.
  *
- * Tree. Breadth-first from the root, one level (round) at a time, up to
+ * Tree (default). Breadth-first from the root, one level (round) at a time, up to
  * max_depth levels while the level's histories fit node_cap (a level that
  * would not fit is left as the frontier). A history is a pair of
  * information states (one per seat) at one public node; its joint actions
@@ -72,8 +73,10 @@
  *
  * Playing: a draw from the average strategy of s's root information state
  * (final_move=sample; the same however often asked) or its argmax. Between
- * turns the tree is rebuilt from the new root with fresh statistics: every
- * decision re-solves with the uniform-play opponent range above. For the
+ * turns the tree is rebuilt (or, growing, started again) from the new root
+ * with fresh statistics: with tree_reuse off every decision re-solves with
+ * the uniform-play opponent range above, on from the previous search's
+ * summary with the gadget (summarize, root_from_carry). For the
  * other seat the search does not decide: root_stats gives its average
  * strategy mixed over its root range (what s expects it to play), and
  * best_moves its first legal move.
