@@ -577,6 +577,20 @@ typedef struct sbx_trace {
     double current_after[2][SBX_MAX_MOVES];
     double average_before[2][SBX_MAX_MOVES];
     double average_after[2][SBX_MAX_MOVES];
+    /* GT-CFR's expansion phase with expand_after > 1: the simulation ended on
+     * a frontier leaf that took one more leaf value instead of expanding
+     * (refined 1; every other iteration and algorithm leaves 0).
+     * leaf_visits: simulations that reached the leaf, this one included
+     * (the one that makes it visit expand_after expands it); leaf_samples:
+     * the values in its mean, this one included. leaf_value: player 0's
+     * zero-sum value the new sample gave, leaf_mean the leaf's mean after
+     * it (what the next sweep reads). */
+    int32_t refined;
+    int32_t leaf_visits;
+    int32_t leaf_samples;
+    int32_t expand_after;
+    double leaf_value;
+    double leaf_mean;
 } sbx_trace;
 
 int sbx_search_step_traced(sbx_search *search, sbx_trace *out);

@@ -138,6 +138,22 @@ class Trace:
     # the regret-update phase before the simulation (GT-CFR); None: the
     # algorithm has none
     update: UpdatePhase | None = None
+    # the simulation ended refining a frontier leaf (GT-CFR, expand_after > 1)
+    refine: LeafRefine | None = None
+
+
+@dataclass(frozen=True)
+class LeafRefine:
+    """A GT-CFR simulation that ended on a frontier leaf short of
+    expand_after visits (this was visit `visits`): the leaf took one more
+    value (`value`, player 0's) instead of expanding; its mean of `samples`
+    values is now `mean`, and the simulation that makes it visit
+    expand_after expands it."""
+    visits: int
+    samples: int
+    expand_after: int
+    value: float
+    mean: float
 
 
 @dataclass(frozen=True)
@@ -311,6 +327,8 @@ class Search:
             norm_min=np.array([t.norm_min[a] for a in range(n)]),
             norm_max=np.array([t.norm_max[a] for a in range(n)]),
             update=_update_phase(t),
+            refine=(LeafRefine(int(t.leaf_visits), int(t.leaf_samples), int(t.expand_after), float(t.leaf_value),
+                               float(t.leaf_mean)) if t.refined else None),
         )
 
     @staticmethod

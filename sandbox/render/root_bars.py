@@ -65,7 +65,7 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         pygame.draw.rect(surface, color, (x, y + 3, 9, 9))
         lab = fonts.text(title, 12, palette.TEXT, bold=True)
         surface.blit(lab, (x + 13, y))
-        if stats:
+        if stats and (total > 0 or not policy_name):
             sub = fonts.text(f"root visits {total:,}", 10, palette.TEXT_DIM)
             if x + 13 + lab.get_width() + 8 + sub.get_width() <= rect.right - 4:
                 surface.blit(sub, (x + 21 + lab.get_width(), y + 2))
@@ -74,8 +74,11 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         lab = fonts.text(empty, 11, palette.TEXT_DIM)
         surface.blit(lab, (x, y + 2))
         return
+    # a search that counts no visits (CFR over public states sweeps its
+    # whole tree) has no visit share to draw beside its strategy
+    visits = total > 0
     if policy_name:
-        y = _legend(surface, x, y, rect.right - 4, policy_name, color)
+        y = _legend(surface, x, y, rect.right - 4, policy_name, color, visits)
     # Rows of at least 9 px; when they do not all fit (goofspiel has 13
     # moves), they flow into columns side by side rather than being cut.
     n = len(stats)
@@ -105,7 +108,7 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         fill_w = int(round(value * bar_w))
         if fill_w > 0:
             pygame.draw.rect(surface, color if chosen else dim, (bar_x, by, fill_w, bh))
-        if policy_name:   # the visit share: a light line along the bar's bottom
+        if policy_name and visits:   # the visit share: a line along the bar's bottom
             lh = 2 if bh >= 7 else 1
             vis_w = int(round(share * bar_w))
             pygame.draw.rect(surface, palette.PANEL, (bar_x, by + bh - lh - 1, bar_w, 1))
@@ -128,8 +131,8 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
                     t = (s.mean - lo) / (hi - lo) if hi > lo else 0.5
                     pygame.draw.rect(surface, palette.value_color(t), (mx, y + rh // 2 - 4, 8, 8))
                     mx += 11
-                mtxt = f"v {share * 100:.0f}%  μ {s.mean:.3g}" if policy_name else \
-                    f"μ {s.mean:.3g}"
+                mtxt = f"v {share * 100:.0f}%  μ {s.mean:.3g}" if policy_name and visits \
+                    else f"μ {s.mean:.3g}"
                 mlab = fonts.text(mtxt, fs - 1, palette.TEXT_DIM)
                 surface.blit(mlab, (mx, y + (rh - mlab.get_height()) // 2))
         elif bar_w > 40:   # no room on the right: the percentage goes in the bar
@@ -142,9 +145,16 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
                                 y + (rh - qlab.get_height()) // 2))
 
 
-def _legend(surface, x: int, y: int, right: int, policy_name: str, color) -> int:
+def _legend(surface, x: int, y: int, right: int, policy_name: str, color,
+            visits: bool = True) -> int:
     """'▆ Exp3 average strategy  ▁ visit share' in one line; returns the y
-    below it. Shortened to fit; the swatches always show."""
+    below it. Shortened to fit; the swatches always show. Without `visits`
+    only the strategy's half."""
+    if not visits:
+        lab = fonts.text(f"{policy_name} average strategy", 10, palette.TEXT_DIM)
+        pygame.draw.rect(surface, color, (x, y + 3, 9, 7))
+        surface.blit(lab, (x + 12, y))
+        return y + 13
     for words in ((f"{policy_name} average strategy", "visit share"),
                   (f"{policy_name} avg strategy", "visits"), ("strategy", "visits")):
         labs = [fonts.text(w, 10, palette.TEXT_DIM) for w in words]

@@ -482,6 +482,17 @@ class StepAnimation:
             # the root's value from the last sweep, and the new leaf's
             # value reaches the tree in the next one
             lines = [f"root value {score:.3g} (last sweep)"]
+            ref = t.refine
+            if ref is not None:
+                # the simulation refined a frontier leaf instead of
+                # expanding it: one more leaf value into its mean
+                v, m = (ref.value, ref.mean) if agent == 0 else (-ref.value, -ref.mean)
+                lines[:0] = ([f"leaf refined, visit {ref.visits}/{ref.expand_after}",
+                              f"{v:+.3g} → mean {m:.3g} of {ref.samples}"] if compact else
+                             [f"leaf refined, not expanded: visit {ref.visits} "
+                              f"(it expands at visit {ref.expand_after})",
+                              f"this value {v:+.3g}, the leaf's mean of {ref.samples} "
+                              f"now {m:.3g}"])
         elif compact:
             lines = [f"leaf {score:.3g} (norm {norm:.2f})"]
             lines.append(f"{value:+.3g} at d{idx} (×γ {self.gamma:g})"
@@ -664,6 +675,11 @@ class StepAnimation:
             return s + ("  · " + ", ".join(died) if died else "") + held
         if i == 3:
             if self._off:
+                ref = t.refine
+                if ref is not None:
+                    return (f"leaf refined, not expanded (visit {ref.visits} of "
+                            f"{ref.expand_after}): value {ref.value:+.3g}, mean of "
+                            f"{ref.samples} now {ref.mean:.3g}; the next sweep reads it" + held)
                 return "new leaf valued; the next sweep carries it up" + held
             return "backpropagation: each tree gets its own agent's score" + held
         return "iteration done"

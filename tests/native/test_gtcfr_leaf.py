@@ -197,3 +197,48 @@ def test_refined_search_is_deterministic_for_a_seed():
             s.run(iterations=2_000)
             out.append((s.best_moves(), s.stats().nodes[0], node(s, 0).value))
     assert out[0] == out[1]
+
+
+def test_a_traced_refining_simulation_reports_the_leaf_it_refined():
+    """The step view's record of a refining simulation (sbx_trace: refined,
+    leaf_visits, leaf_samples, leaf_value, leaf_mean), against what the tree
+    holds before and after the step: the leaf is the path's last node, its
+    visits went up by one and stay below expand_after, its new mean is the
+    old one moved 1/n of the way to the new value (n: its values now), one
+    of the values a single rollout can give (hand-computed above), and the
+    visit that reaches expand_after expands instead (no refine record)."""
+    after = 4
+    with Game("goofspiel", GAME) as g, \
+            Search(g, SearchParams(algorithm="gtcfr", rollout=True, max_depth=13,
+                                   expand_after=after, expansions_per_update=100),
+                   seed=5) as s:
+        s.step_traced()                       # L0: the root and its 9 leaves
+        refined = expanded = checked = 0
+        for _ in range(60):
+            before = {i: (node(s, i).visits, node(s, i).value) for i in range(s.stats().nodes[0])}
+            t = s.step_traced()
+            leaf = t.paths[0][-1]
+            if t.refine is None:
+                expanded += bool(t.expanded.any())
+                continue
+            refined += 1
+            r = t.refine
+            visits, mean = before[leaf]
+            d = node(s, leaf)
+            assert d.kind == 0 and r.visits == d.visits == visits + 1 < after
+            assert r.expand_after == after
+            assert r.mean == d.value == pytest.approx(mean + (r.value - mean) / r.samples)
+            root = node(s, 0)
+            children = list(root.child[0:9])
+            if leaf in children:
+                cards = tuple(root.moves[p][m] + 1
+                              for p, m in enumerate(divmod(children.index(leaf), 3)))
+                if cards in CASES:
+                    checked += 1
+                    assert r.value in CASES[cards][1]
+        assert refined > 0 and expanded > 0 and checked > 0
+    # expand_after 1 (every leaf met expands): no simulation refines
+    with Game("goofspiel", GAME) as g, \
+            Search(g, SearchParams(algorithm="gtcfr", rollout=True, expand_after=1),
+                   seed=5) as s:
+        assert all(s.step_traced().refine is None for _ in range(30))

@@ -52,3 +52,21 @@ def test_empty_zero_and_pass_stats_draw():
     draw_root_bars(surf, surf.get_rect(), [MoveStat(0, 50, 0.0, 0.2, 0.2), MoveStat(1, 50, 0.0, 0.8, 0.8)],
                    move_name, COLOR)
     assert count(surf, palette.ACCENT) > 0
+
+
+def test_a_strategy_without_visits_draws_no_visit_share():
+    """A search that counts no visits (CFR over public states) shows its
+    average strategy alone: no visit-share line under the bars and no
+    "visit share" swatch in the legend, where a policy with visits has
+    both."""
+    from sandbox.render.root_bars import VISIT_LINE
+    strategy = [MoveStat(0, 0, 0.1, 0.0, 0.25), MoveStat(1, 0, -0.2, 0.0, 0.75)]
+    bare = pygame.Surface((420, 90))
+    draw_root_bars(bare, bare.get_rect(), strategy, move_name, COLOR, policy_name="CFR+",
+                   title="Agent 0")
+    assert count(bare, VISIT_LINE) == 0
+    visited = [MoveStat(0, 10, 0.1, 0.5, 0.25), MoveStat(1, 10, -0.2, 0.5, 0.75)]
+    both = pygame.Surface((420, 90))
+    draw_root_bars(both, both.get_rect(), visited, move_name, COLOR, policy_name="CFR+",
+                   title="Agent 0")
+    assert count(both, VISIT_LINE) > 0

@@ -121,3 +121,35 @@ def test_more_moves_than_fit_are_counted():
         assert col.bottom <= 140
         # heading + shown moves + the "… N more moves" line
         assert (col.h // lh) - 2 < 13
+
+
+def test_a_refining_simulation_says_so_at_its_last_phase():
+    """expand_after > 1: a simulation that ends on a leaf short of its
+    expansion adds a value to it; the last phase says that (visit, the
+    value, the new mean) instead of "new leaf valued", and the value box
+    leads with it, from each player's side."""
+    with Game("goofspiel", "num_cards=5") as g, \
+            Search(g, SearchParams(algorithm="gtcfr", rollout=True, expand_after=8),
+                   seed=2) as s:
+        traces = [s.step_traced() for _ in range(12)]
+    t = next(x for x in traces if x.refine is not None)
+    r = t.refine
+    anim = StepAnimation(t, 2, COLORS, card, held=True)
+    while anim.phase != "backprop":
+        anim.skip_phase()
+        anim.update(1e6)
+    text = anim.status_text()
+    assert text.startswith(f"leaf refined, not expanded (visit {r.visits} of 8): "
+                           f"value {r.value:+.3g}, mean of {r.samples} now {r.mean:.3g}")
+    assert anim.score_lines(0)[:2] == [
+        f"leaf refined, not expanded: visit {r.visits} (it expands at visit 8)",
+        f"this value {r.value:+.3g}, the leaf's mean of {r.samples} now {r.mean:.3g}"]
+    assert anim.score_lines(1)[1].startswith(f"this value {-r.value:+.3g}")
+    # a simulation that expanded keeps the plain text
+    plain = gt_trace(steps=3)
+    assert plain.refine is None
+    anim = StepAnimation(plain, 2, COLORS, card, held=True)
+    while anim.phase != "backprop":
+        anim.skip_phase()
+        anim.update(1e6)
+    assert anim.status_text().startswith("new leaf valued")

@@ -690,7 +690,8 @@ static int select_move(sbx_search *s, const gtcfr *x, const gt_node *nd, int p, 
  * reach most are the ones refined most, as UCT's most visited moves have
  * the most accurate means; CFR sees a leaf's value move towards its
  * expectation instead of keeping the noise of its first rollout. */
-static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns) {
+static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns,
+                   sbx_trace *tr) {
     gtcfr *x = s->algo;
     gt_node *nd = &x->nodes[id];
     const double v = leaf_value(s, st, turns);
@@ -698,6 +699,14 @@ static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns) {
     nd->value += (v - nd->value) / (double)(nd->samples + 1);
     nd->samples++;
     see_value(x, nd->value);
+    if (tr) {
+        tr->refined = 1;
+        tr->leaf_visits = (int32_t)nd->visits;
+        tr->leaf_samples = (int32_t)nd->samples;
+        tr->expand_after = s->p.expand_after;
+        tr->leaf_value = v;
+        tr->leaf_mean = nd->value;
+    }
     if (nd->parent < 0) return;
     const gt_node *par = &x->nodes[nd->parent];
     const int i = nd->pa * par->k[1] + nd->pb;
@@ -785,7 +794,7 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             break;
         }
         if (nd->kind == KIND_FRONTIER && nd->visits < (uint32_t)s->p.expand_after) {
-            refine(s, cur, sim, turns);
+            refine(s, cur, sim, turns, tr);
             break;
         }
         if (nd->kind == KIND_FRONTIER) {

@@ -29,6 +29,14 @@ from .bot_panel import LogTail, draw_bot_controls, is_external
 from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
 
 
+def _cfr_final_move(rect: tuple[int, int, int, int], value: str) -> Picker:
+    """The move picker of the CFR searches (GT-CFR, CFR over public states):
+    both play from the root's average strategy."""
+    return Picker("final_move", rect, "move:", [("argmax", "argmax"), ("sample", "sampled")],
+                  value, tooltip="the move played: a draw from the root's average strategy, "
+                                 "or its most likely move")
+
+
 class PlayerControls:
     """ArenaScene's part: the chosen player's controls, a mixin over the scene's state.
     It uses the scene's live, plugin, selected, widgets, layout, colors, show_weights, seats,
@@ -123,10 +131,7 @@ class PlayerControls:
                              max(13, p.max_depth), p.max_depth, step=1, integer=True, fmt="{}",
                              tooltip="rounds of the public tree; below them the game's "
                                      "evaluation")); yy += 33
-                g.add(Picker("final_move", (c.x, yy, sw, 24), "move:",
-                             [("argmax", "argmax"), ("sample", "sampled")], p.final_move,
-                             tooltip="the move played: a draw from the root's average "
-                                     "strategy, or its most likely move")); yy += 29
+                g.add(_cfr_final_move((c.x, yy, sw, 24), p.final_move)); yy += 29
                 if p.grow_tree:   # GT-CFR's knobs, read by the growing tree only
                     g.add(Slider("expansions_per_update", (c.x, yy, sw, 30),
                                  "expansions / update", min(0.1, p.expansions_per_update),
@@ -321,10 +326,7 @@ class PlayerControls:
                      [("all", "all"), ("one", "one")], p.expand_children,
                      tooltip="what an expansion adds: every child (k = all) or the joint "
                              "action of the highest prior (k = 1)"))
-        g.add(Picker("final_move", (c.x + sw // 2, yy, sw - sw // 2, 24), "move:",
-                     [("argmax", "argmax"), ("sample", "sampled")], p.final_move,
-                     tooltip="the move played: a draw from the root's average strategy, or "
-                             "its most likely move")); yy += 29
+        g.add(_cfr_final_move((c.x + sw // 2, yy, sw - sw // 2, 24), p.final_move)); yy += 29
         g.add(Picker("priors", (c.x, yy, sw, 24), "priors:",
                      [("uniform", "uniform"), ("heuristic", "heuristic")], p.priors,
                      tooltip="PUCT's priors: uniform, or a softmax of the game's move scores "
