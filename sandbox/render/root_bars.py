@@ -74,8 +74,9 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
         lab = fonts.text(empty, 11, palette.TEXT_DIM)
         surface.blit(lab, (x, y + 2))
         return
-    # a search that counts no visits (CFR over public states sweeps its
-    # whole tree) has no visit share to draw beside its strategy
+    # a search that counts no visits (CFR over public states built
+    # breadth-first sweeps a fixed tree) has no visit share to draw beside
+    # its strategy; grown, it counts its simulations and shows them
     visits = total > 0
     if policy_name:
         y = _legend(surface, x, y, rect.right - 4, policy_name, color, visits)

@@ -55,10 +55,10 @@ def test_empty_zero_and_pass_stats_draw():
 
 
 def test_a_strategy_without_visits_draws_no_visit_share():
-    """A search that counts no visits (CFR over public states) shows its
-    average strategy alone: no visit-share line under the bars and no
-    "visit share" swatch in the legend, where a policy with visits has
-    both."""
+    """A search that counts no visits (breadth-first CFR over public
+    states) shows its average strategy alone: no visit-share line under the
+    bars and no "visit share" swatch in the legend, where a policy with
+    visits has both."""
     from sandbox.render.root_bars import VISIT_LINE
     strategy = [MoveStat(0, 0, 0.1, 0.0, 0.25), MoveStat(1, 0, -0.2, 0.0, 0.75)]
     bare = pygame.Surface((420, 90))
