@@ -624,23 +624,8 @@ static void average(const double *sum, int k, double *out) {
     for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? sum[i] / tot : 1.0 / k;
 }
 
-/* The index where the cumulative sum of p passes u in [0, 1). */
-static int draw_at(const double *p, int k, double u) {
-    double acc = 0.0;
-    for (int i = 0; i < k; i++) {
-        acc += p[i];
-        if (u < acc) return i;
-    }
-    for (int i = k - 1; i > 0; i--) {
-        if (p[i] > 0.0) return i;
-    }
-    return 0;
-}
-
-static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
-
 static int draw(const double *p, int k, uint64_t *rng) {
-    return draw_at(p, k, unit(sbx_rng_next(rng)));
+    return sbx_draw_at(p, k, sbx_unit(sbx_rng_next(rng)));
 }
 
 /* Player p's pick at interior node nd: 1/2 PUCT argmax + 1/2 average. */
@@ -1055,7 +1040,7 @@ static void gt_best_moves(sbx_search *s, int32_t *out) {
         int pick = 0;
         if (s->p.final_move == SBX_FINAL_SAMPLE) {
             const uint64_t h = x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p);
-            pick = draw_at(avg, r->k[p], unit(mix64(mix64(h))));
+            pick = sbx_draw_at(avg, r->k[p], sbx_unit(mix64(mix64(h))));
         } else {
             for (int i = 1; i < r->k[p]; i++) pick = avg[i] > avg[pick] ? i : pick;
         }

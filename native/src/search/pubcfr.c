@@ -200,8 +200,6 @@ static uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-static double unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
-
 static int map_grow(pubcfr *x) {
     const size_t cap = x->map_cap ? x->map_cap * 2 : 1024;
     uint64_t *k = malloc(cap * sizeof *k);
@@ -939,19 +937,6 @@ static int pc_params_changed(sbx_search *s, const sbx_search_params *old) {
 
 /* ------------------------------------------------------------ growing */
 
-/* The index where the cumulative sum of p passes u in [0, 1). */
-static int draw_at(const double *p, int k, double u) {
-    double acc = 0.0;
-    for (int i = 0; i < k; i++) {
-        acc += p[i];
-        if (u < acc) return i;
-    }
-    for (int i = k - 1; i > 0; i--) {
-        if (p[i] > 0.0) return i;
-    }
-    return 0;
-}
-
 /* A root history drawn with probability proportional to the product of its
  * two information states' range weights (uniformly if every product is 0). */
 static uint32_t draw_root(sbx_search *s, pubcfr *x) {
@@ -961,7 +946,7 @@ static uint32_t draw_root(sbx_search *s, pubcfr *x) {
     for (int32_t h = r->hfirst; h >= 0; h = x->hists[h].next, n++) {
         tot += x->infos[x->hists[h].i[0]].weight * x->infos[x->hists[h].i[1]].weight;
     }
-    const double u = unit(sbx_rng_next(&s->rng));
+    const double u = sbx_unit(sbx_rng_next(&s->rng));
     int32_t h = r->hfirst, last = h;
     if (tot > 0.0) {
         double acc = 0.0;
@@ -990,7 +975,7 @@ static int select_move(sbx_search *s, const pubcfr *x, const pc_info *in) {
     if (sbx_rng_next(&s->rng) >> 63) {
         double avg[SBX_MAX_MOVES];
         average(ARR(x, in, A_AVG), k, avg);
-        return draw_at(avg, k, unit(sbx_rng_next(&s->rng)));
+        return sbx_draw_at(avg, k, sbx_unit(sbx_rng_next(&s->rng)));
     }
     const double *q = ARR(x, in, A_Q), *n = ARR(x, in, A_VISITS);
     double lo = x->lo, hi = x->hi;
@@ -1043,6 +1028,13 @@ static int simulate(sbx_search *s, pubcfr *x) {
     return fits ? SBX_STOP_NONE : SBX_STOP_NODE_CAP;
 }
 
+/* One CFR+ iteration: seat 0's pass, then seat 1's (alternating). */
+static void cfr_plus_iteration(pubcfr *x) {
+    x->t++;
+    pass(x, 0);
+    pass(x, 1);
+}
+
 /* Breadth-first: one CFR+ iteration. Growing: the regret-update phase (1/c
  * CFR+ iterations, credited across iterations as gtcfr.c does, so c = 2.5
  * runs one every 2 or 3 iterations), then one expansion simulation. */
@@ -1051,16 +1043,12 @@ static int pc_iterate(sbx_search *s, int64_t *turns) {
     pubcfr *x = s->algo;
     if (x->broken) return SBX_STOP_NODE_CAP;
     if (!x->growing) {
-        x->t++;
-        pass(x, 0);
-        pass(x, 1);
+        cfr_plus_iteration(x);
         return SBX_STOP_NONE;
     }
     x->credit += 1.0 / s->p.expansions_per_update;
     while (x->credit >= 1.0 - 1e-9) {
-        x->t++;
-        pass(x, 0);
-        pass(x, 1);
+        cfr_plus_iteration(x);
         x->credit -= 1.0;
     }
     return simulate(s, x);
@@ -1105,7 +1093,7 @@ static void pc_best_moves(sbx_search *s, int32_t *out) {
         int pick = 0;
         if (s->p.final_move == SBX_FINAL_SAMPLE) {
             const double u =
-                unit(mix64(mix64(x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p))));
+                sbx_unit(mix64(mix64(x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p))));
             double acc = 0.0;
             pick = in->k - 1;
             for (int i = 0; i < in->k; i++) {

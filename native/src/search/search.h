@@ -159,6 +159,25 @@ static inline int sbx_time_up(int64_t it, int64_t *next, int interval, double t0
     return 0;
 }
 
+/* A uniform double in [0, 1) from 64 random bits (the top 53). */
+static inline double sbx_unit(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
+
+/* A draw from the distribution p over k entries, for u in [0, 1): the index
+ * where p's running sum passes u. When rounding leaves the sum at or below
+ * u, the last entry with positive probability (never a move the strategy
+ * does not play), or 0. The CFR searches sample their strategies with it. */
+static inline int sbx_draw_at(const double *p, int k, double u) {
+    double acc = 0.0;
+    for (int i = 0; i < k; i++) {
+        acc += p[i];
+        if (u < acc) return i;
+    }
+    for (int i = k - 1; i > 0; i--) {
+        if (p[i] > 0.0) return i;
+    }
+    return 0;
+}
+
 /* A uniformly random untried child, given that child i0 is the first of
  * the k with no visits (visits read through a byte stride, so every tree
  * layout shares this). Textbook UCT tries untried moves in random order;
