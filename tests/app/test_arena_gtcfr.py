@@ -67,14 +67,20 @@ def test_whatif_offers_what_gtcfr_reads():
     assert GTCFR_KNOBS <= k and not (UCB_KNOBS & k)
 
 
+def pubcfr_arena(app, iterations: int) -> ArenaScene:
+    """A paused arena on hidden-bid goofspiel-4 with seat 0 playing pubcfr."""
+    sc = load_scenario("goofspiel_4_imp_info").with_settings(
+        ["players.0.search.algorithm=pubcfr"])
+    arena = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=iterations),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    return arena
+
+
 def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     """pubcfr on hidden-bid goofspiel-4: the arena runs it for a seat (its
     root policy a distribution over that seat's cards) and draws it."""
-    sc = load_scenario("goofspiel_4_imp_info").with_settings(
-        ["players.0.search.algorithm=pubcfr"])
-    arena = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=200),
-                       recorder_factory=lambda: None, paused=True)
-    app.push(arena)
+    arena = pubcfr_arena(app, iterations=200)
     ctl = arena.match.controllers[0]
     # its own knobs (depth, the move played, the gadget), none of UCB's
     assert {"max_depth", "final_move", "tree_reuse"} <= ids(arena)
@@ -135,11 +141,7 @@ def test_pubcfr_growing_tree_toggle_shows_its_knobs(app):  # noqa: F811
     """The growing-tree toggle of a pubcfr player: on, the panel offers
     GT-CFR's expansions per update and c_puct (read by the growing tree
     only), the what-if panel too, and the search grows from the next turn."""
-    sc = load_scenario("goofspiel_4_imp_info").with_settings(
-        ["players.0.search.algorithm=pubcfr"])
-    arena = ArenaScene(app, sc, seed=1, budget=Budget(ms=0, iterations=50),
-                       recorder_factory=lambda: None, paused=True)
-    app.push(arena)
+    arena = pubcfr_arena(app, iterations=50)
     ctl = arena.match.controllers[0]
     assert "grow_tree" in ids(arena)
     assert not {"expansions_per_update", "c_puct"} & ids(arena)

@@ -46,17 +46,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sandbox.analysis.exploit_imp import _paths, chain_policy, continual, info_strategies
-from sandbox.analysis.imperfect import build_info_tree, evaluate_strategy, solve_cfr
-from sandbox.games import plugin
+from sandbox.analysis.exploit_imp import _paths, chain_policy
+from sandbox.analysis.imperfect import build_info_tree, solve_cfr
 from sandbox.native import Game, InvalidArgument, InvalidState, Search, SearchParams
 from sandbox.native._lib import ffi, lib
 
-P = plugin("goofspiel")
+from pubcfr_oracle import P, exact_nashconv, imp_game
 
-
-def imp_game(n: int, extra: str = "") -> Game:
-    return Game("goofspiel", f"num_cards={n} imp_info=1 {extra}".strip(), seed=1)
 
 
 def pubcfr(depth: int = 10, **kw) -> SearchParams:
@@ -64,11 +60,9 @@ def pubcfr(depth: int = 10, **kw) -> SearchParams:
 
 
 def nashconv(n: int, iterations: int) -> float:
-    tree = build_info_tree(imp_game(n), P.info_key)
     # tree_reuse off: each information set's search re-solves from the
     # uniform-play range (the continual chain is judged below)
-    _, policy, _ = info_strategies(tree, pubcfr(n, tree_reuse=False), iterations, seed=1)
-    return evaluate_strategy(tree, lambda s, k: policy[s][k]).nashconv
+    return exact_nashconv(n, pubcfr(n, tree_reuse=False), iterations)
 
 
 @pytest.mark.parametrize("n, at_1000", [(3, 1e-4), (4, 0.005)])
@@ -266,11 +260,7 @@ def test_perfect_information_goofspiel_runs():
 # ------------------------------------------------------------ continual re-solving
 
 def chain_nashconv(n: int, iterations: int, reuse: bool) -> float:
-    tree = build_info_tree(imp_game(n), P.info_key)
-    params = pubcfr(n, tree_reuse=reuse)
-    assert continual(params) == reuse
-    _, policy, _ = info_strategies(tree, params, iterations, seed=1)
-    return evaluate_strategy(tree, lambda s, k: policy[s][k]).nashconv
+    return exact_nashconv(n, pubcfr(n, tree_reuse=reuse), iterations)
 
 
 def test_the_gadget_beats_re_solving_from_the_uniform_range():

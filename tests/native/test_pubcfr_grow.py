@@ -41,17 +41,12 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from sandbox.analysis.exploit_imp import continual, info_strategies
-from sandbox.analysis.imperfect import build_info_tree, evaluate_strategy
-from sandbox.games import plugin
-from sandbox.native import Game, Search, SearchParams
+from sandbox.analysis.imperfect import build_info_tree
+from sandbox.native import Search, SearchParams
 from sandbox.native._lib import ffi, lib
 
-P = plugin("goofspiel")
+from pubcfr_oracle import P, exact_nashconv, imp_game
 
-
-def imp_game(n: int) -> Game:
-    return Game("goofspiel", f"num_cards={n} imp_info=1", seed=1)
 
 
 def grow(n: int = 10, **kw) -> SearchParams:
@@ -187,11 +182,7 @@ def test_other_seeds_grow_other_orders():
 
 
 def nashconv(n: int, iterations: int, reuse: bool) -> float:
-    tree = build_info_tree(imp_game(n), P.info_key)
-    params = grow(n, tree_reuse=reuse)
-    assert continual(params) == reuse
-    _, policy, _ = info_strategies(tree, params, iterations, seed=1)
-    return evaluate_strategy(tree, lambda s, k: policy[s][k]).nashconv
+    return exact_nashconv(n, grow(n, tree_reuse=reuse), iterations)
 
 
 def test_nashconv_falls_with_expansions_from_the_uniform_range():
