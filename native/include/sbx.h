@@ -860,6 +860,36 @@ int sbx_search_debug_gtcfr_node(sbx_search *search, int node,
 int sbx_search_debug_pubcfr_range(sbx_search *search, int seat, uint32_t *ids,
                                   double *probs, int cap, int *n_out);
 
+/* pubcfr's public belief states (the app's range view; Search.public_nodes,
+ * Search.node_ranges). Its public nodes, in the order they were made (0:
+ * the root): each one's parent (-1 for the root), depth in rounds below the
+ * root, histories, 1 if they have their children (interior) else 0, and
+ * its probability under both seats' root ranges and average strategies
+ * (the sum over its histories of the two information states' reaches,
+ * divided by the root's; 0 everywhere if the root's is 0); at most cap of
+ * them, *n_out = how many there are. SBX_ERR_STATE if the search is not
+ * running pubcfr or has no tree. */
+int sbx_search_pubcfr_nodes(sbx_search *search, int32_t *parent, int32_t *depth,
+                            int32_t *hists, int32_t *expanded, double *reach, int cap,
+                            int *n_out);
+
+/* A seat's range at a public node: each private state id it may hold there
+ * (goofspiel: hand masks) with its probability, ids ascending; at most cap
+ * of them, *n_out = how many there are. belief 0: the range CFR carries,
+ * the seat's own reach of each of its information states there (its root
+ * range times its own average probabilities of the moves on the way),
+ * summed per id and normalised. belief 1: the posterior given the public
+ * state, each information state weighted by the sum over its histories
+ * there of both seats' reaches (the opponent's reach counts: in goofspiel
+ * with hidden bids "seat 0 won" says its bid was the higher), normalised. */
+int sbx_search_pubcfr_node_range(sbx_search *search, int node, int seat, int belief,
+                                 uint32_t *ids, double *probs, int cap, int *n_out);
+
+/* Copy a public node's state into game (same kind and parameters): its
+ * public part is the node's; its private part (goofspiel: the hands) is one
+ * history's there, whichever, so read only the public part. */
+int sbx_search_pubcfr_node_state(const sbx_search *search, int node, sbx_game *game);
+
 /* pubcfr's histories (tests/native/test_pubcfr_grow.py), in the order they
  * were made: each one's public node, 1 if it has children (interior) else
  * 0, its depth in rounds below the root, its parent history (-1: a root

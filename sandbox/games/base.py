@@ -238,6 +238,12 @@ class GamePlugin:
         public-state search's ranges are over: Search.ranges)."""
         return str(state_id)
 
+    def public_event(self, view: Any, names: Sequence[str]) -> str:
+        """What became public on the way into a public state (the view of
+        one of its states: read only its public part), in a few words: the
+        belief view's label for a node below the root."""
+        return f"after turn {view.turn}"
+
     #: Whether seat_bot_view shows a process player only what its own seats
     #: may see; process players may play a game whose hides_info is true only
     #: then (the scenario refuses them otherwise).

@@ -8,7 +8,7 @@ from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, 
 from .free import FreeMove
 from .game import Game, has_bot, has_free_moves, kinds, params_doc
 from .params import SearchParams, c_default_params, c_param_table
-from .search import (LeafRefine, MoveStat, RootMatrix, RunResult, Search, SearchStats,
+from .search import (LeafRefine, MoveStat, PublicNode, RootMatrix, RunResult, Search, SearchStats,
                      SearchSummary, Trace, UpdatePhase)
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
@@ -49,7 +49,7 @@ def core_version() -> str:
 
 __all__ = [
     "ClosedError", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
-    "LeafRefine", "MoveStat", "OutOfMemory", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
+    "LeafRefine", "MoveStat", "OutOfMemory", "PublicNode", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
     "Search", "SearchParams", "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "UpdatePhase",
     "c_default_params", "c_param_table", "core_version", "cores", "has_bot", "has_free_moves",
     "kinds", "line_transfer_ns", "params_doc", "simd_paths",

@@ -113,6 +113,19 @@ class RootMatrix:
 
 
 @dataclass(frozen=True)
+class PublicNode:
+    """One public state of a public-state search's tree (Search.public_nodes).
+    reach: its probability under both seats' root ranges and average
+    strategies (the root's is 1)."""
+    index: int
+    parent: int          # -1: the root
+    depth: int           # rounds below the root
+    histories: int       # pairs of information states held there
+    expanded: bool       # its histories have their children
+    reach: float
+
+
+@dataclass(frozen=True)
 class SearchSummary:
     """What a controller publishes between slices (one C call)."""
     stats: SearchStats
@@ -453,6 +466,66 @@ class Search:
         with self._h.lock:
             check(lib.sbx_search_debug_pubcfr_range(self._h.get(), seat, ids, probs, cap, n))
         return tuple((int(ids[i]), float(probs[i])) for i in range(min(n[0], cap)))
+
+    def public_nodes(self) -> tuple[PublicNode, ...]:
+        """pubcfr: its public tree's nodes in the order they were made (the
+        root first, a parent before its children), each with its probability
+        under both seats' ranges and average strategies. InvalidState for
+        other searches, or a pubcfr search without a tree."""
+        n = ffi.new("int *")
+        with self._h.lock:
+            cap = 0
+            while True:
+                bufs = [ffi.new("int32_t[]", max(cap, 1)) for _ in range(4)]
+                reach = ffi.new("double[]", max(cap, 1))
+                check(lib.sbx_search_pubcfr_nodes(self._h.get(), *bufs, reach, cap, n))
+                if n[0] <= cap:
+                    break
+                cap = n[0]
+        parent, depth, hists, expanded = bufs
+        return tuple(PublicNode(i, int(parent[i]), int(depth[i]), int(hists[i]),
+                                bool(expanded[i]), float(reach[i])) for i in range(n[0]))
+
+    def node_ranges(self, node: int, seat: int, belief: bool = True
+                    ) -> tuple[tuple[int, float], ...]:
+        """pubcfr: what `seat` may hold at public node `node` (an index of
+        Search.public_nodes): each private state id (goofspiel: the hand mask)
+        with its probability, ids ascending, one entry per id.
+
+        belief=True: the posterior given the public state, both seats playing
+        their average strategies from their root ranges: an information state
+        weighs the sum over its histories there of both seats' reaches, so the
+        public record counts ("seat 0 won the prize" makes its high bids
+        likelier). belief=False: the range CFR carries, the seat's own reach
+        alone (its root range times its own average probabilities of the
+        moves on the way). At the root, with every pair of root information
+        states a history, both are Search.ranges(seat) with an id's entries
+        summed and normalised."""
+        node = int_arg("node", node, 0, 1 << 30)
+        seat = int_arg("seat", seat, 0, self.num_agents - 1)
+        if not isinstance(belief, (bool, np.bool_)):
+            raise InvalidArgument(f"belief: expected True or False (got {belief!r})")
+        n = ffi.new("int *")
+        with self._h.lock:
+            cap = 0
+            while True:
+                ids, probs = ffi.new("uint32_t[]", max(cap, 1)), ffi.new("double[]", max(cap, 1))
+                check(lib.sbx_search_pubcfr_node_range(self._h.get(), node, seat, int(belief),
+                                                       ids, probs, cap, n))
+                if n[0] <= cap:
+                    break
+                cap = n[0]
+        return tuple((int(ids[i]), float(probs[i])) for i in range(n[0]))
+
+    def public_state(self, node: int) -> Game:
+        """pubcfr: a new Game holding public node `node`'s state. Its public
+        part is the node's; its private part (goofspiel: the hands) is one of
+        the node's histories, whichever: read only what is public."""
+        node = int_arg("node", node, 0, 1 << 30)
+        g = Game(self.kind, self.game_params, seed=0)
+        with self._h.lock, g._h.lock:
+            check(lib.sbx_search_pubcfr_node_state(self._h.get(), node, g._ptr()))
+        return g
 
     def root_matrix(self) -> RootMatrix:
         """The root's joint-action matrix (MCGS, GT-CFR, or joint with two

@@ -42,7 +42,7 @@ def ordered(rng: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
 def draw_ranges(surface: pygame.Surface, rect: pygame.Rect,
                 ranges: Sequence[Sequence[tuple[int, float]]],
                 label: Callable[[int], str], colors: Sequence[tuple[int, int, int]],
-                names: Sequence[str]) -> None:
+                names: Sequence[str], what: str = "range") -> None:
     rect = pygame.Rect(rect)
     if not ranges:
         lab = fonts.text("no ranges yet", 12, palette.TEXT_DIM)
@@ -54,7 +54,7 @@ def draw_ranges(surface: pygame.Surface, rect: pygame.Rect,
         col = pygame.Rect(rect.x + seat * (col_w + 8), rect.y, col_w, rect.h)
         rows = ordered(rng)
         _column(surface, col, rows, label, colors[seat % len(colors)],
-                f"{names[seat]}'s range ({len(rows)} hand{'s' if len(rows) != 1 else ''})")
+                f"{names[seat]}'s {what} ({len(rows)} hand{'s' if len(rows) != 1 else ''})")
 
 
 def _column(surface, col: pygame.Rect, rows: list[tuple[int, float]],

@@ -96,10 +96,60 @@ class ControllerSnapshot:
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
     # pubcfr: each seat's root range as this search believes it (Search.ranges)
     ranges: tuple[tuple[tuple[int, float], ...], ...] = ()
+    # pubcfr: the public belief states at its root and below (belief_nodes)
+    beliefs: tuple[BeliefNode, ...] = ()
     # parallel Smitsimax, the last slice: iterations per C thread (empty:
     # serial) and the share of the threads' time spent waiting on each other
     thread_iterations: tuple[int, ...] = ()
     wait_share: float = 0.0
+
+
+# pubcfr's public belief states in a snapshot: the root and the nodes below
+# it, breadth-first, at most this deep and this many (goofspiel-4's tree
+# has 121 public states; the view walks the first levels)
+BELIEF_DEPTH = 3
+BELIEF_NODES = 40
+BELIEF_EVERY_S = 0.25   # while thinking, at most this often (C walks the tree)
+
+
+@dataclass(frozen=True)
+class BeliefNode:
+    """A public state of a public-state search's tree as the view shows it:
+    where it sits, its probability under both seats' average strategies,
+    its state's exported words (the plugin reads its public part for a
+    label) and each seat's posterior over its private states there
+    (Search.node_ranges)."""
+    index: int
+    parent: int                     # -1: the root
+    depth: int
+    reach: float
+    histories: int
+    expanded: bool
+    children: int                   # public states below it in the search's tree
+    state: tuple[int, ...]
+    ranges: tuple[tuple[tuple[int, float], ...], ...]
+
+
+def belief_nodes(search: Search, num_agents: int) -> tuple[BeliefNode, ...]:
+    """The root's public belief state and the ones below it (breadth-first,
+    BELIEF_DEPTH levels, BELIEF_NODES at most), read from a pubcfr search."""
+    nodes = search.public_nodes()
+    keep = sorted((n for n in nodes if n.depth <= BELIEF_DEPTH),
+                  key=lambda n: (n.depth, n.index))[:BELIEF_NODES]
+    kept = {n.index for n in keep}
+    children: dict[int, int] = {}
+    for n in nodes:
+        children[n.parent] = children.get(n.parent, 0) + 1
+    out = []
+    for n in keep:
+        if n.parent >= 0 and n.parent not in kept:
+            continue
+        out.append(BeliefNode(
+            index=n.index, parent=n.parent, depth=n.depth, reach=n.reach,
+            histories=n.histories, expanded=n.expanded, children=children.get(n.index, 0),
+            state=tuple(search.public_state(n.index).export()),
+            ranges=tuple(search.node_ranges(n.index, a) for a in range(num_agents))))
+    return tuple(out)
 
 
 def has_root_matrix(algorithm: str, num_agents: int) -> bool:
@@ -382,6 +432,9 @@ class SearchController(Controller):
         self._latest: ControllerSnapshot | None = None
         self._last_trees: Mapping[int, TreeSnapshot] = {}
         self._last_tree_time = 0.0
+        self._last_beliefs: tuple[BeliefNode, ...] = ()
+        self._last_belief_time = 0.0
+        self._belief_turn = -1
         self.tree_request: TreeRequest | None = None
         self._error: Exception | None = None
         # Niceness added to the worker thread (Linux): the live app sets it so
@@ -632,11 +685,18 @@ class SearchController(Controller):
             except InvalidState:   # C says it has none: the view shows none
                 matrix = None
         ranges: tuple = ()
+        beliefs: tuple[BeliefNode, ...] = ()
         if st.algorithm == "pubcfr":
             try:   # two C calls, at most a few thousand hands each
                 ranges = tuple(self.search.ranges(a) for a in range(self.num_agents))
+                beliefs = self._last_beliefs
+                if not thinking or turn != self._belief_turn \
+                        or now - self._last_belief_time >= BELIEF_EVERY_S:
+                    beliefs = belief_nodes(self.search, self.num_agents)
+                    self._last_beliefs, self._last_belief_time = beliefs, now
+                    self._belief_turn = turn
             except InvalidState:   # no tree yet
-                ranges = ()
+                ranges, beliefs = (), ()
         self._latest = ControllerSnapshot(
             player=self.player, agents=self.agents, turn=turn, thinking=thinking,
             iterations=iterations, sim_turns=turns, search_ms=search_ms,
@@ -650,6 +710,7 @@ class SearchController(Controller):
             norm_max=st.norm_max, trees=trees, published_at=now,
             algorithm=st.algorithm, policy=st.policy, num_trees=st.trees,
             root_matrix=matrix, transposition_hits=st.transposition_hits, ranges=ranges,
+            beliefs=beliefs,
             thread_iterations=st.thread_iterations, wait_share=st.wait_share)
 
     def _snapshots(self, agents: tuple[int, ...], kept: int,

@@ -10,6 +10,9 @@ from sandbox.app.arena import ArenaScene
 from sandbox.app.whatif import knobs
 from sandbox.config import Budget, load_scenario
 from sandbox.native import SearchParams
+import pytest
+
+import sandbox.render.belief_view as belief_view
 import sandbox.render.range_bars as range_bars
 from sandbox.render.root_bars import VISIT_LINE
 from sandbox.ui import UI_EVENT
@@ -114,9 +117,56 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     assert pygame.surfarray.array3d(app.screen).any()
     assert arena.match.turn == 2
     names = [t for t in drawn if t.endswith(" hands)") or t.endswith(" hand)")]
-    assert len(names) == 2 and names[0].startswith("Red's range"), drawn
+    assert len(names) == 2 and names[0].startswith("Red's belief"), drawn
     held = arena.match.world.view().hands[0]            # two cards left: one of the rows
     assert " ".join(str(c) for c in held) in drawn
+
+
+def test_pubcfr_belief_view_walks_public_states_by_click(app):  # noqa: F811
+    """The belief view below the root: a click on a child picks that public
+    state (its label joins the way down, its posteriors are drawn), a click
+    on the way down goes back up, and a new turn starts at its root."""
+    arena = pubcfr_arena(app, iterations=300)
+    ctl = arena.match.controllers[0]
+    wait_decided(arena)
+    for _ in range(3):
+        arena.update(16.0)
+        app.run(max_frames=app.frame + 1)
+    snap = ctl.latest
+    assert snap.beliefs and snap.beliefs[0].parent == -1
+    first = [b for b in snap.beliefs if b.parent == 0]
+    assert len(first) == 3 and sum(b.reach for b in first) == pytest.approx(1.0)
+    drawn: list[str] = []
+    real = belief_view.fonts.text
+    belief_view.fonts.text = lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1]
+    try:
+        arena.draw(app.screen)
+        down = [h for h in arena._belief_hits if h[3] != 0]
+        assert len(down) == 3
+        rect, _, _, index = down[-1]
+        pick = next(b for b in snap.beliefs if b.index == index)
+        label = arena.plugin.public_event(arena.plugin.decode(pick.state), ["Red", "Blue"])
+        assert label.endswith("the 4")
+        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+        assert arena.belief_pick[0] == (snap.turn, index)
+        drawn.clear()
+        arena.draw(app.screen)
+        assert label in drawn and "start" in drawn
+        back = next(h for h in arena._belief_hits if h[3] == 0)
+        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                              pos=back[0].center))
+        assert arena.belief_pick[0] == (snap.turn, 0)
+        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+        step_turn(arena)
+        wait_decided(arena)
+        for _ in range(3):
+            arena.update(16.0)
+            app.run(max_frames=app.frame + 1)
+        drawn.clear()
+        arena.draw(app.screen)
+        assert label not in drawn          # the new turn's tree, at its root
+    finally:
+        belief_view.fonts.text = real
 
 
 def test_gtcfr_leaf_sliders_take_effect_from_the_next_turn(app):  # noqa: F811

@@ -62,6 +62,9 @@ SEARCH_CALLS = {
     "summary": lambda s, c: s.summary(),
     "root_matrix": lambda s, c: s.root_matrix(),
     "ranges": lambda s, c: s.ranges(0),
+    "public_nodes": lambda s, c: s.public_nodes(),
+    "node_ranges": lambda s, c: s.node_ranges(0, 0),
+    "public_state": lambda s, c: s.public_state(0),
 }
 # Public names that are not C calls, each for its stated reason:
 NOT_CALLS = {

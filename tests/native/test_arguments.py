@@ -197,6 +197,12 @@ CASES = [
     ("ranges-str", lambda g, s, o: s.ranges("0"), ["seat", "integer"]),
     ("ranges-float", lambda g, s, o: s.ranges(0.5), ["seat", "integer"]),
     ("ranges-out", lambda g, s, o: s.ranges(2), ["seat 2", "0..1"]),
+    ("node_ranges-str", lambda g, s, o: s.node_ranges("0", 0), ["node", "integer"]),
+    ("node_ranges-negative", lambda g, s, o: s.node_ranges(-1, 0), ["node", "out of range"]),
+    ("node_ranges-seat", lambda g, s, o: s.node_ranges(0, 2), ["seat 2", "0..1"]),
+    ("node_ranges-belief", lambda g, s, o: s.node_ranges(0, 0, belief="yes"),
+     ["belief", "True or False"]),
+    ("public_state-float", lambda g, s, o: s.public_state(0.5), ["node", "integer"]),
     ("snapshot-agent-float", lambda g, s, o: s.snapshot(1.0), ["agent", "integer"]),
     ("snapshot-agent-bool", lambda g, s, o: s.snapshot(True), ["agent", "bool"]),
     ("snapshot-agent-out", lambda g, s, o: s.snapshot(2), ["agent 2", "0..1"]),
@@ -248,7 +254,7 @@ def test_the_table_covers_every_public_method():
     covered = {c[0].split("-")[0] for c in CASES}
     skip = {  # no arguments, or properties
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
-        "summary", "root_matrix", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
+        "summary", "root_matrix", "public_nodes", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
         "is_terminal", "alive", "closed", "num_agents", "kind", "game_params", "takes_free_moves",
         "hidden_info",
     }

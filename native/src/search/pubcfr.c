@@ -170,6 +170,12 @@ typedef struct pubcfr {
     double *g_v, *g_prev, *g_rf, *g_rt, *g_reach;
     int depth_built;
     int growing;           /* grow_tree when the tree was built              */
+    /* the belief view (sbx_search_pubcfr_node_range): each information
+     * state's reach under the average strategies, kept while the tree and
+     * its iteration count are those it was computed for */
+    double *b_reach;
+    size_t b_n;
+    int64_t b_t;
     int broken;            /* the root could not be split (after an advance) */
 } pubcfr;
 
@@ -235,6 +241,9 @@ static void free_tree(pubcfr *x) {
     free(x->states);
     free(x->map_key);
     free(x->map_val);
+    free(x->b_reach);
+    x->b_reach = NULL;
+    x->b_n = 0;
     x->nodes = NULL;
     x->infos = NULL;
     x->hists = NULL;
@@ -1231,6 +1240,172 @@ int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interio
         }
     }
     *n_out = (int)x->n_hists;
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ belief view */
+
+/* Each information state's reach under the average strategies: its root
+ * weight (its range) times its own average probabilities of the moves that
+ * lead to it (a parent comes before its children). Cached until the tree or
+ * its iteration count changes. NULL: out of memory. */
+static const double *belief_reach(pubcfr *x) {
+    if (x->b_reach && x->b_n == x->n_infos && x->b_t == x->t) return x->b_reach;
+    free(x->b_reach);
+    x->b_reach = malloc((x->n_infos ? x->n_infos : 1) * sizeof *x->b_reach);
+    x->b_n = 0;
+    if (!x->b_reach) return NULL;
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->parent < 0) {
+            x->b_reach[j] = in->weight;
+            continue;
+        }
+        const pc_info *up = &x->infos[in->parent];
+        double avg[SBX_MAX_MOVES];
+        average(ARR(x, up, A_AVG), up->k, avg);
+        x->b_reach[j] = x->b_reach[in->parent] * avg[in->act];
+    }
+    x->b_n = x->n_infos;
+    x->b_t = x->t;
+    return x->b_reach;
+}
+
+static int belief_args(const sbx_search *s, const char *what) {
+    if (!s) return sbx_fail(SBX_ERR_ARGUMENT, "%s: search is NULL", what);
+    if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
+        return sbx_fail(SBX_ERR_STATE, "%s: the search is not running pubcfr", what);
+    }
+    const pubcfr *x = s->algo;
+    if (x->n_nodes == 0 || x->n_infos == 0) {
+        return sbx_fail(SBX_ERR_STATE, "%s: the search has no public tree (its root could "
+                        "not be split)", what);
+    }
+    return SBX_OK;
+}
+
+int sbx_search_pubcfr_nodes(sbx_search *s, int32_t *parent, int32_t *depth, int32_t *hists,
+                            int32_t *expanded, double *reach, int cap, int *n_out) {
+    if (!parent || !depth || !hists || !expanded || !reach || !n_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr nodes: no buffer may be NULL, cap >= 0");
+    }
+    int rc = belief_args(s, "pubcfr nodes");
+    if (rc) return rc;
+    pubcfr *x = s->algo;
+    const double *r = belief_reach(x);
+    if (!r) return sbx_fail(SBX_ERR_MEMORY, "pubcfr nodes: out of memory");
+    const size_t n = x->n_nodes < (size_t)cap ? x->n_nodes : (size_t)cap;
+    double root = 0.0;
+    for (size_t i = 0; i < n; i++) reach[i] = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const pc_node *nd = &x->nodes[i];
+        parent[i] = nd->parent;
+        depth[i] = nd->depth;
+        expanded[i] = nd->expanded;
+        int32_t count = 0;
+        double sum = 0.0;
+        for (int32_t h = nd->hfirst; h >= 0; h = x->hists[h].next) {
+            count++;
+            sum += r[x->hists[h].i[0]] * r[x->hists[h].i[1]];
+        }
+        hists[i] = count;
+        reach[i] = sum;
+        if (i == 0) root = sum;
+    }
+    if (n > 0 && root <= 0.0) { /* every root weight 0: count histories instead */
+        for (size_t i = 0; i < n; i++) reach[i] = 0.0;
+    } else {
+        for (size_t i = 0; i < n; i++) reach[i] /= root;
+    }
+    *n_out = (int)x->n_nodes;
+    return SBX_OK;
+}
+
+static int by_id(const void *a, const void *b) {
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
+                                 uint32_t *ids, double *probs, int cap, int *n_out) {
+    if (!ids || !probs || !n_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node range: no buffer may be NULL, cap >= 0");
+    }
+    int rc = belief_args(s, "pubcfr node range");
+    if (rc) return rc;
+    pubcfr *x = s->algo;
+    if (node < 0 || (size_t)node >= x->n_nodes) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node range: node %d out of range 0..%zu",
+                        node, x->n_nodes - 1);
+    }
+    if (seat < 0 || seat > 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node range: seat %d is not 0 or 1", seat);
+    }
+    if (belief != 0 && belief != 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node range: belief %d is not 0 or 1", belief);
+    }
+    const double *r = belief_reach(x);
+    if (!r) return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
+    /* one record per information state of the seat at the node: its id and
+     * weight (its own reach, or with belief the sum over its histories there
+     * of both seats' reaches), then sorted by id and summed per id */
+    size_t m = 0;
+    for (size_t j = 0; j < x->n_infos; j++) {
+        m += x->infos[j].node == (uint32_t)node && x->infos[j].seat == seat;
+    }
+    struct rec { uint32_t id; double p; } *v = malloc((m ? m : 1) * sizeof *v);
+    uint32_t *slot = belief ? malloc(x->n_infos * sizeof *slot) : NULL;
+    if (!v || (belief && !slot)) {
+        free(v);
+        free(slot);
+        return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
+    }
+    m = 0;
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->node != (uint32_t)node || in->seat != seat) continue;
+        if (slot) slot[j] = (uint32_t)m;
+        v[m].id = in->id;
+        v[m].p = belief ? 0.0 : r[j];
+        m++;
+    }
+    if (belief) {
+        for (int32_t h = x->nodes[node].hfirst; h >= 0; h = x->hists[h].next) {
+            const pc_hist *hh = &x->hists[h];
+            v[slot[hh->i[seat]]].p += r[hh->i[0]] * r[hh->i[1]];
+        }
+    }
+    free(slot);
+    double tot = 0.0;
+    for (size_t j = 0; j < m; j++) tot += v[j].p;
+    qsort(v, m, sizeof *v, by_id); /* id is the first member: by_id reads it */
+    int n = 0;
+    for (size_t j = 0; j < m; j++) {
+        const double p = tot > 0.0 ? v[j].p / tot : 0.0;
+        if (j > 0 && v[j].id == v[j - 1].id) {
+            if (n - 1 < cap) probs[n - 1] += p;
+            continue;
+        }
+        if (n < cap) {
+            ids[n] = v[j].id;
+            probs[n] = p;
+        }
+        n++;
+    }
+    free(v);
+    *n_out = n;
+    return SBX_OK;
+}
+
+int sbx_pubcfr_node_state(const sbx_search *s, int node, const void **out) {
+    int rc = belief_args(s, "pubcfr node state");
+    if (rc) return rc;
+    const pubcfr *x = s->algo;
+    if (node < 0 || (size_t)node >= x->n_nodes) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node state: node %d out of range 0..%zu",
+                        node, x->n_nodes - 1);
+    }
+    *out = STATE(x, x->nodes[node].state, s->state_size);
     return SBX_OK;
 }
 

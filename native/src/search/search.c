@@ -454,6 +454,19 @@ int sbx_search_root_state(const sbx_search *s, sbx_game *game) {
     return SBX_OK;
 }
 
+int sbx_search_pubcfr_node_state(const sbx_search *s, int node, sbx_game *game) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (!same_game(s, game)) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "game is a different game or has other parameters");
+    }
+    const void *st = NULL;
+    int rc = sbx_pubcfr_node_state(s, node, &st);
+    if (rc) return rc;
+    memcpy(game->state, st, s->state_size);
+    return SBX_OK;
+}
+
 int sbx_search_best_moves(sbx_search *s, int32_t *moves_out) {
     if (s == NULL || moves_out == NULL) {
         return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");

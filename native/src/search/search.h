@@ -135,6 +135,11 @@ extern const sbx_algo_vt sbx_pubcfr_vt;
 int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
                            sbx_snapshot_node *out, int *n_out);
 
+/* pubcfr's public node's state (its public part and the private states of
+ * one of its histories) in *out, for sbx_search_pubcfr_node_state; an error
+ * status if the search is not pubcfr or the node does not exist. */
+int sbx_pubcfr_node_state(const sbx_search *s, int node, const void **out);
+
 /* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
 const sbx_algo_vt *sbx_algo_for(int algorithm);
 

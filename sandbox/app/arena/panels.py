@@ -11,7 +11,7 @@ import pygame
 from ...names import agent_labels
 from ...render import palette as pal
 from ...render.fonts import elide, text
-from ...render.range_bars import draw_ranges
+from ...render.belief_view import draw_beliefs
 from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
@@ -313,6 +313,7 @@ class TreePanels:
         return pygame.Rect(panel.x + 6, panel.y + 92, panel.w - 12, panel.h - 98)
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
+        self._belief_hits = []   # this frame's belief views add theirs
         views = self._panel_views()
         if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
                              or is_external(self._tree_controller(g[0])) for g, _, _ in views):
@@ -368,11 +369,8 @@ class TreePanels:
                 note = f"{NO_SEARCH_WHO.get(ctl.kind, ctl.kind)}: no search, no tree"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
                 surface.blit(lab, lab.get_rect(center=self._tree_area(panel).center))
-            elif alg == "pubcfr":   # a public belief state: the ranges, not a tree
-                draw_ranges(surface, self._tree_area(panel),
-                            ctl.latest.ranges if ctl.latest is not None else (),
-                            self.plugin.private_label, self.colors,
-                            agent_labels(self.match.names))
+            elif alg == "pubcfr":   # public belief states: ranges, not a tree
+                self._draw_beliefs(surface, a, ctl, self._tree_area(panel))
             elif kept == 0:
                 note = f"{ALGORITHM_LABELS[alg]}: {NO_TREE_NOTES.get(alg, 'no search tree')}"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
@@ -395,6 +393,36 @@ class TreePanels:
                                         [p.x for p in panels[1:]],
                                         box_rects=[pygame.Rect(p.x + 4, p.y + 20, p.w - 8,
                                                                p.h - 24) for p in panels])
+
+    # ------------------------------------------------------------ belief states
+    def _draw_beliefs(self, surface, leader: int, ctl, area: pygame.Rect) -> None:
+        """A pubcfr panel: the public belief state picked in it (the root
+        until a click picks another; a new turn's tree starts at its root)."""
+        snap = ctl.latest
+        beliefs = snap.beliefs if snap is not None else ()
+        turn, index = self.belief_pick.get(leader, (-1, 0))
+        if snap is None or turn != snap.turn:
+            index = 0
+        names = agent_labels(self.match.names)
+        plugin = self.plugin
+
+        def event_label(b) -> str:
+            return plugin.public_event(plugin.decode(b.state), names)
+
+        hits = draw_beliefs(surface, area, beliefs, index, event_label, plugin.private_label,
+                            self.colors, names)
+        turn_now = snap.turn if snap is not None else -1
+        self._belief_hits += [(r, leader, turn_now, i) for r, i in hits]
+
+    def _belief_click(self, event: pygame.event.Event) -> bool:
+        """A click on a belief view's step or child: that public state."""
+        if event.type != pygame.MOUSEBUTTONDOWN or event.button != 1:
+            return False
+        for rect, leader, turn, index in self._belief_hits:
+            if rect.collidepoint(event.pos):
+                self.belief_pick[leader] = (turn, index)
+                return True
+        return False
 
     def _draw_bot_bars(self, surface, ctl, group: tuple[int, ...], panel: pygame.Rect) -> None:
         """A process player's panel: per agent, its bot's last visits and

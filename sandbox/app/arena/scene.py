@@ -89,6 +89,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.show_weights = False  # the controls show the evaluation weights (E)
         self.hover_info = None
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
+        # pubcfr panels: the public state picked per panel (its first agent ->
+        # (turn, node index)), and where last drawn the clickable steps were
+        self.belief_pick: dict[int, tuple[int, int]] = {}
+        self._belief_hits: list[tuple[pygame.Rect, int, int, int]] = []
         self.hover_pos = (0, 0)
         self.animation: StepAnimation | None = None
         # the traced player's snapshot from before the animated iteration: its
@@ -225,6 +229,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                 self._steer(human, move)
                 return True
         if self.widgets.process_event(event):
+            return True
+        if self._belief_click(event):
             return True
         if self._explore(event):
             return True

@@ -118,6 +118,16 @@ class GoofspielPlugin(GamePlugin):
         """A hand mask (bit c-1 for card c) as its cards: "1 3 4"."""
         return " ".join(str(c + 1) for c in range(32) if state_id >> c & 1) or "-"
 
+    def public_event(self, view: GoofspielView, names: Sequence[str]) -> str:
+        """The last round's public record: who won which prize, or a tie
+        (the bids stay hidden with imp_info)."""
+        if not view.history:
+            return "the start"
+        r = view.history[-1]
+        if r.winner < 0:
+            return f"tie on the {r.prize}"
+        return f"{names[r.winner]} won the {r.prize}"
+
     def seat_bot_view(self, view, seats) -> dict[str, Any]:
         return _seat_bot_view(view, seats)
 
