@@ -474,7 +474,7 @@ class Search:
         other searches, or a pubcfr search without a tree."""
         n = ffi.new("int *")
         with self._h.lock:
-            cap = 0
+            cap = 256      # most trees fit; a bigger one is asked again at its size
             while True:
                 bufs = [ffi.new("int32_t[]", max(cap, 1)) for _ in range(4)]
                 reach = ffi.new("double[]", max(cap, 1))
@@ -507,7 +507,7 @@ class Search:
             raise InvalidArgument(f"belief: expected True or False (got {belief!r})")
         n = ffi.new("int *")
         with self._h.lock:
-            cap = 0
+            cap = 4096     # goofspiel-13's hands fit (at most 1,716)
             while True:
                 ids, probs = ffi.new("uint32_t[]", max(cap, 1)), ffi.new("double[]", max(cap, 1))
                 check(lib.sbx_search_pubcfr_node_range(self._h.get(), node, seat, int(belief),

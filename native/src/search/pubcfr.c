@@ -174,7 +174,9 @@ typedef struct pubcfr {
      * state's reach under the average strategies, kept while the tree and
      * its iteration count are those it was computed for */
     double *b_reach;
-    size_t b_n;
+    double *b_node;        /* per public node: the sum of r0 * r1 over its
+                              histories, then how many there are          */
+    size_t b_n, b_h;
     int64_t b_t;
     int broken;            /* the root could not be split (after an advance) */
 } pubcfr;
@@ -242,8 +244,9 @@ static void free_tree(pubcfr *x) {
     free(x->map_key);
     free(x->map_val);
     free(x->b_reach);
-    x->b_reach = NULL;
-    x->b_n = 0;
+    free(x->b_node);
+    x->b_reach = x->b_node = NULL;
+    x->b_n = x->b_h = 0;
     x->nodes = NULL;
     x->infos = NULL;
     x->hists = NULL;
@@ -1250,23 +1253,48 @@ int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interio
  * lead to it (a parent comes before its children). Cached until the tree or
  * its iteration count changes. NULL: out of memory. */
 static const double *belief_reach(pubcfr *x) {
-    if (x->b_reach && x->b_n == x->n_infos && x->b_t == x->t) return x->b_reach;
+    if (x->b_reach && x->b_n == x->n_infos && x->b_h == x->n_hists && x->b_t == x->t) {
+        return x->b_reach;
+    }
     free(x->b_reach);
-    x->b_reach = malloc((x->n_infos ? x->n_infos : 1) * sizeof *x->b_reach);
+    free(x->b_node);
+    const size_t n = x->n_infos ? x->n_infos : 1;
+    x->b_reach = malloc(3 * n * sizeof *x->b_reach);
+    x->b_node = calloc(2 * (x->n_nodes ? x->n_nodes : 1), sizeof *x->b_node);
     x->b_n = 0;
-    if (!x->b_reach) return NULL;
+    if (!x->b_reach || !x->b_node) {
+        free(x->b_reach);
+        free(x->b_node);
+        x->b_reach = x->b_node = NULL;
+        return NULL;
+    }
+    double *tot = x->b_reach + n;    /* each one's average-strategy sum */
+    double *joint = x->b_reach + 2 * n; /* the sum over its histories of r0 * r1 */
     for (size_t j = 0; j < x->n_infos; j++) {
         const pc_info *in = &x->infos[j];
+        const double *sum = ARR(x, in, A_AVG);
+        tot[j] = 0.0;
+        for (int a = 0; a < in->k; a++) tot[j] += sum[a];
         if (in->parent < 0) {
             x->b_reach[j] = in->weight;
             continue;
         }
         const pc_info *up = &x->infos[in->parent];
-        double avg[SBX_MAX_MOVES];
-        average(ARR(x, up, A_AVG), up->k, avg);
-        x->b_reach[j] = x->b_reach[in->parent] * avg[in->act];
+        const double t = tot[in->parent];
+        x->b_reach[j] = x->b_reach[in->parent] *
+                        (t > 0.0 ? ARR(x, up, A_AVG)[in->act] / t : 1.0 / up->k);
+    }
+    for (size_t j = 0; j < x->n_infos; j++) joint[j] = 0.0;
+    for (size_t h = 0; h < x->n_hists; h++) { /* in storage order: one sweep */
+        const pc_hist *hh = &x->hists[h];
+        const double w = x->b_reach[hh->i[0]] * x->b_reach[hh->i[1]];
+        joint[hh->i[0]] += w;
+        joint[hh->i[1]] += w;
+        x->b_node[2 * hh->node] += w;
+        x->b_node[2 * hh->node + 1] += 1.0;
     }
     x->b_n = x->n_infos;
+    x->b_h = x->n_hists;
     x->b_t = x->t;
     return x->b_reach;
 }
@@ -1295,27 +1323,15 @@ int sbx_search_pubcfr_nodes(sbx_search *s, int32_t *parent, int32_t *depth, int3
     const double *r = belief_reach(x);
     if (!r) return sbx_fail(SBX_ERR_MEMORY, "pubcfr nodes: out of memory");
     const size_t n = x->n_nodes < (size_t)cap ? x->n_nodes : (size_t)cap;
-    double root = 0.0;
-    for (size_t i = 0; i < n; i++) reach[i] = 0.0;
+    const double root = x->b_node[0];
     for (size_t i = 0; i < n; i++) {
         const pc_node *nd = &x->nodes[i];
         parent[i] = nd->parent;
         depth[i] = nd->depth;
         expanded[i] = nd->expanded;
-        int32_t count = 0;
-        double sum = 0.0;
-        for (int32_t h = nd->hfirst; h >= 0; h = x->hists[h].next) {
-            count++;
-            sum += r[x->hists[h].i[0]] * r[x->hists[h].i[1]];
-        }
-        hists[i] = count;
-        reach[i] = sum;
-        if (i == 0) root = sum;
-    }
-    if (n > 0 && root <= 0.0) { /* every root weight 0: count histories instead */
-        for (size_t i = 0; i < n; i++) reach[i] = 0.0;
-    } else {
-        for (size_t i = 0; i < n; i++) reach[i] /= root;
+        hists[i] = (int32_t)x->b_node[2 * i + 1];
+        /* every root weight 0: no probabilities (0 everywhere) */
+        reach[i] = root > 0.0 ? x->b_node[2 * i] / root : 0.0;
     }
     *n_out = (int)x->n_nodes;
     return SBX_OK;
@@ -1347,35 +1363,25 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
     const double *r = belief_reach(x);
     if (!r) return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
     /* one record per information state of the seat at the node: its id and
-     * weight (its own reach, or with belief the sum over its histories there
-     * of both seats' reaches), then sorted by id and summed per id */
+     * weight (its own reach, or with belief the sum over its histories of
+     * both seats' reaches, kept by belief_reach), then sorted by id and
+     * summed per id; sequential scans, where walking the node's histories
+     * would chase a pointer per history */
+    const double *joint = r + 2 * (x->n_infos ? x->n_infos : 1);
     size_t m = 0;
     for (size_t j = 0; j < x->n_infos; j++) {
         m += x->infos[j].node == (uint32_t)node && x->infos[j].seat == seat;
     }
     struct rec { uint32_t id; double p; } *v = malloc((m ? m : 1) * sizeof *v);
-    uint32_t *slot = belief ? malloc(x->n_infos * sizeof *slot) : NULL;
-    if (!v || (belief && !slot)) {
-        free(v);
-        free(slot);
-        return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
-    }
+    if (!v) return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
     m = 0;
     for (size_t j = 0; j < x->n_infos; j++) {
         const pc_info *in = &x->infos[j];
         if (in->node != (uint32_t)node || in->seat != seat) continue;
-        if (slot) slot[j] = (uint32_t)m;
         v[m].id = in->id;
-        v[m].p = belief ? 0.0 : r[j];
+        v[m].p = belief ? joint[j] : r[j];
         m++;
     }
-    if (belief) {
-        for (int32_t h = x->nodes[node].hfirst; h >= 0; h = x->hists[h].next) {
-            const pc_hist *hh = &x->hists[h];
-            v[slot[hh->i[seat]]].p += r[hh->i[0]] * r[hh->i[1]];
-        }
-    }
-    free(slot);
     double tot = 0.0;
     for (size_t j = 0; j < m; j++) tot += v[j].p;
     qsort(v, m, sizeof *v, by_id); /* id is the first member: by_id reads it */
