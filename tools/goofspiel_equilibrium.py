@@ -20,8 +20,14 @@ score more than `best` against random. The state is (the two hands, the
 point difference, the prizes left); a state whose winner is already decided
 is not expanded.
 
+With --hidden, the bids stay hidden (imp_info = 1): there
+the equilibrium is an average strategy of tabular CFR+ over the information
+states (sandbox/analysis/imperfect.py) run to NashConv <= 1e-4, one
+equilibrium, not a bracket; its score against random is in the `lp` column.
+
     python tools/goofspiel_equilibrium.py --cards 3-7
     python tools/goofspiel_equilibrium.py --cards 3-5 --order random
+    python tools/goofspiel_equilibrium.py --cards 2-4 --hidden
 """
 from __future__ import annotations
 
@@ -127,6 +133,26 @@ class Solver:
         return out
 
 
+def hidden(cards: int, order: str = "descending") -> tuple[Scores, int]:
+    """Hidden bids: CFR+'s equilibrium (NashConv <= 1e-4) and its score
+    against uniformly random bids; (scores with best = worst = lp = that
+    score, information states)."""
+    from sandbox.analysis.imperfect import (build_info_tree, evaluate_strategy, solve_cfr,
+                                            uniform_strategy)
+    from sandbox.games import plugin
+    from sandbox.native import Game
+
+    game = Game("goofspiel", f"num_cards={cards} imp_info=1 points_order={order}", seed=1)
+    tree = build_info_tree(game, plugin("goofspiel").info_key)
+    eq = solve_cfr(tree, target=1e-4, max_iterations=50_000)
+    uniform = uniform_strategy(tree)
+    v = evaluate_strategy(tree, lambda seat, key: eq.strategy(seat, key) if seat == 0
+                          else uniform(seat, key)).value   # returns: win 1, draw 0, loss -1
+    score = (float(v[0]) + 1.0) / 2.0
+    value = (float(eq.value[0]) + 1.0) / 2.0
+    return Scores(value, score, score, score), sum(len(m) for m in tree.moves_at)
+
+
 def _span(text: str) -> list[int]:
     lo, _, hi = text.partition("-")
     try:
@@ -143,17 +169,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cards", type=_span, default=_span("3-6"),
                     help="numbers of cards: N or N-M (default 3-6; 7 takes minutes)")
     ap.add_argument("--order", choices=("descending", "random"), default="descending")
+    ap.add_argument("--hidden", action="store_true",
+                    help="bids hidden (imp_info = 1): CFR+'s equilibrium; 4 cards take "
+                         "minutes")
     args = ap.parse_args(argv)
-    print(f"goofspiel, {args.order} prizes, win/loss: an equilibrium against the uniform "
+    what = "hidden bids, CFR+'s equilibrium" if args.hidden else "an equilibrium"
+    print(f"goofspiel, {args.order} prizes, win/loss, {what} against the uniform "
           "random bidder (score: win 1, draw 1/2)")
     print(f"{'cards':>5}  {'value':>6}  {'best':>6}  {'worst':>6}  {'lp':>6}  {'states':>8}  "
           f"{'time':>7}")
     for n in args.cards:
         t0 = time.perf_counter()
-        s = Solver(n, args.order)
-        r = s.root()
+        if args.hidden:
+            r, states = hidden(n, args.order)
+        else:
+            s = Solver(n, args.order)
+            r = s.root()
+            states = len(s.memo)
         print(f"{n:>5}  {r.value:6.3f}  {r.best:6.3f}  {r.worst:6.3f}  {r.lp:6.3f}  "
-              f"{len(s.memo):>8,}  {time.perf_counter() - t0:6.1f}s", flush=True)
+              f"{states:>8,}  {time.perf_counter() - t0:6.1f}s", flush=True)
     return 0
 
 

@@ -60,13 +60,13 @@ def draw_beliefs(surface: pygame.Surface, rect: pygame.Rect, beliefs: Sequence,
     hits: list[tuple[pygame.Rect, int]] = []
     path = path_to(beliefs, selected)
     node = path[-1]
-    # the way down: "public state: start > Ann won the 13 > tie on the 12"
+    # the way down: "public state: now > Ann won the 13 > tie on the 12"
     x, y = rect.x, rect.y
     head = fonts.text("public state:", 12, palette.TEXT_DIM)
     surface.blit(head, (x, y + 2))
     x += head.get_width() + 6
     for i, b in enumerate(path):
-        word = "start" if b.parent < 0 else event_label(b)
+        word = "now" if b.parent < 0 else event_label(b)   # the search's root: this turn
         last = i == len(path) - 1
         lab = fonts.text(fonts.elide(word, 12, max(rect.right - x - 4, 8), bold=last), 12,
                          palette.TEXT if last else palette.ACCENT, bold=last)

@@ -151,7 +151,7 @@ def test_pubcfr_belief_view_walks_public_states_by_click(app):  # noqa: F811
         assert arena.belief_pick[0] == (snap.turn, index)
         drawn.clear()
         arena.draw(app.screen)
-        assert label in drawn and "start" in drawn
+        assert label in drawn and "now" in drawn
         back = next(h for h in arena._belief_hits if h[3] == 0)
         arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
                                               pos=back[0].center))

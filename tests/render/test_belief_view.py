@@ -48,7 +48,7 @@ def draw(monkeypatch, selected, tree=TREE, size=(640, 300)):
 
 def test_the_root_offers_its_children_likeliest_first(monkeypatch):
     drawn, hits = draw(monkeypatch, 0)
-    assert "start" in drawn
+    assert "now" in drawn
     assert drawn.index("Red won the 3 75%") < drawn.index("tie on the 3 25%")
     assert [i for _, i in hits] == [2, 1]            # no step back: it is the root
     assert "Red's belief (1 hand)" in drawn and "1 2 3" in drawn
@@ -56,7 +56,7 @@ def test_the_root_offers_its_children_likeliest_first(monkeypatch):
 
 def test_a_picked_state_shows_the_way_back_its_children_and_its_posteriors(monkeypatch):
     drawn, hits = draw(monkeypatch, 2)
-    assert "start" in drawn and "Red won the 3" in drawn
+    assert "now" in drawn and "Red won the 3" in drawn
     # the child's probability is given its parent: 0.5 / 0.75
     assert "Blue won the 2 67%" in drawn
     assert sorted(i for _, i in hits) == [0, 3]      # back to the root, down to 3

@@ -56,3 +56,14 @@ def test_the_command_prints_one_row_per_size(capsys):
     assert [line.split()[0] for line in out[2:]] == ["2", "3"]
     with pytest.raises(SystemExit):
         eq.main(["--cards", "x"])
+
+
+def test_hidden_bids_agree_with_public_bids_where_hiding_changes_nothing():
+    # With two cards the second bid is forced, so hiding the first changes
+    # nothing: CFR+'s equilibrium is the exact one (bid the 2 on the 2).
+    r, states = eq.hidden(2)
+    assert r.value == pytest.approx(0.5, abs=1e-3)
+    assert r.lp == pytest.approx(eq.Solver(2, "descending").root().best, abs=1e-3)
+    # each seat's information states: the start, then its bid (1 or 2) with
+    # what could follow it (the 1 loses or ties, the 2 wins or ties): 5 each
+    assert states == 10
