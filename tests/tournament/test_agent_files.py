@@ -1,0 +1,36 @@
+"""The bundled agent files (agents/*.toml): each one loads, plays on the
+scenario its name is for (on either seat), and says where its setting came
+from: the command that chose or measured it, as the strength table's rows
+quote them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandbox.config import load_scenario
+from sandbox.tournament.agents import check_entrants, load_entrant
+
+AGENTS = sorted((Path(__file__).resolve().parents[2] / "agents").glob("*.toml"))
+SCENARIO = {"goofspiel13_imp": "goofspiel_13_imp_info_duel",
+            "goofspiel13_pubcfr": "goofspiel_13_imp_info_duel",
+            "goofspiel13": "goofspiel_13_duel",
+            "snakes_duel": "snakes_duel_trees"}
+
+
+def scenario_for(path: Path) -> str:
+    return next(v for k, v in SCENARIO.items() if path.stem.startswith(k))
+
+
+def test_there_are_agent_files():
+    assert len(AGENTS) >= 10
+
+
+@pytest.mark.parametrize("path", AGENTS, ids=lambda p: p.stem)
+def test_each_agent_file_plays_its_scenario_and_names_its_command(path):
+    entrant = load_entrant(str(path))
+    assert entrant.player["search"], path
+    check_entrants(load_scenario(scenario_for(path)), [entrant])
+    comment = "\n".join(line for line in path.read_text().splitlines()
+                        if line.startswith("#"))
+    assert "python -m sandbox" in comment, f"{path.name}: no command says where it came from"
