@@ -492,6 +492,7 @@ class SearchController(Controller):
         old = self._settings
         self.search.set_params(self._for_c(new))
         self._settings = new
+        self._belief_turn = -1     # pubcfr may have rebuilt its tree: walk it afresh
         # Read back from C: proof the search itself received the change.
         self.c_confirmed = self._confirmed()
         diff = {k: (getattr(old, k), getattr(new, k)) for k in type(new).model_fields

@@ -2,6 +2,8 @@
 on a two-player game, and its root bars (the average strategy) drawn."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pygame
 from test_arena import app, step_turn, wait_decided  # noqa: F401
@@ -141,21 +143,38 @@ def test_pubcfr_belief_view_walks_public_states_by_click(app):  # noqa: F811
     belief_view.fonts.text = lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1]
     try:
         arena.draw(app.screen)
-        down = [h for h in arena._belief_hits if h[3] != 0]
-        assert len(down) == 3
-        rect, _, _, index = down[-1]
-        pick = next(b for b in snap.beliefs if b.index == index)
-        label = arena.plugin.public_event(arena.plugin.decode(pick.state), ["Red", "Blue"])
+        down = [h for h in arena._belief_hits if h[3] != ()]
+        assert len(down) == 3 and all(len(h[3]) == 1 for h in down)
+        rect, _, _, way = down[-1]
+        label = way[0]
+        pick = next(b for b in first if arena.plugin.public_event(
+            arena.plugin.decode(b.state), ["Red", "Blue"]) == label)
         assert label.endswith("the 4")
         arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
-        assert arena.belief_pick[0] == (snap.turn, index)
+        assert arena.belief_pick[0] == (snap.turn, (label,))
         drawn.clear()
         arena.draw(app.screen)
         assert label in drawn and "now" in drawn
-        back = next(h for h in arena._belief_hits if h[3] == 0)
+        # its children are offered: the view is at the picked state
+        assert {h[3] for h in arena._belief_hits if len(h[3]) == 2} == {
+            (label, arena.plugin.public_event(arena.plugin.decode(b.state), ["Red", "Blue"]))
+            for b in snap.beliefs if b.parent == pick.index}
+        # a tree whose nodes come in another order (rebuilt, grown otherwise)
+        # finds the same public state by its way down, not by an index
+        rest = [b.index for b in snap.beliefs[1:]]
+        renumber = {0: 0, -1: -1, **dict(zip(rest, reversed(rest)))}
+        assert renumber[pick.index] != pick.index
+        ctl._latest = replace(snap, beliefs=tuple(
+            replace(b, index=renumber[b.index], parent=renumber[b.parent])
+            for b in snap.beliefs))
+        drawn.clear()
+        arena.draw(app.screen)
+        assert label in drawn
+        ctl._latest = snap
+        back = next(h for h in arena._belief_hits if h[3] == ())
         arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
                                               pos=back[0].center))
-        assert arena.belief_pick[0] == (snap.turn, 0)
+        assert arena.belief_pick[0] == (snap.turn, ())
         arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
         step_turn(arena)
         wait_decided(arena)

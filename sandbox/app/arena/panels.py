@@ -11,7 +11,7 @@ import pygame
 from ...names import agent_labels
 from ...render import palette as pal
 from ...render.fonts import elide, text
-from ...render.belief_view import draw_beliefs
+from ...render.belief_view import children_of, draw_beliefs, path_to
 from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
@@ -396,31 +396,37 @@ class TreePanels:
 
     # ------------------------------------------------------------ belief states
     def _draw_beliefs(self, surface, leader: int, ctl, area: pygame.Rect) -> None:
-        """A pubcfr panel: the public belief state picked in it (the root
-        until a click picks another; a new turn's tree starts at its root)."""
+        """A pubcfr panel: the public belief state picked in it. A pick is
+        kept as the turn and the public events on the way down to it (what
+        was clicked), not a node index: a tree rebuilt by a settings change,
+        grown in another order or replayed after a restart finds the same
+        public state again, and a new turn starts at its root."""
         snap = ctl.latest
         beliefs = snap.beliefs if snap is not None else ()
-        turn, index = self.belief_pick.get(leader, (-1, 0))
-        if snap is None or turn != snap.turn:
-            index = 0
         names = agent_labels(self.match.names)
         plugin = self.plugin
 
         def event_label(b) -> str:
             return plugin.public_event(plugin.decode(b.state), names)
 
+        turn_now = snap.turn if snap is not None else -1
+        turn, events = self.belief_pick.get(leader, (-1, ()))
+        index = 0
+        if turn == turn_now and events:
+            index = _node_at(beliefs, events, event_label)
         hits = draw_beliefs(surface, area, beliefs, index, event_label, plugin.private_label,
                             self.colors, names)
-        turn_now = snap.turn if snap is not None else -1
-        self._belief_hits += [(r, leader, turn_now, i) for r, i in hits]
+        for rect, i in hits:
+            way = tuple(event_label(b) for b in path_to(beliefs, i)[1:])
+            self._belief_hits.append((rect, leader, turn_now, way))
 
     def _belief_click(self, event: pygame.event.Event) -> bool:
         """A click on a belief view's step or child: that public state."""
         if event.type != pygame.MOUSEBUTTONDOWN or event.button != 1:
             return False
-        for rect, leader, turn, index in self._belief_hits:
+        for rect, leader, turn, way in self._belief_hits:
             if rect.collidepoint(event.pos):
-                self.belief_pick[leader] = (turn, index)
+                self.belief_pick[leader] = (turn, way)
                 return True
         return False
 
@@ -470,3 +476,17 @@ class TreePanels:
             cached = (key, surf, now)
             self._bars[agent] = cached
         surface.blit(cached[1], rect.topleft)
+
+
+def _node_at(beliefs, events: tuple[str, ...], event_label) -> int:
+    """The node reached from the root by these public events (labels), or
+    the root (0) if the tree in view has no such way down."""
+    if not beliefs:
+        return 0
+    index = beliefs[0].index
+    for word in events:
+        step = next((b for b in children_of(beliefs, index) if event_label(b) == word), None)
+        if step is None:
+            return beliefs[0].index
+        index = step.index
+    return index

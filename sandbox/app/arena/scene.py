@@ -90,9 +90,10 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.hover_info = None
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         # pubcfr panels: the public state picked per panel (its first agent ->
-        # (turn, node index)), and where last drawn the clickable steps were
-        self.belief_pick: dict[int, tuple[int, int]] = {}
-        self._belief_hits: list[tuple[pygame.Rect, int, int, int]] = []
+        # (turn, the public events on the way down to it)), and where last
+        # drawn the clickable steps were, with what each one picks
+        self.belief_pick: dict[int, tuple[int, tuple[str, ...]]] = {}
+        self._belief_hits: list[tuple[pygame.Rect, int, int, tuple[str, ...]]] = []
         self.hover_pos = (0, 0)
         self.animation: StepAnimation | None = None
         # the traced player's snapshot from before the animated iteration: its
