@@ -1,6 +1,6 @@
 """A public belief state: each seat's range as bars over its possible hands.
 
-    draw_ranges(surface, rect, snapshot.ranges, label, colors, names)
+    draw_ranges(surface, rect, ranges, label, colors, names)
 
 A public-state search (pubcfr) holds, at its root, a probability for every
 private state each seat may be in (in goofspiel with hidden bids: every hand

@@ -94,8 +94,6 @@ class ControllerSnapshot:
     # for the other searches.
     root_matrix: RootMatrix | None = None
     transposition_hits: int = 0  # MCGS: edges linked to an existing node
-    # pubcfr: each seat's root range as this search believes it (Search.ranges)
-    ranges: tuple[tuple[tuple[int, float], ...], ...] = ()
     # pubcfr: the public belief states at its root and below (belief_nodes)
     beliefs: tuple[BeliefNode, ...] = ()
     # parallel Smitsimax, the last slice: iterations per C thread (empty:
@@ -685,21 +683,17 @@ class SearchController(Controller):
                 matrix = self.search.root_matrix()
             except InvalidState:   # C says it has none: the view shows none
                 matrix = None
-        ranges: tuple = ()
         beliefs: tuple[BeliefNode, ...] = ()
-        if st.algorithm == "pubcfr":
-            try:   # two C calls, at most a few thousand hands each
-                ranges = tuple(self.search.ranges(a) for a in range(self.num_agents))
-                beliefs = self._last_beliefs
-                if req is None:   # no view asks (a headless match): no walk
-                    beliefs = ()
-                elif not thinking or turn != self._belief_turn \
-                        or now - self._last_belief_time >= BELIEF_EVERY_S:
+        if st.algorithm == "pubcfr" and req is not None:   # a view asks: walk the tree
+            beliefs = self._last_beliefs
+            if not thinking or turn != self._belief_turn \
+                    or now - self._last_belief_time >= BELIEF_EVERY_S:
+                try:
                     beliefs = belief_nodes(self.search, self.num_agents)
-                    self._last_beliefs, self._last_belief_time = beliefs, now
-                    self._belief_turn = turn
-            except InvalidState:   # no tree yet
-                ranges, beliefs = (), ()
+                except InvalidState:   # no tree (its root could not be split)
+                    beliefs = ()
+                self._last_beliefs, self._last_belief_time = beliefs, now
+                self._belief_turn = turn
         self._latest = ControllerSnapshot(
             player=self.player, agents=self.agents, turn=turn, thinking=thinking,
             iterations=iterations, sim_turns=turns, search_ms=search_ms,
@@ -712,8 +706,7 @@ class SearchController(Controller):
             stop_reason=reason, params=self._settings, norm_min=st.norm_min,
             norm_max=st.norm_max, trees=trees, published_at=now,
             algorithm=st.algorithm, policy=st.policy, num_trees=st.trees,
-            root_matrix=matrix, transposition_hits=st.transposition_hits, ranges=ranges,
-            beliefs=beliefs,
+            root_matrix=matrix, transposition_hits=st.transposition_hits, beliefs=beliefs,
             thread_iterations=st.thread_iterations, wait_share=st.wait_share)
 
     def _snapshots(self, agents: tuple[int, ...], kept: int,

@@ -14,8 +14,6 @@ from sandbox.config import Budget, load_scenario
 from sandbox.native import SearchParams
 import pytest
 
-import sandbox.render.belief_view as belief_view
-import sandbox.render.range_bars as range_bars
 from sandbox.render.root_bars import VISIT_LINE
 from sandbox.ui import UI_EVENT
 
@@ -82,7 +80,7 @@ def pubcfr_arena(app, iterations: int) -> ArenaScene:
     return arena
 
 
-def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
+def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app, texts):  # noqa: F811
     """pubcfr on hidden-bid goofspiel-4: the arena runs it for a seat (its
     root policy a distribution over that seat's cards) and draws it."""
     arena = pubcfr_arena(app, iterations=200)
@@ -102,20 +100,15 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     for _ in range(3):
         arena.update(16.0)
         app.run(max_frames=app.frame + 1)
-    # the public belief state: each seat's range over its hands (reach
-    # weights, after re-solving), in the snapshot and drawn in the panel
-    # where a tree would be
+    # the public belief state: each seat's belief over its hands at the
+    # root, in the snapshot and drawn in the panel where a tree would be
     snap = ctl.latest
-    assert len(snap.ranges) == 2
-    for rng in snap.ranges:
+    assert len(snap.beliefs[0].ranges) == 2
+    for rng in snap.beliefs[0].ranges:
         assert rng and all(p >= 0 for _, p in rng) and sum(p for _, p in rng) > 0
-    drawn: list[str] = []
-    real = range_bars.fonts.text
-    range_bars.fonts.text = lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1]
-    try:
-        arena.draw(app.screen)
-    finally:
-        range_bars.fonts.text = real
+    texts.clear()
+    arena.draw(app.screen)
+    drawn = texts
     assert pygame.surfarray.array3d(app.screen).any()
     assert arena.match.turn == 2
     names = [t for t in drawn if t.endswith(" hands)") or t.endswith(" hand)")]
@@ -124,7 +117,7 @@ def test_pubcfr_plays_hidden_bids_in_the_arena_and_draws(app):  # noqa: F811
     assert " ".join(str(c) for c in held) in drawn
 
 
-def test_pubcfr_belief_view_walks_public_states_by_click(app):  # noqa: F811
+def test_pubcfr_belief_view_walks_public_states_by_click(app, texts):  # noqa: F811
     """The belief view below the root: a click on a child picks that public
     state (its label joins the way down, its posteriors are drawn), a click
     on the way down goes back up, and a new turn starts at its root."""
@@ -138,54 +131,49 @@ def test_pubcfr_belief_view_walks_public_states_by_click(app):  # noqa: F811
     assert snap.beliefs and snap.beliefs[0].parent == -1
     first = [b for b in snap.beliefs if b.parent == 0]
     assert len(first) == 3 and sum(b.reach for b in first) == pytest.approx(1.0)
-    drawn: list[str] = []
-    real = belief_view.fonts.text
-    belief_view.fonts.text = lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1]
-    try:
-        arena.draw(app.screen)
-        down = [h for h in arena._belief_hits if h[3] != ()]
-        assert len(down) == 3 and all(len(h[3]) == 1 for h in down)
-        rect, _, _, way = down[-1]
-        label = way[0]
-        pick = next(b for b in first if arena.plugin.public_event(
-            arena.plugin.decode(b.state), ["Red", "Blue"]) == label)
-        assert label.endswith("the 4")
-        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
-        assert arena.belief_pick[0] == (snap.turn, (label,))
-        drawn.clear()
-        arena.draw(app.screen)
-        assert label in drawn and "now" in drawn
-        # its children are offered: the view is at the picked state
-        assert {h[3] for h in arena._belief_hits if len(h[3]) == 2} == {
-            (label, arena.plugin.public_event(arena.plugin.decode(b.state), ["Red", "Blue"]))
-            for b in snap.beliefs if b.parent == pick.index}
-        # a tree whose nodes come in another order (rebuilt, grown otherwise)
-        # finds the same public state by its way down, not by an index
-        rest = [b.index for b in snap.beliefs[1:]]
-        renumber = {0: 0, -1: -1, **dict(zip(rest, reversed(rest)))}
-        assert renumber[pick.index] != pick.index
-        ctl._latest = replace(snap, beliefs=tuple(
-            replace(b, index=renumber[b.index], parent=renumber[b.parent])
-            for b in snap.beliefs))
-        drawn.clear()
-        arena.draw(app.screen)
-        assert label in drawn
-        ctl._latest = snap
-        back = next(h for h in arena._belief_hits if h[3] == ())
-        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
-                                              pos=back[0].center))
-        assert arena.belief_pick[0] == (snap.turn, ())
-        arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
-        step_turn(arena)
-        wait_decided(arena)
-        for _ in range(3):
-            arena.update(16.0)
-            app.run(max_frames=app.frame + 1)
-        drawn.clear()
-        arena.draw(app.screen)
-        assert label not in drawn          # the new turn's tree, at its root
-    finally:
-        belief_view.fonts.text = real
+    drawn = texts
+    arena.draw(app.screen)
+    down = [h for h in arena._belief_hits if h[3] != ()]
+    assert len(down) == 3 and all(len(h[3]) == 1 for h in down)
+    rect, _, _, way = down[-1]
+    label = way[0]
+    pick = next(b for b in first if arena.plugin.public_event(
+        arena.plugin.decode(b.state), ["Red", "Blue"]) == label)
+    assert label.endswith("the 4")
+    arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+    assert arena.belief_pick[0] == (snap.turn, (label,))
+    drawn.clear()
+    arena.draw(app.screen)
+    assert label in drawn and "now" in drawn
+    # its children are offered: the view is at the picked state
+    assert {h[3] for h in arena._belief_hits if len(h[3]) == 2} == {
+        (label, arena.plugin.public_event(arena.plugin.decode(b.state), ["Red", "Blue"]))
+        for b in snap.beliefs if b.parent == pick.index}
+    # a tree whose nodes come in another order (rebuilt, grown otherwise)
+    # finds the same public state by its way down, not by an index
+    rest = [b.index for b in snap.beliefs[1:]]
+    renumber = {0: 0, -1: -1, **dict(zip(rest, reversed(rest)))}
+    assert renumber[pick.index] != pick.index
+    ctl._latest = replace(snap, beliefs=tuple(
+        replace(b, index=renumber[b.index], parent=renumber[b.parent])
+        for b in snap.beliefs))
+    drawn.clear()
+    arena.draw(app.screen)
+    assert label in drawn
+    ctl._latest = snap
+    back = next(h for h in arena._belief_hits if h[3] == ())
+    arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                          pos=back[0].center))
+    assert arena.belief_pick[0] == (snap.turn, ())
+    arena.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+    step_turn(arena)
+    wait_decided(arena)
+    for _ in range(3):
+        arena.update(16.0)
+        app.run(max_frames=app.frame + 1)
+    drawn.clear()
+    arena.draw(app.screen)
+    assert label not in drawn          # the new turn's tree, at its root
 
 
 def test_gtcfr_leaf_sliders_take_effect_from_the_next_turn(app):  # noqa: F811
