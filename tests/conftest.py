@@ -73,3 +73,19 @@ def small_tmpfs(tmp_path):
     finally:
         for mnt in mounted:
             subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+@pytest.fixture
+def texts(monkeypatch):
+    """Every string drawn through sandbox.render.fonts.text while the test
+    runs, in order (the one font entry point every view draws text with)."""
+    from sandbox.render import fonts
+    seen: list[str] = []
+    real = fonts.text
+
+    def spy(s, *a, **k):
+        seen.append(s)
+        return real(s, *a, **k)
+
+    monkeypatch.setattr(fonts, "text", spy)
+    return seen

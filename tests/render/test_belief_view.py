@@ -8,7 +8,6 @@ import pygame
 import pytest
 
 import sandbox.render.belief_view as bv
-import sandbox.render.range_bars as rb
 from sandbox.games import plugin
 from sandbox.sim.controller import BeliefNode
 
@@ -30,32 +29,25 @@ TREE = (
 )
 
 
-def draw(monkeypatch, selected, tree=TREE, size=(640, 300)):
-    drawn: list[str] = []
-    real = bv.fonts.text
-
-    def spy(s, *a, **k):
-        drawn.append(s)
-        return real(s, *a, **k)
-
-    monkeypatch.setattr(bv.fonts, "text", spy)
-    monkeypatch.setattr(rb.fonts, "text", spy)
+def draw(texts, selected, tree=TREE, size=(640, 300)):
+    """(the strings drawn, the clickable rectangles) of one frame."""
+    texts.clear()
     surface = pygame.Surface(size)
     hits = bv.draw_beliefs(surface, pygame.Rect(0, 0, *size), tree, selected,
                            lambda b: b.state[0], P.private_label, COLORS, ["Red", "Blue"])
-    return drawn, hits
+    return list(texts), hits
 
 
-def test_the_root_offers_its_children_likeliest_first(monkeypatch):
-    drawn, hits = draw(monkeypatch, 0)
+def test_the_root_offers_its_children_likeliest_first(texts):
+    drawn, hits = draw(texts, 0)
     assert "now" in drawn
     assert drawn.index("Red won the 3 75%") < drawn.index("tie on the 3 25%")
     assert [i for _, i in hits] == [2, 1]            # no step back: it is the root
     assert "Red's belief (1 hand)" in drawn and "1 2 3" in drawn
 
 
-def test_a_picked_state_shows_the_way_back_its_children_and_its_posteriors(monkeypatch):
-    drawn, hits = draw(monkeypatch, 2)
+def test_a_picked_state_shows_the_way_back_its_children_and_its_posteriors(texts):
+    drawn, hits = draw(texts, 2)
     assert "now" in drawn and "Red won the 3" in drawn
     # the child's probability is given its parent: 0.5 / 0.75
     assert "Blue won the 2 67%" in drawn
@@ -70,19 +62,19 @@ def test_a_picked_state_shows_the_way_back_its_children_and_its_posteriors(monke
     (3, "the frontier: valued by the game's evaluation"),
     (1, "every joint move here ends the game"),
 ])
-def test_a_childless_state_says_why(monkeypatch, selected, why):
-    drawn, _ = draw(monkeypatch, selected)
+def test_a_childless_state_says_why(texts, selected, why):
+    drawn, _ = draw(texts, selected)
     assert why in drawn
 
 
-def test_states_below_the_views_depth_are_counted(monkeypatch):
+def test_states_below_the_views_depth_are_counted(texts):
     tree = TREE[:3]      # node 2 has three children in the search, none here
-    drawn, _ = draw(monkeypatch, 2, tree)
+    drawn, _ = draw(texts, 2, tree)
     assert "3 public states below: deeper than the view walks" in drawn
 
 
-def test_an_unknown_pick_falls_back_to_the_root_and_none_says_so(monkeypatch):
-    drawn, hits = draw(monkeypatch, 99)
+def test_an_unknown_pick_falls_back_to_the_root_and_none_says_so(texts):
+    drawn, hits = draw(texts, 99)
     assert [i for _, i in hits] == [2, 1]
-    drawn, hits = draw(monkeypatch, 0, ())
+    drawn, hits = draw(texts, 0, ())
     assert hits == [] and "no public tree yet" in drawn

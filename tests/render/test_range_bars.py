@@ -23,15 +23,8 @@ def test_goofspiel_labels_a_hand_by_its_cards():
 
 
 @pytest.mark.parametrize("height, shown", [(400, 3), (16 * 2 + 18, 1)])
-def test_what_is_drawn(monkeypatch, height, shown):
-    drawn: list[str] = []
-    real = rb.fonts.text
-
-    def spy(s, *a, **k):
-        drawn.append(s)
-        return real(s, *a, **k)
-
-    monkeypatch.setattr(rb.fonts, "text", spy)
+def test_what_is_drawn(texts, height, shown):
+    drawn = texts
     surface = pygame.Surface((500, 420))
     ranges = (((0b0011, 1.0),),
               ((0b1100, 0.5), (0b1010, 0.25), (0b0110, 0.125), (0b1100, 0.125)))

@@ -1337,8 +1337,14 @@ int sbx_search_pubcfr_nodes(sbx_search *s, int32_t *parent, int32_t *depth, int3
     return SBX_OK;
 }
 
+/* One information state's entry in a range: its private state id, weight. */
+typedef struct pc_rec {
+    uint32_t id;
+    double p;
+} pc_rec;
+
 static int by_id(const void *a, const void *b) {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint32_t x = ((const pc_rec *)a)->id, y = ((const pc_rec *)b)->id;
     return (x > y) - (x < y);
 }
 
@@ -1372,7 +1378,7 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
     for (size_t j = 0; j < x->n_infos; j++) {
         m += x->infos[j].node == (uint32_t)node && x->infos[j].seat == seat;
     }
-    struct rec { uint32_t id; double p; } *v = malloc((m ? m : 1) * sizeof *v);
+    pc_rec *v = malloc((m ? m : 1) * sizeof *v);
     if (!v) return sbx_fail(SBX_ERR_MEMORY, "pubcfr node range: out of memory");
     m = 0;
     for (size_t j = 0; j < x->n_infos; j++) {
@@ -1384,7 +1390,7 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
     }
     double tot = 0.0;
     for (size_t j = 0; j < m; j++) tot += v[j].p;
-    qsort(v, m, sizeof *v, by_id); /* id is the first member: by_id reads it */
+    qsort(v, m, sizeof *v, by_id);
     int n = 0;
     for (size_t j = 0; j < m; j++) {
         const double p = tot > 0.0 ? v[j].p / tot : 0.0;
