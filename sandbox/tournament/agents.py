@@ -20,6 +20,7 @@ the seat keeps the agents it moves and its seed.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from ..config.agent import read_agent_file, resolve_agent_file
 from ..config.process import PROCESS_KEYS
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
+from ..native import InvalidArgument
 
 BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct",
            "gtcfr")
@@ -101,6 +103,30 @@ def seat_scenario(scenario: Scenario, seats: list[Entrant]) -> dict[str, Any]:
     data["players"] = players
     data["record"] = {**data["record"], "enabled": False}
     return data
+
+
+def vary_scenario(scenario: Scenario, vary: str | None, seed: int) -> Scenario:
+    """The scenario with the game parameter `vary` (game_params.maze_seed,
+    game_params.map_seed) set to the round's seed: both seat orders of a seed
+    play one layout, and each seed a new one, so a sweep does not tune its
+    settings to one maze or map."""
+    if vary is None:
+        return scenario
+    return scenario.with_settings([f"{vary}={seed}"])
+
+
+def check_vary(scenario: Scenario, vary: str | None, seeds: range) -> None:
+    """--vary names one game parameter that takes every seed of the run."""
+    if vary is None:
+        return
+    if not isinstance(vary, str) or not re.fullmatch(r"game_params\.\w+", vary):
+        raise InvalidArgument(f"--vary takes a game parameter, game_params.NAME (e.g. "
+                              f"game_params.maze_seed), got {vary!r}")
+    for seed in (seeds[0], seeds[-1]):
+        try:
+            vary_scenario(scenario, vary, seed)
+        except ScenarioError as e:
+            raise InvalidArgument(f"--vary {vary}: {str(e).removeprefix('--set: ')}") from None
 
 
 def check_entrants(scenario: Scenario, entrants: list[Entrant]) -> None:

@@ -31,6 +31,10 @@ def add_run_args(p: argparse.ArgumentParser) -> None:
                    help="first seed; round r plays seed S+r (default 1)")
     p.add_argument("--turns", type=int, default=None, metavar="N",
                    help="stop each game after N turns (default: the scenario's)")
+    p.add_argument("--vary", default=None, metavar="PARAM",
+                   help="a game parameter set to each round's seed, e.g. game_params.maze_seed "
+                        "or game_params.map_seed: a new maze or map per seed, the same for "
+                        "both seat orders (default: every game on the scenario's own)")
     add_budget_args(p)
     w = p.add_mutually_exclusive_group()
     w.add_argument("--workers", type=int, default=None, metavar="K",
@@ -121,7 +125,8 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
     entrants = [load_entrant(a) for a in args.agents]
     spec = make_spec(scenario, entrants, games=args.games, seed=args.seed,
                      budget=budget_from(args), max_turns=args.turns,
-                     sprt=parse_sprt(args.sprt), keep_replays=args.keep_replays)
+                     sprt=parse_sprt(args.sprt), keep_replays=args.keep_replays,
+                     vary=args.vary)
     folder = Path(args.out) if args.out else DEFAULT_OUT / find_scenario(args.scenario).stem
     jobs = spec.jobs(folder / "replays" if args.keep_replays else None)
     t0 = time.perf_counter()
@@ -219,7 +224,8 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
     params = [parse_param(p) for p in args.param]
     spec = make_sweep(scenario, load_entrant(args.agent), params,
                       [load_entrant(a) for a in args.vs], games=args.games, seed=args.seed,
-                      random_n=args.random, budget=budget_from(args), max_turns=args.turns)
+                      random_n=args.random, budget=budget_from(args), max_turns=args.turns,
+                      vary=args.vary)
     folder = Path(args.out) if args.out else Path("sweeps") / find_scenario(args.scenario).stem
     jobs = spec.jobs()
     t0 = time.perf_counter()

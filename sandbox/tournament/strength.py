@@ -48,7 +48,7 @@ from ..native import InvalidArgument
 from ..seeds import series_seed_problem
 from ..sim.series import format_interval, interval_json, score_interval
 from .agents import (BUILTIN, Entrant, check_entrants, load_entrant, seat_scenario,
-                     unique_names)
+                     unique_names, vary_scenario)
 from .jobs import GameJob
 
 # The yardstick opponents every agent is measured against.
@@ -194,9 +194,7 @@ class Cell:
                 "seed": self.seed, "max_turns": self.max_turns}
 
     def _base(self, seed: int) -> Scenario:
-        sc = self.scenario
-        if self.table.vary is not None:
-            sc = sc.with_settings([f"{self.table.vary}={seed}"])
+        sc = vary_scenario(self.scenario, self.table.vary, seed)
         return sc.model_copy(update={"budget": self.budget})
 
     def check(self) -> None:

@@ -27,7 +27,8 @@ from ..config.errors import one_line
 from ..config.scenario import setting_value
 from ..native import InvalidArgument, SearchParams
 from ..sim.series import format_interval, score_interval
-from .agents import Entrant, check_entrants, seat_scenario, unique_names
+from .agents import (Entrant, check_entrants, check_vary, seat_scenario, unique_names,
+                     vary_scenario)
 from .jobs import GameJob
 
 ALIASES = {"depth": "max_depth", "C": "c"}
@@ -184,6 +185,7 @@ class SweepSpec:
     random_n: int | None = None
     budget: Budget | None = None
     max_turns: int | None = None
+    vary: str | None = None         # a game parameter set to each seed (a map per seed)
 
     def __post_init__(self) -> None:
         if len(self.scenario.players) != 2:
@@ -215,8 +217,10 @@ class SweepSpec:
             self.scenario.model_copy(update={"budget": self.budget})
 
     def check(self) -> None:
+        check_vary(self.scenario, self.vary, range(self.seed, self.seed + self.games // 2))
         cands = self.candidates()
-        check_entrants(self._scenario(), [cands[0], *self.pool])
+        check_entrants(vary_scenario(self._scenario(), self.vary, self.seed),
+                       [cands[0], *self.pool])
 
     def config(self) -> dict[str, Any]:
         return {"scenario": self.scenario.model_dump(mode="json"),
@@ -224,7 +228,9 @@ class SweepSpec:
                 "pool": [e.to_dict() for e in self.pool], "games": self.games,
                 "seed": self.seed,
                 "budget": self.budget.model_dump(mode="json") if self.budget else None,
-                "max_turns": self.max_turns}
+                "max_turns": self.max_turns,
+                # only when set: logs written before --vary existed still resume
+                **({"vary": self.vary} if self.vary else {})}
 
     def jobs(self) -> list[GameJob]:
         """Round by round over every candidate and opponent (a stopped sweep
@@ -234,11 +240,12 @@ class SweepSpec:
         sc = self._scenario()
         out = []
         for r in range(self.games // 2):
+            sr = vary_scenario(sc, self.vary, self.seed + r)
             for ci, c in enumerate(cands):
                 for oi, o in enumerate(self.pool):
                     for shift, seats in enumerate(((c, o), (o, c))):
                         ids = (ci, nc + oi) if shift == 0 else (nc + oi, ci)
-                        out.append(GameJob(f"c{ci}-o{oi}/{r}/{shift}", seat_scenario(sc, list(seats)),
+                        out.append(GameJob(f"c{ci}-o{oi}/{r}/{shift}", seat_scenario(sr, list(seats)),
                                            ids, self.seed + r, self.max_turns))
         return out
 

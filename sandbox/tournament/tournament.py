@@ -24,7 +24,8 @@ from typing import Any, Callable
 from ..seeds import series_seed_problem
 from ..config import Budget, Scenario
 from ..native import InvalidArgument
-from .agents import Entrant, check_entrants, seat_scenario, unique_names
+from .agents import (Entrant, check_entrants, check_vary, seat_scenario, unique_names,
+                     vary_scenario)
 from .jobs import GameJob
 from .ratings import Ratings, SprtResult, fit_bradley_terry, sprt
 
@@ -41,6 +42,7 @@ class TournamentSpec:
     max_turns: int | None = None
     sprt: tuple[float, float] | None = None
     keep_replays: bool = False
+    vary: str | None = None         # a game parameter set to each seed (a map per seed)
 
     def __post_init__(self) -> None:
         if len(self.scenario.players) != 2:
@@ -64,8 +66,8 @@ class TournamentSpec:
             if not (math.isfinite(e0) and math.isfinite(e1) and e0 < e1):
                 raise InvalidArgument(f"--sprt ELO0,ELO1 needs ELO0 < ELO1, got {e0:g},{e1:g}")
 
-    def seated(self, seats: list[Entrant]) -> dict[str, Any]:
-        sc = self.scenario
+    def seated(self, seats: list[Entrant], seed: int | None = None) -> dict[str, Any]:
+        sc = vary_scenario(self.scenario, self.vary, self.seed if seed is None else seed)
         if self.budget is not None:
             sc = sc.model_copy(update={"budget": self.budget})
         return seat_scenario(sc, seats)
@@ -77,7 +79,9 @@ class TournamentSpec:
                 "seed": self.seed,
                 "budget": self.budget.model_dump(mode="json") if self.budget else None,
                 "max_turns": self.max_turns,
-                "sprt": list(self.sprt) if self.sprt else None}
+                "sprt": list(self.sprt) if self.sprt else None,
+                # only when set: logs written before --vary existed still resume
+                **({"vary": self.vary} if self.vary else {})}
 
     def jobs(self, replay_dir: Path | None = None) -> list[GameJob]:
         """Round by round, so a stopped run has played every pairing about
@@ -91,13 +95,15 @@ class TournamentSpec:
                     replay = None
                     if replay_dir is not None:
                         replay = str(replay_dir / f"{i}-{j}_r{r}_s{shift}.jsonl")
-                    out.append(GameJob(key, self.seated([self.entrants[k] for k in seats]),
-                                       seats, self.seed + r, self.max_turns, replay))
+                    seated = self.seated([self.entrants[k] for k in seats], self.seed + r)
+                    out.append(GameJob(key, seated, seats, self.seed + r, self.max_turns,
+                                       replay))
         return out
 
     def check(self) -> None:
-        check_entrants(self.scenario if self.budget is None
-                       else self.scenario.model_copy(update={"budget": self.budget}),
+        check_vary(self.scenario, self.vary, range(self.seed, self.seed + self.games // 2))
+        sc = vary_scenario(self.scenario, self.vary, self.seed)
+        check_entrants(sc if self.budget is None else sc.model_copy(update={"budget": self.budget}),
                        self.entrants)
 
 

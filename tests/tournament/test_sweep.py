@@ -106,3 +106,38 @@ def test_sweeping_iterations_gives_an_iteration_only_budget():
     from sandbox.tournament.sweep import candidate
     c = candidate(builtin_entrant("smitsimax"), {("budget", "iterations"): 300}, "x")
     assert c.player["budget"] == {"iterations": 300, "ms": 0}
+
+
+def test_vary_gives_each_seed_its_own_layout_and_both_seat_orders_the_same(capsys):
+    """--vary game_params.maze_seed: round r plays maze seed S + r in both seat
+    orders (so a sweep or tournament on the maze does not tune to one maze);
+    without it every game keeps the scenario's maze."""
+    from sandbox.config import load_scenario
+    from sandbox.tournament.agents import builtin_entrant
+    from sandbox.tournament.sweep import make_sweep
+    from sandbox.tournament.tournament import make_spec
+    sc = load_scenario("maze_medium_duel")
+    pool = [builtin_entrant("random"), builtin_entrant("uct")]
+    sweep = make_sweep(sc, builtin_entrant("smitsimax"), [parse_param("c=1,2")], pool,
+                       games=6, seed=40, vary="game_params.maze_seed")
+    tour = make_spec(sc, pool, games=6, seed=40, vary="game_params.maze_seed")
+    for jobs in (sweep.jobs(), tour.jobs()):
+        mazes = {(j.seed, j.scenario["game_params"]["maze_seed"]) for j in jobs}
+        assert mazes == {(40, 40), (41, 41), (42, 42)}
+    plain = make_sweep(sc, builtin_entrant("smitsimax"), [parse_param("c=1,2")], pool,
+                       games=6, seed=40)
+    assert {j.scenario["game_params"]["maze_seed"] for j in plain.jobs()} == {1}
+    # the log of a varied run is not resumed by a plain one, nor the other way
+    assert plain.config() != sweep.config() and "vary" not in plain.config()
+    # bad names are one line, before any game
+    for bad, words in (("players.0.search.c", "game_params.NAME"),
+                       ("game_params.bogus", "bogus"),
+                       ("game_params.size", "size")):
+        code = main(["sweep", "maze_medium_duel", "--param", "c=1", "--vs", "random",
+                     "--games", "2", "--vary", bad, "--workers", "0"])
+        err = capsys.readouterr().err
+        assert code != 0 and err.count("\n") == 1 and words in err, err
+        code = main(["tournament", "maze_medium_duel", "--agents", "random", "uct",
+                     "--games", "2", "--vary", bad, "--workers", "0"])
+        err = capsys.readouterr().err
+        assert code != 0 and err.count("\n") == 1 and words in err, err
