@@ -50,6 +50,11 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
                         help="search milliseconds per player per turn")
     p.add_argument("--quiet", action="store_true",
                    help="print only the replay and result lines")
+    if not app:
+        p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                       help="change a scenario field for this match, e.g. "
+                            "players.0.search.algorithm=mcgs or game_params.points_order=random "
+                            "(repeatable; validated like the file)")
     p.add_argument("--no-record", action="store_true",
                    help=("do not write a replay file (a match in the window records by "
                          "default; --headless, --screenshot and --profile-frames only with "
@@ -77,6 +82,8 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     _check_common(args)
     scenario = load_scenario(args.scenario)
+    if getattr(args, "set", None):
+        scenario = scenario.with_settings(args.set)
     if any(p.controller == "human" for p in scenario.players):
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
@@ -137,7 +144,7 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
             if rec.eliminated or rec.turn % 10 == 0 or match.over:
                 its = "/".join(str(p.iterations) for p in rec.players)
                 msg = (f"turn {rec.turn:4d}: {' '.join(joint_names(match.world, rec.joint))}"
-                       f"  alive {sum(rec.alive)}  iterations {its}")
+                       f"  alive {sum(rec.alive)}  iterations {its}  depth {_depths(rec)}")
                 if rec.eliminated:
                     msg += "  eliminated " + ",".join(match.names[a] for a in rec.eliminated)
                 if rec.divergence is not None:
@@ -145,6 +152,8 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
                 print(msg, file=out, flush=True)
 
         result = match.play(progress)
+        if not args.quiet and match.history:
+            print(_search_summary(match), file=out)
         drift = divergence_summary([rec.divergence for rec in match.history])
         if drift and not args.quiet:
             print(drift, file=out)
@@ -159,6 +168,28 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
                 print(f"replay: {recorder.path}{note}", file=out)
         print(result.line(), file=out, flush=True)
     return 0
+
+
+def _depths(rec) -> str:
+    """Each player's mean playout depth this turn: game turns simulated per
+    search iteration ("-" for a player that did not search)."""
+    return "/".join(f"{p.sim_turns / p.iterations:.1f}" if p.iterations else "-"
+                    for p in rec.players)
+
+
+def _search_summary(match) -> str:
+    """"search: Red 1,000 iterations a turn, 1.93 turns deep; Blue ...": over
+    the turns each player searched, how much and how far ahead."""
+    parts = []
+    for i, c in enumerate(match.controllers):
+        turns = [rec.players[i] for rec in match.history if rec.players[i].iterations]
+        if not turns:
+            parts.append(f"{c.name} did not search")
+            continue
+        its = sum(p.iterations for p in turns)
+        deep = sum(p.sim_turns for p in turns) / its
+        parts.append(f"{c.name} {its / len(turns):,.0f} iterations a turn, {deep:.2f} turns deep")
+    return "search: " + "; ".join(parts)
 
 
 def _node_cap_text(match, player: int) -> str:

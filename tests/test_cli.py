@@ -248,3 +248,26 @@ def test_help_says_when_each_entry_records(capsys):
     assert "--headless, --screenshot and --profile-frames only with --record" in " ".join(
         app_help.split())
     assert "recording is on by default" in play_help
+
+
+def test_play_set_changes_the_scenario_and_depth_is_the_turns_simulated(tmp_path):
+    """`play --set` reaches the scenario like `series --set`; `depth` is game
+    turns simulated per iteration. Oracle: textbook `uct` rolls every
+    iteration out to the end of the game, so on 5-card goofspiel its first
+    bid looks exactly 5 turns ahead, and the match's mean over bids 5..1 is
+    3.0; a Smitsimax cut at max_depth 2 never looks further than 2."""
+    p = run(["-m", "sandbox", "play", "goofspiel_13_duel", "--iterations", "200",
+             "--no-record", "--set", "game_params.num_cards=5",
+             "--set", "players.1.search.algorithm=uct",
+             "--set", "players.0.search.max_depth=2"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    m = RESULT.match(last_line(p.stdout))
+    assert m and m.group(1) == "5"
+    first = next(ln for ln in p.stdout.splitlines() if ln.startswith("turn    0:"))
+    red, blue = re.search(r"depth (\S+)/(\S+)$", first).groups()
+    assert float(blue) == 5.0 and 1.0 <= float(red) <= 2.0, first
+    summary = next(ln for ln in p.stdout.splitlines() if ln.startswith("search: "))
+    assert "Blue 200 iterations a turn, 3.00 turns deep" in summary, summary
+    line = assert_one_error_line(run(["-m", "sandbox", "play", "goofspiel_13_duel",
+                                      "--set", "game_params.num_cards=99"], tmp_path))
+    assert "num_cards" in line
