@@ -15,7 +15,9 @@ AGENTS = sorted((Path(__file__).resolve().parents[2] / "agents").glob("*.toml"))
 SCENARIO = {"goofspiel13_imp": "goofspiel_13_imp_info_duel",
             "goofspiel13_pubcfr": "goofspiel_13_imp_info_duel",
             "goofspiel13": "goofspiel_13_duel",
-            "snakes_duel": "snakes_duel_trees"}
+            "snakes_duel": "snakes_duel_trees",
+            "maze_duel": "maze_medium_duel",
+            "snakebyte_2v2": "snakebyte_2v2"}
 
 
 def scenario_for(path: Path) -> str:
