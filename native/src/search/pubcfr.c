@@ -1106,15 +1106,9 @@ static void pc_best_moves(sbx_search *s, int32_t *out) {
         if (s->p.final_move == SBX_FINAL_SAMPLE) {
             const double u =
                 sbx_unit(mix64(mix64(x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p))));
-            double acc = 0.0;
-            pick = in->k - 1;
-            for (int i = 0; i < in->k; i++) {
-                acc += avg[i];
-                if (u < acc) {
-                    pick = i;
-                    break;
-                }
-            }
+            /* the shared draw: where rounding leaves the sum below u it picks
+             * the last move the strategy plays, never one it does not */
+            pick = sbx_draw_at(avg, in->k, u);
         } else {
             for (int i = 1; i < in->k; i++) pick = avg[i] > avg[pick] ? i : pick;
         }
