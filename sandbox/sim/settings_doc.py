@@ -44,7 +44,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "lead": ("suct", "uct"),
     "c_puct": ("mcgs", "gtcfr", "pubcfr"),
     "fpu_offset": ("mcgs",),
-    "temperature": ("mcgs",),
+    "temperature": ("mcgs", "gtcfr"),
     "rollout_steps": ("mcgs",),
     "short_circuit": ("mcgs",),
     "transpositions": ("mcgs",),

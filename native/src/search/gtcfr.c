@@ -1025,6 +1025,20 @@ static uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
+/* p <- p^e / sum(p^e) over k entries; zeros stay zero. Powers are taken of
+ * p / max(p) (in (0, 1]), so a large e underflows the small entries to 0
+ * rather than overflowing, and the largest entry keeps weight 1. */
+static void sharpen(double *p, int k, double e) {
+    double mx = 0.0, sum = 0.0;
+    for (int i = 0; i < k; i++) mx = p[i] > mx ? p[i] : mx;
+    if (mx <= 0.0) return;
+    for (int i = 0; i < k; i++) {
+        p[i] = p[i] > 0.0 ? pow(p[i] / mx, e) : 0.0;
+        sum += p[i];
+    }
+    for (int i = 0; i < k; i++) p[i] /= sum;
+}
+
 static void gt_best_moves(sbx_search *s, int32_t *out) {
     gtcfr *x = s->algo;
     const gt_node *r = &x->nodes[0];
@@ -1040,6 +1054,10 @@ static void gt_best_moves(sbx_search *s, int32_t *out) {
         int pick = 0;
         if (s->p.final_move == SBX_FINAL_SAMPLE) {
             const uint64_t h = x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p);
+            /* temperature T: draw from avg^(1/T) renormalised. T < 1 leaves less
+             * to the moves the average keeps from early, noisy updates (the
+             * "purification" of equilibrium play); T = 1 is the average itself */
+            if (s->p.temperature != 1.0) sharpen(avg, r->k[p], 1.0 / s->p.temperature);
             pick = sbx_draw_at(avg, r->k[p], sbx_unit(mix64(mix64(h))));
         } else {
             for (int i = 1; i < r->k[p]; i++) pick = avg[i] > avg[pick] ? i : pick;
