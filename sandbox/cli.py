@@ -144,7 +144,7 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
             if rec.eliminated or rec.turn % 10 == 0 or match.over:
                 its = "/".join(str(p.iterations) for p in rec.players)
                 msg = (f"turn {rec.turn:4d}: {' '.join(joint_names(match.world, rec.joint))}"
-                       f"  alive {sum(rec.alive)}  iterations {its}  depth {_depths(rec)}")
+                       f"  alive {sum(rec.alive)}  iterations {its}  depth {_depths(match, rec)}")
                 if rec.eliminated:
                     msg += "  eliminated " + ",".join(match.names[a] for a in rec.eliminated)
                 if rec.divergence is not None:
@@ -170,11 +170,24 @@ def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
     return 0
 
 
-def _depths(rec) -> str:
+# searches whose iteration is one playout from the root, so turns simulated
+# per iteration is how far ahead it looked (GT-CFR's iteration values a whole
+# expansion's leaves; public-state CFR's sweeps a tree and simulates nothing)
+PLAYOUT_SEARCHES = ("smitsimax", "suct", "joint", "mcgs", "uct")
+
+
+def _looks_ahead(match, i: int) -> bool:
+    settings = match.controllers[i].settings
+    return settings is not None and settings.algorithm in PLAYOUT_SEARCHES
+
+
+def _depths(match, rec) -> str:
     """Each player's mean playout depth this turn: game turns simulated per
-    search iteration ("-" for a player that did not search)."""
-    return "/".join(f"{p.sim_turns / p.iterations:.1f}" if p.iterations else "-"
-                    for p in rec.players)
+    iteration ("-" for a player that did not search or whose iterations are
+    not playouts)."""
+    return "/".join(f"{p.sim_turns / p.iterations:.1f}"
+                    if p.iterations and _looks_ahead(match, i) else "-"
+                    for i, p in enumerate(rec.players))
 
 
 def _search_summary(match) -> str:
@@ -187,8 +200,10 @@ def _search_summary(match) -> str:
             parts.append(f"{c.name} did not search")
             continue
         its = sum(p.iterations for p in turns)
-        deep = sum(p.sim_turns for p in turns) / its
-        parts.append(f"{c.name} {its / len(turns):,.0f} iterations a turn, {deep:.2f} turns deep")
+        part = f"{c.name} {its / len(turns):,.0f} iterations a turn"
+        if _looks_ahead(match, i):
+            part += f", {sum(p.sim_turns for p in turns) / its:.2f} turns deep"
+        parts.append(part)
     return "search: " + "; ".join(parts)
 
 

@@ -271,3 +271,8 @@ def test_play_set_changes_the_scenario_and_depth_is_the_turns_simulated(tmp_path
     line = assert_one_error_line(run(["-m", "sandbox", "play", "goofspiel_13_duel",
                                       "--set", "game_params.num_cards=99"], tmp_path))
     assert "num_cards" in line
+    # GT-CFR's iteration values a whole expansion's leaves: no playout depth
+    p = run(["-m", "sandbox", "play", "goofspiel_13_duel", "--iterations", "30", "--turns", "1",
+             "--no-record", "--set", "players.0.search.algorithm=gtcfr"], tmp_path)
+    assert re.search(r"depth -/13\.0$", p.stdout, re.M), p.stdout
+    assert "Red 30 iterations a turn;" in p.stdout, p.stdout

@@ -387,7 +387,7 @@ typedef struct sbx_search_params {
                                    or the seat, filled in by the controller) */
     double c_puct;              /* MCGS: PUCT exploration constant           */
     double fpu_offset;          /* MCGS: unvisited outcome Q = node Q - this */
-    double temperature;         /* MCGS final_move=sample: pi^(1/T)          */
+    double temperature;         /* MCGS, gtcfr final_move=sample: pi^(1/T)   */
     int32_t rollout_steps;      /* MCGS: random turns before a leaf's eval   */
     int32_t short_circuit;      /* MCGS: 1: child better known than the edge:
                                    count the edge, do not descend            */

@@ -127,6 +127,19 @@ def check_vary(scenario: Scenario, vary: str | None, seeds: range) -> None:
             vary_scenario(scenario, vary, seed)
         except ScenarioError as e:
             raise InvalidArgument(f"--vary {vary}: {str(e).removeprefix('--set: ')}") from None
+    # a parameter the scenario takes but does not use (pods' map_seed on a
+    # fixed or hand-made map) would log a varied run that is not one
+    if len(seeds) < 2:
+        return
+    from ..native import Game
+    starts = set()
+    for value in (seeds[0], seeds[1]):
+        sc = vary_scenario(scenario, vary, value)
+        with Game(sc.game, sc.game_param_string(), seed=seeds[0]) as g:
+            starts.add(g.state_hash())
+    if len(starts) == 1:
+        raise InvalidArgument(f"--vary {vary}: {scenario.name} starts in the same state whatever "
+                              f"its value (this scenario does not draw its layout from it)")
 
 
 def check_entrants(scenario: Scenario, entrants: list[Entrant]) -> None:

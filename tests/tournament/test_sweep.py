@@ -141,3 +141,12 @@ def test_vary_gives_each_seed_its_own_layout_and_both_seat_orders_the_same(capsy
                      "--games", "2", "--vary", bad, "--workers", "0"])
         err = capsys.readouterr().err
         assert code != 0 and err.count("\n") == 1 and words in err, err
+
+
+def test_vary_refuses_a_parameter_the_layout_does_not_come_from(capsys):
+    """Pods on a hand-made map take map_seed but do not use it: a varied run
+    there would be one map logged as many."""
+    code = main(["tournament", "pods_custom_map", "--agents", "random", "uct", "--games", "4",
+                 "--vary", "game_params.map_seed", "--workers", "0"])
+    err = capsys.readouterr().err
+    assert code != 0 and err.count("\n") == 1 and "same state" in err, err

@@ -142,8 +142,9 @@ static const param_def DEFS[] = {
         "MCGS: first-play urgency, an unvisited outcome's Q is the node's Q "
         "minus this (evaluation units)"),
     DEF(temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
-        "MCGS with final_move=sample: the move is drawn from the marginal "
-        "visit distribution raised to 1/temperature (small = argmax)"),
+        "final_move=sample: MCGS draws the move from the marginal visit "
+        "distribution raised to 1/temperature, gtcfr from the root's average "
+        "strategy raised to it (small: near the argmax)"),
     DEF(rollout_steps, SBX_PARAM_INT, 0, 1000, 0,
         "MCGS: uniformly random turns played from a new node before its "
         "evaluation (0 = evaluate at once)"),
