@@ -17,7 +17,8 @@ SCENARIO = {"goofspiel13_imp": "goofspiel_13_imp_info_duel",
             "goofspiel13": "goofspiel_13_duel",
             "snakes_duel": "snakes_duel_trees",
             "maze_duel": "maze_medium_duel",
-            "snakebyte_2v2": "snakebyte_2v2"}
+            "snakebyte_2v2": "snakebyte_2v2",
+            "pods_2v2": "pods_race_2v2"}
 
 
 def scenario_for(path: Path) -> str:
