@@ -51,6 +51,11 @@ def _play_against_a_server_that_is_down(app, port: int, tmp_path) -> None:
     deadline = time.monotonic() + 30
     while arena.match.turn < 2 and time.monotonic() < deadline:
         app.run(max_frames=app.frame + 1)
+        # the app's clock sleeps between frames; frames stepped back to back
+        # hold the GIL against the server's worker thread and the search
+        # thread, whose every call then waits out a switch interval (a turn
+        # took 3-30 s that way, 30 s and more on a loaded machine)
+        time.sleep(0.002)
     assert arena.match.turn >= 2
     # Refused at once ("down"); on a machine so busy that this process did
     # not run for longer than the timeout (seen once: 3.1 s) the call reads
