@@ -163,6 +163,16 @@ def game_scores(ranking: tuple[int, ...], agents: list[list[int]]) -> list[float
                 for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
 
+def vary_scenario(scenario: Scenario, vary: str | None, seed: int) -> Scenario:
+    """The scenario with the path `vary` (game_params.maze_seed,
+    game_params.map_seed) set to a group's or round's seed: every seat order
+    of a seed plays one layout, and each seed a new one (series, tournaments,
+    sweeps and the strength table vary the same way)."""
+    if vary is None:
+        return scenario
+    return scenario.with_settings([f"{vary}={seed}"])
+
+
 def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | None = None,
                 max_turns: int | None = None,
                 on_game: Callable[[int, SeriesResult], None] | None = None,
@@ -185,14 +195,14 @@ def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | 
             raise InvalidArgument(f"--vary {vary!r}: expected a scenario path such as "
                                   "game_params.maze_seed")
         try:
-            scenario.with_settings([f"{vary}={seed}"])
+            vary_scenario(scenario, vary, seed)
         except ScenarioError as e:
             raise InvalidArgument(str(e).replace("--set", "--vary", 1)) from None
     stats = plugin(scenario.game).turn_stats
     t0 = time.perf_counter()
     for g in range(games // n):
         group: list[list[float]] = [[] for _ in range(n)]
-        base = scenario if vary is None else scenario.with_settings([f"{vary}={seed + g}"])
+        base = vary_scenario(scenario, vary, seed + g)
         for shift in range(n):
             sc = seated(base, shift)
             with Match(sc, seed=seed + g, budget=budget, max_turns=max_turns, think=think) as m:

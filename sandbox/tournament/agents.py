@@ -29,6 +29,7 @@ from ..config.agent import read_agent_file, resolve_agent_file
 from ..config.process import PROCESS_KEYS
 from ..config.scenario import Scenario, ScenarioError, scenario_from_dict
 from ..native import InvalidArgument
+from ..sim.series import vary_scenario
 
 BUILTIN = ("random", "bot", "smitsimax", "suct", "joint", "mcgs", "greedy", "uct",
            "gtcfr")
@@ -103,16 +104,6 @@ def seat_scenario(scenario: Scenario, seats: list[Entrant]) -> dict[str, Any]:
     data["players"] = players
     data["record"] = {**data["record"], "enabled": False}
     return data
-
-
-def vary_scenario(scenario: Scenario, vary: str | None, seed: int) -> Scenario:
-    """The scenario with the game parameter `vary` (game_params.maze_seed,
-    game_params.map_seed) set to the round's seed: both seat orders of a seed
-    play one layout, and each seed a new one, so a sweep does not tune its
-    settings to one maze or map."""
-    if vary is None:
-        return scenario
-    return scenario.with_settings([f"{vary}={seed}"])
 
 
 def check_vary(scenario: Scenario, vary: str | None, seeds: range) -> None:

@@ -67,10 +67,12 @@ class TournamentSpec:
                 raise InvalidArgument(f"--sprt ELO0,ELO1 needs ELO0 < ELO1, got {e0:g},{e1:g}")
 
     def seated(self, seats: list[Entrant], seed: int | None = None) -> dict[str, Any]:
-        sc = vary_scenario(self.scenario, self.vary, self.seed if seed is None else seed)
-        if self.budget is not None:
-            sc = sc.model_copy(update={"budget": self.budget})
-        return seat_scenario(sc, seats)
+        return seat_scenario(self._round_scenario(self.seed if seed is None else seed), seats)
+
+    def _round_scenario(self, seed: int) -> Scenario:
+        """The scenario every game of the round with this seed plays."""
+        sc = vary_scenario(self.scenario, self.vary, seed)
+        return sc if self.budget is None else sc.model_copy(update={"budget": self.budget})
 
     def config(self) -> dict[str, Any]:
         """What the results log must match to be resumed."""
@@ -89,22 +91,21 @@ class TournamentSpec:
         out = []
         pairs = list(itertools.combinations(range(len(self.entrants)), 2))
         for r in range(self.games // 2):
+            base = self._round_scenario(self.seed + r)    # once a round, not once a game
             for i, j in pairs:
                 for shift, seats in enumerate(((i, j), (j, i))):
                     key = f"{i}-{j}/{r}/{shift}"
                     replay = None
                     if replay_dir is not None:
                         replay = str(replay_dir / f"{i}-{j}_r{r}_s{shift}.jsonl")
-                    seated = self.seated([self.entrants[k] for k in seats], self.seed + r)
+                    seated = seat_scenario(base, [self.entrants[k] for k in seats])
                     out.append(GameJob(key, seated, seats, self.seed + r, self.max_turns,
                                        replay))
         return out
 
     def check(self) -> None:
         check_vary(self.scenario, self.vary, range(self.seed, self.seed + self.games // 2))
-        sc = vary_scenario(self.scenario, self.vary, self.seed)
-        check_entrants(sc if self.budget is None else sc.model_copy(update={"budget": self.budget}),
-                       self.entrants)
+        check_entrants(self._round_scenario(self.seed), self.entrants)
 
 
 def make_spec(scenario: Scenario, entrants: list[Entrant], **kw: Any) -> TournamentSpec:
