@@ -50,3 +50,17 @@ def test_cli(capsys):
     for field in SearchParams.model_fields:
         assert f"\n  {field}  (" in out
     assert main(["info", "--markdown"]) != 0
+
+
+def test_temperature_is_read_only_when_the_final_move_is_sampled():
+    """MCGS and gtcfr read `temperature` only to shape a sampled final move
+    (mcgs.c's and gtcfr.c's final-move draw); with an argmax move a change of
+    it does nothing, and a re-search must say so rather than let a different
+    move look like its doing."""
+    from sandbox.sim.settings_doc import setting_is_read
+    for algo in ("mcgs", "gtcfr"):
+        sampled = SearchParams(algorithm=algo, final_move="sample")
+        assert setting_is_read(sampled, "temperature"), algo
+        assert not setting_is_read(sampled.replace(final_move="argmax"), "temperature"), algo
+    assert not setting_is_read(SearchParams(algorithm="smitsimax", final_move="sample"),
+                               "temperature")

@@ -149,6 +149,8 @@ def setting_is_read(settings: SearchParams, name: str) -> bool:
         return False
     if algo == "smitsimax" and name in SMITSIMAX_POLICY_ONLY:
         return settings.policy in SMITSIMAX_POLICY_ONLY[name]
+    if name == "temperature":   # shapes only a sampled final move
+        return settings.final_move == "sample"
     return True
 
 
