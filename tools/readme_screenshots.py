@@ -9,7 +9,7 @@ budgets, so the pictures are reproducible:
   nodelink.png  a young tree in the node-link layout, a node hovered
   step.png      the step-by-step view in its joint-action phase
   replay.png    the replay scene on a recorded duel with its trees
-  whatif.png    that duel at turn 30 with the what-if panel: Curious re-searched from
+  whatif.png    that duel at turn 30 with the what-if panel: Yellow (Smitsimax) re-searched from
                 its kept tree as recorded and with C 1.5, the second compared
   goofspiel.png the arena on goofspiel_13_duel after 5 rounds
   goofspiel_hidden.png  goofspiel_you_imp_info (hidden bids) after 4 rounds the person
@@ -266,6 +266,7 @@ def algorithm_shots(out: Path) -> None:
     arena = ArenaScene(app, scenario, seed=3, budget=Budget(iterations=3000, ms=0),
                        recorder_factory=lambda: None)
     app.push(arena)
+    arena.set_param("algorithm", "smitsimax", player=0)   # the duel seats joint MCTS there
     arena.set_param("policy", "exp3", player=0)
     arena.set_param("policy", "rm", player=1)
     arena._build_widgets()
