@@ -110,6 +110,16 @@ def test_every_relative_link_resolves(page):
     assert not bad, f"{rel(page)}:\n  " + "\n  ".join(bad)
 
 
+@pytest.mark.parametrize("page", PAGES, ids=rel)
+def test_no_prose_runs_on_from_a_table(page):
+    """A Markdown table ends at a blank line: a sentence typed right under its
+    last row renders as one more, mostly empty, row."""
+    lines = prose(page.read_text(encoding="utf-8")).splitlines()
+    bad = [b[:70] for a, b in zip(lines, lines[1:])
+           if a.lstrip().startswith("|") and b.strip() and not b.lstrip().startswith("|")]
+    assert not bad, f"{rel(page)}:\n  " + "\n  ".join(bad)
+
+
 def test_readme_links_every_docs_page():
     linked = {(README.parent / t.partition("#")[0]).resolve() for t in links(README)}
     missing = [rel(p) for p in DOCS if p.resolve() not in linked]

@@ -387,6 +387,8 @@ def put_section(text: str | None, title: str, table: str) -> str:
         notes = section[end:]
     while notes and not notes[-1].strip():
         notes.pop()
+    if notes and notes[0].strip():   # prose written flush under the table would be
+        notes = [""] + notes         # read by Markdown as one more table row
     new = block.rstrip("\n").splitlines() + notes
     rest = lines[b:]
     return "\n".join(lines[:a] + new + ([""] + rest if rest else [])) + "\n"

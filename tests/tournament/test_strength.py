@@ -259,6 +259,17 @@ def test_a_section_is_replaced_and_the_rest_kept():
     assert put_section(text, "Goofspiel, both orders", table) == text
 
 
+def test_notes_written_flush_under_a_table_get_their_blank_line():
+    """A note typed right under the table's last row would render as one more
+    row (Markdown tables end at a blank line), so rewriting the section puts
+    the blank line back."""
+    from sandbox.tournament.strength import put_section
+    flush = DOC.replace("| old row | x |\n\nNotes", "| old row | x |\nNotes")
+    table = "| scenario | agent |\n|---|---|\n| new row | y |\n"
+    text = put_section(flush, "Goofspiel, both orders", table)
+    assert "| new row | y |\n\nNotes on the goofspiel table, kept.\n" in text
+
+
 def test_a_new_section_goes_at_the_end_and_a_new_file_gets_the_introduction():
     from sandbox.tournament.strength import INTRO, put_section
     table = "| a |\n|---|\n| 1 |\n"
