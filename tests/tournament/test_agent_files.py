@@ -37,3 +37,21 @@ def test_each_agent_file_plays_its_scenario_and_names_its_command(path):
     comment = "\n".join(line for line in path.read_text().splitlines()
                         if line.startswith("#"))
     assert "python -m sandbox" in comment, f"{path.name}: no command says where it came from"
+
+
+DEFAULTS = [p for p in AGENTS if p.stem.endswith("_default")]
+
+
+@pytest.mark.parametrize("path", DEFAULTS, ids=lambda p: p.stem)
+def test_a_default_agent_file_is_its_scenarios_seat_0(path):
+    """agents/*_default.toml stand for a scenario's own player in sweeps and
+    matches: when the scenario's settings change, the file must follow, or a
+    "against the default" figure measures something else."""
+    from sandbox.native import SearchParams
+    scenario = load_scenario(scenario_for(path))
+    mine = SearchParams.coerce(load_entrant(str(path)).player["search"])
+    assert mine == SearchParams.coerce(scenario.players[0].search), path.name
+
+
+def test_there_are_default_agent_files():
+    assert len(DEFAULTS) >= 4, [p.name for p in DEFAULTS]
