@@ -409,7 +409,10 @@ def add_strength_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", action="append", default=[], metavar="SPEC",
                    help="add rows for this agent: a built-in name or an agent file (*.toml), "
                         "its budget set aside (repeatable; the scenario's seat-0 player, "
-                        "'default', is always a row)")
+                        "'default', is a row unless --no-default)")
+    p.add_argument("--no-default", action="store_true",
+                   help="no rows for the scenario's seat-0 player: only the --agent rows "
+                        "(when the default's cells are already played)")
     p.add_argument("--opponents", default=None, metavar="A,B",
                    help=f"the yardsticks (built-in names or agent files; default "
                         f"{','.join(YARDSTICKS)})")
@@ -493,6 +496,8 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
     budgets = _budgets(args)
     opponents = parse_opponents(args.opponents)
     extra = [load_spec(a, "--agent") for a in args.agent]
+    if getattr(args, "no_default", False) and not extra:
+        raise InvalidArgument("--no-default leaves no rows: add --agent SPEC")
     cells = []
     for t in tables:
         sc = load_scenario(t.scenario)
@@ -501,8 +506,9 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
         if len(sc.players) != 2:
             raise InvalidArgument(f"--only {t.key}: the strength table plays two-player "
                                   f"scenarios; {sc.name} has {len(sc.players)} players")
+        rows = extra if getattr(args, "no_default", False) else [default_entrant(sc), *extra]
         # two agents of one name get #2 ... (rows and log files apart)
-        for agent in unique_names([default_entrant(sc), *extra]):
+        for agent in unique_names(rows):
             for opp in opponents:
                 for b in budgets:
                     cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns)

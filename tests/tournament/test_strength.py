@@ -130,6 +130,15 @@ def test_agent_rows_and_their_budget_set_aside(tmp_path, capsys):
     assert data["cells"][1]["agent_iterations_per_turn"] == 40
 
 
+def test_no_default_plays_only_the_agent_rows(tmp_path, capsys):
+    data = json.loads(run(capsys, tmp_path, "--games", "2", "--iterations", "40", "--ms", "0",
+                          "--opponents", "random", "--agent", "greedy", "--no-default",
+                          "--json"))
+    assert [(c["agent"], c["opponent"]) for c in data["cells"]] == [("greedy", "random")]
+    logs = [x.name for x in (tmp_path / "logs" / "goofspiel13-descending").iterdir()]
+    assert logs == ["greedy-vs-random-it40.jsonl"]
+
+
 def test_text_table_and_resume(tmp_path, capsys):
     args = ["--games", "2", "--iterations", "40", "--ms", "0", "--opponents", "random"]
     out = run(capsys, tmp_path, *args)
@@ -167,6 +176,7 @@ def test_text_table_and_resume(tmp_path, capsys):
     (["--seed", "-1"], ["--seed"]),
     (["--workers", "999"], ["--workers"]),
     (["--markdown", "/no/such/folder/s.md"], ["--markdown"]),
+    (["--no-default"], ["--no-default", "--agent"]),
 ])
 def test_bad_input_is_one_line(argv, words, tmp_path, capsys):
     code = main(["strength", "--quick", *SMALL, "--out", str(tmp_path / "logs"), *argv])
@@ -191,7 +201,7 @@ def test_default_yardsticks_are_built_in_or_one_line(capsys, monkeypatch):
 def test_every_table_scenario_is_two_players():
     cells = make_cells(argparse.Namespace(
         quick=True, games=None, only=None, agent=[], opponents="random", iterations=None,
-        ms=None, seed=1, turns=None, workers=None))
+        ms=None, seed=1, turns=None, workers=None, no_default=False))
     assert {c.table.key for c in cells} == {t.key for t in SCENARIOS}
     assert all(len(c.scenario.players) == 2 for c in cells)
     assert len(cells) == len(SCENARIOS) * 2          # two budgets
