@@ -496,7 +496,7 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
     budgets = _budgets(args)
     opponents = parse_opponents(args.opponents)
     extra = [load_spec(a, "--agent") for a in args.agent]
-    if getattr(args, "no_default", False) and not extra:
+    if args.no_default and not extra:
         raise InvalidArgument("--no-default leaves no rows: add --agent SPEC")
     cells = []
     for t in tables:
@@ -506,7 +506,7 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
         if len(sc.players) != 2:
             raise InvalidArgument(f"--only {t.key}: the strength table plays two-player "
                                   f"scenarios; {sc.name} has {len(sc.players)} players")
-        rows = extra if getattr(args, "no_default", False) else [default_entrant(sc), *extra]
+        rows = extra if args.no_default else [default_entrant(sc), *extra]
         # two agents of one name get #2 ... (rows and log files apart)
         for agent in unique_names(rows):
             for opp in opponents:
