@@ -110,9 +110,11 @@ strength_word = st.one_of(st.sampled_from(["goofspiel13-descending", "maze-duel"
 
 @given(st.lists(strength_word, max_size=3), st.lists(strength_word, max_size=3),
        st.lists(strength_word, max_size=2), st.integers(-3, 300),
-       st.one_of(st.none(), st.integers(-2, 2_000)), st.one_of(st.none(), st.floats()))
+       st.one_of(st.none(), st.integers(-2, 2_000)), st.one_of(st.none(), st.floats()),
+       st.booleans())
 @fuzz_settings(40)
-def test_strength_flags_make_cells_or_one_line(only, opponents, agents, games, its, ms):
+def test_strength_flags_make_cells_or_one_line(only, opponents, agents, games, its, ms,
+                                               no_default):
     """`strength`'s flags: the cells are made (checked, no game played) or
     one line says what is wrong."""
     import argparse
@@ -120,7 +122,8 @@ def test_strength_flags_make_cells_or_one_line(only, opponents, agents, games, i
     from sandbox.tournament.strength import make_cells
     args = argparse.Namespace(quick=True, games=games, only=only or None, agent=agents,
                               opponents=",".join(opponents) if opponents else "random",
-                              iterations=its, ms=ms, seed=1, turns=None, workers=0)
+                              iterations=its, ms=ms, seed=1, turns=None, workers=0,
+                              no_default=no_default)
     cells, exc = attempt(make_cells, args)
     if exc is not None:
         assert "\n" not in str(exc).strip()
