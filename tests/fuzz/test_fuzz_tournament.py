@@ -119,11 +119,13 @@ def test_strength_flags_make_cells_or_one_line(only, opponents, agents, games, i
     one line says what is wrong."""
     import argparse
 
-    from sandbox.tournament.strength import make_cells
-    args = argparse.Namespace(quick=True, games=games, only=only or None, agent=agents,
-                              opponents=",".join(opponents) if opponents else "random",
-                              iterations=its, ms=ms, seed=1, turns=None, workers=0,
-                              no_default=no_default)
+    from sandbox.tournament.strength import add_strength_args, make_cells
+    parser = argparse.ArgumentParser()
+    add_strength_args(parser)
+    args = parser.parse_args([])      # every flag's default: a new flag cannot go missing here
+    vars(args).update(quick=True, games=games, only=only or None, agent=agents,
+                      opponents=",".join(opponents) if opponents else "random",
+                      iterations=its, ms=ms, workers=0, no_default=no_default)
     cells, exc = attempt(make_cells, args)
     if exc is not None:
         assert "\n" not in str(exc).strip()

@@ -12,7 +12,7 @@ import pytest
 from sandbox.cli import main
 from sandbox.config import load_scenario
 from sandbox.tournament.agents import BUILTIN, builtin_entrant
-from sandbox.tournament.strength import SCENARIOS, Cell, make_cells
+from sandbox.tournament.strength import SCENARIOS, Cell, add_strength_args, make_cells
 
 Z95 = 1.959963984540054
 SMALL = ["--only", "goofspiel13-descending", "--opponents", "random,suct", "--workers", "0"]
@@ -199,9 +199,9 @@ def test_default_yardsticks_are_built_in_or_one_line(capsys, monkeypatch):
 
 
 def test_every_table_scenario_is_two_players():
-    cells = make_cells(argparse.Namespace(
-        quick=True, games=None, only=None, agent=[], opponents="random", iterations=None,
-        ms=None, seed=1, turns=None, workers=None, no_default=False))
+    parser = argparse.ArgumentParser()
+    add_strength_args(parser)
+    cells = make_cells(parser.parse_args(["--quick", "--opponents", "random"]))
     assert {c.table.key for c in cells} == {t.key for t in SCENARIOS}
     assert all(len(c.scenario.players) == 2 for c in cells)
     assert len(cells) == len(SCENARIOS) * 2          # two budgets
