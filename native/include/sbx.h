@@ -134,6 +134,11 @@ int sbx_game_has_bot(const char *kind);
  * out of the game or a terminal state. SBX_ERR_STATE if the game has no bot.
  * Deterministic: a function of the state. */
 int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out);
+/* The moves that lose agent the game this turn whatever the others play
+ * (snakes: off the board, into a body that stays, starving), as a mask
+ * over move ids (bit m: move m); 0 for a game that knows none, an agent
+ * out of the game or a terminal state. What safe_moves skips. */
+int sbx_game_fatal_moves(const sbx_game *game, int agent, uint32_t *mask_out);
 /* Replace the state's own RNG stream (chance events such as food spawns). */
 int sbx_game_reseed(sbx_game *game, uint64_t seed);
 /* 1 if the game keeps information from some seats (goofspiel imp_info=1),
@@ -414,6 +419,12 @@ typedef struct sbx_search_params {
                                    information the search may use (-1: the
                                    seat it plays for, filled in by the
                                    controller; agent 0 for a bare search)   */
+    double exploration_decay;   /* RM / RM+ / Exp3: a young node's uniform
+                                   share, decay * sqrt(K / n), floored at
+                                   exploration                              */
+    int32_t safe_moves;         /* 1: skip the game's fatal moves (game.h
+                                   fatal_moves) in selection, random picks
+                                   and rollouts while another move is left */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0

@@ -309,6 +309,15 @@ class Game:
             check(lib.sbx_game_bot_move(self._h.get(), int_arg("agent", agent, *I32), out))
         return None if out[0] == MOVE_NONE else int(out[0])
 
+    def fatal_moves(self, agent: int) -> int:
+        """The moves that lose `agent` the game this turn whatever the others
+        play, as a mask (bit m: move m); 0 where the game knows none. What
+        the searches' safe_moves setting skips."""
+        out = ffi.new("uint32_t *")
+        with self._h.lock:
+            check(lib.sbx_game_fatal_moves(self._h.get(), int_arg("agent", agent, *I32), out))
+        return int(out[0])
+
     @property
     def hidden_info(self) -> bool:
         """Whether the game keeps information from some seats (goofspiel

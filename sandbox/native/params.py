@@ -141,7 +141,8 @@ class SearchParams(BaseModel):
                             "turn, with fresh trees")
     final_move: Literal["argmax", "sample"] = Field(
         "argmax", description="Exp3 / RM, gtcfr, pubcfr: play the average strategy's argmax "
-                            "or a sample of it (gtcfr, pubcfr: sample unless set)")
+                            "or a sample of it (gtcfr, pubcfr: sample unless set); Smitsimax "
+                            "under UCB: the most visited move or a draw from the visit shares")
     avg_weight: Literal["auto", "uniform", "sqrt", "linear"] = Field(
         "auto", description="Exp3 / RM: weight of each selection in the average strategy, "
                             "t = the parent's visits then: 1 (uniform), sqrt(t), t (linear, "
@@ -159,8 +160,9 @@ class SearchParams(BaseModel):
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
-                               description="final_move=sample: MCGS draws from visits^(1/T), "
-                                           "gtcfr from its average strategy^(1/T)")
+                               description="final_move=sample: MCGS and Smitsimax (UCB) draw "
+                                           "from visits^(1/T), gtcfr and Smitsimax (Exp3 / "
+                                           "RM) from the average strategy^(1/T)")
     rollout_steps: Int = Field(0, ge=0, le=1000,
                                description="MCGS: random turns before a new node's evaluation "
                                            "(0 = evaluate at once)")
@@ -230,6 +232,17 @@ class SearchParams(BaseModel):
                                        "a determinized search or pubcfr uses (-1: the seat the "
                                        "search plays for, given by the match's controller; agent 0 "
                                        "for a bare Search)")
+    exploration_decay: Float = Field(2.0, ge=0.0, le=10.0,
+                                     description="Exp3 / RM: a node's uniform share starts "
+                                                 "high and decays with its visits n, max("
+                                                 "exploration, exploration_decay*sqrt(K/n)), "
+                                                 "so every move's subtree keeps learning "
+                                                 "(0: the fixed share only)")
+    safe_moves: bool = Field(True, description="skip the moves the game knows lose at once "
+                                               "whatever the others play (snakes: a wall, a "
+                                               "body that stays, starving) wherever a move is "
+                                               "picked, while another is left (off: the "
+                                               "tutorial's every-move search)")
 
     @model_validator(mode="before")
     @classmethod
@@ -244,6 +257,17 @@ class SearchParams(BaseModel):
                 and "final_move" not in data):
             return {**data, "final_move": "sample"}
         return data
+
+    @model_validator(mode="after")
+    def _rm_needs_exploration(self) -> "SearchParams":
+        """C's rule (params.c): regret matching without any exploration
+        judges a move it stopped playing by its old average forever."""
+        if (self.algorithm == "smitsimax" and self.policy in ("rm", "rm_plus")
+                and self.exploration == 0 and self.exploration_decay == 0):
+            raise ValueError(f"exploration: 0 with exploration_decay 0 starves policy "
+                             f"{self.policy} (a move it stops playing is judged by its old "
+                             f"average forever); give either one a share")
+        return self
 
     @model_validator(mode="after")
     def _power_needs_ucb1(self) -> "SearchParams":

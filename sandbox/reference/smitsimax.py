@@ -49,6 +49,7 @@ from sandbox.native.params import SearchParams
 from sandbox.native.search import MoveStat, RunResult, SearchStats, Trace
 
 from .rng import SplitMix64
+from .tree import explore_share
 from .tree import (MOVE_NONE, FLAG_PASS, FLAG_DIED, FLAG_SURVIVED, FLAG_DOOMED, PICK_NONE,
                    PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT, PICK_SAMPLE, SAMPLING, STOP_NONE,
                    STOP_ITERATIONS, STOP_NODE_CAP, STOP_TERMINAL, avg_weight, rng_unit, norm_at,
@@ -128,16 +129,30 @@ class Smitsimax:
         died_only = (node.flags & (FLAG_DIED | FLAG_SURVIVED)) == FLAG_DIED
         return died_only and node.visits >= self.params.death_min_visits
 
-    def _select_child(self, tree: Tree, node: Node) -> tuple[int, str]:
-        """Tutorial §7 selectChild. `node.visits` already counts this visit."""
+    def _select_child(self, tree: Tree, node: Node, fatal: int = 0) -> tuple[int, str]:
+        """Tutorial §7 selectChild. `node.visits` already counts this visit.
+        `fatal`: safe_moves' mask of the moves that lose at once (bit m:
+        move m; 0 when every move does): such a child is neither picked at
+        random, nor tried, nor chosen by UCB."""
         p = self.params
         children = list(node.children())
+
+        def is_fatal(c: int) -> bool:
+            return bool(fatal >> tree.nodes[c].move & 1)
+
         if node.visits < p.random_threshold:
-            if p.death_penalty:
-                ok = [c for c in children if not self._is_doomed(tree.nodes[c])]
-                if 0 < len(ok) < len(children):
-                    return ok[self.rng.below(len(ok))], PICK_RANDOM
+            if p.death_penalty or fatal:
+                # the safe children not doomed; else the safe ones; else all
+                safe = [c for c in children if not is_fatal(c)]
+                ok = [c for c in safe if not (p.death_penalty and self._is_doomed(tree.nodes[c]))]
+                for pool in (ok, safe):
+                    if 0 < len(pool) < len(children):
+                        return pool[self.rng.below(len(pool))], PICK_RANDOM
             return children[self.rng.below(len(children))], PICK_RANDOM
+        if fatal:
+            untried = [c for c in children if not is_fatal(c) and tree.nodes[c].visits == 0]
+            if untried:
+                return untried[self.rng.below(len(untried))], PICK_UCB
 
         # UCB1 on the normalised mean (mean - lo) / (hi - lo), [lo, hi] the
         # leaf scores' range or that of the children's depth (bounds=depth).
@@ -152,6 +167,8 @@ class Smitsimax:
         best, best_v = children[0], -math.inf
         for j, c in enumerate(children):
             child = tree.nodes[c]
+            if fatal and is_fatal(c):
+                continue
             if child.visits == 0:
                 # a uniformly random untried child, drawn among those from
                 # here on (none before this one is untried), as the C core
@@ -186,21 +203,22 @@ class Smitsimax:
         children = list(node.children())
         nodes = [tree.nodes[c] for c in children]
         k = len(children)
+        gx = explore_share(p, k, node.visits)
         sigma = strategy(nodes, p.exploration, self.policy)
-        mix = p.exploration / k
+        mix = gx / k
         w = avg_weight(p.avg_weight, self.policy, node.visits)
         u = rng_unit(self.rng)
         acc = 0.0
         chosen, pc = -1, 0.0
         for i, nd in enumerate(nodes):
-            pi = (1.0 - p.exploration) * sigma[i] + mix
+            pi = (1.0 - gx) * sigma[i] + mix
             nd.p1 = nd.p1 + w * pi
             acc += pi
             if chosen < 0 and u < acc:
                 chosen, pc = i, pi
         if chosen < 0:
             chosen = k - 1
-            pc = (1.0 - p.exploration) * sigma[k - 1] + mix
+            pc = (1.0 - gx) * sigma[k - 1] + mix
         return children[chosen], pc
 
     def _update_sampling(self, tree: Tree, path: list[int], psel: dict[int, float],
@@ -228,8 +246,9 @@ class Smitsimax:
             else:
                 parent = tree.nodes[path[k - 1]]
                 kids = [tree.nodes[i] for i in parent.children()]
+                gx = explore_share(p, len(kids), parent.visits)
                 sigma = strategy(kids, p.exploration, self.policy)
-                mix = p.exploration / len(kids)
+                mix = gx / len(kids)
                 xhat = []
                 ev = 0.0
                 for j, (i, ch) in enumerate(zip(parent.children(), kids)):
@@ -237,7 +256,7 @@ class Smitsimax:
                     if cf is not None and cf[0] == k:   # exact returns
                         xh = x if picked else (cf[1][j] - lo) / scale
                         xhat.append(xh)
-                        ev += ((1.0 - p.exploration) * sigma[j] + mix) * xh
+                        ev += ((1.0 - gx) * sigma[j] + mix) * xh
                         continue
                     n = ch.visits - 1 if picked else ch.visits
                     b = 0.5
@@ -246,7 +265,7 @@ class Smitsimax:
                         b = min(max(b, 0.0), 1.0)
                     xh = b + (x - b) / pk if picked else b
                     xhat.append(xh)
-                    ev += ((1.0 - p.exploration) * sigma[len(xhat) - 1] + mix) * xh
+                    ev += ((1.0 - gx) * sigma[len(xhat) - 1] + mix) * xh
                 for ch, xh in zip(kids, xhat):
                     r = ch.p0 + (xh - ev)
                     if self.policy == "rm_plus" and r < 0.0:
@@ -337,6 +356,8 @@ class Smitsimax:
         sim_seed = self.rng.next()
         sim.reseed(sim_seed)  # chance events differ between iterations
         freeze = p.elimination == "freeze"
+        # safe_moves: only where the game knows its fatal moves
+        safe = p.safe_moves and hasattr(sim, "fatal_moves")
 
         paths = [[0] for _ in range(n)]
         alive = [sim.is_alive(a) for a in range(n)]
@@ -365,6 +386,11 @@ class Smitsimax:
                 tree = trees[a]
                 pick, expanded = PICK_NONE, False
                 moves = sim.legal_moves(a) if alive[a] else []
+                fatal = 0
+                if moves and safe:
+                    fatal = sim.fatal_moves(a)
+                    if all(fatal >> m & 1 for m in moves):
+                        fatal = 0       # every move loses: any may be picked
                 if not moves:
                     move = MOVE_NONE
                     if in_tree[a]:  # eliminated: descend through a pass node
@@ -381,7 +407,7 @@ class Smitsimax:
                         c, psel[a][len(paths[a])] = self._select_sample(tree, tree.nodes[cur])
                         pick = PICK_SAMPLE
                     else:
-                        c, pick = self._select_child(tree, tree.nodes[cur])
+                        c, pick = self._select_child(tree, tree.nodes[cur], fatal)
                     tree.nodes[c].visits += 1
                     move = tree.nodes[c].move
                     paths[a].append(c)
@@ -389,7 +415,8 @@ class Smitsimax:
                     if p.rollout and expanded:
                         in_tree[a] = False  # one new node per iteration
                 else:  # rollout below the tree
-                    move = moves[self.rng.below(len(moves))]
+                    ok = [m for m in moves if not fatal >> m & 1]
+                    move = ok[self.rng.below(len(ok))]
                     pick = PICK_ROLLOUT
                 joint.append(move)
                 rec_moves[a].append(-1 if move == MOVE_NONE else move)

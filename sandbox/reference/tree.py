@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from .rng import SplitMix64
 
@@ -56,6 +56,16 @@ def norm_values(tree: "Tree", depth: int) -> tuple[float, float]:
     range whatever `bounds` says, since discounted values do not live on the
     leaf scores' range."""
     return norm_at(tree, "depth", depth)
+
+
+def explore_share(p: Any, k: int, visits: int) -> float:
+    """The uniform share of a sampling node's distribution (C's
+    explore_share): `exploration`, raised to exploration_decay * sqrt(K / n)
+    while the node is young (n its visits, at most 1)."""
+    g = p.exploration_decay * math.sqrt(float(k) / float(visits if visits else 1))
+    if g > 1.0:
+        g = 1.0
+    return g if g > p.exploration else p.exploration
 
 
 def strategy(children: Sequence["Node"], gamma_x: float, policy: str) -> list[float]:

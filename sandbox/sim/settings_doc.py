@@ -44,7 +44,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "lead": ("suct", "uct"),
     "c_puct": ("mcgs", "gtcfr", "pubcfr"),
     "fpu_offset": ("mcgs",),
-    "temperature": ("mcgs", "gtcfr"),
+    "temperature": ("smitsimax", "mcgs", "gtcfr"),
     "rollout_steps": ("mcgs",),
     "short_circuit": ("mcgs",),
     "transpositions": ("mcgs",),
@@ -61,6 +61,8 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "expand_after": ("gtcfr",),
     "grow_tree": ("pubcfr",),
     "info_seat": ("smitsimax", "random", "pubcfr"),
+    "exploration_decay": ("smitsimax",),
+    "safe_moves": ("smitsimax",),
 }
 
 
@@ -135,7 +137,7 @@ SMITSIMAX_POLICY_ONLY: dict[str, tuple[str, ...]] = {
     "c": _UCB_FAMILY, "random_threshold": _UCB_FAMILY, "death_penalty": _UCB_FAMILY,
     "death_penalty_value": _UCB_FAMILY, "death_min_visits": _UCB_FAMILY,
     "bounds": _UCB_FAMILY, "backup": ("ucb1",), "power_p": ("ucb1",),
-    "exploration": _SAMPLING, "final_move": _SAMPLING, "avg_weight": _SAMPLING,
+    "exploration": _SAMPLING, "exploration_decay": _SAMPLING, "avg_weight": _SAMPLING,
     "counterfactual": ("rm", "rm_plus"),
 }
 

@@ -155,7 +155,8 @@ class ApiMachine(RuleBasedStateMachine):
 
     @rule(i=idx, which=st.sampled_from(["turn", "legal_moves", "is_alive", "alive",
                                         "is_terminal", "evaluate", "ranking", "state_hash",
-                                        "export", "move_name", "repr", "bot_move"]),
+                                        "export", "move_name", "repr", "bot_move",
+                                        "fatal_moves"]),
           agent=agents, move=st.one_of(st.integers(-1, 16), ints_wild))
     def query(self, i, which, agent, move):
         g = self._game(i)
@@ -166,6 +167,7 @@ class ApiMachine(RuleBasedStateMachine):
             "ranking": g.ranking, "state_hash": g.state_hash, "export": g.export,
             "move_name": lambda: g.move_name(agent, move), "repr": lambda: repr(g),
             "bot_move": lambda: g.bot_move(agent),
+            "fatal_moves": lambda: g.fatal_moves(agent),
         }
         out, exc = attempt(calls[which])
         if which == "repr":
@@ -191,6 +193,13 @@ class ApiMachine(RuleBasedStateMachine):
                 assert exc is None, repr(exc)
                 assert (out is None) == (not must(g.is_alive, agent) or must(lambda: g.is_terminal))
                 assert out is None or out in must(g.legal_moves, agent)
+        elif which == "fatal_moves":
+            # a mask over the agent's moves, empty when it is out or the game over
+            assert (exc is None) == agent_ok(agent, n), (which, agent, exc)
+            if exc is None:
+                assert 0 <= out < 1 << 16
+                if not must(g.is_alive, agent) or must(lambda: g.is_terminal):
+                    assert out == 0
         elif which == "move_name":
             # any agent and move has a name ("?" when there is none)
             assert exc is None or isinstance(exc, InvalidArgument), repr(exc)

@@ -17,6 +17,7 @@ from sandbox.native import SNAPSHOT_DTYPE, ClosedError, Game, Search, SearchPara
 GAME_CALLS = {
     "alive": lambda g, c: g.alive,
     "bot_move": lambda g, c: g.bot_move(0),
+    "fatal_moves": lambda g, c: g.fatal_moves(0),
     "clone": lambda g, c: g.clone(),
     "copy_from": lambda g, c: g.copy_from(c["twin"]),
     "copy_into": lambda g, c: c["twin"].copy_from(g),

@@ -14,7 +14,11 @@ recomputed from those PRE-iteration statistics:
   death_penalty_value for a child of certain death when death_penalty is
   on; ties go to the earlier child;
 - random picks avoid children of certain death when the penalty is on and
-  some child is not doomed.
+  some child is not doomed;
+- with safe_moves, no pick (random, untried or UCB) is a move the game says
+  is fatal in the state the pick was made in (Game.fatal_moves, the trace
+  replayed on the root state), unless every move there is: UCB1's untried
+  children and argmax are taken among the safe children only.
 
 [lo, hi] is rebuilt from the traces themselves (class Bounds): the running
 range of the leaf scores (bounds=leaf), or per depth the range of the
@@ -37,7 +41,7 @@ from collections import Counter
 
 import numpy as np
 
-from sandbox.native import Search, SearchParams, TreeSnapshot
+from sandbox.native import Game, Search, SearchParams, TreeSnapshot
 from sandbox.native.snapshot import FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURVIVED
 
 F32_EPS = 2.0 ** -24       # relative rounding of a float32 snapshot mean
@@ -140,10 +144,13 @@ class Bounds:
 
 
 def ucb_pick(pre: Tree, kids: np.ndarray, parent_visits: int, lo: float, hi: float,
-             p: SearchParams, exact_ties: bool, tally: Counter) -> np.ndarray:
+             p: SearchParams, exact_ties: bool, tally: Counter, fatal: int = 0) -> np.ndarray:
     """The row UCB1 must pick among `kids` (pre-iteration rows): one row, or
-    the rows float32 noise cannot tell apart (the pick must be one of them)."""
+    the rows float32 noise cannot tell apart (the pick must be one of them).
+    `fatal`: the safe_moves mask of the state (0: none, or every move)."""
     snap = pre.snap
+    if fatal:
+        kids = kids[[not fatal >> int(snap.move[r]) & 1 for r in kids]]
     visits = snap.visits[kids].astype(np.int64)
     unvisited = np.flatnonzero(visits == 0)
     if unvisited.size:
@@ -187,15 +194,43 @@ def ucb_pick(pre: Tree, kids: np.ndarray, parent_visits: int, lo: float, hi: flo
     return kids[best:best + 1]
 
 
+def fatal_masks(root: Game, tr, p: SearchParams) -> list[list[int]]:
+    """Per agent and depth, the mask of fatal moves the pick there had to
+    avoid: the trace replayed on the root state (its chance reseeded as the
+    iteration's), 0 where safe_moves is off or every move is fatal."""
+    n = root.num_agents
+    out = [[0] * tr.depth for _ in range(n)]
+    if not p.safe_moves:
+        return out
+    sim = root.clone()
+    sim.reseed(tr.sim_seed)
+    for d in range(tr.depth):
+        for a in range(n):
+            legal = sim.legal_moves(a)
+            m = sim.fatal_moves(a)
+            if legal and all(m >> mv & 1 for mv in legal):
+                m = 0
+            out[a][d] = m
+        sim.step([None if mv < 0 else int(mv) for mv in tr.moves[:, d]])
+    sim.close()
+    return out
+
+
 def check_iteration(pre: list[Tree], post: list[Tree], tr, p: SearchParams, bounds: Bounds,
-                    tally: Counter, exact_ties: bool = False) -> None:
+                    tally: Counter, exact_ties: bool = False,
+                    fatal: list[list[int]] | None = None) -> None:
     """Assert that every pick of the traced iteration `tr` is the one the
-    pre-iteration trees and bounds call for."""
+    pre-iteration trees and bounds call for (`fatal`: fatal_masks)."""
     for a in range(len(pre)):
         path = tr.paths[a]
         k = 0                                         # index into path
         for d in range(tr.depth):
             pick = tr.picks[a][d]
+            mask = fatal[a][d] if fatal else 0
+            if mask and tr.moves[a][d] >= 0:
+                assert not mask >> int(tr.moves[a][d]) & 1, \
+                    f"agent {a}, depth {d}: {pick} pick of a fatal move"
+                tally["safe_checked"] += 1
             if pick in ("none", "rollout"):           # outside the tree
                 continue
             parent_id, child_id = path[k], path[k + 1]
@@ -224,12 +259,13 @@ def check_iteration(pre: list[Tree], post: list[Tree], tr, p: SearchParams, boun
             if pick == "random":
                 if p.death_penalty:
                     doomed = certain_death(pre[a].snap, kids, p.death_min_visits)
-                    if 0 < doomed.sum() < len(kids):
+                    safe = np.array([not mask >> int(pre[a].snap.move[r]) & 1 for r in kids])
+                    if 0 < (doomed | ~safe).sum() < len(kids) and (~doomed & safe).any():
                         assert not doomed[list(kids).index(crow)], f"{where}: random pick of a doomed child"
                         tally["random_avoided_doomed"] += 1
                 continue
             lo, hi = bounds.range(a, p.bounds, k)     # the children's depth
-            want = ucb_pick(pre[a], kids, parent_visits, lo, hi, p, exact_ties, tally)
+            want = ucb_pick(pre[a], kids, parent_visits, lo, hi, p, exact_ties, tally, mask)
             assert crow in want, (
                 f"{where}: C picked move {pre[a].snap.move[crow]}, UCB1 says "
                 f"{pre[a].snap.move[want].tolist()} (bounds {lo}..{hi})")
@@ -248,14 +284,16 @@ def traced_iterations(s: Search, iterations: int, bounds: Bounds, tally: Counter
     with s.root_game() as root:
         alive = root.alive
     pre = [Tree(full_tree(s, a)) for a in range(n)]
+    root = s.root_game()
     for _ in range(iterations):
         tr = s.step_traced()
         assert tr.stop_reason == "none"
         post = [Tree(full_tree(s, a)) for a in range(n)]
-        check_iteration(pre, post, tr, p, bounds, tally, exact_ties)
+        check_iteration(pre, post, tr, p, bounds, tally, exact_ties, fatal_masks(root, tr, p))
         bounds.record(tr, p, alive)
         for a in range(n):
             assert (tr.norm_min[a], tr.norm_max[a]) == bounds.shown(a, p.bounds), f"agent {a}"
         pre = post
         tally["iterations"] += 1
+    root.close()
     return tally

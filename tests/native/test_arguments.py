@@ -102,6 +102,9 @@ CASES = [
     ("bot_move-float", lambda g, s, o: g.bot_move(1.0), ["agent", "integer"]),
     ("bot_move-bool", lambda g, s, o: g.bot_move(True), ["agent", "bool"]),
     ("bot_move-huge", lambda g, s, o: g.bot_move(BIG), ["agent", "out of range"]),
+    ("fatal_moves-float", lambda g, s, o: g.fatal_moves(1.0), ["agent", "integer"]),
+    ("fatal_moves-huge", lambda g, s, o: g.fatal_moves(BIG), ["agent", "out of range"]),
+    ("fatal_moves-past", lambda g, s, o: g.fatal_moves(2), ["agent", "out of range"]),
     ("move_name-float", lambda g, s, o: g.move_name(0, 1.0), ["move", "integer"]),
     ("move_name-bool", lambda g, s, o: g.move_name(True, 0), ["agent", "bool"]),
     ("move_name-huge", lambda g, s, o: g.move_name(0, BIG), ["move", "out of range"]),
@@ -228,7 +231,7 @@ CASES = [
 @pytest.fixture()
 def objects():
     with Game("snakes", SMALL, seed=1) as g, Game("goofspiel") as other, \
-            Search(g, SearchParams(node_cap=1024), seed=1) as s:
+            Search(g, SearchParams(node_cap=1 << 14), seed=1) as s:
         s.run(iterations=50)
         yield g, s, other
 

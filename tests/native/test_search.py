@@ -488,7 +488,9 @@ def test_depth_normalize_divides_by_full_depth():
 def test_depth_normalize_uses_the_depth_actually_reached():
     """When a simulation ends early the leaf score is divided by the depth it
     reached, not by max_depth: replay each traced iteration and compare."""
-    params = SearchParams(max_depth=6, depth_normalize=True, random_threshold=1_000_000)
+    # safe_moves off: the early ends are snakes dying by moves it would skip
+    params = SearchParams(max_depth=6, depth_normalize=True, random_threshold=1_000_000,
+                          safe_moves=False)
     depths = set()
     with pos_wall() as g, Search(g, params, seed=5) as s:
         for _ in range(200):
@@ -602,7 +604,7 @@ def doomed_children(s: Search, agent: int, parent_visits: int) -> tuple[int, int
 
 @pytest.mark.parametrize("build", [pos_corner, pos_four])
 def test_death_penalty_starves_doomed_children(build):
-    base = SearchParams(max_depth=8)
+    base = SearchParams(max_depth=8, safe_moves=False)   # the fatal moves must be tried
     with build() as g:
         with Search(g, base, seed=2) as off, \
                 Search(g, base.replace(death_penalty=True, death_min_visits=3), seed=2) as on:

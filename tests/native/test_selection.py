@@ -262,7 +262,9 @@ def assert_doomed_where_every_child_is_certain_death(snap, min_visits: int) -> i
 
 
 def test_doomed_is_set_on_a_dead_end_and_propagates_up():
-    params = SearchParams(max_depth=6, random_threshold=1_000_000, death_min_visits=3)
+    # safe_moves off: the marks are learned by trying the fatal moves
+    params = SearchParams(max_depth=6, random_threshold=1_000_000, death_min_visits=3,
+                          safe_moves=False)
     with corridor() as g, Search(g, params, seed=1) as s:
         s.run(iterations=3000)
         snap = full_tree(s, 0)
@@ -298,16 +300,18 @@ def contested_exit() -> Game:
 
 
 ALL_RANDOM = 1_000_000
+# The certain-death marks are learned by trying fatal moves, which safe_moves
+# skips: these cases search as the tutorial does (safe_moves off).
 # build, params, seeds, whether DOOMED must be seen set, and lifted again
 DOOM_CASES = {
     "corridor_pass": (corridor, SearchParams(max_depth=5, death_min_visits=1,
                                              random_threshold=ALL_RANDOM), (1, 2), True, False),
     "corridor_freeze": (corridor, SearchParams(max_depth=5, elimination="freeze",
                                                random_threshold=ALL_RANDOM), (1, 2), True, False),
-    "contested_exit": (contested_exit, SearchParams(max_depth=4, death_min_visits=1,
+    "contested_exit": (contested_exit, SearchParams(max_depth=4, death_min_visits=1, safe_moves=False,
                                                     random_threshold=ALL_RANDOM),
                        (1, 2, 3, 4, 5, 6), True, True),
-    "contested_exit_ucb": (contested_exit, SearchParams(max_depth=4, death_min_visits=1,
+    "contested_exit_ucb": (contested_exit, SearchParams(max_depth=4, death_min_visits=1, safe_moves=False,
                                                         random_threshold=3),
                            tuple(range(1, 13)), True, True),
     # open positions: nothing may be DOOMED that should not be
@@ -351,7 +355,8 @@ def test_death_penalty_steers_random_picks_away_from_doomed_children():
     dead end (DOOMED, though its first step is survived) and the two fatal
     moves keep the few visits that prove them; without it they get their
     random share."""
-    params = SearchParams(max_depth=6, random_threshold=1_000_000, death_min_visits=3)
+    params = SearchParams(max_depth=6, random_threshold=1_000_000, death_min_visits=3,
+                          safe_moves=False)   # the doomed children must be tried
     visits = {}
     for penalty in (False, True):
         with corridor() as g, Search(g, params.replace(death_penalty=penalty), seed=1) as s:

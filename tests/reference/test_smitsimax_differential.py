@@ -494,7 +494,9 @@ def test_nodes_past_2048_visits():
     directly computed values past them are pinned by tests/native/
     test_selection.py's bandit_past_the_tables oracle instead.)"""
     g, r = pair({"snakes": 2, "width": 11, "height": 11}, 5)
-    params = BASE.replace(max_depth=4, c=0.3)
+    # safe_moves off: on this seed every tree's favourite passes 2,048 visits
+    # only when the fatal moves are tried too (the skip is covered elsewhere)
+    params = BASE.replace(max_depth=4, c=0.3, safe_moves=False)
     s, x = Search(g, params, seed=5), Smitsimax(r, params, seed=5)
     run_both(s, x, 2600)
     assert_same_search(s, x)

@@ -318,6 +318,20 @@ int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out) {
     return SBX_OK;
 }
 
+int sbx_game_fatal_moves(const sbx_game *game, int agent, uint32_t *mask_out) {
+    if (!game || !mask_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or mask_out is NULL");
+    const int n = game->vt->num_agents(game->cfg);
+    if (agent < 0 || agent >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "agent %d out of range 0..%d", agent, n - 1);
+    }
+    *mask_out = 0;
+    if (game->vt->fatal_moves && !game->vt->is_terminal(game->cfg, game->state) &&
+        game->vt->is_alive(game->cfg, game->state, agent)) {
+        *mask_out = game->vt->fatal_moves(game->cfg, game->state, agent);
+    }
+    return SBX_OK;
+}
+
 int sbx_game_reseed(sbx_game *game, uint64_t seed) {
     if (!game) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
     game->vt->reseed(game->state, seed);

@@ -82,6 +82,13 @@ typedef struct sbx_game_vt {
      * together. A search that scores by win/loss (uct.c) compares sides,
      * not agents, so team mates are not each other's opponents. */
     int (*side)(const void *cfg, int agent);
+    /* Optional (NULL: none known): the moves of an alive agent that lose
+     * it the game this turn whatever the other agents play, as a mask over
+     * move ids (bit m: move m); a game may leave out a case it cannot tell
+     * cheaply, never add one that can survive. Searches with safe_moves
+     * skip them in selection, random picks and rollouts while some move is
+     * not fatal (snakes: walls, bodies that stay, starving). Hot path. */
+    uint32_t (*fatal_moves)(const void *cfg, const void *state, int agent);
     /* Optional (NULL: the game has no free moves): one turn from free moves
      * (sbx_free_move, one per agent; game.c has checked the kinds and the
      * table moves). Validates the free fields itself (their ranges are the

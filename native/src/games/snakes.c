@@ -564,6 +564,67 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
     }
 }
 
+/* ------------------------------------------------------------ fatal moves */
+
+/* The moves that lose agent its life this turn whatever the others play
+ * (game.h fatal_moves), as a mask over move ids: off the board; starving
+ * (health 1 and no food on the cell); onto a cell that still holds a body
+ * segment after every tail has moved (a tail stacked by a meal stays; every
+ * other snake's head becomes its neck). A snake certain to starve this turn
+ * takes its body with it (it is removed before collisions), so its segments
+ * do not count. Head-to-head is never certain: the other may turn away. */
+static int starves_now(const snakes_cfg *cfg, const snakes_state *st, int j) {
+    const snake *o = &st->s[j];
+    if (o->health > 1) return 0;
+    const uint8_t *cells = CELLS(cfg, st);
+    for (int m = 0; m < 4; m++) {
+        int x = o->hx + DX[m], y = o->hy + DY[m];
+        if (x >= 0 && y >= 0 && x < cfg->width && y < cfg->height &&
+            (cells[y * cfg->width + x] & FOOD_BIT)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint32_t snakes_fatal_moves(const snakes_cfg *cfg, const snakes_state *st, int agent) {
+    const snake *me = &st->s[agent];
+    if (!me->alive) return 0;
+    const unsigned mask = (unsigned)cfg->ring_cap - 1;
+    const uint8_t *cells = CELLS(cfg, st);
+    uint32_t fatal = 0;
+    for (int m = 0; m < 4; m++) {
+        int x = me->hx + DX[m], y = me->hy + DY[m];
+        if (x < 0 || y < 0 || x >= cfg->width || y >= cfg->height) {
+            fatal |= 1u << m;
+            continue;
+        }
+        const int c = y * cfg->width + x;
+        if (me->health <= 1 && !(cells[c] & FOOD_BIT)) {
+            fatal |= 1u << m;
+            continue;
+        }
+        int count = cells[c] & BODY_MASK;
+        for (int j = 0; j < cfg->snakes; j++) {
+            const snake *o = &st->s[j];
+            if (!o->alive) continue;
+            const uint16_t *ring = RING(cfg, st, j);
+            const int tail = ring[(o->head + o->length - 1) & mask];
+            if (j != agent && starves_now(cfg, st, j)) {
+                /* its whole body leaves: every non-head segment on c */
+                for (int k = 1; k < o->length; k++) {
+                    count -= ring[(o->head + k) & mask] == c;
+                }
+                continue;
+            }
+            count -= tail == c;                         /* its tail moves on */
+            count += j != agent && ring[o->head] == c;  /* its head becomes neck */
+        }
+        if (count > 0) fatal |= 1u << m;
+    }
+    return fatal;
+}
+
 /* ------------------------------------------------------------ evaluate */
 
 /* Territory: a multi-source breadth-first flood fill from the live heads
@@ -1138,6 +1199,9 @@ static int any_import(const void *c, void *st, const int32_t *buf, int len) {
 static int any_side(const void *c, int agent) {
     return IS_SB(c) ? SB->side(c, agent) : agent;
 }
+static uint32_t any_fatal_moves(const void *c, const void *st, int agent) {
+    return IS_SB(c) ? 0u : snakes_fatal_moves(c, st, agent);
+}
 static const char *any_move_name(const void *c, int agent, int move) {
     return IS_SB(c) ? SB->move_name(c, agent, move) : snakes_move_name(c, agent, move);
 }
@@ -1167,4 +1231,5 @@ const sbx_game_vt sbx_snakes_vt = {
     .import_state = any_import,
     .move_name = any_move_name,
     .side = any_side,
+    .fatal_moves = any_fatal_moves,
 };

@@ -109,10 +109,12 @@ static const param_def DEFS[] = {
         "policies fall back to ucb1)"),
     DEF(final_move, SBX_PARAM_CHOICE, SBX_FINAL_ARGMAX, SBX_FINAL_SAMPLE,
         SBX_FINAL_ARGMAX,
-        "exp3/rm/rm_plus move to play: 0 argmax of the average strategy, 1 a "
-        "draw from it (a hash of the search's RNG word and iteration counts: "
-        "the same however often it is asked); UCB family: unused (most "
-        "visited)"),
+        "Smitsimax's move to play: exp3/rm/rm_plus 0 argmax of the average "
+        "strategy, 1 a draw from it; ucb1/ucb1_tuned 0 the most visited "
+        "root child, 1 a draw from the root's visit shares (a mixed "
+        "strategy an opponent cannot read off); a draw is a hash of the "
+        "search's RNG word and iteration counts, the same however often it "
+        "is asked, shaped by temperature"),
     DEF(avg_weight, SBX_PARAM_CHOICE, SBX_AVG_AUTO, SBX_AVG_LINEAR, SBX_AVG_AUTO,
         "exp3/rm/rm_plus: weight of each selection's sampling distribution in "
         "the average strategy, t = the parent's visits then: 0 auto (sqrt for "
@@ -142,8 +144,9 @@ static const param_def DEFS[] = {
         "MCGS: first-play urgency, an unvisited outcome's Q is the node's Q "
         "minus this (evaluation units)"),
     DEF(temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
-        "final_move=sample: MCGS draws the move from the marginal visit "
-        "distribution raised to 1/temperature, gtcfr from the root's average "
+        "final_move=sample: MCGS and Smitsimax under ucb1/ucb1_tuned draw the "
+        "move from the (marginal) visit distribution raised to 1/temperature, "
+        "gtcfr and Smitsimax under exp3/rm/rm_plus from the root's average "
         "strategy raised to it (small: near the argmax)"),
     DEF(rollout_steps, SBX_PARAM_INT, 0, 1000, 0,
         "MCGS: uniformly random turns played from a new node before its "
@@ -236,6 +239,22 @@ static const param_def DEFS[] = {
         "drawn from that seat's information set (determinization); -1: the "
         "seat the search plays for, filled in by the match's controller "
         "(agent 0 for a bare search)"),
+    DEF(exploration_decay, SBX_PARAM_FLOAT, 0.0, 10.0, 2.0,
+        "exp3/rm/rm_plus: a node's uniform share starts high and decays with "
+        "its visits n, gamma = max(exploration, min(1, exploration_decay * "
+        "sqrt(K / n))), so a move the node turned away from early keeps "
+        "being sampled often enough for its subtree to learn (with a fixed "
+        "share its value could stay behind for good); 0: the fixed share "
+        "`exploration` only. Exp3's learning rate stays exploration / K. "
+        "UCB family: unused"),
+    DEF(safe_moves, SBX_PARAM_BOOL, 0, 1, 1,
+        "skip the moves the game knows lose at once whatever the others play "
+        "(snakes: off the board, into a body that stays, starving) wherever "
+        "the search picks a move -- selection, random picks, untried "
+        "children, rollouts -- while some other move is left; a game "
+        "without such moves is unchanged. Off: every move is tried, as the "
+        "Smitsimax tutorial does, and a tree reads the other's needless "
+        "deaths as its own wins"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
@@ -332,6 +351,17 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                         "backup: power works with policy ucb1 only (got policy %s); "
                         "use backup=mean with policy %s",
                         NAMES[p->policy], NAMES[p->policy]);
+    }
+    /* Regret matching with no exploration at all judges a move it stopped
+     * playing by its old average forever (its subtree never learns). */
+    if (p->algorithm == SBX_ALGO_SMITSIMAX &&
+        (p->policy == SBX_POLICY_RM || p->policy == SBX_POLICY_RM_PLUS) &&
+        p->exploration == 0.0 && p->exploration_decay == 0.0) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "exploration: 0 with exploration_decay 0 starves policy %s (a "
+                        "move it stops playing is judged by its old average forever); "
+                        "give either one a share",
+                        p->policy == SBX_POLICY_RM ? "rm" : "rm_plus");
     }
     return check_parallel(p);
 }

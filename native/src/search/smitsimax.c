@@ -418,6 +418,24 @@ FORCE_INLINE void prefetch_children(const smx_tree *t, uint32_t c) {
     if (nd->visits < SQRT_LN_N) __builtin_prefetch(&sqrt_ln_table[nd->visits]);
 }
 
+/* safe_moves: is every one of the k moves in the fatal mask? */
+FORCE_INLINE int all_fatal(uint32_t fatal, const uint8_t *moves, int k) {
+    for (int i = 0; i < k; i++) {
+        if (!((fatal >> moves[i]) & 1u)) return 0;
+    }
+    return 1;
+}
+
+/* A uniform draw among the moves not in the fatal mask (some is not). */
+FORCE_INLINE uint8_t random_safe(uint64_t *rng, const uint8_t *moves, int k, uint32_t fatal) {
+    uint8_t ok[SBX_MAX_MOVES];
+    int m = 0;
+    for (int i = 0; i < k; i++) {
+        if (!((fatal >> moves[i]) & 1u)) ok[m++] = moves[i];
+    }
+    return ok[sbx_rng_below(rng, (uint32_t)m)];
+}
+
 /* Tutorial §7 selectChild: uniform while the parent is young, then UCB1 on
  * the normalised mean, (mean - lo) / (hi - lo), plus C*sqrt(ln N / n).
  * (Subtracting lo shifts every child equally, so the pick is the
@@ -433,20 +451,37 @@ FORCE_INLINE void prefetch_children(const smx_tree *t, uint32_t c) {
 FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
                                  const sbx_search_params *p, uint64_t *rng,
                                  int *pick, const double *leaf_norm,
-                                 const int policy, const int power) {
+                                 const int policy, const int power, const uint32_t fatal) {
     const uint32_t first = node->first_child;
     const int k = node->nchildren;
     const smx_node *ch = &t->nodes[first];
     if (node->visits < (uint32_t)p->random_threshold) {
         *pick = SBX_PICK_RANDOM;
-        if (p->death_penalty) {
-            int ok[SBX_MAX_MOVES], m = 0;
+        if (p->death_penalty || fatal) {
+            /* the safe children not doomed; else the safe ones; else all */
+            int ok[SBX_MAX_MOVES], safe[SBX_MAX_MOVES], m = 0, ms = 0;
             for (int i = 0; i < k; i++) {
-                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;
+                if ((fatal >> ch[i].move) & 1u) continue;
+                safe[ms++] = i;
+                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;
             }
             if (m > 0 && m < k) return first + (uint32_t)ok[sbx_rng_below(rng, (uint32_t)m)];
+            if (ms > 0 && ms < k) return first + (uint32_t)safe[sbx_rng_below(rng, (uint32_t)ms)];
         }
         return first + sbx_rng_below(rng, (uint32_t)k);
+    }
+    if (fatal) {
+        /* safe_moves: a fatal child is neither tried nor picked while a
+         * safe one is left (the caller passes 0 when every move is fatal);
+         * the untried draw is over the safe untried children only */
+        int untried[SBX_MAX_MOVES], m = 0;
+        for (int i = 0; i < k; i++) {
+            if (!((fatal >> ch[i].move) & 1u) && ch[i].visits == 0) untried[m++] = i;
+        }
+        if (m > 0) {
+            *pick = SBX_PICK_UCB;
+            return first + (uint32_t)untried[sbx_rng_below(rng, (uint32_t)m)];
+        }
     }
     *pick = SBX_PICK_UCB;
     /* bounds=leaf: the iteration's (lo, 1/scale), the same at every depth
@@ -469,6 +504,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const smx_node *c = &ch[i];
+        if (fatal && ((fatal >> c->move) & 1u)) continue;
         if (c->visits == 0) {
             return first + sbx_random_untried(rng, &ch[0].visits, sizeof *ch, i, k);
         }
@@ -538,6 +574,25 @@ static inline double avg_weight(int mode, int policy, uint32_t t) {
     }
 }
 
+/* The uniform share mixed into a sampling node's distribution, gamma in
+ * p = (1 - gamma) sigma + gamma / K: `exploration`, raised to
+ * exploration_decay * sqrt(K / n) while the node is young (n: its visits,
+ * this one counted; at most 1, i.e. uniform). A fixed share starved the
+ * subtrees of moves the node had turned away from early: on a repeated
+ * matrix game with one strictly dominant row, a subtree visited 2.5% of
+ * the time learned its own play too slowly to look better than the
+ * well-learned subtree of the dominated row, and the root never came back
+ * (32 of 200 seeds under rm at 20,000 iterations). With the decay every
+ * child is still sampled about exploration_decay * 2 sqrt(n / K) times
+ * besides the floor, which is enough for its subtree to learn, and the
+ * average strategy (the mean of p) forgets the early uniform play. Exp3's
+ * learning rate stays exploration / K. */
+FORCE_INLINE double explore_share(const sbx_search_params *p, int k, uint32_t visits) {
+    double g = p->exploration_decay * sqrt((double)k / (double)(visits ? visits : 1));
+    if (g > 1.0) g = 1.0;
+    return g > p->exploration ? g : p->exploration;
+}
+
 /* Exp3 / regret matching (Lanctot et al.'s SM-MCTS; tutorial §10-§11):
  * sample from p = (1 - gamma) sigma + gamma / K, gamma = `exploration`.
  * p itself (the uniform mix included: the empirical play frequencies, see
@@ -550,15 +605,16 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
     const uint32_t first = node->first_child;
     const int k = node->nchildren;
     double sigma[SBX_MAX_MOVES];
+    const double gx = explore_share(p, k, node->visits);
     strategy(t, first, k, p->exploration, policy, sigma);
-    const double mix = p->exploration / (double)k;
+    const double mix = gx / (double)k;
     const double w = avg_weight(p->avg_weight, policy, node->visits);
     const double u = rng_unit(rng);
     double acc = 0.0;
     int chosen = -1;
     double pc = 0.0;
     for (int i = 0; i < k; i++) {
-        const double pi = (1.0 - p->exploration) * sigma[i] + mix;
+        const double pi = (1.0 - gx) * sigma[i] + mix;
         /* The average strategy sums what is actually sampled, exploration
          * included: the empirical play frequencies, whose convergence in
          * self-play is what Lisy et al. (2013) prove. Regrets are measured
@@ -575,7 +631,7 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
     }
     if (chosen < 0) { /* u above a sum rounded below 1: the last child */
         chosen = k - 1;
-        pc = (1.0 - p->exploration) * sigma[k - 1] + mix;
+        pc = (1.0 - gx) * sigma[k - 1] + mix;
     }
     *pick = SBX_PICK_SAMPLE;
     *p_out = pc;
@@ -646,15 +702,16 @@ FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
             double sigma[SBX_MAX_MOVES], xhat[SBX_MAX_MOVES];
             /* the strategy the pick was drawn from: these regrets have not
              * changed since (each node's children are updated once, here) */
+            const double gx = explore_share(p, kc, parent->visits);
             strategy(t, first, kc, p->exploration, policy, sigma);
-            const double mix = p->exploration / (double)kc;
+            const double mix = gx / (double)kc;
             double ev = 0.0;
             for (int i = 0; i < kc; i++) {
                 const int picked = first + (uint32_t)i == c;
                 const uint32_t n = picked ? ch[i].visits - 1 : ch[i].visits;
                 if (k == cf_k) { /* exact: every move's own return (counterfactual) */
                     xhat[i] = picked ? x : (cfv[i] - lo) / scale;
-                    ev += ((1.0 - p->exploration) * sigma[i] + mix) * xhat[i];
+                    ev += ((1.0 - gx) * sigma[i] + mix) * xhat[i];
                     continue;
                 }
                 double b = 0.5;
@@ -668,7 +725,7 @@ FORCE_INLINE void update_sampling(smx_tree *t, const uint32_t *path, int plen,
                     if (b > 1.0) b = 1.0;
                 }
                 xhat[i] = picked ? b + (x - b) / psel[k] : b;
-                ev += ((1.0 - p->exploration) * sigma[i] + mix) * xhat[i];
+                ev += ((1.0 - gx) * sigma[i] + mix) * xhat[i];
             }
             for (int i = 0; i < kc; i++) {
                 double r = STAT(t, first + (uint32_t)i) + (xhat[i] - ev);
@@ -828,6 +885,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
     smx *const x = s->algo;
     uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
+    const int safe = p->safe_moves && vt->fatal_moves != NULL;
     if (vt->fixed_moves) {
         for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
     }
@@ -854,6 +912,13 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             int k = !alive[a]         ? 0
                     : vt->fixed_moves ? s->max_moves
                                       : vt->legal_moves(cfg, sim, a, moves);
+            /* safe_moves: the moves the game knows lose at once (0 when
+             * every move does: then any may be picked) */
+            uint32_t fatal = 0;
+            if (k > 0 && safe) {
+                fatal = vt->fatal_moves(cfg, sim, a);
+                if (all_fatal(fatal, moves, k)) fatal = 0;
+            }
             if (k == 0) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) { /* eliminated: descend through a pass node */
@@ -875,7 +940,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                                       &psel[a][plen[a]], policy);
                 } else {
                     c = select_ucb(t, &t->nodes[cur], p, rng, &pick, leaf_norm[a],
-                                   policy, power);
+                                   policy, power, fatal);
                 }
                 if (info_seat >= 0 && a != info_seat &&
                     !memchr(moves, t->nodes[c].move, (size_t)k)) {
@@ -896,7 +961,8 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                     if (p->rollout && expanded) in_tree[a] = 0;
                 }
             } else {
-                joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
+                joint[a] = fatal ? random_safe(rng, moves, k, fatal)
+                                 : moves[sbx_rng_below(rng, (uint32_t)k)];
                 pick = SBX_PICK_ROLLOUT;
             }
             if (tr) {
@@ -1367,13 +1433,55 @@ static int average_pick(const sbx_search *s, const smx_tree *t, int agent) {
         if (avg[2 * i] > 0.0 && (best < 0 || avg[2 * i] > avg[2 * best])) best = i;
     }
     if (best < 0 || s->p.final_move == SBX_FINAL_ARGMAX) return best;
+    /* temperature sharpens (< 1) or flattens (> 1) the draw, as MCGS's and
+     * gtcfr's; 1 draws from the average itself, bit for bit as before */
+    const double inv_t = 1.0 / s->p.temperature;
+    double w[SBX_MAX_MOVES];
+    if (inv_t != 1.0) {
+        sum = 0.0;
+        for (int i = 0; i < root->nchildren; i++) {
+            w[i] = avg[2 * i] > 0.0 ? pow(avg[2 * i], inv_t) : 0.0;
+            sum += w[i];
+        }
+        if (!(sum > 0.0) || !isfinite(sum)) return best;
+    } else {
+        for (int i = 0; i < root->nchildren; i++) w[i] = avg[2 * i];
+    }
     const double u = final_draw(s, agent) * sum;
     double acc = 0.0;
     for (int i = 0; i < root->nchildren; i++) {
-        acc += avg[2 * i];
-        if (avg[2 * i] > 0.0 && u < acc) return i;
+        acc += w[i];
+        if (w[i] > 0.0 && u < acc) return i;
     }
     return best; /* rounding at the top end */
+}
+
+/* UCB with final_move=sample: a draw from the root children's visit
+ * shares, visits^(1/temperature) (as MCGS's). A most-visited move is a
+ * pure strategy, and in a simultaneous game a pure strategy is what an
+ * opponent can read; the visit shares are the mixed strategy the search
+ * spent its time on. The same draw however often it is asked
+ * (final_draw). `best`: the most visited, kept where rounding leaves the
+ * draw past the end. */
+static int visits_pick(const sbx_search *s, const smx_tree **sets, int nsets, int k,
+                       int agent, int best) {
+    double w[SBX_MAX_MOVES], sum = 0.0;
+    const double inv_t = 1.0 / s->p.temperature;
+    for (int c = 0; c < k; c++) {
+        uint32_t v;
+        double tot;
+        merged_child(sets, nsets, (uint32_t)c, &v, &tot);
+        w[c] = v ? pow((double)v, inv_t) : 0.0;
+        sum += w[c];
+    }
+    if (!(sum > 0.0) || !isfinite(sum)) return best;
+    const double u = final_draw(s, agent) * sum;
+    double acc = 0.0;
+    for (int c = 0; c < k; c++) {
+        acc += w[c];
+        if (w[c] > 0.0 && u < acc) return c;
+    }
+    return best;
 }
 
 static void smx_best_moves(sbx_search *s, int32_t *out) {
@@ -1409,6 +1517,9 @@ static void smx_best_moves(sbx_search *s, int32_t *out) {
                 best_v = v;
                 best_t = tot;
             }
+        }
+        if (best >= 0 && s->p.final_move == SBX_FINAL_SAMPLE) {
+            best = visits_pick(s, sets, nsets, r0->nchildren, a, best);
         }
         if (best >= 0) out[a] = sets[0]->nodes[r0->first_child + (uint32_t)best].move;
     }
@@ -1910,19 +2021,32 @@ static inline void shared_norm(smx_tree *t, int mode, int depth, double *lo, dou
 /* select_ucb (UCB1, backup mean) on a shared tree; see the banner for how
  * wu_uct and tree read the in-flight count O. */
 static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
-                              const sbx_search_params *p, uint64_t *rng, int mode) {
+                              const sbx_search_params *p, uint64_t *rng, int mode,
+                              uint32_t fatal) {
     smx_node *node = &t->nodes[cur];
     smx_node *ch = &t->nodes[first];
     const uint32_t pv = LD(&node->visits);
     if (pv < (uint32_t)p->random_threshold) {
-        if (p->death_penalty) {
-            int ok[SBX_MAX_MOVES], m = 0;
+        if (p->death_penalty || fatal) { /* as select_ucb */
+            int ok[SBX_MAX_MOVES], safe[SBX_MAX_MOVES], m = 0, ms = 0;
             for (int i = 0; i < k; i++) {
-                if (!shared_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;
+                if ((fatal >> ch[i].move) & 1u) continue;
+                safe[ms++] = i;
+                if (!(p->death_penalty && shared_doomed(&ch[i], p->death_min_visits))) {
+                    ok[m++] = i;
+                }
             }
             if (m > 0 && m < k) return first + (uint32_t)ok[sbx_rng_below(rng, (uint32_t)m)];
+            if (ms > 0 && ms < k) return first + (uint32_t)safe[sbx_rng_below(rng, (uint32_t)ms)];
         }
         return first + sbx_rng_below(rng, (uint32_t)k);
+    }
+    if (fatal) { /* as select_ucb: the safe untried children first */
+        int untried[SBX_MAX_MOVES], m = 0;
+        for (int i = 0; i < k; i++) {
+            if (!((fatal >> ch[i].move) & 1u) && LD(&ch[i].visits) == 0) untried[m++] = i;
+        }
+        if (m > 0) return first + (uint32_t)untried[sbx_rng_below(rng, (uint32_t)m)];
     }
     double lo, scale;
     shared_norm(t, p->bounds, node->depth + 1, &lo, &scale);
@@ -1940,6 +2064,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         smx_node *c = &ch[i];
+        if (fatal && ((fatal >> c->move) & 1u)) continue;
         const uint32_t cv = LD(&c->visits);
         if (cv == 0) {
             /* sbx_random_untried with atomic reads: the same draw as the
@@ -2002,6 +2127,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
     uint32_t step_node[SBX_MAX_AGENTS];
     double score[SBX_MAX_AGENTS];
     uint8_t joint[SBX_MAX_AGENTS], moves[SBX_MAX_MOVES];
+    const int safe = p->safe_moves && vt->fatal_moves != NULL;
     const int freeze = p->elimination == SBX_ELIM_FREEZE;
     if (vt->fixed_moves) {
         for (int m = 0; m < s->max_moves; m++) moves[m] = (uint8_t)m;
@@ -2063,6 +2189,11 @@ static int shared_iterate(par_run *r, par_worker *w) {
             int k = !alive[a]         ? 0
                     : vt->fixed_moves ? s->max_moves
                                       : vt->legal_moves(cfg, sim, a, moves);
+            uint32_t fatal = 0;
+            if (k > 0 && safe) {
+                fatal = vt->fatal_moves(cfg, sim, a);
+                if (all_fatal(fatal, moves, k)) fatal = 0;
+            }
             if (k == 0) {
                 joint[a] = SBX_MOVE_NONE;
                 if (in_tree[a]) {
@@ -2075,14 +2206,15 @@ static int shared_iterate(par_run *r, par_worker *w) {
                 int expanded;
                 uint32_t first = shared_expand(w, t, a, cur, moves, k, &expanded, &w->wait_ms);
                 uint32_t c = shared_select(t, cur, first, LD(&t->nodes[cur].nchildren), p,
-                                           rng, mode);
+                                           rng, mode, fatal);
                 select_count(&t->nodes[c]);
                 joint[a] = t->nodes[c].move;
                 path[a][plen[a]++] = c;
                 step_node[a] = c;
                 if (p->rollout && expanded) in_tree[a] = 0;
             } else {
-                joint[a] = moves[sbx_rng_below(rng, (uint32_t)k)];
+                joint[a] = fatal ? random_safe(rng, moves, k, fatal)
+                                 : moves[sbx_rng_below(rng, (uint32_t)k)];
             }
         }
         vt->step(cfg, sim, joint, NULL);
@@ -2230,7 +2362,14 @@ static void leaf_rollout(par_run *r, par_worker *w, int slot) {
     for (int d = job->depth; d < p->max_depth && !vt->is_terminal(cfg, sim); d++) {
         for (int a = 0; a < n; a++) {
             int k = alive[a] ? vt->legal_moves(cfg, sim, a, moves) : 0;
-            joint[a] = k ? moves[sbx_rng_below(&w->rng, (uint32_t)k)] : SBX_MOVE_NONE;
+            uint32_t fatal = 0;
+            if (k > 0 && p->safe_moves && vt->fatal_moves) {
+                fatal = vt->fatal_moves(cfg, sim, a);
+                if (all_fatal(fatal, moves, k)) fatal = 0;
+            }
+            joint[a] = !k     ? SBX_MOVE_NONE
+                       : fatal ? random_safe(&w->rng, moves, k, fatal)
+                               : moves[sbx_rng_below(&w->rng, (uint32_t)k)];
         }
         vt->step(cfg, sim, joint, NULL);
         depth = d + 1;

@@ -210,6 +210,34 @@ class SnakesGame:
         self._check_agent(agent)
         return [UP, DOWN, LEFT, RIGHT] if self.snakes[agent].alive else []
 
+    def fatal_moves(self, agent: int) -> int:
+        """The moves that kill `agent` this turn whatever the others play, as
+        a mask (bit m: move m): off the board; starving (health 1 and no food
+        there); or onto a segment that is still there after the move. Every
+        snake keeps all its body but its last segment (its head becomes its
+        neck), wherever it moves -- except a snake that starves this turn for
+        certain (health 1 and no food next to its head), which is removed
+        before collisions. Written from the rules, not from C's counts."""
+        self._check_agent(agent)
+        me = self.snakes[agent]
+        if not me.alive:
+            return 0
+        stays: set[Cell] = set()
+        for j, o in enumerate(self.snakes):
+            if not o.alive:
+                continue
+            if j != agent and o.health <= 1 and not any(
+                    (o.head[0] + DX[m], o.head[1] + DY[m]) in self.food for m in range(4)):
+                continue      # starves whatever it does: gone before collisions
+            stays.update(o.body[:-1])
+        mask = 0
+        for m in range(4):
+            cell = (me.head[0] + DX[m], me.head[1] + DY[m])
+            if (not self.on_board(cell) or (me.health <= 1 and cell not in self.food)
+                    or cell in stays):
+                mask |= 1 << m
+        return mask
+
     def is_alive(self, agent: int) -> bool:
         self._check_agent(agent)
         return self.snakes[agent].alive
