@@ -87,6 +87,8 @@ class RecordConfig(BaseModel):
 # controllers that are a program elsewhere, offered by a game plugin
 # (GamePlugin.controllers): they need the game to have them, and a url
 REMOTE_CONTROLLERS = ("battlesnake",)
+# in-process players a game plugin offers (GamePlugin.policies): yardsticks
+POLICY_CONTROLLERS = ("equilibrium", "openspiel")
 
 
 class PlayerConfig(ProcessFields):
@@ -99,10 +101,13 @@ class PlayerConfig(ProcessFields):
 
     name: OneLine = Field("", max_length=40)
     agents: list[Int] | None = Field(None, description="agents this player moves (default: its index)")
-    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] = Field(
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process",
+                        "equilibrium", "openspiel"] = Field(
         "smitsimax", description="bot: the game's own heuristic (games that have one: pods); "
                                  "battlesnake: a Battlesnake server at `url` (snakes); "
-                                 "process: a program of yours (command = [...])")
+                                 "process: a program of yours (command = [...]); "
+                                 "equilibrium, openspiel: outside yardsticks a game offers "
+                                 "(goofspiel: an exact equilibrium, OpenSpiel's MCTS bot)")
     url: OneLine | None = Field(None, max_length=2000,
                                 description="controller battlesnake: the server's address, "
                                             "http://host:port[/path]")
@@ -208,6 +213,10 @@ class Scenario(BaseModel):
                                         tuple(p.agents if p.agents is not None else [i]))
                 if why:
                     raise ValueError(f"players.{i}.protocol: {why}")
+            if p.controller in POLICY_CONTROLLERS:
+                why = plugin.policy_problem(p.controller, self.game_params)
+                if why:
+                    raise ValueError(f"players.{i}.controller: {why}")
             if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
                 raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
                                  f"{p.controller} players (games with them: those whose "

@@ -289,6 +289,20 @@ class GamePlugin:
         same for every player of the match (a Battlesnake game id)."""
         raise NotImplementedError(f"{self.kind} has no controller '{name}'")
 
+    # in-process players of the game's own (goofspiel: "equilibrium", an exact
+    # equilibrium; "openspiel", OpenSpiel's MCTS bot): outside yardsticks a
+    # scenario names as its controller
+    policies: ClassVar[tuple[str, ...]] = ()
+
+    def policy_problem(self, name: str, game_params: Mapping[str, Any]) -> str | None:
+        """Why the player `name` cannot play these parameters (None: it can)."""
+        return f"the game '{self.kind}' has no {name} players"
+
+    def make_policy(self, name: str, game_params: Mapping[str, Any], seed: int) -> Any:
+        """One of `policies`: an object whose decide(game, agents, budget)
+        returns a move (or None) per agent, from the real state (read only)."""
+        raise NotImplementedError(f"{self.kind} has no player '{name}'")
+
     def make_server(self, name: str, agent_name: str, player: Mapping[str, Any], host: str,
                     port: int, options: Mapping[str, Any]) -> Any:
         """A server of one of `servers` playing the agent whose keys are

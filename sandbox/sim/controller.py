@@ -298,6 +298,26 @@ class RandomController(Controller):
         return out
 
 
+class PolicyController(Controller):
+    """A player of the game's own (GamePlugin.make_policy): an outside
+    yardstick such as goofspiel's exact equilibrium. It decides on the match
+    thread, from the real state and the turn's budget."""
+
+    def __init__(self, player: int, agents: Sequence[int], policy: Any, kind: str,
+                 name: str = "") -> None:
+        super().__init__(player, agents, name)
+        self.policy = policy
+        self.kind = kind
+        self._budget: Budget | None = None
+
+    def start(self, turn: int, game: Game, budget: Budget) -> None:
+        self._budget = budget
+        super().start(turn, game, budget)
+
+    def _decide(self, turn: int, game: Game) -> dict[int, int | None]:
+        return self.policy.decide(game, self.agents, self._budget)
+
+
 class BotController(Controller):
     """The game's own heuristic bot (Game.bot_move, in C): a fixed opponent
     to measure searches against. Deterministic: a function of the state."""

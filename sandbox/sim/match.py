@@ -9,8 +9,9 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..config import Budget, Scenario
 from ..native import FreeMove, InvalidArgument, InvalidState
-from .controller import (BotController, Controller, HumanController, RandomController,
-                         SearchController, TreeRequest)
+from ..config.scenario import POLICY_CONTROLLERS
+from .controller import (BotController, Controller, HumanController, PolicyController,
+                         RandomController, SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord, forfeit_ranking
 from .world import World, make_world
 
@@ -38,6 +39,10 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
         return BotController(i, agents, name)
     if p.controller == "human":
         return HumanController(i, agents, name)
+    if p.controller in POLICY_CONTROLLERS:
+        from ..games import plugin as game_plugin
+        policy = game_plugin(scenario.game).make_policy(p.controller, scenario.game_params, seed)
+        return PolicyController(i, agents, policy, p.controller, name)
     if p.controller == "process":
         from ..bots.controller import ProcessController
         return ProcessController(i, agents, scenario.game, scenario.game_params, seed,

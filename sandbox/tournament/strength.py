@@ -62,20 +62,32 @@ class TableScenario:
     sets: tuple[str, ...] = ()      # --set style changes
     vary: str | None = None         # set to each seed (a new maze / map per seed pair)
     label: str = ""
+    # each algorithm's best-setting agent file for this scenario (--every-algorithm)
+    agents: tuple[str, ...] = ()
 
 
+def _files(prefix: str, algorithms: str) -> tuple[str, ...]:
+    return tuple(f"agents/{prefix}_{a}.toml" for a in algorithms.split())
+
+
+_GOOF = _files("goofspiel13", "smitsimax suct joint mcgs gtcfr")
 SCENARIOS = (
     TableScenario("goofspiel13-descending", "goofspiel_13_duel",
-                  label="goofspiel 13, descending prizes"),
+                  label="goofspiel 13, descending prizes", agents=_GOOF),
     TableScenario("goofspiel13-random", "goofspiel_13_duel",
-                  ("game_params.points_order=random",), label="goofspiel 13, random prizes"),
+                  ("game_params.points_order=random",), label="goofspiel 13, random prizes",
+                  agents=_GOOF),
     TableScenario("maze-duel", "maze_medium_duel", vary="game_params.maze_seed",
-                  label="maze duel (a maze per seed)"),
-    TableScenario("snakes-duel", "snakes_duel_trees", label="snakes duel 11x11"),
+                  label="maze duel (a maze per seed)",
+                  agents=_files("maze_duel", "smitsimax suct joint mcgs")),
+    TableScenario("snakes-duel", "snakes_duel_trees", label="snakes duel 11x11",
+                  agents=_files("snakes_duel", "smitsimax suct joint mcgs gtcfr")),
     TableScenario("pods-2v2", "pods_race_2v2", vary="game_params.map_seed",
-                  label="pods 2v2 (a map per seed)"),
+                  label="pods 2v2 (a map per seed)",
+                  agents=_files("pods_2v2", "smitsimax suct")),
     TableScenario("snakebyte-2v2", "snakebyte_2v2", vary="game_params.map_seed",
-                  label="snakebyte 2v2 (a map per seed)"),
+                  label="snakebyte 2v2 (a map per seed)",
+                  agents=_files("snakebyte_2v2", "smitsimax suct joint")),
 )
 
 GAMES = 200                  # per cell (even: each seed with both seat orders)
@@ -85,6 +97,9 @@ MS = 20.0                    # the equal-wall-time budget
 QUICK_ITERATIONS = 100
 QUICK_MS = 2.0
 MAX_GAMES = 100_000
+LADDER_ITERATIONS = (1000, 4000, 16000, 64000)   # each rung 4x the one before
+LADDER_MS = (5.0, 20.0, 80.0)
+LADDER_GAMES = 100
 DEFAULT_OUT = Path("strength")
 
 
@@ -163,6 +178,9 @@ class Cell:
     games: int
     seed: int = 1
     max_turns: int | None = None
+    # the opponent's own budget (a budget ladder: the agent against itself
+    # on less); None: the same as the agent's
+    opponent_budget: Budget | None = None
 
     @property
     def think(self) -> str:
@@ -171,34 +189,49 @@ class Cell:
 
     @property
     def budget_label(self) -> str:
-        b = self.budget
-        return f"{b.iterations:,} it" if b.iterations else f"{b.ms:g} ms"
+        if self.opponent_budget is not None:
+            return f"{budget_text(self.budget)} vs {budget_text(self.opponent_budget)}"
+        return budget_text(self.budget)
 
     @property
     def budget_dict(self) -> dict[str, Any]:
-        b = self.budget
-        return {"iterations": b.iterations} if b.iterations else {"ms": b.ms}
+        out = budget_json(self.budget)
+        if self.opponent_budget is not None:
+            out = {**out, "opponent": budget_json(self.opponent_budget)}
+        return out
 
     def file_name(self) -> str:
-        b = self.budget
-        tag = f"it{b.iterations}" if b.iterations else f"ms{b.ms:g}"
+        tag = budget_tag(self.budget)
+        if self.opponent_budget is not None:
+            tag += "-vs-" + budget_tag(self.opponent_budget)
         safe = lambda s: "".join(c if c.isalnum() or c in "-_." else "_" for c in s)  # noqa: E731
         return f"{safe(self.agent.name)}-vs-{safe(self.opponent.name)}-{tag}.jsonl"
 
     def config(self) -> dict[str, Any]:
         """What the cell's log must match to be resumed (not `games`: more
         games extend the log)."""
-        return {"scenario": self.scenario.model_dump(mode="json"), "vary": self.table.vary,
-                "agent": self.agent.to_dict(), "opponent": self.opponent.to_dict(),
-                "budget": self.budget.model_dump(mode="json"), "think": self.think,
-                "seed": self.seed, "max_turns": self.max_turns}
+        out = {"scenario": self.scenario.model_dump(mode="json"), "vary": self.table.vary,
+               "agent": self.agent.to_dict(), "opponent": self.opponent.to_dict(),
+               "budget": self.budget.model_dump(mode="json"), "think": self.think,
+               "seed": self.seed, "max_turns": self.max_turns}
+        if self.opponent_budget is not None:
+            out["opponent_budget"] = self.opponent_budget.model_dump(mode="json")
+        return out
+
+    def _opponent(self) -> Entrant:
+        """The opponent, on its own budget where the cell gives it one."""
+        if self.opponent_budget is None:
+            return self.opponent
+        return Entrant(self.opponent.name, {**self.opponent.player,
+                                            "budget": self.opponent_budget.model_dump(
+                                                mode="json")}, self.opponent.source)
 
     def _base(self, seed: int) -> Scenario:
         sc = vary_scenario(self.scenario, self.table.vary, seed)
         return sc.model_copy(update={"budget": self.budget})
 
     def check(self) -> None:
-        check_entrants(self._base(self.seed), [self.agent, self.opponent])
+        check_entrants(self._base(self.seed), [self.agent, self._opponent()])
 
     def jobs(self) -> list[GameJob]:
         """Seed by seed: key "r/0" has the agent on seat 0, "r/1" on seat 1."""
@@ -207,10 +240,22 @@ class Cell:
             seed = self.seed + r
             base = self._base(seed)
             for shift, seats in enumerate(((0, 1), (1, 0))):
-                pair = [self.agent, self.opponent]
+                pair = [self.agent, self._opponent()]
                 out.append(GameJob(f"{r}/{shift}", seat_scenario(base, [pair[k] for k in seats]),
                                    seats, seed, self.max_turns, None, self.think))
         return out
+
+
+def budget_text(b: Budget) -> str:
+    return f"{b.iterations:,} it" if b.iterations else f"{b.ms:g} ms"
+
+
+def budget_json(b: Budget) -> dict[str, Any]:
+    return {"iterations": b.iterations} if b.iterations else {"ms": b.ms}
+
+
+def budget_tag(b: Budget) -> str:
+    return f"it{b.iterations}" if b.iterations else f"ms{b.ms:g}"
 
 
 @dataclass
@@ -434,6 +479,23 @@ def add_strength_args(p: argparse.ArgumentParser) -> None:
                    help="with --markdown: write the table as the file's section '## TITLE' "
                         "(replacing that section, keeping the prose below its table and the "
                         "file's other sections) instead of the whole file")
+    p.add_argument("--every-algorithm", action="store_true",
+                   help="add a row for each algorithm's best-setting agent file of each "
+                        "scenario (agents/*.toml) and for uct")
+    p.add_argument("--ladder", action="store_true",
+                   help="budget ladders instead: each agent against itself on a quarter of "
+                        "the budget, at each rung of --ladder-iterations and --ladder-ms "
+                        f"(default {LADDER_GAMES} games a step)")
+    p.add_argument("--ladder-iterations", default=None, metavar="LIST",
+                   help="with --ladder: the iteration budgets, each step the next against "
+                        f"the one before (default {','.join(map(str, LADDER_ITERATIONS))}; "
+                        "0: none)")
+    p.add_argument("--ladder-ms", default=None, metavar="LIST",
+                   help="with --ladder: the wall-time budgets in ms (default "
+                        f"{','.join(f'{m:g}' for m in LADDER_MS)}; 0: none)")
+    p.add_argument("--png", default=None, metavar="FILE",
+                   help="with --ladder: also draw score against budget, a panel per scenario "
+                        "and kind of budget (*.png)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -480,9 +542,7 @@ def _budgets(args: argparse.Namespace) -> list[Budget]:
     return out
 
 
-def make_cells(args: argparse.Namespace) -> list[Cell]:
-    from ..config import load_scenario
-    games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
+def check_run_args(args: argparse.Namespace, games: int) -> None:
     if not 2 <= games <= MAX_GAMES or games % 2:
         raise InvalidArgument(f"--games must be an even number in 2..{MAX_GAMES:,} (each seed "
                               f"is played with both seat orders), got {games}")
@@ -492,23 +552,47 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
         raise InvalidArgument("--turns must be >= 0")
     if args.workers is not None and not 0 <= args.workers <= 256:
         raise InvalidArgument("--workers must be in 0..256 (0: in this process)")
-    tables = pick_scenarios(args.only)
-    budgets = _budgets(args)
-    opponents = parse_opponents(args.opponents)
+
+
+def table_rows(args: argparse.Namespace) -> list[tuple[TableScenario, Scenario, list[Entrant]]]:
+    """Each scenario of --only with its rows: the scenario's seat-0 player
+    (unless --no-default), each --agent and, with --every-algorithm, each
+    algorithm's agent file of the scenario and uct."""
+    from ..config import load_scenario
     extra = [load_spec(a, "--agent") for a in args.agent]
-    if args.no_default and not extra:
+    every = getattr(args, "every_algorithm", False)
+    if args.no_default and not extra and not every:
         raise InvalidArgument("--no-default leaves no rows: add --agent SPEC")
-    cells = []
-    for t in tables:
+    out = []
+    for t in pick_scenarios(args.only):
         sc = load_scenario(t.scenario)
         if t.sets:
             sc = sc.with_settings(list(t.sets))
         if len(sc.players) != 2:
             raise InvalidArgument(f"--only {t.key}: the strength table plays two-player "
                                   f"scenarios; {sc.name} has {len(sc.players)} players")
-        rows = extra if args.no_default else [default_entrant(sc), *extra]
+        rows = [] if args.no_default else [default_entrant(sc)]
+        rows += extra
+        if every:
+            if not t.agents:
+                raise InvalidArgument(f"--every-algorithm: {t.key} names no agent files "
+                                      "(only the table's own scenarios do)")
+            root = Path(__file__).resolve().parents[2]
+            rows += [load_spec(str(root / f), "--every-algorithm") for f in t.agents]
+            rows.append(load_spec("uct", "--every-algorithm"))
         # two agents of one name get #2 ... (rows and log files apart)
-        for agent in unique_names(rows):
+        out.append((t, sc, unique_names(rows)))
+    return out
+
+
+def make_cells(args: argparse.Namespace) -> list[Cell]:
+    games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
+    check_run_args(args, games)
+    budgets = _budgets(args)
+    opponents = parse_opponents(args.opponents)
+    cells = []
+    for t, sc, rows in table_rows(args):
+        for agent in rows:
             for opp in opponents:
                 for b in budgets:
                     cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns)
@@ -521,16 +605,11 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
     return cells
 
 
-def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, out=None) -> int:
-    from .commands import Progress
-    from .executors import executor_label, make_executor
-    from .log import LogError, ResultLog
-    from .runner import run_jobs
-    from .tournament import sorted_results
-
-    out = out or sys.stdout
-    cells = make_cells(args)
-    if args.markdown is not None:       # before hours of games, not after
+def check_markdown_args(args: argparse.Namespace) -> str | None:
+    """--markdown names a file in an existing folder; --section (which
+    needs it) is one line. Checked before hours of games, not after.
+    Returns the section title, or None."""
+    if args.markdown is not None:
         md = Path(args.markdown)
         if md.is_dir() or not md.parent.is_dir():
             raise InvalidArgument(f"--markdown {_shown(args.markdown)}: not a file in an existing "
@@ -542,11 +621,30 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
         if not section.strip() or "\n" in section or section.lstrip().startswith("#"):
             raise InvalidArgument(f"--section: expected a one-line title without '#', "
                                   f"got {section!r}")
+    return section
+
+
+@dataclass
+class Played:
+    """What play_cells returns: each cell's result and how the run went."""
+    results: list[CellResult]
+    reused: int                 # games found in the logs
+    total: int
+    seconds: float
+    executor: str
+    folder: Path
+
+
+def play_cells(cells: list[Cell], args: argparse.Namespace, desc: str = "strength") -> Played:
+    """Plays every cell's games on a pool of workers, each cell logged to its
+    own resumable file under --out, with a progress bar."""
+    from .commands import Progress
+    from .executors import executor_label, make_executor
+    from .log import ResultLog
+    from .runner import run_jobs
+    from .tournament import sorted_results
+
     folder = Path(args.out) if args.out else DEFAULT_OUT
-    command = "python -m sandbox strength" + (
-        " " + shlex.join(argv) if argv else "")
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    load = load_average()
     jobs = [(c, c.jobs()) for c in cells]
     total = sum(len(j) for _, j in jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
@@ -554,7 +652,7 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
     reused = 0               # games found in the logs (a resumed or extended run)
     t0 = time.perf_counter()
     with make_executor(args.workers, None) as ex:
-        bar = Progress(total, 0, show, "strength")
+        bar = Progress(total, 0, show, desc)
         try:
             workers = args.workers if args.workers is not None else 4
             for cell, cjobs in jobs:
@@ -579,31 +677,56 @@ def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, ou
                 results.append(res)
         finally:
             bar.close()
-    seconds = time.perf_counter() - t0
-    label = executor_label(args.workers, None)
+    return Played(results, reused, total, time.perf_counter() - t0,
+                  executor_label(args.workers, None), folder)
+
+
+def write_markdown(args: argparse.Namespace, section: str | None, whole, table: str) -> None:
+    """Writes --markdown: the whole file (whole(), the introduction and the
+    table) or, with --section, the file's section made of `table`."""
+    from .log import LogError
+    md = Path(args.markdown)
+    try:
+        if section is None:
+            text = whole()
+        else:
+            old = md.read_text(encoding="utf-8") if md.exists() else None
+            text = put_section(old, section.strip(), table)
+        md.write_text(text, encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"{args.markdown}: cannot write: "
+                       f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, out=None) -> int:
+    if getattr(args, "ladder", False):
+        from .ladder import run_ladder
+        return run_ladder(args, argv, out)
+    out = out or sys.stdout
+    cells = make_cells(args)
+    section = check_markdown_args(args)
+    command = "python -m sandbox strength" + (
+        " " + shlex.join(argv) if argv else "")
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = load_average()
+    run = play_cells(cells, args)
+    results, seconds, label = run.results, run.seconds, run.executor
     if args.markdown is not None:
-        md = Path(args.markdown)
-        try:
-            if section is None:
-                text = markdown(results, command, when, label, load, seconds)
-            else:
-                old = md.read_text(encoding="utf-8") if md.exists() else None
-                text = put_section(old, section.strip(),
-                                   table_markdown(results, command, when, label, load, seconds))
-            md.write_text(text, encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LogError(f"{args.markdown}: cannot write: "
-                           f"{getattr(exc, 'strerror', None) or exc}") from None
+        write_markdown(args, section,
+                       lambda: markdown(results, command, when, label, load, seconds),
+                       table_markdown(results, command, when, label, load, seconds))
     if args.json:
         data = {"machine": machine(), "date": when, "load_average": load,
                 "command": command, "executor": label,
-                "seconds": round(seconds, 1), "logs": str(folder), "games_from_logs": reused,
+                "seconds": round(seconds, 1), "logs": str(run.folder),
+                "games_from_logs": run.reused,
                 "cells": [r.to_dict() for r in results]}
         print(json.dumps(data, allow_nan=False), file=out)
     else:
         print(f"strength: {len(results)} cells, seats exchanged on paired seeds "
               f"({seconds:.1f} s, {label}"
-              + (f"; {reused} of {total} games from the logs in {folder}" if reused else "")
+              + (f"; {run.reused} of {run.total} games from the logs in {run.folder}"
+                 if run.reused else "")
               + ")", file=out)
         print(text_table(results), file=out)
         if args.markdown is not None:

@@ -44,6 +44,19 @@ class GoofspielPlugin(GamePlugin):
                 {"num_cards": 16, "players": 4, "points_order": "random"},
                 {"num_cards": 5, "imp_info": 1})
 
+    # outside yardsticks: an exact equilibrium (<= 8 cards), OpenSpiel's MCTS bot
+    policies = ("equilibrium", "openspiel")
+
+    def policy_problem(self, name, game_params):
+        from .yardsticks import POLICIES, policy_problem
+        if name not in POLICIES:
+            return super().policy_problem(name, game_params)
+        return policy_problem(name, self.params(game_params))
+
+    def make_policy(self, name, game_params, seed):
+        from .yardsticks import make_policy
+        return make_policy(name, self.params(game_params), seed)
+
     # Exact exploitability enumerates every decision state: 5 cards, fixed
     # prize order, make 4,026 states where someone has a choice (a search at
     # each); a random order multiplies them by the prize draws (4 cards:
