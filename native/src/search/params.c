@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/common.h"
 
@@ -334,10 +333,4 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                         NAMES[p->policy], NAMES[p->policy]);
     }
     return check_parallel(p);
-}
-
-int sbx_cores(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1) n = 1;
-    return n > SBX_MAX_THREADS ? SBX_MAX_THREADS : (int)n;
 }

@@ -1403,7 +1403,8 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
     return SBX_OK;
 }
 
-int sbx_pubcfr_node_state(const sbx_search *s, int node, const void **out) {
+/* sbx_algo_vt.public_state (api.c's sbx_search_pubcfr_node_state). */
+static int pc_public_state(const sbx_search *s, int node, const void **out) {
     int rc = belief_args(s, "pubcfr node state");
     if (rc) return rc;
     const pubcfr *x = s->algo;
@@ -1431,4 +1432,5 @@ const sbx_algo_vt sbx_pubcfr_vt = {
     .snapshot = pc_snapshot,
     .fill_stats = pc_fill_stats,
     .node_count = pc_node_count,
+    .public_state = pc_public_state,
 };
