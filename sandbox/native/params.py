@@ -160,7 +160,8 @@ class SearchParams(BaseModel):
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                description="final_move=sample: MCGS draws from visits^(1/T), "
-                                           "gtcfr from its average strategy^(1/T)")
+                                           "gtcfr and pubcfr from their average "
+                                           "strategy^(1/T)")
     rollout_steps: Int = Field(0, ge=0, le=1000,
                                description="MCGS: random turns before a new node's evaluation "
                                            "(0 = evaluate at once)")

@@ -94,7 +94,7 @@ static const param_def DEFS[] = {
         "sample in the Python settings when none is named), 8 pubcfr (CFR+ "
         "over public states with ranges, two players, runs on hidden-"
         "information games; reads max_depth, node_cap, final_move, "
-        "tree_reuse, info_seat); a change takes effect at the next turn"),
+        "temperature, tree_reuse, info_seat); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -142,8 +142,8 @@ static const param_def DEFS[] = {
         "minus this (evaluation units)"),
     DEF(temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
         "final_move=sample: MCGS draws the move from the marginal visit "
-        "distribution raised to 1/temperature, gtcfr from the root's average "
-        "strategy raised to it (small: near the argmax)"),
+        "distribution raised to 1/temperature, gtcfr and pubcfr from the "
+        "root's average strategy raised to it (small: near the argmax)"),
     DEF(rollout_steps, SBX_PARAM_INT, 0, 1000, 0,
         "MCGS: uniformly random turns played from a new node before its "
         "evaluation (0 = evaluate at once)"),
