@@ -492,16 +492,7 @@ int sbx_search_summary_get(sbx_search *s, sbx_search_summary *out) {
 
 int sbx_search_snapshot(sbx_search *s, int agent, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
-    int rc = check_agent(s, agent);
-    if (rc) return rc;
-    if (out == NULL || n_out == NULL || max_nodes < 1) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "snapshot needs an output buffer of at least one row");
-    }
-    if (min_visits < 0) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "min_visits must be >= 0");
-    }
-    return s->algo_vt->snapshot(s, agent, 0, max_nodes, min_visits, out, n_out);
+    return sbx_search_snapshot_at(s, agent, 0, max_nodes, min_visits, out, n_out);
 }
 
 int sbx_search_snapshot_at(sbx_search *s, int agent, int node, int max_nodes,

@@ -92,7 +92,8 @@
  * Files, lowest first: mcgs_graph.h/.c (the graph: storage, transposition
  * table, making and evaluating a node, re-rooting), mcgs_select.c
  * (selection, backup, the serial playout), mcgs_parallel.c (wu_uct and tree
- * on the shared graph), mcgs_view.c (the move played, root stats,
+ * on the shared graph, with the atomic twins of selection and backup),
+ * mcgs_view.c (the move played, root stats,
  * snapshots, test hooks) and this file, the vtable over them.
  */
 #include <pthread.h>

@@ -1,9 +1,12 @@
 /*
  * mcgs_parallel.c — MCGS's parallel run (wu_uct and tree on one shared
- * graph; the rules are below).
+ * graph; the rules are below), with its own selection and backup: the
+ * serial ones of mcgs_select.c with atomic loads and stores and the
+ * in-flight counts.
  */
 #include "mcgs_parallel.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -11,6 +14,157 @@
 
 #include "../core/common.h"
 #include "mcgs_select.h"
+
+/* ---------------------------------------------- the same, for parallel runs
+ * (atomic loads: a serial search keeps the plain loops above). */
+
+/* An edge's child if the edge is linked (0: not expanded, CLAIM: being
+ * linked by another thread; neither has a child to read). */
+static inline uint32_t linked_child(const mcgs_edge *ed) {
+    const uint32_t c = LDA(&ed->child);
+    return c == CLAIM ? 0 : c;
+}
+
+/* edge_sum for a parallel run (atomic loads): c is the edge's linked child,
+ * v its visits as read; *val = the edge's value (sum / v). The same
+ * operations in the same order as edge_sum, so one thread gives the serial
+ * figures bit for bit. A child listed before its node is evaluated
+ * (par_chance_link) adds no value yet: the others' average stands for it. */
+static double par_edge_sum(const mcgs *x, uint32_t ei, const mcgs_edge *ed, uint32_t c,
+                           uint32_t v, int a, double *val) {
+    uint32_t k = x->more ? LDA(&x->more[ei]) : 0;
+    const double own = (double)ed->r[a] + ld_double(&x->nodes[c].q[a]);
+    if (!k) {
+        *val = own;
+        return v * own;
+    }
+    int64_t first = v;
+    uint64_t counted = 0;
+    double sum = 0.0;
+    for (; k; k = x->kids[k - 1].next) {
+        const mcgs_kid *o = &x->kids[k - 1];
+        const uint32_t ov = LD(&o->visits);
+        if (!ov) continue;
+        first -= ov;
+        if (!(LDA(&x->nodes[o->child].flags) & MCGS_EVALUATED)) continue;
+        sum += ov * ((double)o->r[a] + ld_double(&x->nodes[o->child].q[a]));
+        counted += ov;
+    }
+    if (first > 0) { /* the counts are read one by one: never below 0 */
+        sum += (double)first * own;
+        counted += (uint64_t)first;
+    }
+    if (!counted) {
+        *val = own;
+        return v * own;
+    }
+    if (counted != v) sum = sum / (double)counted * v;
+    *val = sum / v;
+    return sum;
+}
+
+/* recompute_q with atomic loads and stores (two threads
+ * recomputing one node at once: the later store wins, and the next backup
+ * through the node recomputes it from the newer figures). */
+static void par_recompute_q(mcgs *x, mcgs_node *nd) {
+    if (!(LD(&nd->flags) & MCGS_EVALUATED)) return;
+    const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
+    double sum[2] = {0.0, 0.0};
+    uint64_t total = 0;
+    for (uint32_t e = 0; e < ne; e++) {
+        const mcgs_edge *ed = &x->edges[nd->edges + e];
+        const uint32_t v = LD(&ed->visits);
+        if (!v) continue;
+        const uint32_t c = linked_child(ed);
+        if (!c) continue;
+        double val;
+        total += v;
+        sum[0] += par_edge_sum(x, nd->edges + e, ed, c, v, 0, &val);
+        sum[1] += par_edge_sum(x, nd->edges + e, ed, c, v, 1, &val);
+    }
+    st_double(&nd->q[0], (nd->u[0] + sum[0]) / (double)(1 + total));
+    st_double(&nd->q[1], (nd->u[1] + sum[1]) / (double)(1 + total));
+}
+
+/* marginal with atomic loads, and (infl: the in-flight counts per edge) the
+ * in-flight simulations per outcome (mo) and, for virtual loss, the worst
+ * edge value at the node (min of r_a + Q_a(child) over its visited edges,
+ * Q_a(node) when none is). */
+static void marginal_ex(const mcgs *x, const mcgs_node *nd, int a, double fpu_offset,
+                        const uint32_t *infl, uint32_t *mv, double *mq, double *sum_out,
+                        uint32_t *mo, double *worst) {
+    const int n2 = nd->n[1];
+    const int k = nd->n[a];
+    double lo = INFINITY;
+    const double qn = ld_double(&nd->q[a]);
+    for (int i = 0; i < k; i++) {
+        uint32_t v = 0, o = 0;
+        double sum = 0.0;
+        for (int j = 0; j < nd->n[1 - a]; j++) {
+            const int r = a == 0 ? i : j, c = a == 0 ? j : i;
+            const uint32_t e = nd->edges + (uint32_t)(r * n2 + c);
+            const mcgs_edge *ed = &x->edges[e];
+            if (infl) o += LD(&infl[e]);
+            const uint32_t ev = LD(&ed->visits);
+            if (!ev) continue;
+            const uint32_t ch = linked_child(ed);
+            if (!ch) continue;
+            double val;
+            const double es = par_edge_sum(x, e, ed, ch, ev, a, &val);
+            v += ev;
+            sum += es;
+            if (val < lo) lo = val;
+        }
+        mv[i] = v;
+        mq[i] = v ? sum / v : qn - fpu_offset;
+        if (sum_out) sum_out[i] = sum;
+        if (mo) mo[i] = o;
+    }
+    if (worst) *worst = lo < INFINITY ? lo : qn;
+}
+
+/* Decoupled PUCT for player a in a parallel run (select_outcome's rule plus
+ * the in-flight counts): with O_i the in-flight simulations through outcome i and O their sum
+ * at the node:
+ *   wu_uct  Q_i over completed visits; exploration sqrt(N + O) / (1 + N_i + O_i)
+ *           (the paper's N+O for parent and child);
+ *   tree    each in-flight simulation counts as virtual_loss visits of the
+ *           worst edge value w: Q_i = (sum_i + vl O_i w) / (N_i + vl O_i),
+ *           exploration sqrt(N + vl O) / (1 + N_i + vl O_i).
+ * Terms with O_i = 0 (O = 0) are the serial ones, computed the same way. */
+static int select_outcome_ex(const mcgs *x, const mcgs_node *nd, int a,
+                             const sbx_search_params *p, uint64_t *rng,
+                             const uint32_t *infl) {
+    uint32_t mv[SBX_MAX_MOVES], mo[SBX_MAX_MOVES];
+    double mq[SBX_MAX_MOVES], sum[SBX_MAX_MOVES], worst = 0.0;
+    marginal_ex(x, nd, a, p->fpu_offset, infl, mv, mq, infl ? sum : NULL, infl ? mo : NULL,
+                infl ? &worst : NULL);
+    const int k = nd->n[a];
+    const int tree = p->parallel == SBX_PAR_TREE;
+    const double w = tree ? p->virtual_loss : 1.0;
+    uint32_t o_all = 0;
+    if (infl) {
+        for (int i = 0; i < k; i++) o_all += mo[i];
+    }
+    const uint32_t nv = LD(&nd->visits);
+    const double explore =
+        p->c_puct * sqrt(o_all ? (double)nv + w * o_all : (double)nv);
+    int best = 0, ties = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        double q = mq[i], n_i = 1.0 + mv[i];
+        if (infl && mo[i]) {
+            const double vo = w * mo[i];
+            n_i += vo;
+            if (tree && mv[i] + vo > 0.0) q = (sum[i] + vo * worst) / (mv[i] + vo);
+        }
+        double v = q + explore * prior_of(x, nd, a, i, p) / n_i;
+        mcgs_keep_best(v, i, &best_v, &best, &ties, rng);
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ the run */
 
 /*
  * sbx_search_run with parallel = wu_uct or tree (api.c calls
@@ -345,8 +499,8 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
     while (depth < p->max_depth) {
         mcgs_node *nd = &x->nodes[cur];
         if (LD(&nd->flags) & MCGS_TERMINAL) break;
-        const int o1 = mcgs_select_outcome_ex(x, nd, 0, p, &w->rng, x->inflight);
-        const int o2 = mcgs_select_outcome_ex(x, nd, 1, p, &w->rng, x->inflight);
+        const int o1 = select_outcome_ex(x, nd, 0, p, &w->rng, x->inflight);
+        const int o2 = select_outcome_ex(x, nd, 1, p, &w->rng, x->inflight);
         const uint32_t ei = nd->edges + (uint32_t)(o1 * nd->n[1] + o2);
         __atomic_fetch_add(&x->inflight[ei], 1u, __ATOMIC_RELAXED); /* incomplete update */
         uint8_t joint[2] = {nd->act[0][o1], nd->act[1][o2]};
@@ -403,7 +557,7 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
         __atomic_fetch_add(&x->edges[pedge[i]].visits, 1u, __ATOMIC_RELAXED);
         if (pkid[i]) __atomic_fetch_add(&x->kids[pkid[i] - 1].visits, 1u, __ATOMIC_RELAXED);
         __atomic_fetch_add(&nd->visits, 1u, __ATOMIC_RELAXED);
-        mcgs_par_recompute_q(x, nd);
+        par_recompute_q(x, nd);
         __atomic_fetch_sub(&x->inflight[pedge[i]], 1u, __ATOMIC_RELAXED);
     }
     return 1;
