@@ -63,23 +63,30 @@ static inline void cfr_plus_regrets(double *regret, const double *cfv, double ev
     }
 }
 
-/* The same update where the values are those of one state and the weight
- * w (the others' and chance's reach of it) is applied here: r[a] =
- * max(r[a] + w (q[a] - v), 0), v the decision's value (gtcfr: a node is one
- * state, both players' decision). The two spellings round differently;
- * each search keeps the one its results were computed with. */
-static inline void cfr_plus_regrets_at(double *regret, const double *q, double v, double w,
-                                       int k) {
+/* One decision's whole CFR+ update in one sweep over its arrays: the
+ * regret step above and the linear average, avg[a] += w sigma[a], w = t
+ * times the player's own reach of the decision (update t weighs t). */
+static inline void cfr_plus_update(double *regret, double *avg, const double *sigma,
+                                   const double *cfv, double ev, double w, int k) {
     for (int a = 0; a < k; a++) {
-        const double r = regret[a] + w * (q[a] - v);
+        const double r = regret[a] + cfv[a] - ev;
         regret[a] = r > 0.0 ? r : 0.0;
+        avg[a] += w * sigma[a];
     }
 }
 
-/* CFR+'s linear average: avg[a] += w sigma[a], w = t times the player's
- * own reach of the decision (update t weighs t times). */
-static inline void cfr_plus_average(double *avg, const double *sigma, double w, int k) {
-    for (int a = 0; a < k; a++) avg[a] += w * sigma[a];
+/* The same where the values are those of one state and the weight rw (the
+ * others' and chance's reach of it) is applied here: r[a] = max(r[a] +
+ * rw (q[a] - v), 0), v the decision's value (gtcfr: a node is one state,
+ * both players' decision). The two spellings round differently; each
+ * search keeps the one its results were computed with. */
+static inline void cfr_plus_update_at(double *regret, double *avg, const double *sigma,
+                                      const double *q, double v, double rw, double w, int k) {
+    for (int a = 0; a < k; a++) {
+        const double r = regret[a] + rw * (q[a] - v);
+        regret[a] = r > 0.0 ? r : 0.0;
+        avg[a] += w * sigma[a];
+    }
 }
 
 /* The re-solving gadget's decision for one opponent information state

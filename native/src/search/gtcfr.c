@@ -554,12 +554,12 @@ static double update(gtcfr *x, uint32_t id, double r0, double r1, double rc, int
     const double v0 = cfr_value(s0, q0, k0);
     const double w = (double)x->c.t;
     if (who != 1) {
-        cfr_plus_regrets_at(ARR(x, nd, 0, A_REGRET), q0, v0, r1 * rc, k0);
-        cfr_plus_average(ARR(x, nd, 0, A_AVG), s0, w * r0, k0);
+        cfr_plus_update_at(ARR(x, nd, 0, A_REGRET), ARR(x, nd, 0, A_AVG), s0, q0, v0, r1 * rc,
+                           w * r0, k0);
     }
     if (who != 0) {
-        cfr_plus_regrets_at(ARR(x, nd, 1, A_REGRET), q1, -v0, r0 * rc, k1);
-        cfr_plus_average(ARR(x, nd, 1, A_AVG), s1, w * r1, k1);
+        cfr_plus_update_at(ARR(x, nd, 1, A_REGRET), ARR(x, nd, 1, A_AVG), s1, q1, -v0, r0 * rc,
+                           w * r1, k1);
     }
     nd->value = v0;
     return v0;

@@ -710,8 +710,8 @@ static void pass(pubcfr *x, int i) {
             const size_t g = j - x->g_first;
             cfr_gadget_step(&x->g_r[2 * g], ev, x->g_v[g]);
         }
-        cfr_plus_regrets(ARR(x, in, A_REGRET), cfv, ev, in->k);
-        cfr_plus_average(ARR(x, in, A_AVG), cur, (double)x->c.t * in->reach, in->k);
+        cfr_plus_update(ARR(x, in, A_REGRET), ARR(x, in, A_AVG), cur, cfv, ev,
+                        (double)x->c.t * in->reach, in->k);
         /* growing mode's Q: the move's value against the opponent's
          * current strategy, cfv over the opponent's reach (gtcfr.c's Q) */
         double *q = ARR(x, in, A_Q);
