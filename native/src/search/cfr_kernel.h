@@ -21,17 +21,16 @@
 
 /* ------------------------------------------------------------ strategies */
 
-/* Regret matching+: the current strategy from the positive parts of the
- * regrets, uniform while none is positive. CFR+ floors its regrets at 0
- * after every update (cfr_plus_regrets), so the positive part only matters
- * for a caller whose regrets are not floored; on floored ones it changes
- * nothing, bit for bit. */
+/* Regret matching+: the current strategy in proportion to the regrets,
+ * uniform while they are all 0. The regrets are CFR+'s, never negative:
+ * every update floors them at 0 (cfr_plus_update, cfr_plus_regrets), so
+ * there is no positive part to take (the one behaviour both searches had:
+ * pubcfr took it anyway, a no-op on floored regrets; the sum alone is the
+ * cheaper loop in gtcfr's per-node update). */
 static inline void cfr_regret_match(const double *regret, int k, double *out) {
     double tot = 0.0;
-    for (int i = 0; i < k; i++) tot += regret[i] > 0.0 ? regret[i] : 0.0;
-    for (int i = 0; i < k; i++) {
-        out[i] = tot > 0.0 ? (regret[i] > 0.0 ? regret[i] / tot : 0.0) : 1.0 / k;
-    }
+    for (int i = 0; i < k; i++) tot += regret[i];
+    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? regret[i] / tot : 1.0 / k;
 }
 
 /* The average strategy: the average-strategy sums normalised, uniform
