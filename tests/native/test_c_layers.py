@@ -94,48 +94,31 @@ def dependency_graph(tmp: Path) -> dict[str, dict[str, set[str]]]:
     return edges
 
 
+def reachable(edges: dict[str, dict[str, set[str]]], start: str) -> set[str]:
+    """Every component reached from start by one step or more."""
+    seen: set[str] = set()
+    todo = list(edges.get(start, {}))
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(edges.get(node, {}))
+    return seen
+
+
 def strongly_connected(edges: dict[str, dict[str, set[str]]]) -> list[list[str]]:
-    """Tarjan's algorithm, iteratively; the groups of more than one component."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
+    """The groups of more than one component that reach one another (a few dozen
+    components: reachability from each is cheap)."""
+    reach = {node: reachable(edges, node) for node in edges}
     groups: list[list[str]] = []
-    counter = 0
-    for start in sorted(edges):
-        if start in index:
+    placed: set[str] = set()
+    for node in sorted(edges):
+        if node in placed:
             continue
-        work = [(start, iter(sorted(edges.get(start, {}))))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, it = work[-1]
-            for nxt in it:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(edges.get(nxt, {})))))
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    group = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        group.append(member)
-                        if member == node:
-                            break
-                    if len(group) > 1:
-                        groups.append(sorted(group))
+        group = sorted({node} | {m for m in reach[node] if node in reach.get(m, ())})
+        placed.update(group)
+        if len(group) > 1:
+            groups.append(group)
     return groups
 
 
