@@ -171,9 +171,15 @@ def test_bench_parallel_table_has_every_mode_and_the_two_thread_ratio():
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores()
     if cores() >= 2 and usable >= 2:
         lt = res["line_transfer_ns"]
-        assert 0 < lt < 100_000
+        # a figure, or none with the reason (a loaded machine passes the turn
+        # by preemption: the ping-pong then gives up at its time limit); no
+        # bound on its size, which is the machine's and its load's
+        assert (lt is not None and lt > 0) or res["line_transfer_note"], res
         for mode in ("wu_uct", "tree", "mcgs_wu_uct", "mcgs_tree"):
             row = rows[mode]
+            if not lt:   # no latency measured: no budget in transfers either
+                assert "budget_transfers_at_target" not in row
+                continue
             budget = (2 / 1.8 - 1) * 1e9 / row["iterations_per_s"]["1"]
             assert abs(row["budget_ns_at_target"] - budget) <= 0.5 + 1e-9
             assert row["budget_transfers_at_target"] == pytest.approx(budget / lt, abs=0.06)

@@ -13,8 +13,10 @@ from sandbox.sim.settings_doc import USED_BY, settings_markdown, settings_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SEARCH = ROOT / "native" / "src" / "search"
-FILES = {"smitsimax": "smitsimax.c", "suct": "suct.c", "joint": "joint.c", "random": "random.c",
-         "greedy": "greedy.c", "mcgs": "mcgs.c", "uct": "uct.c"}
+# each algorithm's files (MCGS is a family; the CFR kernel is read by both CFR searches)
+FILES = {"smitsimax": ["smitsimax.c"], "suct": ["suct.c"], "joint": ["joint.c"],
+         "random": ["random.c"], "greedy": ["greedy.c"], "mcgs": ["mcgs*.c"], "uct": ["uct.c"],
+         "gtcfr": ["gtcfr.c", "cfr_kernel.h"], "pubcfr": ["pubcfr.c", "cfr_kernel.h"]}
 
 
 def test_every_setting_has_a_row_and_a_reader():
@@ -30,8 +32,10 @@ def test_read_by_covers_every_read_in_the_c_sources():
     """A setting an algorithm's C file reads (p->NAME, s->p.NAME) is listed
     as read by it: a new read without a new entry fails here."""
     missing = []
-    for algo, name in FILES.items():
-        src = (SEARCH / name).read_text()
+    for algo, patterns in FILES.items():
+        paths = [p for pattern in patterns for p in sorted(SEARCH.glob(pattern))]
+        assert paths, (algo, patterns)
+        src = "\n".join(p.read_text() for p in paths)
         for field in SearchParams.model_fields:
             if re.search(r"(p->|p\.)" + field + r"\b", src) and algo not in USED_BY[field]:
                 missing.append((field, algo))
@@ -53,14 +57,16 @@ def test_cli(capsys):
 
 
 def test_temperature_is_read_only_when_the_final_move_is_sampled():
-    """MCGS and gtcfr read `temperature` only to shape a sampled final move
-    (mcgs.c's and gtcfr.c's final-move draw); with an argmax move a change of
-    it does nothing, and a re-search must say so rather than let a different
-    move look like its doing."""
+    """MCGS and the CFR searches read `temperature` only to shape a sampled
+    final move (mcgs's and cfr_kernel.h's final-move draw); with an argmax
+    move a change of it does nothing, and a re-search must say so rather than
+    let a different move look like its doing."""
     from sandbox.sim.settings_doc import setting_is_read
-    for algo in ("mcgs", "gtcfr"):
+    for algo in ("mcgs", "gtcfr", "pubcfr", "smitsimax"):
         sampled = SearchParams(algorithm=algo, final_move="sample")
         assert setting_is_read(sampled, "temperature"), algo
         assert not setting_is_read(sampled.replace(final_move="argmax"), "temperature"), algo
-    assert not setting_is_read(SearchParams(algorithm="smitsimax", final_move="sample"),
+    # Smitsimax draws from its visit shares (UCB) or average strategy (Exp3 / RM)
+    assert setting_is_read(SearchParams(policy="rm", final_move="sample"), "temperature")
+    assert not setting_is_read(SearchParams(algorithm="suct", final_move="sample"),
                                "temperature")

@@ -51,7 +51,8 @@ const char *sbx_last_error(void);
 const char *sbx_version(void);
 
 /* ============================================================== 1. Games ==
- * Implemented in src/games/game.c (registry, checks) and one file per game.
+ * Implemented in src/games/registry.c (the games by name), src/games/game.c
+ * (the checked calls on a game) and one file per game.
  * A game object owns one state. Not thread-safe: one thread per object.
  */
 typedef struct sbx_game sbx_game;
@@ -463,9 +464,10 @@ int sbx_line_transfer_ns(int64_t round_trips, double *out_ns);
 const char *sbx_simd_paths(void);
 
 /* ==================================================== 3. Search: lifecycle
- * Implemented in src/search/search.c (dispatch, budgets, hot-swap) and
- * src/search/smitsimax.c (the algorithm). A search owns a copy of its root
- * state and one node arena per agent; it never mallocs per node.
+ * Implemented in src/search/api.c (dispatch, budgets, hot-swap),
+ * src/search/registry.c (the algorithms by id) and a file or a family of
+ * files per algorithm (smitsimax.c, mcgs*.c, ...). A search owns a copy of
+ * its root state and its algorithm's trees; it never mallocs per node.
  * Thread-safety: one thread drives a search (run, step_traced, advance,
  * inspect). set_params and stop may be called from any other thread.
  * With params.parallel != SBX_PAR_SERIAL (Smitsimax, MCGS) a run starts

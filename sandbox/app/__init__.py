@@ -110,6 +110,7 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
         if live.waiting_for_human() and live.match.turn_ready():
             human = True
             break
+        wait_for_decisions(live.match, 1.0 / app.fps_cap)
         app.run(max_frames=app.frame + 1)
         frames += 1
         if app.quit_requested:
@@ -129,6 +130,23 @@ def _screenshot(app: App, arena, path: str, turns: int) -> int:
     why = ", waiting for the human player's move" if human else ""
     print(f"screenshot: {out} (turn {arena.live.match.turn}{why})")
     return 0
+
+
+def wait_for_decisions(match, timeout: float) -> None:
+    """Block until every player has decided the turn in progress, or for
+    `timeout` seconds. A loop that steps the app a frame at a time runs no
+    clock between frames (the app's own loop sleeps in clock.tick): frames
+    back to back keep the main thread on the GIL, and a search thread that
+    needs it between two C calls (publishing a slice's snapshot) waits, at
+    worst for as long as the frames go on. Waiting here releases it; the
+    frames a screenshot skips would show only a turn still being thought."""
+    if not match.thinking:
+        return
+    end = time.perf_counter() + timeout
+    for c in match.controllers:
+        left = end - time.perf_counter()
+        if left <= 0 or not c.wait(left):
+            return
 
 
 def _run_replay(app: App, args: argparse.Namespace) -> int:

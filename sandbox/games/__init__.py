@@ -22,7 +22,7 @@ from .maze import PLUGIN as _MAZE
 from .pods import PLUGIN as _PODS
 from .snakes import PLUGIN as _SNAKES
 
-# in the C registry's order (native/src/games/game.c)
+# in the C registry's order (native/src/games/registry.c)
 _REGISTRY: dict[str, GamePlugin] = {p.kind: p for p in (_SNAKES, _GOOFSPIEL, _MATRIX,
                                                             _DEPTHBIAS, _MAZE, _PODS)}
 

@@ -161,8 +161,8 @@ class SearchParams(BaseModel):
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                description="final_move=sample: MCGS and Smitsimax (UCB) draw "
-                                           "from visits^(1/T), gtcfr and Smitsimax (Exp3 / "
-                                           "RM) from the average strategy^(1/T)")
+                                           "from visits^(1/T), gtcfr, pubcfr and Smitsimax "
+                                           "(Exp3 / RM) from the average strategy^(1/T)")
     rollout_steps: Int = Field(0, ge=0, le=1000,
                                description="MCGS: random turns before a new node's evaluation "
                                            "(0 = evaluate at once)")

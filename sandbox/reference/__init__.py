@@ -1,7 +1,7 @@
 """sandbox.reference — slow, readable pure-Python mirrors of the C core.
 
 These modules re-implement, line for line in meaning, the C search
-(native/src/search/smitsimax.c + search.c) so that tests can compare the two
+(native/src/search/smitsimax.c + api.c) so that tests can compare the two
 bit for bit and the benchmark can show what the C core buys. Clarity comes
 first here; speed does not matter. A game's own twin lives with its plugin
 (sandbox/games/<name>/reference.py, reached through GamePlugin.reference_game).

@@ -1,6 +1,6 @@
 """Smitsimax in plain Python: one decoupled tree per agent.
 
-A slow, readable mirror of native/src/search/smitsimax.c and search.c
+A slow, readable mirror of native/src/search/smitsimax.c and api.c
 (smitsimax-tutorial.txt §5–§7, §12–§13). Given the same game state, search
 seed and SearchParams, it builds the same trees as the C core: the same node
 ids, visits, totals (bit for bit), flags and score bounds, and it draws the
@@ -20,7 +20,7 @@ One iteration:
 
 Selection policies (params.policy, the one in force is `self.policy`: a
 change waits for the next advance/reset, or applies at once with fresh trees
-while the turn has no iterations, as in C's search.c): ucb1 and ucb1_tuned
+while the turn has no iterations, as in C's api.c): ucb1 and ucb1_tuned
 pick by an index; exp3, rm and rm_plus sample from a strategy and update
 per-child statistics after the iteration. C keeps those in the node's 8
 spare bytes as one double (`aux`: ucb1_tuned's sum of squares,
@@ -82,7 +82,7 @@ class Smitsimax:
         return self.policy == "ucb1" and self.params.backup == "power"
 
     def _sync_policy(self) -> None:
-        """A requested policy takes over with fresh trees (search.c sync_active)."""
+        """A requested policy takes over with fresh trees (api.c sync_active)."""
         if self.params.policy != self.policy:
             self.policy = self.params.policy
             for t in self.trees:

@@ -16,7 +16,7 @@ from ..native import SearchParams
 from ..native.params import CHOICES, UCT_DEFAULT_C, c_param_table, default_final_move
 
 _UCB = ("smitsimax", "suct", "joint")
-# Read by the search loop itself (search.c), whatever the algorithm.
+# Read by the search loop itself (api.c), whatever the algorithm.
 _ALL = ("smitsimax", "suct", "joint", "random", "greedy", "mcgs", "uct", "gtcfr", "pubcfr")
 USED_BY: dict[str, tuple[str, ...]] = {
     "c": _UCB + ("uct",),
@@ -44,7 +44,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "lead": ("suct", "uct"),
     "c_puct": ("mcgs", "gtcfr", "pubcfr"),
     "fpu_offset": ("mcgs",),
-    "temperature": ("smitsimax", "mcgs", "gtcfr"),
+    "temperature": ("smitsimax", "mcgs", "gtcfr", "pubcfr"),
     "rollout_steps": ("mcgs",),
     "short_circuit": ("mcgs",),
     "transpositions": ("mcgs",),

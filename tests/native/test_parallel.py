@@ -11,6 +11,8 @@ kept, and the tree still satisfies Smitsimax's invariants.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from pydantic import ValidationError
@@ -261,7 +263,10 @@ def test_line_transfer_is_measured_and_bad_counts_are_refused():
     assert lib.sbx_line_transfer_ns(10, ffi.NULL) == -1
     if usable_cpus() >= 2:
         assert line_transfer_ns(np.int64(1)) > 0.0    # numpy integers are ints too
-        assert 0.0 < line_transfer_ns(2_000) < 1e6
+        # a positive figure; its size is the machine's and its load's (a
+        # busy second core makes a move wait for a time slice: milliseconds)
+        ns = line_transfer_ns(2_000)
+        assert math.isfinite(ns) and ns > 0.0
     else:   # one CPU to run on (taskset): C refuses rather than spin
         with pytest.raises(InvalidState, match="two cores"):
             line_transfer_ns(2_000)

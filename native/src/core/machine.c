@@ -14,6 +14,7 @@
 #endif
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "../../include/sbx.h"
 #include "common.h"
@@ -39,6 +40,14 @@ static void *pong(void *arg) {
         __atomic_store_n(&pp->turn, i + 1, __ATOMIC_RELEASE);
     }
     return NULL;
+}
+
+/* The cores online, at most SBX_MAX_THREADS (sbx.h): the most threads a
+ * parallel search may ask for. */
+int sbx_cores(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > SBX_MAX_THREADS ? SBX_MAX_THREADS : (int)n;
 }
 
 static int usable_cpus(void) {

@@ -1,8 +1,7 @@
-/* emit.c — export and hash from one writer (game.h: sbx_emit): every game
- * writes its export through these. They live apart from game.c, the
- * registry, so a game depends on the contract, never on the registry that
- * lists it (game.c -> a game -> emit.c, no way back). */
-#include "game.h"
+/* emit.c — export and hash from one writer (emit.h: sbx_emit): every game
+ * writes its export through these. Below the games and the registry that
+ * lists them (registry.c -> a game -> emit.c, no way back). */
+#include "emit.h"
 
 #include "../core/common.h"
 

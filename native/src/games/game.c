@@ -1,39 +1,14 @@
-/* game.c — registry of games and the checked public game API (sbx.h §1). */
+/* game.c — the checked public API over a game object (sbx.h §1): every
+ * argument validated before the vtable's unchecked hot-path entries run.
+ * Below the games: it reaches a game only through the vtable it was made
+ * with (registry.c finds that by name). */
 #include "game.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/common.h"
 
-static const sbx_game_vt *const registry[] = {
-    &sbx_snakes_vt,
-    &sbx_goofspiel_vt,
-    &sbx_matrix_vt,
-    &sbx_depthbias_vt,
-    &sbx_maze_vt,
-    &sbx_pods_vt,
-};
-#define NUM_GAMES ((int)(sizeof registry / sizeof registry[0]))
-
-const char *sbx_game_kind_name(int index) {
-    return (index >= 0 && index < NUM_GAMES) ? registry[index]->name : NULL;
-}
-
-static const sbx_game_vt *find_kind(const char *kind) {
-    if (kind == NULL) return NULL;
-    for (int i = 0; i < NUM_GAMES; i++) {
-        if (strcmp(registry[i]->name, kind) == 0) return registry[i];
-    }
-    return NULL;
-}
-
-const char *sbx_game_kind_params_doc(const char *kind) {
-    const sbx_game_vt *vt = find_kind(kind);
-    return vt ? vt->params_doc : NULL;
-}
 
 static sbx_game *alloc_game(const sbx_game_vt *vt, const void *cfg) {
     sbx_game *g = calloc(1, sizeof *g);
@@ -51,15 +26,9 @@ static sbx_game *alloc_game(const sbx_game_vt *vt, const void *cfg) {
     return g;
 }
 
-int sbx_game_new(const char *kind, const char *params, uint64_t seed,
-                 sbx_game **out) {
-    if (out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "out is NULL");
-    *out = NULL;
-    const sbx_game_vt *vt = find_kind(kind);
-    if (vt == NULL) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "unknown game kind '%s'",
-                        kind ? kind : "(null)");
-    }
+
+int sbx_game_make(const sbx_game_vt *vt, const char *params, uint64_t seed,
+                  sbx_game **out) {
     sbx_game *g = alloc_game(vt, NULL);
     if (!g) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a game");
     int rc = vt->configure(g->cfg, params);
@@ -201,10 +170,6 @@ int sbx_game_step(sbx_game *game, const int32_t *joint_moves,
     return SBX_OK;
 }
 
-int sbx_game_has_free_moves(const char *kind) {
-    const sbx_game_vt *vt = find_kind(kind);
-    return vt != NULL && vt->step_free != NULL;
-}
 
 int sbx_game_step_free(sbx_game *game, const sbx_free_move *moves,
                        double *rewards_out) {
@@ -295,10 +260,6 @@ const char *sbx_game_move_name(const sbx_game *game, int agent, int move) {
     return game->vt->move_name(game->cfg, agent, move);
 }
 
-int sbx_game_has_bot(const char *kind) {
-    const sbx_game_vt *vt = find_kind(kind);
-    return vt != NULL && vt->bot_move != NULL;
-}
 
 int sbx_game_bot_move(const sbx_game *game, int agent, int32_t *move_out) {
     if (!game || !move_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or move_out is NULL");
@@ -402,16 +363,3 @@ int sbx_game_playouts(sbx_game *game, int64_t n_playouts, int64_t max_steps,
     return SBX_OK;
 }
 
-/* ------------------------------------------------------------ machine */
-
-/* What the games run on this machine beyond plain C (sbx.h). */
-static char paths[96];
-static void fill_paths(void) {
-    snprintf(paths, sizeof paths, "snakes territory: %s", sbx_snakes_territory_path());
-}
-
-const char *sbx_simd_paths(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, fill_paths);
-    return paths;
-}

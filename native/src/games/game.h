@@ -10,7 +10,9 @@
  * game.c checks every argument before calling them.
  *
  * Registering a game: implement a vtable in its own file and add it to the
- * registry table in game.c.
+ * table in registry.c. A game file depends on this contract, emit.h (its
+ * export and hash) and core only; registry.c, above the games, names them.
+ * game.c, below the games, is the checked API over a game object.
  */
 #ifndef SBX_GAME_H
 #define SBX_GAME_H
@@ -18,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emit.h"
 #include "sbx.h"
 
 typedef struct sbx_game_vt {
@@ -136,6 +139,10 @@ typedef struct sbx_game_vt {
     int (*private_states)(const void *cfg, const void *state, int seat, int who,
                           uint32_t *ids, double *weights, int cap);
     int (*compose)(const void *cfg, const void *state, const uint32_t *ids, void *out);
+    /* Optional (NULL: plain C only): which vector path the game's hot loop
+     * takes in this process, decided once, e.g. "territory: avx2" (snakes);
+     * sbx_simd_paths reports it after the game's name. Any thread. */
+    const char *(*simd_path)(void);
 } sbx_game_vt;
 
 struct sbx_game {
@@ -148,56 +155,14 @@ struct sbx_game {
     char params[16384];
 };
 
-/* Registered games. */
-extern const sbx_game_vt sbx_snakes_vt;
-/* Which territory fill snakes evaluations run in this process ("avx2" or
- * "scalar (why)"), decided once (snakes.c); sbx_simd_paths reports it. */
-const char *sbx_snakes_territory_path(void);
-extern const sbx_game_vt sbx_goofspiel_vt;
-extern const sbx_game_vt sbx_matrix_vt;
-extern const sbx_game_vt sbx_depthbias_vt;
-extern const sbx_game_vt sbx_maze_vt;
-extern const sbx_game_vt sbx_pods_vt;
+/* A new game of the kind vt names (registry.c's sbx_game_new finds vt by
+ * name): configured from params, in its initial state for seed. */
+int sbx_game_make(const sbx_game_vt *vt, const char *params, uint64_t seed,
+                  sbx_game **out);
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,
                          const void *state, const int32_t *joint,
                          uint8_t *joint8_out);
-
-/* State hashes: FNV-1a over the exported 32-bit words, finished with the
- * splitmix64 mixer (mirrored in sandbox/reference/rng.py). */
-#define SBX_HASH_INIT 0xCBF29CE484222325ULL
-static inline uint64_t sbx_hash_word(uint64_t h, int32_t w) {
-    return (h ^ (uint32_t)w) * 0x100000001B3ULL;
-}
-static inline uint64_t sbx_hash_finish(uint64_t h) {
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 31);
-}
-
-/* Export and hash from one writer: a game writes its export words through
- * sbx_emit; sbx_export_with fills a buffer (and reports a short one),
- * sbx_hash_with only hashes, so hashing needs no buffer and the hash is
- * always the hash of the export. (emit.c) */
-typedef struct sbx_emitter {
-    int32_t *buf;       /* NULL: hash only */
-    int cap, n;
-    uint64_t h;
-} sbx_emitter;
-
-static inline void sbx_emit(sbx_emitter *e, int32_t w) {
-    if (e->buf && e->n < e->cap) e->buf[e->n] = w;
-    e->n++;
-    e->h = sbx_hash_word(e->h, w);
-}
-
-typedef void (*sbx_export_writer)(const void *cfg, const void *state,
-                                  sbx_emitter *e);
-/* Words written, or SBX_ERR_ARGUMENT if cap is too small. */
-int sbx_export_with(sbx_export_writer write, const void *cfg, const void *state,
-                    int32_t *buf, int cap);
-uint64_t sbx_hash_with(sbx_export_writer write, const void *cfg,
-                       const void *state);
 
 #endif

@@ -808,28 +808,29 @@ __attribute__((target("avx2"))) static void territory_avx2(const snakes_cfg *cfg
  * and thread sees one value, and identical params stay identical configs):
  * AVX2 if the CPU (and OS) have it and SBX_NO_AVX2 is not set. */
 static int avx2_on;
-static const char *path_name = "scalar";
+static const char *path_name = "territory: scalar";
 
 static void territory_path_decide(void) {
     const char *off = getenv("SBX_NO_AVX2");
     if (off && *off && strcmp(off, "0") != 0) {
-        path_name = "scalar (SBX_NO_AVX2)";
+        path_name = "territory: scalar (SBX_NO_AVX2)";
         return;
     }
     __builtin_cpu_init();
     avx2_on = __builtin_cpu_supports("avx2") != 0;
-    path_name = avx2_on ? "avx2" : "scalar (no AVX2)";
+    path_name = avx2_on ? "territory: avx2" : "territory: scalar (no AVX2)";
 }
 #else
 static const int avx2_on = 0;
-static const char *path_name = "scalar (not an x86-64 build)";
+static const char *path_name = "territory: scalar (not an x86-64 build)";
 static void territory_path_decide(void) {}
 static void territory_avx2(const snakes_cfg *cfg, const snakes_state *st, int *count) {
     (void)cfg; (void)st; (void)count;
 }
 #endif
 
-const char *sbx_snakes_territory_path(void) {
+/* Which territory fill evaluations run in this process (game.h simd_path). */
+static const char *territory_path(void) {
     pthread_once(&territory_once, territory_path_decide);
     return path_name;
 }
@@ -1232,4 +1233,5 @@ const sbx_game_vt sbx_snakes_vt = {
     .move_name = any_move_name,
     .side = any_side,
     .fatal_moves = any_fatal_moves,
+    .simd_path = territory_path,
 };

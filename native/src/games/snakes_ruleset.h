@@ -5,9 +5,10 @@
  * snakes.c owns the game's vtable and the `ruleset=` parameter; for a
  * ruleset other than `standard` it calls that ruleset through the table
  * below, which the ruleset's file fills and exports as one constant. The
- * ruleset's file calls nothing in snakes.c and game.c: it sees the
- * game contract (game.h: types, the export emitter) and this header, so the
- * dependencies run one way, game.c -> snakes.c -> snakebyte.c.
+ * ruleset's file calls nothing in snakes.c and the registry: it sees the
+ * game contract (game.h: types; emit.h: the export emitter) and this
+ * header, so the dependencies run one way, registry.c -> snakes.c ->
+ * snakebyte.c.
  *
  * Every config starts with `int ruleset` and every state with
  * `uint64_t rng; int32_t turn;`, so snakes.c can tell the configs apart

@@ -121,6 +121,7 @@
 #include <string.h>
 
 #include "../core/common.h"
+#include "cfr_kernel.h"
 #include "search.h"
 
 #define KIND_FRONTIER 0
@@ -176,12 +177,7 @@ typedef struct gtcfr {
     int32_t *ipool;
     size_t iused, icap;
     void *root_state;      /* the tree's root: chance drawn from tree_seed */
-    void *tmp;             /* scratch states                              */
-    void *tmp2;
-    uint64_t tree_seed;
-    int64_t t;             /* regret updates since the statistics began   */
-    double credit;         /* updates owed (1/c per iteration)            */
-    double lo, hi;         /* range of values seen (PUCT's Q scale)       */
+    cfr_core c;            /* updates, credit, value range, seed, scratch  */
     int32_t depth_reached;
     gt_vl *vl;             /* the batch's virtual losses                  */
     size_t vl_used, vl_cap;
@@ -225,18 +221,6 @@ static void make_live(gtcfr *x, uint32_t id, int i) {
     l[(*n)++] = (uint8_t)i;
 }
 
-static void see_value(gtcfr *x, double v) {
-    if (v < x->lo) x->lo = v;
-    if (v > x->hi) x->hi = v;
-}
-
-/* The zero-sum part of the evaluation, player 0's side. */
-static double zero_sum(const sbx_search *s, const void *st) {
-    double e[SBX_MAX_AGENTS];
-    s->vt->evaluate(s->cfg, st, e);
-    return 0.5 * (e[0] - e[1]);
-}
-
 /* ------------------------------------------------------------ lifecycle */
 
 static void clear(sbx_search *s) {
@@ -244,15 +228,11 @@ static void clear(sbx_search *s) {
     x->used = 1;
     x->dused = 0;
     x->iused = 0;
-    x->t = 0;
-    x->credit = 0.0;
-    x->lo = INFINITY;
-    x->hi = -INFINITY;
+    cfr_core_restart(&x->c, &s->rng);
     x->depth_reached = 0;
     x->vl_used = 0;
-    x->tree_seed = sbx_rng_next(&s->rng);
     memcpy(x->root_state, s->root, s->state_size);
-    s->vt->reseed(x->root_state, x->tree_seed);
+    s->vt->reseed(x->root_state, x->c.tree_seed);
     gt_node *r = &x->nodes[0];
     memset(r, 0, sizeof *r);
     r->parent = -1;
@@ -260,7 +240,7 @@ static void clear(sbx_search *s) {
     r->met = 1;
     r->hash = s->vt->hash(s->cfg, x->root_state);
     r->kind = s->vt->is_terminal(s->cfg, x->root_state) ? KIND_TERMINAL : KIND_FRONTIER;
-    r->value = zero_sum(s, x->root_state);
+    r->value = cfr_zero_sum(s, x->root_state);
 }
 
 static int gt_check(const sbx_search_params *p, const sbx_game_vt *game, int num_agents,
@@ -295,8 +275,7 @@ static void gt_destroy(sbx_search *s) {
     free(x->dpool);
     free(x->ipool);
     free(x->root_state);
-    free(x->tmp);
-    free(x->tmp2);
+    cfr_core_close(&x->c);
     free(x->vl);
     free(x);
     s->algo = NULL;
@@ -309,9 +288,7 @@ static int gt_create(sbx_search *s) {
     x->cap = (uint32_t)s->p.node_cap;
     x->nodes = malloc((size_t)x->cap * sizeof *x->nodes);
     x->root_state = malloc(s->state_size);
-    x->tmp = malloc(s->state_size);
-    x->tmp2 = malloc(s->state_size);
-    if (!x->nodes || !x->root_state || !x->tmp || !x->tmp2) {
+    if (!cfr_core_open(&x->c, s->state_size) || !x->nodes || !x->root_state) {
         gt_destroy(s);
         return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node GT-CFR arena",
                         s->p.node_cap);
@@ -394,22 +371,22 @@ static void priors_of(const sbx_search *s, const void *st, int agent, int k, dou
  * rollouts divide the noise's variance by n at n times the cost. */
 static double leaf_value(sbx_search *s, const void *st, int64_t *turns) {
     gtcfr *x = s->algo;
-    if (!s->p.rollout) return zero_sum(s, st);
+    if (!s->p.rollout) return cfr_zero_sum(s, st);
     const int n = s->p.leaf_rollouts > 1 ? s->p.leaf_rollouts : 1;
     double sum = 0.0;
     uint8_t joint[2], mv[SBX_MAX_MOVES];
     for (int r = 0; r < n; r++) {
-        memcpy(x->tmp2, st, s->state_size);
-        s->vt->reseed(x->tmp2, sbx_rng_next(&s->rng));
-        for (int d = 0; d < s->p.max_depth && !s->vt->is_terminal(s->cfg, x->tmp2); d++) {
+        memcpy(x->c.tmp2, st, s->state_size);
+        s->vt->reseed(x->c.tmp2, sbx_rng_next(&s->rng));
+        for (int d = 0; d < s->p.max_depth && !s->vt->is_terminal(s->cfg, x->c.tmp2); d++) {
             for (int a = 0; a < 2; a++) {
-                const int k = s->vt->legal_moves(s->cfg, x->tmp2, a, mv);
+                const int k = s->vt->legal_moves(s->cfg, x->c.tmp2, a, mv);
                 joint[a] = k > 0 ? mv[sbx_rng_below(&s->rng, (uint32_t)k)] : SBX_MOVE_NONE;
             }
-            s->vt->step(s->cfg, x->tmp2, joint, NULL);
+            s->vt->step(s->cfg, x->c.tmp2, joint, NULL);
             (*turns)++;
         }
-        sum += zero_sum(s, x->tmp2);
+        sum += cfr_zero_sum(s, x->c.tmp2);
     }
     return sum / n;
 }
@@ -478,23 +455,23 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
     for (int a = 0; a < k[0]; a++) {
         for (int b = 0; b < k[1]; b++) {
             const int i = a * k[1] + b;
-            memcpy(x->tmp, st, s->state_size);
+            memcpy(x->c.tmp, st, s->state_size);
             joint[0] = mv[0][a];
             joint[1] = mv[1][b];
-            s->vt->step(s->cfg, x->tmp, joint, NULL);
+            s->vt->step(s->cfg, x->c.tmp, joint, NULL);
             (*turns)++;
             double v;
             int32_t c;
-            if (s->vt->is_terminal(s->cfg, x->tmp)) {
-                v = zero_sum(s, x->tmp);
+            if (s->vt->is_terminal(s->cfg, x->c.tmp)) {
+                v = cfr_zero_sum(s, x->c.tmp);
                 c = SLOT_TERMINAL;
             } else {
-                v = leaf_value(s, x->tmp, turns);
+                v = leaf_value(s, x->c.tmp, turns);
                 c = (all || i == best)
-                        ? (int32_t)new_node(x, (int32_t)id, a, b, v, s->vt->hash(s->cfg, x->tmp))
+                        ? (int32_t)new_node(x, (int32_t)id, a, b, v, s->vt->hash(s->cfg, x->c.tmp))
                         : SLOT_LEFT_OUT;
             }
-            see_value(x, v);
+            cfr_range_see(&x->c.range, v);
             nd = &x->nodes[id];
             SLOTV(x, nd)[i] = v;
             SLOTC(x, nd)[i] = c;
@@ -509,13 +486,6 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
 }
 
 /* ------------------------------------------------------------ regret update */
-
-/* RM+: the current strategy from regrets floored at 0. */
-static void match(const double *regret, int k, double *out) {
-    double sum = 0.0;
-    for (int i = 0; i < k; i++) sum += regret[i];
-    for (int i = 0; i < k; i++) out[i] = sum > 0.0 ? regret[i] / sum : 1.0 / k;
-}
 
 /* The share of chance outcome `o` among its joint action's outcomes
  * (first: the slot's first outcome): how often it was drawn. */
@@ -535,8 +505,8 @@ static double update(gtcfr *x, uint32_t id, double r0, double r1, double rc, int
     const int k0 = nd->k[0], k1 = nd->k[1];
     x->touched++;
     double *s0 = ARR(x, nd, 0, A_CUR), *s1 = ARR(x, nd, 1, A_CUR);
-    match(ARR(x, nd, 0, A_REGRET), k0, s0);
-    match(ARR(x, nd, 1, A_REGRET), k1, s1);
+    cfr_regret_match(ARR(x, nd, 0, A_REGRET), k0, s0);
+    cfr_regret_match(ARR(x, nd, 1, A_REGRET), k1, s1);
     double *val = SLOTV(x, nd);
     const int32_t *ch = SLOTC(x, nd);
     const int32_t nlive = *LIVE_N(x, nd);
@@ -580,20 +550,16 @@ static double update(gtcfr *x, uint32_t id, double r0, double r1, double rc, int
         for (int j = 0; j < n0; j++) q += s0[nz0[j]] * val[nz0[j] * k1 + b];
         q1[b] = -q;
     }
-    double v0 = 0.0;
-    for (int a = 0; a < k0; a++) v0 += s0[a] * q0[a];
-    double *g0 = ARR(x, nd, 0, A_REGRET), *g1 = ARR(x, nd, 1, A_REGRET);
-    double *m0 = ARR(x, nd, 0, A_AVG), *m1 = ARR(x, nd, 1, A_AVG);
-    const double w = (double)x->t;
-    for (int a = 0; a < k0 && who != 1; a++) {
-        const double g = g0[a] + r1 * rc * (q0[a] - v0);
-        g0[a] = g > 0.0 ? g : 0.0;
-        m0[a] += w * r0 * s0[a];
+    /* player 1's value is -v0; its regrets weigh by player 0's reach */
+    const double v0 = cfr_value(s0, q0, k0);
+    const double w = (double)x->c.t;
+    if (who != 1) {
+        cfr_plus_update_at(ARR(x, nd, 0, A_REGRET), ARR(x, nd, 0, A_AVG), s0, q0, v0, r1 * rc,
+                           w * r0, k0);
     }
-    for (int b = 0; b < k1 && who != 0; b++) {
-        const double g = g1[b] + r0 * rc * (q1[b] + v0);
-        g1[b] = g > 0.0 ? g : 0.0;
-        m1[b] += w * r1 * s1[b];
+    if (who != 0) {
+        cfr_plus_update_at(ARR(x, nd, 1, A_REGRET), ARR(x, nd, 1, A_AVG), s1, q1, -v0, r0 * rc,
+                           w * r1, k1);
     }
     nd->value = v0;
     return v0;
@@ -607,7 +573,7 @@ static void regret_update(gtcfr *x, int alternating) {
         ARR(x, nd, 1, A_VLOSS)[x->vl[i].b] -= 1.0;
     }
     x->vl_used = 0;
-    x->t++;
+    x->c.t++;
     if (alternating) {
         update(x, 0, 1.0, 1.0, 1.0, 0);
         update(x, 0, 1.0, 1.0, 1.0, 1); /* against player 0's updated strategy */
@@ -618,53 +584,12 @@ static void regret_update(gtcfr *x, int alternating) {
 
 /* ------------------------------------------------------------ simulation */
 
-static void average(const double *sum, int k, double *out) {
-    double tot = 0.0;
-    for (int i = 0; i < k; i++) tot += sum[i];
-    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? sum[i] / tot : 1.0 / k;
-}
-
-static int draw(const double *p, int k, uint64_t *rng) {
-    return sbx_draw_at(p, k, sbx_unit(sbx_rng_next(rng)));
-}
-
-/* Player p's pick at interior node nd: 1/2 PUCT argmax + 1/2 average. */
+/* Player p's pick at interior node nd: 1/2 PUCT argmax + 1/2 average
+ * (the batch's virtual losses count in PUCT). */
 static int select_move(sbx_search *s, const gtcfr *x, const gt_node *nd, int p, int8_t *pick) {
-    const int k = nd->k[p];
-    if (k == 1) {
-        *pick = SBX_PICK_PASS;
-        return 0;
-    }
-    if (sbx_rng_next(&s->rng) >> 63) {
-        double avg[SBX_MAX_MOVES];
-        average(ARR(x, nd, p, A_AVG), k, avg);
-        *pick = SBX_PICK_SAMPLE;
-        return draw(avg, k, &s->rng);
-    }
-    const double *q = ARR(x, nd, p, A_Q), *prior = ARR(x, nd, p, A_PRIOR);
-    const double *n = ARR(x, nd, p, A_VISITS), *vl = ARR(x, nd, p, A_VLOSS);
-    const double L = s->p.virtual_loss;
-    double lo = x->lo, hi = x->hi;
-    if (p == 1) {
-        lo = -x->hi;
-        hi = -x->lo;
-    }
-    const double scale = sbx_norm_scale(&lo, hi);
-    double total = 0.0;
-    for (int i = 0; i < k; i++) total += n[i] + L * vl[i];
-    const double sq = sqrt(total > 1.0 ? total : 1.0);
-    uint32_t best = 0;
-    double best_v = -INFINITY;
-    for (int i = 0; i < k; i++) {
-        const double loss = L * vl[i];
-        double qn = (q[i] - lo) / scale;
-        /* a virtual loss: `loss` visits of the worst value, 0 */
-        if (loss > 0.0) qn = qn * n[i] / (n[i] + loss);
-        const double u = qn + s->p.c_puct * prior[i] * sq / (1.0 + n[i] + loss);
-        sbx_keep_max(&best, &best_v, (uint32_t)i, u);
-    }
-    *pick = SBX_PICK_UCB;
-    return (int)best;
+    const cfr_puct puct = {ARR(x, nd, p, A_Q), ARR(x, nd, p, A_VISITS), ARR(x, nd, p, A_PRIOR),
+                           ARR(x, nd, p, A_VLOSS), s->p.virtual_loss, s->p.c_puct, &x->c.range, p};
+    return cfr_expansion_pick(&s->rng, ARR(x, nd, p, A_AVG), nd->k[p], &puct, pick);
 }
 
 /* A simulation that ends at frontier leaf `id` (state st) before its
@@ -683,7 +608,7 @@ static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns,
     nd = &x->nodes[id];
     nd->value += (v - nd->value) / (double)(nd->samples + 1);
     nd->samples++;
-    see_value(x, nd->value);
+    cfr_range_see(&x->c.range, nd->value);
     if (tr) {
         tr->refined = 1;
         tr->leaf_visits = (int32_t)nd->visits;
@@ -723,8 +648,8 @@ static void trace_root(const gtcfr *x, sbx_trace *tr, int after) {
         for (int i = 0; i < k; i++) {
             tr->update_moves[p][i] = r->mv[p][i] == SBX_MOVE_NONE ? -1 : r->mv[p][i];
         }
-        match(ARR(x, r, p, A_REGRET), k, after ? tr->current_after[p] : tr->current_before[p]);
-        average(ARR(x, r, p, A_AVG), k, after ? tr->average_after[p] : tr->average_before[p]);
+        cfr_regret_match(ARR(x, r, p, A_REGRET), k, after ? tr->current_after[p] : tr->current_before[p]);
+        cfr_average(ARR(x, r, p, A_AVG), k, after ? tr->average_after[p] : tr->average_before[p]);
     }
 }
 
@@ -744,10 +669,8 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const double c = s->p.expansions_per_update;
     if (tr) trace_root(x, tr, 0);
     const int64_t touched0 = x->touched;
-    x->credit += 1.0 / c;
-    while (x->credit >= 1.0 - 1e-9) {
+    for (int n = cfr_updates_due(&x->c.credit, c); n > 0; n--) {
         regret_update(x, s->p.alternating);
-        x->credit -= 1.0;
         if (tr) tr->update_sweeps++;
     }
     if (tr) {
@@ -842,8 +765,8 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         if (o < 0) {
             /* a new outcome joins L, valued now; the simulation ends */
             const int term = vt->is_terminal(s->cfg, sim);
-            const double v = term ? zero_sum(s, sim) : leaf_value(s, sim, turns);
-            see_value(x, v);
+            const double v = term ? cfr_zero_sum(s, sim) : leaf_value(s, sim, turns);
+            cfr_range_see(&x->c.range, v);
             const uint32_t id = new_node(x, (int32_t)cur, a, b, v, h);
             if (term) x->nodes[id].kind = KIND_TERMINAL;
             x->nodes[last].next = (int32_t)id;
@@ -871,10 +794,8 @@ static int gt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         tr->score[0] = v;
         tr->score[1] = -v;
         for (int p = 0; p < 2; p++) {
-            double lo = p ? -x->hi : x->lo, hi = p ? -x->lo : x->hi;
-            const double sc = sbx_norm_scale(&lo, hi);
-            tr->norm_min[p] = lo;
-            tr->norm_max[p] = lo + sc;
+            const double sc = cfr_range_seat(&x->c.range, p, &tr->norm_min[p]);
+            tr->norm_max[p] = tr->norm_min[p] + sc;
         }
     }
     return SBX_STOP_NONE;
@@ -962,14 +883,15 @@ static int reroot(gtcfr *x, uint32_t top, int zero) {
         }
     }
     free(map);
+    /* each array replaced by its copy, with the copy's count */
     free(x->nodes);
-    free(x->dpool);
-    free(x->ipool);
     x->nodes = nodes;
-    x->dpool = dp;
-    x->ipool = ip;
     x->used = n;
+    free(x->dpool);
+    x->dpool = dp;
     x->dused = du;
+    free(x->ipool);
+    x->ipool = ip;
     x->iused = iu;
     x->depth_reached = depth_reached;
     x->vl_used = 0;
@@ -1002,8 +924,8 @@ static void gt_advance(sbx_search *s, const uint8_t *joint) {
         memcpy(x->root_state, s->root, s->state_size);
         s->vt->reseed(x->root_state, sbx_rng_next(&s->rng));
         if (!s->p.tree_reuse) {
-            x->t = 0;
-            x->credit = 0.0;
+            x->c.t = 0;
+            x->c.credit = 0.0;
         }
         return;
     }
@@ -1016,27 +938,7 @@ static void gt_reset_all(sbx_search *s) { clear(s); }
 
 static void root_average(const gtcfr *x, int p, double *out) {
     const gt_node *r = &x->nodes[0];
-    average(ARR(x, r, p, A_AVG), r->k[p], out);
-}
-
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* p <- p^e / sum(p^e) over k entries; zeros stay zero. Powers are taken of
- * p / max(p) (in (0, 1]), so a large e underflows the small entries to 0
- * rather than overflowing, and the largest entry keeps weight 1. */
-static void sharpen(double *p, int k, double e) {
-    double mx = 0.0, sum = 0.0;
-    for (int i = 0; i < k; i++) mx = p[i] > mx ? p[i] : mx;
-    if (mx <= 0.0) return;
-    for (int i = 0; i < k; i++) {
-        p[i] = p[i] > 0.0 ? pow(p[i] / mx, e) : 0.0;
-        sum += p[i];
-    }
-    for (int i = 0; i < k; i++) p[i] /= sum;
+    cfr_average(ARR(x, r, p, A_AVG), r->k[p], out);
 }
 
 static void gt_best_moves(sbx_search *s, int32_t *out) {
@@ -1051,17 +953,8 @@ static void gt_best_moves(sbx_search *s, int32_t *out) {
         }
         double avg[SBX_MAX_MOVES];
         root_average(x, p, avg);
-        int pick = 0;
-        if (s->p.final_move == SBX_FINAL_SAMPLE) {
-            const uint64_t h = x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p);
-            /* temperature T: draw from avg^(1/T) renormalised. T < 1 leaves less
-             * to the moves the average keeps from early, noisy updates (the
-             * "purification" of equilibrium play); T = 1 is the average itself */
-            if (s->p.temperature != 1.0) sharpen(avg, r->k[p], 1.0 / s->p.temperature);
-            pick = sbx_draw_at(avg, r->k[p], sbx_unit(mix64(mix64(h))));
-        } else {
-            for (int i = 1; i < r->k[p]; i++) pick = avg[i] > avg[pick] ? i : pick;
-        }
+        const int pick = cfr_final_pick(avg, r->k[p], s->p.final_move == SBX_FINAL_SAMPLE,
+                                        s->p.temperature, x->c.tree_seed, s->iterations_root, p);
         out[p] = r->mv[p][pick] == SBX_MOVE_NONE ? SBX_MOVE_NONE : r->mv[p][pick];
     }
 }
@@ -1077,16 +970,9 @@ static int gt_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
     if (k > cap) return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap, k);
     double avg[SBX_MAX_MOVES];
     root_average(x, agent, avg);
-    const double *n = ARR(x, r, agent, A_VISITS), *q = ARR(x, r, agent, A_Q);
-    double tot = 0.0;
-    for (int i = 0; i < k; i++) tot += n[i];
-    for (int i = 0; i < k; i++) {
-        out[i].move = r->mv[agent][i];
-        out[i].visits = (int32_t)n[i];
-        out[i].mean = q[i];
-        out[i].prob = tot > 0.0 ? n[i] / tot : 0.0;
-        out[i].policy = avg[i];
-    }
+    int moves[SBX_MAX_MOVES];
+    for (int i = 0; i < k; i++) moves[i] = r->mv[agent][i];
+    cfr_root_rows(out, moves, ARR(x, r, agent, A_VISITS), ARR(x, r, agent, A_Q), avg, k);
     *n_out = k;
     return SBX_OK;
 }
@@ -1101,10 +987,8 @@ static void gt_fill_stats(sbx_search *s, sbx_search_stats *out) {
         out->nodes[a] = (int32_t)x->used;
         out->root_visits[a] = (int32_t)x->nodes[0].visits;
         out->max_depth_reached[a] = x->depth_reached;
-        double lo = a ? -x->hi : x->lo, hi = a ? -x->lo : x->hi;
-        const double sc = sbx_norm_scale(&lo, hi);
-        out->norm_min[a] = lo;
-        out->norm_max[a] = lo + sc;
+        const double sc = cfr_range_seat(&x->c.range, a, &out->norm_min[a]);
+        out->norm_max[a] = out->norm_min[a] + sc;
     }
 }
 
@@ -1115,8 +999,8 @@ static double joint_prob(const gtcfr *x, uint32_t id) {
     if (nd->parent < 0) return 1.0;
     const gt_node *par = &x->nodes[nd->parent];
     double a0[SBX_MAX_MOVES], a1[SBX_MAX_MOVES];
-    average(ARR(x, par, 0, A_AVG), par->k[0], a0);
-    average(ARR(x, par, 1, A_AVG), par->k[1], a1);
+    cfr_average(ARR(x, par, 0, A_AVG), par->k[0], a0);
+    cfr_average(ARR(x, par, 1, A_AVG), par->k[1], a1);
     const int32_t first = SLOTC(x, par)[nd->pa * par->k[1] + nd->pb];
     return a0[nd->pa] * a1[nd->pb] * chance_share(x, first, (int32_t)id);
 }
@@ -1311,7 +1195,7 @@ int sbx_search_debug_gtcfr_node(sbx_search *s, int node, sbx_gtcfr_debug_node *o
     out->visits = (int32_t)nd->visits;
     out->depth = nd->depth;
     out->value = nd->value;
-    out->updates = x->t;
+    out->updates = x->c.t;
     out->next = nd->next;
     out->met = (int32_t)nd->met;
     out->hash = nd->hash;

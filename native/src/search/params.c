@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/common.h"
 
@@ -95,7 +94,7 @@ static const param_def DEFS[] = {
         "sample in the Python settings when none is named), 8 pubcfr (CFR+ "
         "over public states with ranges, two players, runs on hidden-"
         "information games; reads max_depth, node_cap, final_move, "
-        "tree_reuse, info_seat); a change takes effect at the next turn"),
+        "temperature, tree_reuse, info_seat); a change takes effect at the next turn"),
     DEF(policy, SBX_PARAM_CHOICE, SBX_POLICY_UCB1, SBX_POLICY_RM_PLUS,
         SBX_POLICY_UCB1,
         "Smitsimax selection: 0 ucb1, 1 ucb1_tuned (variance-aware bonus), 2 "
@@ -146,8 +145,8 @@ static const param_def DEFS[] = {
     DEF(temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
         "final_move=sample: MCGS and Smitsimax under ucb1/ucb1_tuned draw the "
         "move from the (marginal) visit distribution raised to 1/temperature, "
-        "gtcfr and Smitsimax under exp3/rm/rm_plus from the root's average "
-        "strategy raised to it (small: near the argmax)"),
+        "gtcfr, pubcfr and Smitsimax under exp3/rm/rm_plus from the root's "
+        "average strategy raised to it (small: near the argmax)"),
     DEF(rollout_steps, SBX_PARAM_INT, 0, 1000, 0,
         "MCGS: uniformly random turns played from a new node before its "
         "evaluation (0 = evaluate at once)"),
@@ -364,10 +363,4 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                         p->policy == SBX_POLICY_RM ? "rm" : "rm_plus");
     }
     return check_parallel(p);
-}
-
-int sbx_cores(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1) n = 1;
-    return n > SBX_MAX_THREADS ? SBX_MAX_THREADS : (int)n;
 }

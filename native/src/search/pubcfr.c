@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "../core/common.h"
+#include "cfr_kernel.h"
 #include "search.h"
 
 /* Documented limit: a seat may hold at most this many private states at the
@@ -153,21 +154,18 @@ typedef struct pubcfr {
     uint64_t *map_key;
     uint32_t *map_val;
     size_t map_cap, map_used;
-    void *tmp, *tmp2;
-    int64_t t;             /* CFR+ iterations run on this tree               */
-    double credit;         /* growing mode: CFR+ iterations owed (1/c each)  */
-    double lo, hi;         /* the range of values in the tree (PUCT's Q)     */
-    uint64_t tree_seed;
+    cfr_core c;            /* CFR+ iterations run on this tree (t), growing
+                              mode's credit and value range, the seed, scratch */
     int seat;              /* the seat the search plays for                  */
     uint32_t actual;       /* its information state at the root              */
     /* the re-solving gadget (continual re-solving, tree_reuse on): per
      * opponent root information state j (infos[g_first + j]) the value it
      * may take instead of playing (v, the previous search's counterfactual
      * value), its range in the previous search (normalised), the regrets
-     * of follow and terminate, and this pass's reach */
+     * of follow and terminate (g_r[2j], g_r[2j + 1]), and this pass's reach */
     int g_n;
     uint32_t g_first;
-    double *g_v, *g_prev, *g_rf, *g_rt, *g_reach;
+    double *g_v, *g_prev, *g_r, *g_reach;
     int depth_built;
     int growing;           /* grow_tree when the tree was built              */
     /* the belief view (sbx_search_pubcfr_node_range): each information
@@ -202,12 +200,6 @@ static void *STATE(const pubcfr *x, uint32_t i, size_t size) {
     return x->states + (size_t)i * size;
 }
 
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static int map_grow(pubcfr *x) {
     const size_t cap = x->map_cap ? x->map_cap * 2 : 1024;
     uint64_t *k = malloc(cap * sizeof *k);
@@ -220,7 +212,7 @@ static int map_grow(pubcfr *x) {
     memset(k, 0xFF, cap * sizeof *k);
     for (size_t i = 0; i < x->map_cap; i++) {
         if (x->map_key[i] == UINT64_MAX) continue;
-        size_t j = mix64(x->map_key[i]) & (cap - 1);
+        size_t j = cfr_mix64(x->map_key[i]) & (cap - 1);
         while (k[j] != UINT64_MAX) j = (j + 1) & (cap - 1);
         k[j] = x->map_key[i];
         v[j] = x->map_val[i];
@@ -288,10 +280,9 @@ static void carry_free(pc_carry *c) {
 static void gadget_free(pubcfr *x) {
     free(x->g_v);
     free(x->g_prev);
-    free(x->g_rf);
-    free(x->g_rt);
+    free(x->g_r);
     free(x->g_reach);
-    x->g_v = x->g_prev = x->g_rf = x->g_rt = x->g_reach = NULL;
+    x->g_v = x->g_prev = x->g_r = x->g_reach = NULL;
     x->g_n = 0;
 }
 
@@ -372,18 +363,7 @@ static int new_hist(pubcfr *x, uint32_t node, uint32_t i0, uint32_t i1, int dept
 
 /* ------------------------------------------------------------ building */
 
-static void see_value(pubcfr *x, double v) {
-    if (v < x->lo) x->lo = v;
-    if (v > x->hi) x->hi = v;
-}
-
-static double zero_sum(const sbx_search *s, const void *st) {
-    double e[SBX_MAX_AGENTS];
-    s->vt->evaluate(s->cfg, st, e);
-    return 0.5 * (e[0] - e[1]);
-}
-
-/* x->tmp = the state of history h: its node's public state, its pair's
+/* x->c.tmp = the state of history h: its node's public state, its pair's
  * private states. */
 static int compose_hist(sbx_search *s, pubcfr *x, const pc_hist *h, void *out) {
     const uint32_t ids[2] = {x->infos[h->i[0]].id, x->infos[h->i[1]].id};
@@ -401,7 +381,7 @@ static int child_info(sbx_search *s, pubcfr *x, uint32_t node, int p, uint32_t p
                       const void *st, uint32_t *out) {
     if (x->map_used * 2 >= x->map_cap && !map_grow(x)) return oom();
     const uint64_t key = ((uint64_t)node << 40) ^ ((uint64_t)parent << 8) ^ (uint64_t)act;
-    size_t j = mix64(key) & (x->map_cap - 1);
+    size_t j = cfr_mix64(key) & (x->map_cap - 1);
     while (x->map_key[j] != UINT64_MAX) {
         if (x->map_key[j] == key) {
             *out = x->map_val[j];
@@ -443,38 +423,38 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
     x->nodes[h.node].expanded = 1;
     x->infos[h.i[0]].interior = 1;
     x->infos[h.i[1]].interior = 1;
-    int rc = compose_hist(s, x, &h, x->tmp);
+    int rc = compose_hist(s, x, &h, x->c.tmp);
     if (rc) return rc;
     for (int a = 0; a < k0; a++) {
         for (int b = 0; b < k1; b++) {
             const size_t sl = slot + (size_t)a * k1 + b;
-            memcpy(x->tmp2, x->tmp, s->state_size);
+            memcpy(x->c.tmp2, x->c.tmp, s->state_size);
             const uint8_t joint[2] = {mv0[a], mv1[b]};
-            s->vt->step(s->cfg, x->tmp2, joint, NULL);
-            if (s->vt->is_terminal(s->cfg, x->tmp2)) {
+            s->vt->step(s->cfg, x->c.tmp2, joint, NULL);
+            if (s->vt->is_terminal(s->cfg, x->c.tmp2)) {
                 x->slot_child[sl] = -1;
-                x->slot_value[sl] = zero_sum(s, x->tmp2);
-                see_value(x, x->slot_value[sl]);
+                x->slot_value[sl] = cfr_zero_sum(s, x->c.tmp2);
+                cfr_range_see(&x->c.range, x->slot_value[sl]);
                 continue;
             }
-            const uint64_t key = s->vt->public_key(s->cfg, x->tmp2);
+            const uint64_t key = s->vt->public_key(s->cfg, x->c.tmp2);
             int32_t c = x->nodes[h.node].child;
             while (c >= 0 && x->nodes[c].key != key) c = x->nodes[c].sibling;
             uint32_t node;
             if (c >= 0) {
                 node = (uint32_t)c;
-            } else if ((rc = new_node(s, x, (int32_t)h.node, key, x->tmp2, h.depth + 1,
+            } else if ((rc = new_node(s, x, (int32_t)h.node, key, x->c.tmp2, h.depth + 1,
                                       &node)) != SBX_OK) {
                 return rc;
             }
             uint32_t c0, c1, ch = 0;
-            if ((rc = child_info(s, x, node, 0, h.i[0], a, x->tmp2, &c0)) != SBX_OK ||
-                (rc = child_info(s, x, node, 1, h.i[1], b, x->tmp2, &c1)) != SBX_OK ||
+            if ((rc = child_info(s, x, node, 0, h.i[0], a, x->c.tmp2, &c0)) != SBX_OK ||
+                (rc = child_info(s, x, node, 1, h.i[1], b, x->c.tmp2, &c1)) != SBX_OK ||
                 (rc = new_hist(x, node, c0, c1, h.depth + 1, &ch)) != SBX_OK) {
                 return rc;
             }
-            x->hists[ch].value = zero_sum(s, x->tmp2);
-            see_value(x, x->hists[ch].value);
+            x->hists[ch].value = cfr_zero_sum(s, x->c.tmp2);
+            cfr_range_see(&x->c.range, x->hists[ch].value);
             x->slot_child[sl] = (int32_t)ch;
             x->slot_value[sl] = 0.0;
         }
@@ -492,9 +472,9 @@ static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t
         for (int j = 0; j < c->n[p]; j++) {
             uint32_t pair[2] = {c->ids[0][0], c->ids[1][0]};
             pair[p] = c->ids[p][j];
-            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->tmp)) != SBX_OK) return rc;
+            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->c.tmp)) != SBX_OK) return rc;
             uint32_t in;
-            if ((rc = new_info(s, x, root, p, -1, 0, c->ids[p][j], x->tmp, &in)) != SBX_OK) {
+            if ((rc = new_info(s, x, root, p, -1, 0, c->ids[p][j], x->c.tmp, &in)) != SBX_OK) {
                 return rc;
             }
             x->infos[in].weight = c->w[p][j];
@@ -514,10 +494,9 @@ static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t
     x->g_first = first[opp];
     x->g_v = malloc((size_t)n * sizeof(double));
     x->g_prev = malloc((size_t)n * sizeof(double));
-    x->g_rf = calloc((size_t)n, sizeof(double));
-    x->g_rt = calloc((size_t)n, sizeof(double));
+    x->g_r = calloc(2 * (size_t)n, sizeof(double));
     x->g_reach = malloc((size_t)n * sizeof(double));
-    if (!x->g_v || !x->g_prev || !x->g_rf || !x->g_rt || !x->g_reach) return oom();
+    if (!x->g_v || !x->g_prev || !x->g_r || !x->g_reach) return oom();
     double tot = 0.0;
     for (int j = 0; j < n; j++) tot += c->w[opp][j];
     for (int j = 0; j < n; j++) {
@@ -534,15 +513,11 @@ static int build(sbx_search *s, const pc_carry *carry) {
     pubcfr *x = s->algo;
     free_tree(x);
     gadget_free(x);
-    x->t = 0;
-    x->credit = 0.0;
-    x->lo = INFINITY;
-    x->hi = -INFINITY;
+    cfr_core_restart(&x->c, &s->rng);
     x->broken = 0;
     x->depth_built = 0;
     x->seat = sbx_info_seat(&s->p);
     x->growing = s->p.grow_tree;
-    x->tree_seed = sbx_rng_next(&s->rng);
     if (s->vt->is_terminal(s->cfg, s->root)) return SBX_OK;
     int rc;
     if (carry) {
@@ -569,9 +544,9 @@ static int build(sbx_search *s, const pc_carry *carry) {
             /* a state holding this private state, for its legal moves */
             uint32_t pair[2] = {ids[0][0], ids[1][0]};
             pair[p] = ids[p][j];
-            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->tmp)) != SBX_OK) return rc;
+            if ((rc = s->vt->compose(s->cfg, s->root, pair, x->c.tmp)) != SBX_OK) return rc;
             uint32_t in;
-            if ((rc = new_info(s, x, root, p, -1, 0, ids[p][j], x->tmp, &in)) != SBX_OK) return rc;
+            if ((rc = new_info(s, x, root, p, -1, 0, ids[p][j], x->c.tmp, &in)) != SBX_OK) return rc;
             x->infos[in].weight = w[p][j] / tot;
             if (j == 0) first[p] = in;
         }
@@ -643,36 +618,19 @@ static int grow_start(sbx_search *s, pubcfr *x) {
 
 /* ------------------------------------------------------------ CFR+ */
 
-static void match(const double *regret, int k, double *out) {
-    double tot = 0.0;
-    for (int i = 0; i < k; i++) tot += regret[i] > 0.0 ? regret[i] : 0.0;
-    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? (regret[i] > 0.0 ? regret[i] / tot : 0.0)
-                                                   : 1.0 / k;
-}
-
-static void average(const double *sum, int k, double *out) {
-    double tot = 0.0;
-    for (int i = 0; i < k; i++) tot += sum[i];
-    for (int i = 0; i < k; i++) out[i] = tot > 0.0 ? sum[i] / tot : 1.0 / k;
-}
-
 /* One pass: seat i's regrets and average against the other's current
  * strategy. */
 /* The gadget's opponent range: each root information state follows with
- * the regret-matching+ probability of its follow/terminate regrets; that
- * range, normalised, is mixed half and half with its range in the previous
- * search (Student of Games' modified gadget, alpha = 1/2). */
+ * the regret-matching+ probability of its follow/terminate regrets
+ * (cfr_gadget_follow); that range, normalised, is mixed half and half with
+ * its range in the previous search (Student of Games' modified gadget,
+ * alpha = 1/2). */
 #define PC_GADGET_ALPHA 0.5
-static double follow_prob(const pubcfr *x, int j) {
-    const double f = x->g_rf[j] > 0.0 ? x->g_rf[j] : 0.0, t = x->g_rt[j] > 0.0 ? x->g_rt[j] : 0.0;
-    return f + t > 0.0 ? f / (f + t) : 0.5;
-}
-
 static void gadget_range(pubcfr *x) {
     double tot = 0.0;
-    for (int j = 0; j < x->g_n; j++) tot += follow_prob(x, j);
+    for (int j = 0; j < x->g_n; j++) tot += cfr_gadget_follow(&x->g_r[2 * j]);
     for (int j = 0; j < x->g_n; j++) {
-        const double r = tot > 0.0 ? follow_prob(x, j) / tot : x->g_prev[j];
+        const double r = tot > 0.0 ? cfr_gadget_follow(&x->g_r[2 * j]) / tot : x->g_prev[j];
         x->g_reach[j] = PC_GADGET_ALPHA * r + (1.0 - PC_GADGET_ALPHA) * x->g_prev[j];
         x->infos[x->g_first + (uint32_t)j].weight = x->g_reach[j];
     }
@@ -694,7 +652,7 @@ static void pass(pubcfr *x, int i) {
     if (x->g_n) gadget_range(x);
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
-        if (in->k) match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
+        if (in->k) cfr_regret_match(ARR(x, in, A_REGRET), in->k, ARR(x, in, A_CUR));
         if (x->growing && in->seat == i) {
             memset(ARR(x, in, A_Q), 0, (size_t)in->k * sizeof(double));
             in->oreach = 0.0;
@@ -745,26 +703,19 @@ static void pass(pubcfr *x, int i) {
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
         if (in->seat != i || !in->interior) continue;
-        double *r = ARR(x, in, A_REGRET), *cur = ARR(x, in, A_CUR), *cfv = ARR(x, in, A_CFV),
-               *avg = ARR(x, in, A_AVG), *last = ARR(x, in, A_LAST);
-        double ev = 0.0;
-        for (int a = 0; a < in->k; a++) ev += cur[a] * cfv[a];
+        double *cur = ARR(x, in, A_CUR), *cfv = ARR(x, in, A_CFV), *last = ARR(x, in, A_LAST);
+        const double ev = cfr_value(cur, cfv, in->k);
         if (x->g_n && in->parent < 0 && j >= x->g_first && j < x->g_first + (size_t)x->g_n) {
             /* the gadget: follow (play on, ev) or terminate (take v) */
             const size_t g = j - x->g_first;
-            const double p = follow_prob(x, (int)g), T = x->g_v[g];
-            const double gv = p * ev + (1.0 - p) * T;
-            const double rf = x->g_rf[g] + ev - gv, rt = x->g_rt[g] + T - gv;
-            x->g_rf[g] = rf > 0.0 ? rf : 0.0;
-            x->g_rt[g] = rt > 0.0 ? rt : 0.0;
+            cfr_gadget_step(&x->g_r[2 * g], ev, x->g_v[g]);
         }
+        cfr_plus_update(ARR(x, in, A_REGRET), ARR(x, in, A_AVG), cur, cfv, ev,
+                        (double)x->c.t * in->reach, in->k);
         /* growing mode's Q: the move's value against the opponent's
          * current strategy, cfv over the opponent's reach (gtcfr.c's Q) */
         double *q = ARR(x, in, A_Q);
         for (int a = 0; a < in->k; a++) {
-            const double nr = r[a] + cfv[a] - ev;
-            r[a] = nr > 0.0 ? nr : 0.0;
-            avg[a] += (double)x->t * in->reach * cur[a];
             last[a] = cfv[a];
             if (x->growing && in->nh) {
                 q[a] = in->oreach > 0.0 ? cfv[a] / in->oreach : q[a] / in->nh;
@@ -800,7 +751,7 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
     }
     if (m < 0 || x->map_cap == 0) return 0;
     const uint64_t mk = ((uint64_t)node << 40) ^ ((uint64_t)x->actual << 8) ^ (uint64_t)m;
-    size_t q = mix64(mk) & (x->map_cap - 1);
+    size_t q = cfr_mix64(mk) & (x->map_cap - 1);
     while (x->map_key[q] != UINT64_MAX && x->map_key[q] != mk) q = (q + 1) & (x->map_cap - 1);
     if (x->map_key[q] != mk) return 0;
     const uint32_t mine = x->map_val[q];
@@ -808,7 +759,7 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
      * dropped next), reach and values under them */
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
-        if (in->k) average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
+        if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
     }
     reach_under_current(x);
     for (size_t hh = x->n_hists; hh-- > 0;) {
@@ -899,8 +850,7 @@ static void pc_destroy(sbx_search *s) {
     if (!x) return;
     free_tree(x);
     gadget_free(x);
-    free(x->tmp);
-    free(x->tmp2);
+    cfr_core_close(&x->c);
     free(x);
     s->algo = NULL;
 }
@@ -909,9 +859,7 @@ static int pc_create(sbx_search *s) {
     pubcfr *x = calloc(1, sizeof *x);
     if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a pubcfr search");
     s->algo = x;
-    x->tmp = malloc(s->state_size);
-    x->tmp2 = malloc(s->state_size);
-    if (!x->tmp || !x->tmp2) {
+    if (!cfr_core_open(&x->c, s->state_size)) {
         pc_destroy(s);
         return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a pubcfr search");
     }
@@ -976,36 +924,15 @@ static uint32_t draw_root(sbx_search *s, pubcfr *x) {
 }
 
 /* Seat in->seat's move at information state `in`: a fair coin picks the
- * PUCT argmax or a draw from the average strategy (gtcfr.c's select_move).
- * PUCT: Qn + c_puct * (1/k) * sqrt(max(N, 1)) / (1 + n), Qn the move's Q
- * mapped onto [0, 1] by the range of values in the tree (the seat's side),
- * n the simulations that took the move at this information state (over all
- * its histories), N their sum. */
+ * PUCT argmax or a draw from the average strategy (cfr_expansion_pick, as
+ * gtcfr.c). PUCT with uniform priors and no virtual losses: n counts the
+ * simulations that took the move at this information state (over all its
+ * histories). */
 static int select_move(sbx_search *s, const pubcfr *x, const pc_info *in) {
-    const int k = in->k;
-    if (k == 1) return 0;
-    if (sbx_rng_next(&s->rng) >> 63) {
-        double avg[SBX_MAX_MOVES];
-        average(ARR(x, in, A_AVG), k, avg);
-        return sbx_draw_at(avg, k, sbx_unit(sbx_rng_next(&s->rng)));
-    }
-    const double *q = ARR(x, in, A_Q), *n = ARR(x, in, A_VISITS);
-    double lo = x->lo, hi = x->hi;
-    if (in->seat == 1) {
-        lo = -x->hi;
-        hi = -x->lo;
-    }
-    const double scale = sbx_norm_scale(&lo, hi);
-    double total = 0.0;
-    for (int i = 0; i < k; i++) total += n[i];
-    const double sq = sqrt(total > 1.0 ? total : 1.0);
-    uint32_t best = 0;
-    double best_v = -INFINITY;
-    for (int i = 0; i < k; i++) {
-        const double u = (q[i] - lo) / scale + s->p.c_puct * (1.0 / k) * sq / (1.0 + n[i]);
-        sbx_keep_max(&best, &best_v, (uint32_t)i, u);
-    }
-    return (int)best;
+    const cfr_puct puct = {ARR(x, in, A_Q), ARR(x, in, A_VISITS), NULL, NULL, 0.0,
+                           s->p.c_puct, &x->c.range, in->seat};
+    int8_t pick;
+    return cfr_expansion_pick(&s->rng, ARR(x, in, A_AVG), in->k, &puct, &pick);
 }
 
 /* One expansion simulation: from a root history drawn by the ranges, each
@@ -1042,7 +969,7 @@ static int simulate(sbx_search *s, pubcfr *x) {
 
 /* One CFR+ iteration: seat 0's pass, then seat 1's (alternating). */
 static void cfr_plus_iteration(pubcfr *x) {
-    x->t++;
+    x->c.t++;
     pass(x, 0);
     pass(x, 1);
 }
@@ -1058,10 +985,8 @@ static int pc_iterate(sbx_search *s, int64_t *turns) {
         cfr_plus_iteration(x);
         return SBX_STOP_NONE;
     }
-    x->credit += 1.0 / s->p.expansions_per_update;
-    while (x->credit >= 1.0 - 1e-9) {
+    for (int n = cfr_updates_due(&x->c.credit, s->p.expansions_per_update); n > 0; n--) {
         cfr_plus_iteration(x);
-        x->credit -= 1.0;
     }
     return simulate(s, x);
 }
@@ -1101,17 +1026,9 @@ static void pc_best_moves(sbx_search *s, int32_t *out) {
         const pc_info *in = p == x->seat ? root_info(x, p) : NULL;
         if (!in) continue;
         double avg[SBX_MAX_MOVES];
-        average(ARR(x, in, A_AVG), in->k, avg);
-        int pick = 0;
-        if (s->p.final_move == SBX_FINAL_SAMPLE) {
-            const double u =
-                sbx_unit(mix64(mix64(x->tree_seed ^ ((uint64_t)s->iterations_root * 2 + (uint64_t)p))));
-            /* the shared draw: where rounding leaves the sum below u it picks
-             * the last move the strategy plays, never one it does not */
-            pick = sbx_draw_at(avg, in->k, u);
-        } else {
-            for (int i = 1; i < in->k; i++) pick = avg[i] > avg[pick] ? i : pick;
-        }
+        cfr_average(ARR(x, in, A_AVG), in->k, avg);
+        const int pick = cfr_final_pick(avg, in->k, s->p.final_move == SBX_FINAL_SAMPLE,
+                                        s->p.temperature, x->c.tree_seed, s->iterations_root, p);
         out[p] = in->mv[pick];
     }
 }
@@ -1131,7 +1048,7 @@ static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
         const pc_info *in = &x->infos[j];
         if (in->seat != agent || !in->k || (agent == x->seat && j != x->actual)) continue;
         double avg[SBX_MAX_MOVES];
-        average(ARR(x, in, A_AVG), in->k, avg);
+        cfr_average(ARR(x, in, A_AVG), in->k, avg);
         for (int a = 0; a < in->k; a++) {
             mix[in->mv[a]] += in->weight * avg[a];
             mean[in->mv[a]] += agent == x->seat ? ARR(x, in, A_LAST)[a] : 0.0;
@@ -1143,17 +1060,18 @@ static int pc_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, 
     for (int m = 0; m < SBX_MAX_MOVES; m++) n += seen[m];
     if (n > cap) return sbx_fail(SBX_ERR_ARGUMENT, "buffer holds %d rows, %d needed", cap, n);
     double tot = 0.0;
-    double vtot = 0.0;
-    for (int m = 0; m < SBX_MAX_MOVES; m++) {
-        tot += mix[m];
-        vtot += vis[m];
-    }
+    for (int m = 0; m < SBX_MAX_MOVES; m++) tot += mix[m];
+    int moves[SBX_MAX_MOVES];
+    double v[SBX_MAX_MOVES], u[SBX_MAX_MOVES], pol[SBX_MAX_MOVES];
     for (int m = 0; m < SBX_MAX_MOVES; m++) {
         if (!seen[m]) continue;
-        out[*n_out] = (sbx_move_stat){m, (int32_t)vis[m], mean[m], vtot > 0.0 ? vis[m] / vtot : 0.0,
-                                      tot > 0.0 ? mix[m] / tot : 0.0};
+        moves[*n_out] = m;
+        v[*n_out] = vis[m];
+        u[*n_out] = mean[m];
+        pol[*n_out] = tot > 0.0 ? mix[m] / tot : 0.0;
         (*n_out)++;
     }
+    cfr_root_rows(out, moves, v, u, pol, *n_out);
     return SBX_OK;
 }
 
@@ -1173,7 +1091,7 @@ static void pc_fill_stats(sbx_search *s, sbx_search_stats *out) {
                                 x->n_d * sizeof(double) + x->n_infos * sizeof(pc_info));
     for (int a = 0; a < 2; a++) {
         out->nodes[a] = (int32_t)x->n_hists;
-        out->root_visits[a] = (int32_t)x->t;
+        out->root_visits[a] = (int32_t)x->c.t;
         out->max_depth_reached[a] = x->depth_built;
         out->norm_min[a] = 0.0;
         out->norm_max[a] = 1.0;
@@ -1247,7 +1165,7 @@ int sbx_search_debug_pubcfr_hists(sbx_search *s, int32_t *node, int32_t *interio
  * lead to it (a parent comes before its children). Cached until the tree or
  * its iteration count changes. NULL: out of memory. */
 static const double *belief_reach(pubcfr *x) {
-    if (x->b_reach && x->b_n == x->n_infos && x->b_h == x->n_hists && x->b_t == x->t) {
+    if (x->b_reach && x->b_n == x->n_infos && x->b_h == x->n_hists && x->b_t == x->c.t) {
         return x->b_reach;
     }
     free(x->b_reach);
@@ -1289,7 +1207,7 @@ static const double *belief_reach(pubcfr *x) {
     }
     x->b_n = x->n_infos;
     x->b_h = x->n_hists;
-    x->b_t = x->t;
+    x->b_t = x->c.t;
     return x->b_reach;
 }
 
@@ -1403,7 +1321,8 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
     return SBX_OK;
 }
 
-int sbx_pubcfr_node_state(const sbx_search *s, int node, const void **out) {
+/* sbx_algo_vt.public_state (api.c's sbx_search_pubcfr_node_state). */
+static int pc_public_state(const sbx_search *s, int node, const void **out) {
     int rc = belief_args(s, "pubcfr node state");
     if (rc) return rc;
     const pubcfr *x = s->algo;
@@ -1431,4 +1350,5 @@ const sbx_algo_vt sbx_pubcfr_vt = {
     .snapshot = pc_snapshot,
     .fill_stats = pc_fill_stats,
     .node_count = pc_node_count,
+    .public_state = pc_public_state,
 };

@@ -1,8 +1,12 @@
 /*
- * search.h — the search object shared by search.c (lifecycle, budgets,
- * hot-swap, checked public API) and the algorithms (smitsimax.c, suct.c,
- * joint.c, random.c, greedy.c; later mcgs.c, parallel variants). An
- * algorithm implements sbx_algo_vt and keeps its trees in s->algo.
+ * search.h — the contract between the search API (api.c: lifecycle,
+ * budgets, hot-swap, the checked public API) and the algorithms (one file
+ * or family each: smitsimax.c, suct.c, joint.c, random.c, greedy.c, uct.c,
+ * mcgs*.c, gtcfr.c, pubcfr.c): the search object, sbx_algo_vt and the
+ * helpers every algorithm shares (inline here, the rest in search.c). An
+ * algorithm implements sbx_algo_vt and keeps its trees in s->algo;
+ * registry.c lists the algorithms by id. Dependencies run one way:
+ * api.c -> registry.c -> an algorithm -> search.h/search.c.
  *
  * Fields are grouped by who writes them:
  *   constant for the search's life ........ vt, sizes, counts; cfg (but
@@ -116,17 +120,12 @@ struct sbx_algo_vt {
     int (*run_parallel)(sbx_search *s, int64_t max_iterations, double max_ms,
                         double t0, int64_t *iterations, int64_t *turns,
                         int *reason);
+    /* Optional (NULL: the search keeps no public tree; pubcfr has one): the
+     * state of public node `node` (its public part and the private states
+     * of one of its histories) in *out, for sbx_search_pubcfr_node_state;
+     * an error status when the node does not exist. */
+    int (*public_state)(const sbx_search *s, int node, const void **out);
 };
-
-extern const sbx_algo_vt sbx_smitsimax_vt;
-extern const sbx_algo_vt sbx_suct_vt;
-extern const sbx_algo_vt sbx_joint_vt;
-extern const sbx_algo_vt sbx_random_vt;
-extern const sbx_algo_vt sbx_greedy_vt;
-extern const sbx_algo_vt sbx_mcgs_vt;
-extern const sbx_algo_vt sbx_uct_vt;
-extern const sbx_algo_vt sbx_gtcfr_vt;
-extern const sbx_algo_vt sbx_pubcfr_vt;
 
 /* The snapshot of a search that keeps no tree, only a root row: out[0] is
  * the root (no parent, no move, visits 0), *n_out = 1; a node other than 0
@@ -134,14 +133,6 @@ extern const sbx_algo_vt sbx_pubcfr_vt;
  * only its root (node 0)"). Random, greedy and pubcfr share it. */
 int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
                            sbx_snapshot_node *out, int *n_out);
-
-/* pubcfr's public node's state (its public part and the private states of
- * one of its histories) in *out, for sbx_search_pubcfr_node_state; an error
- * status if the search is not pubcfr or the node does not exist. */
-int sbx_pubcfr_node_state(const sbx_search *s, int node, const void **out);
-
-/* The algorithm behind an SBX_ALGO_* id; NULL if it is not built in. */
-const sbx_algo_vt *sbx_algo_for(int algorithm);
 
 /* The clock under a time budget: read at iteration *next, which is at most
  * time_check_interval iterations after the last read and fewer when
@@ -270,7 +261,7 @@ static inline double sbx_norm_scale(double *lo, double hi) {
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);
 
-/* Parallel runs (smitsimax.c, mcgs.c) ------------------------------------ */
+/* Parallel runs (smitsimax.c, mcgs_parallel.c) ------------------------------------ */
 
 /* Stops a parallel run's workers: the first reason given wins. */
 static inline void sbx_par_stop(int *reason, int *done, int why) {

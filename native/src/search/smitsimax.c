@@ -1747,7 +1747,7 @@ static int64_t smx_node_count(sbx_search *s) {
 
 /* ------------------------------------------------------------ parallel
  *
- * sbx_search_run with parallel != serial (search.c calls run_parallel).
+ * sbx_search_run with parallel != serial (api.c calls run_parallel).
  * Each of `threads` workers (worker 0 is the calling thread) loops over
  * whole iterations itself: select, simulate, back up. WU-UCT (Liu et al.
  * 2020) has a master that selects and backs up while workers only
