@@ -15,6 +15,54 @@ from ..view import EXPORT_VERSION, SnakesView
 from .schema import MAX_HEALTH, GameState, check_supported, move_name
 
 
+# maps whose progress our state keeps in its four map words (sbx.h)
+ORIGIN_MAPS = ("hz_spiral", "hz_expand_box", "hz_expand_scatter")
+NO_HAZARD_MAPS = ("standard", "empty")
+
+
+def has_hazards(ruleset: str, map_name: str) -> bool:
+    """Whether our state of this game keeps hazards (export version 2)."""
+    return ruleset == "royale" or map_name not in NO_HAZARD_MAPS
+
+
+def map_words(ruleset: str, map_name: str, width: int, height: int,
+              hazards: Sequence[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """The map's progress, read back from the hazards the official engine
+    lists (in the order it placed them): royale's safe zone is what the
+    hazards leave free; a spiral's or expanding box's origin is the first
+    hazard placed; a growing box is the box the hazards fill."""
+    if ruleset == "royale" or map_name == "royale":
+        if not hazards:
+            return (0, width - 1, 0, height - 1)
+        taken = set(hazards)
+        free = [(x, y) for x in range(width) for y in range(height) if (x, y) not in taken]
+        if not free:
+            return (1, 0, 1, 0)                  # no zone left: all hazard
+        xs, ys = [c[0] for c in free], [c[1] for c in free]
+        return (min(xs), max(xs), min(ys), max(ys))
+    if map_name in ORIGIN_MAPS:
+        return (hazards[0][0], hazards[0][1], 0, 0) if hazards else (-1, -1, 0, 0)
+    if map_name == "hz_grow_box":
+        if not hazards:
+            return (-1, -1, -1, -1)
+        xs, ys = [c[0] for c in hazards], [c[1] for c in hazards]
+        return (min(xs), max(xs), min(ys), max(ys))
+    return (0, 0, 0, 0)
+
+
+def hazard_words(ruleset: str, map_name: str, width: int, height: int,
+                 hazards: Sequence[tuple[int, int]]) -> list[int]:
+    """The export's hazard part (sbx.h, version 2): the cells with their
+    stacks (a cell listed k times is k layers), then the four map words."""
+    stacks: dict[tuple[int, int], int] = {}
+    for c in hazards:
+        stacks[c] = stacks.get(c, 0) + 1
+    w = [len(stacks)]
+    for (x, y) in sorted(stacks, key=lambda c: c[1] * width + c[0]):
+        w += [x, y, stacks[(x, y)]]
+    return w + list(map_words(ruleset, map_name, width, height, hazards))
+
+
 @dataclass(frozen=True)
 class Position:
     """A game state as our game: its parameters (for SnakesGameParams) and
