@@ -198,7 +198,7 @@ BAD = {
     "dead_turn_after_turn": with_word(24, 4),
     "dead_turn_negative": with_word(24, -1),
     "dead_cause_0": with_word(25, 0),
-    "dead_cause_6": with_word(25, 6),
+    "dead_cause_7": with_word(25, 7),
     "segments_not_adjacent": with_word(17, 4),   # segment 1 at (4, 1), head at (2, 2)
     "segment_off_board": with_word(20, -1),
     "alive_head_off_board": with_word(15, -1),

@@ -40,6 +40,39 @@ CONFIGS = [
     # seven live snakes on a board of at most 128 cells: the AVX2
     # territory's four registers, the last one half empty
     ("seven_11x11", {"snakes": 7}, 600),
+    # every official ruleset and map (short games each: the C engine and the
+    # twin must agree on every stage, every map's draws and the hazards)
+    ("solo_ruleset_3", {"ruleset": "solo", "snakes": 3, "width": 9, "height": 9}, 250),
+    ("royale", {"ruleset": "royale", "shrink_every": 3, "hazard_damage": 9}, 300),
+    ("royale_map_7x7", {"map": "royale", "width": 7, "height": 7, "snakes": 2,
+                        "shrink_every": 2, "hazard_damage": 25}, 200),
+    ("constrictor", {"ruleset": "constrictor", "snakes": 2, "width": 9, "height": 9}, 200),
+    ("wrapped", {"ruleset": "wrapped", "snakes": 4}, 300),
+    ("wrapped_13x7", {"ruleset": "wrapped", "snakes": 3, "width": 13, "height": 7}, 200),
+    ("wrapped_big", {"ruleset": "wrapped", "snakes": 3, "width": 19, "height": 17}, 150),
+    ("wrapped_constrictor", {"ruleset": "wrapped_constrictor", "snakes": 3}, 200),
+    ("empty_map", {"map": "empty", "snakes": 2}, 150),
+    ("arcade_maze", {"map": "arcade_maze", "width": 19, "height": 21, "snakes": 6,
+                     "hazard_damage": 40, "food_spawn_chance": 40}, 200),
+    ("healing_pools", {"map": "healing_pools", "snakes": 3, "hazard_damage": -15,
+                       "shrink_every": 7}, 200),
+    ("sinkholes", {"map": "sinkholes", "snakes": 2, "shrink_every": 3,
+                   "hazard_damage": 2}, 150),
+    ("hazard_pits", {"map": "hz_hazard_pits", "snakes": 4, "shrink_every": 4,
+                     "hazard_damage": 3}, 150),
+    ("columns", {"map": "hz_columns", "snakes": 2, "hazard_damage": 5}, 100),
+    ("inner_wall", {"map": "hz_inner_wall", "snakes": 3, "hazard_damage": 5}, 100),
+    ("rings", {"map": "hz_rings", "snakes": 2, "width": 15, "height": 15,
+               "hazard_damage": 3}, 100),
+    ("spiral", {"map": "hz_spiral", "snakes": 2, "hazard_damage": 1, "width": 7,
+                "height": 7}, 200),
+    ("scatter", {"map": "hz_scatter", "snakes": 2, "hazard_damage": 1}, 150),
+    ("grow_box", {"map": "hz_grow_box", "snakes": 2, "hazard_damage": 1, "width": 7,
+                  "height": 7}, 200),
+    ("expand_box", {"map": "hz_expand_box", "snakes": 2, "hazard_damage": 1, "width": 7,
+                    "height": 7}, 200),
+    ("expand_scatter", {"map": "hz_expand_scatter", "snakes": 2, "hazard_damage": 1,
+                        "width": 7, "height": 7}, 200),
 ]
 
 
