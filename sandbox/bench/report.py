@@ -163,6 +163,23 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
             line(sc, "  simulated agent-turns/s", "smitsimax_agent_turns_per_s")
             line(sc, f"  iterations in {sc['turn_budget_ms']:g} ms (first move)",
                  "iterations_per_turn_budget")
+    for kind, m in res.get("modes", {}).items():
+        print(f" {kind} modes: each against the first, engine random steps/s and a fresh "
+              f"search's it/s ({m['search_iterations']:,} iterations, {m['search'] or 'defaults'})")
+        rows.section(f"{kind} modes (engine steps/s and search it/s, each against the first)")
+        for r in m["rows"]:
+            ok = min(r["engine_ratio"], r["search_ratio"]) >= m["target"]
+            verdict = "" if r is m["rows"][0] else ("met" if ok else "NOT met")
+            text = (f"{r['engine_steps_per_s']:>12,} ({r['engine_ratio']:.2f})"
+                    f"{r['search_iterations_per_s']:>10,} ({r['search_ratio']:.2f})")
+            print(f"  {r['label']:<30}{text}" + (f"  >= {m['target']}: {verdict}"
+                                                  if verdict else ""))
+            rows.add(f"{r['label']}: engine steps/s (share)",
+                     f"{r['engine_steps_per_s']:,} ({r['engine_ratio']:.2f})",
+                     "" if not verdict else f">= {m['target']}", verdict)
+            rows.add(f"{r['label']}: search it/s (share)",
+                     f"{r['search_iterations_per_s']:,} ({r['search_ratio']:.2f})",
+                     "" if not verdict else f">= {m['target']}", verdict)
     if res.get("policies"):
         kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
         print(" selection policies (each case's match, only the policy changed): it/s")

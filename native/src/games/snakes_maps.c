@@ -145,29 +145,21 @@ static void hz_square(const snakes_cfg *cfg, snakes_state *st, int sx, int sy, i
     }
 }
 
-/* The royale safe zone: every cell outside it is one hazard layer. */
-static void royale_paint(const snakes_cfg *cfg, snakes_state *st) {
-    const int16_t *m = st->mapw;
-    hz_clear(cfg, st);
-    for (int y = 0; y < cfg->height; y++) {
-        for (int x = 0; x < cfg->width; x++) {
-            if (x < m[0] || x > m[1] || y < m[2] || y > m[3]) hz_add(cfg, st, x, y);
-        }
-    }
-}
-
-/* One side of the zone moves in: left, right, bottom or top, drawn evenly.
- * Once the zone is empty the board is all hazard and stays so. */
+/* One side of the royale safe zone moves in (left, right, bottom or top,
+ * drawn evenly): the strip it leaves becomes one hazard layer (only the
+ * strip: everything outside the zone is hazard already). Once the zone is
+ * empty the board is all hazard and stays so. */
 static void royale_shrink(const snakes_cfg *cfg, snakes_state *st) {
     int16_t *m = st->mapw;
     if (m[0] > m[1] || m[2] > m[3]) return;
-    switch (sbx_rng_below(&st->rng, 4)) {
-    case 0: m[0]++; break;
-    case 1: m[1]--; break;
-    case 2: m[2]++; break;
-    default: m[3]--; break;
+    int side = (int)sbx_rng_below(&st->rng, 4);
+    int vertical = side < 2, at = side == 0 ? m[0]++ : side == 1 ? m[1]-- :
+                                  side == 2 ? m[2]++ : m[3]--;
+    int lo = vertical ? m[2] : m[0], hi = vertical ? m[3] : m[1];
+    for (int k = lo; k <= hi; k++) {
+        int c = vertical ? k * cfg->width + at : at * cfg->width + k;
+        if (!HZ(cfg, st)[c]) snakes_hz_set(cfg, st, c, 1);
     }
-    royale_paint(cfg, st);
 }
 
 /* hz_spiral: the k-th cell (k >= 1) of the clockwise spiral around (sx, sy):

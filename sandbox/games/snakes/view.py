@@ -28,12 +28,19 @@ class SnakeView:
 
     @property
     def direction(self) -> int | None:
-        """The move that brought the head where it is (None if stacked)."""
+        """The move that brought the head where it is (None if stacked). A
+        head across the board from its neck came over an edge (wrapped
+        rulesets): moving off the right edge brings it in at x = 0."""
         if len(self.body) < 2 or self.body[0] == self.body[1]:
             return None
-        dx = self.body[0][0] - self.body[1][0]
-        dy = self.body[0][1] - self.body[1][1]
+        dx = _unwrap(self.body[0][0] - self.body[1][0])
+        dy = _unwrap(self.body[0][1] - self.body[1][1])
         return MOVE_DELTAS.index((dx, dy)) if (dx, dy) in MOVE_DELTAS else None
+
+
+def _unwrap(d: int) -> int:
+    """A step between neighbours: across an edge it spans the board."""
+    return -1 if d > 1 else 1 if d < -1 else d
 
 
 @dataclass(frozen=True)
