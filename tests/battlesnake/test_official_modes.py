@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,14 +15,13 @@ from sandbox.games.snakes.battlesnake.agent import ServedAgent
 from sandbox.games.snakes.battlesnake.convert import position, settings_json, state_json
 from sandbox.games.snakes.battlesnake.schema import (MalformedState, Unsupported, parse_body,
                                                      read_state)
-from sandbox.games.snakes.battlesnake.server import ServerSettings, make_server
 from sandbox.games.snakes.view import decode_snakes
 from sandbox.native import Game
 from sandbox.replay import read_replay
 from sandbox.replay.verify import verify
 
 from .helpers import body, snake, state
-from .test_server import call
+from .test_server import call, server  # noqa: F401 (the fixture)
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "battlesnake_official"
 
@@ -77,23 +75,13 @@ def one_log_per_mode() -> list[Path]:
     return [p for _, p in sorted(best.values(), key=lambda x: x[1].name)]
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = make_server(ServedAgent("test", iterations=30), port=0,
-                      settings=ServerSettings(replay_dir=str(tmp_path / "served")),
-                      log=lambda line: None)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-
-
 @pytest.mark.parametrize("path", one_log_per_mode(), ids=lambda p: p.name.split(".")[0])
 def test_an_official_game_served_is_recorded_whole_and_verifies(server, tmp_path, path):
     """The command-line tool's sequence: /start, a /move for each live snake
     every turn (ours is s0), the game found over at the start of the turn
     after the last (a /move on the final board, nothing moves), then /end
     with the turn counter one on."""
+    server = server(ServedAgent("test", iterations=30))
     with gzip.open(path, "rt") as f:
         header, *lines = [json.loads(x) for x in f]
     you = "s0"
@@ -127,6 +115,7 @@ def test_a_cli_game_over_is_not_read_as_a_turn(server, tmp_path):
     """The case that broke the recording: /end repeats the final board with
     the turn counter one on; the replay ends at the final board, with its
     result, and verifies."""
+    server = server(ServedAgent("test", iterations=30))
     a44 = snake("a", [(9, 1), (9, 0), (8, 0)], health=61)
     b44 = snake("b", [(3, 3), (3, 4), (3, 5)], health=50)
     st44 = state([a44, b44], turn=44, food=((5, 5),), game_id="echo")

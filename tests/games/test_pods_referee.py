@@ -10,36 +10,25 @@ to 1e-6 degrees."""
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import math
-import struct
 from pathlib import Path
 
 import pytest
 
 from sandbox.games.pods.view import decode_pods
-from sandbox.native import FreeMove, Game
+from sandbox.native import Game
+
+# the state words and free moves of a logged turn: the tool's own
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "csb_referee.py"
+_spec = importlib.util.spec_from_file_location("csb_referee", TOOL)
+csb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(csb)
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "csb_referee_turns.json.gz"
 with gzip.open(DATA, "rt") as _f:
     GAMES = json.load(_f)
-
-
-def words(template, turn, pods, passed, n_cp):
-    w = list(template)
-    w[5] = turn
-    p = 14 + 2 * n_cp + 4
-    for k, (x, y, vx, vy, a, nc, sh, bo) in enumerate(pods):
-        lo, hi = struct.unpack("<ii", struct.pack("<d", a))
-        w[p:p + 12] = [x, y, vx, vy, lo, hi, nc, passed[k], sh, bo, 0, 0]
-        p += 12
-    return w
-
-
-def free(m):
-    x, y, c = m
-    return FreeMove.boost(x, y) if c == "BOOST" else FreeMove.shield(x, y) \
-        if c == "SHIELD" else FreeMove(x, y, int(c))
 
 
 def replay(gm, rounds):
@@ -49,8 +38,8 @@ def replay(gm, rounds):
     with Game("pods", {"checkpoints": gm["checkpoints"], "max_turns": 100_000}, seed=0) as g:
         template = [int(x) for x in g.export()]
         for rd in rounds:
-            g.import_state(words(template, rd["turn"], rd["in"], rd["passed"], n))
-            g.step([free(m) for m in rd["mov"]])
+            g.import_state(csb.state_words(template, rd["turn"], rd["in"], rd["passed"], n))
+            g.step([csb.free_move(m) for m in rd["mov"]])
             for q, want in zip(decode_pods(g.export()).pods, rd["out"]):
                 same = ((q.x, q.y, q.vx, q.vy, q.next_cp, q.shield, int(q.boost_used))
                         == (want[0], want[1], want[2], want[3], want[5], want[6], want[7])
