@@ -52,11 +52,13 @@ def _pairs_token(key: str, value: Sequence[Any]) -> str:
     for i, p in enumerate(value):
         if (not isinstance(p, (list, tuple)) or len(p) != 2
                 or any(isinstance(c, bool) or not isinstance(c, int) for c in p)):
-            raise InvalidArgument(f"{key}: a list parameter holds [x, y] pairs of whole "
-                                  f"numbers (item {i} is {show(p)})")
+            raise InvalidArgument(f"{key}: a game parameter must be a number or a word, or a "
+                                  f"list of [x, y] pairs of whole numbers (item {i} is "
+                                  f"{show(p)})")
         out.append(f"{p[0]}:{p[1]}")
     if not out:
-        raise InvalidArgument(f"{key}: an empty list")
+        raise InvalidArgument(f"{key}: a game parameter must be a number or a word, or a "
+                              "list of [x, y] pairs (got an empty list)")
     return "/".join(out)
 
 
