@@ -123,7 +123,9 @@ def test_the_logs_cover_every_ruleset_and_map():
     assert maps >= {"standard", "empty", "royale", "arcade_maze", "healing_pools",
                     "sinkholes", "hz_columns", "hz_expand_box", "hz_expand_scatter",
                     "hz_grow_box", "hz_hazard_pits", "hz_inner_wall", "hz_rings",
-                    "hz_scatter", "hz_spiral"}
+                    "hz_scatter", "hz_spiral", "hz_castle_wall", "hz_castle_wall_lg",
+                    "hz_castle_wall_xl", "hz_rivers_bridges", "hz_rivers_bridges_lg",
+                    "hz_rivers_bridges_xl", "hz_islands_bridges", "hz_islands_bridges_lg"}
     assert sum(len(log.turns) - 1 for log in LOGS) > 3000
 
 

@@ -71,6 +71,12 @@ CONFIGS = [
                   "height": 7}, 200),
     ("expand_box", {"map": "hz_expand_box", "snakes": 2, "hazard_damage": 1, "width": 7,
                     "height": 7}, 200),
+    ("castle_wall", {"map": "hz_castle_wall", "snakes": 6, "hazard_damage": 4}, 150),
+    ("castle_wall_xl", {"map": "hz_castle_wall_xl", "width": 25, "height": 25, "snakes": 3,
+                        "hazard_damage": 2}, 100),
+    ("rivers_bridges_lg", {"map": "hz_rivers_bridges_lg", "width": 19, "height": 19,
+                           "snakes": 5, "hazard_damage": 4}, 150),
+    ("islands_bridges", {"map": "hz_islands_bridges", "snakes": 4, "hazard_damage": 3}, 150),
     ("expand_scatter", {"map": "hz_expand_scatter", "snakes": 2, "hazard_damage": 1,
                         "width": 7, "height": 7}, 200),
 ]

@@ -65,9 +65,10 @@ static const char PARAMS_DOC[] =
     "                          wrapped_constrictor (Battlesnake) or snakebyte\n"
     "map=standard              a Battlesnake map: standard, empty, royale,\n"
     "                          arcade_maze, healing_pools, sinkholes, hz_columns,\n"
-    "                          hz_expand_box, hz_expand_scatter, hz_grow_box,\n"
-    "                          hz_hazard_pits, hz_inner_wall, hz_rings,\n"
-    "                          hz_scatter, hz_spiral\n"
+    "                          hz_castle_wall(_lg,_xl), hz_expand_box,\n"
+    "                          hz_expand_scatter, hz_grow_box, hz_hazard_pits,\n"
+    "                          hz_inner_wall, hz_islands_bridges(_lg), hz_rings,\n"
+    "                          hz_rivers_bridges(_lg,_xl), hz_scatter, hz_spiral\n"
     "width=11 height=11        board size, 5..25\n"
     "snakes=4                  1..8\n"
     "food_spawn_chance=15      a food spawns with (chance - 1) percent, 0..100\n"
@@ -162,9 +163,8 @@ static int set_param(void *ctx, const char *key, const char *value) {
         }
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "map: '%s' is not a Battlesnake map we model (have: standard, "
-                        "empty, royale, arcade_maze, healing_pools, sinkholes, "
-                        "hz_columns, hz_expand_box, hz_expand_scatter, hz_grow_box, "
-                        "hz_hazard_pits, hz_inner_wall, hz_rings, hz_scatter, hz_spiral)",
+                        "empty, royale, arcade_maze, healing_pools, sinkholes and the "
+                        "hz_* maps but snail_mode and solo_maze)",
                         value);
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {

@@ -19,9 +19,11 @@
 #include "snakes_std.h"
 
 const char *const snakes_map_names[MAP_COUNT] = {
-    "arcade_maze", "empty", "healing_pools", "hz_columns", "hz_expand_box",
-    "hz_expand_scatter", "hz_grow_box", "hz_hazard_pits", "hz_inner_wall",
-    "hz_rings", "hz_scatter", "hz_spiral", "royale", "sinkholes", "standard"};
+    "arcade_maze", "empty", "healing_pools", "hz_castle_wall", "hz_castle_wall_lg",
+    "hz_castle_wall_xl", "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
+    "hz_hazard_pits", "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg",
+    "hz_rings", "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
+    "hz_scatter", "hz_spiral", "royale", "sinkholes", "standard"};
 
 /* The maps' fixed layouts. */
 static const int PITS_STARTS[4][2] = {{1, 1}, {9, 1}, {1, 9}, {9, 9}};
@@ -45,6 +47,72 @@ static const int POOLS_11[4][4][2] = {
 static const int POOLS_19[2][4][2] = {{{5, 5}, {13, 13}, {5, 13}, {13, 5}},
                                       {{5, 10}, {13, 10}, {10, 13}, {10, 5}}};
 
+/* The castle-wall and rivers/islands-and-bridges maps: fixed walls of
+ * hazard (a cell listed twice is two layers), start spots in groups, and
+ * for the castles twelve-odd food spots. Castles: group 0 (and 1 with five
+ * snakes or more, 2 with nine or more), shuffled, snake i on spot i; food
+ * from turn 11 on, whenever fewer than max_food lie there, on a random
+ * spot off every body and head's neighbours and away from other food.
+ * Rivers and islands: the groups are quadrants, snakes dealt round them
+ * from a random one, each a random spot of it; the start food as standard
+ * but off hazards, and food after each turn as standard but off hazards. */
+static const int CASTLE_WALL_STARTS[][2] = {{1, 1}, {1, 9}, {9, 1}, {9, 9}, {1, 5}, {5, 1}, {5, 9}, {9, 5}};
+static const int CASTLE_WALL_FOOD[][2] = {{2, 5}, {5, 2}, {5, 8}, {8, 5}};
+static const int CASTLE_WALL_HZ[][2] = {{2, 2}, {2, 3}, {2, 4}, {2, 6}, {2, 7}, {2, 8}, {3, 2}, {3, 8}, {4, 2}, {4, 8}, {6, 2}, {6, 8}, {7, 2}, {7, 8}, {8, 2}, {8, 3}, {8, 4}, {8, 6}, {8, 7}, {8, 8}, {2, 4}, {2, 6}, {4, 2}, {4, 8}, {6, 2}, {6, 8}, {8, 4}, {8, 6}};
+static const int CASTLE_WALL_LG_STARTS[][2] = {{1, 1}, {1, 17}, {17, 1}, {17, 17}, {1, 9}, {9, 1}, {9, 17}, {17, 9}};
+static const int CASTLE_WALL_LG_FOOD[][2] = {{2, 8}, {2, 10}, {3, 8}, {3, 10}, {8, 2}, {8, 3}, {8, 15}, {8, 16}, {10, 2}, {10, 3}, {10, 15}, {10, 16}, {15, 8}, {15, 10}, {16, 8}, {16, 10}};
+static const int CASTLE_WALL_LG_HZ[][2] = {{2, 11}, {2, 12}, {2, 13}, {2, 14}, {2, 15}, {2, 16}, {2, 2}, {2, 3}, {2, 4}, {2, 5}, {2, 6}, {2, 7}, {2, 9}, {3, 11}, {3, 12}, {3, 13}, {3, 14}, {3, 15}, {3, 16}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 9}, {4, 15}, {4, 16}, {4, 2}, {4, 3}, {5, 15}, {5, 16}, {5, 2}, {5, 3}, {6, 15}, {6, 16}, {6, 2}, {6, 3}, {7, 15}, {7, 16}, {7, 2}, {7, 3}, {9, 15}, {9, 16}, {9, 2}, {9, 3}, {11, 15}, {11, 16}, {11, 2}, {11, 3}, {12, 15}, {12, 16}, {12, 2}, {12, 3}, {13, 15}, {13, 16}, {13, 2}, {13, 3}, {14, 15}, {14, 16}, {14, 2}, {14, 3}, {15, 11}, {15, 12}, {15, 13}, {15, 14}, {15, 15}, {15, 16}, {15, 2}, {15, 3}, {15, 4}, {15, 5}, {15, 6}, {15, 7}, {15, 9}, {16, 11}, {16, 12}, {16, 13}, {16, 14}, {16, 15}, {16, 16}, {16, 2}, {16, 3}, {16, 4}, {16, 5}, {16, 6}, {16, 7}, {16, 9}, {2, 7}, {2, 9}, {2, 11}, {3, 7}, {3, 9}, {3, 11}, {7, 2}, {7, 3}, {7, 15}, {7, 16}, {9, 2}, {9, 3}, {9, 15}, {9, 16}, {11, 2}, {11, 3}, {11, 15}, {11, 16}, {15, 7}, {15, 9}, {15, 11}, {16, 7}, {16, 9}, {16, 11}};
+static const int CASTLE_WALL_XL_STARTS[][2] = {{1, 5}, {1, 19}, {23, 5}, {23, 19}, {5, 1}, {5, 23}, {19, 1}, {19, 23}, {1, 12}, {12, 23}, {12, 1}, {23, 12}};
+static const int CASTLE_WALL_XL_FOOD[][2] = {{3, 8}, {3, 12}, {3, 16}, {4, 8}, {4, 12}, {4, 16}, {8, 3}, {8, 4}, {8, 20}, {8, 21}, {12, 3}, {12, 4}, {12, 20}, {12, 21}, {16, 3}, {16, 4}, {16, 20}, {16, 21}, {20, 8}, {20, 12}, {20, 16}, {21, 8}, {21, 12}, {21, 16}};
+static const int CASTLE_WALL_XL_HZ[][2] = {{3, 10}, {3, 11}, {3, 13}, {3, 14}, {3, 15}, {3, 17}, {3, 18}, {3, 19}, {3, 20}, {3, 21}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 9}, {4, 10}, {4, 11}, {4, 13}, {4, 14}, {4, 15}, {4, 17}, {4, 18}, {4, 19}, {4, 20}, {4, 21}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}, {4, 9}, {5, 20}, {5, 21}, {5, 3}, {5, 4}, {6, 20}, {6, 21}, {6, 3}, {6, 4}, {7, 20}, {7, 21}, {7, 3}, {7, 4}, {9, 20}, {9, 21}, {9, 3}, {9, 4}, {10, 20}, {10, 21}, {10, 3}, {10, 4}, {11, 20}, {11, 21}, {11, 3}, {11, 4}, {13, 20}, {13, 21}, {13, 3}, {13, 4}, {14, 20}, {14, 21}, {14, 3}, {14, 4}, {15, 20}, {15, 21}, {15, 3}, {15, 4}, {17, 20}, {17, 21}, {17, 3}, {17, 4}, {18, 20}, {18, 21}, {18, 3}, {18, 4}, {19, 20}, {19, 21}, {19, 3}, {19, 4}, {20, 10}, {20, 11}, {20, 13}, {20, 14}, {20, 15}, {20, 17}, {20, 18}, {20, 19}, {20, 20}, {20, 21}, {20, 3}, {20, 4}, {20, 5}, {20, 6}, {20, 7}, {20, 9}, {21, 10}, {21, 11}, {21, 13}, {21, 14}, {21, 15}, {21, 17}, {21, 18}, {21, 19}, {21, 20}, {21, 21}, {21, 3}, {21, 4}, {21, 5}, {21, 6}, {21, 7}, {21, 9}, {3, 7}, {3, 9}, {3, 11}, {3, 13}, {3, 15}, {3, 17}, {4, 7}, {4, 9}, {4, 11}, {4, 13}, {4, 15}, {4, 17}, {7, 3}, {7, 4}, {7, 20}, {7, 21}, {9, 3}, {9, 4}, {9, 20}, {9, 21}, {11, 3}, {11, 4}, {11, 20}, {11, 21}, {13, 3}, {13, 4}, {13, 20}, {13, 21}, {15, 3}, {15, 4}, {15, 20}, {15, 21}, {17, 3}, {17, 4}, {17, 20}, {17, 21}, {20, 7}, {20, 9}, {20, 11}, {20, 13}, {20, 15}, {20, 17}, {21, 7}, {21, 9}, {21, 11}, {21, 13}, {21, 15}, {21, 17}};
+static const int RIVERS_BRIDGES_STARTS[][2] = {{1, 1}, {3, 3}, {9, 9}, {7, 7}, {1, 9}, {3, 9}, {9, 1}, {7, 3}};
+static const int RIVERS_BRIDGES_HZ[][2] = {{5, 10}, {5, 9}, {5, 7}, {5, 6}, {5, 5}, {5, 4}, {5, 3}, {5, 0}, {5, 1}, {6, 5}, {7, 5}, {9, 5}, {10, 5}, {4, 5}, {3, 5}, {1, 5}, {0, 5}};
+static const int RIVERS_BRIDGES_LG_STARTS[][2] = {{1, 1}, {5, 1}, {1, 5}, {5, 5}, {17, 1}, {17, 5}, {13, 5}, {13, 1}, {1, 17}, {5, 17}, {1, 13}, {5, 13}, {17, 17}, {17, 13}, {13, 17}, {13, 13}};
+static const int RIVERS_BRIDGES_LG_HZ[][2] = {{9, 0}, {9, 1}, {9, 2}, {9, 5}, {9, 6}, {9, 7}, {9, 9}, {9, 8}, {9, 10}, {9, 12}, {9, 11}, {9, 13}, {9, 14}, {9, 16}, {9, 17}, {9, 18}, {0, 9}, {2, 9}, {1, 9}, {3, 9}, {5, 9}, {6, 9}, {7, 9}, {8, 9}, {10, 9}, {13, 9}, {12, 9}, {11, 9}, {15, 9}, {16, 9}, {17, 9}, {18, 9}, {9, 4}, {8, 10}, {8, 8}, {10, 8}, {10, 10}};
+static const int RIVERS_BRIDGES_XL_STARTS[][2] = {{1, 1}, {9, 9}, {9, 1}, {1, 9}, {23, 23}, {15, 15}, {23, 15}, {15, 23}, {15, 1}, {15, 9}, {23, 9}, {23, 1}, {9, 23}, {1, 23}, {9, 15}, {1, 15}};
+static const int RIVERS_BRIDGES_XL_HZ[][2] = {{12, 24}, {12, 21}, {12, 20}, {12, 19}, {12, 18}, {12, 15}, {12, 14}, {12, 13}, {12, 12}, {12, 11}, {12, 10}, {12, 9}, {12, 5}, {12, 4}, {12, 3}, {12, 0}, {0, 12}, {3, 12}, {4, 12}, {5, 12}, {6, 12}, {9, 12}, {10, 12}, {11, 12}, {13, 12}, {14, 12}, {15, 12}, {18, 12}, {20, 12}, {19, 12}, {21, 12}, {24, 12}, {11, 14}, {10, 13}, {11, 13}, {10, 11}, {11, 11}, {11, 10}, {13, 10}, {14, 11}, {13, 11}, {13, 13}, {14, 13}, {13, 14}, {12, 6}, {12, 2}, {2, 12}, {22, 12}, {12, 22}, {16, 12}, {12, 8}, {8, 12}, {12, 16}};
+static const int ISLANDS_BRIDGES_STARTS[][2] = {{3, 1}, {1, 3}, {9, 7}, {7, 9}, {3, 9}, {1, 7}, {7, 1}, {9, 3}};
+static const int ISLANDS_BRIDGES_HZ[][2] = {{5, 10}, {5, 9}, {5, 7}, {5, 6}, {5, 5}, {5, 4}, {5, 3}, {5, 0}, {5, 1}, {6, 5}, {7, 5}, {9, 5}, {10, 5}, {4, 5}, {3, 5}, {1, 5}, {0, 5}, {1, 10}, {9, 10}, {1, 0}, {9, 0}, {10, 1}, {10, 0}, {10, 10}, {10, 9}, {0, 10}, {0, 9}, {0, 1}, {0, 0}, {0, 6}, {0, 4}, {10, 6}, {10, 4}, {6, 10}, {4, 10}, {6, 0}, {4, 0}};
+static const int ISLANDS_BRIDGES_LG_STARTS[][2] = {{2, 2}, {2, 6}, {6, 2}, {6, 6}, {12, 2}, {16, 2}, {16, 6}, {12, 6}, {16, 16}, {16, 12}, {12, 12}, {12, 16}, {2, 16}, {6, 16}, {6, 12}, {2, 12}};
+static const int ISLANDS_BRIDGES_LG_HZ[][2] = {{9, 18}, {9, 0}, {9, 1}, {9, 2}, {9, 3}, {9, 5}, {9, 6}, {9, 8}, {9, 7}, {9, 9}, {9, 10}, {9, 11}, {9, 12}, {9, 13}, {9, 15}, {9, 16}, {9, 17}, {2, 9}, {1, 9}, {0, 9}, {3, 9}, {5, 9}, {6, 9}, {7, 9}, {8, 9}, {10, 9}, {16, 9}, {15, 9}, {13, 9}, {12, 9}, {11, 9}, {17, 9}, {18, 9}, {10, 8}, {8, 8}, {8, 10}, {10, 10}, {18, 8}, {18, 7}, {18, 6}, {18, 10}, {18, 11}, {18, 12}, {0, 10}, {0, 11}, {0, 12}, {0, 8}, {0, 7}, {0, 6}, {6, 0}, {7, 0}, {8, 0}, {10, 0}, {11, 0}, {12, 0}, {10, 18}, {11, 18}, {12, 18}, {8, 18}, {7, 18}, {6, 18}, {0, 18}, {0, 17}, {0, 16}, {0, 15}, {1, 18}, {2, 18}, {3, 18}, {1, 17}, {15, 18}, {16, 18}, {17, 18}, {18, 18}, {18, 17}, {18, 16}, {18, 15}, {17, 17}, {18, 3}, {18, 2}, {18, 1}, {18, 0}, {17, 0}, {16, 0}, {15, 0}, {17, 1}, {0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 1}, {10, 1}, {8, 1}, {8, 17}, {10, 17}, {17, 10}, {17, 8}, {1, 8}, {1, 10}};
+
+enum { LAYOUT_CASTLE, LAYOUT_RIVERS };
+typedef struct fixed_layout {
+    int map, kind, width, height, max_snakes, groups, group_size;
+    const int (*starts)[2];
+    int nfood, max_food;
+    const int (*food)[2];
+    int nhz;
+    const int (*hz)[2];
+} fixed_layout;
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+static const fixed_layout LAYOUTS[] = {
+    {MAP_HZ_CASTLE_WALL, LAYOUT_CASTLE, 11, 11, 8, 2, 4, CASTLE_WALL_STARTS,
+     N(CASTLE_WALL_FOOD), 2, CASTLE_WALL_FOOD, N(CASTLE_WALL_HZ), CASTLE_WALL_HZ},
+    {MAP_HZ_CASTLE_WALL_LG, LAYOUT_CASTLE, 19, 19, 8, 2, 4, CASTLE_WALL_LG_STARTS,
+     N(CASTLE_WALL_LG_FOOD), 2, CASTLE_WALL_LG_FOOD, N(CASTLE_WALL_LG_HZ), CASTLE_WALL_LG_HZ},
+    {MAP_HZ_CASTLE_WALL_XL, LAYOUT_CASTLE, 25, 25, 12, 3, 4, CASTLE_WALL_XL_STARTS,
+     N(CASTLE_WALL_XL_FOOD), 4, CASTLE_WALL_XL_FOOD, N(CASTLE_WALL_XL_HZ), CASTLE_WALL_XL_HZ},
+    {MAP_HZ_RIVERS_BRIDGES, LAYOUT_RIVERS, 11, 11, 8, 4, 2, RIVERS_BRIDGES_STARTS,
+     0, 0, NULL, N(RIVERS_BRIDGES_HZ), RIVERS_BRIDGES_HZ},
+    {MAP_HZ_RIVERS_BRIDGES_LG, LAYOUT_RIVERS, 19, 19, 12, 4, 4, RIVERS_BRIDGES_LG_STARTS,
+     0, 0, NULL, N(RIVERS_BRIDGES_LG_HZ), RIVERS_BRIDGES_LG_HZ},
+    {MAP_HZ_RIVERS_BRIDGES_XL, LAYOUT_RIVERS, 25, 25, 12, 4, 4, RIVERS_BRIDGES_XL_STARTS,
+     0, 0, NULL, N(RIVERS_BRIDGES_XL_HZ), RIVERS_BRIDGES_XL_HZ},
+    {MAP_HZ_ISLANDS_BRIDGES, LAYOUT_RIVERS, 11, 11, 4, 4, 2, ISLANDS_BRIDGES_STARTS,
+     0, 0, NULL, N(ISLANDS_BRIDGES_HZ), ISLANDS_BRIDGES_HZ},
+    {MAP_HZ_ISLANDS_BRIDGES_LG, LAYOUT_RIVERS, 19, 19, 16, 4, 4, ISLANDS_BRIDGES_LG_STARTS,
+     0, 0, NULL, N(ISLANDS_BRIDGES_LG_HZ), ISLANDS_BRIDGES_LG_HZ},
+};
+#undef N
+
+static const fixed_layout *layout_of(int map) {
+    for (size_t k = 0; k < sizeof LAYOUTS / sizeof LAYOUTS[0]; k++) {
+        if (LAYOUTS[k].map == map) return &LAYOUTS[k];
+    }
+    return NULL;
+}
+
 int snakes_map_has_hazards(int map) {
     return map != MAP_STANDARD && map != MAP_EMPTY;
 }
@@ -56,6 +124,15 @@ static int sinkhole_rings(const snakes_cfg *cfg) {
 int snakes_map_check(const snakes_cfg *cfg) {
     const int W = cfg->width, H = cfg->height, n = cfg->snakes;
     const char *name = snakes_map_names[cfg->map];
+    const fixed_layout *lay = layout_of(cfg->map);
+    if (lay) {
+        if (W != lay->width || H != lay->height)
+            return sbx_fail(SBX_ERR_ARGUMENT, "map: %s is played on %dx%d only (not %dx%d)",
+                            name, lay->width, lay->height, W, H);
+        if (n > lay->max_snakes)
+            return sbx_fail(SBX_ERR_ARGUMENT, "map: %s seats 1..%d snakes", name,
+                            lay->max_snakes);
+    }
     switch (cfg->map) {
     case MAP_ARCADE_MAZE:
         if (W != 19 || H != 21)
@@ -261,10 +338,48 @@ static void pits_paint(const snakes_cfg *cfg, snakes_state *st, int layers) {
     }
 }
 
+static void layout_setup(const snakes_cfg *cfg, snakes_state *st, const fixed_layout *lay) {
+    int xy[16][2];
+    if (lay->kind == LAYOUT_CASTLE) {
+        int groups = cfg->snakes > 8 ? 3 : cfg->snakes >= 5 ? 2 : 1;
+        int n = groups * lay->group_size;
+        memcpy(xy, lay->starts, sizeof(int[2]) * (size_t)n);
+        shuffle_xy(st, xy, n);
+        snakes_place_at(cfg, st, (const int(*)[2])xy);
+        for (int k = 0; k < lay->nhz; k++) hz_add(cfg, st, lay->hz[k][0], lay->hz[k][1]);
+        return;
+    }
+    /* quadrants: dealt round from a random one, a random spot of each */
+    int left[4], spot[4][4][2];
+    for (int q = 0; q < 4; q++) {
+        left[q] = lay->group_size;
+        memcpy(spot[q], lay->starts + q * lay->group_size,
+               sizeof(int[2]) * (size_t)lay->group_size);
+    }
+    int q = (int)sbx_rng_below(&st->rng, 4);
+    for (int i = 0; i < cfg->snakes; i++) {
+        int k = (int)sbx_rng_below(&st->rng, (uint32_t)left[q]);
+        xy[i][0] = spot[q][k][0];
+        xy[i][1] = spot[q][k][1];
+        left[q]--;
+        spot[q][k][0] = spot[q][left[q]][0];
+        spot[q][k][1] = spot[q][left[q]][1];
+        q = (q + 1) % 4;
+    }
+    snakes_place_at(cfg, st, (const int(*)[2])xy);
+    for (int k = 0; k < lay->nhz; k++) hz_add(cfg, st, lay->hz[k][0], lay->hz[k][1]);
+    if (cfg->initial_food) snakes_food_fixed(cfg, st, 1);
+}
+
 void snakes_map_setup(const snakes_cfg *cfg, snakes_state *st) {
     const int W = cfg->width, H = cfg->height;
     int16_t *m = st->mapw;
     int xy[8][2];
+    const fixed_layout *lay = layout_of(cfg->map);
+    if (lay) {
+        layout_setup(cfg, st, lay);
+        return;
+    }
     switch (cfg->map) {
     case MAP_HZ_HAZARD_PITS:
         memcpy(xy, PITS_STARTS, sizeof PITS_STARTS);
@@ -385,10 +500,50 @@ static void arcade_food(const snakes_cfg *cfg, snakes_state *st) {
     if (nf) snakes_food_add(cfg, st, free_spots[sbx_rng_below(&st->rng, (uint32_t)nf)]);
 }
 
+/* A castle's food spot is free: no snake's body on it, no snake's head
+ * next to it (eliminated snakes' too, as they lie), no food on it or next
+ * to it. */
+static int castle_spot_free(const snakes_cfg *cfg, const snakes_state *st, int x, int y) {
+    const unsigned mask = (unsigned)cfg->ring_cap - 1;
+    const int c = y * cfg->width + x;
+    for (int i = 0; i < cfg->snakes; i++) {
+        const snake *s = &st->s[i];
+        if (abs(s->hx - x) + abs(s->hy - y) <= 1) return 0;
+        const uint16_t *ring = RING(cfg, st, i);
+        for (unsigned j = 1; j < s->length; j++) {
+            if (ring[(s->head + j) & mask] == c) return 0;
+        }
+    }
+    const uint16_t *fl = FOODL(cfg, st);
+    for (int k = 0; k < st->food_count; k++) {
+        int fx = fl[k] % cfg->width, fy = fl[k] / cfg->width;
+        if (abs(fx - x) + abs(fy - y) <= 1) return 0;
+    }
+    return 1;
+}
+
+static void castle_food(const snakes_cfg *cfg, snakes_state *st, const fixed_layout *lay,
+                        int last) {
+    if (last < 10 || st->food_count == lay->max_food) return;
+    int free_spots[32], nf = 0;
+    for (int k = 0; k < lay->nfood; k++) {
+        if (castle_spot_free(cfg, st, lay->food[k][0], lay->food[k][1])) free_spots[nf++] = k;
+    }
+    if (!nf) return;
+    int k = free_spots[sbx_rng_below(&st->rng, (uint32_t)nf)];
+    snakes_food_add(cfg, st, lay->food[k][1] * cfg->width + lay->food[k][0]);
+}
+
 void snakes_map_update(const snakes_cfg *cfg, snakes_state *st, int turn) {
     const int W = cfg->width, H = cfg->height, every = cfg->shrink_every;
     const int last = turn - 1; /* the official maps' "last board's turn" */
     int16_t *m = st->mapw;
+    const fixed_layout *lay = layout_of(cfg->map);
+    if (lay) {   /* fixed walls: only food */
+        if (lay->kind == LAYOUT_CASTLE) castle_food(cfg, st, lay, last);
+        else snakes_standard_food(cfg, st, 1);
+        return;
+    }
     if (cfg->shrinks && turn >= every && turn % every == 0) royale_shrink(cfg, st);
     if (cfg->map == MAP_ARCADE_MAZE) arcade_food(cfg, st);
     else if (cfg->map != MAP_EMPTY) snakes_standard_food(cfg, st, 0);

@@ -26,8 +26,11 @@ SNAKEBYTE_ONLY = ("map_seed", "snakes_per_player", "w_loss", "w_apple", "w_win")
 BATTLESNAKE_RULESETS = ("standard", "solo", "royale", "constrictor", "wrapped",
                         "wrapped_constrictor")
 BATTLESNAKE_MAPS = ("standard", "empty", "royale", "arcade_maze", "healing_pools", "sinkholes",
-                    "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
-                    "hz_hazard_pits", "hz_inner_wall", "hz_rings", "hz_scatter", "hz_spiral")
+                    "hz_castle_wall", "hz_castle_wall_lg", "hz_castle_wall_xl", "hz_columns",
+                    "hz_expand_box", "hz_expand_scatter", "hz_grow_box", "hz_hazard_pits",
+                    "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg", "hz_rings",
+                    "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
+                    "hz_scatter", "hz_spiral")
 # the ruleset defaults of the shared fields (C's)
 SHARED_DEFAULTS = {"standard": {"height": 11, "max_turns": 0, "w_length": 0.01},
                    "snakebyte": {"height": 0, "max_turns": 200, "w_length": 1.0}}

@@ -11,9 +11,16 @@ The functions take the reference game (`g`: its params `g.p`, rng, snakes,
 food set, hazards dict cell -> layers, and the four map words `g.mapw`)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Callable
 
 Cell = tuple[int, int]
+
+# the castle-wall and rivers/islands-and-bridges layouts (snakes_maps.c's
+# LAYOUTS): assets/maps/battlesnake/layouts.json
+LAYOUTS = json.loads((Path(__file__).resolve().parents[3] / "assets" / "maps" / "battlesnake"
+                      / "layouts.json").read_text())["maps"]
 
 PITS_STARTS = ((1, 1), (9, 1), (1, 9), (9, 9))
 ARCADE_STARTS = ((4, 7), (14, 7), (4, 17), (14, 17), (9, 9), (9, 13))
@@ -136,10 +143,58 @@ def paint_pits(g, layers: int) -> None:
 
 
 # ---------------------------------------------------------------- setup
+def setup_layout(g, lay: dict) -> None:
+    """A castle: the start groups in use shuffled, snake i on spot i, the
+    walls. Rivers and islands: snakes dealt round the quadrants from a
+    random one, each a random spot of it (the last spot moved into the
+    taken one's place); the walls; the start food off hazards."""
+    groups = [[tuple(c) for c in grp] for grp in lay["start_groups"]]
+    if lay["kind"] == "castle":
+        n = g.p.snakes
+        used = groups[0] + (groups[1] if n >= 5 else []) + (groups[2] if n > 8 else [])
+        g.place_at(shuffled(g, used))
+        for x, y in lay["hazards"]:
+            add(g, x, y)
+        return
+    starts, q = [], g.rng.below(4)
+    for _ in range(g.p.snakes):
+        bucket = groups[q]
+        k = g.rng.below(len(bucket))
+        starts.append(bucket[k])
+        bucket[k] = bucket[-1]
+        bucket.pop()
+        q = (q + 1) % 4
+    g.place_at(starts)
+    for x, y in lay["hazards"]:
+        add(g, x, y)
+    if g.p.initial_food:
+        g.food_fixed(avoid_hazards=True)
+
+
+def castle_food(g, lay: dict, last: int) -> None:
+    """From the 11th turn on, while fewer than max_food lie there: one food
+    on a random spot with no snake's body on it, no snake's head next to it
+    (eliminated snakes' too) and no food on or next to it."""
+    if last < 10 or len(g.food) == lay["max_food"]:
+        return
+
+    def free(c: Cell) -> bool:
+        for s in g.snakes:
+            if abs(s.head[0] - c[0]) + abs(s.head[1] - c[1]) <= 1 or c in s.body[1:]:
+                return False
+        return all(abs(f[0] - c[0]) + abs(f[1] - c[1]) > 1 for f in g.food)
+    spots = [tuple(c) for c in lay["food"] if free(tuple(c))]
+    if spots:
+        g.food_add(spots[g.rng.below(len(spots))])
+
+
 def setup(g) -> None:
     """Snakes, start food, start hazards and map words for a new game."""
     p = g.p
     W, H = p.width, p.height
+    if p.map in LAYOUTS:
+        setup_layout(g, LAYOUTS[p.map])
+        return
     if p.map == "hz_hazard_pits":
         g.place_at(shuffled(g, PITS_STARTS))
         if p.initial_food:
@@ -197,6 +252,13 @@ def update(g, turn: int) -> None:
     maps' "last board" is turn - 1)."""
     p = g.p
     W, H, every, last, m = p.width, p.height, p.shrink_every, turn - 1, g.mapw
+    if p.map in LAYOUTS:     # fixed walls: only food
+        lay = LAYOUTS[p.map]
+        if lay["kind"] == "castle":
+            castle_food(g, lay, last)
+        else:
+            g.standard_food(avoid_hazards=True)
+        return
     if p.shrinks and turn >= every and turn % every == 0:
         shrink_royale(g)
     if p.map == "arcade_maze":

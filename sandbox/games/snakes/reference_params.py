@@ -47,8 +47,10 @@ LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
 # snakes.c's MODE_NAMES and snakes_maps.c's map names, in their orders
 RULESETS = ("standard", "solo", "royale", "constrictor", "wrapped", "wrapped_constrictor")
-MAPS = ("arcade_maze", "empty", "healing_pools", "hz_columns", "hz_expand_box",
-        "hz_expand_scatter", "hz_grow_box", "hz_hazard_pits", "hz_inner_wall", "hz_rings",
+MAPS = ("arcade_maze", "empty", "healing_pools", "hz_castle_wall", "hz_castle_wall_lg",
+        "hz_castle_wall_xl", "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
+        "hz_hazard_pits", "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg",
+        "hz_rings", "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
         "hz_scatter", "hz_spiral", "royale", "sinkholes", "standard")
 
 
@@ -187,9 +189,8 @@ class SnakesParams:
                 if value not in MAPS:
                     raise InvalidArgument(
                         f"map: '{value}' is not a Battlesnake map we model (have: standard, "
-                        "empty, royale, arcade_maze, healing_pools, sinkholes, hz_columns, "
-                        "hz_expand_box, hz_expand_scatter, hz_grow_box, hz_hazard_pits, "
-                        "hz_inner_wall, hz_rings, hz_scatter, hz_spiral)")
+                        "empty, royale, arcade_maze, healing_pools, sinkholes and the hz_* "
+                        "maps but snail_mode and solo_maze)")
                 values[key] = value
                 continue
             if key not in table:
@@ -209,6 +210,14 @@ class SnakesParams:
         if self.ruleset == "royale" and m not in ("standard", "empty", "royale"):
             raise InvalidArgument(f"map: '{m}' with ruleset royale is not modelled (royale "
                                   "plays on the standard, empty or royale map)")
+        from .reference_maps import LAYOUTS
+        lay = LAYOUTS.get(m)
+        if lay is not None:
+            if (W, H) != (lay["width"], lay["height"]):
+                raise InvalidArgument(f"map: {m} is played on {lay['width']}x{lay['height']} "
+                                      f"only (not {W}x{H})")
+            if n > lay["max_snakes"]:
+                raise InvalidArgument(f"map: {m} seats 1..{lay['max_snakes']} snakes")
         if m == "arcade_maze":
             if (W, H) != (19, 21):
                 raise InvalidArgument(f"map: {m} is played on 19x21 only (not {W}x{H})")
