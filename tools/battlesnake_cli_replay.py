@@ -97,7 +97,8 @@ def same(st, st2, v, wrapped) -> tuple[bool, str]:
     if st.map == "empty" and (v.food or st2.food):
         return False, "food on the empty map"
     if st.rules != "royale" and st.map not in RANDOM_HAZARDS:
-        ours = sorted((x, y) for x, y, k in v.hazards for _ in range(k))
+        ours = sorted([(x, y) for x, y, k in v.hazards for _ in range(k)]
+                      + [(x, y + v.height) for x, y, k in v.pending for _ in range(k)])
         if ours != sorted(st2.hazards):
             return False, "hazards"
     return True, ""

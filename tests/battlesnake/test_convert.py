@@ -109,8 +109,10 @@ def test_a_snake_out_of_the_game_is_left_off_the_board():
     (lambda s: s["game"]["ruleset"].update(name="speedsnake"), "ruleset 'speedsnake'"),
     (lambda s: s["game"]["ruleset"].update(name="squad", settings={"squad": {
         "allowBodyCollisions": True}}), "ruleset 'squad' with allowBodyCollisions"),
-    (lambda s: s["game"].update(map="hz_islands_bridges"), "map 'hz_islands_bridges'"),
-    (lambda s: s["game"].update(map="snail_mode"), "map 'snail_mode'"),
+    (lambda s: s["game"].update(map="solo_maze"), "map 'solo_maze'"),
+    (lambda s: s["game"].update(map="hz_volcano"), "map 'hz_volcano'"),
+    (lambda s: (s["game"].update(map="hz_islands_bridges"), s["board"].update(width=19)),
+     "hz_islands_bridges is played on 11x11 only"),
     (lambda s: s["board"].update(hazards=[{"x": 0, "y": 0}]), "never place any"),
     (lambda s: s["game"].update(map="arcade_maze"), "19x21 only"),
     (lambda s: (s["game"].update(map="hz_hazard_pits"), s["board"].update(width=13)),

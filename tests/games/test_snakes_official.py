@@ -105,7 +105,11 @@ def c_params(log: Log) -> str:
 
 
 def stacks(view) -> dict:
-    return {(x, y): k for x, y, k in view.hazards}
+    """Hazard layers by cell; snail_mode's tails to come where the official
+    engine keeps them, at y + height."""
+    out = {(x, y): k for x, y, k in view.hazards}
+    out.update({(x, y + view.height): k for x, y, k in view.pending})
+    return out
 
 
 def official_stacks(line: dict) -> dict:
@@ -125,7 +129,8 @@ def test_the_logs_cover_every_ruleset_and_map():
                     "hz_grow_box", "hz_hazard_pits", "hz_inner_wall", "hz_rings",
                     "hz_scatter", "hz_spiral", "hz_castle_wall", "hz_castle_wall_lg",
                     "hz_castle_wall_xl", "hz_rivers_bridges", "hz_rivers_bridges_lg",
-                    "hz_rivers_bridges_xl", "hz_islands_bridges", "hz_islands_bridges_lg"}
+                    "hz_rivers_bridges_xl", "hz_islands_bridges", "hz_islands_bridges_lg",
+                    "snail_mode"}
     assert sum(len(log.turns) - 1 for log in LOGS) > 3000
 
 

@@ -77,6 +77,9 @@ CONFIGS = [
     ("rivers_bridges_lg", {"map": "hz_rivers_bridges_lg", "width": 19, "height": 19,
                            "snakes": 5, "hazard_damage": 4}, 150),
     ("islands_bridges", {"map": "hz_islands_bridges", "snakes": 4, "hazard_damage": 3}, 150),
+    ("snail_mode", {"map": "snail_mode", "snakes": 3, "hazard_damage": 1}, 200),
+    ("snail_wrapped", {"ruleset": "wrapped", "map": "snail_mode", "snakes": 2, "width": 7,
+                       "height": 7, "hazard_damage": 2}, 150),
     ("expand_scatter", {"map": "hz_expand_scatter", "snakes": 2, "hazard_damage": 1,
                         "width": 7, "height": 7}, 200),
 ]

@@ -68,7 +68,8 @@ static const char PARAMS_DOC[] =
     "                          hz_castle_wall(_lg,_xl), hz_expand_box,\n"
     "                          hz_expand_scatter, hz_grow_box, hz_hazard_pits,\n"
     "                          hz_inner_wall, hz_islands_bridges(_lg), hz_rings,\n"
-    "                          hz_rivers_bridges(_lg,_xl), hz_scatter, hz_spiral\n"
+    "                          hz_rivers_bridges(_lg,_xl), hz_scatter, hz_spiral,\n"
+    "                          snail_mode\n"
     "width=11 height=11        board size, 5..25\n"
     "snakes=4                  1..8\n"
     "food_spawn_chance=15      a food spawns with (chance - 1) percent, 0..100\n"
@@ -164,7 +165,7 @@ static int set_param(void *ctx, const char *key, const char *value) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "map: '%s' is not a Battlesnake map we model (have: standard, "
                         "empty, royale, arcade_maze, healing_pools, sinkholes and the "
-                        "hz_* maps but snail_mode and solo_maze)",
+                        "hz_* maps, snail_mode; not solo_maze)",
                         value);
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -240,7 +241,9 @@ static int snakes_configure(void *cfgv, const char *params) {
     while (c->ring_cap < c->ncells + 4) c->ring_cap <<= 1;
     c->off_cells = sizeof(snakes_state);
     c->off_hz = c->off_cells + (size_t)c->ncells;
-    c->off_food = (c->off_hz + (c->has_hazards ? (size_t)c->ncells : 0) + 1) & ~(size_t)1;
+    c->off_pend = c->off_hz + (c->has_hazards ? (size_t)c->ncells : 0);
+    c->off_food = (c->off_pend + (c->map == MAP_SNAIL_MODE ? (size_t)c->ncells : 0) + 1) &
+                  ~(size_t)1;
     c->off_ring = c->off_food + (size_t)c->ncells * 2;
     c->size = c->off_ring + (size_t)c->snakes * c->ring_cap * 2;
     c->size = (c->size + 7) & ~(size_t)7;
@@ -1077,12 +1080,24 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
     }
     if (!cfg->has_hazards) return;
     const uint8_t *hz = HZ(cfg, st);
-    sbx_emit(e, st->hazard_cells);
+    int pending = 0;
+    if (cfg->map == MAP_SNAIL_MODE) {
+        for (int c = 0; c < cfg->ncells; c++) pending += PEND(cfg, st)[c] != 0;
+    }
+    sbx_emit(e, st->hazard_cells + pending);
     for (int c = 0; c < cfg->ncells; c++) {
         if (!hz[c]) continue;
         sbx_emit(e, c % cfg->width);
         sbx_emit(e, c / cfg->width);
         sbx_emit(e, hz[c]);
+    }
+    /* snail_mode's tails to come, where the official engine keeps them:
+     * y + height */
+    for (int c = 0; pending && c < cfg->ncells; c++) {
+        if (!PEND(cfg, st)[c]) continue;
+        sbx_emit(e, c % cfg->width);
+        sbx_emit(e, c / cfg->width + cfg->height);
+        sbx_emit(e, PEND(cfg, st)[c]);
     }
     for (int k = 0; k < SBX_SNAKES_MAP_WORDS; k++) sbx_emit(e, st->mapw[k]);
 }
@@ -1231,18 +1246,19 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
     if (cfg->has_hazards) {
         NEED(1);
         int nhz = buf[p++];
-        if (nhz < 0 || nhz > cfg->ncells) {
+        if (nhz < 0 || nhz > 2 * cfg->ncells) {
             return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard cell count %d out of range", nhz);
         }
         NEED(3 * nhz + SBX_SNAKES_MAP_WORDS);
         const uint8_t *hz = HZ(cfg, nst);
+        const int top = cfg->map == MAP_SNAIL_MODE ? 2 * H : H; /* snail: tails to come */
         for (int k = 0; k < nhz; k++) {
             int x = buf[p++], y = buf[p++], stack = buf[p++];
-            if (x < 0 || y < 0 || x >= W || y >= H) {
+            if (x < 0 || y < 0 || x >= W || y >= top) {
                 return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard (%d,%d) off the board",
                                 x, y);
             }
-            if (hz[y * W + x]) {
+            if (y >= H ? PEND(cfg, nst)[(y - H) * W + x] : hz[y * W + x]) {
                 return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard (%d,%d) listed twice",
                                 x, y);
             }
@@ -1251,7 +1267,8 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
                                 "import: hazard (%d,%d) stack %d, expected 1..%d", x, y,
                                 stack, HZ_MAX_STACK);
             }
-            snakes_hz_set(cfg, nst, y * W + x, stack);
+            if (y >= H) PEND(cfg, nst)[(y - H) * W + x] = (uint8_t)stack;
+            else snakes_hz_set(cfg, nst, y * W + x, stack);
         }
         for (int k = 0; k < SBX_SNAKES_MAP_WORDS; k++) {
             if (buf[p + k] < -1 || buf[p + k] > 2 * MAX_SIDE) {

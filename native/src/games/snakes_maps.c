@@ -23,7 +23,7 @@ const char *const snakes_map_names[MAP_COUNT] = {
     "hz_castle_wall_xl", "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
     "hz_hazard_pits", "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg",
     "hz_rings", "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
-    "hz_scatter", "hz_spiral", "royale", "sinkholes", "standard"};
+    "hz_scatter", "hz_spiral", "royale", "sinkholes", "snail_mode", "standard"};
 
 /* The maps' fixed layouts. */
 static const int PITS_STARTS[4][2] = {{1, 1}, {9, 1}, {1, 9}, {9, 9}};
@@ -641,6 +641,37 @@ void snakes_map_update(const snakes_cfg *cfg, snakes_state *st, int turn) {
             }
         }
         break;
+    case MAP_SNAIL_MODE: {
+        /* every layer wears off by one; the tails left last turn become
+         * that many layers (the snake's length then), but not under a live
+         * head; then each live snake whose tail is not doubled leaves its
+         * tail for the next turn */
+        uint8_t *hz = HZ(cfg, st), *pend = PEND(cfg, st);
+        for (int c = 0; c < cfg->ncells; c++) {
+            int k = hz[c] ? hz[c] - 1 : 0;
+            if (pend[c]) {
+                int head = 0;
+                for (int i = 0; i < cfg->snakes; i++) {
+                    const snake *s = &st->s[i];
+                    head |= s->alive && s->hy * W + s->hx == c;
+                }
+                if (!head) k += pend[c];
+                pend[c] = 0;
+            }
+            snakes_hz_set(cfg, st, c, k);
+        }
+        const unsigned mask = (unsigned)cfg->ring_cap - 1;
+        for (int i = 0; i < cfg->snakes; i++) {
+            const snake *s = &st->s[i];
+            if (!s->alive || s->length < 2) continue;
+            const uint16_t *ring = RING(cfg, st, i);
+            uint16_t tail = ring[(s->head + s->length - 1) & mask];
+            if (ring[(s->head + s->length - 2) & mask] == tail) continue;
+            int k = pend[tail] + s->length;
+            pend[tail] = (uint8_t)(k > HZ_MAX_STACK ? HZ_MAX_STACK : k);
+        }
+        break;
+    }
     case MAP_SINKHOLES: {
         int cx = W / 2, cy = H / 2, rings = sinkhole_rings(cfg);
         if (last == 1) {

@@ -30,7 +30,7 @@ enum { MAP_ARCADE_MAZE, MAP_EMPTY, MAP_HEALING_POOLS, MAP_HZ_CASTLE_WALL,
        MAP_HZ_HAZARD_PITS, MAP_HZ_INNER_WALL, MAP_HZ_ISLANDS_BRIDGES,
        MAP_HZ_ISLANDS_BRIDGES_LG, MAP_HZ_RINGS, MAP_HZ_RIVERS_BRIDGES,
        MAP_HZ_RIVERS_BRIDGES_LG, MAP_HZ_RIVERS_BRIDGES_XL, MAP_HZ_SCATTER,
-       MAP_HZ_SPIRAL, MAP_ROYALE, MAP_SINKHOLES, MAP_STANDARD, MAP_COUNT };
+       MAP_HZ_SPIRAL, MAP_ROYALE, MAP_SINKHOLES, MAP_SNAIL_MODE, MAP_STANDARD, MAP_COUNT };
 
 typedef struct snakes_cfg {
     int ruleset;           /* SNAKES_RULESET_STANDARD; first, as in sb_cfg */
@@ -51,7 +51,7 @@ typedef struct snakes_cfg {
     int has_hazards;       /* the state keeps hazard stacks (export v2) */
     int ncells, ring_cap, bb_words;
     int fits128;           /* board <= 128 cells, rows < 64: territory128 */
-    size_t off_cells, off_hz, off_food, off_ring, size;
+    size_t off_cells, off_hz, off_pend, off_food, off_ring, size;
     uint64_t bb_board[BB_WORDS];    /* every cell of the board   */
     uint64_t bb_not_left[BB_WORDS]; /* cells with x > 0          */
     uint64_t bb_not_right[BB_WORDS];/* cells with x < width - 1  */
@@ -86,6 +86,9 @@ typedef struct snakes_state {
 
 #define CELLS(cfg, st) ((uint8_t *)(st) + (cfg)->off_cells)
 #define HZ(cfg, st) ((uint8_t *)(st) + (cfg)->off_hz)
+/* snail_mode: the tails left last turn, their layers to come (the official
+ * engine keeps them off the board, at y + height) */
+#define PEND(cfg, st) ((uint8_t *)(st) + (cfg)->off_pend)
 #define FOODL(cfg, st) ((uint16_t *)((uint8_t *)(st) + (cfg)->off_food))
 #define RING(cfg, st, i) \
     ((uint16_t *)((uint8_t *)(st) + (cfg)->off_ring) + (size_t)(i) * (cfg)->ring_cap)

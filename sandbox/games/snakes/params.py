@@ -30,7 +30,7 @@ BATTLESNAKE_MAPS = ("standard", "empty", "royale", "arcade_maze", "healing_pools
                     "hz_expand_box", "hz_expand_scatter", "hz_grow_box", "hz_hazard_pits",
                     "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg", "hz_rings",
                     "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
-                    "hz_scatter", "hz_spiral")
+                    "hz_scatter", "hz_spiral", "snail_mode")
 # the ruleset defaults of the shared fields (C's)
 SHARED_DEFAULTS = {"standard": {"height": 11, "max_turns": 0, "w_length": 0.01},
                    "snakebyte": {"height": 0, "max_turns": 200, "w_length": 1.0}}

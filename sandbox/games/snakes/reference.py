@@ -110,6 +110,7 @@ class SnakesGame:
         self.food: set[Cell] = set()
         self.snakes: list[Snake] = []
         self.hazards: dict[Cell, int] = {}     # cell -> hazard layers
+        self.pending: dict[Cell, int] = {}     # snail_mode: tails to come -> layers
         self.mapw: list[int] = [0] * MAP_WORDS  # the map's progress (sbx.h)
         self.init(int(seed))
 
@@ -152,6 +153,7 @@ class SnakesGame:
         self.turn = 0
         self.food = set()
         self.hazards = {}
+        self.pending = {}
         self.mapw = [0] * MAP_WORDS
         maps.setup(self)
 
@@ -232,6 +234,7 @@ class SnakesGame:
         g.food = set(self.food)
         g.snakes = [s.copy() for s in self.snakes]
         g.hazards = dict(self.hazards)
+        g.pending = dict(self.pending)
         g.mapw = list(self.mapw)
         return g
 
@@ -552,9 +555,11 @@ class SnakesGame:
             for x, y in s.body:
                 words += [x, y]
         if p.has_hazards:
-            words.append(len(self.hazards))
+            words.append(len(self.hazards) + len(self.pending))
             for cell in sorted(self.hazards, key=self.cell_index):
                 words += [cell[0], cell[1], self.hazards[cell]]
+            for cell in sorted(self.pending, key=self.cell_index):   # kept at y + height
+                words += [cell[0], cell[1] + p.height, self.pending[cell]]
             words += list(self.mapw)
         return words
 
@@ -575,9 +580,9 @@ class SnakesGame:
         words = [int(w) for w in arr]
         if any(w < -2**31 or w >= 2**31 for w in words):
             raise InvalidArgument("state words must fit in 32 bits")
-        turn, food, snakes, hazards, mapw = self._parse_import(words)
+        turn, food, snakes, hazards, pending, mapw = self._parse_import(words)
         self.turn, self.food, self.snakes = turn, food, snakes
-        self.hazards, self.mapw = hazards, mapw
+        self.hazards, self.pending, self.mapw = hazards, pending, mapw
 
     def _parse_import(self, buf: list[int]) -> tuple[int, set[Cell], list[Snake]]:
         p = self.p
@@ -665,25 +670,28 @@ class SnakesGame:
                 body.append((x, y))
             snakes.append(Snake(body, health, bool(alive), death_turn, cause))
         hazards: dict[Cell, int] = {}
+        pending: dict[Cell, int] = {}
         mapw = [0] * MAP_WORDS
         if p.has_hazards:
             need(1)
             nh = buf[pos]
             pos += 1
-            if nh < 0 or nh > p.ncells:
+            if nh < 0 or nh > 2 * p.ncells:
                 raise InvalidArgument(f"import: hazard cell count {nh} out of range")
             need(3 * nh + MAP_WORDS)
+            top = 2 * H if p.map == "snail_mode" else H     # snail: tails to come
             for _ in range(nh):
                 x, y, stack = buf[pos:pos + 3]
                 pos += 3
-                if not self.on_board((x, y)):
+                if not (0 <= x < W and 0 <= y < top):
                     raise InvalidArgument(f"import: hazard ({x},{y}) off the board")
-                if (x, y) in hazards:
+                where, cell = (pending, (x, y - H)) if y >= H else (hazards, (x, y))
+                if cell in where:
                     raise InvalidArgument(f"import: hazard ({x},{y}) listed twice")
                 if not 1 <= stack <= maps.HZ_MAX_STACK:
                     raise InvalidArgument(f"import: hazard ({x},{y}) stack {stack}, expected "
                                           f"1..{maps.HZ_MAX_STACK}")
-                hazards[(x, y)] = stack
+                where[cell] = stack
             for k in range(MAP_WORDS):
                 if not -1 <= buf[pos + k] <= 50:
                     raise InvalidArgument(f"import: map word {k} is {buf[pos + k]}, out of range")
@@ -692,7 +700,7 @@ class SnakesGame:
             pos += MAP_WORDS
         if pos != len(buf):
             raise InvalidArgument(f"import: {pos} words expected, got {len(buf)}")
-        return turn, food, snakes, hazards, mapw
+        return turn, food, snakes, hazards, pending, mapw
 
     def _check_map_words(self, m: list[int]) -> None:
         """snakes_map_check_words."""

@@ -347,6 +347,20 @@ def update(g, turn: int) -> None:
                 if k < 0:
                     del g.hazards[c]
                     break
+    elif p.map == "snail_mode":
+        # every layer wears off by one; last turn's tails become that many
+        # layers (not under a live head); each live snake whose tail is not
+        # doubled leaves its tail for the next turn, its length in layers
+        heads = {s.head for s in g.snakes if s.alive}
+        worn = {c: k - 1 for c, k in g.hazards.items() if k > 1}
+        for c, k in g.pending.items():
+            if c not in heads:
+                worn[c] = min(HZ_MAX_STACK, worn.get(c, 0) + k)
+        g.hazards, g.pending = worn, {}
+        for s in g.snakes:
+            if s.alive and len(s.body) >= 2 and s.body[-1] != s.body[-2]:
+                tail = s.body[-1]
+                g.pending[tail] = min(HZ_MAX_STACK, g.pending.get(tail, 0) + len(s.body))
     elif p.map == "sinkholes":
         cx, cy, rings = W // 2, H // 2, p.sinkhole_rings
         if last == 1:

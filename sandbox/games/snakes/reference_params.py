@@ -51,7 +51,7 @@ MAPS = ("arcade_maze", "empty", "healing_pools", "hz_castle_wall", "hz_castle_wa
         "hz_castle_wall_xl", "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
         "hz_hazard_pits", "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg",
         "hz_rings", "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
-        "hz_scatter", "hz_spiral", "royale", "sinkholes", "standard")
+        "hz_scatter", "hz_spiral", "royale", "sinkholes", "snail_mode", "standard")
 
 
 def _format_value(value: Any) -> str:
@@ -190,7 +190,7 @@ class SnakesParams:
                     raise InvalidArgument(
                         f"map: '{value}' is not a Battlesnake map we model (have: standard, "
                         "empty, royale, arcade_maze, healing_pools, sinkholes and the hz_* "
-                        "maps but snail_mode and solo_maze)")
+                        "maps, snail_mode; not solo_maze)")
                 values[key] = value
                 continue
             if key not in table:

@@ -52,6 +52,7 @@ class SnakesView:
     snakes: tuple[SnakeView, ...]
     hazards: tuple[tuple[int, int, int], ...] = ()   # (x, y, layers), cell order
     map_words: tuple[int, ...] = ()                  # the map's progress (sbx.h)
+    pending: tuple[tuple[int, int, int], ...] = ()   # snail_mode: tails to come (x, y, layers)
 
     @property
     def version(self) -> int:
@@ -82,6 +83,7 @@ def decode_snakes(words: Sequence[int]) -> SnakesView:
         snakes.append(SnakeView(bool(alive), health, length, death_turn,
                                 CAUSES[cause] if 0 <= cause < len(CAUSES) else "?", body))
     hazards: tuple[tuple[int, int, int], ...] = ()
+    pending: tuple[tuple[int, int, int], ...] = ()
     map_words: tuple[int, ...] = ()
     if w[0] == EXPORT_VERSION_HAZARDS:
         if p >= len(w):
@@ -89,12 +91,15 @@ def decode_snakes(words: Sequence[int]) -> SnakesView:
         nh = w[p]
         p += 1
         hazards = tuple((w[p + 3 * i], w[p + 3 * i + 1], w[p + 3 * i + 2]) for i in range(nh))
+        # snail_mode's tails to come lie off the board (y + height): not hazards yet
+        pending = tuple((x, y - height, k) for x, y, k in hazards if y >= height)
+        hazards = tuple(h for h in hazards if h[1] < height)
         p += 3 * nh
         map_words = tuple(w[p:p + MAP_WORDS])
         p += MAP_WORDS
     if p != len(w):
         raise ValueError(f"snakes export has {len(w) - p} trailing words")
-    return SnakesView(width, height, turn, food, tuple(snakes), hazards, map_words)
+    return SnakesView(width, height, turn, food, tuple(snakes), hazards, map_words, pending)
 
 
 # ---------------------------------------------------------------- snakebyte

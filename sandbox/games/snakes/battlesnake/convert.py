@@ -172,6 +172,8 @@ def state_json(view: SnakesView, you: int, ids: Sequence[str], names: Sequence[s
         return snake_json(view, a, ids[a], names[a], lat.get(a), sh.get(a, ""),
                           col.get(a, "#888888"))
     hazards = [point((x, y)) for x, y, k in view.hazards for _ in range(k)]
+    # snail_mode's tails to come, where the official engine keeps them
+    hazards += [point((x, y + view.height)) for x, y, k in view.pending for _ in range(k)]
     return {
         "game": {"id": game_id,
                  "ruleset": {"name": gp.get("ruleset", "standard"), "version": "v1.2.3",

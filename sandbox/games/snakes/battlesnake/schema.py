@@ -307,7 +307,8 @@ def check_supported(st: GameState) -> None:
         return 0 <= p[0] < W and 0 <= p[1] < H
     seen: set[tuple[int, int]] = set()
     for i, h in enumerate(st.hazards):
-        if not inside(h):
+        # snail_mode keeps the tails to come at y + height
+        if not inside(h) and not (st.map == "snail_mode" and inside((h[0], h[1] - H))):
             raise MalformedState(f"board.hazards[{i}]: {h} is off the {W}x{H} board")
     for i, f in enumerate(st.food):
         if not inside(f):
