@@ -172,7 +172,9 @@ const char *sbx_game_params(const sbx_game *game);
  * is the same layout with version 2, followed by
  *   Z, the number of hazard cells, then Z triples (x, y, stack) in
  *   increasing cell order (stack >= 1: a cell listed k times by the official
- *   engine; each layer deals hazard_damage), then four words of the map's
+ *   engine; each layer deals hazard_damage; on snail_mode, cells with
+ *   y >= height are the trail's cells to come, at y - height, as the
+ *   official engine keeps them), then four words of the map's
  *   progress (SBX_SNAKES_MAP_WORDS): royale, the safe zone min_x, max_x,
  *   min_y, max_y; hz_spiral, hz_expand_box, hz_expand_scatter, the origin
  *   x, y (-1 -1 before it is drawn) and 0 0; hz_grow_box, the box min_x,
