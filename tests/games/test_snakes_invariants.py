@@ -286,7 +286,12 @@ BAD_PARAMS = [
     ({"w_food": "x"}, "w_food"),
     ({"w_food": "nan"}, "w_food"),
     ({"w_length": "inf"}, "w_length"),
-    ({"ruleset": "constrictor"}, "ruleset"),
+    ({"ruleset": "squad"}, "ruleset"),
+    ({"map": "solo_maze"}, "map"),
+    ({"map": "arcade_maze"}, "map"),          # a map's board: 19x21 only
+    ({"ruleset": "royale", "map": "hz_spiral"}, "map"),
+    ({"hazard_damage": 1001}, "hazard_damage"),
+    ({"shrink_every": 0}, "shrink_every"),
 ]
 
 
