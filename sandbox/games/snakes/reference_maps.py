@@ -19,22 +19,16 @@ Cell = tuple[int, int]
 
 # the castle-wall and rivers/islands-and-bridges layouts (snakes_maps.c's
 # LAYOUTS): assets/maps/battlesnake/layouts.json
-LAYOUTS = json.loads((Path(__file__).resolve().parents[3] / "assets" / "maps" / "battlesnake"
-                      / "layouts.json").read_text())["maps"]
+_DATA = json.loads((Path(__file__).resolve().parents[3] / "assets" / "maps" / "battlesnake"
+                    / "layouts.json").read_text())
+LAYOUTS = _DATA["maps"]
+# arcade_maze's hazard walls, top row (y = 20) first
+ARCADE_ROWS = tuple(_DATA["arcade_maze_rows"])
 
 PITS_STARTS = ((1, 1), (9, 1), (1, 9), (9, 9))
 ARCADE_STARTS = ((4, 7), (14, 7), (4, 17), (14, 17), (9, 9), (9, 13))
 ARCADE_FOOD = ((1, 1), (3, 11), (4, 7), (4, 17), (9, 1), (9, 5), (9, 11), (9, 17), (14, 7),
                (14, 17), (15, 11), (17, 1))
-# arcade_maze's hazard walls, top row (y = 20) first
-ARCADE_ROWS = (
-    "#.###############.#", "#........#........#", "#.##.###.#.###.##.#",
-    "#.................#", "#.##.#.#####.#.##.#", "#....#...#...#....#",
-    "#..#.###.#.###.#..#", "#..#.#.......#.#..#", "####.#.#.#.#.#.####",
-    ".......#...#.......", "####.#.#.#.#.#.####", "#..#.#.......#.#..#",
-    "#..#.#.#####.#.#..#", "#........#........#", "#.##.###.#.###.##.#",
-    "#..#...........#..#", "##.#.#.#####.#.#.##", "#....#...#...#....#",
-    "#.######.#.######.#", "#.................#", "#.###############.#")
 POOLS = {7: (((3, 3),),),
          11: (((3, 3), (7, 7)), ((3, 7), (7, 3)), ((3, 5), (7, 5)), ((5, 7), (5, 3))),
          19: (((5, 5), (13, 13), (5, 13), (13, 5)), ((5, 10), (13, 10), (10, 13), (10, 5)))}
