@@ -172,14 +172,29 @@ const char *sbx_game_params(const sbx_game *game);
  *     L pairs (x, y), head first
  *   A dead snake keeps the body it had when it died; its head may lie off
  *   the board (out of bounds). death_cause is one of SBX_SNAKES_CAUSE_*.
- *   The RNG stream is not exported; import keeps the game's current one. */
+ *   The RNG stream is not exported; import keeps the game's current one.
+ * Version SBX_SNAKES_EXPORT_VERSION_HAZARDS (a game whose ruleset or map has
+ * hazards: royale, the hz_* maps, healing_pools, sinkholes, arcade_maze, ...)
+ * is the same layout with version 2, followed by
+ *   Z, the number of hazard cells, then Z triples (x, y, stack) in
+ *   increasing cell order (stack >= 1: a cell listed k times by the official
+ *   engine; each layer deals hazard_damage; on snail_mode, cells with
+ *   y >= height are the trail's cells to come, at y - height, as the
+ *   official engine keeps them), then four words of the map's
+ *   progress (SBX_SNAKES_MAP_WORDS): royale, the safe zone min_x, max_x,
+ *   min_y, max_y; hz_spiral, hz_expand_box, hz_expand_scatter, the origin
+ *   x, y (-1 -1 before it is drawn) and 0 0; hz_grow_box, the box min_x,
+ *   max_x, min_y, max_y (-1 before it is drawn); other maps 0 0 0 0. */
 #define SBX_SNAKES_EXPORT_VERSION 1
+#define SBX_SNAKES_EXPORT_VERSION_HAZARDS 2
+#define SBX_SNAKES_MAP_WORDS 4
 #define SBX_SNAKES_CAUSE_NONE 0
 #define SBX_SNAKES_CAUSE_STARVED 1
 #define SBX_SNAKES_CAUSE_OUT_OF_BOUNDS 2
 #define SBX_SNAKES_CAUSE_SELF_COLLISION 3
 #define SBX_SNAKES_CAUSE_BODY_COLLISION 4
 #define SBX_SNAKES_CAUSE_HEAD_TO_HEAD 5
+#define SBX_SNAKES_CAUSE_HAZARD 6
 #define SBX_SNAKES_MOVE_UP 0
 #define SBX_SNAKES_MOVE_DOWN 1
 #define SBX_SNAKES_MOVE_LEFT 2

@@ -349,6 +349,9 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     if others:
         res["games"] = others
     res["policies"] = policy_figures(quick, tuple(p.kind for p in chosen))
+    modes = {p.kind: mode_figures(p, quick) for p in chosen if p.bench_modes}
+    if modes:
+        res["modes"] = modes
     mcgs_case = next(((p, c) for p in chosen for c in p.bench if c.mcgs is not None), None)
     if mcgs_case is not None:
         res["mcgs"] = mcgs_figures(mcgs_case[0].kind, mcgs_case[1], quick)
@@ -357,6 +360,37 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     if gt:
         res["gtcfr"] = gt
     return res
+
+
+MODE_TARGET = 0.8   # each mode keeps this share of the first (standard) mode's speed
+
+
+def mode_figures(p: GamePlugin, quick: bool) -> dict[str, Any]:
+    """Each of a game's modes (GamePlugin.bench_modes): the engine's random
+    steps/s and a fresh Smitsimax search's iterations/s from the start, each
+    as a share of the first mode's. The modes are measured in turn, round
+    after round, and each keeps its median, so a burst of other work on the
+    machine does not land on one mode alone."""
+    rounds = 1 if quick else 3
+    seconds = 0.15 if quick else 0.4
+    iterations = 2_000 if quick else 10_000
+    engine: dict[str, list[float]] = {label: [] for label, _ in p.bench_modes}
+    search: dict[str, list[float]] = {label: [] for label, _ in p.bench_modes}
+    for _ in range(rounds):
+        for label, params in p.bench_modes:
+            engine[label].append(engine_steps_per_s(seconds, p.kind, params))
+            search[label].append(first_move_rate(p.kind, params, p.bench_mode_search,
+                                                 iterations, seconds))
+    rows = []
+    e0 = statistics.median(engine[p.bench_modes[0][0]])
+    s0 = statistics.median(search[p.bench_modes[0][0]])
+    for label, params in p.bench_modes:
+        e, s = statistics.median(engine[label]), statistics.median(search[label])
+        rows.append({"label": label, "game_params": dict(params),
+                     "engine_steps_per_s": round(e), "engine_ratio": round(e / e0, 3),
+                     "search_iterations_per_s": round(s), "search_ratio": round(s / s0, 3)})
+    return {"target": MODE_TARGET, "search": dict(p.bench_mode_search),
+            "search_iterations": iterations, "rows": rows}
 
 
 def scenario_figures(p: GamePlugin, case: BenchCase, quick: bool) -> dict[str, Any]:

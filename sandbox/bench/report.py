@@ -163,6 +163,17 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
             line(sc, "  simulated agent-turns/s", "smitsimax_agent_turns_per_s")
             line(sc, f"  iterations in {sc['turn_budget_ms']:g} ms (first move)",
                  "iterations_per_turn_budget")
+    for kind, m in res.get("modes", {}).items():
+        first = m["rows"][0]["label"]
+        print(f" {kind} modes: engine steps/s and a fresh search's it/s ({m['search_iterations']:,} "
+              f"iterations), each also as a share of {first}'s")
+        rows.section(f"{kind} modes (engine steps/s, search it/s; shares of {first})")
+        for r in m["rows"]:
+            judged = m["target"] if r is not m["rows"][0] else None
+            line(r, f"{r['label']}: engine", "engine_steps_per_s")
+            line(r, "  engine share", "engine_ratio", "", "{:.2f}", target=judged)
+            line(r, "  search it/s", "search_iterations_per_s")
+            line(r, "  search share", "search_ratio", "", "{:.2f}")
     if res.get("policies"):
         kinds = [k for k in next(iter(res["policies"].values())) if k != "bytes_per_node"]
         print(" selection policies (each case's match, only the policy changed): it/s")

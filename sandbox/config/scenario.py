@@ -315,17 +315,18 @@ class Scenario(BaseModel):
                     raise ScenarioError(f"--set {path}: {k!r} is not set in this scenario")
             node[_slot(node, keys[-1], path)] = value
             if keys[0].strip() == "game_params" and len(keys) == 2 and isinstance(node, dict):
-                _layout_replaces_generator(node, keys[1].strip(), self.game)
+                _layout_replaces_generator(node, keys[1].strip(), self.game, value)
         return scenario_from_dict(data, source="--set")
 
 
-def _layout_replaces_generator(game_params: dict[str, Any], key: str, game: str) -> None:
+def _layout_replaces_generator(game_params: dict[str, Any], key: str, game: str,
+                               value: Any = None) -> None:
     """`--set game_params.maze_file=...` (any layout file the game names in
     GameParams.LAYOUT_FILES) on a scenario whose own layout is generated:
     the file the user names replaces the scenario's generator keys (in a
     file, both together are refused: nothing says which one is meant)."""
     try:
-        drop = game_plugin(game).Params.LAYOUT_FILES.get(key, ())
+        drop = game_plugin(game).Params.layout_replaces(key, value)
     except SandboxError:
         return
     for k in drop:

@@ -50,6 +50,12 @@ class GameParams(BaseModel):
     # together are refused by the game's own validator).
     LAYOUT_FILES: ClassVar[dict[str, tuple[str, ...]]] = {}
 
+    @classmethod
+    def layout_replaces(cls, key: str, value: Any) -> tuple[str, ...]:
+        """The generator keys a `--set` of `key` to `value` drops (a game
+        whose key names a file only for some values says which)."""
+        return cls.LAYOUT_FILES.get(key, ())
+
     def c_params(self, full: bool = False) -> str:
         """The C parameter string ("key=value ..."): the fields set explicitly
         (so C's own defaults stay the defaults), or every field with `full`."""
@@ -188,6 +194,11 @@ class GamePlugin:
     # key names (pygame.key.name) the plugin answers; the contract test tries each
     keys: ClassVar[tuple[str, ...]] = ()
     bench: ClassVar[tuple[BenchCase, ...]] = ()
+    # the bench's "modes" rows: (label, game_params) of the game's variants,
+    # the first the yardstick the others' speed is held against (snakes:
+    # each official ruleset and a few maps against standard)
+    bench_modes: ClassVar[tuple[tuple[str, Mapping[str, Any]], ...]] = ()
+    bench_mode_search: ClassVar[Mapping[str, Any]] = {}
     # parameter sets the shared contract tests play (tests/games/test_contract.py):
     # small ones first; every one must end within its own turn limit
     examples: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)

@@ -45,6 +45,23 @@ def has_free_moves(kind: str) -> bool:
 _SEPARATORS = set(" ,;\t\n\r=")
 
 
+def _pairs_token(key: str, value: Sequence[Any]) -> str:
+    """A list of [x, y] points as one token, x:y/x:y/... (how C reads a
+    list, e.g. pods' custom checkpoints); anything else is refused."""
+    out = []
+    for i, p in enumerate(value):
+        if (not isinstance(p, (list, tuple)) or len(p) != 2
+                or any(isinstance(c, bool) or not isinstance(c, int) for c in p)):
+            raise InvalidArgument(f"{key}: a game parameter must be a number or a word, or a "
+                                  f"list of [x, y] pairs of whole numbers (item {i} is "
+                                  f"{show(p)})")
+        out.append(f"{p[0]}:{p[1]}")
+    if not out:
+        raise InvalidArgument(f"{key}: a game parameter must be a number or a word, or a "
+                              "list of [x, y] pairs (got an empty list)")
+    return "/".join(out)
+
+
 def format_params(params: Mapping[str, Any] | str | None) -> str:
     """{"width": 11, "initial_food": False} -> "width=11 initial_food=0".
 
@@ -67,6 +84,8 @@ def format_params(params: Mapping[str, Any] | str | None) -> str:
             value = int(value)
         elif isinstance(value, float):
             value = repr(value)          # nan/inf spell as words C refuses by name
+        elif isinstance(value, (list, tuple)):
+            value = _pairs_token(key, value)
         elif not isinstance(value, (int, str)):
             raise InvalidArgument(f"{key}: a game parameter must be a number or a word "
                                   f"(got {type(value).__name__})")

@@ -27,7 +27,7 @@ from sandbox.sim import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 # seed 3: one snake dies mid-game (turn 22) and the game runs its 40 turns
-SEED, ITERATIONS, TURNS, CHANGE_TURN = 3, 150, 40, 6
+SEED, ITERATIONS, TURNS, CHANGE_TURN = 2, 150, 40, 6
 
 
 def _play(directory: Path, record_trees: int = 60) -> Path:

@@ -32,8 +32,10 @@ def test_a_hand_written_state_gives_the_words_worked_out_by_hand():
         1, 80, 3, -1, 0, 2, 3, 2, 2, 2, 1,                  # A: alive, health, length, body
         1, 55, 4, -1, 0, 8, 8, 9, 8, 10, 8, 10, 7)          # B
     assert pos.you == 0 and pos.ids == ("a", "b") and pos.names == ("A", "B")
-    assert pos.game_params == {"width": 11, "height": 11, "snakes": 2, "food_spawn_chance": 15,
-                               "minimum_food": 1, "max_health": 100, "max_turns": 0}
+    assert pos.game_params == {"ruleset": "standard", "map": "standard", "width": 11,
+                               "height": 11, "snakes": 2, "food_spawn_chance": 15,
+                               "minimum_food": 1, "hazard_damage": 14, "shrink_every": 25,
+                               "max_health": 100, "max_turns": 0}
 
 
 def test_you_is_found_by_id_wherever_it_is_on_the_board():
@@ -104,10 +106,17 @@ def test_a_snake_out_of_the_game_is_left_off_the_board():
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda s: s["game"]["ruleset"].update(name="royale"), "ruleset 'royale'"),
-    (lambda s: s["game"]["ruleset"].update(name="constrictor"), "ruleset 'constrictor'"),
-    (lambda s: s["game"].update(map="hz_islands_bridges"), "map 'hz_islands_bridges'"),
-    (lambda s: s["board"].update(hazards=[{"x": 0, "y": 0}]), "hazards are not modelled"),
+    (lambda s: s["game"]["ruleset"].update(name="speedsnake"), "ruleset 'speedsnake'"),
+    (lambda s: s["game"]["ruleset"].update(name="squad", settings={"squad": {
+        "allowBodyCollisions": True}}), "ruleset 'squad' with allowBodyCollisions"),
+    (lambda s: s["game"].update(map="solo_maze"), "map 'solo_maze'"),
+    (lambda s: s["game"].update(map="hz_volcano"), "map 'hz_volcano'"),
+    (lambda s: (s["game"].update(map="hz_islands_bridges"), s["board"].update(width=19)),
+     "hz_islands_bridges is played on 11x11 only"),
+    (lambda s: s["board"].update(hazards=[{"x": 0, "y": 0}]), "never place any"),
+    (lambda s: s["game"].update(map="arcade_maze"), "19x21 only"),
+    (lambda s: (s["game"].update(map="hz_hazard_pits"), s["board"].update(width=13)),
+     "hz_hazard_pits is played on 11x11 only"),
     (lambda s: s["board"].update(width=26), "board 26x11"),
     (lambda s: s["board"].update(height=3), "board 11x3"),
 ])

@@ -54,8 +54,8 @@ def test_the_arena_starts_from_the_position(tmp_path, capsys):
 @pytest.mark.parametrize("content, words", [
     ("{", "not JSON"),
     (json.dumps({"turn": 1}), "game: missing"),
-    (json.dumps(duel(ruleset="royale")), "ruleset 'royale' is not modelled"),
-    (json.dumps(duel(hazards=((1, 1),))), "hazards are not modelled"),
+    (json.dumps(duel(ruleset="speedsnake")), "ruleset 'speedsnake' is not modelled"),
+    (json.dumps(duel(hazards=((1, 1),))), "which never place any"),
     ("\ufeff" + "x" * 10, "not JSON"),
 ])
 def test_bad_position_files_are_one_line(tmp_path, capsys, content, words):

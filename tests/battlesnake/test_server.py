@@ -168,12 +168,12 @@ def test_a_lying_content_length_and_a_slow_client_do_not_hold_the_server(server)
 
 def test_unsupported_rulesets_are_refused_at_start_and_get_a_safe_move(server):
     srv = server()
-    st = duel(ruleset="wrapped", game_id="w")
+    st = duel(gmap="solo_maze", game_id="w")
     status, ans = call(srv, "POST", "/start", body(st))
-    assert status == 400 and ans["error"].startswith("refused: ruleset 'wrapped'")
+    assert status == 400 and ans["error"].startswith("refused: map 'solo_maze'")
     # at /move: a safe move (A is at (2,3) heading up; up is free) and the reason
     status, ans = call(srv, "POST", "/move", body(st))
-    assert status == 200 and ans["shout"].startswith("refused: ruleset 'wrapped'")
+    assert status == 200 and ans["shout"].startswith("refused: map 'solo_maze'")
     assert ans["move"] == "up"
     # a hazard map: the safe move keeps off the board's edge and bodies
     a = snake("a", [(0, 5), (1, 5), (2, 5)])

@@ -1,5 +1,6 @@
 """Free moves (a target point and a thrust, BOOST or SHIELD: the Coders
-Strike Back referee's commands) and the overlap rule, pinned by positions set
+Strike Back referee's commands) and the overlap rule (pods that start a turn
+overlapping are pushed apart, as the referee's games show), pinned by positions set
 up by hand and numbers worked out by hand (the literals) or in a few lines of
 plain arithmetic here, never by a Python twin of pods.c. Custom maps too.
 
@@ -238,13 +239,14 @@ def overlap_turn(xa, va, xb, vb):
     """Plain arithmetic for two pods of mass 1 on one horizontal line, centres
     closer than 800 at the start (xa < xb) and nothing else in the way: a
     contact at time 0; J = (n.dv) / (1/1 + 1/1) applied signed along the
-    centre line, then again at least 120; each pushed out by half the
-    overlap; then the whole turn's motion, friction, rounding."""
+    centre line (it pulls a pair that moves apart together), then a second
+    impulse that always pushes apart, |J| but at least 120; each pushed out
+    by half the overlap; then the whole turn's motion, friction, rounding."""
     d = xb - xa
     u = -1.0                                      # unit vector from b to a
     j = u * (va - vb) / 2                         # n.dv / (1/m1 + 1/m2), signed
     va, vb = va - u * j, vb + u * j
-    j2 = j if abs(j) >= 120 else math.copysign(120, j)
+    j2 = -max(abs(j), 120)                        # apart
     va, vb = va - u * j2, vb + u * j2
     push = (800 - d) / 2
     xa, xb = xa + u * push, xb - u * push
@@ -252,18 +254,18 @@ def overlap_turn(xa, va, xb, vb):
 
 
 @pytest.mark.parametrize("va, vb, want_a, want_b", [
-    # moving apart slowly: J = 100 pulls them to a standstill, the minimum
-    # impulse 120 sends them together at 120 each; pushed out 50 each
-    # (4950 / 5750), then a whole turn: 5070 / 5630, v 102 / -102.
-    # (Had they bounced again at once, 4830 / 5870.) Before the rule:
-    # no contact, 4900 / 5800.
-    (-100, 100, (5070, 102), (5630, -102)),
-    # moving apart fast: J = 300, twice: v +300 / -300
-    (-300, 300, (5250, 255), (5450, -255)),
+    # moving apart slowly: J = 100 pulls them to a standstill, the second
+    # impulse (120) pushes them apart at 120 each; pushed out 50 each
+    # (4950 / 5750), then a whole turn: 4830 / 5870, v -102 / 102. (The
+    # referee's two real turns like this are exact so: test_pods_referee.)
+    (-100, 100, (4830, -102), (5870, 102)),
+    # moving apart fast: J = 300 stops them, the second sends them apart at
+    # 300: 4650 / 6050, v -255 / 255
+    (-300, 300, (4650, -255), (6050, 255)),
     # approaching while overlapping: the usual bounce, apart
     (100, -100, (4830, -102), (5870, 102)),
 ])
-def test_pods_overlapping_at_the_start_of_a_turn_collide_at_time_0(va, vb, want_a, want_b):
+def test_pods_overlapping_at_the_start_of_a_turn_are_pushed_apart(va, vb, want_a, want_b):
     assert overlap_turn(5000, va, 5700, vb) == (want_a, want_b)
     g = game(players=2)
     place(g, p0=dict(x=5000, y=8500, vx=va, vy=0, angle=0.0),
@@ -282,7 +284,7 @@ def test_a_diagonal_overlap_in_plain_arithmetic():
     d = math.hypot(nx, ny)
     ux, uy = nx / d, ny / d
     j = (ux * (avx - bvx) + uy * (avy - bvy)) / 2
-    for jj in (j, math.copysign(max(abs(j), 120), j)):
+    for jj in (j, -max(abs(j), 120)):
         avx, avy, bvx, bvy = avx - ux * jj, avy - uy * jj, bvx + ux * jj, bvy + uy * jj
     push = (800 - d) / 2
     ax, ay, bx, by = ax + ux * push, ay + uy * push, bx - ux * push, by - uy * push
@@ -294,10 +296,10 @@ def test_a_diagonal_overlap_in_plain_arithmetic():
     g.step([S0, S0])
     got = [(q.x, q.y, q.vx, q.vy) for q in decode_pods(g.export()).pods]
     assert got == want
-    # by hand: d 600, u (-0.6, -0.8), u.dv 100, J 50 stops both, then 120:
-    # v (72, 96) / (-72, -96); pushed out 100: (4940, 4920) / (5420, 5560);
-    # a turn on, 61.2 -> 61, 81.6 -> 81
-    assert want == [(5012, 5016, 61, 81), (5348, 5464, -61, -81)]
+    # by hand: d 600, u (-0.6, -0.8), u.dv 100, J 50 stops both, then 120
+    # apart: v (-72, -96) / (72, 96); pushed out 100: (4940, 4920) /
+    # (5420, 5560); a turn on, -61.2 -> -61, -81.6 -> -81
+    assert want == [(4868, 4824, -61, -81), (5492, 5656, 61, 81)]
 
 
 def test_a_pair_that_has_just_bounced_does_not_bounce_again_at_time_0():
@@ -309,11 +311,11 @@ def test_a_pair_that_has_just_bounced_does_not_bounce_again_at_time_0():
     g.step([S0, S0])
     a, b = pod(g, 0), pod(g, 1)
     assert (a.x, a.vx, b.x, b.vx) == (4900, -255, 6100, 255)
-    # the overlap case above, J < 120: the bounce sends them toward each
-    # other, and they keep that velocity for the whole turn (5070 / 5630)
+    # the overlap case above, J < 120: one bounce at time 0 sends them apart
+    # for the whole turn (4830 / 5870)
     place(g, p0=dict(x=5000, y=8500, vx=-100, vy=0), p1=dict(x=5700, y=8500, vx=100, vy=0))
     g.step([S0, S0])
-    assert (pod(g, 0).x, pod(g, 1).x) == (5070, 5630)
+    assert (pod(g, 0).x, pod(g, 1).x) == (4830, 5870)
 
 
 # ------------------------------------------------------------------ custom maps

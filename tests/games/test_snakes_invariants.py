@@ -198,7 +198,7 @@ BAD = {
     "dead_turn_after_turn": with_word(24, 4),
     "dead_turn_negative": with_word(24, -1),
     "dead_cause_0": with_word(25, 0),
-    "dead_cause_6": with_word(25, 6),
+    "dead_cause_7": with_word(25, 7),
     "segments_not_adjacent": with_word(17, 4),   # segment 1 at (4, 1), head at (2, 2)
     "segment_off_board": with_word(20, -1),
     "alive_head_off_board": with_word(15, -1),
@@ -286,7 +286,12 @@ BAD_PARAMS = [
     ({"w_food": "x"}, "w_food"),
     ({"w_food": "nan"}, "w_food"),
     ({"w_length": "inf"}, "w_length"),
-    ({"ruleset": "constrictor"}, "ruleset"),
+    ({"ruleset": "squad"}, "ruleset"),
+    ({"map": "solo_maze"}, "map"),
+    ({"map": "arcade_maze"}, "map"),          # a map's board: 19x21 only
+    ({"ruleset": "royale", "map": "hz_spiral"}, "map"),
+    ({"hazard_damage": 1001}, "hazard_damage"),
+    ({"shrink_every": 0}, "shrink_every"),
 ]
 
 

@@ -112,9 +112,17 @@ static const int FIXED_CP[NUM_MAPS][MAX_CPS][2] = {
     {{8000, 1400}, {12600, 7300}, {2300, 3500}, {13700, 3500}, {3400, 7300}},
 };
 
+/* Where the pods start, on the line through checkpoint 0 across the way to
+ * checkpoint 1: `spread` alternates the players' pods 1100 apart; `referee`
+ * is Coders Strike Back's own layout (player 0's pods 500 either side of
+ * the checkpoint, player 1's 1500, and so on). */
+enum { STARTS_SPREAD, STARTS_REFEREE };
+static const char *const STARTS_NAMES[2] = {"spread", "referee"};
+
 typedef struct pods_cfg {
     int players, per_player, pods, laps, map, cp_min, cp_extra, max_thrust, max_turns;
     int timeout, rotations, thrusts, boost, shield;
+    int starts;              /* STARTS_*: where the pods line up */
     int64_t map_seed;
     double cp_value, w_opponent, w_block, w_angle;
     double w_heading, w_speed, lineup; /* the racer's line-up terms */
@@ -153,6 +161,10 @@ static const char PARAMS_DOC[] =
     "pods_per_player=2  1..2; agent a is pod a%pods_per_player of player\n"
     "                   a/pods_per_player, both pods of a player share its score\n"
     "laps=3             1..10; the race ends back at checkpoint 0\n"
+    "starts=spread      spread | referee: on the line through checkpoint 0 across\n"
+    "                   the way to checkpoint 1, the players' pods alternate 1100\n"
+    "                   apart (spread), or as Coders Strike Back's referee lines\n"
+    "                   them up: pod k of player p at (-1)^(k+1) * (500 + 1000p)\n"
     "map=seeded         seeded | oval (4 checkpoints) | zigzag (6) | hairpin (3) |\n"
     "                   star (5) | custom (the checkpoints' list)\n"
     "map_seed=1         0..2^62, the seeded map's generator seed\n"
@@ -262,6 +274,15 @@ static int set_param(void *ctx, const char *key, const char *value) {
         return sbx_kv_int(key, value, 1, MAX_PER_PLAYER, &c->per_player);
     }
     if (strcmp(key, "laps") == 0) return sbx_kv_int(key, value, 1, 10, &c->laps);
+    if (strcmp(key, "starts") == 0) {
+        for (int i = 0; i < 2; i++) {
+            if (strcmp(value, STARTS_NAMES[i]) == 0) {
+                c->starts = i;
+                return SBX_OK;
+            }
+        }
+        return sbx_fail(SBX_ERR_ARGUMENT, "starts: '%s' is not one of spread|referee", value);
+    }
     if (strcmp(key, "map") == 0) {
         for (int i = 0; i < NUM_MAPS; i++) {
             if (strcmp(value, MAP_NAMES[i]) == 0) {
@@ -460,11 +481,13 @@ static void pods_describe(const void *cfgv, char *buf, size_t cap) {
         }
     }
     snprintf(buf, cap,
-             "players=%d pods_per_player=%d laps=%d map=%s map_seed=%lld checkpoints=%s "
+             "players=%d pods_per_player=%d laps=%d starts=%s map=%s map_seed=%lld "
+             "checkpoints=%s "
              "checkpoints_extra=%d max_thrust=%d max_turns=%d timeout=%d rotations=%d "
              "thrusts=%d boost=%d shield=%d cp_value=%.17g w_opponent=%.17g w_block=%.17g "
              "w_angle=%.17g w_heading=%.17g w_speed=%.17g lineup=%.17g",
-             c->players, c->per_player, c->laps, MAP_NAMES[c->map], (long long)c->map_seed,
+             c->players, c->per_player, c->laps, STARTS_NAMES[c->starts], MAP_NAMES[c->map],
+             (long long)c->map_seed,
              cps, c->cp_extra, c->max_thrust, c->max_turns, c->timeout, c->rotations,
              c->thrusts, c->boost, c->shield, c->cp_value, c->w_opponent, c->w_block,
              c->w_angle, c->w_heading, c->w_speed, c->lineup);
@@ -516,7 +539,9 @@ static int pods_init(const void *cfgv, void *stv, uint64_t seed) {
     for (int i = 0; i < c->pods; i++) {
         const int player = i / c->per_player, k = i % c->per_player;
         const int slot = k * c->players + player;
-        const double off = (slot - (c->pods - 1) / 2.0) * START_SPACING;
+        const double off = c->starts == STARTS_REFEREE
+                               ? (k ? 1.0 : -1.0) * (500.0 + 1000.0 * player)
+                               : (slot - (c->pods - 1) / 2.0) * START_SPACING;
         pod *q = &st->p[i];
         q->x = round_half_up(c->cp[0][0] + px * off);
         q->y = round_half_up(c->cp[0][1] + py * off);
@@ -579,8 +604,7 @@ typedef struct mover {
 /* Earliest time in [0, limit) at which pods a and b touch while
  * approaching, or -1. A pair that overlaps (centres closer than 800) is in
  * contact at once, at time 0, even while the two move apart: the referee
- * tests the overlap before the direction, and the bounce that follows pulls
- * such a pair together (see bounce). */
+ * tests the overlap before the direction (see bounce for what follows). */
 static inline double contact_time(const mover *a, const mover *b, double limit) {
     const double dx = a->x - b->x, dy = a->y - b->y;
     const double cq = dx * dx + dy * dy - 4.0 * POD_RADIUS * POD_RADIUS;
@@ -596,36 +620,46 @@ static inline double contact_time(const mover *a, const mover *b, double limit) 
     return t < limit ? t : -1.0;
 }
 
-/* The referee's bounce: J along the centre line, then J again at least 120.
- * J is signed: for a pair that approaches it pushes the two apart; for an
- * overlapping pair that moves apart (a contact at time 0, contact_time) the
- * same formula pulls them together, and the second, at-least-120 impulse
- * goes the same way. Then each pod is pushed out by half the overlap. */
+/* The referee's bounce, two impulses along the centre line. The first is
+ * J = (n.v_rel)/(1/m1 + 1/m2), signed: it pushes an approaching pair
+ * apart, and pulls together an overlapping pair that is moving apart (a
+ * contact at time 0, contact_time). The second always pushes apart, with
+ * |J| but at least 120. So an approaching pair gets J + max(J, 120), and an
+ * overlapping pair moving apart ends up pushed apart by max(J, 120) - J
+ * (the referee's games show it: their two such turns are exact this way).
+ * Then each pod is pushed out by half of any overlap. */
 static void bounce(mover *a, mover *b) {
     const double nx = a->x - b->x, ny = a->y - b->y;
     const double d2 = nx * nx + ny * ny;
     if (d2 <= 0.0) return;
+    const double d = sqrt(d2);
     const double dvx = a->vx - b->vx, dvy = a->vy - b->vy;
     const double prod = nx * dvx + ny * dvy;
     const double mcoeff = (a->mass + b->mass) / (a->mass * b->mass);
-    double fx = nx * prod / (d2 * mcoeff), fy = ny * prod / (d2 * mcoeff);
+    const double fx = nx * prod / (d2 * mcoeff), fy = ny * prod / (d2 * mcoeff);
     a->vx -= fx / a->mass;
     a->vy -= fy / a->mass;
     b->vx += fx / b->mass;
     b->vy += fy / b->mass;
+    /* the second: apart (a along +n), |J| at least 120; for an approaching
+     * pair this is the first one again, so its direction is J's own */
     const double j = sqrt(fx * fx + fy * fy);
-    if (j < MIN_IMPULSE) {
+    double gx = fx, gy = fy;
+    if (prod > 0.0) {
+        /* overlapping and moving apart: J pulled them in, this pushes out */
+        const double m = j > MIN_IMPULSE ? j : MIN_IMPULSE;
+        gx = -fx * m / j;
+        gy = -fy * m / j;
+    } else if (j < MIN_IMPULSE) {
         /* a grazing contact (J ~ 0) still pushes 120 along the centre line */
-        const double d = sqrt(d2);
-        fx = j > 0.0 ? fx * MIN_IMPULSE / j : -nx / d * MIN_IMPULSE;
-        fy = j > 0.0 ? fy * MIN_IMPULSE / j : -ny / d * MIN_IMPULSE;
+        gx = j > 0.0 ? fx * MIN_IMPULSE / j : -nx / d * MIN_IMPULSE;
+        gy = j > 0.0 ? fy * MIN_IMPULSE / j : -ny / d * MIN_IMPULSE;
     }
-    a->vx -= fx / a->mass;
-    a->vy -= fy / a->mass;
-    b->vx += fx / b->mass;
-    b->vy += fy / b->mass;
+    a->vx -= gx / a->mass;
+    a->vy -= gy / a->mass;
+    b->vx += gx / b->mass;
+    b->vy += gy / b->mass;
     /* separate a pair that overlaps (rounding, or a start inside another) */
-    const double d = sqrt(d2);
     if (d < 2.0 * POD_RADIUS) {
         const double push = (2.0 * POD_RADIUS - d) / 2.0 + 1e-6;
         a->x += nx / d * push;
@@ -665,7 +699,10 @@ static void move_pod(const pods_cfg *c, pods_state *st, mover *m, int i, double 
             }
             q->passed++;
             passed_now[i]++;
-            q->next_cp = (int16_t)((q->next_cp + 1) % c->n_cp);
+            /* a pod that finishes stays at checkpoint 0, as the referee
+             * shows it */
+            q->next_cp = q->passed == c->total_cps ? 0
+                                                   : (int16_t)((q->next_cp + 1) % c->n_cp);
             if (q->passed == c->total_cps && t0 + hit < *finish_t) {
                 *finish_t = t0 + hit;
                 *finish_pod = i;
@@ -1104,7 +1141,8 @@ static int import_into(const pods_cfg *c, pods_state *nst, const int32_t *buf, i
         if (!(angle >= 0.0 && angle < 360.0)) {
             return sbx_fail(SBX_ERR_ARGUMENT, "import: pod %d angle is not in [0, 360)", i);
         }
-        if (w[7] < 0 || w[7] > c->total_cps || w[6] != (w[7] + 1) % c->n_cp) {
+        const int32_t next = w[7] == c->total_cps ? 0 : (w[7] + 1) % c->n_cp;
+        if (w[7] < 0 || w[7] > c->total_cps || w[6] != next) {
             return sbx_fail(SBX_ERR_ARGUMENT, "import: pod %d passed %d / next checkpoint %d "
                             "inconsistent", i, (int)w[7], (int)w[6]);
         }

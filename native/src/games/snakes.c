@@ -1,6 +1,9 @@
 /*
- * snakes.c — the `snakes` game, ruleset `standard` (RULES.md §1, modelled on
- * the Battlesnake standard ruleset).
+ * snakes.c — the `snakes` game: Battlesnake's official rulesets (standard,
+ * solo, royale, constrictor, wrapped, wrapped_constrictor; RULES.md §1), in
+ * the official engine's order of stages. The official maps (start positions,
+ * food and hazards each turn) live in snakes_maps.c; both share
+ * snakes_std.h.
  *
  * State storage (one contiguous blob; clone = memcpy of state_size bytes):
  *
@@ -10,6 +13,9 @@
  *   +------------------------+
  *   | cells[ncells]  uint8   |  bit 7: food; bits 0-6: number of NON-head
  *   |                        |  segments of live snakes on the cell
+ *   +------------------------+
+ *   | hz[ncells]     uint8   |  hazard layers per cell (only in games whose
+ *   |                        |  ruleset or map has hazards; else 0 bytes)
  *   +------------------------+
  *   | food[ncells]   uint16  |  list of food cells (order: insertion)
  *   +------------------------+
@@ -35,62 +41,14 @@
 #include "../core/common.h"
 #include "game.h"
 #include "snakebyte.h"
-
-#define FOOD_BIT 0x80u
-#define BODY_MASK 0x7Fu
-#define OFF_BOARD 0xFFFFu
-#define MAX_SIDE 25
-#define BB_WORDS 10 /* 625 cells of a 25x25 board, one bit each */
-
-typedef struct snakes_cfg {
-    int ruleset;           /* SNAKES_RULESET_STANDARD; first, as in sb_cfg */
-    int width, height, snakes;
-    int food_spawn_chance; /* percent */
-    int minimum_food;
-    int initial_food;      /* 1: RULES.md initial food; 0: none (goldens) */
-    int max_turns;         /* 0: no limit */
-    int max_health;
-    double w_alive, w_dead, w_outlived, w_length, w_health, w_food, w_space;
-    /* derived */
-    int ncells, ring_cap, bb_words;
-    int fits128;           /* board <= 128 cells, rows < 64: territory128 */
-    size_t off_cells, off_food, off_ring, size;
-    uint64_t bb_board[BB_WORDS];    /* every cell of the board   */
-    uint64_t bb_not_left[BB_WORDS]; /* cells with x > 0          */
-    uint64_t bb_not_right[BB_WORDS];/* cells with x < width - 1  */
-} snakes_cfg;
+#include "snakes_std.h"
 
 static void territory_path_decide(void);
 static pthread_once_t territory_once = PTHREAD_ONCE_INIT;
 
-typedef struct snake {
-    int32_t death_turn;  /* -1 while alive */
-    int16_t health;
-    uint16_t head;       /* ring index of the head */
-    uint16_t length;
-    int8_t hx, hy;       /* head coordinates; off the board after OOB death */
-    uint8_t alive;
-    uint8_t cause;       /* SBX_SNAKES_CAUSE_* */
-    uint8_t pad[2];
-} snake;
-
-typedef struct snakes_state {
-    uint64_t rng;
-    int32_t turn;
-    int16_t food_count;
-    int16_t alive_count;
-    snake s[SBX_MAX_AGENTS];
-    uint64_t body_bb[BB_WORDS]; /* cells whose body count is non-zero */
-} snakes_state;
-
 static const int DX[4] = {0, 0, -1, 1};
 static const int DY[4] = {1, -1, 0, 0};
 static const char *const MOVE_NAMES[4] = {"up", "down", "left", "right"};
-
-#define CELLS(cfg, st) ((uint8_t *)(st) + (cfg)->off_cells)
-#define FOODL(cfg, st) ((uint16_t *)((uint8_t *)(st) + (cfg)->off_food))
-#define RING(cfg, st, i) \
-    ((uint16_t *)((uint8_t *)(st) + (cfg)->off_ring) + (size_t)(i) * (cfg)->ring_cap)
 
 /* Every change of a body count goes through these two, keeping body_bb. */
 static inline void body_inc(uint8_t *cells, snakes_state *st, int c) {
@@ -103,12 +61,22 @@ static inline void body_dec(uint8_t *cells, snakes_state *st, int c) {
 /* ------------------------------------------------------------ parameters */
 
 static const char PARAMS_DOC[] =
-    "ruleset=standard          standard (below) or snakebyte (after it)\n"
+    "ruleset=standard          standard, solo, royale, constrictor, wrapped,\n"
+    "                          wrapped_constrictor (Battlesnake) or snakebyte\n"
+    "map=standard              a Battlesnake map: standard, empty, royale,\n"
+    "                          arcade_maze, healing_pools, sinkholes, hz_columns,\n"
+    "                          hz_castle_wall(_lg,_xl), hz_expand_box,\n"
+    "                          hz_expand_scatter, hz_grow_box, hz_hazard_pits,\n"
+    "                          hz_inner_wall, hz_islands_bridges(_lg), hz_rings,\n"
+    "                          hz_rivers_bridges(_lg,_xl), hz_scatter, hz_spiral,\n"
+    "                          snail_mode\n"
     "width=11 height=11        board size, 5..25\n"
     "snakes=4                  1..8\n"
-    "food_spawn_chance=15      percent per turn, 0..100\n"
+    "food_spawn_chance=15      a food spawns with (chance - 1) percent, 0..100\n"
     "minimum_food=1            food kept on the board, 0..100\n"
-    "initial_food=1            1: RULES.md start food; 0: none\n"
+    "initial_food=1            1: the map's start food; 0: none\n"
+    "hazard_damage=14          health a hazard layer takes a turn, -1000..1000\n"
+    "shrink_every=25           turns between hazard changes (royale, ...), 1..1000\n"
     "max_turns=0               turn limit, 0 = none, 0..100000\n"
     "max_health=100            1..1000\n"
     "w_alive=1 w_dead=-1 w_outlived=0.5 w_length=0.01 w_health=0.1\n"
@@ -119,7 +87,11 @@ static const char PARAMS_DOC[] =
     "         + w_food*(1-health/max_health)*(1-d/(width+height))  [d: nearest food]\n"
     "         + w_space*(cells it reaches first)/(width*height)\n"
     "  dead:  w_dead + w_outlived*(other snakes that died on an earlier turn)\n"
+    "  (wrapped rulesets measure d and reach across the edges)\n"
     SB_PARAMS_DOC_TEXT;
+
+static const char *const MODE_NAMES[MODE_COUNT] = {
+    "standard", "solo", "royale", "constrictor", "wrapped", "wrapped_constrictor"};
 
 /* One config blob holds either ruleset's; both start with `ruleset`. */
 typedef union snakes_any_cfg {
@@ -133,12 +105,19 @@ typedef union snakes_any_cfg {
 
 static int find_ruleset(void *ctx, const char *key, const char *value) {
     if (strcmp(key, "ruleset") != 0) return SBX_OK;
-    if (strcmp(value, "standard") == 0) *(int *)ctx = SNAKES_RULESET_STANDARD;
-    else if (strcmp(value, "snakebyte") == 0) *(int *)ctx = SNAKES_RULESET_SNAKEBYTE;
-    else return sbx_fail(SBX_ERR_ARGUMENT,
-                         "ruleset: '%s' is not available (have: standard, snakebyte)",
-                         value);
-    return SBX_OK;
+    if (strcmp(value, "snakebyte") == 0) {
+        *(int *)ctx = SNAKES_RULESET_SNAKEBYTE;
+        return SBX_OK;
+    }
+    for (int m = 0; m < MODE_COUNT; m++) {
+        if (strcmp(value, MODE_NAMES[m]) == 0) {
+            *(int *)ctx = SNAKES_RULESET_STANDARD;
+            return SBX_OK;
+        }
+    }
+    return sbx_fail(SBX_ERR_ARGUMENT,
+                    "ruleset: '%s' is not available (have: standard, solo, royale, "
+                    "constrictor, wrapped, wrapped_constrictor, snakebyte)", value);
 }
 
 static int set_param(void *ctx, const char *key, const char *value) {
@@ -157,6 +136,8 @@ static int set_param(void *ctx, const char *key, const char *value) {
         {"initial_food", &c->initial_food, NULL, 0, 1},
         {"max_turns", &c->max_turns, NULL, 0, 100000},
         {"max_health", &c->max_health, NULL, 1, 1000},
+        {"hazard_damage", &c->hazard_damage, NULL, -1000, 1000},
+        {"shrink_every", &c->shrink_every, NULL, 1, 1000},
         {"w_alive", NULL, &c->w_alive, -1000, 1000},
         {"w_dead", NULL, &c->w_dead, -1000, 1000},
         {"w_outlived", NULL, &c->w_outlived, -1000, 1000},
@@ -166,9 +147,25 @@ static int set_param(void *ctx, const char *key, const char *value) {
         {"w_space", NULL, &c->w_space, -1000, 1000},
     };
     if (strcmp(key, "ruleset") == 0) {
-        if (strcmp(value, "standard") == 0) return SBX_OK;
+        for (int m = 0; m < MODE_COUNT; m++) {
+            if (strcmp(value, MODE_NAMES[m]) == 0) {
+                c->mode = m;
+                return SBX_OK;
+            }
+        }
+        return sbx_fail(SBX_ERR_ARGUMENT, "ruleset: '%s' is not available", value);
+    }
+    if (strcmp(key, "map") == 0) {
+        for (int m = 0; m < MAP_COUNT; m++) {
+            if (strcmp(value, snakes_map_names[m]) == 0) {
+                c->map = m;
+                return SBX_OK;
+            }
+        }
         return sbx_fail(SBX_ERR_ARGUMENT,
-                        "ruleset: '%s' is not available (have: standard)",
+                        "map: '%s' is not a Battlesnake map we model (have: standard, "
+                        "empty, royale, arcade_maze, healing_pools, sinkholes and the "
+                        "hz_* maps, snail_mode; not solo_maze)",
                         value);
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -197,6 +194,10 @@ static int snakes_configure(void *cfgv, const char *params) {
     c->initial_food = 1;
     c->max_turns = 0;
     c->max_health = 100;
+    c->mode = MODE_STANDARD;
+    c->map = MAP_STANDARD;
+    c->hazard_damage = 14;   /* the official command line's defaults */
+    c->shrink_every = 25;
     c->w_alive = 1.0;
     c->w_dead = -1.0;
     c->w_outlived = 0.5;
@@ -206,6 +207,21 @@ static int snakes_configure(void *cfgv, const char *params) {
     c->w_space = 0.5;
     rc = sbx_parse_kv(params, set_param, c);
     if (rc != SBX_OK) return rc;
+    c->wrapped = c->mode == MODE_WRAPPED || c->mode == MODE_WRAPPED_CONSTRICTOR;
+    c->constrictor = c->mode == MODE_CONSTRICTOR || c->mode == MODE_WRAPPED_CONSTRICTOR;
+    c->solo_end = c->mode == MODE_SOLO || c->snakes < 2;
+    c->shrinks = c->mode == MODE_ROYALE || c->map == MAP_ROYALE;
+    c->has_hazards = c->shrinks || snakes_map_has_hazards(c->map);
+    if (c->mode == MODE_ROYALE && c->map != MAP_STANDARD && c->map != MAP_EMPTY &&
+        c->map != MAP_ROYALE) {
+        /* the royale ruleset wipes the hazards every turn: a hazard map's
+         * own would last one turn each (not modelled) */
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "map: '%s' with ruleset royale is not modelled (royale plays on "
+                        "the standard, empty or royale map)", snakes_map_names[c->map]);
+    }
+    rc = snakes_map_check(c);
+    if (rc != SBX_OK) return rc;
     c->ncells = c->width * c->height;
     c->bb_words = (c->ncells + 63) / 64;
     for (int cell = 0; cell < c->ncells; cell++) {
@@ -214,13 +230,20 @@ static int snakes_configure(void *cfgv, const char *params) {
         c->bb_board[cell >> 6] |= bit;
         if (x > 0) c->bb_not_left[cell >> 6] |= bit;
         if (x < c->width - 1) c->bb_not_right[cell >> 6] |= bit;
+        if (x == 0) c->bb_left[cell >> 6] |= bit;
+        if (x == c->width - 1) c->bb_right[cell >> 6] |= bit;
+        if (cell / c->width == 0) c->bb_bottom[cell >> 6] |= bit;
+        if (cell / c->width == c->height - 1) c->bb_top[cell >> 6] |= bit;
     }
     c->fits128 = c->bb_words <= 2 && c->width < 64;
     pthread_once(&territory_once, territory_path_decide);
     c->ring_cap = 1;
     while (c->ring_cap < c->ncells + 4) c->ring_cap <<= 1;
     c->off_cells = sizeof(snakes_state);
-    c->off_food = (c->off_cells + (size_t)c->ncells + 1) & ~(size_t)1;
+    c->off_hz = c->off_cells + (size_t)c->ncells;
+    c->off_pend = c->off_hz + (c->has_hazards ? (size_t)c->ncells : 0);
+    c->off_food = (c->off_pend + (c->map == MAP_SNAIL_MODE ? (size_t)c->ncells : 0) + 1) &
+                  ~(size_t)1;
     c->off_ring = c->off_food + (size_t)c->ncells * 2;
     c->size = c->off_ring + (size_t)c->snakes * c->ring_cap * 2;
     c->size = (c->size + 7) & ~(size_t)7;
@@ -230,13 +253,15 @@ static int snakes_configure(void *cfgv, const char *params) {
 static void snakes_describe(const void *cfgv, char *buf, size_t cap) {
     const snakes_cfg *c = cfgv;
     snprintf(buf, cap,
-             "ruleset=standard width=%d height=%d snakes=%d "
+             "ruleset=%s map=%s width=%d height=%d snakes=%d "
              "food_spawn_chance=%d minimum_food=%d initial_food=%d "
+             "hazard_damage=%d shrink_every=%d "
              "max_turns=%d max_health=%d w_alive=%.17g w_dead=%.17g "
              "w_outlived=%.17g w_length=%.17g w_health=%.17g w_food=%.17g "
              "w_space=%.17g",
-             c->width, c->height, c->snakes, c->food_spawn_chance,
-             c->minimum_food, c->initial_food, c->max_turns, c->max_health,
+             MODE_NAMES[c->mode], snakes_map_names[c->map], c->width, c->height,
+             c->snakes, c->food_spawn_chance, c->minimum_food, c->initial_food,
+             c->hazard_damage, c->shrink_every, c->max_turns, c->max_health,
              c->w_alive, c->w_dead, c->w_outlived, c->w_length, c->w_health,
              c->w_food, c->w_space);
 }
@@ -254,10 +279,11 @@ static int snakes_max_moves(const void *cfgv) {
 
 /* ------------------------------------------------------------ food */
 
-static void food_add(const snakes_cfg *cfg, snakes_state *st, int cell) {
+void snakes_food_add(const snakes_cfg *cfg, snakes_state *st, int cell) {
     CELLS(cfg, st)[cell] |= FOOD_BIT;
     FOODL(cfg, st)[st->food_count++] = (uint16_t)cell;
 }
+#define food_add snakes_food_add
 
 static void food_remove(const snakes_cfg *cfg, snakes_state *st, int cell) {
     CELLS(cfg, st)[cell] &= (uint8_t)~FOOD_BIT;
@@ -270,10 +296,21 @@ static void food_remove(const snakes_cfg *cfg, snakes_state *st, int cell) {
     }
 }
 
-/* Empty (no food, no body, no head) and not next to any live head. */
-static int spawn_ok(const snakes_cfg *cfg, const snakes_state *st, int cell) {
+static void food_clear(const snakes_cfg *cfg, snakes_state *st) {
+    uint8_t *cells = CELLS(cfg, st);
+    const uint16_t *fl = FOODL(cfg, st);
+    for (int k = 0; k < st->food_count; k++) cells[fl[k]] &= (uint8_t)~FOOD_BIT;
+    st->food_count = 0;
+}
+
+/* The official engine's free cell for new food: no food, no live body, not
+ * next to a live head (next as on a plain board, also in wrapped games), and
+ * on maps that say so no hazard. */
+static int spawn_ok(const snakes_cfg *cfg, const snakes_state *st, int cell,
+                    int avoid_hazards) {
     const uint8_t *cells = CELLS(cfg, st);
     if (cells[cell]) return 0;
+    if (avoid_hazards && HZ(cfg, st)[cell]) return 0;
     int x = cell % cfg->width, y = cell / cfg->width;
     for (int i = 0; i < cfg->snakes; i++) {
         const snake *s = &st->s[i];
@@ -286,21 +323,21 @@ static int spawn_ok(const snakes_cfg *cfg, const snakes_state *st, int cell) {
 
 /* Uniform over eligible cells: a few rejection-sampling tries (cheap when
  * the board is open), then an exact scan. Returns 1 if food was placed. */
-static int spawn_one(const snakes_cfg *cfg, snakes_state *st) {
+int snakes_spawn_one(const snakes_cfg *cfg, snakes_state *st, int avoid_hazards) {
     uint32_t n = (uint32_t)cfg->ncells;
     for (int t = 0; t < 16; t++) {
         int c = (int)sbx_rng_below(&st->rng, n);
-        if (spawn_ok(cfg, st, c)) {
+        if (spawn_ok(cfg, st, c, avoid_hazards)) {
             food_add(cfg, st, c);
             return 1;
         }
     }
     uint32_t count = 0;
-    for (int c = 0; c < cfg->ncells; c++) count += (uint32_t)spawn_ok(cfg, st, c);
+    for (int c = 0; c < cfg->ncells; c++) count += (uint32_t)spawn_ok(cfg, st, c, avoid_hazards);
     if (count == 0) return 0;
     uint32_t k = sbx_rng_below(&st->rng, count);
     for (int c = 0; c < cfg->ncells; c++) {
-        if (spawn_ok(cfg, st, c) && k-- == 0) {
+        if (spawn_ok(cfg, st, c, avoid_hazards) && k-- == 0) {
             food_add(cfg, st, c);
             return 1;
         }
@@ -308,23 +345,45 @@ static int spawn_one(const snakes_cfg *cfg, snakes_state *st) {
     return 0; /* unreachable */
 }
 
-static void spawn_food(const snakes_cfg *cfg, snakes_state *st) {
+/* The standard map's food after a turn: below minimum_food the missing
+ * ones; otherwise one with probability (food_spawn_chance - 1)%, as the
+ * official engine draws it (100 - uniform(0..99) < chance). */
+void snakes_standard_food(const snakes_cfg *cfg, snakes_state *st, int avoid_hazards) {
     if (st->food_count < cfg->minimum_food) {
         int missing = cfg->minimum_food - st->food_count;
-        for (int k = 0; k < missing; k++) spawn_one(cfg, st);
+        for (int k = 0; k < missing; k++) snakes_spawn_one(cfg, st, avoid_hazards);
     } else if (cfg->food_spawn_chance > 0 &&
-               (int)sbx_rng_below(&st->rng, 100) < cfg->food_spawn_chance) {
-        spawn_one(cfg, st);
+               100 - (int)sbx_rng_below(&st->rng, 100) < cfg->food_spawn_chance) {
+        snakes_spawn_one(cfg, st, avoid_hazards);
     }
 }
 
 /* ------------------------------------------------------------ init */
 
-static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
-    const snakes_cfg *cfg = cfgv;
-    snakes_state *st = stv;
-    memset(st, 0, cfg->size);
-    st->rng = seed;
+/* Snake i on xy[i], its three segments stacked, full health. */
+void snakes_place_at(const snakes_cfg *cfg, snakes_state *st, const int (*xy)[2]) {
+    uint8_t *cells = CELLS(cfg, st);
+    for (int i = 0; i < cfg->snakes; i++) {
+        int x = xy[i][0], y = xy[i][1];
+        snake *s = &st->s[i];
+        uint16_t *ring = RING(cfg, st, i);
+        s->head = 0;
+        s->length = 3;
+        s->health = (int16_t)cfg->max_health;
+        s->hx = (int8_t)x;
+        s->hy = (int8_t)y;
+        s->alive = 1;
+        s->death_turn = -1;
+        for (int j = 0; j < 3; j++) ring[j] = (uint16_t)(y * cfg->width + x);
+        body_inc(cells, st, y * cfg->width + x); /* the two non-head segments */
+        body_inc(cells, st, y * cfg->width + x);
+    }
+    st->alive_count = (int16_t)cfg->snakes;
+}
+
+/* The standard placement: the four corners (1 in from the edges) and the
+ * four edge midpoints, each group shuffled, a coin for which goes first. */
+void snakes_place_fixed(const snakes_cfg *cfg, snakes_state *st) {
     int W = cfg->width, H = cfg->height;
     int lo = 1, hx = W - 2, hy = H - 2, mx = (W - 1) / 2, my = (H - 1) / 2;
     int corners[4][2] = {{lo, lo}, {lo, hy}, {hx, lo}, {hx, hy}};
@@ -341,31 +400,26 @@ static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
         }
     }
     int corners_first = sbx_rng_below(&st->rng, 2) == 0;
-    uint8_t *cells = CELLS(cfg, st);
+    int xy[SBX_MAX_AGENTS][2];
     for (int i = 0; i < cfg->snakes; i++) {
         int k = i % 4;
         int use_corners = (i < 4) == corners_first;
-        int x = use_corners ? corners[k][0] : mids[k][0];
-        int y = use_corners ? corners[k][1] : mids[k][1];
-        snake *s = &st->s[i];
-        uint16_t *ring = RING(cfg, st, i);
-        s->head = 0;
-        s->length = 3;
-        s->health = (int16_t)cfg->max_health;
-        s->hx = (int8_t)x;
-        s->hy = (int8_t)y;
-        s->alive = 1;
-        s->death_turn = -1;
-        for (int j = 0; j < 3; j++) ring[j] = (uint16_t)(y * W + x);
-        body_inc(cells, st, y * W + x); /* the two non-head segments */
-        body_inc(cells, st, y * W + x);
+        xy[i][0] = use_corners ? corners[k][0] : mids[k][0];
+        xy[i][1] = use_corners ? corners[k][1] : mids[k][1];
     }
-    st->alive_count = (int16_t)cfg->snakes;
-    if (!cfg->initial_food) return SBX_OK;
+    snakes_place_at(cfg, st, (const int(*)[2])xy);
+}
 
-    /* One food diagonal to each head, away from the centre, then the centre. */
-    int cx = mx, cy = my;
-    for (int i = 0; i < cfg->snakes; i++) {
+/* The start food: one diagonal to each head, farther from the centre on an
+ * axis, never a corner or the centre (skipped with more than four snakes
+ * on a board under 11x11 cells), then one on the centre if it is free.
+ * avoid_hazards: also not on a hazard (the newer maps' variant). */
+void snakes_food_fixed(const snakes_cfg *cfg, snakes_state *st, int avoid_hazards) {
+    const int W = cfg->width, H = cfg->height;
+    const uint8_t *cells = CELLS(cfg, st);
+    int cx = (W - 1) / 2, cy = (H - 1) / 2;
+    int small = W * H < 11 * 11;
+    for (int i = 0; i < cfg->snakes && (cfg->snakes <= 4 || !small); i++) {
         const snake *s = &st->s[i];
         int cand[4], nc = 0;
         static const int DD[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
@@ -374,6 +428,7 @@ static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
             if (x < 0 || y < 0 || x >= W || y >= H) continue;
             int c = y * W + x;
             if (cells[c]) continue; /* body or food */
+            if (avoid_hazards && HZ(cfg, st)[c]) continue;
             int head_here = 0;
             for (int j = 0; j < cfg->snakes; j++) {
                 head_here |= (st->s[j].hx == x && st->s[j].hy == y);
@@ -389,10 +444,19 @@ static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
         if (nc > 0) food_add(cfg, st, cand[sbx_rng_below(&st->rng, (uint32_t)nc)]);
     }
     int cc = cy * W + cx, centre_taken = (cells[cc] != 0);
+    if (avoid_hazards) centre_taken |= HZ(cfg, st)[cc] != 0;
     for (int j = 0; j < cfg->snakes; j++) {
         centre_taken |= (st->s[j].hx == cx && st->s[j].hy == cy);
     }
     if (!centre_taken) food_add(cfg, st, cc);
+}
+
+static int snakes_init(const void *cfgv, void *stv, uint64_t seed) {
+    const snakes_cfg *cfg = cfgv;
+    snakes_state *st = stv;
+    memset(st, 0, cfg->size);
+    st->rng = seed;
+    snakes_map_setup(cfg, st);
     return SBX_OK;
 }
 
@@ -421,7 +485,7 @@ static int snakes_is_terminal(const void *cfgv, const void *stv) {
     const snakes_cfg *cfg = cfgv;
     const snakes_state *st = stv;
     if (cfg->max_turns > 0 && st->turn >= cfg->max_turns) return 1;
-    return cfg->snakes >= 2 ? st->alive_count <= 1 : st->alive_count == 0;
+    return cfg->solo_end ? st->alive_count == 0 : st->alive_count <= 1;
 }
 
 static int snakes_is_alive(const void *cfgv, const void *stv, int agent) {
@@ -472,7 +536,8 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
     uint8_t was_alive[SBX_MAX_AGENTS];
     const int turn = st->turn + 1; /* the turn being produced */
 
-    /* 1. move: new head, last segment removed (its cell frees this turn) */
+    /* 1. move: new head, last segment removed (its cell frees this turn);
+     *    wrapped rulesets bring a head off one edge in at the opposite one */
     for (int i = 0; i < n; i++) {
         snake *s = &st->s[i];
         was_alive[i] = s->alive;
@@ -480,6 +545,10 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         uint16_t *ring = RING(cfg, st, i);
         int mv = joint[i] & 3;
         int nx = s->hx + DX[mv], ny = s->hy + DY[mv];
+        if (cfg->wrapped) {
+            nx = nx < 0 ? W - 1 : nx >= W ? 0 : nx;
+            ny = ny < 0 ? H - 1 : ny >= H ? 0 : ny;
+        }
         body_inc(cells, st, ring[s->head]);                       /* old head -> body */
         body_dec(cells, st, ring[(s->head + s->length - 1) & mask]); /* tail leaves */
         s->head = (uint16_t)((s->head - 1) & mask);
@@ -491,7 +560,24 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         s->health--;
     }
 
-    /* 3. feeding, before eliminations: every head on a food eats it */
+    /* 3. hazards, before feeding: a head on a hazard cell without food loses
+     *    hazard_damage per layer (a negative damage heals), health kept in
+     *    0..max_health; at 0 the snake is out (cause: hazard) and eats nothing */
+    if (cfg->has_hazards && st->hazard_cells) {
+        const uint8_t *hz = HZ(cfg, st);
+        for (int i = 0; i < n; i++) {
+            snake *s = &st->s[i];
+            if (!s->alive) continue;
+            uint16_t c = RING(cfg, st, i)[s->head];
+            if (c == OFF_BOARD || !hz[c] || (cells[c] & FOOD_BIT)) continue;
+            int h = s->health - (int)hz[c] * cfg->hazard_damage;
+            h = h < 0 ? 0 : h > cfg->max_health ? cfg->max_health : h;
+            s->health = (int16_t)h;
+            if (h <= 0) kill_snake(cfg, st, i, SBX_SNAKES_CAUSE_HAZARD, turn);
+        }
+    }
+
+    /* 4. feeding, before eliminations: every head on a food eats it */
     int eaten[SBX_MAX_AGENTS], neaten = 0;
     for (int i = 0; i < n; i++) {
         snake *s = &st->s[i];
@@ -514,7 +600,7 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         if (cells[eaten[k]] & FOOD_BIT) food_remove(cfg, st, eaten[k]);
     }
 
-    /* 4a. out of health, out of bounds: decided together, applied at once */
+    /* 5a. out of health, out of bounds: decided together, applied at once */
     int cause[SBX_MAX_AGENTS] = {0};
     for (int i = 0; i < n; i++) {
         const snake *s = &st->s[i];
@@ -527,7 +613,7 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         if (cause[i]) kill_snake(cfg, st, i, cause[i], turn);
     }
 
-    /* 4b. collisions among the snakes still alive, applied at once */
+    /* 5b. collisions among the snakes still alive, applied at once */
     for (int i = 0; i < n; i++) {
         const snake *s = &st->s[i];
         if (!s->alive) continue;
@@ -550,8 +636,27 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
         if (cause[i] && st->s[i].alive) kill_snake(cfg, st, i, cause[i], turn);
     }
 
-    /* 5. food spawn */
-    spawn_food(cfg, st);
+    /* 6. constrictor: no food stays, and every snake is at full health and
+     *    grows (its tail doubled) unless its tail is doubled already */
+    if (cfg->constrictor) {
+        food_clear(cfg, st);
+        for (int i = 0; i < n; i++) {
+            /* the official engine does this to eliminated snakes too: their
+             * record changes, they stay off the board */
+            snake *s = &st->s[i];
+            s->health = (int16_t)cfg->max_health;
+            if (s->length < 2 || s->length >= cfg->ring_cap) continue;
+            uint16_t *ring = RING(cfg, st, i);
+            uint16_t tail = ring[(s->head + s->length - 1) & mask];
+            if (ring[(s->head + s->length - 2) & mask] == tail) continue;
+            ring[(s->head + s->length) & mask] = tail;
+            s->length++;
+            if (s->alive) body_inc(cells, st, tail);
+        }
+    }
+
+    /* 7. the map: royale's safe zone, then the map's food and hazards */
+    snakes_map_update(cfg, st, turn);
     st->turn = turn;
 
     if (rewards) {
@@ -566,41 +671,65 @@ static void snakes_step(const void *cfgv, void *stv, const uint8_t *joint,
 
 /* ------------------------------------------------------------ fatal moves */
 
-/* The moves that lose agent its life this turn whatever the others play
- * (game.h fatal_moves), as a mask over move ids: off the board; starving
- * (health 1 and no food on the cell); onto a cell that still holds a body
- * segment after every tail has moved (a tail stacked by a meal stays; every
- * other snake's head becomes its neck). A snake certain to starve this turn
- * takes its body with it (it is removed before collisions), so its segments
- * do not count. Head-to-head is never certain: the other may turn away. */
-static int starves_now(const snakes_cfg *cfg, const snakes_state *st, int j) {
-    const snake *o = &st->s[j];
-    if (o->health > 1) return 0;
-    const uint8_t *cells = CELLS(cfg, st);
-    for (int m = 0; m < 4; m++) {
-        int x = o->hx + DX[m], y = o->hy + DY[m];
-        if (x >= 0 && y >= 0 && x < cfg->width && y < cfg->height &&
-            (cells[y * cfg->width + x] & FOOD_BIT)) {
-            return 0;
-        }
+/* Where move m takes snake i's head: its cell, or -1 off the board (a
+ * wrapped board brings it in at the opposite edge). */
+static int target_cell(const snakes_cfg *cfg, const snake *s, int m) {
+    int x = s->hx + DX[m], y = s->hy + DY[m];
+    if (cfg->wrapped) {
+        x = x < 0 ? cfg->width - 1 : x >= cfg->width ? 0 : x;
+        y = y < 0 ? cfg->height - 1 : y >= cfg->height ? 0 : y;
     }
-    return 1;
+    if (x < 0 || y < 0 || x >= cfg->width || y >= cfg->height) return -1;
+    return y * cfg->width + x;
 }
 
+/* Whether snake i, moving onto cell c (-1: off the board), is out before
+ * collisions are judged: off the board, or its health gone -- one point a
+ * turn and, on a hazard without food, hazard_damage per layer (negative
+ * heals), food restoring it (steps 1-5a of snakes_step). */
+static int out_before_collisions(const snakes_cfg *cfg, const snakes_state *st, const snake *s,
+                                 int c) {
+    if (c < 0) return 1;
+    const uint8_t *cells = CELLS(cfg, st);
+    if (cells[c] & FOOD_BIT) return 0;
+    int h = s->health - 1;
+    if (cfg->has_hazards && st->hazard_cells) {
+        const int layers = HZ(cfg, st)[c];
+        if (layers) {
+            h -= layers * cfg->hazard_damage;
+            if (h > cfg->max_health) h = cfg->max_health;
+        }
+    }
+    return h <= 0;
+}
+
+/* The moves that lose agent its life this turn whatever the others play
+ * (game.h fatal_moves), as a mask over move ids: out before collisions
+ * (off the board, starving, a hazard's damage), or onto a cell that still
+ * holds a body segment after every tail has moved (a tail doubled by a meal,
+ * or by constrictor, stays; every other snake's head becomes its neck). A
+ * snake out before collisions whatever it does is removed before they are
+ * judged, so its segments do not count. Head-to-head is never certain: the
+ * other may turn away. */
 static uint32_t snakes_fatal_moves(const snakes_cfg *cfg, const snakes_state *st, int agent) {
     const snake *me = &st->s[agent];
     if (!me->alive) return 0;
     const unsigned mask = (unsigned)cfg->ring_cap - 1;
     const uint8_t *cells = CELLS(cfg, st);
+    int gone[SBX_MAX_AGENTS]; /* out before collisions, whatever it plays */
+    for (int j = 0; j < cfg->snakes; j++) {
+        const snake *o = &st->s[j];
+        gone[j] = 0;
+        if (j == agent || !o->alive) continue;
+        gone[j] = 1;
+        for (int m = 0; m < 4 && gone[j]; m++) {
+            gone[j] = out_before_collisions(cfg, st, o, target_cell(cfg, o, m));
+        }
+    }
     uint32_t fatal = 0;
     for (int m = 0; m < 4; m++) {
-        int x = me->hx + DX[m], y = me->hy + DY[m];
-        if (x < 0 || y < 0 || x >= cfg->width || y >= cfg->height) {
-            fatal |= 1u << m;
-            continue;
-        }
-        const int c = y * cfg->width + x;
-        if (me->health <= 1 && !(cells[c] & FOOD_BIT)) {
+        const int c = target_cell(cfg, me, m);
+        if (out_before_collisions(cfg, st, me, c)) {
             fatal |= 1u << m;
             continue;
         }
@@ -609,16 +738,12 @@ static uint32_t snakes_fatal_moves(const snakes_cfg *cfg, const snakes_state *st
             const snake *o = &st->s[j];
             if (!o->alive) continue;
             const uint16_t *ring = RING(cfg, st, j);
-            const int tail = ring[(o->head + o->length - 1) & mask];
-            if (j != agent && starves_now(cfg, st, j)) {
-                /* its whole body leaves: every non-head segment on c */
-                for (int k = 1; k < o->length; k++) {
-                    count -= ring[(o->head + k) & mask] == c;
-                }
+            if (gone[j]) { /* its whole body leaves: every non-head segment on c */
+                for (int k = 1; k < o->length; k++) count -= ring[(o->head + k) & mask] == c;
                 continue;
             }
-            count -= tail == c;                         /* its tail moves on */
-            count += j != agent && ring[o->head] == c;  /* its head becomes neck */
+            count -= ring[(o->head + o->length - 1) & mask] == c; /* its tail moves on */
+            count += j != agent && ring[o->head] == c;           /* its head becomes neck */
         }
         if (count > 0) fatal |= 1u << m;
     }
@@ -652,6 +777,44 @@ static inline void bb_dilate(const snakes_cfg *cfg, const uint64_t *f,
     }
 }
 
+/* Multi-word shifts of a board by k bits (toward higher / lower cells). */
+static inline void bb_shl(const uint64_t *f, int k, uint64_t *out, int nw) {
+    int w = k >> 6, b = k & 63;
+    for (int i = nw - 1; i >= 0; i--) {
+        uint64_t v = i - w >= 0 ? f[i - w] << b : 0;
+        if (b && i - w - 1 >= 0) v |= f[i - w - 1] >> (64 - b);
+        out[i] = v;
+    }
+}
+static inline void bb_shr(const uint64_t *f, int k, uint64_t *out, int nw) {
+    int w = k >> 6, b = k & 63;
+    for (int i = 0; i < nw; i++) {
+        uint64_t v = i + w < nw ? f[i + w] >> b : 0;
+        if (b && i + w + 1 < nw) v |= f[i + w + 1] << (64 - b);
+        out[i] = v;
+    }
+}
+
+/* Wrapped boards: a front also reaches across each edge to the opposite one
+ * (the top row's up is the bottom row, the left column's left the right). */
+static void bb_dilate_wrapped(const snakes_cfg *cfg, const uint64_t *f, uint64_t *out) {
+    const int nw = cfg->bb_words, W = cfg->width, across = W * (cfg->height - 1);
+    uint64_t edge[BB_WORDS], moved[BB_WORDS];
+    bb_dilate(cfg, f, out);
+    for (int i = 0; i < nw; i++) edge[i] = f[i] & cfg->bb_top[i];
+    bb_shr(edge, across, moved, nw);
+    for (int i = 0; i < nw; i++) out[i] |= moved[i];
+    for (int i = 0; i < nw; i++) edge[i] = f[i] & cfg->bb_bottom[i];
+    bb_shl(edge, across, moved, nw);
+    for (int i = 0; i < nw; i++) out[i] |= moved[i];
+    for (int i = 0; i < nw; i++) edge[i] = f[i] & cfg->bb_left[i];
+    bb_shl(edge, W - 1, moved, nw);
+    for (int i = 0; i < nw; i++) out[i] |= moved[i];
+    for (int i = 0; i < nw; i++) edge[i] = f[i] & cfg->bb_right[i];
+    bb_shr(edge, W - 1, moved, nw);
+    for (int i = 0; i < nw; i++) out[i] |= moved[i] & cfg->bb_board[i];
+}
+
 /* The same fill on one 128-bit word, for boards of up to 128 cells (the
  * standard 11x11 board): no word loops, shifts carry across by themselves. */
 typedef unsigned __int128 u128;
@@ -663,7 +826,10 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
     const u128 board = U128(cfg->bb_board);
     const u128 not_left = U128(cfg->bb_not_left), not_right = U128(cfg->bb_not_right);
     const u128 open = board & ~U128(st->body_bb);
+    const u128 left = U128(cfg->bb_left), right = U128(cfg->bb_right);
+    const u128 top = U128(cfg->bb_top), bottom = U128(cfg->bb_bottom);
 #undef U128
+    const int wrapped = cfg->wrapped, across = W * (cfg->height - 1);
     u128 claimed = 0, front[SBX_MAX_AGENTS], grow[SBX_MAX_AGENTS];
     u128 owned[SBX_MAX_AGENTS]; /* the cells each front has taken: the waves
                                    are disjoint, so one count at the end */
@@ -683,6 +849,10 @@ static void territory128(const snakes_cfg *cfg, const snakes_state *st,
         for (int k = 0; k < nl; k++) {
             u128 f = front[k];
             u128 g = (f << W) | (f >> W) | ((f & not_left) >> 1) | ((f & not_right) << 1);
+            if (wrapped) {
+                g |= ((f & top) >> across) | ((f & bottom) << across) |
+                     ((f & left) << (W - 1)) | ((f & right) >> (W - 1));
+            }
             g &= open & ~claimed;
             twice |= once & g;
             once |= g;
@@ -856,7 +1026,8 @@ static void territory(const snakes_cfg *cfg, const snakes_state *st,
         uint64_t once[BB_WORDS] = {0}, twice[BB_WORDS] = {0};
         uint64_t any = 0;
         for (int k = 0; k < nl; k++) {
-            bb_dilate(cfg, front[k], grow[k]);
+            if (cfg->wrapped) bb_dilate_wrapped(cfg, front[k], grow[k]);
+            else bb_dilate(cfg, front[k], grow[k]);
             for (int i = 0; i < nw; i++) {
                 grow[k][i] &= open[i] & ~claimed[i];
                 twice[i] |= once[i] & grow[k][i];
@@ -885,7 +1056,7 @@ static void snakes_evaluate(const void *cfgv, const void *stv, double *out) {
     const int n = cfg->snakes;
     int terr[SBX_MAX_AGENTS] = {0};
     if (cfg->w_space != 0.0) {
-        if (cfg->fits128 && avx2_on) territory_avx2(cfg, st, terr);
+        if (cfg->fits128 && avx2_on && !cfg->wrapped) territory_avx2(cfg, st, terr);
         else if (cfg->fits128) territory128(cfg, st, terr);
         else territory(cfg, st, terr);
     }
@@ -903,8 +1074,12 @@ static void snakes_evaluate(const void *cfgv, const void *stv, double *out) {
                 int best = 1 << 30;
                 for (int k = 0; k < st->food_count; k++) {
                     int fx = fl[k] % cfg->width, fy = fl[k] / cfg->width;
-                    int d = abs(fx - s->hx) + abs(fy - s->hy);
-                    if (d < best) best = d;
+                    int dx = abs(fx - s->hx), dy = abs(fy - s->hy);
+                    if (cfg->wrapped) {
+                        dx = dx < cfg->width - dx ? dx : cfg->width - dx;
+                        dy = dy < cfg->height - dy ? dy : cfg->height - dy;
+                    }
+                    if (dx + dy < best) best = dx + dy;
                 }
                 double hunger = 1.0 - (double)s->health / (double)cfg->max_health;
                 v += cfg->w_food * hunger *
@@ -958,7 +1133,8 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
     const snakes_cfg *cfg = cfgv;
     const snakes_state *st = stv;
     const uint8_t *cells = CELLS(cfg, st);
-    sbx_emit(e, SBX_SNAKES_EXPORT_VERSION);
+    sbx_emit(e, cfg->has_hazards ? SBX_SNAKES_EXPORT_VERSION_HAZARDS
+                                 : SBX_SNAKES_EXPORT_VERSION);
     sbx_emit(e, cfg->width);
     sbx_emit(e, cfg->height);
     sbx_emit(e, cfg->snakes);
@@ -984,6 +1160,28 @@ static void write_export(const void *cfgv, const void *stv, sbx_emitter *e) {
             sbx_emit(e, y);
         }
     }
+    if (!cfg->has_hazards) return;
+    const uint8_t *hz = HZ(cfg, st);
+    int pending = 0;
+    if (cfg->map == MAP_SNAIL_MODE) {
+        for (int c = 0; c < cfg->ncells; c++) pending += PEND(cfg, st)[c] != 0;
+    }
+    sbx_emit(e, st->hazard_cells + pending);
+    for (int c = 0; c < cfg->ncells; c++) {
+        if (!hz[c]) continue;
+        sbx_emit(e, c % cfg->width);
+        sbx_emit(e, c / cfg->width);
+        sbx_emit(e, hz[c]);
+    }
+    /* snail_mode's tails to come, where the official engine keeps them:
+     * y + height */
+    for (int c = 0; pending && c < cfg->ncells; c++) {
+        if (!PEND(cfg, st)[c]) continue;
+        sbx_emit(e, c % cfg->width);
+        sbx_emit(e, c / cfg->width + cfg->height);
+        sbx_emit(e, PEND(cfg, st)[c]);
+    }
+    for (int k = 0; k < SBX_SNAKES_MAP_WORDS; k++) sbx_emit(e, st->mapw[k]);
 }
 
 static int snakes_export(const void *cfgv, const void *stv, int32_t *buf,
@@ -1012,7 +1210,15 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
                         len, SBX_EXPORT_MAX);
     }
     NEED(6);
-    if (buf[0] != SBX_SNAKES_EXPORT_VERSION) {
+    const int version = cfg->has_hazards ? SBX_SNAKES_EXPORT_VERSION_HAZARDS
+                                         : SBX_SNAKES_EXPORT_VERSION;
+    if (buf[0] != version) {
+        if (buf[0] == SBX_SNAKES_EXPORT_VERSION || buf[0] == SBX_SNAKES_EXPORT_VERSION_HAZARDS) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "import: export version %d, but this game (ruleset %s, map %s) "
+                            "exports version %d", (int)buf[0], MODE_NAMES[cfg->mode],
+                            snakes_map_names[cfg->map], version);
+        }
         return sbx_fail(SBX_ERR_ARGUMENT, "import: unknown export version %d",
                         (int)buf[0]);
     }
@@ -1066,7 +1272,7 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
         }
         if (alive ? (death_turn != -1 || cause != 0)
                   : (death_turn < 0 || death_turn > turn || cause < 1 ||
-                     cause > SBX_SNAKES_CAUSE_HEAD_TO_HEAD)) {
+                     cause > SBX_SNAKES_CAUSE_HAZARD)) {
             return sbx_fail(SBX_ERR_ARGUMENT,
                             "import: snake %d death turn %d / cause %d "
                             "inconsistent", i, death_turn, cause);
@@ -1092,7 +1298,12 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
                                 "import: snake %d segment %d (%d,%d) off the board",
                                 i, k, x, y);
             }
-            if (k > 0 && abs(x - px) + abs(y - py) > 1) {
+            int ddx = abs(x - px), ddy = abs(y - py);
+            if (cfg->wrapped && inside) { /* across an edge is next door too */
+                ddx = ddx == W - 1 ? 1 : ddx;
+                ddy = ddy == H - 1 ? 1 : ddy;
+            }
+            if (k > 0 && ddx + ddy > 1) {
                 return sbx_fail(SBX_ERR_ARGUMENT,
                                 "import: snake %d segments %d and %d not adjacent",
                                 i, k - 1, k);
@@ -1113,6 +1324,44 @@ static int import_into(const snakes_cfg *cfg, snakes_state *nst,
             py = y;
         }
         alive_count += alive;
+    }
+    if (cfg->has_hazards) {
+        NEED(1);
+        int nhz = buf[p++];
+        if (nhz < 0 || nhz > 2 * cfg->ncells) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard cell count %d out of range", nhz);
+        }
+        NEED(3 * nhz + SBX_SNAKES_MAP_WORDS);
+        const uint8_t *hz = HZ(cfg, nst);
+        const int top = cfg->map == MAP_SNAIL_MODE ? 2 * H : H; /* snail: tails to come */
+        for (int k = 0; k < nhz; k++) {
+            int x = buf[p++], y = buf[p++], stack = buf[p++];
+            if (x < 0 || y < 0 || x >= W || y >= top) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard (%d,%d) off the board",
+                                x, y);
+            }
+            if (y >= H ? PEND(cfg, nst)[(y - H) * W + x] : hz[y * W + x]) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "import: hazard (%d,%d) listed twice",
+                                x, y);
+            }
+            if (stack < 1 || stack > HZ_MAX_STACK) {
+                return sbx_fail(SBX_ERR_ARGUMENT,
+                                "import: hazard (%d,%d) stack %d, expected 1..%d", x, y,
+                                stack, HZ_MAX_STACK);
+            }
+            if (y >= H) PEND(cfg, nst)[(y - H) * W + x] = (uint8_t)stack;
+            else snakes_hz_set(cfg, nst, y * W + x, stack);
+        }
+        for (int k = 0; k < SBX_SNAKES_MAP_WORDS; k++) {
+            if (buf[p + k] < -1 || buf[p + k] > 2 * MAX_SIDE) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "import: map word %d is %d, out of range",
+                                k, (int)buf[p + k]);
+            }
+            nst->mapw[k] = (int16_t)buf[p + k];
+        }
+        int rc = snakes_map_check_words(cfg, nst->mapw);
+        if (rc != SBX_OK) return rc;
+        p += SBX_SNAKES_MAP_WORDS;
     }
     if (p != len) {
         return sbx_fail(SBX_ERR_ARGUMENT, "import: %d words expected, got %d", p,

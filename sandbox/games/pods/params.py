@@ -18,6 +18,10 @@ class PodsGameParams(GameParams):
     pods_per_player: int = Field(2, ge=1, le=2, description="agents a*K..a*K+K-1 are player "
                                                             "a's pods (K = pods_per_player)")
     laps: int = Field(3, ge=1, le=10)
+    starts: Literal["spread", "referee"] = Field(
+        "spread", description="the start line: players' pods alternating 1100 apart "
+                              "(spread), or Coders Strike Back's referee's layout (pod k "
+                              "of player p at (-1)^(k+1) * (500 + 1000p))")
     map: Literal["seeded", "oval", "zigzag", "hairpin", "star", "custom"] = Field(
         "seeded", description="a map drawn from map_seed, a fixed one, or custom (the "
                               "checkpoints' list)")

@@ -183,7 +183,9 @@ class _TurnBook:
             return
         self.passed[pod] += 1
         self.now[pod] += 1
-        self.next_cp[pod] = (cp + 1) % len(s.checkpoints)
+        # a pod that finishes stays at checkpoint 0 (pods.c, as the referee)
+        self.next_cp[pod] = 0 if self.passed[pod] == s.total_cps \
+            else (cp + 1) % len(s.checkpoints)
         if self.passed[pod] == s.total_cps and (self.finish is None
                                                 or self.substep < self.finish[0]):
             self.finish = (self.substep, pod)

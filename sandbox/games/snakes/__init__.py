@@ -27,7 +27,8 @@ ARROWS = {"up": 0, "down": 1, "left": 2, "right": 3}
 
 class SnakesPlugin(GamePlugin):
     kind = "snakes"
-    title = "Snakes — Battlesnake standard rules, 1–8 snakes; SnakeByte: gravity, 2 teams"
+    title = ("Snakes — Battlesnake's official rulesets and maps, 1–8 snakes; "
+             "SnakeByte: gravity, 2 teams")
     Params = SnakesGameParams
     keys_hint = "arrow keys steer"
 
@@ -37,14 +38,14 @@ class SnakesPlugin(GamePlugin):
         names = super().weight_names()
         if game_params is None:
             return names
-        other = SNAKEBYTE_ONLY if self.params(game_params).ruleset == "standard" \
+        other = SNAKEBYTE_ONLY if self.params(game_params).family == "standard" \
             else STANDARD_ONLY
         return tuple(n for n in names if n not in other)
 
     def weight_value(self, game_params: Mapping[str, Any] | None, name: str) -> float:
         p = self.params(game_params)
         v = getattr(p, name)
-        return float(SHARED_DEFAULTS[p.ruleset][name] if v is None else v)
+        return float(SHARED_DEFAULTS[p.family][name] if v is None else v)
     keys = tuple(ARROWS)
     bench = (
         BenchCase(label="snakes 4p 11x11, smitsimax depth 10, one thread",
@@ -71,7 +72,29 @@ class SnakesPlugin(GamePlugin):
                   quick_turns=3, quick_iterations=5_000, scenario="snakebyte_2v2"),
     )
 
+    # each official ruleset and some maps against standard (bench "modes");
+    # royale closes in every 5 turns so that random playouts meet hazards
+    bench_modes = (
+        ("standard 4p 11x11", {"snakes": 4}),
+        ("solo ruleset 4p", {"ruleset": "solo", "snakes": 4}),
+        ("royale 4p, shrink every 5", {"ruleset": "royale", "snakes": 4, "shrink_every": 5}),
+        ("constrictor 4p", {"ruleset": "constrictor", "snakes": 4}),
+        ("wrapped 4p", {"ruleset": "wrapped", "snakes": 4}),
+        ("wrapped_constrictor 4p", {"ruleset": "wrapped_constrictor", "snakes": 4}),
+        ("map hz_spiral 4p", {"map": "hz_spiral", "snakes": 4}),
+        ("map hz_columns 4p", {"map": "hz_columns", "snakes": 4}),
+        ("map healing_pools 4p", {"map": "healing_pools", "snakes": 4, "hazard_damage": -10}),
+        ("map sinkholes 4p, every 5", {"map": "sinkholes", "snakes": 4, "shrink_every": 5}),
+    )
+    bench_mode_search = {"max_depth": 10}
+
     examples = ({"width": 7, "height": 7, "snakes": 2, "max_turns": 150},
+                {"ruleset": "royale", "snakes": 4, "shrink_every": 4, "max_turns": 120},
+                {"ruleset": "wrapped", "snakes": 2, "max_turns": 120},
+                {"ruleset": "constrictor", "snakes": 2, "width": 7, "height": 7},
+                {"map": "hz_spiral", "snakes": 3, "hazard_damage": 3, "max_turns": 100},
+                {"map": "arcade_maze", "width": 19, "height": 21, "snakes": 4,
+                 "max_turns": 60},
                 {"snakes": 4, "max_turns": 200},
                 {"width": 5, "height": 5, "snakes": 1, "max_turns": 80},
                 {"width": 25, "height": 9, "snakes": 8, "max_turns": 120, "food_spawn_chance": 0},
@@ -146,9 +169,10 @@ class SnakesPlugin(GamePlugin):
         if name != "battlesnake":
             return super().make_controller(name, player, agents, label, config, game_params,
                                            match_id, names)
-        if self.params(game_params).ruleset != "standard":
+        if self.params(game_params).family != "standard":
             from ...native import InvalidArgument
-            raise InvalidArgument("controller battlesnake: plays the standard ruleset only")
+            raise InvalidArgument("controller battlesnake: plays the Battlesnake rulesets "
+                                  "(not snakebyte)")
         from .battlesnake.client import BattlesnakeController
         return BattlesnakeController(player, agents, label, config.get("url"),
                                      config.get("timeout_ms"), game_params, match_id, names)

@@ -20,6 +20,7 @@ def bot_view(view: Any) -> dict[str, Any]:
     return {
         "ruleset": "standard", "width": view.width, "height": view.height, "turn": view.turn,
         "food": [list(f) for f in view.food],
+        "hazards": [list(h) for h in view.hazards],
         "snakes": [{"alive": s.alive, "health": s.health, "length": s.length,
                     "body": [list(p) for p in s.body], "death_turn": s.death_turn,
                     "cause": s.cause} for s in view.snakes]}

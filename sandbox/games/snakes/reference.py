@@ -1,6 +1,9 @@
-"""The `snakes` game, ruleset `standard` (RULES.md §1), in plain Python.
+"""The `snakes` game, Battlesnake's official rulesets (RULES.md §1: standard,
+solo, royale, constrictor, wrapped, wrapped_constrictor) on the official
+maps, in plain Python.
 
-A slow, readable mirror of native/src/games/snakes.c. Everything observable
+A slow, readable mirror of native/src/games/snakes.c (the maps: reference_maps.py,
+the twin of snakes_maps.c). Everything observable
 must match the C engine exactly: the export words, the state hash, the
 evaluation (bit for bit), the ranking, the rewards, and the order in which
 the game's RNG is consumed (start layout, initial food, food spawns).
@@ -27,6 +30,7 @@ from sandbox.native.errors import InvalidArgument, InvalidState
 
 from sandbox.reference.rng import SplitMix64, hash_words
 
+from . import reference_maps as maps
 from .reference_params import SnakesParams
 
 # Moves, in move-id order (SBX_SNAKES_MOVE_*); DX/DY as in snakes.c.
@@ -37,6 +41,8 @@ DY = (1, -1, 0, 0)
 MOVE_NONE = 255  # "no action" for an eliminated agent (SBX_MOVE_NONE)
 
 EXPORT_VERSION = 1  # SBX_SNAKES_EXPORT_VERSION
+EXPORT_VERSION_HAZARDS = 2  # SBX_SNAKES_EXPORT_VERSION_HAZARDS: hazards and map words follow
+MAP_WORDS = 4
 EXPORT_MAX = 16384  # SBX_EXPORT_MAX: int32 words an export may need
 
 # Death causes (SBX_SNAKES_CAUSE_*).
@@ -46,6 +52,7 @@ CAUSE_OUT_OF_BOUNDS = 2
 CAUSE_SELF_COLLISION = 3
 CAUSE_BODY_COLLISION = 4
 CAUSE_HEAD_TO_HEAD = 5
+CAUSE_HAZARD = 6
 
 
 # The four diagonal neighbours tried for each snake's initial food, in order.
@@ -102,6 +109,9 @@ class SnakesGame:
         self.turn = 0
         self.food: set[Cell] = set()
         self.snakes: list[Snake] = []
+        self.hazards: dict[Cell, int] = {}     # cell -> hazard layers
+        self.pending: dict[Cell, int] = {}     # snail_mode: tails to come -> layers
+        self.mapw: list[int] = [0] * MAP_WORDS  # the map's progress (sbx.h)
         self.init(int(seed))
 
     @property
@@ -137,14 +147,25 @@ class SnakesGame:
 
     # -- init ------------------------------------------------------------------
     def init(self, seed: int) -> None:
-        """The start position for a seed (snakes_init): shuffle the corners,
-        shuffle the edge midpoints, toss the coin, place the snakes, then the
-        initial food. The RNG is consumed in exactly that order."""
-        p = self.p
-        W, H = p.width, p.height
+        """The start position for a seed: the map's setup (reference_maps),
+        drawing from the RNG in exactly C's order."""
         self.rng = SplitMix64(seed)
         self.turn = 0
         self.food = set()
+        self.hazards = {}
+        self.pending = {}
+        self.mapw = [0] * MAP_WORDS
+        maps.setup(self)
+
+    def place_at(self, starts: Sequence[Cell]) -> None:
+        """Snake i on starts[i], three segments stacked, full health."""
+        self.snakes = [Snake(body=[tuple(starts[i])] * 3, health=self.p.max_health)
+                       for i in range(self.p.snakes)]
+
+    def place_fixed(self) -> None:
+        """The standard placement (snakes_place_fixed): shuffle the corners,
+        shuffle the edge midpoints, toss the coin for which go first."""
+        W, H = self.p.width, self.p.height
         lo, hx, hy, mx, my = 1, W - 2, H - 2, (W - 1) // 2, (H - 1) // 2
         corners = [(lo, lo), (lo, hy), (hx, lo), (hx, hy)]
         mids = [(lo, my), (mx, lo), (mx, hy), (hx, my)]
@@ -153,19 +174,26 @@ class SnakesGame:
                 j = self.rng.below(i + 1)
                 group[i], group[j] = group[j], group[i]
         corners_first = self.rng.below(2) == 0
-        self.snakes = []
-        for i in range(p.snakes):
+        starts = []
+        for i in range(self.p.snakes):
             use_corners = (i < 4) == corners_first
-            start = corners[i % 4] if use_corners else mids[i % 4]
-            self.snakes.append(Snake(body=[start] * 3, health=p.max_health))
-        if not p.initial_food:
-            return
+            starts.append(corners[i % 4] if use_corners else mids[i % 4])
+        self.place_at(starts)
 
-        # One food diagonal to each head, away from the centre; then the centre.
+    def food_add(self, cell: Cell) -> None:
+        self.food.add(cell)
+
+    def food_fixed(self, avoid_hazards: bool) -> None:
+        """The start food: one diagonal to each head, away from the centre
+        (none with more than four snakes on a board under 11x11 cells), then
+        the centre if it is free."""
+        W, H = self.p.width, self.p.height
+        mx, my = (W - 1) // 2, (H - 1) // 2
         centre = (mx, my)
         counts = self._body_counts()
         heads = [s.head for s in self.snakes]
-        for s in self.snakes:
+        small = W * H < 11 * 11
+        for s in (self.snakes if self.p.snakes <= 4 or not small else []):
             sx, sy = s.head
             candidates = []
             for dx, dy in FOOD_DIAGONALS:
@@ -174,6 +202,8 @@ class SnakesGame:
                 if not self.on_board(cell):
                     continue
                 if counts[cell] or cell in self.food:   # body or food
+                    continue
+                if avoid_hazards and cell in self.hazards:
                     continue
                 if cell in heads or cell == centre:
                     continue
@@ -186,6 +216,8 @@ class SnakesGame:
             if candidates:
                 self.food.add(candidates[self.rng.below(len(candidates))])
         centre_taken = counts[centre] > 0 or centre in self.food or centre in heads
+        if avoid_hazards and centre in self.hazards:
+            centre_taken = True
         if not centre_taken:
             self.food.add(centre)
 
@@ -201,6 +233,9 @@ class SnakesGame:
         g.turn = self.turn
         g.food = set(self.food)
         g.snakes = [s.copy() for s in self.snakes]
+        g.hazards = dict(self.hazards)
+        g.pending = dict(self.pending)
+        g.mapw = list(self.mapw)
         return g
 
     # -- rules -----------------------------------------------------------------
@@ -210,14 +245,35 @@ class SnakesGame:
         self._check_agent(agent)
         return [UP, DOWN, LEFT, RIGHT] if self.snakes[agent].alive else []
 
+    def _target(self, snake: Snake, move: int) -> Cell | None:
+        """Where `move` takes the head; None off the board (wrapped boards
+        have no off)."""
+        x, y = snake.head[0] + DX[move], snake.head[1] + DY[move]
+        if self.p.wrapped:
+            return (x % self.p.width, y % self.p.height)
+        return (x, y) if self.on_board((x, y)) else None
+
+    def _out_before_collisions(self, snake: Snake, cell: Cell | None) -> bool:
+        """Off the board, or no health left after the move: one point a turn
+        and a hazard's damage per layer (on a hazard without food), unless
+        the cell holds food."""
+        if cell is None:
+            return True
+        if cell in self.food:
+            return False
+        health = snake.health - 1
+        if cell in self.hazards:
+            health = min(health - self.hazards[cell] * self.p.hazard_damage, self.p.max_health)
+        return health <= 0
+
     def fatal_moves(self, agent: int) -> int:
         """The moves that kill `agent` this turn whatever the others play, as
-        a mask (bit m: move m): off the board; starving (health 1 and no food
-        there); or onto a segment that is still there after the move. Every
-        snake keeps all its body but its last segment (its head becomes its
-        neck), wherever it moves -- except a snake that starves this turn for
-        certain (health 1 and no food next to its head), which is removed
-        before collisions. Written from the rules, not from C's counts."""
+        a mask (bit m: move m): out before collisions (off the board,
+        starving, a hazard's damage) or onto a segment that is still there
+        after the move. Every snake keeps all its body but its last segment
+        (its head becomes its neck), wherever it moves -- except a snake that
+        is out before collisions whatever it plays, which is removed before
+        they are judged. Written from the rules, not from C's counts."""
         self._check_agent(agent)
         me = self.snakes[agent]
         if not me.alive:
@@ -226,15 +282,14 @@ class SnakesGame:
         for j, o in enumerate(self.snakes):
             if not o.alive:
                 continue
-            if j != agent and o.health <= 1 and not any(
-                    (o.head[0] + DX[m], o.head[1] + DY[m]) in self.food for m in range(4)):
-                continue      # starves whatever it does: gone before collisions
+            if j != agent and all(self._out_before_collisions(o, self._target(o, m))
+                                  for m in range(4)):
+                continue      # out whatever it does: gone before collisions
             stays.update(o.body[:-1])
         mask = 0
         for m in range(4):
-            cell = (me.head[0] + DX[m], me.head[1] + DY[m])
-            if (not self.on_board(cell) or (me.health <= 1 and cell not in self.food)
-                    or cell in stays):
+            cell = self._target(me, m)
+            if self._out_before_collisions(me, cell) or cell in stays:
                 mask |= 1 << m
         return mask
 
@@ -251,9 +306,9 @@ class SnakesGame:
         """Turn limit reached, or at most one snake alive (solo: none)."""
         if self.p.max_turns > 0 and self.turn >= self.p.max_turns:
             return True
-        if self.p.snakes >= 2:
-            return self.alive_count <= 1
-        return self.alive_count == 0
+        if self.p.solo_end:
+            return self.alive_count == 0
+        return self.alive_count <= 1
 
     def _check_agent(self, agent: int) -> None:
         if not 0 <= agent < self.num_agents:
@@ -290,15 +345,30 @@ class SnakesGame:
         live = [s for s in self.snakes if s.alive]
 
         # 1. move: new head, last segment removed (its cell frees this turn);
+        #    a wrapped board brings a head off one edge in at the other;
         # 2. every live snake loses one health.
         for i, s in enumerate(self.snakes):
             if not s.alive:
                 continue
             move = moves[i] & 3
-            x, y = s.head
-            s.body.insert(0, (x + DX[move], y + DY[move]))
+            x, y = s.head[0] + DX[move], s.head[1] + DY[move]
+            if p.wrapped:
+                x, y = x % p.width, y % p.height
+            s.body.insert(0, (x, y))
             s.body.pop()
             s.health -= 1
+
+        # 3. hazards, before feeding: a head on a hazard without food loses
+        # hazard_damage per layer (negative heals), kept in 0..max_health; at
+        # 0 the snake is out (cause: hazard) before it could eat.
+        for i, s in enumerate(self.snakes):
+            if not s.alive or s.head not in self.hazards or s.head in self.food:
+                continue
+            h = s.health - self.hazards[s.head] * p.hazard_damage
+            s.health = min(max(h, 0), p.max_health)
+            if s.health <= 0:
+                self._kill(s, CAUSE_HAZARD, turn)
+        live = [s for s in self.snakes if s.alive]
 
         # 3. feeding, before eliminations: every head on a food eats it (two
         # heads on one food both eat); the eater grows by duplicating its tail.
@@ -346,8 +416,17 @@ class SnakesGame:
             if cause[i] and s.alive:
                 self._kill(s, cause[i], turn)
 
-        # 5. food spawn.
-        self._spawn_food()
+        # 6. constrictor: no food stays; every snake (eliminated ones too, in
+        # their record) is at full health and grows unless its tail is doubled.
+        if p.constrictor:
+            self.food = set()
+            for s in self.snakes:
+                s.health = p.max_health
+                if 2 <= len(s.body) < p.ring_cap and s.body[-1] != s.body[-2]:
+                    s.body.append(s.body[-1])
+
+        # 7. the map: royale's zone, the map's food and hazards.
+        maps.update(self, turn)
         self.turn = turn
 
         over = self.is_terminal
@@ -370,31 +449,38 @@ class SnakesGame:
         s.death_turn = turn
 
     # -- food spawn ------------------------------------------------------------
-    def _spawn_food(self) -> None:
-        """Refill up to minimum_food, else one food with food_spawn_chance%."""
+    def standard_food(self, avoid_hazards: bool) -> None:
+        """The standard map's food: the missing ones below minimum_food,
+        else one with probability (food_spawn_chance - 1)%: the official
+        engine spawns when 100 - uniform(0..99) < chance."""
         counts = self._body_counts()
         if len(self.food) < self.p.minimum_food:
             for _ in range(self.p.minimum_food - len(self.food)):
-                self._spawn_one(counts)
-        elif self.p.food_spawn_chance > 0 and self.rng.below(100) < self.p.food_spawn_chance:
-            self._spawn_one(counts)
+                self._spawn_one(counts, avoid_hazards)
+        elif self.p.food_spawn_chance > 0 and \
+                100 - self.rng.below(100) < self.p.food_spawn_chance:
+            self._spawn_one(counts, avoid_hazards)
 
-    def _spawn_ok(self, cell: Cell, counts: Counter) -> bool:
-        """Empty (no food, no body, no head) and not next to any live head."""
+    def _spawn_ok(self, cell: Cell, counts: Counter, avoid_hazards: bool) -> bool:
+        """Empty (no food, no body, no head), not next to any live head (as on
+        a plain board, wrapped or not), and on some maps no hazard."""
         if cell in self.food or counts[cell]:
+            return False
+        if avoid_hazards and cell in self.hazards:
             return False
         return all(_manhattan(head, cell) > 1 for head in self._live_heads())
 
-    def _spawn_one(self, counts: Counter) -> bool:
+    def _spawn_one(self, counts: Counter, avoid_hazards: bool) -> bool:
         """Uniform over eligible cells: SPAWN_TRIES random draws, then an exact
         scan in cell-index order. Returns whether a food was placed."""
         n = self.p.ncells
         for _ in range(SPAWN_TRIES):
             cell = self.cell_at(self.rng.below(n))
-            if self._spawn_ok(cell, counts):
+            if self._spawn_ok(cell, counts, avoid_hazards):
                 self.food.add(cell)
                 return True
-        eligible = [self.cell_at(c) for c in range(n) if self._spawn_ok(self.cell_at(c), counts)]
+        eligible = [self.cell_at(c) for c in range(n)
+                    if self._spawn_ok(self.cell_at(c), counts, avoid_hazards)]
         if not eligible:
             return False
         self.food.add(eligible[self.rng.below(len(eligible))])
@@ -430,6 +516,8 @@ class SnakesGame:
             next_level = level[cell] + 1
             for d in range(4):
                 nb = (x + DX[d], y + DY[d])
+                if self.p.wrapped:
+                    nb = (nb[0] % W, nb[1] % H)
                 if not (0 <= nb[0] < W and 0 <= nb[1] < H):
                     continue
                 if counts[nb]:
@@ -466,7 +554,7 @@ class SnakesGame:
                 v += p.w_health * (s.health / p.max_health)
                 v += p.w_outlived * float(dead_total)
                 if p.w_food != 0.0 and self.food:
-                    best = min(_manhattan(f, s.head) for f in self.food)
+                    best = min(self._distance(f, s.head) for f in self.food)
                     hunger = 1.0 - s.health / p.max_health
                     v += p.w_food * hunger * (1.0 - best / (p.width + p.height))
                 if p.w_space != 0.0:
@@ -477,6 +565,13 @@ class SnakesGame:
                 v = p.w_dead + p.w_outlived * float(before)
             out.append(v)
         return out
+
+    def _distance(self, a: Cell, b: Cell) -> int:
+        """Steps between two cells: across the edges too on wrapped boards."""
+        dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+        if self.p.wrapped:
+            dx, dy = min(dx, self.p.width - dx), min(dy, self.p.height - dy)
+        return dx + dy
 
     def ranking(self) -> list[int]:
         """Rank = number of snakes strictly better placed: survivors share
@@ -499,13 +594,21 @@ class SnakesGame:
         cell order, then per snake alive, health, length, death_turn, cause
         and its body pairs head first."""
         p = self.p
-        words = [EXPORT_VERSION, p.width, p.height, p.snakes, self.turn, len(self.food)]
+        version = EXPORT_VERSION_HAZARDS if p.has_hazards else EXPORT_VERSION
+        words = [version, p.width, p.height, p.snakes, self.turn, len(self.food)]
         for x, y in sorted(self.food, key=self.cell_index):
             words += [x, y]
         for s in self.snakes:
             words += [int(s.alive), s.health, s.length, s.death_turn, s.cause]
             for x, y in s.body:
                 words += [x, y]
+        if p.has_hazards:
+            words.append(len(self.hazards) + len(self.pending))
+            for cell in sorted(self.hazards, key=self.cell_index):
+                words += [cell[0], cell[1], self.hazards[cell]]
+            for cell in sorted(self.pending, key=self.cell_index):   # kept at y + height
+                words += [cell[0], cell[1] + p.height, self.pending[cell]]
+            words += list(self.mapw)
         return words
 
     def state_hash(self) -> int:
@@ -525,8 +628,9 @@ class SnakesGame:
         words = [int(w) for w in arr]
         if any(w < -2**31 or w >= 2**31 for w in words):
             raise InvalidArgument("state words must fit in 32 bits")
-        turn, food, snakes = self._parse_import(words)
+        turn, food, snakes, hazards, pending, mapw = self._parse_import(words)
         self.turn, self.food, self.snakes = turn, food, snakes
+        self.hazards, self.pending, self.mapw = hazards, pending, mapw
 
     def _parse_import(self, buf: list[int]) -> tuple[int, set[Cell], list[Snake]]:
         p = self.p
@@ -541,7 +645,12 @@ class SnakesGame:
             raise InvalidArgument(f"import: {len(buf)} words, more than an export may hold "
                                   f"({EXPORT_MAX})")
         need(6)
-        if buf[0] != EXPORT_VERSION:
+        version = EXPORT_VERSION_HAZARDS if p.has_hazards else EXPORT_VERSION
+        if buf[0] != version:
+            if buf[0] in (EXPORT_VERSION, EXPORT_VERSION_HAZARDS):
+                raise InvalidArgument(
+                    f"import: export version {buf[0]}, but this game (ruleset {p.ruleset}, "
+                    f"map {p.map}) exports version {version}")
             raise InvalidArgument(f"import: unknown export version {buf[0]}")
         if buf[1] != W or buf[2] != H or buf[3] != p.snakes:
             raise InvalidArgument(
@@ -580,7 +689,7 @@ class SnakesGame:
                 consistent = death_turn == -1 and cause == 0
             else:
                 consistent = (0 <= death_turn <= turn
-                              and CAUSE_STARVED <= cause <= CAUSE_HEAD_TO_HEAD)
+                              and CAUSE_STARVED <= cause <= CAUSE_HAZARD)
             if not consistent:
                 raise InvalidArgument(
                     f"import: snake {i} death turn {death_turn} / cause {cause} inconsistent")
@@ -596,7 +705,10 @@ class SnakesGame:
                 if not inside and not oob_head:
                     raise InvalidArgument(
                         f"import: snake {i} segment {k} ({x},{y}) off the board")
-                if k > 0 and _manhattan((x, y), body[-1]) > 1:
+                dx, dy = abs(x - body[-1][0]) if k else 0, abs(y - body[-1][1]) if k else 0
+                if p.wrapped and inside:    # across an edge is next door too
+                    dx, dy = (1 if dx == W - 1 else dx), (1 if dy == H - 1 else dy)
+                if k > 0 and dx + dy > 1:
                     raise InvalidArgument(
                         f"import: snake {i} segments {k - 1} and {k} not adjacent")
                 if k > 0 and alive:
@@ -605,9 +717,60 @@ class SnakesGame:
                     counts[(x, y)] += 1
                 body.append((x, y))
             snakes.append(Snake(body, health, bool(alive), death_turn, cause))
+        hazards: dict[Cell, int] = {}
+        pending: dict[Cell, int] = {}
+        mapw = [0] * MAP_WORDS
+        if p.has_hazards:
+            need(1)
+            nh = buf[pos]
+            pos += 1
+            if nh < 0 or nh > 2 * p.ncells:
+                raise InvalidArgument(f"import: hazard cell count {nh} out of range")
+            need(3 * nh + MAP_WORDS)
+            top = 2 * H if p.map == "snail_mode" else H     # snail: tails to come
+            for _ in range(nh):
+                x, y, stack = buf[pos:pos + 3]
+                pos += 3
+                if not (0 <= x < W and 0 <= y < top):
+                    raise InvalidArgument(f"import: hazard ({x},{y}) off the board")
+                where, cell = (pending, (x, y - H)) if y >= H else (hazards, (x, y))
+                if cell in where:
+                    raise InvalidArgument(f"import: hazard ({x},{y}) listed twice")
+                if not 1 <= stack <= maps.HZ_MAX_STACK:
+                    raise InvalidArgument(f"import: hazard ({x},{y}) stack {stack}, expected "
+                                          f"1..{maps.HZ_MAX_STACK}")
+                where[cell] = stack
+            for k in range(MAP_WORDS):
+                if not -1 <= buf[pos + k] <= 50:
+                    raise InvalidArgument(f"import: map word {k} is {buf[pos + k]}, out of range")
+            mapw = list(buf[pos:pos + MAP_WORDS])
+            self._check_map_words(mapw)
+            pos += MAP_WORDS
         if pos != len(buf):
             raise InvalidArgument(f"import: {pos} words expected, got {len(buf)}")
-        return turn, food, snakes
+        return turn, food, snakes, hazards, pending, mapw
+
+    def _check_map_words(self, m: list[int]) -> None:
+        """snakes_map_check_words."""
+        p = self.p
+        W, H = p.width, p.height
+        if p.shrinks:
+            if m[0] < 0 or m[1] >= W or m[2] < 0 or m[3] >= H:
+                raise InvalidArgument(f"import: royale zone x {m[0]}..{m[1]} y {m[2]}..{m[3]} "
+                                      "reaches off the board")
+        elif p.map in ("hz_spiral", "hz_expand_box", "hz_expand_scatter"):
+            unset = m[0] == -1 and m[1] == -1
+            if not (unset or (0 <= m[0] < W and 0 <= m[1] < H)) or m[2] or m[3]:
+                raise InvalidArgument(f"import: map origin ({m[0]},{m[1]}) is neither unset "
+                                      "(-1,-1) nor on the board")
+        elif p.map == "hz_grow_box":
+            unset = m == [-1, -1, -1, -1]
+            if not (unset or (0 <= m[0] <= m[1] < W and 0 <= m[2] <= m[3] < H)):
+                raise InvalidArgument(f"import: grow box x {m[0]}..{m[1]} y {m[2]}..{m[3]} is "
+                                      "neither unset nor on the board")
+        elif any(m):
+            raise InvalidArgument(f"import: map {p.map} keeps no map words (got "
+                                  f"{m[0]} {m[1]} {m[2]} {m[3]})")
 
     def __repr__(self) -> str:
         return f"<reference SnakesGame turn {self.turn} alive {self.alive}>"

@@ -26,6 +26,8 @@ PARAM_TABLE: tuple[tuple[str, type, int, int], ...] = (
     ("initial_food", int, 0, 1),
     ("max_turns", int, 0, 100000),
     ("max_health", int, 1, 1000),
+    ("hazard_damage", int, -1000, 1000),
+    ("shrink_every", int, 1, 1000),
     ("w_alive", float, -1000, 1000),
     ("w_dead", float, -1000, 1000),
     ("w_outlived", float, -1000, 1000),
@@ -42,6 +44,14 @@ _DEC_FLOAT_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)(\.?)([0-9]*)([eE][+-]
 _HEX_FLOAT_RE = re.compile(
     r"[ \t\n\v\f\r]*[+-]?0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)([pP][+-]?[0-9]+)?")
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+# snakes.c's MODE_NAMES and snakes_maps.c's map names, in their orders
+RULESETS = ("standard", "solo", "royale", "constrictor", "wrapped", "wrapped_constrictor")
+MAPS = ("arcade_maze", "empty", "healing_pools", "hz_castle_wall", "hz_castle_wall_lg",
+        "hz_castle_wall_xl", "hz_columns", "hz_expand_box", "hz_expand_scatter", "hz_grow_box",
+        "hz_hazard_pits", "hz_inner_wall", "hz_islands_bridges", "hz_islands_bridges_lg",
+        "hz_rings", "hz_rivers_bridges", "hz_rivers_bridges_lg", "hz_rivers_bridges_xl",
+        "hz_scatter", "hz_spiral", "royale", "sinkholes", "snail_mode", "standard")
 
 
 def _format_value(value: Any) -> str:
@@ -129,6 +139,8 @@ def _strtod(key: str, value: str, lo: float, hi: float) -> float:
 class SnakesParams:
     """The game's parameters, defaults and ranges as in snakes.c."""
 
+    ruleset: str = "standard"
+    map: str = "standard"
     width: int = 11
     height: int = 11
     snakes: int = 4
@@ -137,6 +149,8 @@ class SnakesParams:
     initial_food: int = 1         # 1: RULES.md start food; 0: none
     max_turns: int = 0            # 0: no limit
     max_health: int = 100
+    hazard_damage: int = 14       # health a hazard layer takes a turn (< 0 heals)
+    shrink_every: int = 25        # turns between hazard changes
     w_alive: float = 1.0
     w_dead: float = -1.0
     w_outlived: float = 0.5
@@ -158,14 +172,26 @@ class SnakesParams:
             text = " ".join(f"{k}={_format_value(v)}" for k, v in params.items())
         values: dict[str, Any] = {}
         table = {name: (kind, lo, hi) for name, kind, lo, hi in PARAM_TABLE}
-        for key, value in _parse_kv(text):
+        pairs = _parse_kv(text)
+        for key, value in pairs:            # snakes_configure's first pass
+            if key == "ruleset" and value != "snakebyte" and value not in RULESETS:
+                raise InvalidArgument(
+                    f"ruleset: '{value}' is not available (have: standard, solo, royale, "
+                    "constrictor, wrapped, wrapped_constrictor, snakebyte)")
+            if key == "ruleset" and value == "snakebyte":   # its own twin
+                raise InvalidArgument("ruleset: this reference is the Battlesnake rulesets'; "
+                                      "snakebyte's is reference_byte.SnakeByteGame")
+        for key, value in pairs:
             if key == "ruleset":
-                if value == "snakebyte":      # its own twin: reference_byte.py
-                    raise InvalidArgument("ruleset: this reference is the standard ruleset's; "
-                                          "snakebyte's is reference_byte.SnakeByteGame")
-                if value != "standard":
+                values[key] = value
+                continue
+            if key == "map":
+                if value not in MAPS:
                     raise InvalidArgument(
-                        f"ruleset: '{value}' is not available (have: standard, snakebyte)")
+                        f"map: '{value}' is not a Battlesnake map we model (have: standard, "
+                        "empty, royale, arcade_maze, healing_pools, sinkholes and the hz_* "
+                        "maps, snail_mode; not solo_maze)")
+                values[key] = value
                 continue
             if key not in table:
                 raise InvalidArgument(f"unknown snakes parameter '{key}'")
@@ -174,7 +200,72 @@ class SnakesParams:
                 values[key] = _strtol(key, value, lo, hi)
             else:
                 values[key] = _strtod(key, value, float(lo), float(hi))
-        return cls(**values)
+        p = cls(**values)
+        p._check_map()
+        return p
+
+    def _check_map(self) -> None:
+        """snakes_configure's checks of the ruleset and map (snakes_map_check)."""
+        W, H, n, m = self.width, self.height, self.snakes, self.map
+        if self.ruleset == "royale" and m not in ("standard", "empty", "royale"):
+            raise InvalidArgument(f"map: '{m}' with ruleset royale is not modelled (royale "
+                                  "plays on the standard, empty or royale map)")
+        from .reference_maps import LAYOUTS
+        lay = LAYOUTS.get(m)
+        if lay is not None:
+            if (W, H) != (lay["width"], lay["height"]):
+                raise InvalidArgument(f"map: {m} is played on {lay['width']}x{lay['height']} "
+                                      f"only (not {W}x{H})")
+            if n > lay["max_snakes"]:
+                raise InvalidArgument(f"map: {m} seats 1..{lay['max_snakes']} snakes")
+        if m == "arcade_maze":
+            if (W, H) != (19, 21):
+                raise InvalidArgument(f"map: {m} is played on 19x21 only (not {W}x{H})")
+            if n > 6:
+                raise InvalidArgument(f"map: {m} seats 1..6 snakes")
+        elif m == "healing_pools" and not (W == H and W in (7, 11, 19)):
+            raise InvalidArgument(f"map: {m} is played on 7x7, 11x11 or 19x19 (not {W}x{H})")
+        elif m == "hz_hazard_pits":
+            if (W, H) != (11, 11):
+                raise InvalidArgument(f"map: {m} is played on 11x11 only (not {W}x{H})")
+            if n > 4:
+                raise InvalidArgument(f"map: {m} seats 1..4 snakes")
+        elif m == "sinkholes":
+            r = self.sinkhole_rings
+            if W // 2 < r or W // 2 + r > W - 1 or H // 2 < r or H // 2 + r > H - 1:
+                raise InvalidArgument(f"map: {m}'s sinkhole ({r} rings) does not fit a "
+                                      f"{W}x{H} board")
+        elif m in ("hz_expand_box", "hz_expand_scatter") and W != H:
+            raise InvalidArgument(f"map: {m} is played on square boards (not {W}x{H})")
+        elif m == "hz_rings" and any(o >= H - 1 for o in range(2, W // 2, 2)):
+            raise InvalidArgument(f"map: {m}'s rings do not fit a {W}x{H} board")
+
+    # -- what the ruleset and map make of the turn ---------------------------
+    @property
+    def wrapped(self) -> bool:
+        return self.ruleset in ("wrapped", "wrapped_constrictor")
+
+    @property
+    def constrictor(self) -> bool:
+        return self.ruleset in ("constrictor", "wrapped_constrictor")
+
+    @property
+    def solo_end(self) -> bool:
+        """The game goes on until no snake is left (solo, or one snake)."""
+        return self.ruleset == "solo" or self.snakes < 2
+
+    @property
+    def shrinks(self) -> bool:
+        """Royale's safe zone closes in (the ruleset or the map)."""
+        return self.ruleset == "royale" or self.map == "royale"
+
+    @property
+    def has_hazards(self) -> bool:
+        return self.shrinks or self.map not in ("standard", "empty")
+
+    @property
+    def sinkhole_rings(self) -> int:
+        return 3 if self.width == 7 else 7 if self.width == 19 else 5
 
     @property
     def ncells(self) -> int:
@@ -192,9 +283,16 @@ class SnakesParams:
     def describe(self) -> str:
         """The effective parameters as C's snakes_describe writes them."""
         ints = ("width", "height", "snakes", "food_spawn_chance", "minimum_food",
-                "initial_food", "max_turns", "max_health")
-        parts = ["ruleset=standard"]
-        for f in fields(self):
-            v = getattr(self, f.name)
-            parts.append(f"{f.name}={v}" if f.name in ints else f"{f.name}={'%.17g' % v}")
+                "initial_food", "hazard_damage", "shrink_every", "max_turns", "max_health")
+        order = ("ruleset", "map", "width", "height", "snakes", "food_spawn_chance",
+                 "minimum_food", "initial_food", "hazard_damage", "shrink_every", "max_turns",
+                 "max_health", "w_alive", "w_dead", "w_outlived", "w_length", "w_health",
+                 "w_food", "w_space")
+        parts = []
+        for name in order:
+            v = getattr(self, name)
+            if isinstance(v, str) or name in ints:
+                parts.append(f"{name}={v}")
+            else:
+                parts.append(f"{name}={'%.17g' % v}")
         return " ".join(parts)

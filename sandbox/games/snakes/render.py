@@ -1,5 +1,8 @@
-"""The snakes board: grid, food, snakes coloured per agent with their heads
-pointing where they go, dead snakes fading out.
+"""The snakes board: grid, hazards (shaded cells, darker with each layer,
+the count on stacked ones), food, snakes coloured per agent with their heads
+pointing where they go, dead snakes fading out. On a wrapped board a body
+that crosses an edge is drawn in pieces, leaving at one edge and coming in
+at the other.
 
 draw() interpolates between the previous and the current turn (alpha in
 [0, 1]): every segment slides from where it was to where it is, so motion is
@@ -15,6 +18,7 @@ from ...render.grid import board_geometry, cell_at, cell_center, clipped
 from .view import MOVE_DELTAS, SnakeByteView, SnakesView
 
 FADE_TURNS = 6  # a dead snake fades out over this many turns
+HAZARD = (150, 70, 40)   # a hazard cell's shade (blended over the grid by its layers)
 
 
 class SnakesBoardRenderer:
@@ -79,6 +83,8 @@ class SnakesBoardRenderer:
         h = view.height
         alpha = 1.0 if prev is None else min(1.0, max(0.0, alpha))
 
+        if view.hazards:
+            self._draw_hazards(surface, view, cell, x0, y0, h)
         for fx, fy in view.food:
             cx, cy = cell_center(fx, fy, cell, x0, y0, h)
             if prev is not None and (fx, fy) not in prev.food:
@@ -104,14 +110,32 @@ class SnakesBoardRenderer:
                              highlight=(i == highlight_agent))
 
     @staticmethod
+    def _draw_hazards(surface, view, cell, x0, y0, h) -> None:
+        shade = pygame.Surface((cell, cell), pygame.SRCALPHA)
+        font = None
+        for x, y, layers in view.hazards:
+            shade.fill((*HAZARD, min(235, 110 + 35 * (layers - 1))))
+            px, py = x0 + x * cell, y0 + (h - 1 - y) * cell
+            surface.blit(shade, (px, py))
+            if layers > 1 and cell >= 14:
+                if font is None:
+                    font = pygame.font.Font(None, max(12, cell // 2))
+                t = font.render(str(layers), True, (235, 190, 160))
+                surface.blit(t, (px + 2, py + 1))
+
+    @staticmethod
     def _interpolated_body(s, ps, alpha: float) -> list[tuple[float, float]]:
         if ps is None or alpha >= 1.0 or not ps.body:
             return [(float(x), float(y)) for x, y in s.body]
         out = []
         for k, (x, y) in enumerate(s.body):
             # the k-th segment slides from where the k-th segment was (a grown
-            # tail from the old last segment), so the body follows the head
+            # tail from the old last segment), so the body follows the head;
+            # one that came over an edge (wrapped) is drawn where it is now
             src = ps.body[min(k, len(ps.body) - 1)]
+            if abs(x - src[0]) + abs(y - src[1]) > 1:
+                out.append((float(x), float(y)))
+                continue
             out.append((src[0] + (x - src[0]) * alpha, src[1] + (y - src[1]) * alpha))
         return out
 
@@ -122,7 +146,9 @@ class SnakesBoardRenderer:
         pts = [cell_center(x, y, cell, x0, y0, h) for x, y in body]
         width = max(3, int(cell * 0.62))
         if len(pts) > 1:
-            for a, b in zip(pts, pts[1:]):
+            for (a, b), (ca, cb) in zip(zip(pts, pts[1:]), zip(body, body[1:])):
+                if abs(ca[0] - cb[0]) + abs(ca[1] - cb[1]) > 1.01:
+                    continue        # across a wrapped edge: no line over the board
                 pygame.draw.line(surface, base, a, b, width)
             for i, p in enumerate(pts[1:], 1):
                 shade = pal.lerp(base, pal.BG, 0.25 * i / len(pts))

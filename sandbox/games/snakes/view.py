@@ -6,8 +6,11 @@ from typing import Sequence
 
 MOVE_NAMES = ("up", "down", "left", "right")
 MOVE_DELTAS = ((0, 1), (0, -1), (-1, 0), (1, 0))
-CAUSES = ("", "starved", "out of bounds", "self collision", "body collision", "head-to-head")
+CAUSES = ("", "starved", "out of bounds", "self collision", "body collision", "head-to-head",
+          "hazard")
 EXPORT_VERSION = 1
+EXPORT_VERSION_HAZARDS = 2    # a game with hazards: the same, then hazards and map words
+MAP_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -25,12 +28,19 @@ class SnakeView:
 
     @property
     def direction(self) -> int | None:
-        """The move that brought the head where it is (None if stacked)."""
+        """The move that brought the head where it is (None if stacked). A
+        head across the board from its neck came over an edge (wrapped
+        rulesets): moving off the right edge brings it in at x = 0."""
         if len(self.body) < 2 or self.body[0] == self.body[1]:
             return None
-        dx = self.body[0][0] - self.body[1][0]
-        dy = self.body[0][1] - self.body[1][1]
+        dx = _unwrap(self.body[0][0] - self.body[1][0])
+        dy = _unwrap(self.body[0][1] - self.body[1][1])
         return MOVE_DELTAS.index((dx, dy)) if (dx, dy) in MOVE_DELTAS else None
+
+
+def _unwrap(d: int) -> int:
+    """A step between neighbours: across an edge it spans the board."""
+    return -1 if d > 1 else 1 if d < -1 else d
 
 
 @dataclass(frozen=True)
@@ -40,11 +50,25 @@ class SnakesView:
     turn: int
     food: tuple[tuple[int, int], ...]
     snakes: tuple[SnakeView, ...]
+    hazards: tuple[tuple[int, int, int], ...] = ()   # (x, y, layers), cell order
+    map_words: tuple[int, ...] = ()                  # the map's progress (sbx.h)
+    pending: tuple[tuple[int, int, int], ...] = ()   # snail_mode: tails to come (x, y, layers)
+
+    @property
+    def version(self) -> int:
+        return EXPORT_VERSION_HAZARDS if self.map_words else EXPORT_VERSION
+
+    def hazard_at(self, cell: tuple[int, int]) -> int:
+        """Hazard layers on a cell (0: none)."""
+        for x, y, k in self.hazards:
+            if (x, y) == cell:
+                return k
+        return 0
 
 
 def decode_snakes(words: Sequence[int]) -> SnakesView:
     w = [int(x) for x in words]
-    if len(w) < 6 or w[0] != EXPORT_VERSION:
+    if len(w) < 6 or w[0] not in (EXPORT_VERSION, EXPORT_VERSION_HAZARDS):
         raise ValueError("not a snakes export (version word mismatch)")
     width, height, n, turn, nfood = w[1:6]
     p = 6
@@ -58,9 +82,24 @@ def decode_snakes(words: Sequence[int]) -> SnakesView:
         p += 2 * length
         snakes.append(SnakeView(bool(alive), health, length, death_turn,
                                 CAUSES[cause] if 0 <= cause < len(CAUSES) else "?", body))
+    hazards: tuple[tuple[int, int, int], ...] = ()
+    pending: tuple[tuple[int, int, int], ...] = ()
+    map_words: tuple[int, ...] = ()
+    if w[0] == EXPORT_VERSION_HAZARDS:
+        if p >= len(w):
+            raise ValueError("snakes export ends before its hazards")
+        nh = w[p]
+        p += 1
+        hazards = tuple((w[p + 3 * i], w[p + 3 * i + 1], w[p + 3 * i + 2]) for i in range(nh))
+        # snail_mode's tails to come lie off the board (y + height): not hazards yet
+        pending = tuple((x, y - height, k) for x, y, k in hazards if y >= height)
+        hazards = tuple(h for h in hazards if h[1] < height)
+        p += 3 * nh
+        map_words = tuple(w[p:p + MAP_WORDS])
+        p += MAP_WORDS
     if p != len(w):
         raise ValueError(f"snakes export has {len(w) - p} trailing words")
-    return SnakesView(width, height, turn, food, tuple(snakes))
+    return SnakesView(width, height, turn, food, tuple(snakes), hazards, map_words, pending)
 
 
 # ---------------------------------------------------------------- snakebyte

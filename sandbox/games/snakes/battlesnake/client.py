@@ -102,9 +102,10 @@ class BattlesnakeController(ExternalController):
             raise InvalidArgument(f"timeout_ms: {self.timeout_ms:g}, expected 1..60000")
         # checked before the base class starts its worker thread
         super().__init__(player, agents, name, "snakes")
-        gp = dict(game_params or {})
-        self.food_spawn_chance = int(gp.get("food_spawn_chance", 15))
-        self.minimum_food = int(gp.get("minimum_food", 1))
+        # the game's ruleset, map and settings, sent in every state (the
+        # official engine sends the full settings object)
+        from ..params import SnakesGameParams
+        self.game_params = SnakesGameParams.model_validate(dict(game_params or {})).model_dump()
         self.game_id = game_id
         self.names = tuple(names)
         self.info: dict | None = None          # GET / answer
@@ -167,8 +168,7 @@ class BattlesnakeController(ExternalController):
         names = [self.names[a] if a < len(self.names) else f"agent {a}" for a in range(n)]
         return state_json(view, agent, ids, names, game_id=self.game_id,
                           timeout_ms=int(self.timeout_ms),
-                          food_spawn_chance=self.food_spawn_chance,
-                          minimum_food=self.minimum_food, latencies=self._latency)
+                          game_params=self.game_params, latencies=self._latency)
 
     def _decide_turn(self, turn: int, view: Any,
                      legal: Mapping[int, tuple[int, ...]]) -> dict[int, Any]:

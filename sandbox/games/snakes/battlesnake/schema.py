@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....native import InvalidArgument
+from ..params import BATTLESNAKE_MAPS as MAPS
 
 MOVES = ("up", "down", "left", "right")     # our move ids 0..3, in this order
 MAX_SIDE = 25                               # our board limits (snakes.c)
@@ -30,8 +31,12 @@ MAX_SNAKES = 8                              # SBX_MAX_AGENTS
 MAX_HEALTH = 100                            # the standard ruleset's full health
 MAX_TURN = 1_000_000                        # the largest turn our state holds (snakes.c)
 MAX_TEXT = 1024                             # ids, names, shouts: longer is refused
-RULESETS = ("standard",)
-MAPS = ("standard", "empty")
+# the official rulesets and maps our snakes game models (params.py); a
+# "squad" game whose squad settings are all off plays the standard rules
+RULESETS = ("standard", "solo", "royale", "constrictor", "wrapped", "wrapped_constrictor")
+WRAPPED = ("wrapped", "wrapped_constrictor")
+SQUAD_SETTINGS = ("allowBodyCollisions", "sharedElimination", "sharedHealth", "sharedLength")
+MAX_HAZARD_STACK = 100                      # layers on one cell (snakes_std.h)
 
 
 class MalformedState(InvalidArgument):
@@ -91,6 +96,21 @@ class GameState:
     def minimum_food(self) -> int:
         return self.settings.get("minimumFood", 1)
 
+    @property
+    def hazard_damage(self) -> int:
+        return self.settings.get("hazardDamagePerTurn", 14)
+
+    @property
+    def shrink_every(self) -> int:
+        royale = self.settings.get("royale")
+        return royale.get("shrinkEveryNTurns", 25) if isinstance(royale, dict) else 25
+
+    @property
+    def rules(self) -> str:
+        """The ruleset our game plays: a squad game without squad rules is
+        standard."""
+        return "standard" if self.ruleset == "squad" else self.ruleset
+
 
 # ------------------------------------------------------------------ reading
 def parse_body(raw: bytes | str) -> Any:
@@ -149,7 +169,10 @@ def _points(obj: dict, key: str, where: str, required: bool = True,
     return tuple(_point(p, f"{where}{key}[{i}]") for i, p in enumerate(arr))
 
 
-def _snake(v: Any, where: str) -> Snake:
+def _snake(v: Any, where: str, board: tuple[int, int] | None) -> Snake:
+    """board: (width, height) of a wrapped game (a body may cross an edge),
+    None for the others; a game we do not model is not checked here (its
+    bodies follow rules we do not know: check_supported says why not)."""
     if not isinstance(v, dict):
         raise MalformedState(f"{where}: expected an object, got {_type(v)}")
     w = where + "."
@@ -163,9 +186,12 @@ def _snake(v: Any, where: str) -> Snake:
         raise MalformedState(f"{w}head: {_point(v['head'], w + 'head')} is not body[0] {body[0]}")
     if "length" in v and _get(v, "length", w, int) != len(body):
         raise MalformedState(f"{w}length: {v['length']}, but the body has {len(body)} cells")
-    for k in range(1, len(body)):
+    for k in range(1, len(body) if board != () else 0):
         (ax, ay), (bx, by) = body[k - 1], body[k]
-        if abs(ax - bx) + abs(ay - by) > 1:
+        dx, dy = abs(ax - bx), abs(ay - by)
+        if board:
+            dx, dy = min(dx, abs(board[0] - dx)), min(dy, abs(board[1] - dy))
+        if dx + dy > 1:
             raise MalformedState(f"{w}body: cells {k - 1} {body[k - 1]} and {k} {body[k]} "
                                  "are not neighbours")
     latency = v.get("latency", "")
@@ -201,8 +227,13 @@ def read_state(data: Any) -> GameState:
     snakes_raw = _get(board, "snakes", "board.", list)
     if len(snakes_raw) > 64:
         raise MalformedState(f"board.snakes: {len(snakes_raw)} snakes, more than any game has")
-    snakes = tuple(_snake(s, f"board.snakes[{i}]") for i, s in enumerate(snakes_raw))
-    you = _snake(_get(data, "you", "", dict), "you")
+    # bodies are checked by the rules of the game they come from: a wrapped
+    # body may cross an edge; a game we do not model is refused as such by
+    # check_supported, not for a body its own rules allow
+    modelled = (rname in RULESETS or rname == "squad") and gmap in MAPS
+    shape = (width, height) if rname in WRAPPED else None if modelled else ()
+    snakes = tuple(_snake(s, f"board.snakes[{i}]", shape) for i, s in enumerate(snakes_raw))
+    you = _snake(_get(data, "you", "", dict), "you", shape)
     if not 1 <= timeout <= 60_000:
         raise MalformedState(f"game.timeout: {timeout} ms, expected 1..60000")
     if turn < 0:
@@ -213,6 +244,18 @@ def read_state(data: Any) -> GameState:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise MalformedState(f"game.ruleset.settings.{k}: expected an integer, "
                                      f"got {_type(v)}")
+    for k in ("hazardMap", "hazardMapAuthor"):
+        _get(settings, k, "game.ruleset.settings.", str, False)
+    royale = _get(settings, "royale", "game.ruleset.settings.", dict, False, {})
+    if "shrinkEveryNTurns" in royale and (isinstance(royale["shrinkEveryNTurns"], bool) or
+                                          not isinstance(royale["shrinkEveryNTurns"], int)):
+        raise MalformedState("game.ruleset.settings.royale.shrinkEveryNTurns: expected an "
+                             f"integer, got {_type(royale['shrinkEveryNTurns'])}")
+    squad = _get(settings, "squad", "game.ruleset.settings.", dict, False, {})
+    for k in SQUAD_SETTINGS:
+        if k in squad and not isinstance(squad[k], bool):
+            raise MalformedState(f"game.ruleset.settings.squad.{k}: expected true or false, "
+                                 f"got {_type(squad[k])}")
     ids = [s.id for s in snakes]
     if len(set(ids)) != len(ids):
         raise MalformedState("board.snakes: two snakes have one id")
@@ -223,15 +266,31 @@ def read_state(data: Any) -> GameState:
 
 
 def check_supported(st: GameState) -> None:
-    """Unsupported (one line) unless our standard ruleset models the game."""
-    if st.ruleset not in RULESETS:
-        raise Unsupported(f"ruleset {st.ruleset!r} is not modelled (only standard; not "
-                          "royale, constrictor, wrapped, solo, squad)")
+    """Unsupported (one line) unless our snakes game models the game (its
+    ruleset, map and settings; the board a map needs is C's to say, at
+    convert.position)."""
+    if st.ruleset == "squad":
+        squad = st.settings.get("squad") or {}
+        on = [k for k in SQUAD_SETTINGS if squad.get(k)]
+        if on:
+            raise Unsupported(f"ruleset 'squad' with {on[0]} is not modelled (a squad game "
+                              "without squad settings plays the standard rules)")
+    elif st.ruleset not in RULESETS:
+        raise Unsupported(f"ruleset {st.ruleset!r} is not modelled (we model "
+                          + ", ".join(RULESETS) + ")")
     if st.map not in MAPS:
-        raise Unsupported(f"map {st.map!r} is not modelled (only standard and empty)")
-    if st.hazards:
-        raise Unsupported(f"board.hazards: {len(st.hazards)} hazard cells; hazards are not "
-                          "modelled")
+        raise Unsupported(f"map {st.map!r} is not modelled (we model " + ", ".join(MAPS) + ")")
+    if st.hazards and st.rules != "royale" and st.map in ("standard", "empty"):
+        raise Unsupported(f"board.hazards: {len(st.hazards)} hazard cells on map {st.map!r} "
+                          f"with ruleset {st.rules!r}, which never place any")
+    stack = max((st.hazards.count(c) for c in set(st.hazards)), default=0)
+    if stack > MAX_HAZARD_STACK:
+        raise Unsupported(f"board.hazards: {stack} layers on one cell; we model "
+                          f"1..{MAX_HAZARD_STACK}")
+    dmg, every = st.hazard_damage, st.shrink_every
+    if not -1000 <= dmg <= 1000 or not 1 <= every <= 1000:
+        raise Unsupported(f"hazardDamagePerTurn {dmg} / royale.shrinkEveryNTurns {every}: we "
+                          "model -1000..1000 and 1..1000")
     if not (MIN_SIDE <= st.width <= MAX_SIDE and MIN_SIDE <= st.height <= MAX_SIDE):
         raise Unsupported(f"board {st.width}x{st.height}: we model {MIN_SIDE}..{MAX_SIDE} "
                           "cells a side")
@@ -247,6 +306,10 @@ def check_supported(st: GameState) -> None:
     def inside(p: tuple[int, int]) -> bool:
         return 0 <= p[0] < W and 0 <= p[1] < H
     seen: set[tuple[int, int]] = set()
+    for i, h in enumerate(st.hazards):
+        # snail_mode keeps the tails to come at y + height
+        if not inside(h) and not (st.map == "snail_mode" and inside((h[0], h[1] - H))):
+            raise MalformedState(f"board.hazards[{i}]: {h} is off the {W}x{H} board")
     for i, f in enumerate(st.food):
         if not inside(f):
             raise MalformedState(f"board.food[{i}]: {f} is off the {W}x{H} board")

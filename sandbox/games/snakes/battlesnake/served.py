@@ -26,9 +26,9 @@ from ....native import Game, SandboxError, core_version
 from ....replay.format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
                                TurnLine, hash_hex)
 from ..params import SnakesGameParams
-from ..view import CAUSES, EXPORT_VERSION, SnakesView, decode_snakes
-from .convert import game_params
-from .schema import GameState
+from ..view import CAUSES, SnakesView, decode_snakes
+from .convert import game_params, has_hazards, hazard_words
+from .schema import WRAPPED, GameState
 
 PHYSICS = "battlesnake"       # the header's scenario physics: states received, not stepped
 SCORE_DECIMALS = 6
@@ -53,6 +53,8 @@ class ServedGame:
         self.you = st.you_index
         self.params = SnakesGameParams.model_validate(game_params(st))
         self.c_params = self.params.c_params()
+        self.wrapped = st.rules in WRAPPED
+        self.hazards = has_hazards(st.rules, st.map)
         self.last_seen = time.monotonic()
         self.error: str | None = None
         self.path: Path | None = None
@@ -198,10 +200,19 @@ class ServedGame:
         if not self.recording or self._words is None:
             return
         last = decode_snakes(self._words).turn
-        # after our snake is out the engine sends us no more states, so the
-        # final one may be turns later: the replay then ends where we last
-        # saw the game (the result line says that state's ranking)
-        if st.turn <= last + 1:
+        # The official engine finds a game over at the start of the turn
+        # after the last one: nothing moves, but its map's after-turn step
+        # runs once more and the turn counter goes on, and /end carries that
+        # state. So a game over in the stored state gets no turn line; a
+        # state two turns on is the last turn's result, one turn on from
+        # ours (our snake was out and sent nothing in between). Any other
+        # gap: the replay ends where we last saw the game.
+        with Game("snakes", self.c_params, seed=0) as g:
+            g.import_state(self._words)
+            over = g.is_terminal
+        if not over and st.turn == last + 2 and self._is_over(st):
+            st = _with_turn(st, last + 1)
+        if not over and st.turn == last + 1:
             self._observe(st)
         if not self.recording:
             return
@@ -219,12 +230,20 @@ class ServedGame:
             self._fail(f"result: {exc}")
         self.close()
 
+    def _is_over(self, st: GameState) -> bool:
+        """Whether a received state ends the game by our rules (one snake
+        left, or none in a solo game)."""
+        alive = len(st.snakes)
+        solo = self.params.ruleset == "solo" or len(self.ids) < 2
+        return alive == 0 if solo else alive <= 1
+
     def _words_of(self, st: GameState, stepped: SnakesView | None,
                   prev: SnakesView | None = None, joint: Sequence[int | None] = ()
                   ) -> tuple[int, ...]:
         """Our state words of a received state, in this game's agent order."""
         by_id = {s.id: s for s in st.snakes}
-        w = [EXPORT_VERSION, st.width, st.height, len(self.ids), st.turn, len(st.food)]
+        w = [2 if self.hazards else 1, st.width, st.height, len(self.ids), st.turn,
+             len(st.food)]
         for x, y in st.food:
             w += [x, y]
         for a, sid in enumerate(self.ids):
@@ -248,6 +267,8 @@ class ServedGame:
             w += [0, health, len(body), death_turn, CAUSES.index(cause)]
             for x, y in body:
                 w += [x, y]
+        if self.hazards:
+            w += hazard_words(st.rules, st.map, st.width, st.height, st.hazards)
         return tuple(w)
 
     def _turn(self, prev: SnakesView, st: GameState) -> tuple[TurnLine, tuple[int, ...]]:
@@ -293,6 +314,8 @@ class ServedGame:
             hx, hy = before.body[0]
             if s is not None:
                 d = (s.head[0] - hx, s.head[1] - hy)
+                if self.wrapped:          # over an edge: a step the other way
+                    d = tuple(-1 if v > 1 else 1 if v < -1 else v for v in d)
                 if d not in DELTAS:
                     raise ValueError(f"snake {sid!r} moved from {(hx, hy)} to {s.head}, "
                                      "not one step")
@@ -320,6 +343,11 @@ class ServedGame:
                 if not g.alive[a]:
                     return m
         return order[0]
+
+
+def _with_turn(st: GameState, turn: int) -> GameState:
+    from dataclasses import replace
+    return replace(st, turn=turn)
 
 
 def _cause(before, move: int | None, width: int, height: int) -> str:

@@ -279,14 +279,15 @@ class Handler(BaseHTTPRequestHandler):
         if g is None:
             return self._answer(safe_move(st), f"refused: {why}")
         deadline = t0 + (st.timeout - s.margin_ms) / 1000.0
+        # the state is recorded before the search: an engine that stops
+        # waiting for a late answer (and may end the game and send /end at
+        # once) finds every state it sent already written
+        g.observe(st)
         try:
             d = self.server.agent.decide(pos, st.game_id, st.turn, deadline)
         except SandboxError as exc:     # a state C refuses: still a move
             self.server.log(f"game {st.game_id} turn {st.turn}: {exc}")
             return self._answer(safe_move(st), f"refused: {exc}")
-        # recorded before the answer leaves (about a millisecond, inside the
-        # margin): an /end sent the moment the answer arrives finds it written
-        g.observe(st)
         g.note_move(st.turn, st.you.id, d.move, d.iterations, d.search_ms, d.stop_reason)
         self._answer(d.move, "")
         late = (time.perf_counter() - t0) * 1000.0
