@@ -19,6 +19,7 @@ from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Int
 from ..safetext import unsafe_char
+from ..seeds import player_seed as derived_player_seed
 from ..textfile import TextFileProblem, read_small_text
 # DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
@@ -277,8 +278,10 @@ class Scenario(BaseModel):
         return self.players[i].budget or self.budget
 
     def player_seed(self, i: int, match_seed: int) -> int:
+        """The player's own `seed`, else one derived one-way from the match
+        seed and the seat (sandbox.seeds.player_seed)."""
         p = self.players[i]
-        return p.seed if p.seed is not None else (match_seed * 1_000_003 + 7919 * (i + 1)) % 2**63
+        return p.seed if p.seed is not None else derived_player_seed(match_seed, i)
 
     def with_overrides(self, **changes: Any) -> "Scenario":
         return scenario_from_dict({**self.model_dump(), **changes}, source="(overrides)")
