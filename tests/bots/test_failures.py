@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from sandbox.bots.process import USE_KEEPER
 from sandbox.native import Game
 from sandbox.replay import verify
 
@@ -304,3 +305,28 @@ def test_stdout_without_end_holds_no_turn(tmp_path):
     for t in range(1, 5):      # the flood's lines are no answers (or none came in time)
         assert failures(replay, t) in ([(0, "garbage")], [(0, "timeout")]), t
     assert all(s < TIMEOUT_MS / 1000 + SLACK_S for s in seconds[1:]), seconds
+
+
+@pytest.mark.skipif(not USE_KEEPER, reason="the bot's keeper (Linux) is off here")
+def test_nothing_the_bot_started_outlives_the_match_not_even_in_a_session_of_its_own(tmp_path):
+    """A child in a new session and a daemonised grandchild (double fork,
+    setsid) leave the bot's process group; they die with the match all the
+    same."""
+    pid_file = tmp_path / "pids"
+    sc = bot_scenario("setsid_escape", timeout_ms=1000, first_turn_ms=10_000,
+                      env={"PID_FILE": str(pid_file)})
+    _, replay, _ = play_recorded(sc, tmp_path)
+    assert all(failures(replay, t) == [] for t in range(5))
+    pids = [int(x) for x in pid_file.read_text().split()]
+    assert len(pids) == 3
+    try:
+        deadline = time.monotonic() + 3
+        while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert all(_gone(p) for p in pids), [p for p in pids if not _gone(p)]
+    finally:
+        for p in pids:                        # never leave them running
+            try:
+                os.kill(p, 9)
+            except OSError:
+                pass
