@@ -24,8 +24,8 @@ with threads: the app's searches run on threads).
 Every live BotProcess is in a registry that an atexit hook kills, so a
 bot does not outlive the sandbox on a normal exit, Ctrl-C or an uncaught
 exception. SIGTERM (a service manager, `kill`, a job's time limit) would
-end Python without atexit: the entry points install terminate_cleanly,
-which turns it into a clean exit. A pool worker process (tournaments)
+end Python without atexit: the entry points install
+sandbox.signals.terminate_cleanly, which turns it into a clean exit. A pool worker process (tournaments)
 leaves through multiprocessing's exit function, not atexit, so the same
 hook is registered there too.
 """
@@ -45,8 +45,9 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
+from ..signals import ignore_stop_signals, on_forced_exit
 from .protocol import MAX_LINE_BYTES
 
 STDERR_LOG_CAP = 1 << 20        # bytes of a bot's stderr kept per match
@@ -87,59 +88,15 @@ def kill_all() -> None:
 def _kill_all_at_exit() -> None:
     # the program is ending: a second Ctrl-C or SIGTERM must not cut this
     # short (a bot left running, a traceback "ignored in atexit callback")
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                signal.signal(sig, signal.SIG_IGN)
-            except (OSError, ValueError):
-                pass
+    ignore_stop_signals()
     kill_all()
 
 
 atexit.register(_kill_all_at_exit)
+on_forced_exit(kill_all)
 # a multiprocessing worker ends with os._exit after its exit function
 # (util._exit_function), which runs finalizers but not atexit hooks
 multiprocessing.util.Finalize(None, _kill_all_at_exit, exitpriority=100)
-
-
-_TERM_HOOKS: list[Callable[[], None]] = []
-_TERM_SIGNAL: int | None = None
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    global _TERM_SIGNAL
-    _TERM_SIGNAL = signum
-    for hook in reversed(_TERM_HOOKS):
-        try:
-            hook()          # e.g. the app: a QUIT event, closed like a window
-            return
-        except Exception:
-            break
-    raise SystemExit(128 + signum)
-
-
-def on_terminate(hook: Callable[[], None]) -> Callable[[], None]:
-    """Run `hook` on SIGTERM instead of exiting at once (it must lead to an
-    orderly exit soon; `terminate_status` then gives the status). Returns
-    the function that removes it. A hook that raises falls back to the exit."""
-    _TERM_HOOKS.append(hook)
-    return lambda: _TERM_HOOKS.remove(hook) if hook in _TERM_HOOKS else None
-
-
-def terminate_status(rc: int) -> int:
-    """`rc`, or 128 + the signal when SIGTERM ended the run through a hook."""
-    return 128 + _TERM_SIGNAL if _TERM_SIGNAL is not None else rc
-
-
-def terminate_cleanly() -> None:
-    """SIGTERM ends the program as an exit does (status 143), so the atexit
-    hook above kills every bot's process group. Only from the main thread,
-    and only where nobody chose another disposition for it (a parent that
-    ignores SIGTERM for us keeps it ignored)."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-        signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def _ms(seconds: float) -> int:

@@ -5,10 +5,12 @@ once: an early stop (SPRT) or Ctrl-C then leaves little queued, and a Dask
 cluster sees a steady stream rather than ten thousand tasks."""
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+import time
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from typing import Any, Callable, Iterable
 
 from ..native import SandboxError
+from ..signals import deferred_signals
 from .jobs import GameJob, play_job
 from .log import ResultLog
 
@@ -35,7 +37,8 @@ def run_jobs(jobs: Iterable[GameJob], executor: Executor, log: ResultLog,
                 job = next(it, None)
                 if job is None:
                     break
-                pending[executor.submit(play, job)] = job
+                with deferred_signals():    # a worker may be starting: never cut it in half
+                    pending[executor.submit(play, job)] = job
             if not pending:
                 return played
             done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
@@ -45,6 +48,13 @@ def run_jobs(jobs: Iterable[GameJob], executor: Executor, log: ResultLog,
                     result = f.result()
                 except SandboxError as exc:
                     raise GameFailed(f"game {job.key} (seed {job.seed}): {exc}") from None
+                except BrokenExecutor as exc:
+                    # a worker killed from outside (the OOM killer, a kill),
+                    # or by the signal that is ending this command: let that
+                    # signal's own exit (130, 143) come first if it is one
+                    time.sleep(0.2)
+                    raise GameFailed(f"game {job.key} (seed {job.seed}): a worker process "
+                                     f"ended before the game did ({exc})") from None
                 log.append(result)
                 played += 1
                 if on_result is not None:
