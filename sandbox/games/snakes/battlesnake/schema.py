@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....native import InvalidArgument
+from ....safetext import unsafe_char
 
 MOVES = ("up", "down", "left", "right")     # our move ids 0..3, in this order
 MAX_SIDE = 25                               # our board limits (snakes.c)
@@ -30,6 +31,8 @@ MAX_SNAKES = 8                              # SBX_MAX_AGENTS
 MAX_HEALTH = 100                            # the standard ruleset's full health
 MAX_TURN = 1_000_000                        # the largest turn our state holds (snakes.c)
 MAX_TEXT = 1024                             # ids, names, shouts: longer is refused
+MAX_INT = 2**31 - 1                         # any integer field past +-this is refused
+MAX_MINIMUM_FOOD = 10_000                   # more food than any board holds
 RULESETS = ("standard",)
 MAPS = ("standard", "empty")
 
@@ -107,6 +110,10 @@ def parse_body(raw: bytes | str) -> Any:
                              f"column {exc.colno})") from None
     except RecursionError:
         raise MalformedState("body: JSON nested too deeply") from None
+    except MalformedState:
+        raise
+    except ValueError:           # an integer of thousands of digits (Python's own limit)
+        raise MalformedState("body: a number with too many digits") from None
 
 
 def _no_constant(name: str) -> Any:
@@ -127,6 +134,29 @@ def _get(obj: dict, key: str, where: str, kind: type | tuple, required: bool = T
         raise MalformedState(f"{where}{key}: expected {want}, got {_type(v)}")
     if isinstance(v, str) and len(v) > MAX_TEXT:
         raise MalformedState(f"{where}{key}: {len(v)} characters, at most {MAX_TEXT}")
+    if isinstance(v, int) and not isinstance(v, bool) and not -MAX_INT <= v <= MAX_INT:
+        raise MalformedState(f"{where}{key}: {_number(v)} is out of range")
+    return v
+
+
+def _number(v: int) -> str:
+    text = str(v)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def _in_range(v: int, lo: int, hi: int, where: str) -> int:
+    if not lo <= v <= hi:
+        raise MalformedState(f"{where}: {_number(v)}, expected {lo}..{hi}")
+    return v
+
+
+def _id(obj: dict, key: str, where: str) -> str:
+    """An id: it names a game or a snake in the log and the replay's file
+    name, so a control or bidi character in it is refused."""
+    v = _get(obj, key, where, str)
+    why = unsafe_char(v)
+    if why:
+        raise MalformedState(f"{where}{key}: has {why}")
     return v
 
 
@@ -153,9 +183,9 @@ def _snake(v: Any, where: str) -> Snake:
     if not isinstance(v, dict):
         raise MalformedState(f"{where}: expected an object, got {_type(v)}")
     w = where + "."
-    sid = _get(v, "id", w, str)
+    sid = _id(v, "id", w)
     name = _get(v, "name", w, str, False, "")
-    health = _get(v, "health", w, int)
+    health = _in_range(_get(v, "health", w, int), 0, MAX_HEALTH, f"{w}health")
     body = _points(v, "body", w)
     if not body:
         raise MalformedState(f"{w}body: empty; a snake has at least its head")
@@ -184,7 +214,7 @@ def read_state(data: Any) -> GameState:
     if not isinstance(data, dict):
         raise MalformedState(f"body: expected a game-state object, got {_type(data)}")
     game = _get(data, "game", "", dict)
-    gid = _get(game, "id", "game.", str)
+    gid = _id(game, "id", "game.")
     rs = _get(game, "ruleset", "game.", dict)
     rname = _get(rs, "name", "game.ruleset.", str)
     rver = _get(rs, "version", "game.ruleset.", str, False, "")
@@ -207,12 +237,16 @@ def read_state(data: Any) -> GameState:
         raise MalformedState(f"game.timeout: {timeout} ms, expected 1..60000")
     if turn < 0:
         raise MalformedState(f"turn: {turn}, expected >= 0")
-    for k in ("foodSpawnChance", "minimumFood", "hazardDamagePerTurn"):
+    _in_range(width, 1, MAX_INT, "board.width")
+    _in_range(height, 1, MAX_INT, "board.height")
+    for k, hi in (("foodSpawnChance", 100), ("minimumFood", MAX_MINIMUM_FOOD),
+                  ("hazardDamagePerTurn", MAX_HEALTH)):
         if k in settings:
             v = settings[k]
             if isinstance(v, bool) or not isinstance(v, int):
                 raise MalformedState(f"game.ruleset.settings.{k}: expected an integer, "
                                      f"got {_type(v)}")
+            _in_range(v, 0, hi, f"game.ruleset.settings.{k}")
     ids = [s.id for s in snakes]
     if len(set(ids)) != len(ids):
         raise MalformedState("board.snakes: two snakes have one id")
