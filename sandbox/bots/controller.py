@@ -119,8 +119,12 @@ class ProcessController(ExternalController):
         except BotIOError as exc:
             if exc.kind == "timeout":
                 self._owed += want - len(got)
+                if got:          # part of the reply came: the protocol says what is missing
+                    self.protocol.parse_reply(got, t)
             raise
         latency = (time.monotonic() - t0) * 1000.0
+        if self.protocol.exact_lines:
+            got += self.bot.ready_lines(deadline)
         reply = self.protocol.parse_reply(got, t)
         return reply.moves, latency, reply.debug
 

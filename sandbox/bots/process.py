@@ -356,6 +356,31 @@ class BotProcess:
             n += self._drop_lines()
         return n + self._drop_lines()
 
+    def ready_lines(self, deadline: float, max_lines: int = 64) -> list[str]:
+        """The complete lines the bot has written by now, without waiting
+        (at most `max_lines`; the rest stay for drain_ready)."""
+        out: list[str] = []
+        while len(out) < max_lines:
+            try:
+                line = self._take_line()
+            except BotIOError:
+                break
+            if line is not None:
+                out.append(line)
+                continue
+            if self._eof or time.monotonic() >= deadline:
+                break
+            try:
+                if not self._poll_out.poll(0):
+                    break
+            except InterruptedError:
+                continue
+            before = len(self._buf)
+            self._fill()
+            if len(self._buf) == before and not self._eof:
+                break
+        return out
+
     def _drop_lines(self) -> int:
         """Drop every complete line in the buffer at once (no line by line
         copying: a flood of short lines costs one pass)."""

@@ -330,3 +330,31 @@ def test_nothing_the_bot_started_outlives_the_match_not_even_in_a_session_of_its
                 os.kill(p, 9)
             except OSError:
                 pass
+
+
+def test_stats_takes_a_forfeit_for_what_it_is_not_an_edited_result(tmp_path, monkeypatch):
+    """A bot that would have won on points forfeits on the last turn: the
+    result ranks it last, and `replay stats` must agree (it used to call the
+    result line edited)."""
+    from sandbox.replay.checks import consistency_warnings
+    monkeypatch.setenv("HANG_AT", "4")
+    sc = bot_scenario("hangs", timeout_ms=TIMEOUT_MS, first_turn_ms=5000,
+                      on_failure="eliminate")
+    result, replay, _ = play_recorded(sc, tmp_path)
+    assert replay.by_turn[4].forfeits == [0] and result.ranking == (1, 0)
+    with Game(replay.header.game, replay.header.game_params, seed=replay.header.seed) as g:
+        for line in replay.turns:
+            g.step(line.joint)
+        assert g.ranking() == [0, 1]           # on points the bot won
+    assert verify(replay).ok
+    assert not any("edited" in w for w in consistency_warnings(replay)), \
+        consistency_warnings(replay)
+
+
+def test_stats_does_not_call_a_bots_default_moves_a_persons(tmp_path):
+    from sandbox.replay.stats import compute_stats
+    sc = bot_scenario("crash", timeout_ms=TIMEOUT_MS, first_turn_ms=5000)
+    _, replay, _ = play_recorded(sc, tmp_path)
+    assert failures(replay, 1) == [(0, "exit")]
+    text = compute_stats(replay).text()
+    assert "person" not in text, text
