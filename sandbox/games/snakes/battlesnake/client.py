@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ....bots.external import BotFailure, BotTurnInfo, ExternalController, default_move
+from ....config.remote import url_problem
 from ....native import Game, InvalidArgument
 from ..view import decode_snakes
 from .convert import state_json
@@ -151,16 +152,11 @@ class Answer:
 
 
 def check_url(url: Any) -> str:
-    """InvalidArgument (one line) unless `url` is an http(s) URL with a host."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidArgument(f"url: expected an http:// or https:// address, got {url!r}")
-    u = urllib.parse.urlsplit(url.strip())
-    if u.scheme not in ("http", "https") or not u.hostname:
-        raise InvalidArgument(f"url: {url!r} is not an http:// or https:// address with a host")
-    try:
-        u.port
-    except ValueError:
-        raise InvalidArgument(f"url: {url!r} has a bad port") from None
+    """InvalidArgument (one line) unless `url` is an http(s) URL the client
+    can call (sandbox.config.remote.url_problem)."""
+    why = url_problem(url)
+    if why:
+        raise InvalidArgument(f"url: {why}")
     return url.strip().rstrip("/")
 
 
