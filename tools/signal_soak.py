@@ -2,8 +2,8 @@
 sweeps on a local pool of two workers (one entrant a process bot), each sent
 SIGINT or SIGTERM, to the runner or to its whole process group (as a
 terminal's Ctrl-C), after a random delay. Each run must end with 130 / 143
-within 2.5 s, print no traceback, and leave nothing running (processes
-found by a marker in their environment). The test suite runs 8 of these
+within 2.5 s, print no traceback, leave its results log whole and leave
+nothing running (processes found by a marker in their environment). The test suite runs 8 of these
 (tests/tournament/test_pool_signals.py); this runs many more.
 
     python tools/signal_soak.py [--runs 100] [--seed 1] [--max-delay 3.0]
@@ -12,6 +12,7 @@ Prints a line per run and a summary; exits 1 if any run failed."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import signal
@@ -41,6 +42,18 @@ def marked(mark: bytes) -> list[int]:
         if mark in env and not zombie:
             found.append(int(d))
     return found
+
+
+def _torn_lines(log: Path) -> list[int]:
+    if not log.exists():
+        return []
+    bad = []
+    for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            json.loads(line)
+        except ValueError:
+            bad.append(n)
+    return bad
 
 
 def main() -> int:
@@ -93,6 +106,7 @@ def main() -> int:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+        torn = _torn_lines(work / kind / "results.jsonl")
         want = 130 if sig == signal.SIGINT else 143
         # before Python has set any handler (its first few ms) a signal
         # simply kills it: nothing of ours ran, nothing is left
@@ -106,6 +120,8 @@ def main() -> int:
             bad.append("a traceback")
         if left:
             bad.append(f"left running: {left}")
+        if torn:
+            bad.append(f"results.jsonl lines {torn} are not JSON")
         failed += bool(bad)
         print(f"{k:4d} {kind:<10} {signal.Signals(sig).name:<7} to the "
               f"{'group ' if group else 'runner'} after {delay:4.2f} s: exit {rc} in "
