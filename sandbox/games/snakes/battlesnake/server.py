@@ -36,11 +36,11 @@ import heapq
 import itertools
 import json
 import os
+import queue
 import socket
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
@@ -159,14 +159,47 @@ class SearchSlots:
 SEARCH_NICE = 10        # the search threads' niceness, above the request threads'
 
 
-def _nice_this_thread() -> None:
-    """A search thread yields the cores to the threads that read requests
-    and write answers (short bursts, each on a deadline): a search is
-    bounded by its own deadline whatever CPU it gets, an answer is not."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
-    except (AttributeError, OSError):
-        pass                    # not Linux, or not allowed: the searches run as they are
+class Searchers:
+    """The threads that run the searches, one per slot: niced, so that they
+    yield the cores to the threads that read requests and write answers
+    (short bursts, each on a deadline; a search is bounded by its own
+    deadline whatever CPU it gets), and daemons, so that a server stopped
+    mid-search (Ctrl-C) does not wait for the search at exit."""
+
+    def __init__(self, n: int) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        for k in range(n):
+            threading.Thread(target=self._work, name=f"snake-search-{k}", daemon=True).start()
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args) on a search thread; its result, or its exception."""
+        done = threading.Event()
+        out: list = []
+        self._jobs.put((fn, args, out, done))
+        done.wait()
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return out[0]
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def _work(self) -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
+        except (AttributeError, OSError):
+            pass                # not Linux, or not allowed: the searches run as they are
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                self._jobs.put(None)          # the next thread stops too
+                return
+            fn, args, out, done = job
+            try:
+                out.append(fn(*args))
+            except Exception as exc:          # handed to the request's thread
+                out.append(exc)
+            done.set()
 
 
 def printable(text: str, limit: int = 300) -> str:
@@ -199,9 +232,7 @@ class SnakeServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(settings.max_connections)
         self.search_slots = SearchSlots(settings.slots)
         # one thread per slot runs the searches (never more run at once)
-        self.searchers = ThreadPoolExecutor(max_workers=settings.slots,
-                                            thread_name_prefix="snake-search",
-                                            initializer=_nice_this_thread)
+        self.searchers = Searchers(settings.slots)
         self._accepted: dict[Any, float] = {}      # connection -> when it was accepted
         self.recordings_started: list[float] = []   # time.monotonic() of each, this minute
         self.recordings_total = 0
@@ -330,7 +361,7 @@ class SnakeServer(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
-        self.searchers.shutdown(wait=False, cancel_futures=True)
+        self.searchers.stop()
         with self.games_lock:
             for g in self.games.values():
                 g.close()
@@ -469,8 +500,8 @@ class Handler(BaseHTTPRequestHandler):
         now = time.perf_counter()
         share = max(MIN_SEARCH_S, (deadline - now) * slots.n / (slots.n + waiting))
         try:
-            d = self.server.searchers.submit(self.server.agent.decide, pos, st.game_id,
-                                             st.turn, min(deadline, now + share)).result()
+            d = self.server.searchers.run(self.server.agent.decide, pos, st.game_id, st.turn,
+                                          min(deadline, now + share))
         except SandboxError as exc:     # a state C refuses: still a move
             self.server.log(f"game {st.game_id} turn {st.turn}: {exc}")
             return self._answer(safe_move(st), f"refused: {exc}")
