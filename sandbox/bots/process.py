@@ -125,10 +125,11 @@ class BotProcess:
         self._eof = False
         self._killed = False
         self.returncode: int | None = None
-        self._ctl: socket.socket | None = None     # the keeper's socket (Linux)
+        self._kept = USE_KEEPER                    # under a keeper (Linux)
+        self._ctl: socket.socket | None = None     # the keeper's socket while it lives
         self._ctl_buf = b""
         self._bot_end: tuple[str, int] | None = None   # ("exit" | "signal", n)
-        if USE_KEEPER:
+        if self._kept:
             self._spawn_kept(full_env, cwd, memory_mb, cpu_s)
         else:
             self._spawn_direct(full_env, cwd, memory_mb, cpu_s)
@@ -207,20 +208,21 @@ class BotProcess:
         """The keeper's next line, waiting until `deadline` at most (None:
         none by then, or the keeper is gone)."""
         while b"\n" not in self._ctl_buf:
-            if self._ctl is None:
+            ctl = self._ctl
+            if ctl is None:
                 return None
             left = deadline - time.monotonic()
-            p = select.poll()
-            p.register(self._ctl, select.POLLIN)
             try:
+                p = select.poll()
+                p.register(ctl, select.POLLIN)
                 if not p.poll(_ms(left) if left > 0 else 0):
                     if left <= 0:
                         return None
                     continue
-                chunk = self._ctl.recv(4096)
+                chunk = ctl.recv(4096)
             except (BlockingIOError, InterruptedError):
                 continue
-            except OSError:
+            except (OSError, ValueError):    # closed meanwhile (kill from another thread)
                 chunk = b""
             if not chunk:
                 return None
@@ -431,12 +433,12 @@ class BotProcess:
     def alive(self) -> bool:
         if self._killed:
             return False
-        if self._ctl is not None:
+        if self._kept:
             return self._ended() is None
         return self.proc.poll() is None
 
     def exit_text(self) -> str:
-        if self._ctl is not None:
+        if self._kept:
             # its stdout ended: the keeper's report of its exit follows at once
             end = self._ended(wait_s=0.25)
             if end is None:
@@ -462,11 +464,12 @@ class BotProcess:
         if self._killed:
             return
         self._killed = True
-        if self._ctl is not None:
+        if self._kept:
             # the keeper's order to sweep: end of file on its side (it then
             # reports how the bot ended, and exits)
             try:
-                self._ctl.shutdown(socket.SHUT_WR)
+                if self._ctl is not None:
+                    self._ctl.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
         else:
@@ -480,8 +483,8 @@ class BotProcess:
             except OSError:
                 pass
         try:
-            rc = self.proc.wait(timeout=KEEPER_SWEEP_S if self._ctl is not None else 2)
-            if self._ctl is None:
+            rc = self.proc.wait(timeout=KEEPER_SWEEP_S if self._kept else 2)
+            if not self._kept:
                 self.returncode = rc
         except subprocess.TimeoutExpired:
             try:                          # a keeper that did not sweep: its group at least
@@ -494,7 +497,8 @@ class BotProcess:
                 pass
         if self._ctl is not None:
             self._ended(wait_s=0.0)           # its report, written before it exited
-            self._ctl.close()
+            ctl, self._ctl = self._ctl, None
+            ctl.close()
         self._err_thread.join(timeout=1)
         try:
             self.proc.stderr.close()
@@ -513,7 +517,7 @@ class BotProcess:
         except OSError:
             pass
         if grace_s > 0:
-            if self._ctl is not None:
+            if self._kept:
                 self._ended(wait_s=grace_s)
             else:
                 try:

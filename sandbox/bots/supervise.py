@@ -110,9 +110,10 @@ def _start(argv: list, memory: int, cpu: int) -> tuple[int, str]:
     if pid == 0:
         try:
             os.close(r)
-            # Python ignores SIGPIPE and SIGXFSZ; a program expects them
-            # at their defaults (subprocess restores them too)
-            for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+            # Python ignores SIGPIPE and SIGXFSZ, and this keeper SIGINT; a
+            # program expects them at their defaults (an ignored signal
+            # stays ignored across exec; subprocess restores the first two)
+            for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
                 signal.signal(sig, signal.SIG_DFL)
             if memory > 0:
                 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

@@ -358,3 +358,17 @@ def test_stats_does_not_call_a_bots_default_moves_a_persons(tmp_path):
     assert failures(replay, 1) == [(0, "exit")]
     text = compute_stats(replay).text()
     assert "person" not in text, text
+
+
+def test_the_bot_starts_with_no_signal_ignored(tmp_path):
+    """Whatever the sandbox (or the bot's keeper) ignores itself, the bot's
+    program starts with every signal at its default, as from a shell."""
+    out = tmp_path / "sigign"
+    from sandbox.config import scenario_from_dict
+    sc = scenario_from_dict({"game": "goofspiel", "game_params": {"num_cards": 3}, "players": [
+        {"controller": "process", "timeout_ms": 2000, "first_turn_ms": 10_000,
+         "command": ["sh", "-c", f"grep SigIgn /proc/$$/status > {out}; exec cat"]},
+        {"controller": "random"}]})
+    play_recorded(sc, tmp_path)
+    ignored = int(out.read_text().split()[1], 16)
+    assert ignored == 0, f"{ignored:#x}"
