@@ -63,6 +63,7 @@ def usable_cores() -> int:
 
 
 MIN_SEARCH_S = 0.02     # a search that cannot have this long is not started: a safe move
+LATE_EVERY_S = 10.0     # at most one line about late answers this often
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,8 @@ class SnakeServer(ThreadingHTTPServer):
         self.recordings_started: list[float] = []   # time.monotonic() of each, this minute
         self.recordings_total = 0
         self._cap_said_at = -1e9
+        self._late_said_at = -1e9
+        self._late_unsaid = 0
         self.answered = 0
         super().__init__(address, Handler)
 
@@ -273,6 +276,18 @@ class SnakeServer(ThreadingHTTPServer):
             return
         self._accepted[request] = time.perf_counter()
         super().process_request(request, client_address)
+
+    def note_late(self, line: str) -> None:
+        """A late answer: logged, at most one line in LATE_EVERY_S (with
+        how many more there were), so a flood of requests cannot flood the
+        log."""
+        now = time.monotonic()
+        self._late_unsaid += 1
+        if now - self._late_said_at >= LATE_EVERY_S:
+            more = self._late_unsaid - 1
+            self._late_unsaid = 0
+            self._late_said_at = now
+            self.log(line + (f" (and {more} more late answers)" if more else ""))
 
     def accepted_at(self, request) -> float:
         return self._accepted.pop(request, None) or time.perf_counter()
@@ -514,9 +529,9 @@ class Handler(BaseHTTPRequestHandler):
         self._answer(d.move, "")
         late = (time.perf_counter() - t0) * 1000.0
         if late > timeout:        # the engine has already played our last move again
-            self.server.log(f"game {st.game_id} turn {st.turn}: answered in {late:.0f} ms, "
-                            f"over its timeout of {timeout:.0f} ms (a busy machine? raise "
-                            "--margin-ms)")
+            self.server.note_late(f"game {st.game_id} turn {st.turn}: answered in {late:.0f} "
+                                  f"ms, over its timeout of {timeout:.0f} ms (a busy machine? "
+                                  "raise --margin-ms)")
 
     def _end(self, st) -> None:
         g = self.server.drop_game(st.game_id)
