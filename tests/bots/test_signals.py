@@ -82,3 +82,52 @@ controller = "random"
         assert all(t.players[0].bot.failures == [] for t in rp.turns)
         assert rp.result is None and not rp.dropped
     assert _gone(int(mark.read_text()))
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_second_signal_during_the_exit_is_no_traceback(tmp_path, sig, status):
+    """An impatient user presses Ctrl-C again while the bots are being
+    killed: the exit goes on, quietly, and kills them all the same."""
+    mark = tmp_path / "waiting"
+    (tmp_path / "s.toml").write_text(f"""
+game = "goofspiel"
+[game_params]
+num_cards = 13
+[[players]]
+controller = "process"
+command = ["{sys.executable}", "{BOTS / 'hangs.py'}"]
+env = {{ MARK_FILE = "{mark}", HANG_AT = "1" }}
+timeout_ms = 3000
+first_turn_ms = 5000
+[[players]]
+controller = "process"
+command = ["{sys.executable}", "{BOTS / 'fork_sleeper.py'}"]
+env = {{ PID_FILE = "{tmp_path / 'pids'}" }}
+timeout_ms = 3000
+first_turn_ms = 5000
+""")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "sandbox", "play", str(tmp_path / "s.toml"),
+                             "--replay-dir", str(tmp_path / "r")], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(mark, proc)
+        time.sleep(0.2)
+        proc.send_signal(sig)
+        for _ in range(20):                  # again and again, while it exits
+            time.sleep(0.01)
+            if proc.poll() is not None:
+                break
+            proc.send_signal(sig)
+        rc = proc.wait(timeout=15)
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == status, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    pids = [int(mark.read_text())] + [int(x) for x in (tmp_path / "pids").read_text().split()]
+    deadline = time.monotonic() + 3
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert all(_gone(p) for p in pids), pids
