@@ -1,5 +1,6 @@
 """`python -m sandbox serve battlesnake`: a sandbox agent as a Battlesnake
-server (API version 1), on the standard library's ThreadingHTTPServer.
+server (API version 1), on the standard library's ThreadingHTTPServer (its
+request threads kept as a pool, so accepting never waits for one to start).
 
     GET  /        the snake's looks (apiversion "1", author, color, head, tail, version)
     POST /start   a game begins: checked, registered (and its replay started)
@@ -232,6 +233,9 @@ class SnakeServer(ThreadingHTTPServer):
         self.games_lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(settings.max_connections)
         self.search_slots = SearchSlots(settings.slots)
+        self._requests: queue.SimpleQueue = queue.SimpleQueue()   # accepted connections
+        self._pool_lock = threading.Lock()
+        self._idle = 0                               # pool threads waiting for a connection
         # one thread per slot runs the searches (never more run at once)
         self.searchers = Searchers(settings.slots)
         self._accepted: dict[Any, float] = {}      # connection -> when it was accepted
@@ -275,7 +279,28 @@ class SnakeServer(ThreadingHTTPServer):
             self.shutdown_request(request)
             return
         self._accepted[request] = time.perf_counter()
-        super().process_request(request, client_address)
+        # handed to a waiting thread of the pool: the accepting thread does
+        # not wait for a new thread to start (under load, milliseconds a
+        # connection, while the next connections wait to be accepted)
+        with self._pool_lock:
+            grow = self._idle == 0
+            self._idle -= 0 if grow else 1
+        self._requests.put((request, client_address))
+        if grow:
+            threading.Thread(target=self._serve_requests, daemon=True,
+                             name="snake-request").start()
+
+    def _serve_requests(self) -> None:
+        """A thread of the request pool: one connection after another (at
+        most max_connections threads: one per connection being served)."""
+        while True:
+            job = self._requests.get()
+            if job is None:
+                self._requests.put(None)       # the next thread stops too
+                return
+            self.process_request_thread(*job)
+            with self._pool_lock:
+                self._idle += 1
 
     def note_late(self, line: str) -> None:
         """A late answer: logged, at most one line in LATE_EVERY_S (with
@@ -376,6 +401,7 @@ class SnakeServer(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
+        self._requests.put(None)
         self.searchers.stop()
         with self.games_lock:
             for g in self.games.values():
