@@ -18,7 +18,10 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+
+# no `typing` here: this module is imported first, and a signal that comes
+# before it has set the handlers is Python's default (a traceback); the
+# annotations are strings (postponed) and need no import
 
 EXIT_INTERRUPTED = 130          # 128 + SIGINT, what a shell reports for Ctrl-C
 TERM_GRACE_S = 2.0              # SIGTERM's clean exit; past it the exit is forced

@@ -75,6 +75,7 @@ def stop_pool(ex: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
     Python waits for the pool's thread, which may wait for a worker that
     waits for work."""
     procs = list((getattr(ex, "_processes", None) or {}).values())
+    manager = getattr(ex, "_executor_manager_thread", None)
     ex.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         try:
@@ -90,6 +91,11 @@ def stop_pool(ex: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
                 p.join(1.0)
         except (OSError, AttributeError, ValueError, AssertionError):
             pass
+    # the pool's manager thread sees its workers gone and closes its pipes:
+    # let it finish now, not while the interpreter exits (Python's exit
+    # hook for pools would write to a pipe it is closing: a traceback)
+    if manager is not None:
+        manager.join(STOP_GRACE_S)
 
 
 @contextmanager

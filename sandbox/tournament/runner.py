@@ -1,8 +1,9 @@
 """Runs jobs on an Executor and logs each result as it arrives.
 
 Jobs are submitted a few at a time (twice the workers, at least 4), not all at
-once: an early stop (SPRT) or Ctrl-C then leaves little queued, and a Dask
-cluster sees a steady stream rather than ten thousand tasks."""
+once: an early stop (SPRT) or Ctrl-C then leaves little queued (dropped when
+the executor shuts down), and a Dask cluster sees a steady stream rather than
+ten thousand tasks."""
 from __future__ import annotations
 
 import time
@@ -60,5 +61,9 @@ def run_jobs(jobs: Iterable[GameJob], executor: Executor, log: ResultLog,
                 if on_result is not None:
                     on_result(result)
     finally:
-        for f in pending:
-            f.cancel()
+        # the games still queued are the executor's to drop when it is shut
+        # down (make_executor does): a local pool cancels its own in its
+        # manager thread, and a future cancelled from here while that
+        # thread marks a broken pool's futures failed raises in it
+        # (CPython 3.11: InvalidStateError, a traceback on the console)
+        pending.clear()
