@@ -17,11 +17,12 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-# no `typing` here: this module is imported first, and a signal that comes
-# before it has set the handlers is Python's default (a traceback); the
-# annotations are strings (postponed) and need no import
+# no `typing` here (it is slow to import): this module is imported first,
+# and a signal that comes before it has set the handlers meets Python's
+# default (a traceback)
 
 EXIT_INTERRUPTED = 130          # 128 + SIGINT, what a shell reports for Ctrl-C
 TERM_GRACE_S = 2.0              # SIGTERM's clean exit; past it the exit is forced
@@ -32,7 +33,7 @@ _TERM_SIGNAL: int | None = None
 _forced_exit_armed = False
 
 
-def _unsafe(frame: Any) -> bool:
+def _unsafe(frame: object) -> bool:
     """Whether the main thread is where an exception raised by a signal
     handler goes wrong: inside an import (CPython's constant folding clears
     every error but KeyboardInterrupt while it compiles a module, and one
@@ -80,7 +81,7 @@ def on_forced_exit(hook: Callable[[], None]) -> None:
     _FORCED_EXIT_HOOKS.append(hook)
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
+def _on_sigterm(signum: int, frame: object) -> None:
     global _TERM_SIGNAL
     _TERM_SIGNAL = signum
     for hook in reversed(_TERM_HOOKS):
@@ -96,7 +97,7 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def _on_sigint(signum: int, frame: Any) -> None:
+def _on_sigint(signum: int, frame: object) -> None:
     if _unsafe(frame):
         _again_soon(signum)
         return

@@ -8,7 +8,6 @@ import multiprocessing
 import multiprocessing.forkserver
 import multiprocessing.resource_tracker
 import os
-import signal
 import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor

@@ -43,8 +43,10 @@ def signal_and_wait(proc: subprocess.Popen, sig: int) -> tuple[int, float, str]:
     return rc, time.monotonic() - t0, proc.stderr.read()
 
 
-@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_signal_while_a_bot_is_waited_on_ends_play_at_once(tmp_path, sig, status):
+def play_with_a_hanging_bot(tmp_path, hang_at: int, second_player: str):
+    """`python -m sandbox play` of goofspiel against a bot (hangs.py) that
+    stops answering at turn `hang_at`; (the process, its mark file, written
+    when the bot gets that turn)."""
     mark = tmp_path / "waiting"
     (tmp_path / "s.toml").write_text(f"""
 game = "goofspiel"
@@ -54,16 +56,22 @@ num_cards = 13
 name = "Hang"
 controller = "process"
 command = ["{sys.executable}", "{BOTS / 'hangs.py'}"]
-env = {{ MARK_FILE = "{mark}", HANG_AT = "2" }}
+env = {{ MARK_FILE = "{mark}", HANG_AT = "{hang_at}" }}
 timeout_ms = 3000
 first_turn_ms = 5000
 [[players]]
-controller = "random"
+{second_player}
 """)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "sandbox", "play", str(tmp_path / "s.toml"),
                              "--replay-dir", str(tmp_path / "r")], env=env, cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return proc, mark
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_a_bot_is_waited_on_ends_play_at_once(tmp_path, sig, status):
+    proc, mark = play_with_a_hanging_bot(tmp_path, 2, 'controller = "random"')
     try:
         wait_for(mark, proc)
         time.sleep(0.2)                  # the sandbox is inside its wait for turn 2
@@ -88,28 +96,11 @@ controller = "random"
 def test_a_second_signal_during_the_exit_is_no_traceback(tmp_path, sig, status):
     """An impatient user presses Ctrl-C again while the bots are being
     killed: the exit goes on, quietly, and kills them all the same."""
-    mark = tmp_path / "waiting"
-    (tmp_path / "s.toml").write_text(f"""
-game = "goofspiel"
-[game_params]
-num_cards = 13
-[[players]]
-controller = "process"
-command = ["{sys.executable}", "{BOTS / 'hangs.py'}"]
-env = {{ MARK_FILE = "{mark}", HANG_AT = "1" }}
-timeout_ms = 3000
-first_turn_ms = 5000
-[[players]]
-controller = "process"
+    proc, mark = play_with_a_hanging_bot(tmp_path, 1, f"""controller = "process"
 command = ["{sys.executable}", "{BOTS / 'fork_sleeper.py'}"]
 env = {{ PID_FILE = "{tmp_path / 'pids'}" }}
 timeout_ms = 3000
-first_turn_ms = 5000
-""")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "sandbox", "play", str(tmp_path / "s.toml"),
-                             "--replay-dir", str(tmp_path / "r")], env=env, cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+first_turn_ms = 5000""")
     try:
         wait_for(mark, proc)
         time.sleep(0.2)
