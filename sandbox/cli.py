@@ -13,7 +13,7 @@ from typing import Sequence
 
 from .seeds import series_seed_problem
 from .native import SandboxError
-from .bots.process import terminate_cleanly
+from .signals import EXIT_INTERRUPTED, terminate_cleanly
 from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
                   make_recorder, replay_outcome as _replay_outcome)
 
@@ -217,7 +217,7 @@ def _node_cap_text(match, player: int) -> str:
 
 # --------------------------------------------------------------- main.py entry
 def app_main(argv: Sequence[str] | None = None) -> int:
-    terminate_cleanly()          # SIGTERM: a clean exit, so the bots' process groups die
+    terminate_cleanly()          # SIGTERM: a clean exit, so the bots die
     parser = _Parser(prog="main.py", description="The simultaneous-move search sandbox.")
     add_play_args(parser, app=True)
     parser.add_argument("--headless", action="store_true", help="play without a window")
@@ -375,7 +375,7 @@ MAX_PROFILE_FRAMES = 1_000_000   # about 4.6 hours at 60 frames a second
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    terminate_cleanly()          # SIGTERM: a clean exit, so the bots' process groups die
+    terminate_cleanly()          # SIGTERM: a clean exit, so the bots die
     parser = _Parser(prog="python -m sandbox", description="The simultaneous-move search sandbox.")
     sub = parser.add_subparsers(dest="command", metavar="command")
     play = sub.add_parser("play", help="play a scenario headless")
@@ -835,6 +835,6 @@ def _guard(fn) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0

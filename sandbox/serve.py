@@ -27,8 +27,20 @@ def add_serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
     p.add_argument("--margin-ms", type=float, default=None, metavar="MS",
                    help="answer this long before the request's timeout (default 100)")
+    p.add_argument("--max-timeout-ms", type=float, default=None, metavar="MS",
+                   help="a request's game.timeout is taken up to this (default 1000)")
+    p.add_argument("--search-slots", type=int, default=None, metavar="N",
+                   help="searches at once; a request that cannot start one in time gets a "
+                        "safe move (default: one per core)")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help="games at once; more are refused (default 4)")
+    p.add_argument("--max-connections", type=int, default=None, metavar="N",
+                   help="connections at once; more are answered 503 (default 128)")
+    p.add_argument("--max-recordings-per-minute", type=int, default=None, metavar="N",
+                   help="games recorded a minute at most; more are played, not recorded "
+                        "(default 10)")
+    p.add_argument("--max-recordings", type=int, default=None, metavar="N",
+                   help="games recorded in all while the server runs (default 1000)")
     p.add_argument("--replay-dir", default=None, metavar="DIR",
                    help="record each served game here (default $SBX_REPLAY_DIR, else replays/)")
     p.add_argument("--no-record", action="store_true", help="do not record served games")
@@ -66,10 +78,10 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CliError(f"--port: {args.port}, expected 0..65535")
     name, player = resolve_player(args.agent)
     options: dict[str, Any] = {}
-    if args.margin_ms is not None:
-        options["margin_ms"] = args.margin_ms
-    if args.max_games is not None:
-        options["max_games"] = args.max_games
+    for name in ("margin_ms", "max_timeout_ms", "search_slots", "max_games", "max_connections",
+                 "max_recordings_per_minute", "max_recordings"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
     folder = args.replay_dir or os.environ.get("SBX_REPLAY_DIR") or "replays"
     options["replay_dir"] = None if args.no_record else folder
     try:
@@ -84,9 +96,9 @@ def run_serve(args: argparse.Namespace) -> int:
           "Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
+        # Ctrl-C (exit 130) and SIGTERM (143) end here too: the recordings
+        # are closed with the turns received; a search in flight is dropped
         server.server_close()
     return 0
 

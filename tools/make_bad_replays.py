@@ -505,7 +505,7 @@ CASES = [
          "bots, turn 1: the forfeit moved to the winner (the ranking no longer follows)",
          set_in_turn(1, lambda t: t.update(forfeits=[1])),
          verify={"exit": 1, "error": "ranking"},
-         stats={"exit": 0}),
+         stats={"exit": 0, "warnings": ["the result line was edited"]}),
     warned_turn("bots_forfeit_not_a_list.jsonl", "bots_forfeit",
          "bots, turn 1: forfeits as a number",
          1, lambda t: t.update(forfeits=0),

@@ -28,7 +28,7 @@ def run_app(args: argparse.Namespace) -> int:
     the status is then 143."""
     import pygame
 
-    from ..bots.process import on_terminate, terminate_status
+    from ..signals import on_terminate, terminate_status
     remove = on_terminate(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
     try:
         rc = _run_app(args)

@@ -55,17 +55,20 @@ class ProcessController(ExternalController):
         self._pending: list[str] = []     # the start lines, sent with the first turn
         self._owed = 0                    # reply lines of turns given up on, still to come
         self._first = True
+        self._temp_log = False
 
     def attach_log(self, replay_path: str | os.PathLike | None) -> None:
         """Where the bot's stderr goes: beside the replay, named after it
-        and the player; without a replay, a temporary folder."""
+        and the player; without a replay, the temporary folder's
+        sandbox-bots/, which keeps the newest TEMP_LOGS_KEPT logs."""
+        self._temp_log = replay_path is None
         if replay_path is not None:
             p = Path(replay_path)
             self.log_path = p.with_name(f"{p.stem}.p{self.player}.stderr.log")
         else:
-            folder = Path(tempfile.gettempdir()) / "sandbox-bots"
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            self.log_path = folder / f"{stamp}-{os.getpid()}-{id(self):x}.p{self.player}.stderr.log"
+            self.log_path = temp_log_folder() / (f"{stamp}-{os.getpid()}-{id(self):x}"
+                                                 f".p{self.player}{LOG_SUFFIX}")
 
     def _prepare(self, turn: int, game: Any, view: Any) -> None:
         if not self._first:
@@ -116,8 +119,12 @@ class ProcessController(ExternalController):
         except BotIOError as exc:
             if exc.kind == "timeout":
                 self._owed += want - len(got)
+                if got:          # part of the reply came: the protocol says what is missing
+                    self.protocol.parse_reply(got, t)
             raise
         latency = (time.monotonic() - t0) * 1000.0
+        if self.protocol.exact_lines:
+            got += self.bot.ready_lines(deadline)
         reply = self.protocol.parse_reply(got, t)
         return reply.moves, latency, reply.debug
 
@@ -142,6 +149,43 @@ class ProcessController(ExternalController):
             # a moment to read the end message and exit by itself, then the group dies
             self.bot.close(grace_s=0.05)
         super().close()
+        if self._temp_log and self.log_path is not None:
+            tidy_temp_logs(self.log_path)
+
+
+LOG_SUFFIX = ".stderr.log"
+# logs kept without a replay: a tournament of thousands of games must not
+# fill the disk, and the newest are the ones someone debugging looks at
+TEMP_LOGS_KEPT = 32
+
+
+def temp_log_folder() -> Path:
+    return Path(tempfile.gettempdir()) / "sandbox-bots"
+
+
+def tidy_temp_logs(closed: Path) -> None:
+    """After a match without a replay: its log goes if the bot wrote
+    nothing, and the folder keeps only the newest TEMP_LOGS_KEPT logs (a
+    log still being written by another match may go too; its bot's
+    writes then go nowhere, within the same cap)."""
+    try:
+        if closed.stat().st_size == 0:
+            closed.unlink()
+    except OSError:
+        pass
+    try:
+        logs = []
+        for entry in os.scandir(closed.parent):
+            if entry.name.endswith(LOG_SUFFIX) and entry.is_file(follow_symlinks=False):
+                logs.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+    except OSError:
+        return
+    logs.sort(reverse=True)
+    for _, path in logs[TEMP_LOGS_KEPT:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _known(names: Sequence[str]) -> tuple[str, ...]:

@@ -155,9 +155,12 @@ class ExternalController(Controller):
         return self._done.wait(timeout)
 
     def _run(self, job: tuple) -> None:
+        # Exception, not BaseException: a Ctrl-C or SIGTERM raised in this
+        # wait (the caller's thread runs the turn) is the user's, not a
+        # failure of the bot's, and must end the command
         try:
             self._moves = self._decide_turn(*job)
-        except BaseException as exc:   # never leave the match waiting
+        except Exception as exc:       # never leave the match waiting
             turn, view, legal = job
             self._moves = {a: default_move(self.plugin, view, a, legal[a]) for a in self.agents}
             self.last_info = BotTurnInfo(turn, None, tuple(

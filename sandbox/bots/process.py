@@ -1,29 +1,33 @@
 """A bot as an operating-system process: spawn, talk in lines, kill.
 
-The bot runs in a session (and so a process group) of its own, so that
-killing the group ends the bot and anything it started. Its stdout is read
-in the calling thread through a non-blocking pipe and `poll` (not `select`,
-which fails on a file descriptor of 1024 or more: a long tournament, an app
-with many files open), with a hard
-cap on a line's length: a reply is waited for until its deadline and no
-longer, whatever the bot writes or does not write. Its stderr is drained by
-a thread into a log file, up to a size cap (the rest is counted, not kept),
-so a bot that writes to stderr without end never blocks on a full pipe.
+On Linux the bot runs under a keeper of its own (sandbox/bots/supervise.py,
+a child subreaper in a new session): every process the bot starts stays
+below the keeper even if it calls setsid() and its parent exits, and the
+keeper kills them all when the sandbox closes the socket between them, or
+when the sandbox dies (the kernel closes it then, even after a SIGKILL).
+Elsewhere the bot is the leader of a session (and process group) of its
+own, and killing the group ends the bot and what it started there.
 
-Limits (memory_mb: RLIMIT_AS, cpu_s: RLIMIT_CPU) are set on the child with
-prlimit right after it is spawned: setting them in the child before exec
-would need a preexec function, which is unsafe in a program with threads
-(the app's searches run on threads).
+Its stdout is read in the calling thread through a non-blocking pipe and
+`poll` (not `select`, which fails on a file descriptor of 1024 or more: a
+long tournament, an app with many files open), with a hard cap on a line's
+length: a reply is waited for until its deadline and no longer, whatever
+the bot writes or does not write. Its stderr is drained by a thread into a
+log file, up to a size cap (the rest is counted, not kept), so a bot that
+writes to stderr without end never blocks on a full pipe.
+
+Limits (memory_mb: RLIMIT_AS, cpu_s: RLIMIT_CPU) are set by the keeper in
+the bot's process before its program runs; without a keeper, with prlimit
+right after the spawn (a preexec function would be unsafe in a program
+with threads: the app's searches run on threads).
 
 Every live BotProcess is in a registry that an atexit hook kills, so a
 bot does not outlive the sandbox on a normal exit, Ctrl-C or an uncaught
 exception. SIGTERM (a service manager, `kill`, a job's time limit) would
-end Python without atexit: the entry points install terminate_cleanly,
-which turns it into a clean exit. A pool worker process (tournaments)
+end Python without atexit: the entry points install
+sandbox.signals.terminate_cleanly, which turns it into a clean exit. A pool worker process (tournaments)
 leaves through multiprocessing's exit function, not atexit, so the same
-hook is registered there too. A SIGKILL of the sandbox cannot be caught:
-the bot then reads end-of-file on stdin, and docs/bots.md asks bots to
-exit on it.
+hook is registered there too.
 """
 from __future__ import annotations
 
@@ -34,17 +38,25 @@ import os
 import resource
 import select
 import signal
+import socket
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
+from ..signals import ignore_stop_signals, on_forced_exit
 from .protocol import MAX_LINE_BYTES
 
 STDERR_LOG_CAP = 1 << 20        # bytes of a bot's stderr kept per match
 _READ_CHUNK = 1 << 16
+KEEPER = Path(__file__).with_name("supervise.py")
+# the keeper needs Linux's child subreaper; SBX_BOT_KEEPER=0 turns it off
+USE_KEEPER = sys.platform.startswith("linux") and os.environ.get("SBX_BOT_KEEPER", "1") != "0"
+KEEPER_START_S = 20.0           # the keeper's own start (a Python), on a loaded machine
+KEEPER_SWEEP_S = 7.0            # its sweep (5 s at most) and exit
 
 
 class BotIOError(Exception):
@@ -66,57 +78,25 @@ _LIVE_LOCK = threading.Lock()
 
 
 def kill_all() -> None:
-    """Kill every live bot's process group (atexit; the app on quit)."""
+    """Kill every live bot and what it started (atexit; the app on quit)."""
     with _LIVE_LOCK:
         bots = list(_LIVE)
     for b in bots:
         b.kill()
 
 
-atexit.register(kill_all)
+def _kill_all_at_exit() -> None:
+    # the program is ending: a second Ctrl-C or SIGTERM must not cut this
+    # short (a bot left running, a traceback "ignored in atexit callback")
+    ignore_stop_signals()
+    kill_all()
+
+
+atexit.register(_kill_all_at_exit)
+on_forced_exit(kill_all)
 # a multiprocessing worker ends with os._exit after its exit function
 # (util._exit_function), which runs finalizers but not atexit hooks
-multiprocessing.util.Finalize(None, kill_all, exitpriority=100)
-
-
-_TERM_HOOKS: list[Callable[[], None]] = []
-_TERM_SIGNAL: int | None = None
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    global _TERM_SIGNAL
-    _TERM_SIGNAL = signum
-    for hook in reversed(_TERM_HOOKS):
-        try:
-            hook()          # e.g. the app: a QUIT event, closed like a window
-            return
-        except Exception:
-            break
-    raise SystemExit(128 + signum)
-
-
-def on_terminate(hook: Callable[[], None]) -> Callable[[], None]:
-    """Run `hook` on SIGTERM instead of exiting at once (it must lead to an
-    orderly exit soon; `terminate_status` then gives the status). Returns
-    the function that removes it. A hook that raises falls back to the exit."""
-    _TERM_HOOKS.append(hook)
-    return lambda: _TERM_HOOKS.remove(hook) if hook in _TERM_HOOKS else None
-
-
-def terminate_status(rc: int) -> int:
-    """`rc`, or 128 + the signal when SIGTERM ended the run through a hook."""
-    return 128 + _TERM_SIGNAL if _TERM_SIGNAL is not None else rc
-
-
-def terminate_cleanly() -> None:
-    """SIGTERM ends the program as an exit does (status 143), so the atexit
-    hook above kills every bot's process group. Only from the main thread,
-    and only where nobody chose another disposition for it (a parent that
-    ignores SIGTERM for us keeps it ignored)."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-        signal.signal(signal.SIGTERM, _on_sigterm)
+multiprocessing.util.Finalize(None, _kill_all_at_exit, exitpriority=100)
 
 
 def _ms(seconds: float) -> int:
@@ -145,25 +125,14 @@ class BotProcess:
         self._eof = False
         self._killed = False
         self.returncode: int | None = None
-        try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=cwd, env=full_env, start_new_session=True,
-                close_fds=True, bufsize=0)
-        except (OSError, ValueError) as exc:
-            raise SpawnError(f"cannot start {self.argv[0]}: "
-                             f"{getattr(exc, 'strerror', None) or exc}") from None
-        self.pid = self.proc.pid
-        with _LIVE_LOCK:
-            _LIVE.add(self)
-        try:
-            if memory_mb is not None:
-                n = int(memory_mb) << 20
-                resource.prlimit(self.pid, resource.RLIMIT_AS, (n, n))
-            if cpu_s is not None:
-                resource.prlimit(self.pid, resource.RLIMIT_CPU, (int(cpu_s), int(cpu_s) + 1))
-        except (OSError, ValueError):
-            pass          # it exited already: the first read says so
+        self._kept = USE_KEEPER                    # under a keeper (Linux)
+        self._ctl: socket.socket | None = None     # the keeper's socket while it lives
+        self._ctl_buf = b""
+        self._bot_end: tuple[str, int] | None = None   # ("exit" | "signal", n)
+        if self._kept:
+            self._spawn_kept(full_env, cwd, memory_mb, cpu_s)
+        else:
+            self._spawn_direct(full_env, cwd, memory_mb, cpu_s)
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
         self._in = self.proc.stdin.fileno()
@@ -172,9 +141,110 @@ class BotProcess:
         self._poll_out.register(self._out, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in, select.POLLOUT)
+
+    def _popen(self, argv: list[str], env: Mapping[str, str], cwd, **kw: Any) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, start_new_session=True, close_fds=True, bufsize=0, **kw)
+        except (OSError, ValueError) as exc:
+            raise SpawnError(f"cannot start {self.argv[0]}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        with _LIVE_LOCK:
+            _LIVE.add(self)
         self._err_thread = threading.Thread(target=self._drain_stderr, daemon=True,
-                                            name=f"bot-stderr-{self.pid}")
+                                            name=f"bot-stderr-{self.proc.pid}")
         self._err_thread.start()
+
+    def _spawn_kept(self, env: Mapping[str, str], cwd, memory_mb: int | None,
+                    cpu_s: int | None) -> None:
+        """The bot under its keeper: started, and its program running (or
+        SpawnError saying why it cannot run) before this returns."""
+        ours, theirs = socket.socketpair()
+        try:
+            memory = int(memory_mb) << 20 if memory_mb is not None else 0
+            cpu = int(cpu_s) if cpu_s is not None else 0
+            self._popen([sys.executable, "-I", "-S", str(KEEPER), str(theirs.fileno()),
+                         str(memory), str(cpu), *self.argv], env, cwd,
+                        pass_fds=(theirs.fileno(),))
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._ctl = ours
+        ours.setblocking(False)
+        self.pid = self.proc.pid
+        try:
+            first = self._ctl_line(time.monotonic() + KEEPER_START_S)
+        except BaseException:             # a signal while it starts: no bot left behind
+            self.kill()
+            raise
+        word, _, rest = (first or "").partition(" ")
+        if word == "ok" and rest.isdigit():
+            self.pid = int(rest)
+            return
+        self.kill()
+        if word == "error":
+            raise SpawnError(f"cannot start {self.argv[0]}: {rest.partition(' ')[2] or rest}")
+        raise SpawnError(f"cannot start {self.argv[0]}: its keeper did not start")
+
+    def _spawn_direct(self, env: Mapping[str, str], cwd, memory_mb: int | None,
+                      cpu_s: int | None) -> None:
+        """The bot as the leader of a session of its own (no keeper)."""
+        self._popen(self.argv, env, cwd)
+        self.pid = self.proc.pid
+        try:
+            if memory_mb is not None:
+                n = int(memory_mb) << 20
+                resource.prlimit(self.pid, resource.RLIMIT_AS, (n, n))
+            if cpu_s is not None:
+                resource.prlimit(self.pid, resource.RLIMIT_CPU, (int(cpu_s), int(cpu_s) + 1))
+        except (OSError, ValueError):
+            pass          # it exited already: the first read says so
+
+    # ------------------------------------------------------------ the keeper
+    def _ctl_line(self, deadline: float) -> str | None:
+        """The keeper's next line, waiting until `deadline` at most (None:
+        none by then, or the keeper is gone)."""
+        while b"\n" not in self._ctl_buf:
+            ctl = self._ctl
+            if ctl is None:
+                return None
+            left = deadline - time.monotonic()
+            try:
+                p = select.poll()
+                p.register(ctl, select.POLLIN)
+                if not p.poll(_ms(left) if left > 0 else 0):
+                    if left <= 0:
+                        return None
+                    continue
+                chunk = ctl.recv(4096)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except (OSError, ValueError):    # closed meanwhile (kill from another thread)
+                chunk = b""
+            if not chunk:
+                return None
+            self._ctl_buf += chunk
+        line, _, self._ctl_buf = self._ctl_buf.partition(b"\n")
+        return line.decode("utf-8", "replace")
+
+    def _ended(self, wait_s: float = 0.0) -> tuple[str, int] | None:
+        """How the bot itself ended (("exit", status) or ("signal", n)), as
+        its keeper reports it; None while it runs (after waiting up to
+        wait_s for the report)."""
+        if self._bot_end is None and self._ctl is not None:
+            deadline = time.monotonic() + wait_s
+            while self._bot_end is None:
+                line = self._ctl_line(deadline)
+                if line is None:
+                    break
+                word, _, n = line.partition(" ")
+                if word in ("exit", "signal") and n.isdigit():
+                    self._bot_end = (word, int(n))
+                    self.returncode = int(n) if word == "exit" else -int(n)
+        return self._bot_end
 
     # ------------------------------------------------------------ stdin
     def send(self, lines: Sequence[str], deadline: float | None = None) -> None:
@@ -288,6 +358,31 @@ class BotProcess:
             n += self._drop_lines()
         return n + self._drop_lines()
 
+    def ready_lines(self, deadline: float, max_lines: int = 64) -> list[str]:
+        """The complete lines the bot has written by now, without waiting
+        (at most `max_lines`; the rest stay for drain_ready)."""
+        out: list[str] = []
+        while len(out) < max_lines:
+            try:
+                line = self._take_line()
+            except BotIOError:
+                break
+            if line is not None:
+                out.append(line)
+                continue
+            if self._eof or time.monotonic() >= deadline:
+                break
+            try:
+                if not self._poll_out.poll(0):
+                    break
+            except InterruptedError:
+                continue
+            before = len(self._buf)
+            self._fill()
+            if len(self._buf) == before and not self._eof:
+                break
+        return out
+
     def _drop_lines(self) -> int:
         """Drop every complete line in the buffer at once (no line by line
         copying: a flood of short lines costs one pass)."""
@@ -336,15 +431,26 @@ class BotProcess:
 
     # ------------------------------------------------------------ lifetime
     def alive(self) -> bool:
+        if self._killed:
+            return False
+        if self._kept:
+            return self._ended() is None
         return self.proc.poll() is None
 
     def exit_text(self) -> str:
-        rc = self.proc.poll()
-        if rc is None:
-            try:
-                rc = self.proc.wait(timeout=0.05)
-            except subprocess.TimeoutExpired:
+        if self._kept:
+            # its stdout ended: the keeper's report of its exit follows at once
+            end = self._ended(wait_s=0.25)
+            if end is None:
                 return "it closed its stdout"
+            rc = end[1] if end[0] == "exit" else -end[1]
+        else:
+            rc = self.proc.poll()
+            if rc is None:
+                try:
+                    rc = self.proc.wait(timeout=0.05)
+                except subprocess.TimeoutExpired:
+                    return "it closed its stdout"
         if rc < 0:
             try:
                 return f"it was killed by {signal.Signals(-rc).name}"
@@ -353,24 +459,46 @@ class BotProcess:
         return f"it exited with status {rc}"
 
     def kill(self) -> None:
-        """Kill the bot's whole process group and reap it. Safe to call
+        """Kill the bot and everything it started, and reap. Safe to call
         more than once and from the atexit hook."""
         if self._killed:
             return
         self._killed = True
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if self._kept:
+            # the keeper's order to sweep: end of file on its side (it then
+            # reports how the bot ended, and exits)
+            try:
+                if self._ctl is not None:
+                    self._ctl.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+        else:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
             except OSError:
                 pass
         try:
-            self.returncode = self.proc.wait(timeout=2)
+            rc = self.proc.wait(timeout=KEEPER_SWEEP_S if self._kept else 2)
+            if not self._kept:
+                self.returncode = rc
         except subprocess.TimeoutExpired:
-            pass
+            try:                          # a keeper that did not sweep: its group at least
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
+        if self._ctl is not None:
+            self._ended(wait_s=0.0)           # its report, written before it exited
+            ctl, self._ctl = self._ctl, None
+            ctl.close()
         self._err_thread.join(timeout=1)
         try:
             self.proc.stderr.close()
@@ -381,7 +509,7 @@ class BotProcess:
 
     def close(self, grace_s: float = 0.0) -> None:
         """End the bot: close its stdin, wait up to `grace_s` for it to
-        exit by itself, then kill the group (whatever it left behind)."""
+        exit by itself, then kill it and whatever it left behind."""
         if self._killed:
             return
         try:
@@ -389,8 +517,11 @@ class BotProcess:
         except OSError:
             pass
         if grace_s > 0:
-            try:
-                self.proc.wait(timeout=grace_s)
-            except subprocess.TimeoutExpired:
-                pass
+            if self._kept:
+                self._ended(wait_s=grace_s)
+            else:
+                try:
+                    self.proc.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
         self.kill()

@@ -69,6 +69,10 @@ class Protocol:
     it). Lines are text without their newline."""
 
     name = "base"
+    # True: reply lines written beyond reply_line_count, with the reply, are
+    # the reply's (parse_reply sees them: "extra"); False: they are stray
+    # output, dropped before the next turn
+    exact_lines = False
 
     @classmethod
     def setup_problem(cls, params: Any, agents: tuple[int, ...]) -> str:

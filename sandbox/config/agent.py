@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..native import SearchParams
 from ..textfile import TextFileProblem, read_small_text
-from ..native.params import Int
+from ..native.params import Float, Int
 from ..names import ScenarioError, slug
 from .budget import Budget
 from .errors import one_line, parse_toml
@@ -63,7 +63,7 @@ class AgentFile(ProcessFields):
     color: tuple[Int, Int, Int] | None = None
     controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] | None = None
     url: str | None = Field(None, max_length=2000)   # controller battlesnake: its server
-    timeout_ms: float | None = Field(None, ge=1, le=60_000)
+    timeout_ms: Float | None = Field(None, ge=1, le=60_000)
     # Checked as whole tables here; the merged player is checked again.
     search: dict[str, Any] | None = None
     budget: dict[str, Any] | None = None

@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from ..native.params import Int
+from ..native.params import Float, Int
+from ..safetext import unsafe_char
 
 PROCESS_KEYS = ("command", "cwd", "env", "timeout_ms", "first_turn_ms", "on_failure",
                 "memory_mb", "cpu_s", "protocol")
@@ -34,9 +35,9 @@ class ProcessFields(BaseModel):
     cwd: str | None = Field(None, min_length=1,
                             description="the bot's working folder (default: the file's folder)")
     env: dict[str, str] | None = Field(None, description="added to the bot's environment")
-    timeout_ms: float | None = Field(None, ge=1, le=60_000,
+    timeout_ms: Float | None = Field(None, ge=1, le=60_000,
                                      description="per turn (default 100)")
-    first_turn_ms: float | None = Field(None, gt=0, le=600_000,
+    first_turn_ms: Float | None = Field(None, gt=0, le=600_000,
                                         description="the first turn, start-up included "
                                                     "(default 2000)")
     on_failure: Literal["default", "eliminate"] | None = Field(
@@ -61,7 +62,7 @@ class ProcessFields(BaseModel):
     @classmethod
     def _env(cls, v: dict[str, str] | None) -> dict[str, str] | None:
         for k, x in (v or {}).items():
-            if not k or "=" in k or "\x00" in k:
+            if not k or "=" in k or unsafe_char(k) or k.strip() != k:
                 raise ValueError(f"{k!r} is not an environment variable name")
             _no_nul(x, f"the value of {k}")
         return v

@@ -17,14 +17,16 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
-from ..native.params import Int
+from ..native.params import Float, Int
 from ..safetext import unsafe_char
+from ..seeds import player_seed as derived_player_seed
 from ..textfile import TextFileProblem, read_small_text
 # DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
 from .process import ProcessFields, resolve_process_paths
+from .remote import url_problem
 from .errors import field_name, one_line, parse_toml
 
 # The largest scenario file read: a 16x16 matrix table with long names is a few
@@ -111,7 +113,7 @@ class PlayerConfig(ProcessFields):
     url: OneLine | None = Field(None, max_length=2000,
                                 description="controller battlesnake: the server's address, "
                                             "http://host:port[/path]")
-    timeout_ms: float | None = Field(None, ge=1, le=60_000,
+    timeout_ms: Float | None = Field(None, ge=1, le=60_000,
                                      description="controllers battlesnake and process: the "
                                                  "per-turn answer timeout (battlesnake: sent "
                                                  "as game.timeout, default 500; process: "
@@ -132,9 +134,9 @@ class PlayerConfig(ProcessFields):
             if self.url is None:
                 raise ValueError(f"url: controller {self.controller} needs the server's "
                                  "address, e.g. url = \"http://127.0.0.1:8000\"")
-            if not self.url.startswith(("http://", "https://")) or \
-                    len(self.url.split("://", 1)[1].split("/")[0]) == 0:
-                raise ValueError(f"url: {self.url!r} is not an http:// or https:// address")
+            why = url_problem(self.url)
+            if why:
+                raise ValueError(f"url: {why}")
         else:
             for k in ("url", "timeout_ms"):
                 if k == "timeout_ms" and self.controller == "process":
@@ -286,8 +288,10 @@ class Scenario(BaseModel):
         return self.players[i].budget or self.budget
 
     def player_seed(self, i: int, match_seed: int) -> int:
+        """The player's own `seed`, else one derived one-way from the match
+        seed and the seat (sandbox.seeds.player_seed)."""
         p = self.players[i]
-        return p.seed if p.seed is not None else (match_seed * 1_000_003 + 7919 * (i + 1)) % 2**63
+        return p.seed if p.seed is not None else derived_player_seed(match_seed, i)
 
     def with_overrides(self, **changes: Any) -> "Scenario":
         return scenario_from_dict({**self.model_dump(), **changes}, source="(overrides)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..native import SandboxError
 from .errors import ReplayError
+from ..sim.records import forfeit_ranking
 from .reader import Replay
 
 MAX_ITERATIONS = 10**12
@@ -151,6 +152,13 @@ def _replayed_ranking_differs(replay: Replay) -> str | None:
         return None
     with g:
         ranking = g.ranking()
+    # a bot that forfeited ranks below the rest, as the match and verify rank it
+    forfeits: dict[int, int] = {}
+    for line in replay.turns:
+        for a in line.forfeits:
+            forfeits.setdefault(a, line.turn)
+    if forfeits:
+        ranking = list(forfeit_ranking(ranking, forfeits))
     if list(r.ranking) == ranking:
         return None
     best = [a for a, k in enumerate(ranking) if k == 0]

@@ -390,6 +390,10 @@ def compute_stats(replay: Replay) -> ReplayStats:
     last = replay.turns[-1] if replay.turns else None
     caps = {p.player: p.search.get("node_cap") for p in h.players
             if p.search is not None and isinstance(p.search.get("node_cap"), int)}
+    # turns where a program (a bot, a snake server) moved the agent: its
+    # "default" moves are its failures, not a person's
+    by_program = {(line.turn, at.agent) for line in replay.turns for p in line.players
+                  if p.bot is not None for at in p.agents}
     agents = []
     for a in range(n):
         mine = [r for r in rows if r.agent == a and r.alive_before]
@@ -412,7 +416,8 @@ def compute_stats(replay: Replay) -> ReplayStats:
             changes=tuple(changes.get(pl, ())),
             node_cap_turns=tuple(capped.get(pl, ())), node_cap=caps.get(pl),
             moves_by=_count(r.chosen_by for r in mine if r.chosen_by),
-            person_turns=tuple(r.turn for r in mine if r.chosen_by in ("person", "default"))))
+            person_turns=tuple(r.turn for r in mine if r.chosen_by == "person" or (
+                r.chosen_by == "default" and (r.turn, a) not in by_program))))
 
     player_color = {p.player: colors[p.agents[0]] if p.agents else PALETTE[0] for p in h.players}
     label_colors = {labels[a]: colors[a] for a in range(n)}

@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from ..config import Budget, Scenario
 from ..native import FreeMove, InvalidArgument, InvalidState
 from ..config.scenario import POLICY_CONTROLLERS
+from ..seeds import public_match_id
 from .controller import (BotController, Controller, HumanController, PolicyController,
                          RandomController, SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord, forfeit_ranking
@@ -56,7 +57,7 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
     return plugin(scenario.game).make_controller(
         p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
-        scenario.game_params, f"sandbox-{match_seed}", names)
+        scenario.game_params, f"sandbox-{public_match_id(match_seed)}", names)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ extra); workers=0 plays in this process (tests, debugging)."""
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
+import multiprocessing.resource_tracker
 import os
 import threading
 import time
@@ -13,9 +15,12 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from ..native import InvalidArgument, SandboxError
+from ..signals import blocked_signals, ignore_stop_signals
 
 MAX_WORKERS = 256
 CONNECT_TIMEOUT = "10s"     # to reach a Dask scheduler
+STOP_GRACE_S = 1.0          # a stopped worker's clean exit, before SIGKILL
+POOL_WORKER = "sandbox.tournament.pool_worker"   # the fork server's preload
 
 
 class ClusterError(SandboxError):
@@ -42,8 +47,11 @@ def default_workers() -> int:
 def _worker_init(runner_pid: int) -> None:
     """A worker ends when the runner that started it is gone (killed with
     SIGKILL, it cannot shut its pool down: the workers would otherwise wait
-    on their queue for ever)."""
+    on their queue for ever). Its signals are set by pool_worker, the fork
+    server's preload, and again here for a pool started without it."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from . import pool_worker         # in the worker only: it sets signals on import
+    pool_worker.install()
 
     def watch() -> None:
         while True:
@@ -56,6 +64,37 @@ def _worker_init(runner_pid: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="runner-watch", daemon=True).start()
+
+
+def stop_pool(ex: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
+    """Stops a local pool now, whatever its workers are doing: nothing more
+    is started, each worker gets SIGTERM (its bots killed; the game is
+    played again on resume) and SIGKILL after `grace_s`. Without
+    this, the pool's shutdown waits for the games in flight, and at exit
+    Python waits for the pool's thread, which may wait for a worker that
+    waits for work."""
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    manager = getattr(ex, "_executor_manager_thread", None)
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+    deadline = time.monotonic() + grace_s
+    for p in procs:
+        try:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.exitcode is None:
+                p.kill()
+                p.join(1.0)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
+    # the pool's manager thread sees its workers gone and closes its pipes:
+    # let it finish now, not while the interpreter exits (Python's exit
+    # hook for pools would write to a pipe it is closing: a traceback)
+    if manager is not None:
+        manager.join(STOP_GRACE_S)
 
 
 @contextmanager
@@ -91,13 +130,24 @@ def make_executor(workers: int | None = None, dask: str | None = None) -> Iterat
     # forkserver, not fork: a worker must not inherit this process's open
     # files (the results log's lock would outlive a killed runner) nor
     # threads' locks (the app runs tournaments beside its own threads)
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([POOL_WORKER])
+    # the resource tracker first: its start unblocks these signals again
+    multiprocessing.resource_tracker.ensure_running()
+    with blocked_signals():        # the fork server inherits them held until its preload
+        multiprocessing.forkserver.ensure_running()
     ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                             initargs=(os.getpid(),),
-                             mp_context=multiprocessing.get_context("forkserver"))
+                             initargs=(os.getpid(),), mp_context=ctx)
     try:
         yield ex
-    finally:
-        ex.shutdown(wait=True, cancel_futures=True)
+    except BaseException as exc:
+        # Ctrl-C, SIGTERM, a game's error: stop now, not after the games in
+        # flight (their results would be thrown away anyway)
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            ignore_stop_signals()          # on the way out: a second one must not cut this
+        stop_pool(ex)
+        raise
+    ex.shutdown(wait=True, cancel_futures=True)
 
 
 def executor_label(workers: int | None, dask: str | None) -> str:

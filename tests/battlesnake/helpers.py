@@ -40,3 +40,23 @@ def duel(**kw) -> dict[str, Any]:
 
 def body(obj) -> bytes:
     return json.dumps(obj).encode()
+
+
+def ended_by(proc, sig: int, status: int, within_s: float = 2.5) -> str:
+    """Sends `sig` to a `python -m sandbox` process and checks it ends with
+    `status` within `within_s` and no traceback; returns its stderr."""
+    import signal
+    import time
+    proc.send_signal(sig)
+    t0 = time.monotonic()
+    try:
+        rc = proc.wait(timeout=15)
+    except Exception:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(f"still running 15 s after {signal.Signals(sig).name}")
+    seconds = time.monotonic() - t0
+    err = proc.stderr.read()
+    assert rc == status and seconds < within_s, (rc, seconds, err)
+    assert "Traceback" not in err, err
+    return err

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from sandbox.config import scenario_from_dict
 from sandbox.replay import Recorder, read_replay, verify
 from sandbox.sim import Match
@@ -44,3 +46,28 @@ def test_a_contest_bot_races_through_the_process_machinery(tmp_path):
         assert line.free is not None and all(line.free.moves[a] is not None for a in (0, 1))
     rep = verify(replay)
     assert rep.ok, rep.message
+
+
+MISFIT = Path(__file__).resolve().parents[1] / "data" / "bots" / "csb_misfit.py"
+
+
+@pytest.mark.parametrize("mode, kind", [("one_line", "missing"), ("three_lines", "extra"),
+                                        ("fullwidth", "garbage"), ("arabic", "garbage")])
+def test_a_contest_bot_that_gets_its_lines_wrong(tmp_path, monkeypatch, mode, kind):
+    """Too few lines by the deadline is `missing`, a line more than its pods
+    is `extra` (the documented kinds), and digits of other scripts are not
+    numbers to the protocol (the contest reads ASCII)."""
+    monkeypatch.setenv("MODE", mode)
+    sc = scenario_from_dict({
+        "game": "pods", "seed": 3, "max_turns": 3, "budget": {"iterations": 50, "ms": 0},
+        "players": [{"name": "CSB", "agents": [0, 1], "controller": "process",
+                     "command": [sys.executable, str(MISFIT)], "protocol": "codingame-csb",
+                     "timeout_ms": 300, "first_turn_ms": 10_000},
+                    {"name": "Search", "agents": [2, 3]}]})
+    rec = Recorder(path=tmp_path / "m.jsonl")
+    with Match(sc, recorder=rec) as m:
+        m.play()
+    replay = read_replay(tmp_path / "m.jsonl")
+    kinds = [sorted({f.kind for f in line.players[0].bot.failures}) for line in replay.turns]
+    assert kinds[0] == [] and kinds[1] == [kind], kinds
+    assert verify(replay).ok

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from sandbox.bots.process import USE_KEEPER
 from sandbox.native import Game
 from sandbox.replay import verify
 
@@ -304,3 +305,70 @@ def test_stdout_without_end_holds_no_turn(tmp_path):
     for t in range(1, 5):      # the flood's lines are no answers (or none came in time)
         assert failures(replay, t) in ([(0, "garbage")], [(0, "timeout")]), t
     assert all(s < TIMEOUT_MS / 1000 + SLACK_S for s in seconds[1:]), seconds
+
+
+@pytest.mark.skipif(not USE_KEEPER, reason="the bot's keeper (Linux) is off here")
+def test_nothing_the_bot_started_outlives_the_match_not_even_in_a_session_of_its_own(tmp_path):
+    """A child in a new session and a daemonised grandchild (double fork,
+    setsid) leave the bot's process group; they die with the match all the
+    same."""
+    pid_file = tmp_path / "pids"
+    sc = bot_scenario("setsid_escape", timeout_ms=1000, first_turn_ms=10_000,
+                      env={"PID_FILE": str(pid_file)})
+    _, replay, _ = play_recorded(sc, tmp_path)
+    assert all(failures(replay, t) == [] for t in range(5))
+    pids = [int(x) for x in pid_file.read_text().split()]
+    assert len(pids) == 3
+    try:
+        deadline = time.monotonic() + 3
+        while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert all(_gone(p) for p in pids), [p for p in pids if not _gone(p)]
+    finally:
+        for p in pids:                        # never leave them running
+            try:
+                os.kill(p, 9)
+            except OSError:
+                pass
+
+
+def test_stats_takes_a_forfeit_for_what_it_is_not_an_edited_result(tmp_path, monkeypatch):
+    """A bot that would have won on points forfeits on the last turn: the
+    result ranks it last, and `replay stats` must agree (it used to call the
+    result line edited)."""
+    from sandbox.replay.checks import consistency_warnings
+    monkeypatch.setenv("HANG_AT", "4")
+    sc = bot_scenario("hangs", timeout_ms=TIMEOUT_MS, first_turn_ms=5000,
+                      on_failure="eliminate")
+    result, replay, _ = play_recorded(sc, tmp_path)
+    assert replay.by_turn[4].forfeits == [0] and result.ranking == (1, 0)
+    with Game(replay.header.game, replay.header.game_params, seed=replay.header.seed) as g:
+        for line in replay.turns:
+            g.step(line.joint)
+        assert g.ranking() == [0, 1]           # on points the bot won
+    assert verify(replay).ok
+    assert not any("edited" in w for w in consistency_warnings(replay)), \
+        consistency_warnings(replay)
+
+
+def test_stats_does_not_call_a_bots_default_moves_a_persons(tmp_path):
+    from sandbox.replay.stats import compute_stats
+    sc = bot_scenario("crash", timeout_ms=TIMEOUT_MS, first_turn_ms=5000)
+    _, replay, _ = play_recorded(sc, tmp_path)
+    assert failures(replay, 1) == [(0, "exit")]
+    text = compute_stats(replay).text()
+    assert "person" not in text, text
+
+
+def test_the_bot_starts_with_no_signal_ignored(tmp_path):
+    """Whatever the sandbox (or the bot's keeper) ignores itself, the bot's
+    program starts with every signal at its default, as from a shell."""
+    out = tmp_path / "sigign"
+    from sandbox.config import scenario_from_dict
+    sc = scenario_from_dict({"game": "goofspiel", "game_params": {"num_cards": 3}, "players": [
+        {"controller": "process", "timeout_ms": 2000, "first_turn_ms": 10_000,
+         "command": ["sh", "-c", f"grep SigIgn /proc/$$/status > {out}; exec cat"]},
+        {"controller": "random"}]})
+    play_recorded(sc, tmp_path)
+    ignored = int(out.read_text().split()[1], 16)
+    assert ignored == 0, f"{ignored:#x}"

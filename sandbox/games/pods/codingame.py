@@ -24,8 +24,10 @@ default_timeout_ms; a process player's config may set others).
 Only the contest's setup: two players of two pods each, the bot's agents one
 team's pods. Anything else is refused with one line (CodinGameCSB.refusal).
 A reply that is not the protocol's shape raises ReplyError("garbage", ...);
-a thrust outside 0..max_thrust ReplyError("illegal", ...); the text after
-the command is the pod's message, kept as debug.
+a thrust outside 0..max_thrust ReplyError("illegal", ...); fewer lines
+than pods by the deadline ReplyError("missing", ...), more written with
+them ReplyError("extra", ...); the text after the command is the pod's
+message, kept as debug. Numbers are ASCII digits, as the contest's.
 """
 from __future__ import annotations
 
@@ -39,12 +41,14 @@ from .view import PodsView
 from ...bots.protocol import BotReply, BotStart, BotTurn, Protocol, ReplyError
 
 # "X Y COMMAND[ message]": whole numbers (a sign allowed), one space between
-_REPLY = re.compile(r"^\s*(-?\d{1,10})\s+(-?\d{1,10})\s+(\S+)(?:\s+(.*?))?\s*$")
+# (ASCII: other scripts' digits and spaces are not the contest's)
+_REPLY = re.compile(r"^\s*(-?\d{1,10})\s+(-?\d{1,10})\s+(\S+)(?:\s+(.*?))?\s*$", re.ASCII)
 MAX_MESSAGE = 300             # characters of a pod's message kept
 
 
 class CodinGameCSB(Protocol):
     name = "codingame-csb"
+    exact_lines = True          # the referee reads one line per pod: one more is a failure
     default_first_turn_ms = 1000.0
     default_timeout_ms = 75.0
 
@@ -122,7 +126,7 @@ class CodinGameCSB(Protocol):
             move = FreeMove.boost(x, y)
         elif command == "SHIELD":
             move = FreeMove.shield(x, y)
-        elif re.fullmatch(r"-?\d{1,10}", command):
+        elif re.fullmatch(r"-?\d{1,10}", command, re.ASCII):
             thrust = int(command)
             if not 0 <= thrust <= self.max_thrust:
                 raise ReplyError("illegal", f"pod {agent}: thrust {thrust} is outside "

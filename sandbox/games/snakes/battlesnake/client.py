@@ -28,7 +28,10 @@ another; the turn waits at most timeout_ms per snake."""
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import socket
+import ssl
 import threading
 import time
 import urllib.parse
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ....bots.external import BotFailure, BotTurnInfo, ExternalController, default_move
+from ....config.remote import url_problem
 from ....native import Game, InvalidArgument
 from ..view import decode_snakes
 from .convert import state_json
@@ -43,6 +47,8 @@ from .schema import move_id
 
 DEFAULT_TIMEOUT_MS = 500.0
 MAX_ANSWER = 64 << 10          # bytes of an answer read at most
+MAX_HEAD = 16 << 10            # bytes of an answer's status line and headers
+END_CALLS_S = 1.0              # the /end calls of a closing match, all together
 
 
 # A failure's kind (BotFailure.kind): "down" (no connection), "timeout",
@@ -64,6 +70,78 @@ def _refuse_self_connection(sock) -> None:
         raise ConnectionRefusedError("nothing listens there (the connection reached itself)")
 
 
+def _left(deadline: float) -> float:
+    """Seconds to `deadline` (time.monotonic()); TimeoutError once past it."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("no answer in time")
+    return left
+
+
+def _read_answer(sock, deadline: float) -> bytes:
+    """The server's whole answer: until it closes the connection, or until
+    the body its headers announce has come (a server that keeps the
+    connection open), read by `deadline` and no more than MAX_HEAD +
+    MAX_ANSWER + 1 bytes (more: the answer is cut there, and too long)."""
+    buf = bytearray()
+    cap = MAX_HEAD + MAX_ANSWER + 1
+    while len(buf) < cap:
+        sock.settimeout(_left(deadline))
+        chunk = sock.recv(min(65536, cap - len(buf)))
+        if not chunk:
+            break
+        buf += chunk
+        if _complete(buf):
+            break
+    return bytes(buf)
+
+
+def _complete(buf: bytes) -> bool:
+    """Whether `buf` holds a whole answer by its own headers (Content-Length,
+    or the last chunk of a chunked body). Without either, the answer ends
+    when the server closes the connection."""
+    end = buf.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    head = bytes(buf[:end]).lower()
+    body = len(buf) - end - 4
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip() == b"content-length":
+            try:
+                return body >= int(value.strip())
+            except ValueError:
+                return False
+        if name.strip() == b"transfer-encoding" and b"chunked" in value:
+            return buf.endswith(b"0\r\n\r\n")
+    return False
+
+
+class _Bytes:
+    """A finished answer as http.client reads a socket (makefile)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def makefile(self, *args: Any, **kwargs: Any) -> io.BytesIO:
+        return io.BytesIO(self._data)
+
+
+def _parse_answer(raw: bytes, method: str) -> tuple[int, bytes]:
+    """(status, body) of an answer read whole (http.client's parser:
+    chunked bodies, odd headers); HTTPException for one that is not HTTP.
+    A body cut at the read cap comes back longer than MAX_ANSWER."""
+    if len(raw) > MAX_HEAD + MAX_ANSWER and raw.find(b"\r\n\r\n") < 0:
+        raise http.client.HTTPException(f"answer headers over {MAX_HEAD} bytes")
+    r = http.client.HTTPResponse(_Bytes(raw), method=method)
+    r.begin()
+    try:
+        body = r.read(MAX_ANSWER + 1)
+    except http.client.IncompleteRead as exc:
+        body = exc.partial
+    return r.status, body
+
+
 @dataclass(frozen=True)
 class Answer:
     turn: int
@@ -74,16 +152,11 @@ class Answer:
 
 
 def check_url(url: Any) -> str:
-    """InvalidArgument (one line) unless `url` is an http(s) URL with a host."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidArgument(f"url: expected an http:// or https:// address, got {url!r}")
-    u = urllib.parse.urlsplit(url.strip())
-    if u.scheme not in ("http", "https") or not u.hostname:
-        raise InvalidArgument(f"url: {url!r} is not an http:// or https:// address with a host")
-    try:
-        u.port
-    except ValueError:
-        raise InvalidArgument(f"url: {url!r} has a bad port") from None
+    """InvalidArgument (one line) unless `url` is an http(s) URL the client
+    can call (sandbox.config.remote.url_problem)."""
+    why = url_problem(url)
+    if why:
+        raise InvalidArgument(f"url: {why}")
     return url.strip().rstrip("/")
 
 
@@ -117,45 +190,52 @@ class BattlesnakeController(ExternalController):
         self._ended = False
         self._last_state: dict[int, dict] = {}
         self._final_view = None
+        self._sock = None                      # the call in flight (close() cuts it)
+        self._sock_lock = threading.Lock()
+        self._cut = False                      # close(): refuse and cut calls
 
     # ------------------------------------------------------------- http
     def _call(self, method: str, path: str, body: dict | None, timeout_s: float
               ) -> tuple[int, bytes, float]:
-        """(status, body, latency ms); raises TimeoutError / OSError. The
-        call runs on a thread of its own, so a server that trickles bytes
-        cannot hold the turn past timeout_s."""
-        out: dict[str, Any] = {}
-        u = urllib.parse.urlsplit(self.url)
-        data = None if body is None else json.dumps(body).encode("utf-8")
-
-        def run() -> None:
-            conn_cls = (http.client.HTTPSConnection if u.scheme == "https"
-                        else http.client.HTTPConnection)
-            conn = conn_cls(u.hostname, u.port, timeout=timeout_s)
-            try:
-                conn.connect()
-                _refuse_self_connection(conn.sock)
-                headers = {"Content-Type": "application/json", "Connection": "close",
-                           "User-Agent": "sandbox-battlesnake-client"}
-                conn.request(method, (u.path or "") + path, body=data, headers=headers)
-                r = conn.getresponse()
-                out["status"] = r.status
-                out["body"] = r.read(MAX_ANSWER + 1)
-            except BaseException as exc:          # handed to the caller
-                out["error"] = exc
-            finally:
-                conn.close()
-
+        """(status, body, latency ms); raises TimeoutError / OSError /
+        http.client.HTTPException. Runs in the calling thread with one
+        deadline for the whole call (connect, send, every read), so a server
+        that trickles its answer cannot hold the turn past timeout_s, and
+        the connection is closed before this returns or raises: nothing of
+        a call outlives it (close() may cut one short from another thread)."""
         t0 = time.perf_counter()
-        th = threading.Thread(target=run, name=f"battlesnake-{self.player}", daemon=True)
-        th.start()
-        th.join(timeout_s)
-        ms = (time.perf_counter() - t0) * 1000.0
-        if th.is_alive():
-            raise TimeoutError(f"no answer within {timeout_s * 1000:.0f} ms")
-        if "error" in out:
-            raise out["error"]
-        return out["status"], out["body"], ms
+        deadline = time.monotonic() + timeout_s
+        u = urllib.parse.urlsplit(self.url)
+        data = b"" if body is None else json.dumps(body).encode("utf-8")
+        target = (u.path or "") + path
+        port = u.port or (443 if u.scheme == "https" else 80)
+        head = (f"{method} {target} HTTP/1.1\r\nHost: {u.netloc}\r\n"
+                "User-Agent: sandbox-battlesnake-client\r\nAccept: application/json\r\n"
+                "Connection: close\r\n")
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        request = (head + "\r\n").encode("latin-1") + data
+        sock = socket.create_connection((u.hostname, port), timeout=_left(deadline))
+        try:
+            with self._sock_lock:
+                if self._cut:
+                    raise ConnectionAbortedError("the match is closing")
+                self._sock = sock
+            _refuse_self_connection(sock)
+            if u.scheme == "https":
+                sock.settimeout(_left(deadline))
+                sock = ssl.create_default_context().wrap_socket(sock, server_hostname=u.hostname)
+                with self._sock_lock:
+                    self._sock = sock
+            sock.settimeout(_left(deadline))
+            sock.sendall(request)          # one timeout for the whole send (Python >= 3.5)
+            raw = _read_answer(sock, deadline)
+        finally:
+            with self._sock_lock:
+                self._sock = None
+            sock.close()
+        status, payload = _parse_answer(raw, method)
+        return status, payload, (time.perf_counter() - t0) * 1000.0
 
     # ------------------------------------------------------------- turns
     # ExternalController.start hands the turn to this controller's worker
@@ -283,19 +363,35 @@ class BattlesnakeController(ExternalController):
         if self._ended or not self._started:
             return
         self._ended = True
+        # the engine's courtesy, bounded all together: a closing match (the
+        # user's Ctrl-C) does not wait a timeout per snake on a dead server
+        deadline = time.monotonic() + min(END_CALLS_S, self.timeout_ms / 1000.0)
         for a in self.agents:
             state = self._state(view, a) if view is not None else self._last_state.get(a)
             if state is None:
                 continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
             try:
-                self._call("POST", "/end", state, min(1.0, self.timeout_ms / 1000.0))
+                self._call("POST", "/end", state, left)
             except (OSError, http.client.HTTPException):
                 pass
 
     def close(self) -> None:
-        # the worker may be waiting on a server: at most a turn's calls
+        # a call in flight on the worker is cut (its socket shut), so the
+        # worker ends now rather than at the server's pleasure
+        with self._sock_lock:
+            self._cut = True
+            if self._sock is not None:
+                try:
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
         with self._cv:
             self._closing = True
             self._cv.notify_all()
         self._thread.join(self.timeout_ms / 1000.0 * (len(self.agents) + 2))
+        with self._sock_lock:
+            self._cut = False
         self._end(self._final_view)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....native import InvalidArgument
+from ....safetext import unsafe_char
 from ..params import BATTLESNAKE_MAPS as MAPS
 
 MOVES = ("up", "down", "left", "right")     # our move ids 0..3, in this order
@@ -31,6 +32,10 @@ MAX_SNAKES = 8                              # SBX_MAX_AGENTS
 MAX_HEALTH = 100                            # the standard ruleset's full health
 MAX_TURN = 1_000_000                        # the largest turn our state holds (snakes.c)
 MAX_TEXT = 1024                             # ids, names, shouts: longer is refused
+MAX_INT = 2**31 - 1                         # any integer field past +-this is refused
+MAX_MINIMUM_FOOD = 10_000                   # more food than any board holds
+MAX_HAZARD_DAMAGE = 1000                    # hazard_damage's range, +-, in our engine
+MAX_SHRINK_EVERY = 1000                     # shrink_every's range in our engine
 # the official rulesets and maps our snakes game models (params.py); a
 # "squad" game whose squad settings are all off plays the standard rules
 RULESETS = ("standard", "solo", "royale", "constrictor", "wrapped", "wrapped_constrictor")
@@ -127,6 +132,10 @@ def parse_body(raw: bytes | str) -> Any:
                              f"column {exc.colno})") from None
     except RecursionError:
         raise MalformedState("body: JSON nested too deeply") from None
+    except MalformedState:
+        raise
+    except ValueError:           # an integer of thousands of digits (Python's own limit)
+        raise MalformedState("body: a number with too many digits") from None
 
 
 def _no_constant(name: str) -> Any:
@@ -147,6 +156,29 @@ def _get(obj: dict, key: str, where: str, kind: type | tuple, required: bool = T
         raise MalformedState(f"{where}{key}: expected {want}, got {_type(v)}")
     if isinstance(v, str) and len(v) > MAX_TEXT:
         raise MalformedState(f"{where}{key}: {len(v)} characters, at most {MAX_TEXT}")
+    if isinstance(v, int) and not isinstance(v, bool) and not -MAX_INT <= v <= MAX_INT:
+        raise MalformedState(f"{where}{key}: {_number(v)} is out of range")
+    return v
+
+
+def _number(v: int) -> str:
+    text = str(v)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def _in_range(v: int, lo: int, hi: int, where: str) -> int:
+    if not lo <= v <= hi:
+        raise MalformedState(f"{where}: {_number(v)}, expected {lo}..{hi}")
+    return v
+
+
+def _id(obj: dict, key: str, where: str) -> str:
+    """An id: it names a game or a snake in the log and the replay's file
+    name, so a control or bidi character in it is refused."""
+    v = _get(obj, key, where, str)
+    why = unsafe_char(v)
+    if why:
+        raise MalformedState(f"{where}{key}: has {why}")
     return v
 
 
@@ -176,9 +208,9 @@ def _snake(v: Any, where: str, board: tuple[int, int] | None) -> Snake:
     if not isinstance(v, dict):
         raise MalformedState(f"{where}: expected an object, got {_type(v)}")
     w = where + "."
-    sid = _get(v, "id", w, str)
+    sid = _id(v, "id", w)
     name = _get(v, "name", w, str, False, "")
-    health = _get(v, "health", w, int)
+    health = _in_range(_get(v, "health", w, int), 0, MAX_HEALTH, f"{w}health")
     body = _points(v, "body", w)
     if not body:
         raise MalformedState(f"{w}body: empty; a snake has at least its head")
@@ -210,7 +242,7 @@ def read_state(data: Any) -> GameState:
     if not isinstance(data, dict):
         raise MalformedState(f"body: expected a game-state object, got {_type(data)}")
     game = _get(data, "game", "", dict)
-    gid = _get(game, "id", "game.", str)
+    gid = _id(game, "id", "game.")
     rs = _get(game, "ruleset", "game.", dict)
     rname = _get(rs, "name", "game.ruleset.", str)
     rver = _get(rs, "version", "game.ruleset.", str, False, "")
@@ -238,19 +270,25 @@ def read_state(data: Any) -> GameState:
         raise MalformedState(f"game.timeout: {timeout} ms, expected 1..60000")
     if turn < 0:
         raise MalformedState(f"turn: {turn}, expected >= 0")
-    for k in ("foodSpawnChance", "minimumFood", "hazardDamagePerTurn"):
+    _in_range(width, 1, MAX_INT, "board.width")
+    _in_range(height, 1, MAX_INT, "board.height")
+    for k, lo, hi in (("foodSpawnChance", 0, 100), ("minimumFood", 0, MAX_MINIMUM_FOOD),
+                      ("hazardDamagePerTurn", -MAX_HAZARD_DAMAGE, MAX_HAZARD_DAMAGE)):
         if k in settings:
             v = settings[k]
             if isinstance(v, bool) or not isinstance(v, int):
                 raise MalformedState(f"game.ruleset.settings.{k}: expected an integer, "
                                      f"got {_type(v)}")
+            _in_range(v, lo, hi, f"game.ruleset.settings.{k}")
     for k in ("hazardMap", "hazardMapAuthor"):
         _get(settings, k, "game.ruleset.settings.", str, False)
     royale = _get(settings, "royale", "game.ruleset.settings.", dict, False, {})
-    if "shrinkEveryNTurns" in royale and (isinstance(royale["shrinkEveryNTurns"], bool) or
-                                          not isinstance(royale["shrinkEveryNTurns"], int)):
-        raise MalformedState("game.ruleset.settings.royale.shrinkEveryNTurns: expected an "
-                             f"integer, got {_type(royale['shrinkEveryNTurns'])}")
+    if "shrinkEveryNTurns" in royale:
+        v = royale["shrinkEveryNTurns"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise MalformedState("game.ruleset.settings.royale.shrinkEveryNTurns: expected an "
+                                 f"integer, got {_type(v)}")
+        _in_range(v, 0, MAX_SHRINK_EVERY, "game.ruleset.settings.royale.shrinkEveryNTurns")
     squad = _get(settings, "squad", "game.ruleset.settings.", dict, False, {})
     for k in SQUAD_SETTINGS:
         if k in squad and not isinstance(squad[k], bool):

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ....native import Game, SandboxError, core_version
+from ....safetext import unsafe_char
 from ....replay.format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
                                TurnLine, hash_hex)
 from ..params import SnakesGameParams
@@ -33,6 +34,12 @@ from .schema import WRAPPED, GameState
 PHYSICS = "battlesnake"       # the header's scenario physics: states received, not stepped
 SCORE_DECIMALS = 6
 DELTAS = ((0, 1), (0, -1), (-1, 0), (1, 0))
+
+
+def _shown(text: str) -> str:
+    """`text` with every character a terminal or the app must not show
+    (control, bidi: sandbox.safetext) replaced by "?"."""
+    return "".join("?" if unsafe_char(c) else c for c in text)
 
 
 def _slug(text: str) -> str:
@@ -49,7 +56,8 @@ class ServedGame:
                  agent_name: str) -> None:
         self.game_id = st.game_id
         self.ids = tuple(s.id for s in st.snakes)
-        self.names = tuple((s.name or s.id)[:40] for s in st.snakes)
+        # a snake's name is another server's free text: made safe to show
+        self.names = tuple(_shown((s.name or s.id)[:40]) for s in st.snakes)
         self.you = st.you_index
         self.params = SnakesGameParams.model_validate(game_params(st))
         self.c_params = self.params.c_params()
@@ -67,6 +75,7 @@ class ServedGame:
         # (turn, snake id) -> (iterations, ms, stop reason) of our search
         self._work: dict[tuple[int, str], tuple[int, float, str]] = {}
         self.agent_name = agent_name
+        self.started = False             # had its /start (the server's expiry is longer)
         self._ended = False
         self._directory = Path(directory) if directory is not None else None
         # one request at a time per game from the engine, but nothing forces a
@@ -178,6 +187,9 @@ class ServedGame:
         prev = decode_snakes(self._words)
         if st.turn == prev.turn:
             return                       # the same state again (a retried request)
+        if st.turn < prev.turn:
+            self._fail(f"turn {st.turn} came after turn {prev.turn}: the turns went backwards")
+            return
         if st.turn != prev.turn + 1:
             self._fail(f"turn {st.turn} follows turn {prev.turn}: a state is missing")
             return
