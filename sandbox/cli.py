@@ -550,7 +550,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_exploit(args)
         if args.command == "strength":
             from .tournament.strength import run_strength
-            return run_strength(args, list(sys.argv[1:] if argv is None else argv)[1:])
+            run = run_strength
+            if args.ladder:         # budget ladders: each agent against itself
+                from .tournament.ladder import run_ladder as run
+            return run(args, list(sys.argv[1:] if argv is None else argv)[1:])
         if args.command in ("tournament", "sweep"):
             from .tournament import commands
             return (commands.run_tournament if args.command == "tournament"

@@ -703,9 +703,6 @@ def write_markdown(args: argparse.Namespace, section: str | None, whole, table: 
 
 
 def run_strength(args: argparse.Namespace, argv: Sequence[str] | None = None, out=None) -> int:
-    if getattr(args, "ladder", False):
-        from .ladder import run_ladder
-        return run_ladder(args, argv, out)
     out = out or sys.stdout
     cells = make_cells(args)
     section = check_markdown_args(args)

@@ -28,7 +28,7 @@ KNOBS = {
     "prior_temperature": 7.5, "threads": 2, "virtual_loss": 0.75,
     "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False, "leaf_rollouts": 8, "expand_after": 5,
     "grow_tree": True,
-    "info_seat": 1,
+    "info_seat": 1, "exploration_decay": 0.7 + 0.1, "safe_moves": False,
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)
 POLICIES = typing.get_args(SearchParams.model_fields["policy"].annotation)
