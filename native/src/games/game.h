@@ -129,6 +129,20 @@ typedef struct sbx_game_vt {
     int (*private_states)(const void *cfg, const void *state, int seat, int who,
                           uint32_t *ids, double *weights, int cap);
     int (*compose)(const void *cfg, const void *state, const uint32_t *ids, void *out);
+    /* Optional, both or neither (NULL: the game has no features; sbx.h
+     * section 1 documents each game's layout). A network's input.
+     * feature_layout: the sizes for cfg (players and moves filled by
+     *   game.c), or a status from sbx_fail if this configuration has none.
+     * features: writes layout.size floats for state in view's player order
+     *   (SBX_VIEW_CANONICAL, or an agent first); public information only.
+     * Not on the hot path of today's searches; a search that evaluates a
+     * net calls features once per leaf it evaluates. */
+    int (*feature_layout)(const void *cfg, sbx_features_layout *out);
+    void (*features)(const void *cfg, const void *state, int view, float *out);
+    /* Optional, required when feature_layout gives slots > 0: the slot of
+     * private state id in the public state of `state` (0..slots-1), or -1
+     * if no seat can hold id there. */
+    int (*private_slot)(const void *cfg, const void *state, uint32_t id);
 } sbx_game_vt;
 
 struct sbx_game {
@@ -151,6 +165,11 @@ extern const sbx_game_vt sbx_matrix_vt;
 extern const sbx_game_vt sbx_depthbias_vt;
 extern const sbx_game_vt sbx_maze_vt;
 extern const sbx_game_vt sbx_pods_vt;
+
+/* The features layout of a configuration, players and moves included
+ * (SBX_ERR_STATE with a message for a game without features). Shared by
+ * game.c and the network code. */
+int sbx_game_vt_layout(const sbx_game_vt *vt, const void *cfg, sbx_features_layout *out);
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,

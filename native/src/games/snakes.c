@@ -1084,6 +1084,51 @@ static const char *snakes_move_name(const void *cfgv, int agent, int move) {
     return (move >= 0 && move < 4) ? MOVE_NAMES[move] : "?";
 }
 
+/* ------------------------------------------------------------ features */
+
+/* sbx.h section 1 gives the layout: 2 + 2S planes, then 3S scalars. */
+static int snakes_feature_layout(const void *cfgv, sbx_features_layout *out) {
+    const snakes_cfg *cfg = cfgv;
+    out->planes = 2 + 2 * cfg->snakes;
+    out->height = cfg->height;
+    out->width = cfg->width;
+    out->scalars = 3 * cfg->snakes;
+    out->size = out->planes * cfg->ncells + out->scalars;
+    out->slots = 0;
+    return SBX_OK;
+}
+
+static void snakes_features(const void *cfgv, const void *stv, int view, float *out) {
+    const snakes_cfg *cfg = cfgv;
+    const snakes_state *st = stv;
+    const int n = cfg->snakes, nc = cfg->ncells, first = view < 0 ? 0 : view;
+    const unsigned mask = (unsigned)cfg->ring_cap - 1;
+    const uint8_t *cells = CELLS(cfg, st);
+    memset(out, 0, (size_t)(2 + 2 * n) * (size_t)nc * sizeof *out);
+    for (int c = 0; c < nc; c++) {
+        out[c] = 1.0f;
+        out[nc + c] = (cells[c] & FOOD_BIT) ? 1.0f : 0.0f;
+    }
+    float *scal = out + (size_t)(2 + 2 * n) * (size_t)nc;
+    for (int k = 0; k < n; k++) {
+        const int a = (first + k) % n;
+        const snake *sn = &st->s[a];
+        float *head = out + (size_t)(2 + 2 * k) * (size_t)nc, *body = head + nc;
+        scal[3 * k] = (float)sn->alive;
+        scal[3 * k + 1] = sn->alive ? (float)sn->health / (float)cfg->max_health : 0.0f;
+        scal[3 * k + 2] = (float)sn->length / (float)nc;
+        if (!sn->alive) continue;
+        const uint16_t *ring = RING(cfg, st, a);
+        head[sn->hy * cfg->width + sn->hx] = 1.0f;
+        for (unsigned i = 0; i < sn->length; i++) {
+            const uint16_t c = ring[(sn->head + i) & mask];
+            if (c == OFF_BOARD) continue;
+            const float v = (float)(sn->length - i) / (float)sn->length;
+            if (v > body[c]) body[c] = v;
+        }
+    }
+}
+
 /* ------------------------------------------------------------ rulesets */
 
 /* The vtable's entries: the standard ruleset above, or snakebyte.c's
@@ -1134,6 +1179,17 @@ static int any_export(const void *c, const void *st, int32_t *buf, int cap) {
 static int any_import(const void *c, void *st, const int32_t *buf, int len) {
     return IS_SB(c) ? SB->import_state(c, st, buf, len) : snakes_import(c, st, buf, len);
 }
+/* Features: the standard ruleset's; SnakeByte has none yet. */
+static int any_feature_layout(const void *c, sbx_features_layout *out) {
+    if (IS_SB(c)) {
+        return sbx_fail(SBX_ERR_STATE, "the snakes ruleset snakebyte has no features yet "
+                        "(ruleset standard has)");
+    }
+    return snakes_feature_layout(c, out);
+}
+static void any_features(const void *c, const void *st, int view, float *out) {
+    if (!IS_SB(c)) snakes_features(c, st, view, out);
+}
 /* SnakeByte's teams; a standard snake plays for itself. */
 static int any_side(const void *c, int agent) {
     return IS_SB(c) ? SB->side(c, agent) : agent;
@@ -1167,4 +1223,6 @@ const sbx_game_vt sbx_snakes_vt = {
     .import_state = any_import,
     .move_name = any_move_name,
     .side = any_side,
+    .feature_layout = any_feature_layout,
+    .features = any_features,
 };
