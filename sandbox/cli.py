@@ -464,6 +464,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_strength_args(sub.add_parser(
         "strength", help="the strength table: agents against yardstick opponents on the "
                          "two-player scenarios, at equal iterations and equal wall time"))
+    from .learn.command import add_train_args
+    add_train_args(sub.add_parser(
+        "train", help="train a value-and-policy network on self-play of a scenario's searches "
+                      "(needs the [learn] extra: JAX, optax); resumable"))
     info = sub.add_parser("info", help="core version, games and their parameters, scenarios")
     info.add_argument("--settings", action="store_true",
                       help="only the search settings: range, default, the algorithms that read "
@@ -551,6 +555,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "strength":
             from .tournament.strength import run_strength
             return run_strength(args, list(sys.argv[1:] if argv is None else argv)[1:])
+        if args.command == "train":
+            from .learn.command import run_train
+            return run_train(args, list(sys.argv[1:] if argv is None else argv)[1:])
         if args.command in ("tournament", "sweep"):
             from .tournament import commands
             return (commands.run_tournament if args.command == "tournament"

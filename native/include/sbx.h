@@ -231,6 +231,11 @@ int sbx_game_features(const sbx_game *game, int view, float *out, int cap);
  * state; SBX_ERR_ARGUMENT if the id cannot be held here, SBX_ERR_STATE if the
  * game has no slots (perfect information or no features). */
 int sbx_game_private_slot(const sbx_game *game, uint32_t id, int32_t *slot_out);
+/* The private state id `seat` holds now (goofspiel: its hand mask): what a
+ * network's value for that seat is read at (sbx_game_private_slot). Not
+ * public: for training targets and for a seat's own use. SBX_ERR_STATE if
+ * the game has no private states. */
+int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out);
 
 /* Snakes export layout (int32 words), version SBX_SNAKES_EXPORT_VERSION:
  *   [0] version  [1] width  [2] height  [3] snakes  [4] turn  [5] food count F

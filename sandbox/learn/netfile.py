@@ -165,6 +165,12 @@ def net_bytes(spec: NetSpec, params: dict[str, Any], meta: str = "") -> bytes:
     return body + struct.pack("<Q", _fnv1a(body))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_net(path: str | os.PathLike, spec: NetSpec, params: dict[str, Any],
               meta: str = "") -> Path:
     """Write atomically: a crash leaves the old file or the new one, never a
@@ -179,6 +185,7 @@ def write_net(path: str | os.PathLike, spec: NetSpec, params: dict[str, Any],
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
+            os.chmod(tmp, 0o644 & ~_umask())     # mkstemp's 0600 is for the temporary name
             os.replace(tmp, out)
         except BaseException:
             try:

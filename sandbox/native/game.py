@@ -375,6 +375,14 @@ class Game:
                                             out))
         return int(out[0])
 
+    def private_state(self, seat: int) -> int:
+        """The private state id `seat` holds (goofspiel: its hand mask), for
+        training targets; InvalidState in a game without private states."""
+        out = ffi.new("uint32_t *")
+        with self._h.lock:
+            check(lib.sbx_game_private_state(self._h.get(), int_arg("seat", seat, *I32), out))
+        return int(out[0])
+
     def reseed(self, seed: int) -> None:
         with self._h.lock:
             check(lib.sbx_game_reseed(self._h.get(), seed_arg("seed", seed)))

@@ -398,6 +398,22 @@ int sbx_game_private_slot(const sbx_game *game, uint32_t id, int32_t *slot_out) 
     return SBX_OK;
 }
 
+int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out) {
+    if (!game || !id_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or id_out is NULL");
+    const int n = game->vt->num_agents(game->cfg);
+    if (seat < 0 || seat >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "seat %d out of range 0..%d", seat, n - 1);
+    }
+    if (!sbx_game_hidden_info(game) || !game->vt->private_states) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' (%s) has no private states",
+                        game->vt->name, game->params);
+    }
+    double weight;
+    const int k = game->vt->private_states(game->cfg, game->state, seat, seat, id_out,
+                                           &weight, 1);
+    return k < 0 ? k : SBX_OK;
+}
+
 static int64_t random_playout(const sbx_game_vt *vt, const void *cfg,
                               void *state, int64_t max_steps, uint64_t *rng) {
     int n = vt->num_agents(cfg);
