@@ -397,6 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also write the figures as a Markdown page to FILE: the machine, "
                             "the date, the command that regenerates it, each figure with its "
                             "target and whether it was met")
+    bench.add_argument("--net", nargs="?", const="", default=None, metavar="FILE",
+                       help="only the network's pass: evaluations/s in C, a state at a time, "
+                            "in batches of 64 and from games (FILE: a trained net; without: "
+                            "the default architecture with random weights per game)")
     bench.add_argument("--parallel", action="store_true",
                        help="only the parallel search table: iterations/s per mode and "
                             "thread count, per game (--game for one; about 5 s per game "
@@ -511,8 +515,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
-            only = [f for f, on in (("--parallel", args.parallel), ("--explorer", args.explorer))
-                    if on]
+            only = [f for f, on in (("--parallel", args.parallel), ("--explorer", args.explorer),
+                                    ("--net", args.net is not None)) if on]
             also = [f for f, on in (("--recording", args.recording),
                                     ("--tournament", args.tournament)) if on]
             if len(only) > 1 or (only and also):
@@ -523,6 +527,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parallel and args.markdown is not None:
                 raise CliError("bench: --parallel and --markdown do not combine (the "
                                "parallel table has no page yet)")
+            if args.net is not None:
+                if args.markdown is not None:
+                    raise CliError("bench: --net and --markdown do not combine (the network "
+                                   "table has no page yet)")
+                from .bench.net import collect as net_collect
+                from .bench.net import print_report as net_report
+                res = net_collect(quick=args.quick, path=args.net or None, game=args.game)
+                if args.json:
+                    import json
+                    print(json.dumps(res))
+                else:
+                    net_report(res)
+                return 0
             if args.parallel:
                 from .bench.parallel import collect as par_collect
                 from .bench.parallel import print_report

@@ -954,6 +954,11 @@ int sbx_net_forward(const sbx_net *net, const float *inputs, int n, float *value
  * slots] (NULL: zeros) after the features; outputs as sbx_net_forward. */
 int sbx_net_evaluate(const sbx_net *net, sbx_game *const *games, int n, int view,
                      const float *ranges, float *values, float *logits);
+/* The benchmark (python -m sandbox bench --net): passes over inputs[n] in
+ * calls of `batch` states (the last may be shorter), `repeats` times, one
+ * scratch for all, as a search would call it; *ms_out gets the time taken. */
+int sbx_net_time(const sbx_net *net, const float *inputs, int n, int batch, int repeats,
+                 double *ms_out);
 
 /* ================================================== 6. Test-only entries
  * NOT for applications: introspection of MCGS's graph for the tests

@@ -167,6 +167,21 @@ class Net:
                     lk.release()
         return values, logits
 
+    def time_ms(self, inputs: Any, batch: int, repeats: int) -> float:
+        """C's own timing (sbx_net_time): `repeats` passes over inputs [n,
+        input_size] in calls of `batch` states; milliseconds taken."""
+        arr = np.asarray(inputs, dtype=np.float32)
+        if arr.ndim != 2:
+            raise InvalidArgument(f"inputs: expected [n, {self.info.input_size}] numbers")
+        n = int_arg("states", arr.shape[0], 1, MAX_BATCH)
+        arr = _floats("inputs", arr, (n, self.info.input_size))
+        out = ffi.new("double *")
+        with self._h.lock:
+            check(lib.sbx_net_time(self._h.get(), ffi.from_buffer("float[]", arr), n,
+                                   int_arg("batch", batch, 1, n),
+                                   int_arg("repeats", repeats, 1, 2**31 - 1), out))
+        return float(out[0])
+
     def __repr__(self) -> str:
         if self.closed:
             return "<Net closed>"

@@ -29,6 +29,9 @@ struct sbx_net {
     char *meta;                 /* NUL-terminated                             */
     float *weights;             /* every tensor, in file order                */
     const float *conv_w[SBX_NET_MAX_LAYERS], *conv_b[SBX_NET_MAX_LAYERS];
+    /* each convolution's weights as a [in*kernel*kernel][channels] matrix
+     * (im2col: the pass multiplies every cell's patch by it) */
+    float *conv_wt[SBX_NET_MAX_LAYERS];
     const float *dense_w[SBX_NET_MAX_LAYERS], *dense_b[SBX_NET_MAX_LAYERS];
     const float *value_w, *value_b, *policy_w, *policy_b;
     int32_t x_width;            /* x after the convolutions                   */

@@ -160,6 +160,7 @@ static int check_kind(const uint8_t *p, char *kind) {
 
 void sbx_net_free(sbx_net *net) {
     if (net == NULL) return;
+    for (int i = 0; i < SBX_NET_MAX_LAYERS; i++) free(net->conv_wt[i]);
     free(net->meta);
     free(net->weights);
     free(net);
@@ -270,6 +271,21 @@ int sbx_net_from_bytes(const uint8_t *data, size_t len, sbx_net **out) {
     net->x_width = s.x_width;
     net->head_in = s.head_in;
     lay_out(net, &s);
+    /* the convolutions' weights transposed for the pass (forward.c) */
+    int cin = in->planes;
+    const int kk = in->kernel * in->kernel, ch = in->channels;
+    for (int l = 0; l < in->conv_layers; l++) {
+        float *t = malloc((size_t)cin * kk * ch * sizeof *t);
+        if (!t) {
+            sbx_net_free(net);
+            return sbx_fail(SBX_ERR_MEMORY, "out of memory loading a network");
+        }
+        for (int c = 0; c < ch; c++) {
+            for (int j = 0; j < cin * kk; j++) t[(size_t)j * ch + c] = net->conv_w[l][(size_t)c * cin * kk + j];
+        }
+        net->conv_wt[l] = t;
+        cin = ch;
+    }
     *out = net;
     return SBX_OK;
 }
