@@ -107,6 +107,8 @@ class ReplayBuffer:
         self.dropped = 0          # records cut off at opening (a game in progress)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not self.path.is_file():
+                raise BufferError(f"{self.path}: not a regular file")
             if not self.path.exists() or self.path.stat().st_size == 0:
                 self._start()
             self.records, self._end = self._load()
@@ -129,7 +131,9 @@ class ReplayBuffer:
         try:
             got = json.loads(raw[12:12 + n].decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BufferError(f"{self.path}: the header is damaged") from None
+            got = None
+        if not isinstance(got, dict):
+            raise BufferError(f"{self.path}: the header is damaged")
         if got != self.header:
             diff = sorted(k for k in set(got) | set(self.header) if got.get(k) != self.header.get(k))
             raise BufferError(f"{self.path}: holds another run's positions ({', '.join(diff)} "
