@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..native import InvalidArgument
+from ..tournament.commands import add_budget_args, add_executor_args
 
 SIZES = ("tiny", "small")
 
@@ -29,11 +30,7 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                         "run plays only the games it lacks)")
     p.add_argument("--turns", type=int, default=None, metavar="N",
                    help="stop each self-play game after N turns (default: the scenario's)")
-    b = p.add_mutually_exclusive_group()
-    b.add_argument("--iterations", type=int, default=None, metavar="K",
-                   help="search iterations per turn (default: the scenario's budget)")
-    b.add_argument("--ms", type=float, default=None, metavar="T",
-                   help="search milliseconds per turn (not reproducible)")
+    add_budget_args(p)
     p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                    help="change the scenario, e.g. players.0.search.algorithm=gtcfr (repeatable)")
     p.add_argument("--seed", type=int, default=1, metavar="S",
@@ -54,13 +51,7 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="small: two 3x3 convolutions of 16 channels and a dense layer of 64 on "
                         "a board game, two dense layers of 64 otherwise; tiny: one dense layer "
                         "of 16 (default small)")
-    w = p.add_mutually_exclusive_group()
-    w.add_argument("--workers", type=int, default=None, metavar="K",
-                   help="local worker processes for self-play (default: one per core; 0: in "
-                        "this process)")
-    w.add_argument("--dask", default=None, metavar="ADDRESS",
-                   help="play the self-play games on an existing Dask cluster (needs the "
-                        "[cluster] extra)")
+    add_executor_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
@@ -96,7 +87,7 @@ def _jax_missing() -> str | None:
 
 
 def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
-    from ..config import budget_from_flags, ScenarioError
+    from ..tournament.commands import budget_from
     from ..tournament.executors import make_executor
     from .train import TrainConfig, run_training
 
@@ -110,11 +101,7 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
     if args.set:
         scenario = scenario.with_settings(args.set)
     if args.iterations is not None or args.ms is not None:
-        try:
-            budget = budget_from_flags(args.iterations, args.ms)
-        except ScenarioError as exc:
-            raise InvalidArgument(str(exc)) from None
-        scenario = scenario.model_copy(update={"budget": budget})
+        scenario = scenario.model_copy(update={"budget": budget_from(args)})
     if any(p.controller == "human" for p in scenario.players):
         raise InvalidArgument(f"{args.scenario}: has a human player; self-play needs searches")
     cfg = TrainConfig(scenario=scenario.model_dump(mode="json"), scenario_name=str(args.scenario),

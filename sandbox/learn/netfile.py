@@ -10,7 +10,7 @@ import struct
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 import numpy as np
 
@@ -171,28 +171,34 @@ def _umask() -> int:
     return mask
 
 
+def write_atomically(path: Path, fill: Callable[[BinaryIO], None]) -> None:
+    """fill(file) writes the contents to a temporary file beside `path`,
+    flushed to disk, then renamed over it: a crash leaves the old file or
+    the new one, never a torn one. OSError as the caller's to word."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644 & ~_umask())     # mkstemp's 0600 is for the temporary name
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def write_net(path: str | os.PathLike, spec: NetSpec, params: dict[str, Any],
               meta: str = "") -> Path:
-    """Write atomically: a crash leaves the old file or the new one, never a
-    torn one."""
+    """Write atomically (write_atomically)."""
     data = net_bytes(spec, params, meta)
     out = Path(path)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o644 & ~_umask())     # mkstemp's 0600 is for the temporary name
-            os.replace(tmp, out)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomically(out, lambda f: f.write(data))
     except OSError as exc:
         raise NetFileError(f"{out}: cannot write: {exc.strerror or exc}") from None
     return out

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,7 +26,7 @@ import numpy as np
 
 from ..native import SandboxError
 from .buffer import ReplayBuffer
-from .netfile import NetSpec, default_architecture, spec_for, write_net
+from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
 from .selfplay import SelfPlayJob, game_dims, play_selfplay
 
 
@@ -148,19 +146,10 @@ def _save_checkpoint(path: Path, key: str, step: int, params, opt_state,
     arrays.update({f"o_{i}": np.asarray(v) for i, v in enumerate(leaves)})
     arrays["losses"] = np.asarray(losses, dtype=np.float64).reshape(-1, 3)
     arrays["meta"] = np.frombuffer(json.dumps({"key": key, "step": step}).encode(), dtype=np.uint8)
-    fd, tmp = tempfile.mkstemp(prefix=".checkpoint.", suffix=".npz", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_atomically(path, lambda f: np.savez(f, **arrays))
+    except OSError as exc:
+        raise TrainError(f"{path}: cannot write the checkpoint: {exc.strerror or exc}") from None
 
 
 def _load_checkpoint(path: Path, key: str, params, opt_state):

@@ -57,22 +57,29 @@ def numpy_forward(spec, params, x):
             (h @ params["policy_w"] + params["policy_b"]).reshape(n, spec.players, -1))
 
 
-def inputs(spec, n=19, seed=7):
-    x = np.random.default_rng(seed).standard_normal((n, spec.input_size)).astype(np.float32)
-    x[::3] = np.maximum(x[::3], 0)              # zeros too (the pass skips them)
-    return x
+def c_and_reference(case, reference):
+    """The C pass and `reference`(spec, params, x) on one case's random
+    inputs (zeros among them: the pass skips them); both must agree to
+    1e-5 of the outputs' scale."""
+    game, spec, params = make(case)
+    net = Net.from_bytes(net_bytes(spec, params))
+    x = np.random.default_rng(7).standard_normal((19, spec.input_size)).astype(np.float32)
+    x[::3] = np.maximum(x[::3], 0)
+    values, logits = net.forward(x)
+    rv, rl = (np.asarray(a) for a in reference(spec, params, x))
+    assert values.shape == (19, spec.players, spec.value_slots) == rv.shape
+    assert logits.shape == (19, spec.players, spec.moves) == rl.shape
+    scale = max(1.0, float(np.abs(rv).max()), float(np.abs(rl).max()))
+    assert np.abs(values - rv).max() <= 1e-5 * scale
+    assert np.abs(logits - rl).max() <= 1e-5 * scale
+    # not vacuous: other weights give other outputs
+    other = Net.from_bytes(net_bytes(spec, random_params(spec, 4, bias=0.1)))
+    assert np.abs(other.forward(x)[0] - values).max() > 1e-3
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_c_pass_equals_the_written_pass(case):
-    game, spec, params = make(case)
-    net = Net.from_bytes(net_bytes(spec, params))
-    x = inputs(spec)
-    values, logits = net.forward(x)
-    rv, rl = numpy_forward(spec, params, x)
-    scale = max(1.0, float(np.abs(rv).max()), float(np.abs(rl).max()))
-    assert np.abs(values - rv).max() <= 1e-5 * scale
-    assert np.abs(logits - rl).max() <= 1e-5 * scale
+    c_and_reference(case, numpy_forward)
 
 
 @NO_JAX
@@ -81,19 +88,8 @@ def test_c_pass_equals_jax_pass(case):
     import jax.numpy as jnp
 
     from sandbox.learn.model import forward as jax_forward
-    game, spec, params = make(case)
-    net = Net.from_bytes(net_bytes(spec, params))
-    x = inputs(spec)
-    values, logits = net.forward(x)
-    jv, jl = jax_forward(spec, {k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x))
-    assert values.shape == (19, spec.players, spec.value_slots)
-    assert logits.shape == (19, spec.players, spec.moves)
-    scale = max(1.0, float(np.abs(jv).max()), float(np.abs(jl).max()))
-    assert np.abs(values - np.asarray(jv)).max() <= 1e-5 * scale
-    assert np.abs(logits - np.asarray(jl)).max() <= 1e-5 * scale
-    # not vacuous: other weights give other outputs
-    other = Net.from_bytes(net_bytes(spec, random_params(spec, 4, bias=0.1)))
-    assert np.abs(other.forward(x)[0] - values).max() > 1e-3
+    c_and_reference(case, lambda spec, params, x: jax_forward(
+        spec, {k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x)))
 
 
 def test_a_state_gets_the_same_outputs_in_any_batch():
