@@ -74,6 +74,9 @@ def _check(args: argparse.Namespace) -> None:
     out = Path(args.out)
     if out.is_dir():
         raise InvalidArgument(f"--out {out}: is a folder (name the network file)")
+    if out.suffix.lower() == ".png":
+        raise InvalidArgument(f"--out {out}: names the network file (e.g. .sbxnet); the loss "
+                              "curve goes beside it as .png")
 
 
 def _jax_missing() -> str | None:

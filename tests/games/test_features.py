@@ -147,3 +147,33 @@ def test_features_refusals():
         g.features(out=np.zeros(10, dtype=np.float32))
     with pytest.raises(InvalidArgument, match="float32"):
         g.features(out=np.zeros(40))
+
+
+def _examples():
+    from sandbox.games import plugins
+    return [(pl.kind, pl.c_params(ex)) for pl in plugins() for ex in pl.examples]
+
+
+@pytest.mark.parametrize("kind,params", _examples(), ids=lambda v: str(v)[:40])
+def test_every_example_with_features_writes_finite_numbers_of_its_size(kind, params):
+    """Random play through each plugin example: a game with features
+    writes exactly its layout's size of finite numbers from every view; one
+    without says so."""
+    g = Game(kind, params, 4)
+    try:
+        lay = g.features_layout()
+    except InvalidState:
+        return
+    assert lay.size == lay.planes * lay.height * lay.width + lay.scalars
+    rng = np.random.default_rng(0)
+    buf = np.full(lay.size + 5, 7.0, dtype=np.float32)
+    for _ in range(12):
+        for view in (None, *range(g.num_agents)):
+            f = g.features(view, out=buf)
+            assert f.shape == (lay.size,) and np.all(np.isfinite(f))
+            assert np.all(buf[lay.size:] == 7.0)          # nothing past the layout
+        assert np.array_equal(g.features(), g.features(0))
+        if g.is_terminal:
+            break
+        g.step([int(rng.choice(m)) if (m := g.legal_moves(a)) else None
+                for a in range(g.num_agents)])
