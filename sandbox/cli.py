@@ -397,6 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also write the figures as a Markdown page to FILE: the machine, "
                             "the date, the command that regenerates it, each figure with its "
                             "target and whether it was met")
+    bench.add_argument("--net", nargs="?", const="", default=None, metavar="FILE",
+                       help="only the network's pass: evaluations/s in C, a state at a time, "
+                            "in batches of 64 and from games (FILE: a trained net; without: "
+                            "the default architecture with random weights per game)")
     bench.add_argument("--parallel", action="store_true",
                        help="only the parallel search table: iterations/s per mode and "
                             "thread count, per game (--game for one; about 5 s per game "
@@ -464,6 +468,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_strength_args(sub.add_parser(
         "strength", help="the strength table: agents against yardstick opponents on the "
                          "two-player scenarios, at equal iterations and equal wall time"))
+    from .learn.command import add_train_args
+    add_train_args(sub.add_parser(
+        "train", help="train a value-and-policy network on self-play of a scenario's searches "
+                      "(needs the [learn] extra: JAX, optax); resumable"))
     info = sub.add_parser("info", help="core version, games and their parameters, scenarios")
     info.add_argument("--settings", action="store_true",
                       help="only the search settings: range, default, the algorithms that read "
@@ -507,8 +515,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return run_headless(args)
         if args.command == "bench":
-            only = [f for f, on in (("--parallel", args.parallel), ("--explorer", args.explorer))
-                    if on]
+            only = [f for f, on in (("--parallel", args.parallel), ("--explorer", args.explorer),
+                                    ("--net", args.net is not None)) if on]
             also = [f for f, on in (("--recording", args.recording),
                                     ("--tournament", args.tournament)) if on]
             if len(only) > 1 or (only and also):
@@ -519,6 +527,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parallel and args.markdown is not None:
                 raise CliError("bench: --parallel and --markdown do not combine (the "
                                "parallel table has no page yet)")
+            if args.net is not None:
+                if args.markdown is not None:
+                    raise CliError("bench: --net and --markdown do not combine (the network "
+                                   "table has no page yet)")
+                from .bench.net import collect as net_collect
+                from .bench.net import print_report as net_report
+                res = net_collect(quick=args.quick, path=args.net or None, game=args.game)
+                if args.json:
+                    import json
+                    print(json.dumps(res))
+                else:
+                    net_report(res)
+                return 0
             if args.parallel:
                 from .bench.parallel import collect as par_collect
                 from .bench.parallel import print_report
@@ -554,6 +575,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.ladder:         # budget ladders: each agent against itself
                 from .tournament.ladder import run_ladder as run
             return run(args, list(sys.argv[1:] if argv is None else argv)[1:])
+        if args.command == "train":
+            from .learn.command import run_train
+            return run_train(args, list(sys.argv[1:] if argv is None else argv)[1:])
         if args.command in ("tournament", "sweep"):
             from .tournament import commands
             return (commands.run_tournament if args.command == "tournament"

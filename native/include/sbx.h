@@ -164,6 +164,85 @@ int sbx_game_playouts(sbx_game *game, int64_t n_playouts, int64_t max_steps,
 /* Effective parameters as a "key=value ..." string (for replays). */
 const char *sbx_game_params(const sbx_game *game);
 
+/* Features: a state as a fixed-length float vector, the input of a learned
+ * network (section 7). Games that have them: goofspiel, snakes (ruleset
+ * standard), matrix; the others refuse with SBX_ERR_STATE and a message.
+ *
+ * The layout is a function of the game's parameters alone:
+ *   planes x height x width board planes first (plane-major, then row-major,
+ *   cell y*width + x), then `scalars` plain numbers; size = their sum.
+ * A view orders the players: SBX_VIEW_CANONICAL writes agent k as player k;
+ * view a (an agent) writes agent a as player 0, then a+1, ... wrapping. A
+ * network's outputs follow the same order (player k of its values and
+ * policies is the view's player k).
+ *
+ * Only public information, whatever the view: in a game that hides
+ * information (goofspiel imp_info=1) two states that differ only in private
+ * information (the hidden bids, so the hands) have the same features. The
+ * private part reaches a network only as ranges: per seat, a probability
+ * for each private state the seat may hold, in `slots` entries, placed after
+ * the features (seat 0's slots, then seat 1's; see section 7); the slot of
+ * a private state id (the ids of sbx_search_pubcfr_node_range) is
+ * sbx_game_private_slot's. slots is 0 in a game with perfect information.
+ *
+ * Goofspiel, N cards, P players (size 1 + 2N + P(1 + N), plus P*N with
+ *   public bids; no planes):
+ *   [0] rounds played / N
+ *   [1 + v-1] 1 if prize v is the current prize
+ *   [1 + N + v-1] 1 if prize v is still face down (the current one excluded)
+ *   then per player k in view order, 1 + N numbers: points / (1+...+N), and
+ *     1 at v-1 for every prize v it won
+ *   then, only when the bids are public (imp_info=0), per player k in view
+ *     order N numbers: 1 at c-1 for every card c in its hand
+ *   With imp_info=1, slots = C(N, floor(N/2)): a hand of k cards (the
+ *   private state id is its mask, bit c-1 for card c) has the slot of its
+ *   rank among the k-card hands in colexicographic order (the sum over its
+ *   cards c_1 < ... < c_k of C(c_i - 1, i)), so the slots of one public
+ *   state (every hand there has N - rounds played cards) never collide.
+ * Snakes (standard ruleset), W x H board, S snakes: planes 2 + 2S, then 3S
+ *   scalars:
+ *   plane 0: 1 on every cell (the board's extent, for convolutions)
+ *   plane 1: 1 where food lies
+ *   then per snake k in view order two planes: its head (1, alive snakes
+ *     only), its body: segment i of a snake of length L (0 the head) is
+ *     (L - i) / L, the share of the body still to pass over the cell, the
+ *     largest where segments stack (alive snakes only)
+ *   then per snake k in view order: alive (0|1), health / max_health,
+ *   length / (W*H)
+ * Matrix, R x C table (size 1 + R*C + R + C; no planes): with view 1 the
+ *   table is seen transposed (the view's own actions first):
+ *   [0] rounds played / repeats
+ *   then the counts of each joint action / repeats, own action major
+ *   then the last round's own action one-hot (R, or C for view 1), then the
+ *   other's (zeros before the first round) */
+#define SBX_VIEW_CANONICAL -1
+
+typedef struct sbx_features_layout {
+    int32_t size;               /* floats sbx_game_features writes           */
+    int32_t planes, height, width; /* board planes (0 0 0: none)             */
+    int32_t scalars;            /* numbers after the planes                  */
+    int32_t players;            /* the game's agents                         */
+    int32_t moves;              /* move ids per agent (policy logits)        */
+    int32_t slots;              /* private states per seat (0: perfect
+                                   information)                              */
+} sbx_features_layout;
+
+/* The layout for this game's parameters; SBX_ERR_STATE (with the reason) if
+ * the game has no features. */
+int sbx_game_features_layout(const sbx_game *game, sbx_features_layout *out);
+/* Writes the layout's size floats for the current state from view's order
+ * (SBX_VIEW_CANONICAL or an agent) into out, which holds cap floats. */
+int sbx_game_features(const sbx_game *game, int view, float *out, int cap);
+/* The slot (0..slots-1) of a seat's private state id in the current public
+ * state; SBX_ERR_ARGUMENT if the id cannot be held here, SBX_ERR_STATE if the
+ * game has no slots (perfect information or no features). */
+int sbx_game_private_slot(const sbx_game *game, uint32_t id, int32_t *slot_out);
+/* The private state id `seat` holds now (goofspiel: its hand mask): what a
+ * network's value for that seat is read at (sbx_game_private_slot). Not
+ * public: for training targets and for a seat's own use. SBX_ERR_STATE if
+ * the game has no private states. */
+int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out);
+
 /* Snakes export layout (int32 words), version SBX_SNAKES_EXPORT_VERSION:
  *   [0] version  [1] width  [2] height  [3] snakes  [4] turn  [5] food count F
  *   then F pairs (x, y) of food, in increasing cell order (cell = y*width+x)
@@ -816,6 +895,98 @@ typedef struct sbx_root_matrix {
 } sbx_root_matrix;
 
 int sbx_search_root_matrix(sbx_search *search, sbx_root_matrix *out);
+
+/* ============================================================ 7. Networks ==
+ * Implemented in src/net/ (netfile.c: the file; forward.c: the pass).
+ * A small value-and-policy network over a game's features (section 1):
+ * optional convolutions over the board planes, dense layers, a value head
+ * and a policy head. A loaded net is read-only: any number of threads may
+ * evaluate one net at once.
+ *
+ * Input, per state (input_size floats): the game's features from some view,
+ * then for a game with slots > 0 each player's range (slots floats each,
+ * player 0's first, in the same view order; all zeros is "no range").
+ * Outputs, per state:
+ *   values[players][value_slots]: value_slots = max(1, slots). A player's
+ *     expected value in the scale of the game's evaluation (for a private
+ *     state: given that the player holds it, against the opponent's range;
+ *     a counterfactual value is this times the opponent's reach).
+ *   logits[players][moves]: the player's policy prior over move ids, before
+ *     the softmax; a consumer takes the softmax over the moves legal in the
+ *     state (or private state) it asks about. One head per player, shared by
+ *     that player's private states.
+ *
+ * The pass: x = the input. With conv_layers > 0 the planes part of x
+ * (planes*height*width floats) goes through conv_layers convolutions of
+ * `channels` outputs, kernel x kernel, stride 1, zero padding (kernel-1)/2
+ * (cross-correlation: out[c][y][x] = b[c] + sum over i, dy, dx of
+ * w[c][i][dy][dx] * in[i][y+dy-(kernel-1)/2][x+dx-(kernel-1)/2]), each
+ * followed by ReLU; its output (channel-major) replaces the planes in x.
+ * Then dense_layers layers h = ReLU(h W + b) of `hidden` units each, then
+ * values = h Wv + bv and logits = h Wp + bp (no activation).
+ *
+ * File format (little-endian; version SBX_NET_VERSION):
+ *   8 bytes  magic "SBXNET01"
+ *   16 int32 version, players (1..8), moves (1..16), slots (0..65536),
+ *            features (1..2^20), planes, height, width (0 0 0, or each >= 1
+ *            with planes*height*width <= features), conv_layers (0..8),
+ *            kernel (odd, 1..9; 0 without convolutions), channels (1..256;
+ *            0 without), dense_layers (0..8), hidden (1..4096; 0 without),
+ *            meta_bytes (0..65536), two words 0
+ *   32 bytes the game kind, NUL-padded ("goofspiel")
+ *   meta_bytes bytes of UTF-8 text for people (what trained it); ignored
+ *   float32 tensors, each row-major, in this order:
+ *     per convolution: w[channels][in][kernel][kernel] (in: planes for the
+ *       first, channels after), b[channels]
+ *     per dense layer: W[in][hidden], b[hidden] (in: the width of x after
+ *       the convolutions for the first, hidden after)
+ *     value head: W[h][players*value_slots], b[players*value_slots]
+ *     policy head: W[h][players*moves], b[players*moves] (h: hidden, or the
+ *       width of x without dense layers)
+ *   8 bytes  FNV-1a 64 of every byte before it (offset 0xcbf29ce484222325,
+ *            prime 0x100000001b3)
+ * A file that is short, long, damaged or out of these ranges, or holds a
+ * weight that is not finite, is refused with a message; nothing crashes. */
+#define SBX_NET_VERSION 1
+#define SBX_NET_MAX_BATCH 65536
+
+typedef struct sbx_net sbx_net;
+
+typedef struct sbx_net_info {
+    int32_t version, players, moves, slots, value_slots;
+    int32_t features, planes, height, width;
+    int32_t conv_layers, kernel, channels, dense_layers, hidden;
+    int32_t input_size;         /* features + players * slots                */
+    int64_t parameters;         /* weights and biases                        */
+    char kind[32];
+} sbx_net_info;
+
+/* Load a network file; *out is NULL on failure. */
+int sbx_net_load(const char *path, sbx_net **out);
+/* The same from bytes in memory (a copy is taken). */
+int sbx_net_from_bytes(const uint8_t *data, size_t len, sbx_net **out);
+void sbx_net_free(sbx_net *net);                  /* NULL is fine */
+int sbx_net_get_info(const sbx_net *net, sbx_net_info *out);
+/* The file's meta text ("" if none); valid while the net lives. */
+const char *sbx_net_meta(const sbx_net *net);
+/* SBX_OK if the net takes this game's features (kind and layout agree),
+ * else SBX_ERR_ARGUMENT naming the first difference. */
+int sbx_net_check_game(const sbx_net *net, const sbx_game *game);
+/* n states (1..SBX_NET_MAX_BATCH): inputs[n][input_size] in,
+ * values[n][players][value_slots] and logits[n][players][moves] out (either
+ * may be NULL). Thread-safe on one net. */
+int sbx_net_forward(const sbx_net *net, const float *inputs, int n, float *values,
+                    float *logits);
+/* n games' current states (each must pass sbx_net_check_game) from view
+ * (SBX_VIEW_CANONICAL or an agent, the same for all), with ranges[n][players *
+ * slots] (NULL: zeros) after the features; outputs as sbx_net_forward. */
+int sbx_net_evaluate(const sbx_net *net, sbx_game *const *games, int n, int view,
+                     const float *ranges, float *values, float *logits);
+/* The benchmark (python -m sandbox bench --net): passes over inputs[n] in
+ * calls of `batch` states (the last may be shorter), `repeats` times, one
+ * scratch for all, as a search would call it; *ms_out gets the time taken. */
+int sbx_net_time(const sbx_net *net, const float *inputs, int n, int batch, int repeats,
+                 double *ms_out);
 
 /* ================================================== 6. Test-only entries
  * NOT for applications: introspection of MCGS's graph for the tests

@@ -132,6 +132,9 @@ class BenchCase:
     # whose first agent's tree grows past 1,000,000 nodes in a few seconds
     explorer_game_params: Mapping[str, Any] | None = None
     explorer_search: Mapping[str, Any] | None = None
+    # `bench --net` (the network's pass): (label, game parameters) of the
+    # games whose features a net of the default architecture reads
+    net: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ sees Game, Search, SearchParams, TreeSnapshot and the exceptions below.
 from .errors import (ClosedError, InternalError, InvalidArgument, InvalidState, OutOfMemory,
                      SandboxError)
 from .free import FreeMove
-from .game import Game, has_bot, has_free_moves, kinds, params_doc
+from .game import FeaturesLayout, Game, has_bot, has_free_moves, kinds, params_doc
+from .net import Net, NetInfo
 from .params import SearchParams, c_default_params, c_param_table
 from .search import (LeafRefine, MoveStat, PublicNode, RootMatrix, RunResult, Search, SearchStats,
                      SearchSummary, Trace, UpdatePhase)
@@ -48,8 +49,8 @@ def core_version() -> str:
 
 
 __all__ = [
-    "ClosedError", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
-    "LeafRefine", "MoveStat", "OutOfMemory", "PublicNode", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
+    "ClosedError", "FeaturesLayout", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
+    "LeafRefine", "MoveStat", "Net", "NetInfo", "OutOfMemory", "PublicNode", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
     "Search", "SearchParams", "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "UpdatePhase",
     "c_default_params", "c_param_table", "core_version", "cores", "has_bot", "has_free_moves",
     "kinds", "line_transfer_ns", "params_doc", "simd_paths",

@@ -1,7 +1,7 @@
 """Game: a C game state (any registered kind) owned by Python."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -12,6 +12,21 @@ from .free import C_KIND, FreeMove
 
 EXPORT_MAX = lib.SBX_EXPORT_MAX
 MOVE_NONE = lib.SBX_MOVE_NONE
+VIEW_CANONICAL = lib.SBX_VIEW_CANONICAL
+
+
+class FeaturesLayout(NamedTuple):
+    """A game's features (sbx.h section 1): `size` floats, the first
+    planes x height x width of them board planes, then `scalars` numbers;
+    `slots` private states per seat (0: perfect information)."""
+    size: int
+    planes: int
+    height: int
+    width: int
+    scalars: int
+    players: int
+    moves: int
+    slots: int
 
 
 def kinds() -> list[str]:
@@ -351,6 +366,50 @@ class Game:
         with self._h.lock:
             check(lib.sbx_game_determinize(self._h.get(), int_arg("seat", seat, *I32),
                                            seed_arg("seed", seed)))
+
+    # -- features (a network's input) ---------------------------------------
+    def features_layout(self) -> FeaturesLayout:
+        """The sizes of this game's features (sbx.h section 1); InvalidState,
+        with the reason, for a game that has none."""
+        out = ffi.new("sbx_features_layout *")
+        with self._h.lock:
+            check(lib.sbx_game_features_layout(self._h.get(), out))
+        return FeaturesLayout(*(int(getattr(out, f)) for f in FeaturesLayout._fields))
+
+    def features(self, view: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """The state's public features as float32 (layout in sbx.h): view
+        None is the canonical player order, an agent puts that agent first.
+        `out`: a contiguous float32 array to fill (at least the layout's
+        size), else a new one."""
+        v = VIEW_CANONICAL if view is None else int_arg("view", view, 0, self.num_agents - 1)
+        size = self.features_layout().size
+        if out is None:
+            out = np.empty(size, dtype=np.float32)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.float32
+                  and out.flags.c_contiguous and out.ndim == 1):
+            raise InvalidArgument(f"out: expected a contiguous 1-d float32 array (got "
+                                  f"{show(out)})")
+        with self._h.lock:
+            check(lib.sbx_game_features(self._h.get(), v, ffi.from_buffer("float[]", out),
+                                        int(out.size)))
+        return out[:size]
+
+    def private_slot(self, id: int) -> int:
+        """The slot of a private state id (goofspiel: a hand mask) among the
+        ranges and per-slot values of a network (sbx.h section 1)."""
+        out = ffi.new("int32_t *")
+        with self._h.lock:
+            check(lib.sbx_game_private_slot(self._h.get(), int_arg("id", id, 0, 2**32 - 1),
+                                            out))
+        return int(out[0])
+
+    def private_state(self, seat: int) -> int:
+        """The private state id `seat` holds (goofspiel: its hand mask), for
+        training targets; InvalidState in a game without private states."""
+        out = ffi.new("uint32_t *")
+        with self._h.lock:
+            check(lib.sbx_game_private_state(self._h.get(), int_arg("seat", seat, *I32), out))
+        return int(out[0])
 
     def reseed(self, seed: int) -> None:
         with self._h.lock:

@@ -23,6 +23,16 @@ def add_budget_args(p: argparse.ArgumentParser) -> None:
                    help="search milliseconds per turn for agents without a budget of their own")
 
 
+def add_executor_args(p: argparse.ArgumentParser) -> None:
+    """Where games run: --workers K or --dask ADDRESS (executors.make_executor)."""
+    w = p.add_mutually_exclusive_group()
+    w.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="local worker processes (default: one per core; 0: in this process)")
+    w.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="run the games on an existing Dask cluster (tcp://host:8786; needs "
+                        "the [cluster] extra)")
+
+
 def add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=20, metavar="N",
                    help="games per pairing, even: N/2 seeds, each played with both seat orders "
@@ -36,12 +46,7 @@ def add_run_args(p: argparse.ArgumentParser) -> None:
                         "or game_params.map_seed: a new maze or map per seed, the same for "
                         "both seat orders (default: every game on the scenario's own)")
     add_budget_args(p)
-    w = p.add_mutually_exclusive_group()
-    w.add_argument("--workers", type=int, default=None, metavar="K",
-                   help="local worker processes (default: one per core; 0: in this process)")
-    w.add_argument("--dask", default=None, metavar="ADDRESS",
-                   help="run the games on an existing Dask cluster (tcp://host:8786; needs "
-                        "the [cluster] extra)")
+    add_executor_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 

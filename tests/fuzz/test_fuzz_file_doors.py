@@ -1,5 +1,6 @@
 """The file doors, fuzzed: every reader of a file a user names (scenario,
-agent file, maze file, SnakeByte map, replay) on arbitrary bytes — byte-order
+agent file, maze file, SnakeByte map, replay, network file, replay buffer)
+on arbitrary bytes — byte-order
 marks, other encodings, control and bidirectional characters, NULs, long
 lines, truncated UTF-8 — and on files that are not files (a FIFO, a device).
 Each either reads the file or raises the project's own one-line error, in
@@ -18,6 +19,8 @@ from hypothesis import strategies as st
 from sandbox.config import load_scenario
 from sandbox.games.maze import load_maze_file
 from sandbox.games.snakes.mapfile import load_map_file
+from sandbox.learn.buffer import Dims, ReplayBuffer
+from sandbox.native import Net
 from sandbox.replay import read_replay
 
 PREFIXES = [b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\x00", b"\x1b[2J", "\u202e".encode()]
@@ -25,7 +28,8 @@ PIECES = [b"name = \"x\"\n", b"game = \"snakes\"\n", b"[game_params]\n", b"maze 
           b"size 7 7\n", b"rows\n", b"snakebyte 1\n", b"[[players]]\n", b"\n", b"\r\n",
           b"{\"type\": \"header\", \"format\": \"sandbox-replay\", \"version\": 1}\n",
           b"\xc3", b"\xe2\x80\xae", b"\x00\x01\x7f", "²３٣".encode(), b"#" * 300,
-          b"[search]\nc = nan\n", b"c = \"0.7\"\n", b"agent = \"/dev/zero\"\n"]
+          b"[search]\nc = nan\n", b"c = \"0.7\"\n", b"agent = \"/dev/zero\"\n",
+          b"SBXNET01", b"\x01\x00\x00\x00\x02\x00\x00\x00", b"SBXBUF01\x02\x00\x00\x00{}"]
 
 
 def _content():
@@ -40,6 +44,8 @@ READERS = {
     "my.maze": load_maze_file,
     "my.map": load_map_file,
     "match.jsonl": read_replay,
+    "net.sbxnet": Net,
+    "buffer.sbxbuf": lambda p: ReplayBuffer(p, {"game": "x"}, Dims(3, 2, 0, 2)),
 }
 USES_AGENT = ('game = "snakes"\ngame_params = { width = 7, height = 7, snakes = 2 }\n'
               '[[players]]\nagent = "agent.toml"\n[[players]]\n')

@@ -165,6 +165,14 @@ CASES = [
     ("run-iterations-bool", lambda g, s, o: s.run(iterations=True), ["iterations", "bool"]),
     ("run-iterations-negative", lambda g, s, o: s.run(iterations=-1), ["iterations", ">= 0"]),
     ("run-iterations-huge", lambda g, s, o: s.run(iterations=BIG), ["iterations", "0..2^63-1"]),
+    # -- features and private states
+    ("features-view-float", lambda g, s, o: g.features(1.0), ["view", "integer"]),
+    ("features-view-big", lambda g, s, o: g.features(5), ["view 5", "out of range"]),
+    ("features-view-bool", lambda g, s, o: g.features(True), ["view", "bool"]),
+    ("features-out-list", lambda g, s, o: g.features(0, out=[0.0] * 400), ["out", "float32"]),
+    ("private_slot-str", lambda g, s, o: o.private_slot("3"), ["id", "str '3'"]),
+    ("private_slot-negative", lambda g, s, o: o.private_slot(-1), ["id -1", "out of range"]),
+    ("private_state-float", lambda g, s, o: o.private_state(0.5), ["seat", "integer"]),
     ("run-ms-str", lambda g, s, o: s.run(ms="x"), ["ms", "number", "str 'x'"]),
     ("run-ms-bool", lambda g, s, o: s.run(ms=True), ["ms", "bool"]),
     ("run-ms-nan", lambda g, s, o: s.run(ms=math.nan), ["ms", "finite", "budget"]),
@@ -259,7 +267,7 @@ def test_the_table_covers_every_public_method():
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
         "summary", "root_matrix", "public_nodes", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
         "is_terminal", "alive", "closed", "num_agents", "kind", "game_params", "takes_free_moves",
-        "hidden_info",
+        "hidden_info", "features_layout",
     }
     for cls, prefix in ((Game, "game"), (Search, "search")):
         public = {n for n in vars(cls) if not n.startswith("_")} - skip

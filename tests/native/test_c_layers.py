@@ -6,7 +6,7 @@ is one by itself). Component A depends on B when a file of A includes a header o
 A's object file uses a symbol (a function or a table: a vtable counts) that B's object file
 defines, as `nm` reads them from each file compiled on its own. The test fails on any strongly
 connected group of more than one component, naming a circle and why each step of it is there,
-and on a dependency that climbs a layer: core below games below search.
+and on a dependency that climbs a layer: core below games below net below search.
 
 So a registry lists what sits below it and nothing below calls back up: games/registry.c
 names the game vtables and each game depends only on the contract (game.h, emit.h) and core;
@@ -28,7 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "native" / "src"
 INCLUDE = ROOT / "native" / "include"
-LAYERS = {"core": 0, "games": 1, "search": 2}
+# net: the networks read the games' features; the searches evaluate networks
+LAYERS = {"core": 0, "games": 1, "net": 2, "search": 3}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 pytestmark = pytest.mark.skipif(not (shutil.which("cc") and shutil.which("nm")),

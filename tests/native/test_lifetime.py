@@ -33,6 +33,7 @@ GAME_CALLS = {
     "is_alive": lambda g, other: g.is_alive(0),
     "alive": lambda g, other: g.alive,
     "evaluate": lambda g, other: g.evaluate(),
+    "features": lambda g, other: g.features(0),
     "ranking": lambda g, other: g.ranking(),
     "state_hash": lambda g, other: g.state_hash(),
     "export": lambda g, other: g.export(),

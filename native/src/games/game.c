@@ -318,6 +318,77 @@ int sbx_game_determinize(sbx_game *game, int seat, uint64_t seed) {
     return game->vt->determinize(game->cfg, game->state, seat, &rng, game->state);
 }
 
+/* ------------------------------------------------------------ features */
+
+int sbx_game_vt_layout(const sbx_game_vt *vt, const void *cfg, sbx_features_layout *out) {
+    memset(out, 0, sizeof *out);
+    if (!vt->feature_layout || !vt->features) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' has no features (no network can "
+                        "read it yet)", vt->name);
+    }
+    int rc = vt->feature_layout(cfg, out);
+    if (rc != SBX_OK) return rc;
+    out->players = vt->num_agents(cfg);
+    out->moves = vt->max_moves(cfg);
+    return SBX_OK;
+}
+
+int sbx_game_features_layout(const sbx_game *game, sbx_features_layout *out) {
+    if (!game || !out) return sbx_fail(SBX_ERR_ARGUMENT, "game or out is NULL");
+    return sbx_game_vt_layout(game->vt, game->cfg, out);
+}
+
+int sbx_game_features(const sbx_game *game, int view, float *out, int cap) {
+    if (!game) return sbx_fail(SBX_ERR_ARGUMENT, "game is NULL");
+    sbx_features_layout lay;
+    int rc = sbx_game_vt_layout(game->vt, game->cfg, &lay);
+    if (rc) return rc;
+    if (view != SBX_VIEW_CANONICAL && (view < 0 || view >= lay.players)) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "view %d is not -1 (canonical) or an agent "
+                        "0..%d", view, lay.players - 1);
+    }
+    if (!out || cap < lay.size) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "the features need %d floats (room for %d)",
+                        lay.size, out ? cap : 0);
+    }
+    game->vt->features(game->cfg, game->state, view, out);
+    return SBX_OK;
+}
+
+int sbx_game_private_slot(const sbx_game *game, uint32_t id, int32_t *slot_out) {
+    if (!game || !slot_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or slot_out is NULL");
+    sbx_features_layout lay;
+    int rc = sbx_game_vt_layout(game->vt, game->cfg, &lay);
+    if (rc) return rc;
+    if (lay.slots == 0 || !game->vt->private_slot) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' (%s) has no private states to place "
+                        "in slots", game->vt->name, game->params);
+    }
+    const int slot = game->vt->private_slot(game->cfg, game->state, id);
+    if (slot < 0 || slot >= lay.slots) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "private state 0x%x cannot be held in this "
+                        "public state", (unsigned)id);
+    }
+    *slot_out = slot;
+    return SBX_OK;
+}
+
+int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out) {
+    if (!game || !id_out) return sbx_fail(SBX_ERR_ARGUMENT, "game or id_out is NULL");
+    const int n = game->vt->num_agents(game->cfg);
+    if (seat < 0 || seat >= n) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "seat %d out of range 0..%d", seat, n - 1);
+    }
+    if (!sbx_game_hidden_info(game) || !game->vt->private_states) {
+        return sbx_fail(SBX_ERR_STATE, "the game '%s' (%s) has no private states",
+                        game->vt->name, game->params);
+    }
+    double weight;
+    const int k = game->vt->private_states(game->cfg, game->state, seat, seat, id_out,
+                                           &weight, 1);
+    return k < 0 ? k : SBX_OK;
+}
+
 static int64_t random_playout(const sbx_game_vt *vt, const void *cfg,
                               void *state, int64_t max_steps, uint64_t *rng) {
     int n = vt->num_agents(cfg);

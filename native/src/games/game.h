@@ -143,6 +143,20 @@ typedef struct sbx_game_vt {
      * takes in this process, decided once, e.g. "territory: avx2" (snakes);
      * sbx_simd_paths reports it after the game's name. Any thread. */
     const char *(*simd_path)(void);
+    /* Optional, both or neither (NULL: the game has no features; sbx.h
+     * section 1 documents each game's layout). A network's input.
+     * feature_layout: the sizes for cfg (players and moves filled by
+     *   game.c), or a status from sbx_fail if this configuration has none.
+     * features: writes layout.size floats for state in view's player order
+     *   (SBX_VIEW_CANONICAL, or an agent first); public information only.
+     * Not on the hot path of today's searches; a search that evaluates a
+     * net calls features once per leaf it evaluates. */
+    int (*feature_layout)(const void *cfg, sbx_features_layout *out);
+    void (*features)(const void *cfg, const void *state, int view, float *out);
+    /* Optional, required when feature_layout gives slots > 0: the slot of
+     * private state id in the public state of `state` (0..slots-1), or -1
+     * if no seat can hold id there. */
+    int (*private_slot)(const void *cfg, const void *state, uint32_t id);
 } sbx_game_vt;
 
 struct sbx_game {
@@ -159,6 +173,11 @@ struct sbx_game {
  * name): configured from params, in its initial state for seed. */
 int sbx_game_make(const sbx_game_vt *vt, const char *params, uint64_t seed,
                   sbx_game **out);
+
+/* The features layout of a configuration, players and moves included
+ * (SBX_ERR_STATE with a message for a game without features). Shared by
+ * game.c and the network code. */
+int sbx_game_vt_layout(const sbx_game_vt *vt, const void *cfg, sbx_features_layout *out);
 
 /* Shared by game.c and the search: is every live agent's move legal? */
 int sbx_game_check_joint(const sbx_game_vt *vt, const void *cfg,

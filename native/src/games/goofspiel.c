@@ -938,6 +938,69 @@ static int goof_compose(const void *cfgv, const void *stv, const uint32_t *ids, 
     return SBX_OK;
 }
 
+/* ------------------------------------------------------------ features */
+
+/* C(n, k) for n, k <= 16: the slots of hidden hands. */
+static uint32_t choose(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++) r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return (uint32_t)r;
+}
+
+static int goof_feature_layout(const void *cfgv, sbx_features_layout *out) {
+    const goof_cfg *cfg = cfgv;
+    const int N = cfg->num_cards, P = cfg->players;
+    out->scalars = 1 + 2 * N + P * (1 + N) + (cfg->imp_info ? 0 : P * N);
+    out->size = out->scalars;
+    out->slots = cfg->imp_info ? (int32_t)choose(N, N / 2) : 0;
+    return SBX_OK;
+}
+
+/* sbx.h section 1 gives the layout. Reads the public record only (turn,
+ * prizes, points, each round's prize and winner) and, when the bids are
+ * public, the hands; never a hidden bid or hand. */
+static void goof_features(const void *cfgv, const void *stv, int view, float *out) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    const int N = cfg->num_cards, P = cfg->players;
+    const int first = view < 0 ? 0 : view;
+    float *o = out;
+    *o++ = (float)st->turn / (float)N;
+    for (int v = 1; v <= N; v++) *o++ = st->prize == v ? 1.0f : 0.0f;
+    for (int v = 1; v <= N; v++) *o++ = (float)((st->unrevealed >> (v - 1)) & 1u);
+    for (int k = 0; k < P; k++) {
+        const int a = (first + k) % P;
+        *o++ = (float)st->points[a] / (float)cfg->total;
+        float *won = o;
+        for (int v = 0; v < N; v++) won[v] = 0.0f;
+        for (int t = 0; t < st->turn; t++) {
+            if (st->hist[t].winner == a) won[st->hist[t].prize - 1] = 1.0f;
+        }
+        o += N;
+    }
+    if (!cfg->imp_info) {
+        for (int k = 0; k < P; k++) {
+            const int a = (first + k) % P;
+            for (int c = 0; c < N; c++) *o++ = (float)((st->hand[a] >> c) & 1u);
+        }
+    }
+}
+
+/* The colexicographic rank of a hand among the hands of its size. */
+static int goof_private_slot(const void *cfgv, const void *stv, uint32_t id) {
+    const goof_cfg *cfg = cfgv;
+    const goof_state *st = stv;
+    if (!cfg->imp_info || (id & ~cfg->full) ||
+        sbx_popcount64(id) != cfg->num_cards - st->turn) {
+        return -1;
+    }
+    uint32_t rank = 0;
+    int i = 1;
+    for (uint32_t m = id; m; m &= m - 1, i++) rank += choose(ctz32(m), i);
+    return (int)rank;
+}
+
 const sbx_game_vt sbx_goofspiel_vt = {
     .name = "goofspiel",
     .params_doc = PARAMS_DOC,
@@ -967,4 +1030,7 @@ const sbx_game_vt sbx_goofspiel_vt = {
     .public_key = goof_public_key,
     .private_states = goof_private_states,
     .compose = goof_compose,
+    .feature_layout = goof_feature_layout,
+    .features = goof_features,
+    .private_slot = goof_private_slot,
 };

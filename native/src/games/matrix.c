@@ -757,6 +757,36 @@ static const char *matrix_move_name(const void *cfgv, int agent, int move) {
     return c->names[agent][move];
 }
 
+/* ------------------------------------------------------------ features */
+
+/* sbx.h section 1 gives the layout: 1 + R*C + R + C numbers. */
+static int matrix_feature_layout(const void *cfgv, sbx_features_layout *out) {
+    const matrix_cfg *c = cfgv;
+    out->scalars = 1 + c->rows * c->cols + c->rows + c->cols;
+    out->size = out->scalars;
+    return SBX_OK;
+}
+
+/* View 1 sees the table transposed: its own action is the major index. */
+static void matrix_features(const void *cfgv, const void *stv, int view, float *out) {
+    const matrix_cfg *c = cfgv;
+    const matrix_state *st = stv;
+    const int R = c->rows, C = c->cols, flip = view == 1;
+    const float rep = (float)c->repeats;
+    float *o = out;
+    *o++ = (float)st->turn / rep;
+    const int own_n = flip ? C : R, other_n = flip ? R : C;
+    for (int i = 0; i < own_n; i++) {
+        for (int j = 0; j < other_n; j++) {
+            *o++ = (float)(flip ? st->counts[j * C + i] : st->counts[i * C + j]) / rep;
+        }
+    }
+    const int own_last = flip ? st->last_col : st->last_row;
+    const int other_last = flip ? st->last_row : st->last_col;
+    for (int i = 0; i < own_n; i++) *o++ = i == own_last ? 1.0f : 0.0f;
+    for (int j = 0; j < other_n; j++) *o++ = j == other_last ? 1.0f : 0.0f;
+}
+
 const sbx_game_vt sbx_matrix_vt = {
     .name = "matrix",
     .params_doc = PARAMS_DOC,
@@ -781,4 +811,6 @@ const sbx_game_vt sbx_matrix_vt = {
     .export_state = matrix_export,
     .import_state = matrix_import,
     .move_name = matrix_move_name,
+    .feature_layout = matrix_feature_layout,
+    .features = matrix_features,
 };

@@ -93,8 +93,19 @@ typedef struct snakes_state {
 #define RING(cfg, st, i) \
     ((uint16_t *)((uint8_t *)(st) + (cfg)->off_ring) + (size_t)(i) * (cfg)->ring_cap)
 
-/* snakes.c: the shared pieces the maps use */
+/* the shared pieces of snakes.c, snakes_board.c and snakes_maps.c */
+/* Every change of a body count goes through these two, keeping body_bb. */
+static inline void body_inc(uint8_t *cells, snakes_state *st, int c) {
+    if (!(cells[c]++ & BODY_MASK)) st->body_bb[c >> 6] |= 1ULL << (c & 63);
+}
+static inline void body_dec(uint8_t *cells, snakes_state *st, int c) {
+    if (!(--cells[c] & BODY_MASK)) st->body_bb[c >> 6] &= ~(1ULL << (c & 63));
+}
+
+/* snakes_board.c */
 void snakes_food_add(const snakes_cfg *cfg, snakes_state *st, int cell);
+void snakes_food_remove(const snakes_cfg *cfg, snakes_state *st, int cell);
+void snakes_food_clear(const snakes_cfg *cfg, snakes_state *st);
 void snakes_place_fixed(const snakes_cfg *cfg, snakes_state *st);
 void snakes_place_at(const snakes_cfg *cfg, snakes_state *st, const int (*xy)[2]);
 void snakes_food_fixed(const snakes_cfg *cfg, snakes_state *st, int avoid_hazards);

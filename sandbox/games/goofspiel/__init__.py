@@ -35,7 +35,10 @@ class GoofspielPlugin(GamePlugin):
                   quick_turns=4, quick_iterations=2_000, first_move=(1_000, 10_000),
                   first_move_target=500_000,
                   # growing-tree CFR with its defaults (k = all: 169 leaves an expansion)
-                  gtcfr={}),
+                  gtcfr={},
+                  net=(("goofspiel-13", {"num_cards": 13}),
+                       ("goofspiel-13 hidden bids (1,716 slots)", {"num_cards": 13, "imp_info": 1}),
+                       ("goofspiel-5 hidden bids (10 slots)", {"num_cards": 5, "imp_info": 1}))),
     )
     examples = ({"num_cards": 4},
                 {"num_cards": 13, "points_order": "random", "returns_type": "point_difference"},

@@ -28,7 +28,8 @@ class MatrixPlugin(GamePlugin):
         BenchCase(label="matrix biased RPS, 100 rounds, smitsimax depth 1, one thread",
                   game_params={"preset": "biased_rps", "repeats": 100},
                   search={"max_depth": 1}, match_turns=20, match_iterations=20_000,
-                  quick_turns=4, quick_iterations=5_000, first_move=(1_000, 10_000)),
+                  quick_turns=4, quick_iterations=5_000, first_move=(1_000, 10_000),
+                  net=(("matrix biased RPS, 100 rounds", {"preset": "biased_rps", "repeats": 100}),)),
     )
     examples = ({"preset": "rps"},
                 {"preset": "biased_rps", "repeats": 20},

@@ -1,0 +1,133 @@
+"""Self-play positions: one match of a scenario's searches, played in a
+worker (a local process or a Dask worker: only a SelfPlayJob and its
+result's bytes cross), turned into replay-buffer records.
+
+Per turn, before the joint move is played and from every player's view:
+the public features, the ranges of the view's player's search (a
+public-state search; zeros for the others), and each searching player's
+targets from its own search's root: its value (the root moves' values
+weighted by its policy) at its private state's slot, and its policy (the
+average strategy of the CFR and regret-matching searches, the visit shares
+of the UCB ones). At the end, the game's evaluation of the last state (its
+returns, for a finished game) is every record's outcome.
+
+With hidden information a player's search values and plays its own
+information state under its own beliefs, so a record from a player's view
+holds that player's targets alone; with perfect information every searching
+player's targets are in every view's record."""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from .buffer import Dims, new_records
+
+
+@dataclass(frozen=True)
+class SelfPlayJob:
+    key: str
+    scenario: dict[str, Any]       # Scenario.model_dump(mode="json")
+    seed: int                      # the match seed; also the game's id in the buffer
+    max_turns: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def game_dims(game) -> Dims:
+    lay = game.features_layout()
+    return Dims(features=lay.size, players=lay.players, slots=lay.slots, moves=lay.moves)
+
+
+def _ranges(controller, dims: Dims, game) -> np.ndarray | None:
+    """Both seats' ranges at the root of a public-state search (slots),
+    or None for a search that has none."""
+    search = getattr(controller, "search", None)
+    if search is None or dims.slots == 0:
+        return None
+    from ..native import InvalidState
+    out = np.zeros((dims.players, dims.slots), dtype=np.float32)
+    try:
+        for seat in range(dims.players):
+            for ident, prob in search.node_ranges(0, seat, belief=False):
+                out[seat, game.private_slot(ident)] += prob
+    except InvalidState:
+        return None
+    return out
+
+
+def _targets(stats) -> tuple[float, np.ndarray] | None:
+    """(value, policy over its moves) from a root's move statistics."""
+    moves = [m for m in stats if m.move >= 0]
+    if not moves:
+        return None
+    pol = np.array([max(m.policy, 0.0) for m in moves], dtype=np.float64)
+    if pol.sum() <= 0:
+        pol = np.array([m.visits for m in moves], dtype=np.float64)
+    if pol.sum() <= 0:
+        return None
+    pol /= pol.sum()
+    value = float(sum(p * m.mean for p, m in zip(pol, moves)))
+    return value, dict(zip((m.move for m in moves), pol))
+
+
+def play_selfplay(job: SelfPlayJob) -> dict[str, Any]:
+    """Plays the match; returns {"key", "seed", "turns", "records" (the
+    payloads' bytes), "seconds"}. Runs in a worker."""
+    from ..config.scenario import scenario_from_dict
+    from ..sim.match import Match
+
+    t0 = time.perf_counter()
+    scenario = scenario_from_dict(job.scenario, source="self-play game")
+    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
+        game = m.world.game
+        dims = game_dims(game)
+        n, hidden = dims.players, dims.slots > 0
+        owner = {a: c for c in m.controllers for a in c.agents}
+        turns = []
+        while not m.over:
+            m.start_turn()
+            for c in m.controllers:
+                c.wait()
+            feats = [game.features(view=a).copy() for a in range(n)]
+            legal = np.zeros((n, dims.moves), dtype=np.float32)
+            for a in range(n):
+                legal[a, game.legal_moves(a)] = 1.0
+            ranges = [_ranges(owner[a], dims, game) for a in range(n)]
+            slot = [game.private_slot(game.private_state(a)) if hidden else 0 for a in range(n)]
+            record = m.complete_turn()
+            targets: dict[int, tuple[float, dict[int, float]]] = {}
+            for pt in record.players:
+                for a, stats in pt.root_stats.items():
+                    t = _targets(stats)
+                    if t is not None:
+                        targets[a] = t
+            turns.append((record.turn, feats, legal, ranges, slot, targets))
+        outcome = np.asarray(game.evaluate(), dtype=np.float32)
+    recs = new_records(dims, len(turns) * n)
+    i = 0
+    for turn, feats, legal, ranges, slot, targets in turns:
+        for view in range(n):
+            order = [(view + k) % n for k in range(n)]
+            r = recs[i]
+            i += 1
+            r["kind"], r["view"], r["turn"], r["game"] = 0, view, turn, job.seed
+            r["features"] = feats[view]
+            if ranges[view] is not None:
+                r["ranges"] = ranges[view][order]
+            r["outcome"] = outcome[order]
+            r["legal"] = legal[order]
+            for k, a in enumerate(order):
+                if a not in targets or (hidden and k != 0):
+                    continue
+                value, policy = targets[a]
+                r["value"][k, slot[a]] = value
+                r["value_mask"][k, slot[a]] = 1.0
+                for move, p in policy.items():
+                    r["policy"][k, move] = p
+                r["policy_mask"][k] = 1.0
+    return {"key": job.key, "seed": job.seed, "turns": len(turns), "records": recs.tobytes(),
+            "seconds": round(time.perf_counter() - t0, 3)}

@@ -1,0 +1,261 @@
+"""Training a net: self-play into the replay buffer, then optax steps on
+minibatches from its sliding window, then the weights file and a PNG of the
+losses. Everything lives in a work folder beside the output, so the same
+command run again resumes: games already in the buffer are not played
+again, and training goes on from its last checkpoint.
+
+    <out>.work/buffer.sbxbuf    the replay buffer (sandbox/learn/buffer.py)
+    <out>.work/checkpoint.npz   the parameters, the optimizer's state, the
+                                step and the losses so far (written whole
+                                and renamed into place)
+
+Seeds: game g of the run is the match seed seed + g; the net's first
+weights come from `seed`; the minibatch of step k from (seed, k). With
+iteration budgets (and one thread per search) the same command gives the
+same buffer and the same weights."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..native import SandboxError
+from .buffer import ReplayBuffer
+from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
+from .selfplay import SelfPlayJob, game_dims, play_selfplay
+
+
+class TrainError(SandboxError):
+    """A training run that cannot go on (one line)."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    scenario: dict[str, Any]          # Scenario.model_dump(mode="json"), budgets applied
+    scenario_name: str
+    out: str
+    work: str
+    games: int = 100
+    max_turns: int | None = None
+    seed: int = 1
+    steps: int = 2000
+    batch: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    window: int = 100_000
+    outcome_weight: float = 0.5
+    size: str = "small"
+    checkpoint_every: int = 500
+    command: str = ""
+
+    def selfplay_key(self) -> dict[str, Any]:
+        """What the buffer's positions depend on: another value is another
+        run's buffer."""
+        return {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+
+    def train_key(self) -> dict[str, Any]:
+        """What the checkpoint depends on besides the buffer."""
+        return {k: getattr(self, k) for k in ("seed", "batch", "lr", "weight_decay", "window",
+                                               "outcome_weight", "size")}
+
+
+@dataclass
+class TrainReport:
+    out: str
+    png: str | None
+    games_played: int
+    games_in_buffer: int
+    positions: int
+    steps: int
+    value_loss: float
+    policy_loss: float
+    selfplay_seconds: float
+    train_seconds: float
+    dropped_records: int = 0
+    losses: list[tuple[int, float, float]] = field(default_factory=list)
+
+    def text(self) -> str:
+        return (f"wrote {self.out}: {self.steps} steps on {self.positions} positions from "
+                f"{self.games_in_buffer} games ({self.games_played} played now, "
+                f"{self.selfplay_seconds:.1f} s; training {self.train_seconds:.1f} s); last "
+                f"value loss {self.value_loss:.4f}, policy loss {self.policy_loss:.4f}"
+                + (f"; loss curve {self.png}" if self.png else ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("losses")
+        return d
+
+
+def _hash(d: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def selfplay(cfg: TrainConfig, buf: ReplayBuffer, executor,
+             on_game: Callable[[int], None] | None = None) -> int:
+    """Plays the run's games the buffer lacks; returns how many."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    seeds = [cfg.seed + g for g in range(cfg.games)]
+    todo = [s for s in seeds if s not in buf.games]
+    pending: dict[Any, int] = {}
+    it = iter(todo)
+    played = 0
+    try:
+        while True:
+            while len(pending) < 4:
+                s = next(it, None)
+                if s is None:
+                    break
+                job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns)
+                pending[executor.submit(play_selfplay, job)] = s
+            if not pending:
+                return played
+            done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            # in seed order within what finished, so a run's buffer is reproducible
+            for f in sorted(done, key=lambda f: pending[f]):
+                s = pending.pop(f)
+                try:
+                    res = f.result()
+                except SandboxError as exc:
+                    raise TrainError(f"self-play game (seed {s}): {exc}") from None
+                buf.append_game(np.frombuffer(res["records"], dtype=buf.dtype["payload"]))
+                played += 1
+                if on_game is not None:
+                    on_game(1)
+    finally:
+        for f in pending:
+            f.cancel()
+
+
+def _batch_arrays(recs: np.ndarray) -> dict[str, np.ndarray]:
+    return {k: np.ascontiguousarray(recs[k], dtype=np.float32)
+            for k in ("features", "ranges", "value", "value_mask", "outcome", "policy",
+                      "policy_mask", "legal")}
+
+
+def _save_checkpoint(path: Path, key: str, step: int, params, opt_state,
+                     losses: list[tuple[int, float, float]]) -> None:
+    import jax
+    leaves = jax.tree_util.tree_leaves(opt_state)
+    arrays = {f"p_{k}": np.asarray(v) for k, v in params.items()}
+    arrays.update({f"o_{i}": np.asarray(v) for i, v in enumerate(leaves)})
+    arrays["losses"] = np.asarray(losses, dtype=np.float64).reshape(-1, 3)
+    arrays["meta"] = np.frombuffer(json.dumps({"key": key, "step": step}).encode(), dtype=np.uint8)
+    try:
+        write_atomically(path, lambda f: np.savez(f, **arrays))
+    except OSError as exc:
+        raise TrainError(f"{path}: cannot write the checkpoint: {exc.strerror or exc}") from None
+
+
+def _load_checkpoint(path: Path, key: str, params, opt_state):
+    """(step, params, opt_state, losses), or None without a checkpoint of
+    these settings (it exists to resume an interrupted run of the same
+    command; another run overwrites it)."""
+    import jax
+    import jax.numpy as jnp
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as z:
+            meta = json.loads(bytes(z["meta"]).decode())
+            if meta.get("key") != key:
+                return None      # other settings or more games: this run starts afresh
+            new_params = {k: jnp.asarray(z[f"p_{k}"]) for k in params}
+            leaves, tree = jax.tree_util.tree_flatten(opt_state)
+            new_leaves = [jnp.asarray(z[f"o_{i}"]) for i in range(len(leaves))]
+            losses = [(int(s), float(v), float(p)) for s, v, p in z["losses"]]
+    except (OSError, ValueError, KeyError) as exc:
+        raise TrainError(f"{path}: not a usable checkpoint ({exc}); delete it to train "
+                         "afresh") from None
+    return int(meta["step"]), new_params, jax.tree_util.tree_unflatten(tree, new_leaves), losses
+
+
+def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
+          on_step: Callable[[int], None] | None = None):
+    """Runs the steps the checkpoint lacks; returns (params as numpy, losses)."""
+    import jax.numpy as jnp
+    import optax
+
+    from .model import init_params, make_step, to_numpy
+    if len(buf) == 0:
+        raise TrainError("the replay buffer is empty: nothing to train on (--games 0?)")
+    params = init_params(spec, cfg.seed)
+    optimizer = optax.adamw(cfg.lr, weight_decay=cfg.weight_decay)
+    opt_state = optimizer.init(params)
+    ckpt = Path(cfg.work) / "checkpoint.npz"
+    key = _hash({"train": cfg.train_key(), "spec": spec.to_dict(),
+                 "buffer": cfg.selfplay_key(), "games": cfg.games})
+    step, losses = 0, []
+    got = _load_checkpoint(ckpt, key, params, opt_state)
+    if got is not None:
+        step, params, opt_state, losses = got
+        if on_step is not None and step:
+            on_step(min(step, cfg.steps))
+    data = buf.window(cfg.window)
+    run = make_step(spec, optimizer, cfg.outcome_weight)
+    n = len(data)
+    while step < cfg.steps:
+        rng = np.random.default_rng([cfg.seed, step])
+        idx = rng.integers(0, n, size=min(cfg.batch, n))
+        batch = {k: jnp.asarray(v) for k, v in _batch_arrays(data[idx]).items()}
+        params, opt_state, (vl, pl) = run(params, opt_state, batch)
+        step += 1
+        losses.append((step, float(vl), float(pl)))
+        if on_step is not None:
+            on_step(1)
+        if step % cfg.checkpoint_every == 0 or step == cfg.steps:
+            _save_checkpoint(ckpt, key, step, params, opt_state, losses)
+    return to_numpy(params), losses
+
+
+def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int], Any] | None = None
+                 ) -> TrainReport:
+    """The whole run. progress(stage, advance, total) after each game and
+    step (a progress bar)."""
+    from ..config.scenario import scenario_from_dict
+    from ..native import Game, InvalidState
+    scenario = scenario_from_dict(cfg.scenario, source=cfg.scenario_name)
+    with Game(scenario.game, scenario.game_param_string(), scenario.seed) as g:
+        try:
+            layout = g.features_layout()
+            dims = game_dims(g)
+            if dims.slots:
+                g.private_slot(g.private_state(0))
+        except InvalidState as exc:
+            raise TrainError(f"{cfg.scenario_name}: {exc}") from None
+        except SandboxError as exc:
+            raise TrainError(f"{cfg.scenario_name}: a net cannot be trained on it: {exc}") from None
+    spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
+    header = {"game": scenario.game, "params": scenario.game_param_string(),
+              "selfplay": _hash(cfg.selfplay_key()), "scenario": cfg.scenario_name}
+    buf = ReplayBuffer(Path(cfg.work) / "buffer.sbxbuf", header, dims)
+    t0 = time.perf_counter()
+    played = selfplay(cfg, buf, executor,
+                      on_game=(lambda k: progress("self-play games", k, cfg.games))
+                      if progress else None)
+    t1 = time.perf_counter()
+    params, losses = train(cfg, spec, buf, on_step=(lambda k: progress("training steps", k,
+                                                                        cfg.steps))
+                           if progress else None)
+    t2 = time.perf_counter()
+    meta = json.dumps({"trained_by": cfg.command, "scenario": cfg.scenario_name,
+                       "game_params": scenario.game_param_string(), "games": cfg.games,
+                       "positions": len(buf), "steps": cfg.steps,
+                       "architecture": spec.arch.text(), "seed": cfg.seed}, sort_keys=True)
+    write_net(cfg.out, spec, params, meta)
+    png = None
+    if losses:
+        from .plot import loss_png
+        png = str(loss_png(losses, Path(cfg.out).with_suffix(".png"),
+                           f"{cfg.scenario_name}: {spec.arch.text()}, {len(buf):,} positions"))
+    last = losses[-1] if losses else (0, float("nan"), float("nan"))
+    return TrainReport(out=str(cfg.out), png=png, games_played=played,
+                       games_in_buffer=len(buf.games), positions=len(buf), steps=cfg.steps,
+                       value_loss=last[1], policy_loss=last[2],
+                       selfplay_seconds=round(t1 - t0, 2), train_seconds=round(t2 - t1, 2),
+                       dropped_records=buf.dropped, losses=losses)
