@@ -520,6 +520,11 @@ typedef struct sbx_search_params {
     int32_t safe_moves;         /* 1: skip the game's fatal moves (game.h
                                    fatal_moves) in selection, random picks
                                    and rollouts while another move is left */
+    double resolve_mix;         /* pubcfr, continual re-solving: the share
+                                   of the gadget's range in the opponent's
+                                   range of the re-solved subgame (the
+                                   rest: its range in the previous search;
+                                   1: the gadget alone)                     */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0

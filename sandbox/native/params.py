@@ -244,6 +244,13 @@ class SearchParams(BaseModel):
                                                "picked, while another is left (off: the "
                                                "tutorial's every-move search)")
 
+    resolve_mix: Float = Field(0.5, ge=0.0, le=1.0,
+                               description="pubcfr, continual re-solving: the share of the "
+                                           "gadget's range in the opponent's range of the "
+                                           "re-solved subgame, the rest its range in the "
+                                           "previous search (Student of Games' alpha; 1: the "
+                                           "gadget alone, the safe re-solve)")
+
     @model_validator(mode="before")
     @classmethod
     def _uct_default_c(cls, data: Any) -> Any:

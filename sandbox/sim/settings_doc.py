@@ -63,6 +63,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "info_seat": ("smitsimax", "random", "pubcfr"),
     "exploration_decay": ("smitsimax",),
     "safe_moves": ("smitsimax",),
+    "resolve_mix": ("pubcfr",),
 }
 
 

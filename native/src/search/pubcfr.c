@@ -166,6 +166,7 @@ typedef struct pubcfr {
     int g_n;
     uint32_t g_first;
     double *g_v, *g_prev, *g_r, *g_reach;
+    double mix;            /* resolve_mix in force (the gadget's share)      */
     int depth_built;
     int growing;           /* grow_tree when the tree was built              */
     /* the belief view (sbx_search_pubcfr_node_range): each information
@@ -622,16 +623,16 @@ static int grow_start(sbx_search *s, pubcfr *x) {
  * strategy. */
 /* The gadget's opponent range: each root information state follows with
  * the regret-matching+ probability of its follow/terminate regrets
- * (cfr_gadget_follow); that range, normalised, is mixed half and half with
- * its range in the previous search (Student of Games' modified gadget,
- * alpha = 1/2). */
-#define PC_GADGET_ALPHA 0.5
+ * (cfr_gadget_follow); that range, normalised, is mixed with its range in
+ * the previous search, resolve_mix of the first (Student of Games'
+ * modified gadget, alpha = 1/2 there; 1: the gadget alone). */
 static void gadget_range(pubcfr *x) {
     double tot = 0.0;
+    const double alpha = x->mix;
     for (int j = 0; j < x->g_n; j++) tot += cfr_gadget_follow(&x->g_r[2 * j]);
     for (int j = 0; j < x->g_n; j++) {
         const double r = tot > 0.0 ? cfr_gadget_follow(&x->g_r[2 * j]) / tot : x->g_prev[j];
-        x->g_reach[j] = PC_GADGET_ALPHA * r + (1.0 - PC_GADGET_ALPHA) * x->g_prev[j];
+        x->g_reach[j] = alpha * r + (1.0 - alpha) * x->g_prev[j];
         x->infos[x->g_first + (uint32_t)j].weight = x->g_reach[j];
     }
 }
@@ -727,11 +728,94 @@ static void pass(pubcfr *x, int i) {
 
 /* ------------------------------------------------------------ re-solving */
 
+/* The value of slot (a, b) of interior history h, player 0's: a terminal's
+ * exact value or its child history's. */
+static double slot_u(const pubcfr *x, const pc_hist *h, int k1, int a, int b) {
+    const size_t sl = h->slot + (size_t)a * k1 + b;
+    const int32_t ch = x->slot_child[sl];
+    return ch < 0 ? x->slot_value[sl] : x->hists[ch].value;
+}
+
+/* The opponent's best response below public node `top` to the seat's
+ * strategy in A_CUR (the average, set by the caller with the reaches):
+ * every history's value there (player 0's) with the opponent, at each of
+ * its information states, taking the move of the highest counterfactual
+ * value summed over the state's histories (the seat's reach weighs each).
+ * Public nodes deepest first: a node's children come after it, and all the
+ * histories of a node are made by one expansion of its parent's, so when a
+ * node is met every history below it has its value. Frontier values stay
+ * as they are. These are the values the re-solving gadget must offer
+ * (Burch et al.'s safe re-solving): under the average strategies instead,
+ * an information state the opponent's average never reaches plays
+ * uniformly below, and the gadget would promise it less than it can take.
+ * 0: out of memory. */
+static int best_response_values(pubcfr *x, uint32_t top, int opp) {
+    const int me = 1 - opp;
+    uint8_t *inside = calloc(x->n_nodes, 1);
+    if (!inside) return 0;
+    inside[top] = 1;
+    for (size_t n = top + 1; n < x->n_nodes; n++) {
+        const int32_t par = x->nodes[n].parent;
+        inside[n] = par >= 0 && inside[par];
+    }
+    for (size_t n = x->n_nodes; n-- > top;) {
+        if (!inside[n]) continue;
+        const pc_node *nd = &x->nodes[n];
+        /* the opponent's counterfactual values per move, over its
+         * histories here */
+        for (int32_t hh = nd->hfirst; hh >= 0; hh = x->hists[hh].next) {
+            const pc_hist *h = &x->hists[hh];
+            if (h->kind != H_INTERIOR) continue;
+            memset(ARR(x, &x->infos[h->i[opp]], A_CFV), 0,
+                   (size_t)x->infos[h->i[opp]].k * sizeof(double));
+        }
+        for (int32_t hh = nd->hfirst; hh >= 0; hh = x->hists[hh].next) {
+            const pc_hist *h = &x->hists[hh];
+            if (h->kind != H_INTERIOR) continue;
+            const pc_info *io = &x->infos[h->i[opp]], *im = &x->infos[h->i[me]];
+            const int k1 = x->infos[h->i[1]].k;
+            const double *sm = ARR(x, im, A_CUR);
+            double *cfv = ARR(x, io, A_CFV);
+            for (int a = 0; a < io->k; a++) {
+                double v = 0.0;
+                for (int b = 0; b < im->k; b++) {
+                    const double u = opp == 0 ? slot_u(x, h, k1, a, b) : -slot_u(x, h, k1, b, a);
+                    v += sm[b] * u;
+                }
+                cfv[a] += im->reach * v;
+            }
+        }
+        for (int32_t hh = nd->hfirst; hh >= 0; hh = x->hists[hh].next) {
+            pc_hist *h = &x->hists[hh];
+            if (h->kind != H_INTERIOR) continue;
+            const pc_info *io = &x->infos[h->i[opp]], *im = &x->infos[h->i[me]];
+            const double *cfv = ARR(x, io, A_CFV);
+            int best = 0;
+            for (int a = 1; a < io->k; a++) best = cfv[a] > cfv[best] ? a : best;
+            const int k1 = x->infos[h->i[1]].k;
+            const double *sm = ARR(x, im, A_CUR);
+            double v = 0.0;
+            for (int b = 0; b < im->k; b++) {
+                v += sm[b] * (opp == 0 ? slot_u(x, h, k1, best, b) : slot_u(x, h, k1, b, best));
+            }
+            h->value = v;
+        }
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        memset(ARR(x, in, A_CFV), 0, (size_t)in->k * sizeof(double));
+    }
+    free(inside);
+    return 1;
+}
+
 /* The summary for the public state the game reached after the seat played
  * joint[seat] (continual re-solving): under both seats' average strategies,
- * every information state's reach (top-down) and every history's value
- * (bottom-up), then at the child node each information state's reach and
- * the opponent's counterfactual values. 0 if there is none to carry (no
+ * every information state's reach (top-down), and below the child node
+ * every history's value with the opponent best-responding to the seat's
+ * average (best_response_values), then at the child node each information
+ * state's reach and the opponent's counterfactual best-response values,
+ * what the gadget offers it next search. 0 if there is none to carry (no
  * tree, the state not in it): the next search starts from the uniform-play
  * range. Reads the opponent's move nowhere. */
 static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
@@ -762,21 +846,7 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
         if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
     }
     reach_under_current(x);
-    for (size_t hh = x->n_hists; hh-- > 0;) {
-        pc_hist *h = &x->hists[hh];
-        if (h->kind != H_INTERIOR) continue;
-        const pc_info *in0 = &x->infos[h->i[0]], *in1 = &x->infos[h->i[1]];
-        const double *s0 = ARR(x, in0, A_CUR), *s1 = ARR(x, in1, A_CUR);
-        double v = 0.0;
-        for (int a = 0; a < in0->k; a++) {
-            for (int b = 0; b < in1->k; b++) {
-                const size_t sl = h->slot + (size_t)a * in1->k + b;
-                const int32_t ch = x->slot_child[sl];
-                v += s0[a] * s1[b] * (ch < 0 ? x->slot_value[sl] : x->hists[ch].value);
-            }
-        }
-        h->value = v;
-    }
+    if (!best_response_values(x, (uint32_t)node, opp)) return 0;
     /* the child's information states, renumbered per seat */
     uint32_t *index = malloc(x->n_infos * sizeof *index);
     for (int p = 0; p < 2; p++) {
@@ -981,6 +1051,7 @@ static int pc_iterate(sbx_search *s, int64_t *turns) {
     (void)turns;
     pubcfr *x = s->algo;
     if (x->broken) return SBX_STOP_NODE_CAP;
+    x->mix = s->p.resolve_mix;
     if (!x->growing) {
         cfr_plus_iteration(x);
         return SBX_STOP_NONE;
