@@ -448,6 +448,9 @@ int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out);
 #define SBX_PRIORS_UNIFORM 0    /* 1 / outcomes                              */
 #define SBX_PRIORS_HEURISTIC 1  /* softmax of the game's move scores (a game
                                    without them is refused)                  */
+#define SBX_PRIORS_NET 2        /* softmax of the value net's policy head
+                                   over the legal moves (sbx_search_set_net;
+                                   uniform while no net is attached)         */
 
 /* parallel: how Smitsimax uses `threads`; MCGS runs WU_UCT and TREE and
  * refuses ROOT and LEAF; other algorithms run serially */
@@ -987,6 +990,22 @@ int sbx_net_forward(const sbx_net *net, const float *inputs, int n, float *value
  * slots] (NULL: zeros) after the features; outputs as sbx_net_forward. */
 int sbx_net_evaluate(const sbx_net *net, sbx_game *const *games, int n, int view,
                      const float *ranges, float *values, float *logits);
+/* A search's value net (the `value_net` setting of the Python layer): the
+ * net that values its frontier or leaves (gtcfr, pubcfr: frontier values;
+ * mcgs: leaf values; smitsimax, suct, joint: the value at the end of each
+ * descent) and gives its PUCT priors (priors = SBX_PRIORS_NET; uniform while
+ * no net is attached), from the next iteration, as set_params does; any
+ * thread. NULL detaches it (the searches go back to the game's evaluation
+ * and rollouts). Refused (SBX_ERR_ARGUMENT) unless sbx_net_check_game
+ * accepts the search's game. The caller keeps the net alive while the
+ * search may use it: until the search is freed, or until another net (or
+ * NULL) has been set and applied (by the next run, step or get_params on
+ * the driving thread). */
+int sbx_search_set_net(sbx_search *search, const sbx_net *net);
+/* The net in force (a pending one applied first); NULL: none. Driving
+ * thread. */
+int sbx_search_get_net(sbx_search *search, const sbx_net **out);
+
 /* The benchmark (python -m sandbox bench --net): passes over inputs[n] in
  * calls of `batch` states (the last may be shorter), `repeats` times, one
  * scratch for all, as a search would call it; *ms_out gets the time taken. */

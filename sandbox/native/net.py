@@ -6,6 +6,8 @@ forward pass there, a batch of states per call."""
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -187,3 +189,30 @@ class Net:
             return "<Net closed>"
         i = self.info
         return f"<Net {i.kind} {i.input_size} in, {i.parameters:,} parameters>"
+
+
+# One Net per file per process, shared by every search that names it (a
+# search's `value_net` setting), freed when the last of them lets it go.
+_CACHE: "weakref.WeakValueDictionary[tuple[str, int, int], Net]" = weakref.WeakValueDictionary()
+_CACHE_LOCK = threading.Lock()
+
+
+def load_net(path: str | os.PathLike) -> Net:
+    """The Net of file `path`, loaded once per process (a file rewritten
+    since, as training does, is loaded afresh); InvalidArgument or the
+    loader's error, in one line, when it cannot be read."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgument(f"value_net: expected a file name (got {show(path)})")
+    real = os.path.realpath(os.fsdecode(path))
+    try:
+        st = os.stat(real)
+    except OSError as exc:
+        raise InvalidArgument(f"value_net: cannot read {os.fsdecode(path)!r}: "
+                              f"{exc.strerror}") from None
+    key = (real, st.st_mtime_ns, st.st_size)
+    with _CACHE_LOCK:
+        net = _CACHE.get(key)
+        if net is None or net.closed:
+            net = Net(real)
+            _CACHE[key] = net
+        return net

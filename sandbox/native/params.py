@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from ._lib import check, ffi, lib, pystr
 
@@ -24,9 +24,13 @@ FINAL_MOVE = {"argmax": 0, "sample": 1}
 AVG_WEIGHT = {"auto": 0, "uniform": 1, "sqrt": 2, "linear": 3}
 COUNTERFACTUAL = {"off": 0, "terminal": 1, "last_step": 2}
 BACKUP = {"mean": 0, "power": 1}
-PRIORS = {"uniform": 0, "heuristic": 1}
+PRIORS = {"uniform": 0, "heuristic": 1, "net": 2}
 PARALLEL = {"serial": 0, "wu_uct": 1, "tree": 2, "root": 3, "leaf": 4}
 EXPAND_CHILDREN = {"one": 0, "all": 1}
+
+
+# SearchParams fields C's struct does not hold (the Search applies them).
+PYTHON_ONLY = ("value_net",)
 
 
 def _names(table: dict[str, int]) -> dict[int, str]:
@@ -171,10 +175,13 @@ class SearchParams(BaseModel):
                                                    "the edge without descending")
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
-    priors: Literal["uniform", "heuristic"] = Field(
-        "uniform", description="MCGS, gtcfr: PUCT priors, uniform or a softmax of the game's move "
-                               "scores (maze: minus the turns to the nearest cheese); a game "
-                               "without move scores is refused; a change starts afresh")
+    priors: Literal["uniform", "heuristic", "net"] = Field(
+        "uniform", description="MCGS, gtcfr, pubcfr's growing tree, Smitsimax's puct: PUCT "
+                               "priors, uniform, a softmax of the game's move scores "
+                               "(heuristic; maze: minus the turns to the nearest cheese; a "
+                               "game without move scores is refused) or the value net's "
+                               "policy head (net: the default when value_net names one); "
+                               "MCGS: a change starts afresh")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                      description="MCGS, gtcfr priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
@@ -251,6 +258,24 @@ class SearchParams(BaseModel):
                                            "previous search (Student of Games' alpha; 1: the "
                                            "gadget alone, the safe re-solve)")
 
+    # Not in C's struct (which holds numbers): the Search loads the file,
+    # once per process whatever the number of searches, and attaches it.
+    value_net: str = Field("", description="gtcfr, pubcfr: a value-and-policy network file "
+                                           "(`learn train` writes one; \"\": none) whose "
+                                           "values replace the frontier's evaluation and "
+                                           "rollouts (pubcfr: per information state, from "
+                                           "both seats' ranges) and whose policy heads give "
+                                           "the PUCT priors with priors = net; it must have "
+                                           "been trained for this game and its parameters; "
+                                           "a change takes effect at the next iteration")
+
+    @field_validator("value_net")
+    @classmethod
+    def _path_has_no_nul(cls, value: str) -> str:
+        if "\0" in value:
+            raise ValueError("must not contain a NUL character")
+        return value
+
     @model_validator(mode="before")
     @classmethod
     def _uct_default_c(cls, data: Any) -> Any:
@@ -326,6 +351,8 @@ class SearchParams(BaseModel):
     def to_c(self, out=None):
         p = out if out is not None else ffi.new("sbx_search_params *")
         for name, value in self.model_dump().items():
+            if name in PYTHON_ONLY:
+                continue
             if name in CHOICES:
                 value = CHOICES[name][0][value]
             elif isinstance(value, bool):
@@ -334,9 +361,13 @@ class SearchParams(BaseModel):
         return p
 
     @classmethod
-    def from_c(cls, p) -> "SearchParams":
-        values: dict[str, Any] = {}
+    def from_c(cls, p, **python_only: Any) -> "SearchParams":
+        """From C's struct; the PYTHON_ONLY fields from `python_only` (else
+        their defaults)."""
+        values: dict[str, Any] = dict(python_only)
         for name, field in cls.model_fields.items():
+            if name in PYTHON_ONLY:
+                continue
             raw = getattr(p, name)
             if name in CHOICES:
                 values[name] = CHOICES[name][1][raw]

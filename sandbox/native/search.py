@@ -7,6 +7,7 @@ C core applies new parameters from its next iteration.
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -18,6 +19,7 @@ from ._handle import I32, I64, Handle, int_arg, real_arg, seed_arg, show
 from ._lib import check, ffi, lib
 from .errors import InvalidArgument, one_line
 from .game import MOVE_NONE, Game, game_arg, joint_arg
+from .net import Net, load_net
 from .params import ALGORITHM_NAMES, POLICY_NAMES, SearchParams
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
@@ -233,6 +235,15 @@ class Search:
         with game._h.lock:
             check(lib.sbx_search_new(game._ptr(), self._params.to_c(), seed, out))
         self._h = Handle(out[0], lib.sbx_search_free, "search")
+        # every net this search was given, kept alive while it may use one
+        # (C applies a change at its next iteration, on the driving thread)
+        self._nets: dict[str, Net] = {}
+        self._net: Net | None = None
+        try:
+            self._attach_net(self._params.value_net)
+        except Exception:
+            self.close()
+            raise
         self._result = ffi.new("sbx_run_result *")
         self._joint = ffi.new("int32_t[]", self.num_agents)
         self._stats = ffi.new("sbx_search_stats *")
@@ -264,9 +275,38 @@ class Search:
     def set_params(self, params: SearchParams | Mapping[str, Any]) -> None:
         new = params_arg(params)
         c = new.to_c()
-        with self._h.guard:
-            check(lib.sbx_search_set_params(self._h.get(), c))
+        old_net = self._params.value_net
+        if new.value_net != old_net:
+            self._attach_net(new.value_net)
+        try:
+            with self._h.guard:
+                check(lib.sbx_search_set_params(self._h.get(), c))
+        except Exception:
+            if new.value_net != old_net:
+                self._attach_net(old_net)
+            raise
         self._params = new
+
+    def _attach_net(self, path: str) -> None:
+        """The value net of file `path` ("" none) for this search, from its
+        next iteration; InvalidArgument when the file cannot be read or was
+        trained for another game or other parameters."""
+        net = None
+        if path:
+            net = self._nets.get(path)
+            if net is None or net.closed:
+                net = load_net(path)
+        with self._h.guard, (net._h.lock if net is not None else nullcontext()):
+            check(lib.sbx_search_set_net(self._h.get(),
+                                         net._h.get() if net is not None else ffi.NULL))
+        if net is not None:
+            self._nets[path] = net
+        self._net = net
+
+    @property
+    def net(self) -> Net | None:
+        """The value net this search was last given (None: none)."""
+        return self._net
 
     def check_params(self, params: SearchParams | Mapping[str, Any]) -> SearchParams:
         """The checks set_params makes (ranges, and what depends on this
@@ -277,6 +317,8 @@ class Search:
         c = new.to_c()
         with self._h.guard:
             check(lib.sbx_search_check_params(self._h.get(), c))
+        if new.value_net:
+            load_net(new.value_net).check_game(self.root_game())
         return new
 
     def update_params(self, **changes: Any) -> SearchParams:
@@ -295,7 +337,7 @@ class Search:
         p = ffi.new("sbx_search_params *")
         with self._h.lock:
             check(lib.sbx_search_get_params(self._h.get(), p))
-        return SearchParams.from_c(p)
+        return SearchParams.from_c(p, value_net=self._params.value_net)
 
     # -- running --------------------------------------------------------------
     def run(self, iterations: int | None = None, ms: float | None = None) -> RunResult:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..native import SearchParams
-from ..native.params import CHOICES, UCT_DEFAULT_C, c_param_table, default_final_move
+from ..native.params import CHOICES, PYTHON_ONLY, UCT_DEFAULT_C, c_param_table, default_final_move
 
 _UCB = ("smitsimax", "suct", "joint")
 # Read by the search loop itself (api.c), whatever the algorithm.
@@ -48,7 +48,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "rollout_steps": ("mcgs",),
     "short_circuit": ("mcgs",),
     "transpositions": ("mcgs",),
-    "priors": ("mcgs", "gtcfr"),
+    "priors": ("mcgs", "gtcfr", "pubcfr"),
     "prior_temperature": ("mcgs", "gtcfr"),
     "threads": ("smitsimax", "mcgs"),
     "parallel": ("smitsimax", "mcgs"),
@@ -64,6 +64,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "exploration_decay": ("smitsimax",),
     "safe_moves": ("smitsimax",),
     "resolve_mix": ("pubcfr",),
+    "value_net": ("gtcfr", "pubcfr"),
 }
 
 
@@ -100,6 +101,12 @@ def settings_rows() -> list[dict[str, Any]]:
                      "values": values, "default": shown,
                      "used_by": list(USED_BY.get(name, ())),
                      "meaning": fields[name].description or r["doc"]})
+    # the settings the Python layer applies (not in the core's table)
+    for name in PYTHON_ONLY:
+        rows.append({"name": name, "type": "path", "values": "a file name or \"\"",
+                     "default": f"{fields[name].default!r}".replace("'", '"'),
+                     "used_by": list(USED_BY.get(name, ())),
+                     "meaning": fields[name].description or ""})
     return rows
 
 

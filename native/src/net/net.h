@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "sbx.h"
+#include "../games/game.h"
 
 #define SBX_NET_MAX_LAYERS 8
 /* States per block of the dense layers: each weight row is read once per
@@ -37,6 +38,10 @@ struct sbx_net {
     int32_t x_width;            /* x after the convolutions                   */
     int32_t head_in;            /* the heads' input width                     */
 };
+
+/* sbx_net_check_game's check from a game's vtable and configuration (a
+ * search holds those, not a game object). */
+int sbx_net_check_config(const sbx_net *net, const sbx_game_vt *vt, const void *cfg);
 
 /* Floats of scratch sbx_net_run needs, whatever n. */
 size_t sbx_net_scratch_floats(const sbx_net *net);

@@ -352,13 +352,17 @@ const char *sbx_net_meta(const sbx_net *net) {
 
 int sbx_net_check_game(const sbx_net *net, const sbx_game *game) {
     if (!net || !game) return sbx_fail(SBX_ERR_ARGUMENT, "net or game is NULL");
+    return sbx_net_check_config(net, game->vt, game->cfg);
+}
+
+int sbx_net_check_config(const sbx_net *net, const sbx_game_vt *vt, const void *cfg) {
     const sbx_net_info *in = &net->info;
-    if (strcmp(in->kind, game->vt->name) != 0) {
+    if (strcmp(in->kind, vt->name) != 0) {
         return sbx_fail(SBX_ERR_ARGUMENT, "the network is for %s, the game is %s", in->kind,
-                        game->vt->name);
+                        vt->name);
     }
     sbx_features_layout lay;
-    int rc = sbx_game_vt_layout(game->vt, game->cfg, &lay);
+    int rc = sbx_game_vt_layout(vt, cfg, &lay);
     if (rc) return rc;
     const struct { const char *name; int32_t net, game; } pairs[] = {
         {"features", in->features, lay.size},   {"planes", in->planes, lay.planes},
@@ -368,9 +372,11 @@ int sbx_net_check_game(const sbx_net *net, const sbx_game *game) {
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         if (pairs[i].net != pairs[i].game) {
+            char params[512];
+            vt->describe(cfg, params, sizeof params);
             return sbx_fail(SBX_ERR_ARGUMENT, "the network takes %d %s, this game (%s) has "
                             "%d: it was trained for other parameters", (int)pairs[i].net,
-                            pairs[i].name, game->params, (int)pairs[i].game);
+                            pairs[i].name, params, (int)pairs[i].game);
         }
     }
     return SBX_OK;

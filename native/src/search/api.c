@@ -162,6 +162,7 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
     memcpy(s->cfg, root->cfg, root->vt->cfg_size);
     memcpy(s->root, root->state, s->state_size);
     atomic_init(&s->has_pending, 0);
+    atomic_init(&s->has_pending_net, 0);
     atomic_init(&s->stop_flag, 0);
     int rc = s->algo_vt->create(s); /* cleans up after itself on failure */
     if (rc) {
@@ -175,6 +176,7 @@ int sbx_search_new(const sbx_game *root, const sbx_search_params *params,
 void sbx_search_free(sbx_search *s) {
     if (s == NULL) return;
     if (s->algo) s->algo_vt->destroy(s);
+    sbx_neteval_free(&s->ev);
     if (s->lock_ready) pthread_mutex_destroy(&s->lock);
     free(s->scratch);
     free(s->sim);
@@ -183,8 +185,24 @@ void sbx_search_free(sbx_search *s) {
     free(s);
 }
 
+/* A net set from any thread takes effect here, on the driving thread. */
+static int apply_pending_net(sbx_search *s) {
+    if (!atomic_load_explicit(&s->has_pending_net, memory_order_acquire)) return SBX_OK;
+    pthread_mutex_lock(&s->lock);
+    const sbx_net *net = s->pending_net;
+    atomic_store_explicit(&s->has_pending_net, 0, memory_order_release);
+    pthread_mutex_unlock(&s->lock);
+    if (net == s->net) return SBX_OK;
+    int rc = sbx_neteval_attach(&s->ev, net);
+    s->net = s->ev.net; /* NULL when the evaluator could not be made */
+    if (s->algo_vt->net_changed) s->algo_vt->net_changed(s);
+    return rc;
+}
+
 /* Called by the driving thread between iterations. */
 static int apply_pending(sbx_search *s) {
+    int rc0 = apply_pending_net(s);
+    if (rc0) return rc0;
     if (!atomic_load_explicit(&s->has_pending, memory_order_acquire)) {
         return SBX_OK;
     }
@@ -209,6 +227,26 @@ int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     atomic_store_explicit(&s->has_pending, 1, memory_order_release);
     pthread_mutex_unlock(&s->lock);
     return SBX_OK;
+}
+
+int sbx_search_set_net(sbx_search *s, const sbx_net *net) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
+    if (net) {
+        int rc = sbx_net_check_config(net, s->vt, s->cfg);
+        if (rc) return rc;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->pending_net = net;
+    atomic_store_explicit(&s->has_pending_net, 1, memory_order_release);
+    pthread_mutex_unlock(&s->lock);
+    return SBX_OK;
+}
+
+int sbx_search_get_net(sbx_search *s, const sbx_net **out) {
+    if (s == NULL || out == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "NULL argument");
+    int rc = apply_pending(s);
+    *out = s->net;
+    return rc;
 }
 
 int sbx_search_check_params(const sbx_search *s, const sbx_search_params *params) {

@@ -363,7 +363,16 @@ static void priors_of(const sbx_search *s, const void *st, int agent, int k, dou
     for (int i = 0; i < k; i++) out[i] = 1.0 / k;
 }
 
-/* A frontier value: evaluate() at st, or (rollout on) the mean of
+/* The value net's value of one state, player 0's zero-sum side (v0 - v1) /
+ * 2 of its two values (canonical view). */
+static double net_value(sbx_search *s, const void *st) {
+    sbx_neteval_clear(&s->ev);
+    if (!sbx_neteval_push(&s->ev, s->vt, s->cfg, st)) return cfr_zero_sum(s, st);
+    sbx_neteval_run(&s->ev);
+    return 0.5 * (sbx_neteval_value(&s->ev, 0, 0) - sbx_neteval_value(&s->ev, 0, 1));
+}
+
+/* A frontier value: with a value net its value (net_value); else evaluate() at st, or (rollout on) the mean of
  * leaf_rollouts random rollouts from it, each with chance drawn afresh. The
  * leaf's value is fixed once made, and CFR treats it as exact, so its noise
  * goes straight into the equilibrium it computes: one rollout of a long
@@ -371,6 +380,7 @@ static void priors_of(const sbx_search *s, const void *st, int agent, int k, dou
  * rollouts divide the noise's variance by n at n times the cost. */
 static double leaf_value(sbx_search *s, const void *st, int64_t *turns) {
     gtcfr *x = s->algo;
+    if (s->net) return net_value(s, st);
     if (!s->p.rollout) return cfr_zero_sum(s, st);
     const int n = s->p.leaf_rollouts > 1 ? s->p.leaf_rollouts : 1;
     double sum = 0.0;
@@ -410,15 +420,64 @@ static uint32_t new_node(gtcfr *x, int32_t parent, int a, int b, double value,
     return id;
 }
 
+/* With a value net, one pass over st and its k0*k1 children: row 0 gives
+ * st's priors (priors=net), the others the children's values (terminal
+ * children are not asked: their value is exact). vals[i], hash[i] and
+ * term[i] per joint action i; 0 when the batch cannot be made (out of
+ * memory: the caller values them one by one). */
+static int net_children(sbx_search *s, const void *st, const uint8_t mv[2][SBX_MAX_MOVES],
+                        const int *k, double *vals, uint64_t *hash, uint8_t *term,
+                        int64_t *turns) {
+    gtcfr *x = s->algo;
+    sbx_neteval *e = &s->ev;
+    int row[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    sbx_neteval_clear(e);
+    if (!sbx_neteval_push(e, s->vt, s->cfg, st)) return 0;
+    uint8_t joint[2];
+    for (int a = 0; a < k[0]; a++) {
+        for (int b = 0; b < k[1]; b++) {
+            const int i = a * k[1] + b;
+            memcpy(x->c.tmp, st, s->state_size);
+            joint[0] = mv[0][a];
+            joint[1] = mv[1][b];
+            s->vt->step(s->cfg, x->c.tmp, joint, NULL);
+            (*turns)++;
+            hash[i] = s->vt->hash(s->cfg, x->c.tmp);
+            term[i] = (uint8_t)s->vt->is_terminal(s->cfg, x->c.tmp);
+            row[i] = -1;
+            if (term[i]) {
+                vals[i] = cfr_zero_sum(s, x->c.tmp);
+            } else if (sbx_neteval_push(e, s->vt, s->cfg, x->c.tmp)) {
+                row[i] = e->n - 1;
+            } else {
+                return 0;
+            }
+        }
+    }
+    sbx_neteval_run(e);
+    for (int i = 0; i < k[0] * k[1]; i++) {
+        if (row[i] >= 0) {
+            vals[i] = 0.5 * (sbx_neteval_value(e, row[i], 0) - sbx_neteval_value(e, row[i], 1));
+        }
+    }
+    return 1;
+}
+
 /* Makes frontier node `id` (state st) interior: its statistics, and every
  * child valued; all children join the tree, or only the one of the highest
- * prior product (all = 0). Returns 0 if the pools cannot grow. */
+ * prior product (all = 0). With a value net every child is valued in one
+ * batch with st, whose row gives the priors (priors=net). Returns 0 if the
+ * pools cannot grow. */
 static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *turns) {
     gtcfr *x = s->algo;
     gt_node *nd = &x->nodes[id];
     uint8_t mv[2][SBX_MAX_MOVES];
     int k[2];
     for (int p = 0; p < 2; p++) k[p] = legal(s, st, p, mv[p]);
+    double bvals[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    uint64_t bhash[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    uint8_t bterm[SBX_MAX_MOVES * SBX_MAX_MOVES];
+    const int batched = s->net && net_children(s, st, mv, k, bvals, bhash, bterm, turns);
     const size_t kk = (size_t)k[0] * k[1];
     const size_t doubles = (size_t)A_COUNT * (k[0] + k[1]) + kk;
     const size_t ints = kk + live_ints(kk);
@@ -437,7 +496,11 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
             cur[i] = 1.0 / k[p];
             q[i] = p == 0 ? nd->value : -nd->value;
         }
-        priors_of(s, st, p, k[p], ARR(x, nd, p, A_PRIOR));
+        if (batched && s->p.priors == SBX_PRIORS_NET) {
+            sbx_neteval_priors(&s->ev, 0, p, mv[p], k[p], ARR(x, nd, p, A_PRIOR));
+        } else {
+            priors_of(s, st, p, k[p], ARR(x, nd, p, A_PRIOR));
+        }
     }
     int best = 0;
     if (!all) {
@@ -455,13 +518,24 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
     for (int a = 0; a < k[0]; a++) {
         for (int b = 0; b < k[1]; b++) {
             const int i = a * k[1] + b;
+            double v;
+            int32_t c;
+            if (batched) {
+                v = bvals[i];
+                c = bterm[i] ? SLOT_TERMINAL
+                    : (all || i == best) ? (int32_t)new_node(x, (int32_t)id, a, b, v, bhash[i])
+                                         : SLOT_LEFT_OUT;
+                cfr_range_see(&x->c.range, v);
+                nd = &x->nodes[id];
+                SLOTV(x, nd)[i] = v;
+                SLOTC(x, nd)[i] = c;
+                continue;
+            }
             memcpy(x->c.tmp, st, s->state_size);
             joint[0] = mv[0][a];
             joint[1] = mv[1][b];
             s->vt->step(s->cfg, x->c.tmp, joint, NULL);
             (*turns)++;
-            double v;
-            int32_t c;
             if (s->vt->is_terminal(s->cfg, x->c.tmp)) {
                 v = cfr_zero_sum(s, x->c.tmp);
                 c = SLOT_TERMINAL;

@@ -157,12 +157,15 @@ static const param_def DEFS[] = {
     DEF(transpositions, SBX_PARAM_BOOL, 0, 1, 1,
         "MCGS: look states up in the transposition table, so one reached by "
         "two move orders is one node (0 = a tree; a change starts afresh)"),
-    DEF(priors, SBX_PARAM_CHOICE, SBX_PRIORS_UNIFORM, SBX_PRIORS_HEURISTIC,
+    DEF(priors, SBX_PARAM_CHOICE, SBX_PRIORS_UNIFORM, SBX_PRIORS_NET,
         SBX_PRIORS_UNIFORM,
-        "MCGS: PUCT priors, 0 uniform (1/outcomes), 1 heuristic (softmax of "
+        "MCGS, gtcfr, pubcfr's growing tree, Smitsimax's puct: PUCT priors, 0 "
+        "uniform (1/outcomes), 1 heuristic (softmax of "
         "the game's move scores / prior_temperature, summed over the moves "
         "an outcome collapses; maze: minus the turns to the nearest cheese; "
-        "a game without move scores is refused); a change starts afresh"),
+        "a game without move scores is refused), 2 net (the value net's "
+        "policy head, softmax over the legal moves; uniform while no net is "
+        "attached); MCGS: a change starts afresh"),
     DEF(prior_temperature, SBX_PARAM_FLOAT, 0.01, 100.0, 1.0,
         "MCGS priors=heuristic: softmax temperature over the move scores "
         "(small = the best-scored move only, large = uniform); a change "

@@ -100,10 +100,12 @@
  * strategy, this pass's counterfactual value, the last pass's; growing mode
  * (grow_tree): PUCT's Q (the move's value against the opponent's current
  * strategy, the seat's side) and the simulations that took the move */
-enum { A_REGRET, A_AVG, A_CUR, A_CFV, A_LAST, A_Q, A_VISITS, A_COUNT };
+enum { A_REGRET, A_AVG, A_CUR, A_CFV, A_LAST, A_Q, A_VISITS, A_PRIOR, A_COUNT };
 
 typedef struct pc_info {
     int32_t parent;        /* information state at the parent node, -1: root */
+    int32_t slot;          /* its private state's slot in the value net's
+                              ranges (-2: not looked up yet)                 */
     uint32_t node;         /* public node                                    */
     uint32_t id;           /* the game's private state (goofspiel: hand)     */
     uint32_t off;          /* first of its A_COUNT * k doubles               */
@@ -127,8 +129,11 @@ typedef struct pc_hist {
     uint32_t sims;         /* growing mode: simulations that passed here     */
     uint16_t depth;
     uint8_t kind;
-    double value;          /* player 0's: frontier's evaluation, or this
-                              pass's value of an interior history            */
+    double value;          /* player 0's: frontier's evaluation (with a value
+                              net: the net's, for the seat this pass
+                              updates), or this pass's value of an interior
+                              history                                        */
+    double base;           /* frontier: the game's evaluation                */
 } pc_hist;
 
 typedef struct pc_node {
@@ -326,6 +331,7 @@ static int new_info(sbx_search *s, pubcfr *x, uint32_t node, int p, int32_t pare
     in->id = id;
     in->act = (uint8_t)act;
     in->seat = (uint8_t)p;
+    in->slot = -2;
     uint8_t mv[SBX_MAX_MOVES + 8];
     const int k = s->vt->is_terminal(s->cfg, st) ? 0 : s->vt->legal_moves(s->cfg, st, p, mv);
     in->k = (uint8_t)k;
@@ -335,6 +341,7 @@ static int new_info(sbx_search *s, pubcfr *x, uint32_t node, int p, int32_t pare
     }
     in->off = (uint32_t)x->n_d;
     memset(x->dpool + x->n_d, 0, (size_t)A_COUNT * k * sizeof *x->dpool);
+    for (int a = 0; a < k; a++) x->dpool[x->n_d + (size_t)A_PRIOR * k + a] = 1.0 / k;
     x->n_d += (size_t)A_COUNT * k;
     *out = (uint32_t)x->n_infos++;
     return SBX_OK;
@@ -454,7 +461,7 @@ static int expand(sbx_search *s, pubcfr *x, uint32_t hid) {
                 (rc = new_hist(x, node, c0, c1, h.depth + 1, &ch)) != SBX_OK) {
                 return rc;
             }
-            x->hists[ch].value = cfr_zero_sum(s, x->c.tmp2);
+            x->hists[ch].value = x->hists[ch].base = cfr_zero_sum(s, x->c.tmp2);
             cfr_range_see(&x->c.range, x->hists[ch].value);
             x->slot_child[sl] = (int32_t)ch;
             x->slot_value[sl] = 0.0;
@@ -509,6 +516,7 @@ static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t
 
 static int grow_levels(sbx_search *s, pubcfr *x);
 static int grow_start(sbx_search *s, pubcfr *x);
+static void net_query(sbx_search *s, pubcfr *x, int persp, int priors, int root);
 
 static int build(sbx_search *s, const pc_carry *carry) {
     pubcfr *x = s->algo;
@@ -608,11 +616,24 @@ static int expand_node(sbx_search *s, pubcfr *x, uint32_t nd, int *fits) {
     return SBX_OK;
 }
 
+/* Growing mode with net priors: the root's information states' priors
+ * from the value net, under the root ranges (done again when a net is
+ * attached to a tree already built). */
+static void root_priors(sbx_search *s, pubcfr *x) {
+    if (!s->net || s->p.priors != SBX_PRIORS_NET || x->n_nodes == 0) return;
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        in->reach = in->parent < 0 ? in->weight : 0.0;
+    }
+    net_query(s, x, 0, 1, 1);
+}
+
 /* Growing mode's start (the paper's L0): the root public node with its
  * histories expanded one round. A root that does not fit node_cap stays a
  * leaf, and the first iteration stops at the cap. */
 static int grow_start(sbx_search *s, pubcfr *x) {
     if (s->p.max_depth < 1 || x->n_nodes == 0) return SBX_OK;
+    root_priors(s, x);
     int fits;
     return expand_node(s, x, 0, &fits);
 }
@@ -649,7 +670,98 @@ static void reach_under_current(pubcfr *x) {
     }
 }
 
-static void pass(pubcfr *x, int i) {
+/* ------------------------------------------------------------ value net */
+
+/* Information state j's slot in the value net's ranges (cached). */
+static int info_slot(sbx_search *s, pubcfr *x, uint32_t j) {
+    pc_info *in = &x->infos[j];
+    if (in->slot == -2) {
+        in->slot = s->ev.slots == 0
+                       ? 0
+                       : s->vt->private_slot(s->cfg, STATE(x, x->nodes[in->node].state,
+                                                           s->state_size), in->id);
+    }
+    return in->slot;
+}
+
+/* The value net at every frontier public node (one not expanded), in one
+ * batch: the node's public features, and each seat's range there -- the
+ * reaches (in->reach, under the strategies the caller set) of its
+ * information states summed per slot and normalised -- as Student of
+ * Games' CVPN reads a public belief state. Each frontier history then
+ * holds the value of the information state of seat `persp` in it, from
+ * that seat's head (player 0's side: seat 1's value negated): summed over
+ * an information state's histories with the opponent's reach as weight,
+ * that is the net's value times the opponent's reach, its counterfactual
+ * value. The pass for seat 0 and the pass for seat 1 each ask afresh (the
+ * ranges change with every update). priors: also store each frontier
+ * information state's policy prior (growing mode's PUCT, when the node is
+ * expanded later). root: the root alone, for its priors (its histories'
+ * values are left alone). Without memory for the batch the values stay as
+ * they were. */
+static void net_query(sbx_search *s, pubcfr *x, int persp, int priors, int root) {
+    sbx_neteval *e = &s->ev;
+    int32_t *row = malloc((x->n_nodes ? x->n_nodes : 1) * sizeof *row);
+    if (!row) return;
+    sbx_neteval_clear(e);
+    const int slots = e->slots;
+    int ok = 1;
+    for (size_t n = 0; n < x->n_nodes; n++) {
+        const pc_node *nd = &x->nodes[n];
+        row[n] = -1;
+        if (root ? n != 0 : nd->expanded || nd->hfirst < 0) continue;
+        if (!sbx_neteval_push(e, s->vt, s->cfg, STATE(x, nd->state, s->state_size))) {
+            ok = 0;
+            break;
+        }
+        row[n] = e->n - 1;
+    }
+    if (!ok || e->n == 0) {
+        free(row);
+        return;
+    }
+    /* the ranges: after every push (the buffer may have moved) */
+    for (size_t j = 0; j < x->n_infos && slots > 0; j++) {
+        const pc_info *in = &x->infos[j];
+        const int r = row[in->node];
+        if (r < 0) continue;
+        const int sl = info_slot(s, x, (uint32_t)j);
+        if (sl < 0 || sl >= slots) continue;
+        float *rg = e->in + (size_t)r * e->input + e->features + (size_t)in->seat * slots;
+        rg[sl] += (float)in->reach;
+    }
+    for (int r = 0; r < e->n && slots > 0; r++) {
+        for (int p = 0; p < 2; p++) {
+            float *rg = e->in + (size_t)r * e->input + e->features + (size_t)p * slots;
+            double tot = 0.0;
+            for (int k = 0; k < slots; k++) tot += rg[k];
+            if (tot > 0.0) {
+                for (int k = 0; k < slots; k++) rg[k] = (float)(rg[k] / tot);
+            }
+        }
+    }
+    sbx_neteval_run(e);
+    for (size_t hh = 0; hh < x->n_hists && !root; hh++) {
+        pc_hist *h = &x->hists[hh];
+        const int r = row[h->node];
+        if (r < 0 || h->kind != H_FRONTIER) continue;
+        const int sl = info_slot(s, x, h->i[persp]);
+        const float *v = sbx_neteval_values(e, r) + (size_t)persp * e->value_slots;
+        const double u = sl >= 0 && sl < e->value_slots ? v[sl] : h->base;
+        h->value = persp == 0 ? u : -u;
+    }
+    if (priors) {
+        for (size_t j = 0; j < x->n_infos; j++) {
+            pc_info *in = &x->infos[j];
+            const int r = row[in->node];
+            if (r >= 0 && in->k > 1) sbx_neteval_priors(e, r, in->seat, in->mv, in->k,
+                                                         ARR(x, in, A_PRIOR));
+        }
+    }
+    free(row);
+}
+
+static void pass(sbx_search *s, pubcfr *x, int i) {
     if (x->g_n) gadget_range(x);
     for (size_t j = 0; j < x->n_infos; j++) {
         pc_info *in = &x->infos[j];
@@ -661,6 +773,7 @@ static void pass(pubcfr *x, int i) {
         }
     }
     reach_under_current(x);
+    if (s->net) net_query(s, x, i, s->p.priors == SBX_PRIORS_NET, 0);
     for (size_t hh = x->n_hists; hh-- > 0;) {
         pc_hist *h = &x->hists[hh];
         if (h->kind != H_INTERIOR) continue;
@@ -846,6 +959,7 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
         if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
     }
     reach_under_current(x);
+    if (s->net) net_query(s, x, opp, 0, 0);
     if (!best_response_values(x, (uint32_t)node, opp)) return 0;
     /* the child's information states, renumbered per seat */
     uint32_t *index = malloc(x->n_infos * sizeof *index);
@@ -999,7 +1113,8 @@ static uint32_t draw_root(sbx_search *s, pubcfr *x) {
  * simulations that took the move at this information state (over all its
  * histories). */
 static int select_move(sbx_search *s, const pubcfr *x, const pc_info *in) {
-    const cfr_puct puct = {ARR(x, in, A_Q), ARR(x, in, A_VISITS), NULL, NULL, 0.0,
+    const double *prior = s->p.priors == SBX_PRIORS_NET ? ARR(x, in, A_PRIOR) : NULL;
+    const cfr_puct puct = {ARR(x, in, A_Q), ARR(x, in, A_VISITS), prior, NULL, 0.0,
                            s->p.c_puct, &x->c.range, in->seat};
     int8_t pick;
     return cfr_expansion_pick(&s->rng, ARR(x, in, A_AVG), in->k, &puct, &pick);
@@ -1038,10 +1153,10 @@ static int simulate(sbx_search *s, pubcfr *x) {
 }
 
 /* One CFR+ iteration: seat 0's pass, then seat 1's (alternating). */
-static void cfr_plus_iteration(pubcfr *x) {
+static void cfr_plus_iteration(sbx_search *s, pubcfr *x) {
     x->c.t++;
-    pass(x, 0);
-    pass(x, 1);
+    pass(s, x, 0);
+    pass(s, x, 1);
 }
 
 /* Breadth-first: one CFR+ iteration. Growing: the regret-update phase (1/c
@@ -1053,13 +1168,26 @@ static int pc_iterate(sbx_search *s, int64_t *turns) {
     if (x->broken) return SBX_STOP_NODE_CAP;
     x->mix = s->p.resolve_mix;
     if (!x->growing) {
-        cfr_plus_iteration(x);
+        cfr_plus_iteration(s, x);
         return SBX_STOP_NONE;
     }
     for (int n = cfr_updates_due(&x->c.credit, s->p.expansions_per_update); n > 0; n--) {
-        cfr_plus_iteration(x);
+        cfr_plus_iteration(s, x);
     }
     return simulate(s, x);
+}
+
+/* A value net attached, replaced or detached: without one the frontier
+ * takes the game's evaluation again; with one the next pass asks it, and a
+ * growing tree's root takes its priors. */
+static void pc_net_changed(sbx_search *s) {
+    pubcfr *x = s->algo;
+    if (!x) return;
+    for (size_t h = 0; h < x->n_hists && !s->net; h++) {
+        if (x->hists[h].kind == H_FRONTIER) x->hists[h].value = x->hists[h].base;
+    }
+    for (size_t j = 0; j < x->n_infos; j++) x->infos[j].slot = -2;
+    if (x->growing) root_priors(s, x);
 }
 
 static int pc_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
@@ -1422,4 +1550,5 @@ const sbx_algo_vt sbx_pubcfr_vt = {
     .fill_stats = pc_fill_stats,
     .node_count = pc_node_count,
     .public_state = pc_public_state,
+    .net_changed = pc_net_changed,
 };

@@ -28,6 +28,7 @@
 
 #include "../core/common.h"
 #include "../games/game.h"
+#include "neteval.h"
 #include "sbx.h"
 
 typedef struct sbx_algo_vt sbx_algo_vt;
@@ -55,6 +56,10 @@ struct sbx_search {
     void *algo;                 /* algorithm data (trees); NULL until made  */
     void *scratch;              /* reusable buffer (snapshot heap, ...)     */
     size_t scratch_cap;
+    /* the value net in force (NULL: none) and the search's own evaluator
+     * of it (neteval.h); s->ev.net is s->net */
+    const sbx_net *net;
+    sbx_neteval ev;
     /* the last parallel run's meters (threads 0: the last run was serial) */
     int32_t run_threads;
     int64_t run_thread_iterations[SBX_MAX_THREADS];
@@ -65,6 +70,8 @@ struct sbx_search {
     int lock_ready;
     sbx_search_params pending;
     atomic_int has_pending;
+    const sbx_net *pending_net; /* set_net's, under lock                  */
+    atomic_int has_pending_net;
     atomic_int stop_flag;
 };
 
@@ -120,6 +127,9 @@ struct sbx_algo_vt {
     int (*run_parallel)(sbx_search *s, int64_t max_iterations, double max_ms,
                         double t0, int64_t *iterations, int64_t *turns,
                         int *reason);
+    /* Optional (NULL: nothing to do): s->net has just changed (attached,
+     * detached or replaced), from the next iteration. */
+    void (*net_changed)(sbx_search *s);
     /* Optional (NULL: the search keeps no public tree; pubcfr has one): the
      * state of public node `node` (its public part and the private states
      * of one of its histories) in *out, for sbx_search_pubcfr_node_state;
