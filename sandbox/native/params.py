@@ -176,12 +176,12 @@ class SearchParams(BaseModel):
     transpositions: bool = Field(True, description="MCGS: states reached by two move orders "
                                                    "share one node (off = a tree)")
     priors: Literal["uniform", "heuristic", "net"] = Field(
-        "uniform", description="MCGS, gtcfr, pubcfr's growing tree, Smitsimax's puct: PUCT "
-                               "priors, uniform, a softmax of the game's move scores "
-                               "(heuristic; maze: minus the turns to the nearest cheese; a "
-                               "game without move scores is refused) or the value net's "
-                               "policy head (net: the default when value_net names one); "
-                               "MCGS: a change starts afresh")
+        "uniform", description="MCGS, gtcfr, pubcfr's growing tree: PUCT priors, uniform, a "
+                               "softmax of the game's move scores (heuristic; maze: minus the "
+                               "turns to the nearest cheese; a game without move scores is "
+                               "refused) or the softmax of value_net's policy head over the "
+                               "legal moves (net; uniform while no net is set); MCGS: a change "
+                               "starts afresh")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                      description="MCGS, gtcfr priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
@@ -260,14 +260,15 @@ class SearchParams(BaseModel):
 
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
-    value_net: str = Field("", description="gtcfr, pubcfr: a value-and-policy network file "
-                                           "(`learn train` writes one; \"\": none) whose "
+    value_net: str = Field("", description="gtcfr, pubcfr, mcgs: a value-and-policy network "
+                                           "file (`python -m sandbox train` writes one; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
-                                           "both seats' ranges) and whose policy heads give "
-                                           "the PUCT priors with priors = net; it must have "
-                                           "been trained for this game and its parameters; "
-                                           "a change takes effect at the next iteration")
+                                           "both seats' ranges; mcgs: a new node's value) and "
+                                           "whose policy heads give the PUCT priors with "
+                                           "priors = net; it must have been trained for this "
+                                           "game and its parameters; a change takes effect at "
+                                           "the next iteration (mcgs: starts afresh)")
 
     @field_validator("value_net")
     @classmethod

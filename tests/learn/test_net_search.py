@@ -61,6 +61,38 @@ def test_gtcfr_values_its_frontier_and_takes_its_priors_from_the_net(tmp_path):
     assert np.allclose(plain.priors[0], 0.2)
 
 
+@pytest.mark.parametrize("parallel", ["serial", "tree"])
+def test_mcgs_values_new_nodes_and_takes_its_priors_from_the_net(tmp_path, parallel):
+    """MCGS's leaf value is the net's (each player's value at the new node,
+    in place of a random rollout's), and priors = net are the policy heads'
+    softmax over the legal moves (summed per outcome; goofspiel's cards are
+    distinct outcomes). A joint action visited once holds its child's
+    value as it was made."""
+    path, game = net_file(tmp_path, "goofspiel", "num_cards=5", Architecture(0, 0, 0, 1, 16))
+    net = load_net(path)
+    threads = 1 if parallel == "serial" else 2
+    params = SearchParams(algorithm="mcgs", value_net=path, priors="net", parallel=parallel,
+                          threads=threads)
+    with Search(game, params, seed=3) as s:
+        s.run(iterations=12)
+        m = s.root_matrix()
+    _, logits = net.evaluate([game])
+    for p in range(2):
+        mv = list(m.moves[p])
+        assert np.allclose(m.priors[p], softmax(logits[0, p, mv].astype(np.float64)), atol=1e-6)
+    once = list(zip(*np.nonzero(m.visits == 1)))
+    assert once
+    for i, j in once:
+        g = game.clone()
+        g.step([m.moves[0][i], m.moves[1][j]])
+        v, _ = net.evaluate([g])
+        assert m.values[0][i, j] == pytest.approx(v[0, 0, 0], abs=1e-6)
+        assert m.values[1][i, j] == pytest.approx(v[0, 1, 0], abs=1e-6)
+    with Search(game, params.replace(value_net=""), seed=3) as s:   # not vacuous
+        s.run(iterations=12)
+        assert np.allclose(s.root_matrix().priors[0], 0.2)
+
+
 def slot_after(game: Game, seat: int, joint) -> int:
     g = game.clone()
     g.step(joint)

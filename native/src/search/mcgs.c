@@ -150,7 +150,10 @@ static void mcgs_destroy(sbx_search *s) {
     free(x->tmp);
     free(x->tmp2);
     free(x->inflight);
-    for (int j = 0; j < SBX_MAX_THREADS; j++) free(x->wbuf[j]);
+    for (int j = 0; j < SBX_MAX_THREADS; j++) {
+        free(x->wbuf[j]);
+        sbx_neteval_free(&x->wev[j]);
+    }
     if (x->shards_ready) {
         for (int i = 0; i < MCGS_SHARDS; i++) pthread_mutex_destroy(&x->shard[i]);
     }
@@ -189,6 +192,16 @@ static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
         mcgs_clear(x);
     }
     return SBX_OK;
+}
+
+/* A value net attached, replaced or detached: a node's U and priors are
+ * fixed when it is made, so the graph starts afresh (and the helpers'
+ * batches are made again for the new net at the next parallel run). */
+static void mcgs_net_changed(sbx_search *s) {
+    mcgs *x = s->algo;
+    if (!x) return;
+    mcgs_clear(x);
+    for (int j = 0; j < SBX_MAX_THREADS; j++) sbx_neteval_free(&x->wev[j]);
 }
 
 static int mcgs_iterate(sbx_search *s, int64_t *turns) {
@@ -232,6 +245,7 @@ static void mcgs_reset_all(sbx_search *s) { mcgs_clear(s->algo); }
 
 const sbx_algo_vt sbx_mcgs_vt = {
     .name = "mcgs",
+    .net_changed = mcgs_net_changed,
     .check = mcgs_check,
     .iteration_nodes = mcgs_iteration_nodes,
     .create = mcgs_create,

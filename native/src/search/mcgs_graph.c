@@ -113,7 +113,7 @@ int mcgs_reserve(sbx_search *s, mcgs *x, uint32_t edges, uint32_t priors) {
         x->ecap = (uint32_t)nc;
     }
     if (x->more && !mcgs_grow_more(x)) return 0;
-    if (s->p.priors == SBX_PRIORS_HEURISTIC && (uint64_t)x->pused + priors > x->pcap) {
+    if (s->p.priors != SBX_PRIORS_UNIFORM && (uint64_t)x->pused + priors > x->pcap) {
         uint64_t nc = x->pcap ? x->pcap : 4096;
         while (nc < (uint64_t)x->pused + priors) nc *= 2;
         if (nc > UINT32_MAX) return 0;
@@ -197,7 +197,20 @@ static void heuristic_priors(sbx_search *s, const void *state, int a, int k,
     for (int i = 0; i < k; i++) out[cls[i]] += (float)(w[i] / sum);
 }
 
-/* First visit: outcome indexing, edges, priors, U (after a random rollout).
+/* Player a's priors from the value net's policy head (row 0 of ev's
+ * batch): the softmax over its k legal moves, each move's share added to
+ * its outcome; uniform over the outcomes without a net. */
+static void net_priors(const sbx_neteval *ev, int a, const uint8_t *mv, int k,
+                       const uint8_t *cls, int n, float *out) {
+    for (int i = 0; i < n; i++) out[i] = ev ? 0.0f : 1.0f / (float)n;
+    if (!ev) return;
+    double w[SBX_MAX_MOVES];
+    sbx_neteval_priors(ev, 0, a, mv, k, w);
+    for (int i = 0; i < k; i++) out[cls[i]] += (float)w[i];
+}
+
+/* First visit: outcome indexing, edges, priors, U (after a random rollout;
+ * with a value net: the net's values at the state less its evaluation).
  * The caller reserved room for SBX_MAX_MOVES^2 edges (and the priors). The
  * flags go last, with a release store: in a parallel run they publish the
  * node to the threads that found it in the table. */
@@ -225,10 +238,24 @@ void mcgs_evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
         uint8_t opp = k[1 - a] ? mv[1 - a][0] : SBX_MOVE_NONE;
         nd->n[a] = (uint8_t)outcomes(s, cx, state, a, mv[a], k[a], opp, nd->act[a], cls[a]);
     }
+    /* the net's one-state batch: its values and policy logits */
+    sbx_neteval *ev = cx->ev;
+    if (ev) {
+        sbx_neteval_clear(ev);
+        if (sbx_neteval_push(ev, vt, s->cfg, state)) {
+            sbx_neteval_run(ev);
+        } else {
+            ev = NULL; /* out of memory: this node as without a net */
+        }
+    }
     if (s->p.priors == SBX_PRIORS_HEURISTIC) {
         nd->prior = take(&x->pused, (uint32_t)nd->n[0] + nd->n[1], cx->par);
         heuristic_priors(s, state, 0, k[0], cls[0], nd->n[0], &x->priors[nd->prior]);
         heuristic_priors(s, state, 1, k[1], cls[1], nd->n[1], &x->priors[nd->prior + nd->n[0]]);
+    } else if (s->p.priors == SBX_PRIORS_NET) {
+        nd->prior = take(&x->pused, (uint32_t)nd->n[0] + nd->n[1], cx->par);
+        net_priors(ev, 0, mv[0], k[0], cls[0], nd->n[0], &x->priors[nd->prior]);
+        net_priors(ev, 1, mv[1], k[1], cls[1], nd->n[1], &x->priors[nd->prior + nd->n[0]]);
     }
     const uint32_t ne = (uint32_t)nd->n[0] * nd->n[1];
     nd->edges = take(&x->eused, ne, cx->par);
@@ -236,7 +263,9 @@ void mcgs_evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
     if (x->more) memset(&x->more[nd->edges], 0, ne * sizeof *x->more);
     /* U: evaluation change over a K-step uniformly random rollout */
     double end[2] = {nd->base[0], nd->base[1]};
-    if (s->p.rollout_steps > 0) {
+    if (ev) {
+        for (int a = 0; a < 2; a++) end[a] = sbx_neteval_value(ev, 0, a);
+    } else if (s->p.rollout_steps > 0) {
         void *ro = cx->tmp2;
         memcpy(ro, state, s->state_size);
         for (int t = 0; t < s->p.rollout_steps && !vt->is_terminal(s->cfg, ro); t++) {

@@ -61,7 +61,8 @@ typedef struct mcgs {
     uint32_t used, cap;       /* cap: allocated; s->p.node_cap: the limit */
     mcgs_edge *edges;
     uint32_t eused, ecap;
-    float *priors;            /* priors=heuristic only (NULL until needed) */
+    float *priors;            /* priors=heuristic or net only (NULL until
+                                 needed)                                   */
     uint32_t pused, pcap;
     uint32_t *more;           /* per edge: its newest chance child + 1
                                  (NULL until a serial search meets chance;
@@ -82,6 +83,8 @@ typedef struct mcgs {
                                  and not yet backed up; all 0 between runs */
     uint32_t icap;            /* entries allocated (zeroed)                */
     void *wbuf[SBX_MAX_THREADS]; /* helper j's sim, tmp, tmp2              */
+    sbx_neteval wev[SBX_MAX_THREADS]; /* helper j's value-net batches (the
+                                 driving thread uses the search's own)     */
     pthread_mutex_t shard[MCGS_SHARDS]; /* transposition table shards     */
     int shards_ready;
 } mcgs;
@@ -107,6 +110,7 @@ typedef struct mcgs_ctx {
     uint64_t *rng;
     void *tmp, *tmp2;
     int par;
+    sbx_neteval *ev;   /* this thread's value-net batches; NULL: no net */
 } mcgs_ctx;
 
 /* Bump allocation from a shared array: serial, a plain add; in a parallel
@@ -182,7 +186,7 @@ static inline int next_kid(const mcgs *x, uint32_t ei, uint32_t *k, uint32_t *ch
 /* PUCT's prior of player a's outcome i (the search's priors setting). */
 static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
                               const sbx_search_params *p) {
-    if (p->priors != SBX_PRIORS_HEURISTIC) return 1.0 / nd->n[a];
+    if (p->priors == SBX_PRIORS_UNIFORM) return 1.0 / nd->n[a];
     return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
 }
 

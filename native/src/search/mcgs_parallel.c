@@ -214,6 +214,7 @@ typedef struct mcgs_worker {
     int id;
     uint64_t rng;
     void *sim, *tmp, *tmp2;
+    sbx_neteval *ev;      /* its value-net batches; NULL: no net           */
     int64_t iterations, turns;
     double wait_ms, busy_ms;
     int one_shot;         /* run one iteration only (the root's first)     */
@@ -256,7 +257,7 @@ static int room_ok(const mcgs_run *r, const mcgs *x) {
     }
     if (LD(&x->kused) >= r->kid_lim) return 0;
     if ((uint64_t)LD(&x->eused) + nt * r->room_e > x->ecap) return 0;
-    if (r->s->p.priors == SBX_PRIORS_HEURISTIC &&
+    if (r->s->p.priors != SBX_PRIORS_UNIFORM &&
         (uint64_t)LD(&x->pused) + nt * r->room_p > x->pcap) {
         return 0;
     }
@@ -303,7 +304,7 @@ static int grow_for_epoch(mcgs_run *r, mcgs *x) {
         if (x->kcap < cap) return sbx_fail(SBX_ERR_MEMORY, "out of memory growing the graph");
     }
     r->kid_lim = x->kcap < cap ? x->kcap : (uint32_t)cap;
-    if (s->p.priors == SBX_PRIORS_HEURISTIC) {
+    if (s->p.priors != SBX_PRIORS_UNIFORM) {
         uint64_t pw = (uint64_t)x->pused + 4 * nt * r->room_p;
         if (pw < 2 * (uint64_t)x->pused) pw = 2 * (uint64_t)x->pused;
         if (pw > x->pcap) {
@@ -373,7 +374,7 @@ _Static_assert(MCGS_SHARDS == 64, "table_find_or_add takes the top 6 bits of the
 static uint32_t link_edge(mcgs_worker *w, mcgs *x, uint32_t ei, const void *sim,
                           double base0, double base1, int *made) {
     sbx_search *s = w->run->s;
-    const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+    const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1, w->ev};
     const uint64_t h = s->vt->hash(s->cfg, sim);
     uint32_t child;
     if (s->p.transpositions) {
@@ -455,7 +456,7 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
     }
     pthread_mutex_unlock(lock);
     if (*made) {
-        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1, w->ev};
         mcgs_evaluate_node(s, x, x->kids[k - 1].child, sim, &cx);
     } else if (listed) {
         __atomic_fetch_add(&x->hits, 1, __ATOMIC_RELAXED); /* linked to a node of the table */
@@ -486,7 +487,7 @@ static int par_iterate(mcgs_worker *w, int64_t *turns) {
     memcpy(sim, s->root, s->state_size);
     vt->reseed(sim, sbx_rng_next(&w->rng));
     if (!(LD(&x->nodes[0].flags) & MCGS_EVALUATED)) { /* one worker alone (one_shot) */
-        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1};
+        const mcgs_ctx cx = {&w->rng, w->tmp, w->tmp2, 1, w->ev};
         x->nodes[0].hash = vt->hash(s->cfg, sim);
         mcgs_evaluate_node(s, x, 0, sim, &cx);
         int added;
@@ -628,6 +629,7 @@ int mcgs_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doub
             w->sim = s->sim;
             w->tmp = x->tmp;
             w->tmp2 = x->tmp2;
+            w->ev = s->net ? &s->ev : NULL;
             continue;
         }
         uint64_t h = s->rng ^ (0x9E3779B97F4A7C15ULL * (uint64_t)j);
@@ -639,6 +641,11 @@ int mcgs_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doub
         w->sim = x->wbuf[j];
         w->tmp = (char *)x->wbuf[j] + s->state_size;
         w->tmp2 = (char *)x->wbuf[j] + 2 * s->state_size;
+        w->ev = NULL;
+        if (s->net) {
+            if ((rc = sbx_neteval_attach(&x->wev[j], s->net)) != SBX_OK) break;
+            w->ev = &x->wev[j];
+        }
     }
     int started = 1;
     while (rc == SBX_OK) {

@@ -99,7 +99,7 @@ int mcgs_playout(sbx_search *s, int64_t *turns, sbx_trace *tr) {
 
     const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
-    const mcgs_ctx cx = {&s->rng, x->tmp, x->tmp2, 0};
+    const mcgs_ctx cx = {&s->rng, x->tmp, x->tmp2, 0, s->net ? &s->ev : NULL};
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     uint32_t pedge[SBX_MAX_DEPTH], pkid[SBX_MAX_DEPTH]; /* edge, its child */

@@ -159,7 +159,7 @@ static const param_def DEFS[] = {
         "two move orders is one node (0 = a tree; a change starts afresh)"),
     DEF(priors, SBX_PARAM_CHOICE, SBX_PRIORS_UNIFORM, SBX_PRIORS_NET,
         SBX_PRIORS_UNIFORM,
-        "MCGS, gtcfr, pubcfr's growing tree, Smitsimax's puct: PUCT priors, 0 "
+        "MCGS, gtcfr, pubcfr's growing tree: PUCT priors, 0 "
         "uniform (1/outcomes), 1 heuristic (softmax of "
         "the game's move scores / prior_temperature, summed over the moves "
         "an outcome collapses; maze: minus the turns to the nearest cheese; "
