@@ -141,6 +141,10 @@ CASES = [
     ("search-seed-none", lambda g, s, o: Search(g, seed=None), ["seed", "None"]),
     ("search-seed-bool", lambda g, s, o: Search(g, seed=False), ["seed", "bool"]),
     # -- Search methods
+    ("search-value-net-missing", lambda g, s, o: s.update_params(value_net="/no/such.sbxnet"),
+     ["value_net", "cannot read"]),
+    ("search-value-net-nul", lambda g, s, o: s.update_params(value_net="a\0b"),
+     ["value_net", "NUL"]),
     ("set_params-int", lambda g, s, o: s.set_params(5), ["params", "SearchParams"]),
     ("set_params-bad", lambda g, s, o: s.set_params({"gamma": 2}), ["params", "gamma"]),
     ("check_params-int", lambda g, s, o: s.check_params(5), ["params", "SearchParams"]),
@@ -267,7 +271,7 @@ def test_the_table_covers_every_public_method():
         "close", "clone", "export", "evaluate", "ranking", "state_hash", "stop", "stats",
         "summary", "root_matrix", "public_nodes", "best_moves", "c_params", "step_traced", "root_game", "params", "turn",
         "is_terminal", "alive", "closed", "num_agents", "kind", "game_params", "takes_free_moves",
-        "hidden_info", "features_layout",
+        "hidden_info", "features_layout", "net",
     }
     for cls, prefix in ((Game, "game"), (Search, "search")):
         public = {n for n in vars(cls) if not n.startswith("_")} - skip
