@@ -77,6 +77,7 @@ NOT_CALLS = {
     "closed": "the flag itself",
     "stop": "documented harmless on a closed search (close() itself calls it)",
     "params": "the Python-side copy of the last parameters set",
+    "net": "the Python-side Net last attached (its own handle, not the search's)",
     "takes_free_moves": "a fact about the game kind (read from the C registry), not the handle",
 }
 
