@@ -261,7 +261,8 @@ class SearchParams(BaseModel):
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
     value_net: str = Field("", description="gtcfr, pubcfr, mcgs: a value-and-policy network "
-                                           "file (`python -m sandbox train` writes one; \"\": none) whose "
+                                           "file (`python -m sandbox train` writes one; a relative path is "
+                                           "from the working directory; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
                                            "both seats' ranges; mcgs: a new node's value) and "
