@@ -111,7 +111,7 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
 
 def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
     """`match_args`: a branched match's seed, max_turns, start and budgets."""
-    from .sim import Match
+    from .sim.match import Match
     from .sim.match import joint_names
     from .sim.world import divergence_summary
 

@@ -79,13 +79,13 @@ def branch_from_args(args: argparse.Namespace):
 
 def start_position_from_args(args: argparse.Namespace, scenario, notes: bool = True):
     """--start-position FILE: the scenario played from the position in FILE
-    (a format its game reads, GamePlugin.start_position; snakes: a
-    Battlesnake /move body), as a BranchPoint like --branch-at's: the game
+    (a format its game reads, sandbox.bots.adapters.start_position; snakes:
+    a Battlesnake /move body), as a BranchPoint like --branch-at's: the game
     parameters the position needs replace the scenario's, --turns N (else
     the scenario's max_turns) counts from the position's turn. Errors are
     one line naming the file."""
+    from .bots.adapters import start_position
     from .config import ScenarioError
-    from .games import plugin
     from .native import Game
     from .replay.branch import BranchPoint
     from .replay.format import hash_hex
@@ -93,7 +93,7 @@ def start_position_from_args(args: argparse.Namespace, scenario, notes: bool = T
     if getattr(args, "replay", None) is not None:
         raise CliError("--start-position and --replay: choose one place to start from")
     path = args.start_position
-    sp = plugin(scenario.game).start_position(path)
+    sp = start_position(scenario.game, path)
     try:
         scn = scenario.with_overrides(game_params={**scenario.game_params,
                                                    **dict(sp.game_params)})

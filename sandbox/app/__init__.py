@@ -289,7 +289,7 @@ def _budget_text(budget: Budget) -> str:
 
 
 def _headless_rate(scenario: Scenario, budget: Budget | None, turns: int, seed: int) -> float:
-    from ..sim import Match
+    from ..sim.match import Match
     with Match(scenario, seed=seed, budget=budget, max_turns=turns) as m:
         m.play()
         return _throughput(m.history)

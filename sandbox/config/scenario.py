@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..bots.adapters import REMOTE_PLAYERS, protocol_class
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
@@ -86,9 +87,9 @@ class RecordConfig(BaseModel):
                              description="fsync every N turns (0: only when the match ends)")
 
 
-# controllers that are a program elsewhere, offered by a game plugin
-# (GamePlugin.controllers): they need the game to have them, and a url
-REMOTE_CONTROLLERS = ("battlesnake",)
+# controllers that are a program elsewhere (sandbox.bots.adapters.REMOTE_PLAYERS):
+# they need a game they play, and a url
+REMOTE_CONTROLLERS = tuple(REMOTE_PLAYERS)
 # in-process players a game plugin offers (GamePlugin.policies): yardsticks
 POLICY_CONTROLLERS = ("equilibrium", "openspiel")
 
@@ -206,7 +207,6 @@ class Scenario(BaseModel):
             if problem:
                 raise ValueError(f"players.{i}.{problem}")
             if p.controller == "process" and p.protocol is not None:
-                from ..bots.protocol import protocol_class
                 try:
                     cls = protocol_class(p.protocol, self.game)
                 except ValueError as exc:
@@ -219,10 +219,15 @@ class Scenario(BaseModel):
                 why = plugin.policy_problem(p.controller, self.game_params)
                 if why:
                     raise ValueError(f"players.{i}.controller: {why}")
-            if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
-                raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
-                                 f"{p.controller} players (games with them: those whose "
-                                 "plugin offers them)")
+            if p.controller in REMOTE_CONTROLLERS:
+                remote = REMOTE_PLAYERS[p.controller]
+                if self.game not in remote.games:
+                    raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
+                                     f"{p.controller} players (games with them: "
+                                     f"{', '.join(remote.games)})")
+                why = remote.setup_problem(params)
+                if why:
+                    raise ValueError(f"players.{i}.controller: {why}")
             if p.weights:
                 names = plugin.weight_names(self.game_params)
                 bad = [k for k in p.weights if k not in names]

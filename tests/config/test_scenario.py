@@ -12,7 +12,7 @@ import pytest
 from sandbox.config import (Budget, Scenario, ScenarioError, find_scenario, list_scenarios,
                             load_scenario, scenario_from_dict)
 from sandbox.native import Game, Search, SearchParams
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 SHIPPED = list_scenarios()
 BASE = {

@@ -20,7 +20,7 @@ import pytest
 from sandbox.config import Budget, load_scenario, scenario_from_dict
 from sandbox.replay import Recorder, ReplayError, read_replay
 from sandbox.replay.research import parse_assignments, research
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.sim.live import LiveMatch
 
 ROOT = Path(__file__).resolve().parents[2]

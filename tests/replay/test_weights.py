@@ -18,7 +18,7 @@ from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.replay import Recorder, ReplayError, read_replay, verify
 from sandbox.replay.branch import branch_point, weights_in_force
 from sandbox.replay.research import research
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ITERATIONS, TURNS, CHANGE_TURN = 150, 10, 3
 

@@ -15,7 +15,7 @@ from ...render.belief_view import children_of, draw_beliefs, path_to
 from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
-from ...sim import SearchController, TreeRequest
+from ...sim.controller import SearchController, TreeRequest
 from ...sim.controller import has_root_matrix
 from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
 from .bot_panel import debug_stats, is_external, latency_text

@@ -41,7 +41,7 @@ from ...render.matrix_view import MatrixView
 from ...render.tooltip import draw_tooltip
 from ...render.tree_explore import ExplorerInput
 from ...render.tree_view import TreeView
-from ...sim import SearchController, TreeRequest
+from ...sim.controller import SearchController, TreeRequest
 from ...sim.live import LiveMatch
 from ...ui import Picker, Slider, Toggle, WidgetGroup, is_ui
 from ..seat_view import SeatChoice

@@ -10,7 +10,7 @@ from ...native import SandboxError
 from ...render import palette as pal
 from ...render.fonts import elide, font, text
 from ...render.step_view import StepAnimation
-from ...sim import SearchController
+from ...sim.controller import SearchController
 from ...sim.algorithms import ALGORITHM_LABELS
 
 # the algorithms whose traced iteration the step view animates

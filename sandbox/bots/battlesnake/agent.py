@@ -17,8 +17,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ....native import Game, InvalidArgument, Search, SearchParams
-from ..params import SnakesGameParams
+from ...native import Game, InvalidArgument, Search, SearchParams
+from ...games.snakes.params import SnakesGameParams
 from .convert import Position
 
 
