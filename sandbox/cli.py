@@ -558,7 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.markdown and not args.settings:
                 raise CliError("--markdown goes with --settings")
             if args.settings:
-                from .sim.settings_doc import settings_markdown, settings_text
+                from .settings.doc import settings_markdown, settings_text
                 print(settings_markdown() if args.markdown else settings_text(), end="")
                 return 0
             return _info()

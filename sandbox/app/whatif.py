@@ -27,8 +27,8 @@ from ..render.fonts import elide, text
 from ..games import plugin as game_plugin
 from ..replay.branch import in_force, weights_in_force
 from ..replay.research import WEIGHTS, ResearchReport, research
-from ..sim.controller import weighted_params
-from ..sim.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
+from ..settings.seat import weighted_params
+from ..settings.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
                               PLAIN_ALGORITHMS, POLICY_LABELS, TREE_ALGORITHMS,
                               uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup

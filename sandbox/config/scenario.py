@@ -21,6 +21,7 @@ from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
 from ..safetext import unsafe_char
 from ..seeds import player_seed as derived_player_seed
+from ..settings.seat import weights_problem
 from ..textfile import TextFileProblem, read_small_text
 # DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
@@ -28,7 +29,7 @@ from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
 from .process import ProcessFields, resolve_process_paths
 from .remote import url_problem
-from .errors import field_name, one_line, parse_toml
+from .errors import one_line, parse_toml
 
 # The largest scenario file read: a 16x16 matrix table with long names is a few
 # KB; a bigger file is a mistake, and reading it whole would be the first cost.
@@ -229,16 +230,10 @@ class Scenario(BaseModel):
                 if why:
                     raise ValueError(f"players.{i}.controller: {why}")
             if p.weights:
-                names = plugin.weight_names(self.game_params)
-                bad = [k for k in p.weights if k not in names]
-                if bad:
-                    raise ValueError(f"players.{i}.weights.{field_name(bad[0])}: not an evaluation weight "
-                                     f"of {self.game} (its weights: "
-                                     f"{', '.join(names) or 'none'})")
-                try:
-                    plugin.Params.model_validate({**self.game_params, **p.weights})
-                except ValidationError as exc:
-                    raise ValueError(one_line(exc, prefix=f"players.{i}.weights.")) from None
+                why = weights_problem(self.game, self.game_params, p.weights,
+                                      where=f"players.{i}.weights")
+                if why:
+                    raise ValueError(why)
             agents = p.agents if p.agents is not None else [i]
             for a in agents:
                 if not 0 <= a < n:

@@ -18,7 +18,7 @@ from ...native import SandboxError, cores
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...sim.controller import SearchController
-from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS, CF_POLICIES,
+from ...settings.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS, CF_POLICIES,
                                PARALLEL_LABELS, POLICIES, PLAIN_ALGORITHMS, POLICY_ALGORITHMS,
                                POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS, algorithm_refusal,
                                parallel_modes, trees_kept, uses_average_strategy)

@@ -16,8 +16,8 @@ from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
 from ...sim.controller import SearchController, TreeRequest
-from ...sim.controller import has_root_matrix
-from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
+from ...settings.algorithms import has_root_matrix
+from ...settings.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
 from .bot_panel import debug_stats, is_external, latency_text
 from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER_S, TREE_HOLD_MAX_S,
                         ROOT_BARS_EVERY_S, MATRIX_MODES, MATRIX_MODE_LABELS, MATRIX_BOTH_MIN_W,

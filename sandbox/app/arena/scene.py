@@ -17,7 +17,7 @@ controllers' published snapshots. Layout (1280x800 default, resizable):
   +-------------------------------------------------------------------------+
        the walls between the panels: no tree sees another's selection
 
-A tree panel shows what the search in force keeps (sandbox.sim.algorithms):
+A tree panel shows what the search in force keeps (sandbox.settings.algorithms):
 Smitsimax one tree per agent; SUCT and joint-action MCTS ONE tree, drawn in
 one panel for all the agents it decides (their root bars side by side);
 random and greedy no tree: a placeholder and taller root bars.
