@@ -278,3 +278,41 @@ def test_no_import_circles():
         f"  {' -> '.join(one_cycle(graph, g))}   (group: {', '.join(g)})" for g in groups
     )
     assert not groups, f"import circles between modules of {PACKAGE}/:\n{message}"
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _in(modules: set[str], *rooms: str) -> list[str]:
+    return sorted(m for m in modules if any(m == r or m.startswith(r + ".") for r in rooms))
+
+
+def test_the_walk_from_a_scenario_to_a_search_goes_down():
+    """The rooms between a scenario file and a running search, lowest
+    first: games (the registry and its plugins), settings (a player's
+    settings as a search receives them), config (scenarios), the sim's
+    controllers. Each reaches only the rooms below it, so a setting never
+    travels up and back down on its way to C."""
+    graph = import_graph()
+    above_games = ("sandbox.settings", "sandbox.config", "sandbox.sim", "sandbox.bots",
+                   "sandbox.replay", "sandbox.tournament", "sandbox.app", "sandbox.cli")
+    assert not _in(_reach(graph, "sandbox.games"), *above_games)
+    assert not _in(_reach(graph, "sandbox.settings"), *above_games[1:])
+    config = _reach(graph, "sandbox.config")
+    assert not _in(config, "sandbox.sim", "sandbox.replay", "sandbox.tournament", "sandbox.app",
+                   "sandbox.cli")
+    # of sandbox.bots, only the wire formats' table (adapters.py) and what it reads
+    wire = _reach(graph, "sandbox.bots.adapters") | {"sandbox.bots", "sandbox.bots.adapters"}
+    assert set(_in(config, "sandbox.bots")) <= wire
+    # the controllers sit below sandbox.bots' players (outside players are
+    # controllers too) and the match that makes them
+    controller = _reach(graph, "sandbox.sim.controller")
+    assert not _in(controller, "sandbox.sim.match") and set(_in(controller, "sandbox.bots")) <= wire
+    assert "sandbox.settings.seat" in controller
