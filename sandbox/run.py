@@ -27,6 +27,15 @@ def budget_from(args: argparse.Namespace):
         raise CliError(str(e)) from None
 
 
+def scenario_from_args(args: argparse.Namespace):
+    """The scenario named on the command line with every --set applied
+    (series and exploit take the same flags)."""
+    from .config import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    return scenario.with_settings(args.set) if args.set else scenario
+
+
 def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
     """The match's Recorder as the scenario and --no-record/--replay-dir say
     (None when recording is off), its file named after `name_hint` (default:
