@@ -62,10 +62,10 @@ MUTANTS = {
            "        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {\n"
            "            v -= 0.0;"),
     "M7": ("random phase ignores certain death (serial select_ucb)",
-           "                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;\n"
+           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
            "            if (m > 0 && m < k) return",
-           "                if (!is_doomed(&ch[i], p->death_min_visits)) ok[m++] = i;\n"
+           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
            "            if (0 && m > 0 && m < k) return"),
     "M8a": ("best move: equal visits and means go to the later child",
