@@ -297,10 +297,12 @@ class GamePlugin:
         returns a move (or None) per agent, from the real state (read only)."""
         raise NotImplementedError(f"{self.kind} has no player '{name}'")
 
-    def outside_rates(self, quick: bool) -> dict[str, Any] | None:
+    def outside_rates(self, quick: bool, load_scenario: Any) -> dict[str, Any] | None:
         """`bench`: the iterations a second of this game's searches against an
         outside implementation's on the same positions (goofspiel: OpenSpiel's
-        C++ MCTS), or None (no outside engine, or it is not installed)."""
+        C++ MCTS), or None (no outside engine, or it is not installed).
+        `load_scenario(name)` reads a shipped scenario (passed in: the
+        scenario room sits above the games)."""
         return None
 
     # -- drawing (pygame) ------------------------------------------------------
