@@ -50,11 +50,10 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
                         help="search milliseconds per player per turn")
     p.add_argument("--quiet", action="store_true",
                    help="print only the replay and result lines")
-    if not app:
-        p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                       help="change a scenario field for this match, e.g. "
-                            "players.0.search.algorithm=mcgs or game_params.points_order=random "
-                            "(repeatable; validated like the file)")
+    p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                   help="change a scenario field for this match, e.g. "
+                        "players.0.search.algorithm=mcgs or game_params.points_order=random "
+                        "(repeatable; validated like the file)")
     p.add_argument("--no-record", action="store_true",
                    help=("do not write a replay file (a match in the window records by "
                          "default; --headless, --screenshot and --profile-frames only with "
@@ -77,13 +76,11 @@ def _check_common(args: argparse.Namespace) -> None:
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
-    from .config import find_scenario, load_scenario
+    from .config import find_scenario
 
     out = out or sys.stdout
     _check_common(args)
-    scenario = load_scenario(args.scenario)
-    if getattr(args, "set", None):
-        scenario = scenario.with_settings(args.set)
+    scenario = scenario_from_args(args)
     if any(p.controller == "human" for p in scenario.players):
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
@@ -281,11 +278,14 @@ def _app(args: argparse.Namespace) -> int:
             raise CliError(f"--view-as must be all or a seat number (got {args.view_as!r})") \
                 from None
     if args.replay is not None:
+        if args.set:
+            raise CliError("--set changes a scenario; a replay (and a match branched from "
+                           "one) keeps the settings it recorded")
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
-    from .config import find_scenario, load_scenario
-    scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    from .config import find_scenario
+    scenario = scenario_from_args(args)  # a bad scenario or --set: before anything else
     _check_view_seat(args, scenario.game, scenario.game_params)
     if args.start_position is not None:   # so is a bad position file
         from .run import start_position_from_args

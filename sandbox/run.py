@@ -33,7 +33,8 @@ def scenario_from_args(args: argparse.Namespace):
     from .config import load_scenario
 
     scenario = load_scenario(args.scenario)
-    return scenario.with_settings(args.set) if args.set else scenario
+    sets = getattr(args, "set", None)
+    return scenario.with_settings(sets) if sets else scenario
 
 
 def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
