@@ -587,7 +587,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_series(args: argparse.Namespace, out=None) -> int:
     import json
 
-    from .sim.series import play_series
+    from .sim.series import one_start_note, play_series
 
     out = out or sys.stdout
     _check_common(args)
@@ -609,10 +609,13 @@ def run_series(args: argparse.Namespace, out=None) -> int:
                       on_game=progress, vary=args.vary, think=args.think)
     if show:
         print(file=sys.stderr)
+    note = one_start_note(scenario, args.vary, range(args.seed, args.seed + 2))
     if args.json:
-        print(json.dumps(res.to_dict()), file=out)
+        print(json.dumps({**res.to_dict(), **({"note": note} if note else {})}), file=out)
     else:
         print(res.text(), file=out)
+        if note is not None:
+            print(note, file=out)
     return 0
 
 
