@@ -1,0 +1,69 @@
+"""The arena's panel speaks the docs' words: a widget bound to a search
+setting shows the docs' name for it on hover, with the meaning
+docs/settings.md gives (one source: SearchParams); every other control has
+a tip too; the terms a newcomer could not place are named as the docs name
+them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandbox.app.arena import ArenaScene
+from sandbox.app.shell import App
+from sandbox.config import Budget, load_scenario
+from sandbox.native import SearchParams
+from sandbox.settings.glossary import TERMS, setting_tip
+
+SETTINGS_DOC = (Path(__file__).resolve().parents[2] / "docs" / "settings.md").read_text(
+    encoding="utf-8")
+
+CASES = [("snakes_duel_trees", []),
+         ("snakes_duel_trees", ["players.0.search.policy=rm"]),
+         ("maze_tiny_mcgs_selfplay", []),
+         ("goofspiel_13_duel", ["players.0.search.algorithm=gtcfr"])]
+
+
+@pytest.fixture
+def app():
+    a = App()
+    yield a
+    a.close()
+
+
+@pytest.mark.parametrize("name,sets", CASES, ids=lambda x: str(x))
+def test_every_control_explains_itself_in_the_docs_words(app, name, sets):
+    scenario = load_scenario(name)
+    scenario = scenario.with_settings(sets) if sets else scenario
+    arena = ArenaScene(app, scenario, seed=1, budget=Budget(iterations=50),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    bound = 0
+    for w in arena.widgets.widgets:
+        if not w.visible:
+            continue
+        # what hovering it shows (the group's own lookup, as the scene does)
+        tip = arena.widgets.tooltip_at(w.rect.center) if w.rect.w else w.tooltip
+        assert tip, f"{name}: {w.id} ({w.label!r}) has no hover tip"
+        if w.id in SearchParams.model_fields:
+            bound += 1
+            desc = SearchParams.model_fields[w.id].description
+            assert w.tooltip == setting_tip(w.id) and w.tooltip.startswith(f"{w.id}: ")
+            # the same sentence the settings page shows (cut where it wraps)
+            assert desc.split(",")[0][:40] in SETTINGS_DOC, w.id
+    assert bound >= 3
+
+
+def test_the_terms_a_newcomer_tripped_on_are_the_docs_names(app):
+    arena = ArenaScene(app, load_scenario("snakes_duel_trees"), seed=1,
+                       budget=Budget(iterations=50), recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    get = arena.widgets.get
+    assert get("elimination").label.rstrip(":") == "elimination"
+    assert [n for _, n in get("elimination").options] == ["pass", "freeze"]
+    assert [n for _, n in get("bounds").options] == ["leaf", "depth"]
+    assert get("random_threshold").label == "random threshold"
+    assert get("reuse_decay").label == "reuse decay"
+    assert get("weights").label == "weights" and TERMS["weights"] in get("weights").tooltip
+    for term in ("μ", "doomed", "pass", "hidden", "weights"):
+        assert TERMS[term]
