@@ -67,3 +67,46 @@ def test_the_terms_a_newcomer_tripped_on_are_the_docs_names(app):
     assert get("weights").label == "weights" and TERMS["weights"] in get("weights").tooltip
     for term in ("μ", "doomed", "pass", "hidden", "weights"):
         assert TERMS[term]
+
+
+def _step(arena, n_key):
+    """N: one turn, through the scene's own update (as a frame does)."""
+    import time
+    k = arena.match.turn
+    arena.handle_event(n_key)
+    deadline = time.monotonic() + 60
+    while arena.match.turn == k:
+        assert time.monotonic() < deadline, "the turn never came"
+        arena.update(16.0)
+        time.sleep(0.001)
+
+
+def test_the_panel_leaves_a_player_that_is_out_unless_a_person_chose_it(app):
+    """Four snakes on a small board with iteration budgets: play until one
+    player is out. A panel left on it (not chosen by a person) moves to a
+    player still in at the next turn and says so; a player a person picked
+    stays, its tab and status line saying it is out."""
+    import pygame
+    n_key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, mod=0, unicode="n", scancode=0)
+    scenario = load_scenario("snakes_standard_4p").with_settings(
+        ["game_params.width=7", "game_params.height=7"])
+    arena = ArenaScene(app, scenario, seed=3, budget=Budget(iterations=40),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    players = range(len(arena.match.controllers))
+    while not any(arena.player_out(i) for i in players):
+        assert not arena.match.world.is_terminal
+        _step(arena, n_key)
+    out = next(i for i in players if arena.player_out(i))
+    assert sum(arena.player_out(i) is None for i in players) >= 2   # the game goes on
+    # a person's choice stays on the player that is out, and says it is out
+    arena._select_player(out)
+    assert "out since turn" in arena.widgets.get(f"tab{out}").tooltip
+    arena.draw(app.screen)
+    _step(arena, n_key)
+    assert arena.selected == out
+    # left there by the program: the next turn moves it to a player still in
+    arena.player_chosen = False
+    _step(arena, n_key)
+    assert arena.selected != out and arena.player_out(arena.selected) is None
+    assert arena.match.controllers[out].name in arena.message and "is out" in arena.message

@@ -94,9 +94,11 @@ class PlayerControls:
         tab_w = max(30, min(110, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
         tab_names = player_labels([ctl.name for ctl in players])
         for i, ctl in enumerate(players):
+            out = self.player_out(i)
             b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24),
                              elide(tab_names[i], 13, tab_w - 12),
-                             f"show {ctl.name}'s settings ({i + 1})"))
+                             f"show {ctl.name}'s settings ({i + 1})" +
+                             (f"; {out.out_text()}" if out else "")))
             b.toggled = i == self.selected
         g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
                      "save this player's settings as an agent file in agents/ (A)"))
@@ -487,7 +489,34 @@ class PlayerControls:
     def _select_player(self, i: int) -> None:
         if 0 <= i < len(self.match.controllers):
             self.selected = i
+            self.player_chosen = True     # a person's choice: kept when it goes out
             self._build_widgets()
+
+    def player_out(self, i: int):
+        """The AgentStatus of player i when every agent of it is out (its
+        last one's), else None."""
+        ctl = self.match.controllers[i]
+        if not ctl.agents or self.live.view is None:
+            return None
+        sts = [self.plugin.status(self.live.view, a) for a in ctl.agents]
+        if any(st.alive for st in sts):
+            return None
+        return max(sts, key=lambda st: st.out_turn if st.out_turn is not None else -1)
+
+    def follow_live_player(self) -> None:
+        """The panel's player went out (two of the default showcase's snakes
+        die head-on early): its settings no longer play, so unless a person
+        chose that tab, the panel moves to the first player still in, and
+        says so."""
+        if getattr(self, "player_chosen", False) or self.player_out(self.selected) is None:
+            return
+        for i, ctl in enumerate(self.match.controllers):
+            if isinstance(ctl, SearchController) and self.player_out(i) is None:
+                gone = self.match.controllers[self.selected].name
+                self.selected = i
+                self._build_widgets()
+                self.flash(f"{gone} is out: showing {ctl.name}'s settings")
+                return
 
     def _toggle_human(self, on: bool | None = None) -> None:
         ctl = self.match.controllers[self.selected]
@@ -554,6 +583,11 @@ class PlayerControls:
             # on its own row above the tree pickers (it sat under them, one letter showing)
             surface.blit(text(elide(f"{ctl.name}: {what}", 13, r.w), 13, pal.TEXT_DIM),
                          (r.x, r.y + 36))
+        elif self._status_y is not None and (out := self.player_out(self.selected)):
+            # a chosen player that is out: its settings stay to look at, not to play
+            surface.blit(text(elide(f"{ctl.name} is {out.out_text()}: these settings no "
+                                    f"longer play", 11, r.w), 11, pal.WARN),
+                         (r.x, self._status_y))
         elif self._status_y is not None:
             now, nxt = self._algorithm_status(ctl)
             lab = text(now, 11, pal.TEXT_DIM)

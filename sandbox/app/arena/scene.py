@@ -79,6 +79,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                               player_budgets=branch.player_budgets if branch is not None
                               else None)
         self.selected = 0            # player whose panel is shown
+        self.player_chosen = False   # a person picked it (else it follows a live player)
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
         self.matrix_mode = "auto"
@@ -423,6 +424,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self.live.recorder_factory = self.app.recorder_factory(scenario, stem)
         self.live.restart(seed=seed, scenario=scenario)
         self.selected = min(self.selected, len(self.match.controllers) - 1)
+        self.player_chosen = False
         self.change_log.clear()
         self.hover_info = None
         self._build_match_views()
@@ -465,6 +467,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
     def update(self, dt_ms: float) -> None:
         played = self.live.update(dt_ms) is not None
         self.widgets.update(dt_ms)
+        if played and self.layout:
+            self.follow_live_player()
         if self.layout and self.seats.hidden and self._seat_sig != self._viewer():
             # a person took a seat over or let it go, or the game ended: the
             # "view as" picker offers other views, the panels hide or show
