@@ -137,7 +137,7 @@ def reference_ratio(p: GamePlugin, case: BenchCase, iterations: int,
     two must do identical work (iterations, simulated turns, nodes created),
     else the ratio would compare different things: a mismatch raises.
     None if the game has no reference twin."""
-    from ..reference.smitsimax import reference_match
+    from ..reference.match import reference_match
     if p.reference_game(case.game_params, 1) is None:
         return None
     params = SearchParams(**case.search)
