@@ -110,3 +110,31 @@ def test_the_panel_leaves_a_player_that_is_out_unless_a_person_chose_it(app):
     _step(arena, n_key)
     assert arena.selected != out and arena.player_out(arena.selected) is None
     assert arena.match.controllers[out].name in arena.message and "is out" in arena.message
+
+
+def test_the_tree_legend_and_the_root_bars_explain_their_words_on_hover(app):
+    """Hovering a tree panel's legend word (pass, doomed, hidden) or the root
+    bars (v, μ) shows its glossary line: the scene's own hover lookup."""
+    import time
+    arena = ArenaScene(app, load_scenario("snakes_duel_trees"), seed=1,
+                       budget=Budget(iterations=200), recorder_factory=lambda: None, paused=True)
+    app.push(arena)
+    deadline = time.monotonic() + 60
+    while not arena.match.turn_ready():
+        assert time.monotonic() < deadline
+        arena.update(16.0)
+        time.sleep(0.001)
+    for _ in range(3):          # the trees render once a snapshot is in
+        arena.update(16.0)
+        arena.draw(app.screen)
+    tips = set()
+    _g, tv, _panel = arena._panel_views(visible=True)[0]
+    for term, r in tv._legend_rects:
+        tip = arena.panel_term_tip(r.move(tv._rect.topleft).center)
+        assert tip == f"{term}: {TERMS[term]}"
+        tips.add(term)
+    assert "doomed" in tips
+    bars = next(iter(arena._bar_rects.values()))
+    tip = arena.panel_term_tip(bars.center)
+    assert TERMS["μ"] in tip and TERMS["v"] in tip
+    assert arena.panel_term_tip((0, 0)) == ""

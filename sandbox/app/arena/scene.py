@@ -89,6 +89,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.show_plans = True     # the searches' best lines drawn on the board (L)
         self.show_weights = False  # the controls show the evaluation weights (E)
         self.hover_info = None
+        self._bar_rects: dict = {}   # agent -> where its root bars were drawn (hover)
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         # pubcfr panels: the public state picked per panel (its first agent ->
         # (turn, the public events on the way down to it)), and where last
@@ -534,7 +535,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             # the view's current numbers: a new matrix under a resting mouse updates them
             self.matrix_hover[0].draw_tooltip(surface, self.hover_pos, self.matrix_hover[0].hovered)
         else:
-            tip = self.widgets.tooltip_at(self.hover_pos)
+            tip = self.widgets.tooltip_at(self.hover_pos) or self.panel_term_tip(self.hover_pos)
             if tip:
                 draw_tooltip(surface, self.hover_pos, tip, max_width=420)   # long tips wrap
             else:   # a pinned node keeps its numbers on screen, off the node
