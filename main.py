@@ -7,5 +7,5 @@ and ends with a `result: ...` line. `python main.py --help` lists options.
 import sys
 
 if __name__ == "__main__":
-    from sandbox import run_entry
+    from sandbox.entry import run_entry
     sys.exit(run_entry("app_main"))

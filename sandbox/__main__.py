@@ -1,5 +1,5 @@
 import sys
 
-from . import run_entry
+from .entry import run_entry
 
 sys.exit(run_entry("main"))

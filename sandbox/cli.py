@@ -15,7 +15,7 @@ from .seeds import series_seed_problem
 from .native import SandboxError
 from .signals import EXIT_INTERRUPTED, terminate_cleanly
 from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
-                  make_recorder, replay_outcome as _replay_outcome)
+                  make_recorder, replay_outcome as _replay_outcome, scenario_from_args)
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line instead of usage + error
@@ -50,11 +50,10 @@ def add_play_args(p: argparse.ArgumentParser, app: bool = False) -> None:
                         help="search milliseconds per player per turn")
     p.add_argument("--quiet", action="store_true",
                    help="print only the replay and result lines")
-    if not app:
-        p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                       help="change a scenario field for this match, e.g. "
-                            "players.0.search.algorithm=mcgs or game_params.points_order=random "
-                            "(repeatable; validated like the file)")
+    p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                   help="change a scenario field for this match, e.g. "
+                        "players.0.search.algorithm=mcgs or game_params.points_order=random "
+                        "(repeatable; validated like the file)")
     p.add_argument("--no-record", action="store_true",
                    help=("do not write a replay file (a match in the window records by "
                          "default; --headless, --screenshot and --profile-frames only with "
@@ -77,13 +76,11 @@ def _check_common(args: argparse.Namespace) -> None:
 
 
 def run_headless(args: argparse.Namespace, out=None) -> int:
-    from .config import find_scenario, load_scenario
+    from .config import find_scenario
 
     out = out or sys.stdout
     _check_common(args)
-    scenario = load_scenario(args.scenario)
-    if getattr(args, "set", None):
-        scenario = scenario.with_settings(args.set)
+    scenario = scenario_from_args(args)
     if any(p.controller == "human" for p in scenario.players):
         raise CliError(f"{find_scenario(args.scenario).name}: this scenario has human players; "
                        "headless play needs the app")
@@ -111,7 +108,7 @@ def run_headless(args: argparse.Namespace, out=None) -> int:
 
 def _play_headless(args, out, scenario, budget, recorder, **match_args) -> int:
     """`match_args`: a branched match's seed, max_turns, start and budgets."""
-    from .sim import Match
+    from .sim.match import Match
     from .sim.match import joint_names
     from .sim.world import divergence_summary
 
@@ -281,11 +278,14 @@ def _app(args: argparse.Namespace) -> int:
             raise CliError(f"--view-as must be all or a seat number (got {args.view_as!r})") \
                 from None
     if args.replay is not None:
+        if args.set:
+            raise CliError("--set changes a scenario; a replay (and a match branched from "
+                           "one) keeps the settings it recorded")
         return _app_replay(args, offscreen)
     if args.headless and not offscreen:
         return run_headless(args)
-    from .config import find_scenario, load_scenario
-    scenario = load_scenario(args.scenario)  # a bad scenario is reported before anything else
+    from .config import find_scenario
+    scenario = scenario_from_args(args)  # a bad scenario or --set: before anything else
     _check_view_seat(args, scenario.game, scenario.game_params)
     if args.start_position is not None:   # so is a bad position file
         from .run import start_position_from_args
@@ -430,34 +430,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "the machine (strength at equal wall time with threads > 1)")
     series.add_argument("--json", action="store_true", help="print one JSON object")
     series.add_argument("--quiet", action="store_true", help="no progress line")
-    exploit = sub.add_parser("exploit", help="exact NashConv of a player's search in self-play "
-                                             "(matrix games, goofspiel with up to 5 cards)")
-    exploit.add_argument("scenario", help="scenario name in scenarios/ or a path to a .toml")
-    exploit.add_argument("--agent", type=int, default=0, metavar="K",
-                         help="the player whose search settings define the behaviour (default 0)")
-    exploit.add_argument("--iterations", type=int, default=None, metavar="N",
-                         help="iterations per search (default: the player's budget)")
-    exploit.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                         help="change the scenario, e.g. players.0.search.policy=rm (repeatable)")
-    exploit.add_argument("--seeds", type=int, default=None, metavar="N",
-                         help="judge the searches of N seeds (1..100), S..S+N-1, and report "
-                              "each seed's NashConv with their mean, median, min and max "
-                              "(default: one seed, the single report)")
-    exploit.add_argument("--seed", type=int, default=None, metavar="S",
-                         help="the (first) match seed the searches' seeds are derived from "
-                              "(default: the scenario's)")
-    exploit.add_argument("--curve", default=None, metavar="N1,N2,...",
-                         help="NashConv against the budget: judge each series at these "
-                              "iterations per search (increasing, up to 12), e.g. "
-                              "10,100,1000,10000")
-    exploit.add_argument("--series", action="append", default=[], metavar="NAME:PATH=V,...",
-                         help="with --curve: a curve named NAME, the scenario with these "
-                              "changes (after --set; values without commas), e.g. "
-                              "gtcfr:players.0.search.algorithm=gtcfr (repeatable; default: "
-                              "one curve of the scenario as it is)")
-    exploit.add_argument("--png", default=None, metavar="FILE",
-                         help="with --curve: also draw the curves, both axes log")
-    exploit.add_argument("--json", action="store_true", help="print one JSON object")
+    from .analysis.command import add_exploit_args
+    add_exploit_args(sub.add_parser(
+        "exploit", help="exact NashConv of a player's search in self-play (matrix games, "
+                        "goofspiel with up to 5 cards)"))
     from .tournament.commands import add_sweep_args, add_tournament_args
     add_tournament_args(sub.add_parser(
         "tournament", help="round robin between agents (files or built-ins): W/D/L, "
@@ -499,6 +475,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .serve import add_serve_args
     add_serve_args(sub.add_parser("serve", help="serve an agent to the outside, e.g. as a "
                                                 "Battlesnake snake server"))
+    from .replay.command import add_replay_args
     replay = sub.add_parser("replay", help="verify, analyse, export or plot a replay file")
     add_replay_args(replay)
     from .labs.commands import add_lab_args
@@ -558,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.markdown and not args.settings:
                 raise CliError("--markdown goes with --settings")
             if args.settings:
-                from .sim.settings_doc import settings_markdown, settings_text
+                from .settings.doc import settings_markdown, settings_text
                 print(settings_markdown() if args.markdown else settings_text(), end="")
                 return 0
             return _info()
@@ -568,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "series":
             return run_series(args)
         if args.command == "exploit":
+            from .analysis.command import run_exploit
             return run_exploit(args)
         if args.command == "strength":
             from .tournament.strength import run_strength
@@ -591,6 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.action is None:
                 replay.print_help()
                 return EXIT_USAGE
+            from .replay.command import run_replay
             return run_replay(args)
         if args.command == "lab":
             if args.lab is None:
@@ -604,26 +583,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _guard(dispatch)
 
 
-def _scenario_with_sets(args: argparse.Namespace):
-    """The scenario named on the command line with every --set applied
-    (series and exploit take the same flags)."""
-    from .config import load_scenario
-
-    scenario = load_scenario(args.scenario)
-    return scenario.with_settings(args.set) if args.set else scenario
-
-
 # ------------------------------------------------------------------- series
 def run_series(args: argparse.Namespace, out=None) -> int:
     import json
 
-    from .sim.series import play_series
+    from .sim.series import one_start_note, play_series
 
     out = out or sys.stdout
     _check_common(args)
     if series_seed_problem(args.seed):
         raise CliError(series_seed_problem(args.seed))
-    scenario = _scenario_with_sets(args)
+    scenario = scenario_from_args(args)
     budget = _budget_from(args)
 
     # a progress line only where a person watches (not into logs or pipes)
@@ -639,195 +609,14 @@ def run_series(args: argparse.Namespace, out=None) -> int:
                       on_game=progress, vary=args.vary, think=args.think)
     if show:
         print(file=sys.stderr)
+    note = one_start_note(scenario, args.vary, range(args.seed, args.seed + 2))
     if args.json:
-        print(json.dumps(res.to_dict()), file=out)
+        print(json.dumps({**res.to_dict(), **({"note": note} if note else {})}), file=out)
     else:
         print(res.text(), file=out)
+        if note is not None:
+            print(note, file=out)
     return 0
-
-
-# ------------------------------------------------------------------ exploit
-def run_exploit(args: argparse.Namespace, out=None) -> int:
-    import json
-
-    from .analysis.exploit import MAX_SEEDS, exploit_scenario, exploit_seeds
-
-    out = out or sys.stdout
-    if args.iterations is not None:
-        _budget_from(argparse.Namespace(iterations=args.iterations, ms=None))  # range check
-    if args.seeds is not None and not 1 <= args.seeds <= MAX_SEEDS:
-        raise CliError(f"--seeds must be in 1..{MAX_SEEDS} (each seed is one exact run)")
-    if args.seed is not None and series_seed_problem(args.seed):
-        raise CliError(series_seed_problem(args.seed))
-    scenario = _scenario_with_sets(args)
-    show = not args.json and sys.stderr.isatty()
-
-    def progress(stage: str, done: int, total: int) -> None:
-        if show:
-            of = f"/{total:,}" if total else ""
-            print(f"\r  {stage} {done:,}{of}   ", end="", file=sys.stderr, flush=True)
-
-    if args.curve is not None:
-        return _run_curve(args, scenario, out, progress, show)
-    if args.series or args.png is not None:
-        raise CliError("--series and --png draw a curve: give --curve N1,N2,...")
-    if args.seeds is not None:
-        report = exploit_seeds(scenario, agent=args.agent, iterations=args.iterations,
-                               first_seed=args.seed, seeds=args.seeds, progress=progress)
-    else:
-        if args.seed is not None:
-            scenario = scenario.model_copy(update={"seed": args.seed})
-        report = exploit_scenario(scenario, agent=args.agent, iterations=args.iterations,
-                                  progress=progress)
-    if show:
-        print(file=sys.stderr)
-    if args.json:
-        print(json.dumps(report.to_dict()), file=out)
-    else:
-        print(report.text(), file=out)
-    return 0
-
-
-def _run_curve(args: argparse.Namespace, scenario, out, progress, show: bool) -> int:
-    import json
-
-    from .analysis.curve import budgets_arg, check_png_path, curve_png, exploit_curve, series_arg
-
-    if args.iterations is not None:
-        raise CliError("--curve gives the iterations per search: drop --iterations")
-    budgets = budgets_arg(args.curve)
-    series = [series_arg(s) for s in args.series] or [("agent", [])]
-    if args.png is not None:
-        check_png_path(args.png)        # a wrong name fails now, not after the run
-    report = exploit_curve(scenario, budgets, series, agent=args.agent, first_seed=args.seed,
-                           seeds=args.seeds or 1, progress=progress)
-    if show:
-        print(file=sys.stderr)
-    path = curve_png(report, args.png) if args.png is not None else None
-    if args.json:
-        d = report.to_dict()
-        if path is not None:
-            d["png"] = str(path)
-        print(json.dumps(d), file=out)
-    else:
-        print(report.text(), file=out)
-        if path is not None:
-            print(f"wrote {path}", file=out)
-    return 0
-
-
-# ------------------------------------------------------------------- replay
-def add_replay_args(p: argparse.ArgumentParser) -> None:
-    actions = p.add_subparsers(dest="action", metavar="action")
-    p._replay_actions = actions  # type: ignore[attr-defined]
-    v = actions.add_parser("verify", help="re-simulate and check every state hash")
-    v.add_argument("file", help="a replay file (.jsonl)")
-    st = actions.add_parser("stats", help="winner, turns and per-agent search figures")
-    st.add_argument("file", help="a replay file (.jsonl)")
-    st.add_argument("--json", action="store_true", help="print one JSON object")
-    ex = actions.add_parser("export", help="one CSV row per turn and agent")
-    ex.add_argument("file", help="a replay file (.jsonl)")
-    ex.add_argument("--csv", required=True, metavar="OUT",
-                    help="the CSV file to write (- for standard output)")
-    rs = actions.add_parser("research", help="re-run a player's search at a recorded turn "
-                                             "(with other settings) and compare its root")
-    rs.add_argument("file", help="a replay file (.jsonl)")
-    rs.add_argument("--turn", type=int, required=True, metavar="K",
-                    help="the turn whose decision is searched again")
-    rs.add_argument("--agent", type=int, required=True, metavar="A",
-                    help="the agent (0-based) whose player's search is re-run")
-    rs.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                    help="change a search setting, e.g. c=1.2 or policy=exp3, or an evaluation "
-                         "weight, e.g. weights.w_space=2 (repeatable)")
-    rb = rs.add_mutually_exclusive_group()
-    rb.add_argument("--iterations", type=int, default=None, metavar="N",
-                    help="iterations (default: as many as the recorded search ran)")
-    rb.add_argument("--ms", type=float, default=None, metavar="T", help="milliseconds instead")
-    rs.add_argument("--keep-tree", action="store_true",
-                    help="start from the tree the recorded search kept from earlier turns "
-                         "(tree reuse on) instead of a fresh one")
-    rs.add_argument("--json", action="store_true", help="print one JSON object")
-    pl = actions.add_parser("plot", help="the replay charts as a PNG (no display needed)")
-    pl.add_argument("file", help="a replay file (.jsonl)")
-    pl.add_argument("--png", required=True, metavar="OUT", help="the PNG file to write")
-    pl.add_argument("--size", default="1200x900", metavar="WxH",
-                    help="image size in pixels (default 1200x900)")
-
-
-def run_replay(args: argparse.Namespace, out=None) -> int:
-    import json
-
-    from .replay import ReplayError, compute_stats, read_replay, to_csv, verify
-
-    out = out or sys.stdout
-    if args.action == "plot":
-        size = _parse_size(args.size)
-    replay = read_replay(args.file)
-    try:
-        if replay.dropped:
-            print(f"warning: {args.file}: {replay.dropped_summary()}", file=sys.stderr,
-                  flush=True)
-        if args.action == "research":
-            from .replay.research import parse_assignments, research
-            rep = research(replay, args.turn, args.agent, parse_assignments(args.set),
-                           iterations=args.iterations, ms=args.ms, keep_tree=args.keep_tree)
-            if args.json:
-                print(json.dumps(rep.to_dict(), allow_nan=False), file=out)
-            else:
-                print(rep.text(), file=out)
-            return 0
-        if args.action == "verify":
-            report = verify(replay)
-            if not report.ok:
-                raise ReplayError(f"{args.file}: {report.message}")
-            if replay.damaged_lines:
-                # what was kept replays, but the file is not what it claims
-                # (a crash mid-write tears at most the last line)
-                n = replay.damaged_lines
-                raise ReplayError(f"{args.file}: {report.message}, but {n} damaged "
-                                  f"line{'s' if n != 1 else ''} dropped: not the file that "
-                                  f"was recorded")
-            print(f"ok: {args.file}: {report.message}", file=out)
-            return 0
-        stats = None
-        if args.action in ("stats", "export", "plot"):
-            # they show the recorded figures without re-simulating: say which
-            # of them contradict each other (verify checks by replaying)
-            stats = compute_stats(replay)
-            for w in stats.warnings:
-                print(f"warning: {args.file}: {w}", file=sys.stderr, flush=True)
-        if args.action == "stats":
-            if args.json:
-                print(json.dumps(stats.to_dict(), allow_nan=False), file=out)
-            else:
-                print(stats.text(), file=out)
-            return 0
-        if args.action == "export":
-            if args.csv == "-":   # the CSV itself is the output: no "wrote" line
-                to_csv(replay, out, stats)
-                return 0
-            try:
-                rows = to_csv(replay, args.csv, stats)
-            except OSError as exc:
-                raise ReplayError(f"{args.csv}: cannot write: {exc.strerror or exc}") from None
-            print(f"wrote {rows} rows to {args.csv}", file=out)
-            return 0
-        if args.action == "plot":
-            from .replay.plot import plot_png
-            path = plot_png(replay, args.png, size, stats)
-            print(f"wrote {path} ({size[0]}x{size[1]})", file=out)
-            return 0
-        raise CliError(f"unknown replay action {args.action!r}")
-    finally:
-        replay.close()
-
-
-def _parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(x) for x in text.lower().split("x"))
-    except ValueError:
-        raise CliError(f"--size must look like 1200x900 (got {text!r})") from None
-    return w, h
 
 
 def _info() -> int:

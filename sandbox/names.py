@@ -2,6 +2,7 @@
 file (scenarios/<name>.toml), and the slug a name becomes in a file name."""
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -26,8 +27,14 @@ def find_scenario(name_or_path: str | Path | None) -> Path:
     candidate = SCENARIO_DIR / (p.name if p.suffix == ".toml" else f"{p.name}.toml")
     if candidate.exists():
         return candidate
-    known = ", ".join(s.stem for s in list_scenarios()) or "none"
-    raise ScenarioError(f"scenario '{name_or_path}' not found (known: {known})")
+    if p.suffix == ".toml" or len(p.parts) > 1:
+        # a file the user wrote, not a bundled name: say the file is missing
+        raise ScenarioError(f"{name_or_path}: no such scenario file")
+    names = [s.stem for s in list_scenarios()]
+    close = difflib.get_close_matches(p.name, names, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    known = ", ".join(names) or "none"
+    raise ScenarioError(f"scenario '{name_or_path}' not found ({hint}known: {known})")
 
 
 def list_scenarios() -> list[Path]:

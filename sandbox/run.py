@@ -27,6 +27,16 @@ def budget_from(args: argparse.Namespace):
         raise CliError(str(e)) from None
 
 
+def scenario_from_args(args: argparse.Namespace):
+    """The scenario named on the command line with every --set applied
+    (series and exploit take the same flags)."""
+    from .config import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    sets = getattr(args, "set", None)
+    return scenario.with_settings(sets) if sets else scenario
+
+
 def make_recorder(args: argparse.Namespace, scenario, on_error=None, name_hint=None):
     """The match's Recorder as the scenario and --no-record/--replay-dir say
     (None when recording is off), its file named after `name_hint` (default:
@@ -79,13 +89,13 @@ def branch_from_args(args: argparse.Namespace):
 
 def start_position_from_args(args: argparse.Namespace, scenario, notes: bool = True):
     """--start-position FILE: the scenario played from the position in FILE
-    (a format its game reads, GamePlugin.start_position; snakes: a
-    Battlesnake /move body), as a BranchPoint like --branch-at's: the game
+    (a format its game reads, sandbox.bots.adapters.start_position; snakes:
+    a Battlesnake /move body), as a BranchPoint like --branch-at's: the game
     parameters the position needs replace the scenario's, --turns N (else
     the scenario's max_turns) counts from the position's turn. Errors are
     one line naming the file."""
+    from .bots.adapters import start_position
     from .config import ScenarioError
-    from .games import plugin
     from .native import Game
     from .replay.branch import BranchPoint
     from .replay.format import hash_hex
@@ -93,7 +103,7 @@ def start_position_from_args(args: argparse.Namespace, scenario, notes: bool = T
     if getattr(args, "replay", None) is not None:
         raise CliError("--start-position and --replay: choose one place to start from")
     path = args.start_position
-    sp = plugin(scenario.game).start_position(path)
+    sp = start_position(scenario.game, path)
     try:
         scn = scenario.with_overrides(game_params={**scenario.game_params,
                                                    **dict(sp.game_params)})

@@ -1,6 +1,6 @@
 """`python -m sandbox serve NAME [AGENT]`: a sandbox agent served to the
-outside as a game plugin offers it (GamePlugin.servers; snakes: "battlesnake",
-a Battlesnake snake server, docs/battlesnake.md).
+outside through a protocol adapter (sandbox.bots.adapters.SERVERS;
+"battlesnake": a Battlesnake snake server, docs/battlesnake.md).
 
 AGENT is what `tournament` takes (a built-in name or an agent file
 agents/*.toml) or SCENARIO:N, player N of a scenario (its controller,
@@ -68,25 +68,37 @@ def resolve_player(ref: str) -> tuple[str, dict[str, Any]]:
     return e.name, dict(e.player)
 
 
+def make_server(name: str, agent_name: str, player: dict[str, Any], host: str, port: int,
+                options: dict[str, Any]):
+    """The server `name` (one of SERVERS) playing the agent whose keys are
+    `player`, bound to host:port (OSError when it cannot be), not yet
+    serving."""
+    # the one server today: the Battlesnake API (sandbox/bots/battlesnake/)
+    from .bots.battlesnake.agent import ServedAgent
+    from .bots.battlesnake.server import ServerSettings, make_server as battlesnake_server
+    if name != "battlesnake":
+        raise CliError(f"serve: no server {name!r}")
+    return battlesnake_server(ServedAgent.from_player(agent_name, player), host, port,
+                              ServerSettings(**options))
+
+
 def run_serve(args: argparse.Namespace) -> int:
-    from .games import plugins
-    offered = {name: p for p in plugins() for name in p.servers}
-    if args.server not in offered:
+    from .bots.adapters import SERVERS
+    if args.server not in SERVERS:
         raise CliError(f"serve: unknown server {args.server!r} (known: "
-                       f"{', '.join(offered) or 'none'})")
+                       f"{', '.join(SERVERS) or 'none'})")
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port: {args.port}, expected 0..65535")
     name, player = resolve_player(args.agent)
     options: dict[str, Any] = {}
-    for name in ("margin_ms", "max_timeout_ms", "search_slots", "max_games", "max_connections",
-                 "max_recordings_per_minute", "max_recordings"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
+    for key in ("margin_ms", "max_timeout_ms", "search_slots", "max_games", "max_connections",
+                "max_recordings_per_minute", "max_recordings"):
+        if getattr(args, key) is not None:
+            options[key] = getattr(args, key)
     folder = args.replay_dir or os.environ.get("SBX_REPLAY_DIR") or "replays"
     options["replay_dir"] = None if args.no_record else folder
     try:
-        server = offered[args.server].make_server(args.server, name, player, args.host,
-                                                  args.port, options)
+        server = make_server(args.server, name, player, args.host, args.port, options)
     except OSError as exc:
         raise CliError(f"serve: cannot listen on {args.host}:{args.port}: "
                        f"{exc.strerror or exc}") from None

@@ -3,7 +3,7 @@ entry points print "interrupted" and exit 130), SIGTERM raises
 SystemExit(143) once `terminate_cleanly` is installed, so that either one
 unwinds every `finally` and exit hook (replays and result logs closed with
 what was played, bots and worker processes killed) instead of ending
-Python on the spot. Installed first thing by `sandbox.run_entry`, before the
+Python on the spot. Installed first thing by `sandbox.entry.run_entry`, before the
 slow imports, so a signal in the first second is handled as any other:
 neither is raised inside an import or a finalizer (it comes back 50 ms
 later), and a

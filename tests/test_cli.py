@@ -250,6 +250,22 @@ def test_help_says_when_each_entry_records(capsys):
     assert "recording is on by default" in play_help
 
 
+def test_main_py_takes_set_like_play(tmp_path):
+    """main.py accepts --set as `play` does, headless and in the app: a
+    5-card goofspiel ends at turn 5 (13 without the change); a replay keeps
+    its recorded settings, so --set with --replay is one line."""
+    sets = ["--set", "game_params.num_cards=5", "--iterations", "30"]
+    p = run([MAIN, "goofspiel_13_duel", "--headless", *sets], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert RESULT.match(last_line(p.stdout)).group(1) == "5"
+    shot = tmp_path / "shot.png"
+    p = run([MAIN, "goofspiel_13_duel", "--screenshot", str(shot), *sets], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "(turn 5)" in p.stdout and shot.is_file(), p.stdout
+    line = assert_one_error_line(run([MAIN, "--replay", "x.jsonl", *sets], tmp_path))
+    assert "--set" in line and "replay" in line
+
+
 def test_play_set_changes_the_scenario_and_depth_is_the_turns_simulated(tmp_path):
     """`play --set` reaches the scenario like `series --set`; `depth` is game
     turns simulated per iteration. Oracle: textbook `uct` rolls every

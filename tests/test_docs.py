@@ -132,6 +132,33 @@ def test_readme_is_a_front_page():
     assert n <= 250, f"README.md has {n} lines (at most 250)"
 
 
+COUNT_CLAIM = re.compile(r"\b(\d+) (?:bundled |shipped )?(scenarios|agent files)\b")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if rel(p) not in GENERATED], ids=rel)
+def test_counts_of_bundled_things_are_the_real_ones(page):
+    """A typed "23 bundled scenarios" goes stale when a scenario is added: a
+    count of scenarios/*.toml or agents/*.toml a page states is the count on
+    disk."""
+    real = {"scenarios": len(list((ROOT / "scenarios").glob("*.toml"))),
+            "agent files": len(list((ROOT / "agents").glob("*.toml")))}
+    wrong = [f"{m.group(0)!r} (there are {real[m.group(2)]})"
+             for m in COUNT_CLAIM.finditer(page.read_text(encoding="utf-8"))
+             if int(m.group(1)) != real[m.group(2)]]
+    assert not wrong, f"{rel(page)}: {', '.join(wrong)}"
+
+
+def test_the_readme_game_table_names_every_game():
+    """The Games table has a row for each game plugin (a game added is a
+    game shown)."""
+    from sandbox.games import plugins
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("## Games"):].split("\n## ", 1)[0]
+    shown = set(re.findall(r"^\| \[`(\w+)`", table, re.M))
+    missing = sorted({p.kind for p in plugins()} - shown)
+    assert not missing, f"README.md's Games table lacks {missing}"
+
+
 FORBIDDEN = [
     (re.compile(r"\bissues?\s+#?\d+", re.I), "a tracker number"),
     (re.compile(r"(?<![\w&/])#\d+\b"), "a tracker reference"),

@@ -1,7 +1,12 @@
 """One game, one place: outside sandbox/games/, no module imports a
 particular game's code or branches on a game's name. They reach games only
 through the registry (sandbox.games.plugin). The default scenario's file
-name (config.scenario.DEFAULT_SCENARIO) is the one allowed mention."""
+name (config.scenario.DEFAULT_SCENARIO) is the one allowed mention.
+
+The protocol adapters are the other way round: a wire format belongs to one
+game (Coders Strike Back's to pods, the Battlesnake API to snakes), so its
+adapter in sandbox/bots/ knows that game and no other, and the game's own
+package knows nothing of it (the import test keeps games below bots)."""
 from __future__ import annotations
 
 import ast
@@ -12,6 +17,17 @@ from sandbox.games import kinds
 ROOT = Path(__file__).resolve().parents[1] / "sandbox"
 GAMES = ROOT / "games"
 NAMES_GAMES = {ROOT / "labs" / "kinds.py"}   # the labs' one place (see above)
+BOTS = ROOT / "bots"
+# adapter -> the games it may know (a folder: every module in it)
+ADAPTERS = {BOTS / "codingame.py": {"pods"}, BOTS / "battlesnake": {"snakes"},
+            BOTS / "adapters.py": {"pods", "snakes"}}
+
+
+def _adapter_games(path: Path) -> set[str]:
+    for where, games in ADAPTERS.items():
+        if path == where or where in path.parents:
+            return games
+    return set()
 
 
 def violations(source: str, names: list[str], where: str = "<src>") -> list[str]:
@@ -52,9 +68,25 @@ def test_no_module_outside_games_knows_a_game():
     for path in sorted(ROOT.rglob("*.py")):
         if GAMES in path.parents or path in NAMES_GAMES:
             continue
-        found += violations(path.read_text(encoding="utf-8"), names,
+        known = _adapter_games(path)
+        found += violations(path.read_text(encoding="utf-8"),
+                            [n for n in names if n not in known],
                             str(path.relative_to(ROOT.parent)))
     assert not found, "\n".join(found)
+
+
+def test_games_know_no_protocol_adapter():
+    """No module of sandbox/games/ imports sandbox.bots (the adapters
+    translate a game's view; the game never asks for them)."""
+    found = []
+    for path in sorted(GAMES.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and "bots" in (node.module or "").split("."):
+                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}")
+            elif isinstance(node, ast.Import) and any(
+                    "bots" in a.name.split(".") for a in node.names):
+                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}")
+    assert not found, "games importing sandbox.bots: " + ", ".join(found)
 
 
 def test_the_check_catches_each_kind_of_leak():

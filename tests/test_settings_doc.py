@@ -9,7 +9,7 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.native import SearchParams
-from sandbox.sim.settings_doc import USED_BY, settings_markdown, settings_rows
+from sandbox.settings.doc import USED_BY, settings_markdown, settings_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SEARCH = ROOT / "native" / "src" / "search"
@@ -61,7 +61,7 @@ def test_temperature_is_read_only_when_the_final_move_is_sampled():
     final move (mcgs's and cfr_kernel.h's final-move draw); with an argmax
     move a change of it does nothing, and a re-search must say so rather than
     let a different move look like its doing."""
-    from sandbox.sim.settings_doc import setting_is_read
+    from sandbox.settings.doc import setting_is_read
     for algo in ("mcgs", "gtcfr", "pubcfr", "smitsimax"):
         sampled = SearchParams(algorithm=algo, final_move="sample")
         assert setting_is_read(sampled, "temperature"), algo

@@ -89,7 +89,7 @@ def test_a_leak_in_the_swap_path_fails_the_soak(monkeypatch):
     a quarter of the process's RSS over the 40 swaps, so that the test means
     the same inside a long test run, whose RSS is several times a bare
     soak's) makes the second half's peak stand above the first's."""
-    from sandbox.sim import SearchController
+    from sandbox.sim.controller import SearchController
     kept = []
     orig = SearchController.update_settings
     size = max(300_000, rss_bytes() // 160)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sandbox.games.snakes.battlesnake.convert import game_params, position  # noqa: E402
-from sandbox.games.snakes.battlesnake.schema import read_state  # noqa: E402
+from sandbox.bots.battlesnake.convert import game_params, position  # noqa: E402
+from sandbox.bots.battlesnake.schema import read_state  # noqa: E402
 from sandbox.games.snakes.params import SnakesGameParams  # noqa: E402
 from sandbox.games.snakes.view import decode_snakes  # noqa: E402
 from sandbox.native import Game  # noqa: E402

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from sandbox.games.snakes.battlesnake.convert import state_json  # noqa: E402
+from sandbox.bots.battlesnake.convert import state_json  # noqa: E402
 from sandbox.games.snakes.view import decode_snakes  # noqa: E402
 from sandbox.native import Game  # noqa: E402
 

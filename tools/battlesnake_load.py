@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sandbox.games.snakes.battlesnake.convert import state_json  # noqa: E402
+from sandbox.bots.battlesnake.convert import state_json  # noqa: E402
 from sandbox.games.snakes.view import decode_snakes  # noqa: E402
 from sandbox.native import Game  # noqa: E402
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))   # this checkout's sandbox, not an installed one
 
 from sandbox.config import Budget, scenario_from_dict  # noqa: E402
 from sandbox.replay import Recorder  # noqa: E402
-from sandbox.sim import Match  # noqa: E402
+from sandbox.sim.match import Match  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "replays_bad"
 CREATED = "2025-01-01T00:00:00+00:00"     # a fixed stamp: regenerating changes less

@@ -66,8 +66,8 @@ from sandbox.app.shell import App  # noqa: E402
 from sandbox.config import Budget, load_scenario  # noqa: E402
 from sandbox.replay import Recorder, read_replay  # noqa: E402
 from sandbox.native import Game  # noqa: E402
-from sandbox.sim import Match  # noqa: E402
-from sandbox.sim.algorithms import algorithm_refusal  # noqa: E402
+from sandbox.sim.match import Match  # noqa: E402
+from sandbox.settings.algorithms import algorithm_refusal  # noqa: E402
 
 
 def frames(app: App, n: int) -> None:

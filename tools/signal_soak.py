@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -113,7 +114,11 @@ def main() -> int:
         # (its own start-up, ~0.1 s) meets Python's defaults: killed, or a
         # KeyboardInterrupt traceback from its start-up imports; nothing of
         # the sandbox has run, nothing is left. Counted apart, not failed.
-        early = rc == -sig and delay < EARLY_S and "sandbox/signals.py" not in err \
+        # (the module that installs the handlers may itself be mid-import:
+        # a traceback in its module-level lines is still before any handler)
+        before_handlers = "sandbox/signals.py" not in err or re.search(
+            r'sandbox/signals\.py", line \d+, in <module>', err) is not None
+        early = rc == -sig and delay < EARLY_S and before_handlers \
             and "sandbox/cli.py" not in err
         bad = []
         if rc != want and not early:

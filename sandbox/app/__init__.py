@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from ..config import Budget, Scenario, budget_from_flags, load_scenario
+from ..config import Budget, Scenario, budget_from_flags
 from .shell import App
 
 # --profile-frames alternates chunks of this many frames with the UI drawing
@@ -41,7 +41,8 @@ def _run_app(args: argparse.Namespace) -> int:
     from .arena import ArenaScene
     from .menu import MenuScene
 
-    scenario = load_scenario(args.scenario)
+    from ..run import scenario_from_args
+    scenario = scenario_from_args(args)     # with main.py's --set changes
     # the CLI has checked the flags (run.budget_from) before a window opens
     budget = budget_from_flags(getattr(args, "iterations", None), getattr(args, "ms", None))
     app = App(state_file=getattr(args, "state_file", None))
@@ -289,7 +290,7 @@ def _budget_text(budget: Budget) -> str:
 
 
 def _headless_rate(scenario: Scenario, budget: Budget | None, turns: int, seed: int) -> float:
-    from ..sim import Match
+    from ..sim.match import Match
     with Match(scenario, seed=seed, budget=budget, max_turns=turns) as m:
         m.play()
         return _throughput(m.history)

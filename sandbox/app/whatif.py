@@ -27,8 +27,9 @@ from ..render.fonts import elide, text
 from ..games import plugin as game_plugin
 from ..replay.branch import in_force, weights_in_force
 from ..replay.research import WEIGHTS, ResearchReport, research
-from ..sim.controller import weighted_params
-from ..sim.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
+from ..settings.glossary import setting_tip, term_tip
+from ..settings.seat import weighted_params
+from ..settings.algorithms import (ALGORITHM_LABELS, CF_LABELS, CF_POLICIES, POLICY_ALGORITHMS,
                               PLAIN_ALGORITHMS, POLICY_LABELS, TREE_ALGORITHMS,
                               uses_average_strategy)
 from ..ui import Button, Picker, Slider, Toggle, WidgetGroup
@@ -47,10 +48,10 @@ RANGES: dict[str, tuple[float, float, bool]] = {   # field -> (lo, hi, log)
     "prior_temperature": (0.05, 20.0, True), "expansions_per_update": (0.1, 20.0, True),
     "leaf_rollouts": (1, 64, True), "expand_after": (1, 256, True)}
 LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "depth",
-          "gamma": "gamma", "random_threshold": "random below visits",
+          "gamma": "gamma", "random_threshold": "random threshold",
           "reuse_decay": "reuse decay", "c_puct": "c_puct", "fpu_offset": "FPU offset",
           "rollout_steps": "rollout steps", "prior_temperature": "prior temperature",
-          "elimination": "out:", "bounds": "bounds:", "final_move": "move:", "avg_weight": "avg:",
+          "elimination": "elimination:", "bounds": "bounds:", "final_move": "move:", "avg_weight": "avg:",
           "counterfactual": "exact regrets:",
           "priors": "priors:", "death_penalty": "death penalty", "rollout": "rollouts",
           "tree_reuse": "tree reuse", "depth_normalize": "depth-normalise",
@@ -59,8 +60,8 @@ LABELS = {"c": "exploration C", "exploration": "exploration γ", "max_depth": "d
           "alternating": "alternating", "leaf_rollouts": "rollouts / leaf",
           "expand_after": "expand after", "grow_tree": "growing tree"}
 OPTION_LABELS = {"algorithm": ALGORITHM_LABELS, "policy": POLICY_LABELS,
-                 "elimination": {"pass": "pass nodes", "freeze": "freeze tree"},
-                 "bounds": {"leaf": "leaf", "depth": "per depth"},
+                 "elimination": {"pass": "pass", "freeze": "freeze"},
+                 "bounds": {"leaf": "leaf", "depth": "depth"},
                  "final_move": {"argmax": "argmax", "sample": "sample"},
                  "avg_weight": {"auto": "auto", "uniform": "uniform", "sqrt": "sqrt(t)",
                                 "linear": "t"},
@@ -99,7 +100,7 @@ def _widget(name: str, value: Any, rect: pygame.Rect):
     wid = f"wi_s_{name}"
     info = SearchParams.model_fields[name]
     choices = get_args(info.annotation)
-    tip = info.description or ""
+    tip = setting_tip(name)
     if isinstance(value, bool):
         return Toggle(wid, rect.inflate(0, -8), LABELS.get(name, name), value, tip)
     if choices and all(isinstance(c, str) for c in choices):
@@ -350,8 +351,8 @@ class WhatIfPanel:
         g.add(Button("wi_clear", (x + half + 8 + 2 * (bw + 4), y, bw, 22), "Clear",
                      "forget this turn's what-ifs"))
         y += 28
-        b = g.add(Button("wi_weights", (r.right - 44, r.y, 44, 20), "Wts",
-                         "the grid: evaluation weights / search settings"))
+        b = g.add(Button("wi_weights", (r.right - 56, r.y, 56, 20), "weights",
+                         term_tip("weights") + "; again: the search settings"))
         b.toggled = self.show_weights
         p = self.settings()
         cols = 2

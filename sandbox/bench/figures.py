@@ -137,7 +137,7 @@ def reference_ratio(p: GamePlugin, case: BenchCase, iterations: int,
     two must do identical work (iterations, simulated turns, nodes created),
     else the ratio would compare different things: a mismatch raises.
     None if the game has no reference twin."""
-    from ..reference.smitsimax import reference_match
+    from ..reference.match import reference_match
     if p.reference_game(case.game_params, 1) is None:
         return None
     params = SearchParams(**case.search)
@@ -355,7 +355,9 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     mcgs_case = next(((p, c) for p in chosen for c in p.bench if c.mcgs is not None), None)
     if mcgs_case is not None:
         res["mcgs"] = mcgs_figures(mcgs_case[0].kind, mcgs_case[1], quick)
-    outside = {p.kind: r for p in chosen if (r := p.outside_rates(quick)) is not None}
+    from ..config import load_scenario
+    outside = {p.kind: r for p in chosen
+               if (r := p.outside_rates(quick, load_scenario)) is not None}
     if outside:
         res["outside"] = outside
     gt = {p.kind: gtcfr_figures(p.kind, c, quick)

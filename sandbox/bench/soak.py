@@ -38,7 +38,8 @@ from ..config import (Scenario, ScenarioError, budget_from_flags, list_scenarios
                      load_scenario)
 from ..config.scenario import DEFAULT_SCENARIO
 from ..native import InvalidArgument, SearchParams, cores
-from ..sim import Match, SearchController
+from ..sim.match import Match
+from ..sim.controller import SearchController
 
 # Valid ranges are the model's, but a few are cut down so that a soak of
 # 10,000 turns measures memory, not a search that grew 64 MB trees at depth 64:

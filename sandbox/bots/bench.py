@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from ..config import load_scenario, scenario_from_dict
-from ..sim import Match
+from ..sim.match import Match
 
 TARGET_P95_MS = 1.0
 BOT = Path(__file__).with_name("instant_bot.py")

@@ -21,7 +21,8 @@ from ..config.process import DEFAULT_FIRST_TURN_MS, DEFAULT_TIMEOUT_MS
 from ..games import move_names
 from .external import ExternalController
 from .process import BotIOError, BotProcess, SpawnError
-from .protocol import BotStart, BotTurn, ReplyError, protocol_class
+from .adapters import protocol_class
+from .protocol import BotStart, BotTurn, ReplyError
 
 
 class ProcessController(ExternalController):

@@ -7,9 +7,9 @@ cannot take. The process machinery (sandbox.bots.process) moves the lines
 and enforces time and size; a protocol never blocks and never sees a pipe.
 
 "jsonl" (JsonLinesProtocol) is the generic protocol, documented for users in
-docs/bots.md: one JSON object per line. A game plugin may add protocols of
-its own (GamePlugin.bot_protocols, e.g. a contest's text protocol);
-`protocol_class(name, kind)` finds one by name.
+docs/bots.md: one JSON object per line. A contest's own text protocol for
+one game sits beside it (codingame.py); sandbox.bots.adapters lists them by
+name (`protocol_class(name, kind)`).
 """
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ class Protocol:
     it). Lines are text without their newline."""
 
     name = "base"
+    # the games it speaks for (empty: every game, through the game's bot_view)
+    games: tuple[str, ...] = ()
     # True: reply lines written beyond reply_line_count, with the reply, are
     # the reply's (parse_reply sees them: "extra"); False: they are stray
     # output, dropped before the next turn
@@ -240,28 +242,3 @@ def parse_debug(debug: Any, agents: Sequence[int],
 def _clip(text: str, n: int = 80) -> str:
     text = "".join(c if c.isprintable() else "?" for c in text[: n + 1])
     return text if len(text) <= n else text[:n] + "..."
-
-
-PROTOCOLS: dict[str, type[Protocol]] = {"jsonl": JsonLinesProtocol}
-
-
-def protocol_names(kind: str | None = None) -> list[str]:
-    names = list(PROTOCOLS)
-    if kind is not None:
-        from ..games import plugin
-        try:
-            names += [n for n in getattr(plugin(kind), "bot_protocols", {}) if n not in names]
-        except Exception:   # an unknown game: validation names it elsewhere
-            pass
-    return names
-
-
-def protocol_class(name: str, kind: str) -> type[Protocol]:
-    """The protocol `name` for a game of `kind`: "jsonl" or one of the
-    game's own (GamePlugin.bot_protocols). ValueError (one line) if none."""
-    from ..games import plugin
-    found = {**PROTOCOLS, **dict(getattr(plugin(kind), "bot_protocols", {}) or {})}
-    if name not in found:
-        raise ValueError(f"protocol: {name!r} is not a protocol of {kind} "
-                         f"(it has: {', '.join(found)})")
-    return found[name]

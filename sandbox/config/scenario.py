@@ -15,11 +15,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..bots.adapters import REMOTE_PLAYERS, protocol_class
 from ..games import plugin as game_plugin
 from ..native import Game, SandboxError, Search, SearchParams, has_bot
 from ..native.params import Float, Int
 from ..safetext import unsafe_char
 from ..seeds import player_seed as derived_player_seed
+from ..settings.seat import weights_problem
 from ..textfile import TextFileProblem, read_small_text
 # DEFAULT_SCENARIO, SCENARIO_DIR, list_scenarios, MAX_*, budget_from_flags: also read from here
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
@@ -27,7 +29,7 @@ from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
 from .process import ProcessFields, resolve_process_paths
 from .remote import url_problem
-from .errors import field_name, one_line, parse_toml
+from .errors import one_line, parse_toml
 
 # The largest scenario file read: a 16x16 matrix table with long names is a few
 # KB; a bigger file is a mistake, and reading it whole would be the first cost.
@@ -86,9 +88,9 @@ class RecordConfig(BaseModel):
                              description="fsync every N turns (0: only when the match ends)")
 
 
-# controllers that are a program elsewhere, offered by a game plugin
-# (GamePlugin.controllers): they need the game to have them, and a url
-REMOTE_CONTROLLERS = ("battlesnake",)
+# controllers that are a program elsewhere (sandbox.bots.adapters.REMOTE_PLAYERS):
+# they need a game they play, and a url
+REMOTE_CONTROLLERS = tuple(REMOTE_PLAYERS)
 # in-process players a game plugin offers (GamePlugin.policies): yardsticks
 POLICY_CONTROLLERS = ("equilibrium", "openspiel")
 
@@ -206,7 +208,6 @@ class Scenario(BaseModel):
             if problem:
                 raise ValueError(f"players.{i}.{problem}")
             if p.controller == "process" and p.protocol is not None:
-                from ..bots.protocol import protocol_class
                 try:
                     cls = protocol_class(p.protocol, self.game)
                 except ValueError as exc:
@@ -219,21 +220,20 @@ class Scenario(BaseModel):
                 why = plugin.policy_problem(p.controller, self.game_params)
                 if why:
                     raise ValueError(f"players.{i}.controller: {why}")
-            if p.controller in REMOTE_CONTROLLERS and p.controller not in plugin.controllers:
-                raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
-                                 f"{p.controller} players (games with them: those whose "
-                                 "plugin offers them)")
+            if p.controller in REMOTE_CONTROLLERS:
+                remote = REMOTE_PLAYERS[p.controller]
+                if self.game not in remote.games:
+                    raise ValueError(f"players.{i}.controller: the game '{self.game}' has no "
+                                     f"{p.controller} players (games with them: "
+                                     f"{', '.join(remote.games)})")
+                why = remote.setup_problem(params)
+                if why:
+                    raise ValueError(f"players.{i}.controller: {why}")
             if p.weights:
-                names = plugin.weight_names(self.game_params)
-                bad = [k for k in p.weights if k not in names]
-                if bad:
-                    raise ValueError(f"players.{i}.weights.{field_name(bad[0])}: not an evaluation weight "
-                                     f"of {self.game} (its weights: "
-                                     f"{', '.join(names) or 'none'})")
-                try:
-                    plugin.Params.model_validate({**self.game_params, **p.weights})
-                except ValidationError as exc:
-                    raise ValueError(one_line(exc, prefix=f"players.{i}.weights.")) from None
+                why = weights_problem(self.game, self.game_params, p.weights,
+                                      where=f"players.{i}.weights")
+                if why:
+                    raise ValueError(why)
             agents = p.agents if p.agents is not None else [i]
             for a in agents:
                 if not 0 <= a < n:

@@ -178,7 +178,7 @@ class BoardContext:
 
 @dataclass(frozen=True)
 class StartPosition:
-    """A position from a file (GamePlugin.start_position): the game
+    """A position from a file (sandbox.bots.adapters.start_position): the game
     parameters it needs (they replace the scenario's matching keys), its
     state as export words, its turn, and lines worth telling the user."""
     game_params: Mapping[str, Any]
@@ -217,11 +217,6 @@ class GamePlugin:
     # worlds other than the C model a scenario may choose (`physics = NAME`;
     # "csb", the default, is the C model itself): physics_world() builds them
     worlds: ClassVar[tuple[str, ...]] = ()
-    # protocols of its own a process player may speak (`protocol = NAME`,
-    # docs/bots.md) besides the generic "jsonl": name -> a
-    # sandbox.bots.protocol.Protocol subclass, made with no arguments
-    bot_protocols: ClassVar[dict[str, type]] = {}
-
     # -- state ---------------------------------------------------------------
     def decode(self, words: Sequence[int]) -> Any:
         raise NotImplementedError
@@ -288,21 +283,6 @@ class GamePlugin:
         the match waits for a key."""
         return None
 
-    # -- outside programs: a player that is a remote program, a served agent ---------
-    # controller names a scenario player may take besides the built-in ones
-    # (snakes: "battlesnake", a user's snake server at `url`)
-    controllers: ClassVar[tuple[str, ...]] = ()
-    # what `python -m sandbox serve NAME` serves an agent as (snakes: "battlesnake")
-    servers: ClassVar[tuple[str, ...]] = ()
-
-    def make_controller(self, name: str, player: int, agents: Sequence[int], label: str,
-                        config: Mapping[str, Any], game_params: Mapping[str, Any],
-                        match_id: str, names: Sequence[str]) -> Any:
-        """A Controller (sandbox.sim.controller) of one of `controllers`;
-        `config`: the player's keys (url, timeout_ms ...); `match_id`: the
-        same for every player of the match (a Battlesnake game id)."""
-        raise NotImplementedError(f"{self.kind} has no controller '{name}'")
-
     # in-process players of the game's own (goofspiel: "equilibrium", an exact
     # equilibrium; "openspiel", OpenSpiel's MCTS bot): outside yardsticks a
     # scenario names as its controller
@@ -317,26 +297,13 @@ class GamePlugin:
         returns a move (or None) per agent, from the real state (read only)."""
         raise NotImplementedError(f"{self.kind} has no player '{name}'")
 
-    def outside_rates(self, quick: bool) -> dict[str, Any] | None:
+    def outside_rates(self, quick: bool, load_scenario: Any) -> dict[str, Any] | None:
         """`bench`: the iterations a second of this game's searches against an
         outside implementation's on the same positions (goofspiel: OpenSpiel's
-        C++ MCTS), or None (no outside engine, or it is not installed)."""
+        C++ MCTS), or None (no outside engine, or it is not installed).
+        `load_scenario(name)` reads a shipped scenario (passed in: the
+        scenario room sits above the games)."""
         return None
-
-    def make_server(self, name: str, agent_name: str, player: Mapping[str, Any], host: str,
-                    port: int, options: Mapping[str, Any]) -> Any:
-        """A server of one of `servers` playing the agent whose keys are
-        `player` (controller, search, budget, weights), bound to host:port
-        (OSError when it cannot be), not yet serving: serve_forever(),
-        shutdown(), server_close()."""
-        raise NotImplementedError(f"{self.kind} has no server '{name}'")
-
-    def start_position(self, path: "str | os.PathLike") -> Any:
-        """A position read from a file (StartPosition: game_params, words,
-        origin notes), to start a match or an analysis from; InvalidArgument
-        in one line for a bad file. Games without such files refuse."""
-        from ..native import InvalidArgument
-        raise InvalidArgument(f"{self.kind} reads no start positions")
 
     # -- drawing (pygame) ------------------------------------------------------
     def renderer(self, colors: Sequence[tuple[int, int, int]], names: Sequence[str],

@@ -9,6 +9,7 @@ first here; speed does not matter. A game's own twin lives with its plugin
     rng        splitmix64, below(n), the FNV-1a state hash
     tree       Node, Tree, flags and the selection policies' arithmetic
     smitsimax  Smitsimax: decoupled per-agent trees over any reference game
+    match      a self-play match of it, as `bench` times the C search
 """
 from .rng import SplitMix64, hash_words
 from .smitsimax import Smitsimax

@@ -136,10 +136,13 @@ class TreeDrawing:
             lab = fonts.text(fonts.elide(note, 10, max(0, w - PAD - x)), 10, SHARED)
             surf.blit(lab, (x, y))
             x += lab.get_width() + 10
+        self._legend_rects = []
         for fill, name in ((PASS_FILL, "pass"), (DOOMED_FILL, "doomed"), (HIDDEN_FILL, "hidden")):
             lab = fonts.text(name, 10, palette.TEXT_DIM)
             if x + 12 + lab.get_width() > w - PAD:
                 break
+            # hovered, the term's meaning (tree_interact.legend_tip)
+            self._legend_rects.append((name, pygame.Rect(x, y, 12 + lab.get_width(), 13)))
             pygame.draw.rect(surf, fill, (x, y + 2, 9, 9))
             if fill is DOOMED_FILL:
                 pygame.draw.line(surf, DOOMED_STRIPE, (x, y + 10), (x + 8, y + 2))

@@ -108,6 +108,16 @@ class TreeInteraction:
                 return i
         return None
 
+    def legend_tip(self, pos: Sequence[int]) -> str:
+        """The meaning of the legend term under pos (surface coordinates),
+        else "": the footer's words are the glossary's (settings.glossary)."""
+        from ..settings.glossary import term_tip
+        lx, ly = pos[0] - self._rect.x, pos[1] - self._rect.y
+        for term, r in getattr(self, "_legend_rects", ()):
+            if r.collidepoint(lx, ly):
+                return term_tip(term)
+        return ""
+
     def reset_zoom(self) -> None:
         self.zoom, self.view_x, self.scroll_y = 1.0, 0.0, 0.0
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Budget, load_scenario
-from ..sim import Match, SearchController
+from ..sim.match import Match
+from ..sim.controller import SearchController
 from .recorder import Recorder
 
 

@@ -31,7 +31,8 @@ from .format import (FREE_VERSION, AgentTurn, BotFailureLine, BotLine, FreeMoveL
 
 if TYPE_CHECKING:
     from ..config import Scenario
-    from ..sim import Match, MatchResult, TurnRecord
+    from ..sim.match import Match
+    from ..sim.records import MatchResult, TurnRecord
 
 
 SCORE_DECIMALS = 6      # turn lines keep scores to this many decimals (verify compares so)
@@ -279,7 +280,7 @@ def header_for(match: "Match", scenario_source: str | None = None,
                record_trees: int = 0) -> HeaderLine:
     from .. import __version__
     from ..native import core_version
-    from ..sim import SearchController
+    from ..sim.controller import SearchController
 
     scenario = match.scenario
     game = match.world.game

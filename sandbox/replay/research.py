@@ -37,8 +37,8 @@ import numpy as np
 from ..native import Game, SandboxError, Search, SearchParams, TreeSnapshot
 from ..native.search import params_arg
 from ..games import plugin
-from ..sim.controller import params_for_seat, player_game, weighted_params
-from ..sim.settings_doc import search_label, setting_is_read
+from ..settings.seat import params_for_seat, player_game, weighted_params
+from ..settings.doc import search_label, setting_is_read
 from .errors import ReplayError
 from .stats import json_clean
 from .format import SettingsChangeLine, hash_hex
@@ -283,22 +283,24 @@ def research(replay: Replay, turn: int, agent: int, changes: Mapping[str, Any] |
         raise ReplayError(f"the header's settings of player {ph.player} do not load: "
                           f"{str(exc).splitlines()[0]}") from None
     seat = ph.agents
+    game = replay.state_at(replay.start_turn)
+    hidden = game.hidden_info
 
     def to_c(p: SearchParams) -> SearchParams:
-        return params_for_seat(p, seat)
+        # as the live controller gives them to C (sandbox.settings.seat)
+        return params_for_seat(p, seat, hidden)
 
     notes: list[str] = []
     missing = unrecorded_note(ph.player, ph.search)
     if missing:
         notes.append(missing)
     # a player with evaluation weights of its own searched on a copy of the
-    # state in a game with them (sim.controller.player_game), as here
+    # state in a game with them (settings.seat.player_game), as here
     scn_players = h.scenario.get("players") or []
     weights = dict((scn_players[ph.player].get("weights") if ph.player < len(scn_players)
                     and isinstance(scn_players[ph.player], dict) else None) or {})
     gp = h.scenario.get("game_params")
     base_params = dict(gp) if isinstance(gp, dict) else {}
-    game = replay.state_at(replay.start_turn)
     replayed = 0
     own: list[Game | None] = [None]
 

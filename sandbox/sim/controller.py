@@ -22,6 +22,8 @@ from ..config import Budget
 from ..native import (SNAPSHOT_DTYPE, FreeMove, Game, InvalidArgument, InvalidState, MoveStat,
                       RootMatrix, Search, SearchParams, Trace, TreeSnapshot, has_bot)
 from ..native.search import params_arg
+from ..settings.algorithms import has_root_matrix
+from ..settings.seat import params_for_seat, player_game, weight_value, weighted_params
 
 
 @dataclass(frozen=True)
@@ -148,62 +150,6 @@ def belief_nodes(search: Search, num_agents: int) -> tuple[BeliefNode, ...]:
             state=tuple(search.public_state(n.index).export()),
             ranges=tuple(search.node_ranges(n.index, a) for a in range(num_agents))))
     return tuple(out)
-
-
-def has_root_matrix(algorithm: str, num_agents: int) -> bool:
-    """Whether Search.root_matrix answers for this search (sbx.h: MCGS's
-    outcome pairs, joint-action MCTS's children with two agents, GT-CFR's
-    joint actions)."""
-    return num_agents == 2 and algorithm in ("mcgs", "joint", "gtcfr")
-
-
-def params_for_seat(params: SearchParams, agents: Sequence[int],
-                    hidden: bool = False) -> SearchParams:
-    """What C gets from a player's settings: SUCT's (and UCT's) lead -1
-    means the seat this search plays for (its first agent), so the seat
-    moves first and cannot peek at the others' moves (suct.c: the
-    information leak; uct.c: the textbook's own player first). info_seat
-    -1 likewise on a hidden-information game (`hidden`): a determinized
-    search samples what that seat cannot see."""
-    if params.lead == -1 and params.algorithm in ("suct", "uct"):
-        params = params.replace(lead=agents[0])
-    if hidden and params.info_seat == -1:
-        params = params.replace(info_seat=agents[0])
-    return params
-
-
-def player_game(kind: str, params: str, state: Sequence[int]) -> Game:
-    """A game with a player's own parameters (the scenario's with its
-    evaluation weights) holding the world's state: what a search with its
-    own weights roots on. Seed 0: its random stream is not the world's, and
-    a replay's re-search builds the same one."""
-    g = Game(kind, params, seed=0)
-    try:
-        g.import_state(state)
-    except BaseException:
-        g.close()
-        raise
-    return g
-
-
-def weighted_params(kind: str, base: Mapping[str, Any], weights: Mapping[str, float]) -> str:
-    """The C parameter string of `base` game parameters with `weights` on
-    top (InvalidArgument: a name that is no weight of the game, a value out
-    of its range)."""
-    from pydantic import ValidationError
-
-    from ..games import plugin
-    from ..native.errors import field_name, one_line
-    p = plugin(kind)
-    names = p.weight_names(base)
-    bad = [k for k in weights if k not in names]
-    if bad:
-        raise InvalidArgument(f"weights: {field_name(bad[0])} is not an evaluation weight of {kind} (its "
-                              f"weights: {', '.join(names) or 'none'})")
-    try:
-        return p.Params.model_validate({**dict(base), **dict(weights)}).c_params()
-    except ValidationError as exc:
-        raise InvalidArgument(one_line(exc, prefix="weights.")) from None
 
 
 class Controller:
@@ -595,8 +541,7 @@ class SearchController(Controller):
         return self.weights_asked.get(name, self._default_weight(name))
 
     def _default_weight(self, name: str) -> float:
-        from ..games import plugin
-        return plugin(self.kind_name).weight_value(self.base_params, name)
+        return weight_value(self.kind_name, self.base_params, name)
 
     def reset(self, game: Game) -> None:
         """A new match on the same game: drop the trees, take `game`'s state."""

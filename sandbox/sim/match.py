@@ -10,7 +10,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from ..config import Budget, Scenario
 from ..native import FreeMove, InvalidArgument, InvalidState
 from ..config.scenario import POLICY_CONTROLLERS
-from ..seeds import public_match_id
+from ..games import plugin as game_plugin
+from ..bots.players import make_outside_controller
 from .controller import (BotController, Controller, HumanController, PolicyController,
                          RandomController, SearchController, TreeRequest)
 from .records import MatchResult, PlayerTurn, TurnRecord, forfeit_ranking
@@ -41,23 +42,10 @@ def make_controller(scenario: Scenario, i: int, world: World, match_seed: int) -
     if p.controller == "human":
         return HumanController(i, agents, name)
     if p.controller in POLICY_CONTROLLERS:
-        from ..games import plugin as game_plugin
         policy = game_plugin(scenario.game).make_policy(p.controller, scenario.game_params, seed)
         return PolicyController(i, agents, policy, p.controller, name)
-    if p.controller == "process":
-        from ..bots.controller import ProcessController
-        return ProcessController(i, agents, scenario.game, scenario.game_params, seed,
-                                 command=p.command or [], cwd=p.cwd, env=p.env,
-                                 timeout_ms=p.timeout_ms, first_turn_ms=p.first_turn_ms,
-                                 on_failure=p.on_failure, memory_mb=p.memory_mb,
-                                 cpu_s=p.cpu_s, protocol=p.protocol, name=name)
-    # a controller a game plugin offers (a remote program: url, timeout_ms)
-    from ..games import plugin
-    owner = {a: k for k in range(len(scenario.players)) for a in scenario.player_agents(k)}
-    names = [scenario.players[owner[a]].name or f"P{owner[a]}" for a in sorted(owner)]
-    return plugin(scenario.game).make_controller(
-        p.controller, i, agents, name, p.model_dump(include={"url", "timeout_ms"}),
-        scenario.game_params, f"sandbox-{public_match_id(match_seed)}", names)
+    # a program outside the sandbox (a process, a server): sandbox.bots
+    return make_outside_controller(scenario, i, match_seed)
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,40 @@ def vary_scenario(scenario: Scenario, vary: str | None, seed: int) -> Scenario:
     return scenario.with_settings([f"{vary}={seed}"])
 
 
+def _start_hash(scenario: Scenario, seed: int) -> int:
+    from ..native import Game
+    with Game(scenario.game, scenario.game_param_string(), seed=seed) as g:
+        return g.state_hash()
+
+
+def one_start_note(scenario: Scenario, vary: str | None, seeds: range) -> str | None:
+    """A run without --vary whose games all start from one position (a maze
+    or a map fixed by a generator seed in the scenario) measures the agents
+    on that start only, however narrow its intervals: the note that says so
+    and names the --vary that draws a new one per seed. None when the run
+    varies, the match seed already changes the start (snakes' spawns), or
+    the game has no generator seed to vary (goofspiel's fixed deck)."""
+    if vary is not None or len(seeds) < 2:
+        return None
+    if _start_hash(scenario, seeds[0]) != _start_hash(scenario, seeds[1]):
+        return None
+    for name in plugin(scenario.game).Params.model_fields:
+        if not name.endswith("_seed"):
+            continue
+        param = f"game_params.{name}"
+        try:
+            other = vary_scenario(scenario, param, seeds[1])
+            if _start_hash(other, seeds[0]) == _start_hash(
+                    vary_scenario(scenario, param, seeds[0]), seeds[0]):
+                continue            # a parameter this scenario does not draw from
+        except ScenarioError:
+            continue
+        return (f"note: every game starts from the same position ({name} = "
+                f"{scenario.game_params.get(name, 'the default')}), so the scores and intervals "
+                f"speak for that one start; --vary {param} plays a new one per seed")
+    return None
+
+
 def play_series(scenario: Scenario, games: int, seed: int = 1, budget: Budget | None = None,
                 max_turns: int | None = None,
                 on_game: Callable[[int, SeriesResult], None] | None = None,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..native import InvalidArgument
-from ..sim.series import interval_json
+from ..sim.series import interval_json, one_start_note
 
 DEFAULT_OUT = Path("tournaments")
 
@@ -167,6 +167,9 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
     summary.seconds = time.perf_counter() - t0
     data = {"scenario": scenario.name, "executor": executor_label(args.workers, args.dask),
             "log": str(log.path), "played_now": played, **summary.to_dict()}
+    note = one_start_note(scenario, args.vary, range(args.seed, args.seed + 2))
+    if note is not None:
+        data["note"] = note
     _write_json(folder / "results.json", data)
     chart = None
     if summary.ratings is not None:
@@ -179,6 +182,8 @@ def run_tournament(args: argparse.Namespace, out=None) -> int:
               file=out)
         print(f"  results: {folder / 'results.json'}" + (f", chart: {chart}" if chart else ""),
               file=out)
+        if note is not None:
+            print(note, file=out)
     return 0
 
 
@@ -287,6 +292,9 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
                             "ci95": interval_json(*cs.interval()),
                             "wins": cs.wins, "draws": cs.draws, "losses": cs.losses}
                            for cs in scores]}
+    note = one_start_note(scenario, args.vary, range(args.seed, args.seed + 2))
+    if note is not None:
+        data["note"] = note
     _write_json(folder / "results.json", data)
     if args.json:
         print(json.dumps(data, allow_nan=False), file=out)
@@ -296,4 +304,6 @@ def run_sweep(args: argparse.Namespace, out=None) -> int:
         print(table(spec, scores), file=out)
         for k, v in files.items():
             print(f"  {k}: {v}", file=out)
+        if note is not None:
+            print(note, file=out)
     return 0

@@ -24,7 +24,7 @@ from sandbox.config import Budget, load_scenario
 from sandbox.games.snakes.view import MOVE_DELTAS
 from sandbox.render import palette as pal
 from sandbox.render.grid import board_geometry
-from sandbox.sim import SearchController
+from sandbox.sim.controller import SearchController
 from sandbox.ui import UI_EVENT
 
 ARROWS = {pygame.K_UP: 0, pygame.K_DOWN: 1, pygame.K_LEFT: 2, pygame.K_RIGHT: 3}

@@ -18,7 +18,7 @@ from sandbox.config import Budget
 from sandbox.native import Game, InvalidArgument, Search
 from sandbox.render import palette as pal
 from sandbox.render.root_bars import VISIT_LINE
-from sandbox.sim.algorithms import ALGORITHMS, POLICIES
+from sandbox.settings.algorithms import ALGORITHMS, POLICIES
 
 SAMPLING = ("exp3", "rm", "rm_plus")
 

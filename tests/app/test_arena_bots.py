@@ -14,7 +14,7 @@ from sandbox.app.arena.bot_panel import debug_stats, latency_text
 from sandbox.app.replay_scene import ReplayScene
 from sandbox.config import scenario_from_dict
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 from test_every_game import feed, not_blank, wait_until
 

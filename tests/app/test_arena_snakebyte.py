@@ -10,7 +10,7 @@ from sandbox.app.arena import ArenaScene
 from sandbox.app.replay_scene import ReplayScene
 from sandbox.config import Budget, load_scenario
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 from test_every_game import feed, not_blank, wait_until
 

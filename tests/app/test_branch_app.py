@@ -15,7 +15,7 @@ from sandbox.app.arena import ArenaScene
 from sandbox.app.replay_scene import ReplayScene
 from sandbox.config import Budget, load_scenario
 from sandbox.replay import Recorder, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 SEED, ITERATIONS, TURNS, K = 3, 40, 12, 6
 

@@ -14,7 +14,7 @@ from sandbox.app.shell import App
 from sandbox.config import load_scenario, scenario_from_dict
 from sandbox.games import plugin, plugins
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.ui import UI_EVENT
 
 HANG_GUARD_S = 30.0

@@ -15,7 +15,7 @@ from sandbox.app.shell import App
 from sandbox.config import Budget, load_scenario
 from sandbox.imagefile import ScreenshotError
 from sandbox.replay import Recorder
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from sandbox.config import Budget, load_scenario
 from sandbox.games import BoardContext
 from sandbox.games.pods.render import PodsRenderer
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.sim.world import divergence_note
 
 from sandbox.ui import UI_EVENT

@@ -18,7 +18,7 @@ from sandbox.cli import app_main, main
 from sandbox.config import Budget, load_scenario
 from sandbox.replay import Recorder, read_replay
 from sandbox.replay.library import human_size, summarize
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 
 def _frames(app: App, n: int = 2) -> None:

@@ -24,7 +24,7 @@ from sandbox.config import Budget, load_scenario
 from sandbox.render import palette as pal
 from sandbox.render.fonts import text
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_SEED, ITERATIONS, TURNS, CHANGE_TURN = 3, 150, 40, 6

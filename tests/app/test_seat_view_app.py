@@ -20,7 +20,7 @@ from sandbox.app.seat_view import LOCKED_NOTE
 from sandbox.app.shell import App
 from sandbox.config import Budget, load_scenario
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.ui import UI_EVENT
 
 from test_arena import feed, key, step_turn, wait_decided

@@ -13,7 +13,7 @@ import pytest
 from sandbox.app.replay_scene import ReplayScene
 from sandbox.config import Budget, load_scenario, scenario_from_dict
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.ui.events import post_change
 
 ITERATIONS, TURNS, TURN, AGENT = 200, 10, 4, 1

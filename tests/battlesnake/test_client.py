@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from sandbox.config import scenario_from_dict
-from sandbox.games.snakes.battlesnake.agent import ServedAgent
-from sandbox.games.snakes.battlesnake.server import ServerSettings, make_server
+from sandbox.bots.battlesnake.agent import ServedAgent
+from sandbox.bots.battlesnake.server import ServerSettings, make_server
 from sandbox.replay import Recorder, read_replay
 from sandbox.replay.verify import verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,7 +202,7 @@ def test_a_connection_that_reached_itself_is_refused():
     to itself on Linux (TCP simultaneous open), as a client can when nothing
     listens on a local ephemeral port: the client calls that "down" rather
     than waiting out its timeout for an answer that cannot come."""
-    from sandbox.games.snakes.battlesnake.client import _refuse_self_connection
+    from sandbox.bots.battlesnake.client import _refuse_self_connection
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", 0))
@@ -219,7 +219,7 @@ def test_a_connection_that_reached_itself_is_refused():
 
 
 def test_the_fallback_repeats_the_last_move():
-    from sandbox.games.snakes.battlesnake.client import BattlesnakeController
+    from sandbox.bots.battlesnake.client import BattlesnakeController
     from sandbox.games.snakes.view import decode_snakes
     from sandbox.native import Game
     c = BattlesnakeController(0, [0], "x", "http://127.0.0.1:9", timeout_ms=50)
@@ -250,6 +250,19 @@ def test_a_game_without_remote_players_refuses_them():
             {"name": "a"}, {"controller": "battlesnake", "url": "http://127.0.0.1:1"}]})
 
 
+def test_a_snakebyte_game_refuses_a_snake_server_when_the_scenario_loads():
+    """Battlesnake servers play the Battlesnake rulesets: a snakebyte match
+    with one is refused in one line before any match starts."""
+    from sandbox.config import ScenarioError
+    with pytest.raises(ScenarioError, match="players.1.controller: a Battlesnake server plays "
+                                            "the Battlesnake rulesets, not snakebyte"):
+        scenario_from_dict({"name": "x", "game": "snakes",
+                            "game_params": {"ruleset": "snakebyte", "map_seed": 1},
+                            "players": [{"name": "a", "agents": [0, 1]},
+                                        {"controller": "battlesnake", "url": "http://127.0.0.1:1",
+                                         "agents": [2, 3]}]})
+
+
 def test_an_agent_file_can_be_a_snake_server(tmp_path):
     """An agent file with controller battlesnake takes a seat in tournaments
     and sweeps (its url and timeout go with it)."""
@@ -274,7 +287,7 @@ def test_an_agent_file_can_be_a_snake_server(tmp_path):
     ({"timeout_ms": True}, "expected milliseconds"), ({"timeout_ms": 0}, "1..60000"),
 ])
 def test_wrongly_typed_python_arguments_are_refused(kw, words):
-    from sandbox.games.snakes.battlesnake.client import BattlesnakeController
+    from sandbox.bots.battlesnake.client import BattlesnakeController
     from sandbox.native import InvalidArgument
     args = {"url": "http://127.0.0.1:1", **kw}
     with pytest.raises(InvalidArgument, match=words):

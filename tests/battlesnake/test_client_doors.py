@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.games.snakes.battlesnake.client import BattlesnakeController
+from sandbox.bots.battlesnake.client import BattlesnakeController
 from sandbox.native import Game
 from sandbox.replay import read_replay
 
@@ -141,7 +141,7 @@ def test_closing_during_a_call_does_not_wait_for_the_server(trickle):
     srv = trickle(hold=0)
     url = f"http://127.0.0.1:{srv.server_address[1]}"
     scn = scenario(url, timeout_ms=20_000, max_turns=3)
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     m = Match(scn)
     m.start_turn()
     for c in m.controllers:

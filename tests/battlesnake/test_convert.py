@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from sandbox.games.snakes.battlesnake.convert import position, state_json
-from sandbox.games.snakes.battlesnake.schema import (MalformedState, Unsupported, move_id,
+from sandbox.bots.battlesnake.convert import position, state_json
+from sandbox.bots.battlesnake.schema import (MalformedState, Unsupported, move_id,
                                                      parse_body, read_state)
 from sandbox.games.snakes.params import SnakesGameParams
 from sandbox.games.snakes.view import decode_snakes

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.games.snakes.battlesnake.agent import ServedAgent
-from sandbox.games.snakes.battlesnake.convert import position, settings_json, state_json
-from sandbox.games.snakes.battlesnake.schema import (MalformedState, Unsupported, parse_body,
+from sandbox.bots.battlesnake.agent import ServedAgent
+from sandbox.bots.battlesnake.convert import position, settings_json, state_json
+from sandbox.bots.battlesnake.schema import (MalformedState, Unsupported, parse_body,
                                                      read_state)
 from sandbox.games.snakes.view import decode_snakes
 from sandbox.native import Game

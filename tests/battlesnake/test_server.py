@@ -12,8 +12,8 @@ import time
 import pytest
 
 from sandbox.config import Budget
-from sandbox.games.snakes.battlesnake.agent import ServedAgent
-from sandbox.games.snakes.battlesnake.server import ServerSettings, make_server
+from sandbox.bots.battlesnake.agent import ServedAgent
+from sandbox.bots.battlesnake.server import ServerSettings, make_server
 from sandbox.replay import read_replay
 from sandbox.replay.verify import verify
 
@@ -105,7 +105,7 @@ def test_a_whole_game_start_moves_end_is_recorded_and_verifies(server, tmp_path)
     assert v.snakes[1].cause == "out of bounds" and v.snakes[1].death_turn == 3
     # "play on" from a served turn: our own rules and searches take over
     from sandbox.replay.branch import branch_point
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     with read_replay(files[0]) as rp:
         bp = branch_point(rp, 1)
     assert bp.scenario.physics == "csb" and any("came from outside" in n for n in bp.notes)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.games.snakes.battlesnake.agent import ServedAgent
+from sandbox.bots.battlesnake.agent import ServedAgent
 from sandbox.replay import read_replay
 
 from .helpers import body, duel, ended_by
@@ -89,7 +89,7 @@ def test_a_request_that_cannot_search_in_time_gets_a_safe_move_in_time(server):
 
 
 def test_search_slots_go_to_the_earliest_deadline():
-    from sandbox.games.snakes.battlesnake.server import SearchSlots
+    from sandbox.bots.battlesnake.server import SearchSlots
     slots = SearchSlots(1)
     assert slots.acquire(time.perf_counter() + 1) == 0
     order = []
@@ -266,6 +266,7 @@ def test_a_signal_ends_serve_promptly_and_closes_its_recordings(tmp_path, sig, s
                             text=True)
     try:
         line = proc.stdout.readline()
+        assert line.startswith("serving smitsimax as a battlesnake on "), line   # the agent's name
         port = int(re.search(r":(\d+) \(", line).group(1))
         srv = type("S", (), {"server_address": ("127.0.0.1", port)})
         assert call(srv, "POST", "/start", body(duel(game_id="sig", turn=3)))[0] == 200

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sandbox.config import scenario_from_dict
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 BOTS = Path(__file__).resolve().parents[1] / "data" / "bots"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"

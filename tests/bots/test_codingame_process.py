@@ -11,7 +11,7 @@ import pytest
 
 from sandbox.config import scenario_from_dict
 from sandbox.replay import Recorder, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "bots" / "csb_bot.py"
 

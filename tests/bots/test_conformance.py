@@ -17,7 +17,7 @@ from sandbox.bots.process import BotProcess
 from sandbox.config import scenario_from_dict
 from sandbox.games import plugin, plugins
 from sandbox.names import ScenarioError
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")

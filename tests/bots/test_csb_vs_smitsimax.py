@@ -17,7 +17,7 @@ import pytest
 
 from sandbox.config import load_scenario
 from sandbox.replay import Recorder, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "pods_csb_bot_vs_smitsimax.toml"

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from sandbox.config import load_scenario
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.tournament.agents import load_entrant
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"

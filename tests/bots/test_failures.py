@@ -250,7 +250,7 @@ def test_stray_output_after_an_answer_is_dropped(tmp_path):
 def test_closing_mid_turn_does_not_wait_for_the_deadline():
     """A match closed while its bot thinks (the app's quit, a restart)
     ends at once, not when the bot's turn would have timed out."""
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     sc = bot_scenario("silent", timeout_ms=20_000, first_turn_ms=20_000)
     m = Match(sc)
     m.start_turn()

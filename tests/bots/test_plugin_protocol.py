@@ -1,4 +1,5 @@
-"""A game's own protocol (GamePlugin.bot_protocols) plugs into the process
+"""A protocol of one game's (listed in sandbox.bots.adapters.PROTOCOLS with
+the games it speaks for) plugs into the process
 machinery: found by name, its lines sent and its multi-line replies read
 with the same limits, and a move the protocol gives that is no move index
 (a free move, as a game's own protocol may give) reaches the match
@@ -7,10 +8,12 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
+from sandbox.bots import adapters
 from sandbox.bots.protocol import BotReply, Protocol
-from sandbox.config import scenario_from_dict
-from sandbox.games import plugin
-from sandbox.sim import make_controller
+from sandbox.config import ScenarioError, scenario_from_dict
+from sandbox.sim.match import make_controller
 from sandbox.sim.world import make_world
 
 # a bot speaking the "echo2" protocol: for each turn line "N", two lines back
@@ -29,6 +32,7 @@ class FreeLike:
 
 class Echo2(Protocol):
     name = "echo2"
+    games = ("goofspiel",)
 
     def start_lines(self, s):
         return []
@@ -44,7 +48,7 @@ class Echo2(Protocol):
 
 
 def test_a_games_own_protocol_and_free_moves(monkeypatch):
-    monkeypatch.setattr(type(plugin("goofspiel")), "bot_protocols", {"echo2": Echo2})
+    monkeypatch.setitem(adapters.PROTOCOLS, "echo2", Echo2)
     sc = scenario_from_dict({"game": "goofspiel", "game_params": {"num_cards": 3}, "players": [
         {"controller": "process", "protocol": "echo2", "command": [sys.executable, "-c", ECHO2]},
         {"controller": "random"}]})
@@ -60,3 +64,13 @@ def test_a_games_own_protocol_and_free_moves(monkeypatch):
     finally:
         c.close()
         world.close()
+
+
+def test_a_games_own_protocol_is_refused_for_another_game(monkeypatch):
+    monkeypatch.setitem(adapters.PROTOCOLS, "echo2", Echo2)
+    assert "echo2" in adapters.protocol_names("goofspiel")
+    assert "echo2" not in adapters.protocol_names("maze")
+    with pytest.raises(ScenarioError, match="'echo2' is not a protocol of maze"):
+        scenario_from_dict({"game": "maze", "players": [
+            {"controller": "process", "protocol": "echo2", "command": [sys.executable]},
+            {"controller": "random"}]})

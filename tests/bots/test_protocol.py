@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.bots.protocol import (BotStart, BotTurn, JsonLinesProtocol, ReplyError, parse_debug,
-                                   protocol_class)
+from sandbox.bots.adapters import protocol_class
+from sandbox.bots.protocol import BotStart, BotTurn, JsonLinesProtocol, ReplyError, parse_debug
 
 NAMES = (("up", "down", "left", "right"), ("up", "down", "left", "right"))
 

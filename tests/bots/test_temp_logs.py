@@ -7,7 +7,7 @@ from __future__ import annotations
 import tempfile
 
 from sandbox.bots import controller
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 from bot_support import bot_scenario
 

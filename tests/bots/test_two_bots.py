@@ -8,7 +8,7 @@ import sys
 import time
 
 from sandbox.config import scenario_from_dict
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 from bot_support import BOTS
 

@@ -12,7 +12,7 @@ import pytest
 from sandbox.config import (Budget, Scenario, ScenarioError, find_scenario, list_scenarios,
                             load_scenario, scenario_from_dict)
 from sandbox.native import Game, Search, SearchParams
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 SHIPPED = list_scenarios()
 BASE = {
@@ -358,3 +358,25 @@ def test_default_memory_budget_is_half_the_machine_at_most_8_gib(monkeypatch):
         raise ValueError(name)
     monkeypatch.setattr(mod.os, "sysconf", unknown)
     assert mod.default_memory_budget() == 8 << 30
+
+
+def test_a_mistyped_name_suggests_the_close_ones():
+    """A typo gets "did you mean" with the nearest bundled names (before the
+    whole list, which is long)."""
+    name = SHIPPED[0].stem
+    typo = name[:-2] + name[-1] + name[-2]           # the last two letters swapped
+    with pytest.raises(ScenarioError) as exc:
+        find_scenario(typo)
+    msg = str(exc.value)
+    assert f"did you mean {name}" in msg and "\n" not in msg
+    with pytest.raises(ScenarioError) as exc:
+        find_scenario("qqqqqqqqqqqq")
+    assert "did you mean" not in str(exc.value) and "known: " in str(exc.value)
+
+
+@pytest.mark.parametrize("ref", ["my_scenario.toml", "some/folder/my_scenario"])
+def test_a_missing_file_is_said_as_such(ref):
+    """A path the user typed is a missing file, not an unknown scenario name
+    followed by every bundled name."""
+    with pytest.raises(ScenarioError, match=r"^" + ref + r": no such scenario file$"):
+        load_scenario(ref)

@@ -16,13 +16,14 @@ from fuzz_support import CALLS, attempt, fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sandbox.bots.adapters import PROTOCOLS
 from sandbox.bots.protocol import BotStart, BotTurn, JsonLinesProtocol, ReplyError
 from sandbox.games import plugin
-from sandbox.games.snakes.battlesnake.agent import ServedAgent
-from sandbox.games.snakes.battlesnake.convert import position
-from sandbox.games.snakes.battlesnake.schema import (MalformedState, Unsupported, parse_body,
+from sandbox.bots.battlesnake.agent import ServedAgent
+from sandbox.bots.battlesnake.convert import position
+from sandbox.bots.battlesnake.schema import (MalformedState, Unsupported, parse_body,
                                                      read_state)
-from sandbox.games.snakes.battlesnake.server import ServerSettings, make_server
+from sandbox.bots.battlesnake.server import ServerSettings, make_server
 from sandbox.native import Game
 
 import pytest
@@ -175,7 +176,7 @@ LINE = st.one_of(
 def test_any_reply_lines_are_moves_or_a_reply_error(lines):
     for proto, kind, params, agents in (
             (JsonLinesProtocol(), "goofspiel", {"num_cards": 4}, (0,)),
-            (plugin("pods").bot_protocols["codingame-csb"](), "pods", {}, (0, 1))):
+            (PROTOCOLS["codingame-csb"](), "pods", {}, (0, 1))):
         start, turn = _turn_of(kind, params, agents)
         proto.start_lines(start)
         reply, exc = attempt(proto.parse_reply, list(lines), turn, allow=(ReplyError,))

@@ -25,7 +25,7 @@ from sandbox.games import AgentFacts, AgentStatus, BoardContext, KeyResult, plug
 from sandbox.native import Game, InvalidArgument, Search, SearchParams, kinds
 from sandbox.native.game import format_params
 from sandbox.replay import Recorder, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 MIN_GAMES = 6            # snakes, goofspiel, matrix, depthbias, maze, pods; raise it as games land
 TURN_GUARD = 20_000      # no example may run this long

@@ -12,7 +12,7 @@ import pytest
 from sandbox.config import scenario_from_dict
 from sandbox.games.pods.view import decode_pods, encode_pods
 from sandbox.native import Game, InvalidState, has_bot
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 L0, L200, S200, BOOST = 0, 2, 5, 9          # default move ids (see test_pods_rules.py)
 

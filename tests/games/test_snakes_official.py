@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.games.snakes.battlesnake.convert import has_hazards, hazard_words
+from sandbox.bots.battlesnake.convert import has_hazards, hazard_words
 from sandbox.games.snakes.view import decode_snakes
 from sandbox.native import Game
 

@@ -225,7 +225,7 @@ def test_the_arenas_mode_list_is_cs_rule():
     refusal, which names the fix)."""
     from sandbox.native._lib import lib
     from sandbox.native.params import PARALLEL, POLICY as POLICIES
-    from sandbox.sim.algorithms import PARALLEL_LABELS, parallel_modes
+    from sandbox.settings.algorithms import PARALLEL_LABELS, parallel_modes
     assert set(PARALLEL_LABELS) == set(PARALLEL)
     seen = set()
     with Game("goofspiel", None, seed=1) as g, Search(g, None, 1) as s:

@@ -556,7 +556,7 @@ def test_kept_child_with_a_pass_child_while_the_agent_survives():
 def test_benchmark_match_is_the_c_match():
     """sandbox/bench/figures.py times the reference on the match it plays with C: the
     same iterations, simulated turns and nodes."""
-    from sandbox.reference.smitsimax import bench_reference, reference_match
+    from sandbox.reference.match import bench_reference, reference_match
 
     params = SearchParams(max_depth=6)
     game = {"snakes": 4}

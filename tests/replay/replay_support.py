@@ -7,7 +7,8 @@ from pathlib import Path
 
 from sandbox.config import Budget, load_scenario, scenario_from_dict
 from sandbox.replay import Recorder
-from sandbox.sim import Match, MatchResult, TurnRecord
+from sandbox.sim.match import Match
+from sandbox.sim.records import MatchResult, TurnRecord
 
 CHANGE_TURN = 5
 

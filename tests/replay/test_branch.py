@@ -17,7 +17,7 @@ import pytest
 from sandbox.config import Budget, load_scenario, scenario_from_dict
 from sandbox.replay import Recorder, ReplayError, read_replay, verify
 from sandbox.replay.branch import branch_point, in_force
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED, ITERATIONS, TURNS = 4, 60, 14

@@ -105,7 +105,7 @@ def test_a_short_unfinished_match_is_not_kept_but_a_finished_one_is(tmp_path):
     from sandbox.app import APP_KEEP_TURNS
     from sandbox.config import Budget, load_scenario
     from sandbox.replay import Recorder
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
 
     def play(scenario: str, turns: int, keep: int) -> Recorder:
         rec = Recorder(tmp_path / f"{scenario}-{turns}-{keep}")

@@ -13,7 +13,7 @@ from sandbox.app.shell import App
 from sandbox.config import Budget, scenario_from_dict
 from sandbox.native import FreeMove
 from sandbox.replay import Recorder, compute_stats, read_replay, to_csv, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 
 def record(tmp_path):

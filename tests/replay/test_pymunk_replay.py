@@ -11,7 +11,7 @@ import pytest
 from sandbox.config import Budget, load_scenario
 from sandbox.games.pods.view import decode_pods
 from sandbox.replay import Recorder, ReplayError, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 TURNS = 14
 

@@ -20,7 +20,7 @@ import pytest
 from sandbox.config import Budget, load_scenario, scenario_from_dict
 from sandbox.replay import Recorder, ReplayError, read_replay
 from sandbox.replay.research import parse_assignments, research
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.sim.live import LiveMatch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,3 +278,27 @@ def test_a_fresh_tree_against_a_kept_one_is_not_a_change(files):
     assert "move: differs" in forced.text() and "CHANGED" not in forced.text()
     kept = research(read_replay(files["on"]), 5, 0, keep_tree=True)
     assert not kept.fresh_vs_kept
+
+
+def test_a_hidden_information_seat_is_re_searched_from_its_own_view(tmp_path):
+    """On a game that hides information a determinized search samples what
+    its own seat cannot see (info_seat -1: the seat it plays for). The
+    re-search gives C the seat as the live controller did, so the second
+    seat's recorded root visits come back exactly (the first seat plays at
+    random, so the two hands differ and seat 0's view would sample the
+    second seat's own hand)."""
+    scn = scenario_from_dict({
+        "game": "goofspiel", "game_params": {"num_cards": 5, "imp_info": 1},
+        "players": [{"name": "A", "controller": "random"},
+                    {"name": "B", "search": {"tree_reuse": False}}]})
+    rec = Recorder(tmp_path, name_hint="hidden")
+    with Match(scn, seed=3, budget=Budget(iterations=300, ms=0), max_turns=3,
+               recorder=rec) as m:
+        while not m.over:
+            m.play_turn()
+    rec.close()
+    want = _recorded_visits(rec.path, 2, 1)
+    with read_replay(rec.path) as replay:
+        rep = research(replay, 2, 1)
+    assert {r.move: r.visits for r in rep.rows if r.visits} == want
+    assert rep.identical

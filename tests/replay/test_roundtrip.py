@@ -13,7 +13,7 @@ from sandbox.native import Game, core_version
 from sandbox.replay import (FORMAT_VERSION, Recorder, ReplayError, compute_stats, read_replay,
                             verify)
 from sandbox.replay import recorder as recorder_mod
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 from replay_support import CHANGE_TURN, mixed_scenario, play_recorded
 

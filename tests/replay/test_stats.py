@@ -188,7 +188,7 @@ def test_plays_column_follows_an_algorithm_switch(tmp_path, capsys):
     (the controller column once said "smitsimax" throughout)."""
     from sandbox.config import Budget, load_scenario
     from sandbox.replay import Recorder
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     rec = Recorder(tmp_path, name_hint="switch")
     with Match(load_scenario("goofspiel_13_duel"), seed=2, budget=Budget(iterations=50, ms=0),
                max_turns=6, recorder=rec) as m:

@@ -10,7 +10,7 @@ from sandbox.config import Budget, scenario_from_dict
 from sandbox.replay import Recorder, read_replay
 from sandbox.replay.branch import branch_point, unrecorded_settings
 from sandbox.replay.research import research
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 RM = {"policy": "rm", "max_depth": 1, "random_threshold": 10, "tree_reuse": False}
 

@@ -18,7 +18,7 @@ from sandbox.native import Game, InvalidArgument, Search, SearchParams
 from sandbox.replay import Recorder, ReplayError, read_replay, verify
 from sandbox.replay.branch import branch_point, weights_in_force
 from sandbox.replay.research import research
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 
 ITERATIONS, TURNS, CHANGE_TURN = 150, 10, 3
 
@@ -172,7 +172,7 @@ def test_an_unknown_weight_with_a_newline_in_its_name_is_one_line():
                             "players": [{"name": "A", "weights": {"w\nx": 1.0}},
                                         {"name": "B"}]})
     assert "\n" not in str(err.value) and "'w\\nx'" in str(err.value)
-    from sandbox.sim.controller import weighted_params
+    from sandbox.settings.seat import weighted_params
     with pytest.raises(Exception) as err:
         weighted_params("snakes", {}, {"a\nb": 1.0})
     assert "\n" not in str(err.value)

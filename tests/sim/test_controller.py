@@ -11,7 +11,7 @@ import pytest
 
 from sandbox.config import Budget
 from sandbox.native import Game, InvalidState, SearchParams
-from sandbox.sim import ControllerSnapshot, SearchController, TreeRequest
+from sandbox.sim.controller import ControllerSnapshot, SearchController, TreeRequest
 
 GAME = {"width": 11, "height": 11, "snakes": 4}
 HANG_GUARD_S = 120
@@ -160,7 +160,7 @@ def test_interrupt_ends_a_long_turn_early(controller, game):
 
 def test_match_interrupt_stops_every_search():
     from sandbox.config import scenario_from_dict
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     sc = scenario_from_dict({
         "game": "snakes", "game_params": GAME,
         "budget": {"ms": 0, "iterations": LONG, "slice_iterations": 1000},

@@ -9,8 +9,8 @@ import pytest
 
 from sandbox.config import Budget
 from sandbox.native import Game, InvalidArgument, Search, SearchParams
-from sandbox.sim import SearchController, TreeRequest
-from sandbox.sim.algorithms import ALGORITHMS, algorithm_refusal, trees_kept
+from sandbox.sim.controller import SearchController, TreeRequest
+from sandbox.settings.algorithms import ALGORITHMS, algorithm_refusal, trees_kept
 
 GAME = "width=7 height=7 snakes=2"
 GAME_SPECIFIC = ("pubcfr",)   # needs a game hook snakes does not have

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox.native import Game, InvalidArgument
-from sandbox.sim import SearchController
+from sandbox.sim.controller import SearchController
 
 
 @pytest.mark.parametrize("seat", [0, 1])

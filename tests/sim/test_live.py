@@ -7,7 +7,7 @@ import time
 
 from sandbox.config import Budget, load_scenario
 from sandbox.replay import Recorder, read_replay
-from sandbox.sim import SearchController
+from sandbox.sim.controller import SearchController
 from sandbox.sim.live import LiveMatch
 
 HANG_GUARD_S = 60

@@ -9,8 +9,9 @@ import pytest
 
 from sandbox.config import Budget, scenario_from_dict
 from sandbox.native import Game, InvalidState
-from sandbox.sim import (HumanController, Match, RandomController, SearchController,
-                         SettingsChange, TurnRecord)
+from sandbox.sim.controller import HumanController, RandomController, SearchController, SettingsChange
+from sandbox.sim.match import Match
+from sandbox.sim.records import TurnRecord
 
 QUIET = {"food_spawn_chance": 0, "minimum_food": 0, "initial_food": 0}
 

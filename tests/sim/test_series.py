@@ -235,7 +235,7 @@ def test_goofspiel_duel_varies_with_the_seed():
     their search seeds, so other seeds give other games (at the old C 3 the
     scenario played the same 13-tie draw, one final hash, for seeds 1-4)."""
     from sandbox.config import load_scenario
-    from sandbox.sim import Match
+    from sandbox.sim.match import Match
     hashes, rankings = set(), set()
     for seed in range(1, 7):
         with Match(load_scenario("goofspiel_13_duel"), seed=seed) as m:

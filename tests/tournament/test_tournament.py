@@ -217,3 +217,26 @@ def test_uct_is_a_built_in_agent_with_its_own_default_c(capsys, tmp_path):
               "--iterations", "300", "--out", str(tmp_path / "t"))
     assert out["ranking"] == ["uct", "random"]
     assert out["pairs"]["uct vs random"]["score"] > 0.5
+
+
+def test_one_start_for_every_game_is_said():
+    """A maze fixed by the scenario is the same board in every game: the
+    note names --vary; varying it, or a game whose match seed already moves
+    the start (snakes' spawns), or one with no layout seed (goofspiel's
+    fixed prize order), has no note."""
+    from sandbox.sim.series import one_start_note
+    maze = load_scenario("maze_medium_duel")
+    note = one_start_note(maze, None, range(1, 11))
+    assert note is not None and "--vary game_params.maze_seed" in note
+    assert one_start_note(maze, "game_params.maze_seed", range(1, 11)) is None
+    assert one_start_note(load_scenario("snakes_duel_trees"), None, range(1, 11)) is None
+    assert one_start_note(load_scenario("goofspiel_13_duel"), None, range(1, 11)) is None
+
+
+def test_a_tournament_on_one_maze_ends_with_the_note(tmp_path, capsys):
+    argv = ["tournament", "maze_tiny_mcgs_selfplay", "--agents", "random", "greedy",
+            "--games", "2", "--iterations", "20", "--quiet", "--workers", "1"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    assert "note: every game starts from the same position" in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "b"), "--json"]) == 0
+    assert "--vary game_params.maze_seed" in json.loads(capsys.readouterr().out)["note"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...games import BoardContext
 from ...render.tree_layout import line_moves, principal_variation
-from ...sim import SearchController
+from ...sim.controller import SearchController
 from ...sim.world import divergence_note
 from .constants import PLAN_TURNS
 

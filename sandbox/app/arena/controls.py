@@ -17,13 +17,14 @@ from ...names import player_labels, short_name
 from ...native import SandboxError, cores
 from ...render import palette as pal
 from ...render.fonts import elide, text
-from ...sim import SearchController
-from ...sim.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS, CF_POLICIES,
+from ...sim.controller import SearchController
+from ...settings.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS, CF_LABELS, CF_POLICIES,
                                PARALLEL_LABELS, POLICIES, PLAIN_ALGORITHMS, POLICY_ALGORITHMS,
                                POLICY_LABELS, POLICY_TIPS, TREE_ALGORITHMS, algorithm_refusal,
                                parallel_modes, trees_kept, uses_average_strategy)
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
+from ...settings.glossary import setting_tip, term_tip
 from ..weight_slider import weight_slider
 from .bot_panel import LogTail, draw_bot_controls, is_external
 from .constants import SPEED_NAMES, MATRIX_MODE_LABELS, matrix_switch_width
@@ -69,13 +70,17 @@ class PlayerControls:
                      "play / pause (Space)"))
         g.add(Button("step", (x + 76, y, 64, 26), "Step", "play one turn (N)"))
         g.add(Picker("speed", (x + 146, y, 120, 26), "speed",
-                     [(s, SPEED_NAMES[s]) for s in SPEEDS], self.live.speed))
+                     [(s, SPEED_NAMES[s]) for s in SPEEDS], self.live.speed,
+                     tooltip="how fast turns are played (x1: one every 0.4 s, x2 twice as "
+                             "fast; max: as soon as the searches finish; + / -)"))
         g.add(Button("restart", (x + 274, y, 76, 26), "Restart", "new match, new seed (R)"))
         scen = [(p.stem, p.stem) for p in list_scenarios()] or [("-", "-")]
         if self.scenario_stem is None:
             self.scenario_stem = self._scenario_stem()
         current = self.scenario_stem
-        g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current))
+        g.add(Picker("scenario", (x + 358, y, 250, 26), "", scen, current,
+                     tooltip="the scenario played (scenarios/*.toml); another one starts a "
+                             "new match of it"))
         g.add(Button("help", (x + 616, y, 30, 26), "?", "keyboard shortcuts (?)"))
         g.add(Button("shot", (x + 652, y, 46, 26), "PNG", "screenshot (P)"))
         # a hidden-information game: whose cards the board shows (O)
@@ -85,18 +90,20 @@ class PlayerControls:
         c = L["controls"]
         players = self.match.controllers
         save_w = 44                 # "Save agent" at the end of the tabs' row
-        wts_w = 40                  # "Wts": the evaluation weights instead of the knobs
+        wts_w = 56                  # the evaluation weights instead of the knobs
         tab_w = max(30, min(110, (c.w - 8 - save_w - wts_w) // max(1, len(players))))
         tab_names = player_labels([ctl.name for ctl in players])
         for i, ctl in enumerate(players):
+            out = self.player_out(i)
             b = g.add(Button(f"tab{i}", (c.x + i * tab_w, c.y, tab_w - 4, 24),
                              elide(tab_names[i], 13, tab_w - 12),
-                             f"show {ctl.name}'s settings ({i + 1})"))
+                             f"show {ctl.name}'s settings ({i + 1})" +
+                             (f"; {out.out_text()}" if out else "")))
             b.toggled = i == self.selected
         g.add(Button("save_agent", (c.right - save_w, c.y, save_w, 24), "Save",
                      "save this player's settings as an agent file in agents/ (A)"))
-        b = g.add(Button("weights", (c.right - save_w - 4 - wts_w, c.y, wts_w, 24), "Wts",
-                         "evaluation weights of this player's search / its knobs (E)"))
+        b = g.add(Button("weights", (c.right - save_w - 4 - wts_w, c.y, wts_w, 24), "weights",
+                         term_tip("weights") + "; again: its search settings (E)"))
         b.toggled = self.show_weights
         ctl = players[self.selected] if self.selected < len(players) else None
         weights_view = self.show_weights and isinstance(ctl, SearchController)
@@ -164,7 +171,7 @@ class PlayerControls:
                              tooltip="discount per step toward the root"))
                 yy += 33
                 if not sampling:   # Exp3 / RM sample from their own strategy
-                    g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random below visits",
+                    g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random threshold",
                                  0, max(100, p.random_threshold), p.random_threshold, step=1,
                                  integer=True, fmt="{}",
                                  tooltip="uniform random selection below this many parent "
@@ -232,10 +239,10 @@ class PlayerControls:
         elif isinstance(ctl, SearchController) and ctl.settings.algorithm in TREE_ALGORITHMS \
                 and ctl.settings.algorithm not in PLAIN_ALGORITHMS and not weights_view:
             p, sw = ctl.settings, c.w
-            g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "out:",
-                         [("pass", "pass nodes"), ("freeze", "freeze tree")], p.elimination))
+            g.add(Picker("elimination", (c.x, yy, sw // 2 - 4, 24), "elimination:",
+                         [("pass", "pass"), ("freeze", "freeze")], p.elimination))
             g.add(Picker("bounds", (c.x + sw // 2, yy, sw - sw // 2, 24), "bounds:",
-                         [("leaf", "leaf"), ("depth", "per depth")], p.bounds)); yy += 29
+                         [("leaf", "leaf"), ("depth", "depth")], p.bounds)); yy += 29
             g.add(Toggle("death_penalty", (c.x, yy, sw // 2, 22), "death penalty", p.death_penalty,
                          "penalise children of certain death"))
             g.add(Toggle("rollout", (c.x + sw // 2, yy, sw // 2, 22), "rollouts", p.rollout,
@@ -270,6 +277,9 @@ class PlayerControls:
                              "view: " + MATRIX_MODE_LABELS[self.matrix_mode],
                              "heat map of the root's joint actions and/or the graph (M)"))
         self._matrix_sig = self._matrix_signature()
+        for w in g.widgets:     # a setting's widget: the docs' words for it on hover
+            if setting_tip(w.id):
+                w.tooltip = setting_tip(w.id)
         self.widgets = g
 
     def _add_weight_sliders(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
@@ -479,7 +489,34 @@ class PlayerControls:
     def _select_player(self, i: int) -> None:
         if 0 <= i < len(self.match.controllers):
             self.selected = i
+            self.player_chosen = True     # a person's choice: kept when it goes out
             self._build_widgets()
+
+    def player_out(self, i: int):
+        """The AgentStatus of player i when every agent of it is out (its
+        last one's), else None."""
+        ctl = self.match.controllers[i]
+        if not ctl.agents or self.live.view is None:
+            return None
+        sts = [self.plugin.status(self.live.view, a) for a in ctl.agents]
+        if any(st.alive for st in sts):
+            return None
+        return max(sts, key=lambda st: st.out_turn if st.out_turn is not None else -1)
+
+    def follow_live_player(self) -> None:
+        """The panel's player went out (two of the default showcase's snakes
+        die head-on early): its settings no longer play, so unless a person
+        chose that tab, the panel moves to the first player still in, and
+        says so."""
+        if getattr(self, "player_chosen", False) or self.player_out(self.selected) is None:
+            return
+        for i, ctl in enumerate(self.match.controllers):
+            if isinstance(ctl, SearchController) and self.player_out(i) is None:
+                gone = self.match.controllers[self.selected].name
+                self.selected = i
+                self._build_widgets()
+                self.flash(f"{gone} is out: showing {ctl.name}'s settings")
+                return
 
     def _toggle_human(self, on: bool | None = None) -> None:
         ctl = self.match.controllers[self.selected]
@@ -546,6 +583,11 @@ class PlayerControls:
             # on its own row above the tree pickers (it sat under them, one letter showing)
             surface.blit(text(elide(f"{ctl.name}: {what}", 13, r.w), 13, pal.TEXT_DIM),
                          (r.x, r.y + 36))
+        elif self._status_y is not None and (out := self.player_out(self.selected)):
+            # a chosen player that is out: its settings stay to look at, not to play
+            surface.blit(text(elide(f"{ctl.name} is {out.out_text()}: these settings no "
+                                    f"longer play", 11, r.w), 11, pal.WARN),
+                         (r.x, self._status_y))
         elif self._status_y is not None:
             now, nxt = self._algorithm_status(ctl)
             lab = text(now, 11, pal.TEXT_DIM)

@@ -15,9 +15,10 @@ from ...render.belief_view import children_of, draw_beliefs, path_to
 from ...render.root_bars import draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
-from ...sim import SearchController, TreeRequest
-from ...sim.controller import has_root_matrix
-from ...sim.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
+from ...sim.controller import SearchController, TreeRequest
+from ...settings.algorithms import has_root_matrix
+from ...settings.glossary import term_tip
+from ...settings.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
 from .bot_panel import debug_stats, is_external, latency_text
 from .constants import (TREE_NODES, GRAPH_NODES, TREE_EVERY_MS, TREE_RENDERS_PER_S, TREE_HOLD_MAX_S,
                         ROOT_BARS_EVERY_S, MATRIX_MODES, MATRIX_MODE_LABELS, MATRIX_BOTH_MIN_W,
@@ -282,6 +283,18 @@ class TreePanels:
                 for g, panel in zip(self._groups, self.layout.get("panels", []))
                 if not (visible and self._panel_hidden(g))]
 
+    def panel_term_tip(self, pos) -> str:
+        """Hovered, a tree legend's word or the root bars' figures (v, μ, p)
+        explained from the glossary (settings/glossary.py), else ""."""
+        for _g, tv, _panel in self._panel_views(visible=True):
+            tip = tv.legend_tip(pos)
+            if tip:
+                return tip
+        for r in self._bar_rects.values():
+            if r.collidepoint(pos):
+                return "   ".join(term_tip(t) for t in ("v", "μ", "p"))
+        return ""
+
     def _panel_hidden(self, group: tuple[int, ...]) -> bool:
         """Whether a panel shows a search of, or for, an agent whose hidden
         information the seat in view may not see (app/seat_view.py): its
@@ -313,6 +326,7 @@ class TreePanels:
         return pygame.Rect(panel.x + 6, panel.y + 92, panel.w - 12, panel.h - 98)
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
+        self._bar_rects = {}     # this frame's root bars say where they are
         self._belief_hits = []   # this frame's belief views add theirs
         views = self._panel_views()
         if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
@@ -476,6 +490,7 @@ class TreePanels:
             cached = (key, surf, now)
             self._bars[agent] = cached
         surface.blit(cached[1], rect.topleft)
+        self._bar_rects[agent] = rect
 
 
 def _node_at(beliefs, events: tuple[str, ...], event_label) -> int:

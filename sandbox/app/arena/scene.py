@@ -17,7 +17,7 @@ controllers' published snapshots. Layout (1280x800 default, resizable):
   +-------------------------------------------------------------------------+
        the walls between the panels: no tree sees another's selection
 
-A tree panel shows what the search in force keeps (sandbox.sim.algorithms):
+A tree panel shows what the search in force keeps (sandbox.settings.algorithms):
 Smitsimax one tree per agent; SUCT and joint-action MCTS ONE tree, drawn in
 one panel for all the agents it decides (their root bars side by side);
 random and greedy no tree: a placeholder and taller root bars.
@@ -41,7 +41,7 @@ from ...render.matrix_view import MatrixView
 from ...render.tooltip import draw_tooltip
 from ...render.tree_explore import ExplorerInput
 from ...render.tree_view import TreeView
-from ...sim import SearchController, TreeRequest
+from ...sim.controller import SearchController, TreeRequest
 from ...sim.live import LiveMatch
 from ...ui import Picker, Slider, Toggle, WidgetGroup, is_ui
 from ..seat_view import SeatChoice
@@ -79,6 +79,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                               player_budgets=branch.player_budgets if branch is not None
                               else None)
         self.selected = 0            # player whose panel is shown
+        self.player_chosen = False   # a person picked it (else it follows a live player)
         self.tree_source: int | None = None   # None: each agent's own tree
         self.tree_mode = "auto"
         self.matrix_mode = "auto"
@@ -88,6 +89,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.show_plans = True     # the searches' best lines drawn on the board (L)
         self.show_weights = False  # the controls show the evaluation weights (E)
         self.hover_info = None
+        self._bar_rects: dict = {}   # agent -> where its root bars were drawn (hover)
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         # pubcfr panels: the public state picked per panel (its first agent ->
         # (turn, the public events on the way down to it)), and where last
@@ -423,6 +425,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self.live.recorder_factory = self.app.recorder_factory(scenario, stem)
         self.live.restart(seed=seed, scenario=scenario)
         self.selected = min(self.selected, len(self.match.controllers) - 1)
+        self.player_chosen = False
         self.change_log.clear()
         self.hover_info = None
         self._build_match_views()
@@ -465,6 +468,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
     def update(self, dt_ms: float) -> None:
         played = self.live.update(dt_ms) is not None
         self.widgets.update(dt_ms)
+        if played and self.layout:
+            self.follow_live_player()
         if self.layout and self.seats.hidden and self._seat_sig != self._viewer():
             # a person took a seat over or let it go, or the game ended: the
             # "view as" picker offers other views, the panels hide or show
@@ -530,7 +535,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             # the view's current numbers: a new matrix under a resting mouse updates them
             self.matrix_hover[0].draw_tooltip(surface, self.hover_pos, self.matrix_hover[0].hovered)
         else:
-            tip = self.widgets.tooltip_at(self.hover_pos)
+            tip = self.widgets.tooltip_at(self.hover_pos) or self.panel_term_tip(self.hover_pos)
             if tip:
                 draw_tooltip(surface, self.hover_pos, tip, max_width=420)   # long tips wrap
             else:   # a pinned node keeps its numbers on screen, off the node

@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..base import AgentFacts, AgentStatus, BenchCase, GamePlugin, KeyResult
-from .codingame import CodinGameCSB
 from .blocking import blocking_turns
 from .params import PodsGameParams
 from .view import (BOOST_MOVE, SHIELD_MOVE, Pod, PodsView, decode_pods, encode_pods, find_move,
@@ -127,9 +126,6 @@ class PodsPlugin(GamePlugin):
 
     # physics = "pymunk": the race moves in a pymunk space (world.py)
     worlds = ("pymunk",)
-    # a process player's `protocol = "codingame-csb"`: an unmodified Coders
-    # Strike Back bot drives a team (codingame.py, docs/bots.md)
-    bot_protocols = {"codingame-csb": CodinGameCSB}
 
     def physics_world(self, physics: str, view: PodsView):
         if physics != "pymunk":

@@ -5,9 +5,9 @@ decodes their exports (view.py), draws them (render.py: top view;
 render_byte.py: the snakebyte side view with gravity), lets a person steer
 with the arrow keys, reads and writes snakebyte maps (mapfile.py), and
 holds the pure-Python twins used by the differential tests and the bench
-(reference.py, reference_byte.py). battlesnake/ meets the real Battlesnake:
-the official JSON both ways, our agents served as snake servers, users'
-snake servers as players, start positions from /move bodies.
+(reference.py, reference_byte.py). The Battlesnake API (the official JSON
+both ways, snake servers as players, ours served) is a protocol adapter in
+sandbox/bots/battlesnake/, which this package does not know.
 
 SnakeByte: two teams of 2-4 snakes; agent a is snake a % K of player a / K,
 and a scenario gives each player its K agents (like pods). A person steers
@@ -160,35 +160,6 @@ class SnakesPlugin(GamePlugin):
         """A snake nobody steered this turn keeps going the way it went."""
         d = view.snakes[agent].direction
         return 0 if d is None else d
-
-    # Battlesnake both ways (battlesnake/, docs/battlesnake.md)
-    controllers = ("battlesnake",)
-    servers = ("battlesnake",)
-
-    def make_controller(self, name, player, agents, label, config, game_params, match_id,
-                        names):
-        if name != "battlesnake":
-            return super().make_controller(name, player, agents, label, config, game_params,
-                                           match_id, names)
-        if self.params(game_params).family != "standard":
-            from ...native import InvalidArgument
-            raise InvalidArgument("controller battlesnake: plays the Battlesnake rulesets "
-                                  "(not snakebyte)")
-        from .battlesnake.client import BattlesnakeController
-        return BattlesnakeController(player, agents, label, config.get("url"),
-                                     config.get("timeout_ms"), game_params, match_id, names)
-
-    def make_server(self, name, agent_name, player, host, port, options):
-        if name != "battlesnake":
-            return super().make_server(name, agent_name, player, host, port, options)
-        from .battlesnake.agent import ServedAgent
-        from .battlesnake.server import ServerSettings, make_server
-        return make_server(ServedAgent.from_player(agent_name, player), host, port,
-                           ServerSettings(**dict(options)))
-
-    def start_position(self, path):
-        from .battlesnake.position_file import read_position
-        return read_position(path)
 
     def renderer(self, colors, names, move_names=None):
         from .render import SnakesBoardRenderer

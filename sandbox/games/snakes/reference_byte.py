@@ -72,8 +72,9 @@ class SnakeByteGame:
             self.__dict__.update(_from.__dict__)
             return
         from ...native import Game
-        from . import PLUGIN
-        text = params if isinstance(params, str) else PLUGIN.c_params(params)
+        from .params import SnakesGameParams
+        text = params if isinstance(params, str) \
+            else SnakesGameParams.model_validate(dict(params or {})).c_params()
         with Game("snakes", text, seed=seed) as g:
             if not g.params.startswith("ruleset=snakebyte"):
                 raise InvalidArgument("SnakeByteGame: the parameters are not ruleset=snakebyte")

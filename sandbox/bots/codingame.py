@@ -35,10 +35,10 @@ import math
 import re
 from typing import Any
 
-from ...native import FreeMove, InvalidArgument
-from .view import PodsView
+from ..native import FreeMove, InvalidArgument
+from ..games.pods.view import PodsView
 
-from ...bots.protocol import BotReply, BotStart, BotTurn, Protocol, ReplyError
+from .protocol import BotReply, BotStart, BotTurn, Protocol, ReplyError
 
 # "X Y COMMAND[ message]": whole numbers (a sign allowed), one space between
 # (ASCII: other scripts' digits and spaces are not the contest's)
@@ -48,6 +48,7 @@ MAX_MESSAGE = 300             # characters of a pod's message kept
 
 class CodinGameCSB(Protocol):
     name = "codingame-csb"
+    games = ("pods",)
     exact_lines = True          # the referee reads one line per pod: one more is a failure
     default_first_turn_ms = 1000.0
     default_timeout_ms = 75.0

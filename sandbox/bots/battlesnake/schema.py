@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....native import InvalidArgument
-from ....safetext import unsafe_char
-from ..params import BATTLESNAKE_MAPS as MAPS
+from ...native import InvalidArgument
+from ...safetext import unsafe_char
+from ...games.snakes.params import BATTLESNAKE_MAPS as MAPS
 
 MOVES = ("up", "down", "left", "right")     # our move ids 0..3, in this order
 MAX_SIDE = 25                               # our board limits (snakes.c)

@@ -100,6 +100,13 @@ def trees_kept(algorithm: str, num_agents: int) -> int:
     return 1 if algorithm in TREE_ALGORITHMS else 0
 
 
+def has_root_matrix(algorithm: str, num_agents: int) -> bool:
+    """Whether Search.root_matrix answers for this search (sbx.h: MCGS's
+    outcome pairs, joint-action MCTS's children with two agents, GT-CFR's
+    joint actions)."""
+    return num_agents == 2 and algorithm in ("mcgs", "joint", "gtcfr")
+
+
 def uses_average_strategy(algorithm: str, policy: str) -> bool:
     return algorithm in POLICY_ALGORITHMS and policy in AVERAGE_STRATEGY
 

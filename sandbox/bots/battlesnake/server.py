@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-from ....native import SandboxError
+from ...native import SandboxError
 from .agent import ServedAgent
 from .convert import position
 from .safe import safe_move
@@ -88,7 +88,7 @@ class ServerSettings:
     replay_dir: str | None = None    # None: served games are not recorded
 
     def check(self) -> None:
-        from ....native import InvalidArgument
+        from ...native import InvalidArgument
         for name in ("margin_ms", "max_timeout_ms", "search_slots", "max_games",
                      "max_connections", "max_body", "socket_timeout_s", "read_timeout_s",
                      "game_idle_s", "unstarted_idle_s", "max_recordings_per_minute",
@@ -452,7 +452,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path.split("?")[0] not in ("/", ""):
             return self._json(404, {"error": f"no such endpoint {self.path[:60]!r}"})
         s = self.server.settings
-        from .... import __version__
+        from ... import __version__
         self._json(200, {"apiversion": API_VERSION, "author": s.author, "color": s.color,
                          "head": s.head, "tail": s.tail,
                          "version": f"sandbox {__version__} ({self.server.agent.name})"})

@@ -1,4 +1,4 @@
-"""The Coders Strike Back text protocol (sandbox/games/pods/codingame.py):
+"""The Coders Strike Back text protocol (sandbox/bots/codingame.py):
 its lines for a known state written out by hand, its reply parsing, its
 refusals, and two unmodified contest bots (examples/bots/csb_bot.py and
 csb_bot.c) racing three laps of a custom map through it, recorded and
@@ -23,11 +23,11 @@ import pytest
 
 from sandbox.config import Budget, scenario_from_dict
 from sandbox.games import plugin
-from sandbox.games.pods.codingame import BotStart, BotTurn, CodinGameCSB, ReplyError
+from sandbox.bots.codingame import BotStart, BotTurn, CodinGameCSB, ReplyError
 from sandbox.games.pods.view import decode_pods, encode_pods
 from sandbox.native import FreeMove, Game, InvalidArgument
 from sandbox.replay import Recorder, read_replay, verify
-from sandbox.sim import Match
+from sandbox.sim.match import Match
 from sandbox.sim.controller import Controller
 
 ROOT = Path(__file__).resolve().parents[2]

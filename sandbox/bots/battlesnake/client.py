@@ -38,10 +38,10 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ....bots.external import BotFailure, BotTurnInfo, ExternalController, default_move
-from ....config.remote import url_problem
-from ....native import Game, InvalidArgument
-from ..view import decode_snakes
+from ..external import BotFailure, BotTurnInfo, ExternalController, default_move
+from ...config.remote import url_problem
+from ...native import Game, InvalidArgument
+from ...games.snakes.view import decode_snakes
 from .convert import state_json
 from .schema import move_id
 
@@ -177,7 +177,7 @@ class BattlesnakeController(ExternalController):
         super().__init__(player, agents, name, "snakes")
         # the game's ruleset, map and settings, sent in every state (the
         # official engine sends the full settings object)
-        from ..params import SnakesGameParams
+        from ...games.snakes.params import SnakesGameParams
         self.game_params = SnakesGameParams.model_validate(dict(game_params or {})).model_dump()
         self.game_id = game_id
         self.names = tuple(names)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..params import SnakesGameParams
-from ..view import EXPORT_VERSION, EXPORT_VERSION_HAZARDS, SnakesView
+from ...games.snakes.params import SnakesGameParams
+from ...games.snakes.view import EXPORT_VERSION, EXPORT_VERSION_HAZARDS, SnakesView
 from .schema import MAX_HEALTH, GameState, Unsupported, check_supported, move_name
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ....native import InvalidArgument
-from ....textfile import TextFileProblem, read_small_text
-from ...base import StartPosition
+from ...native import InvalidArgument
+from ...textfile import TextFileProblem, read_small_text
+from ...games.base import StartPosition
 from .convert import position
 from .schema import MalformedState, Unsupported, parse_body, read_state
 

@@ -22,12 +22,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
-from ....native import Game, SandboxError, core_version
-from ....safetext import unsafe_char
-from ....replay.format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
+from ...native import Game, SandboxError, core_version
+from ...safetext import unsafe_char
+from ...replay.format import (AgentTurn, HeaderLine, PlayerHeader, PlayerTurnLine, ResultLine,
                                TurnLine, hash_hex)
-from ..params import SnakesGameParams
-from ..view import CAUSES, SnakesView, decode_snakes
+from ...games.snakes.params import SnakesGameParams
+from ...games.snakes.view import CAUSES, SnakesView, decode_snakes
 from .convert import game_params, has_hazards, hazard_words
 from .schema import WRAPPED, GameState
 
@@ -111,7 +111,7 @@ class ServedGame:
             self._fail(f"cannot start the replay: {exc}")
 
     def _header(self, g: Game, st: GameState) -> HeaderLine:
-        from .... import __version__
+        from ... import __version__
         n = len(self.ids)
         players = [PlayerHeader(player=a, name=self.names[a],
                                 controller="smitsimax" if a == self.you else "battlesnake",

@@ -17,9 +17,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ....native import Game, InvalidArgument, Search, SearchParams
-from ..params import SnakesGameParams
+from ...native import InvalidArgument, Search, SearchParams
+from ...settings.seat import params_for_seat, player_game, weighted_params, weights_problem
 from .convert import Position
+
+KIND = "snakes"
 
 
 @dataclass(frozen=True)
@@ -65,14 +67,13 @@ class ServedAgent:
             weights = {k: float(v) for k, v in weights.items()}
         except (TypeError, ValueError):
             raise InvalidArgument(f"agent {name}: budget and weights hold numbers") from None
-        try:
-            SnakesGameParams.model_validate(weights)
-        except ValueError as exc:
-            raise InvalidArgument(f"agent {name}: weights: {str(exc).splitlines()[0]}") from None
+        why = weights_problem(KIND, {}, weights)
+        if why:
+            raise InvalidArgument(f"agent {name}: {why}")
         return cls(name, ctl, search, iterations, ms if "budget" in player else 0.0, weights)
 
     def c_params(self, pos: Position) -> str:
-        return SnakesGameParams.model_validate({**pos.game_params, **self.weights}).c_params()
+        return weighted_params(KIND, pos.game_params, self.weights)
 
     def seed(self, game_id: str, turn: int) -> int:
         return (zlib.crc32(game_id.encode("utf-8")) * 1_000_003 + turn) % 2**63
@@ -80,8 +81,7 @@ class ServedAgent:
     def decide(self, pos: Position, game_id: str, turn: int, deadline: float) -> Decision:
         """Our move for agent pos.you, done by `deadline` (time.perf_counter)."""
         t0 = time.perf_counter()
-        with Game("snakes", self.c_params(pos), seed=0) as g:
-            g.import_state(pos.words)
+        with player_game(KIND, self.c_params(pos), pos.words) as g:
             legal = g.legal_moves(pos.you)
             if self.controller == "random":
                 rng = np.random.default_rng(self.seed(game_id, turn))
@@ -89,7 +89,9 @@ class ServedAgent:
             ms = max(1.0, (deadline - time.perf_counter()) * 1000.0)
             if self.ms > 0:
                 ms = min(ms, self.ms)
-            with Search(g, SearchParams(**self.search), seed=self.seed(game_id, turn)) as s:
+            # the seat filled in as for any player (SUCT's lead: this snake)
+            params = params_for_seat(SearchParams(**self.search), [pos.you])
+            with Search(g, params, seed=self.seed(game_id, turn)) as s:
                 r = s.run(iterations=self.iterations or None, ms=ms)
                 move = s.best_moves()[pos.you]
         if move is None or move not in legal:
