@@ -37,6 +37,10 @@ def test_each_agent_file_plays_its_scenario_and_names_its_command(path):
     # a search agent carries its settings; the outside yardsticks (a policy
     # controller such as the equilibrium table or OpenSpiel's bot) have none
     # to carry, but must name a controller the games know
+    if entrant.player.get("controller") == "openspiel":
+        # the openspiel extra (pulled in by the test extra) may be missing
+        # where PyPI has no open_spiel wheel for the platform
+        pytest.importorskip("pyspiel")
     if entrant.player.get("controller") in ("equilibrium", "openspiel"):
         assert "search" not in entrant.player, path
     else:
