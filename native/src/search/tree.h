@@ -1,5 +1,7 @@
 /*
- * tree.h — one node arena for the one-tree baselines (suct.c, joint.c).
+ * tree.h — one node arena for the one-tree baselines (suct.c, joint.c), and
+ * what every node arena shares (Smitsimax's too, smitsimax_tree.c): the
+ * mark bitmaps and ranks that re-root in place, and the snapshot's heap.
  *
  * Nodes are `stride` bytes (an algorithm's own struct, which may grow with
  * the number of agents) and begin with sbx_tree_hdr. Storage follows
@@ -15,7 +17,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/common.h"
 #include "search.h"
+
+/* ------------------------------------------------------------ every arena's */
+
+/* One bit per node: what re-rooting keeps, what a snapshot shows. */
+static inline int sbx_bit_get(const uint64_t *m, uint32_t i) {
+    return (int)((m[i >> 6] >> (i & 63)) & 1u);
+}
+static inline void sbx_bit_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ULL << (i & 63); }
+static inline void sbx_bit_clear(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ULL << (i & 63)); }
+
+/* Zeroed bitmaps for an arena of cap nodes: *mark, a bit per node, and
+ * *rank, a count per 64-node word. 0 (nothing made) when out of memory;
+ * made before the arena is resized, so that a failure leaves it whole. */
+int sbx_marks_alloc(uint64_t **mark, uint32_t **rank, uint32_t cap);
+/* rank[w] = the bits set before word w, for the first `words` words;
+ * returns all the bits set in them (the nodes kept). */
+uint32_t sbx_mark_ranks(const uint64_t *mark, uint32_t *rank, size_t words);
+/* Where a kept node i goes when the kept nodes slide to the front: the
+ * kept nodes before it. Never above i, so moving in index order never
+ * overwrites a kept node not yet moved. */
+static inline uint32_t sbx_mark_rank(const uint64_t *mark, const uint32_t *rank, uint32_t i) {
+    return rank[i >> 6] + (uint32_t)sbx_popcount64(mark[i >> 6] & ((1ULL << (i & 63)) - 1));
+}
+
+/* A snapshot's max-heap of nodes by visits (ties: the lower index). */
+typedef struct sbx_heap_item {
+    uint32_t visits, node;
+} sbx_heap_item;
+void sbx_heap_push(sbx_heap_item *h, int *n, sbx_heap_item it);
+sbx_heap_item sbx_heap_pop(sbx_heap_item *h, int *n);
+
+/* ------------------------------------------------------------ the baselines' arena */
 
 typedef struct sbx_tree_hdr {
     uint32_t first_child;  /* 0: not expanded                               */
