@@ -28,6 +28,12 @@ equilibrium, not a bracket; its score against random is in the `lp` column.
     python tools/goofspiel_equilibrium.py --cards 3-7
     python tools/goofspiel_equilibrium.py --cards 3-5 --order random
     python tools/goofspiel_equilibrium.py --cards 2-4 --hidden
+    python tools/goofspiel_equilibrium.py --cards 5-6 --table assets/equilibria
+
+With --table DIR it writes, for each number of cards, the equilibrium
+player's table (both seats' optimal strategies at every decision state,
+sandbox/games/goofspiel/equilibrium.py) to DIR: the shipped tables are made
+this way.
 """
 from __future__ import annotations
 
@@ -168,11 +174,27 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cards", type=_span, default=_span("3-6"),
                     help="numbers of cards: N or N-M (default 3-6; 7 takes minutes)")
-    ap.add_argument("--order", choices=("descending", "random"), default="descending")
+    ap.add_argument("--order", choices=("descending", "ascending", "random"),
+                    default="descending")
     ap.add_argument("--hidden", action="store_true",
                     help="bids hidden (imp_info = 1): CFR+'s equilibrium; 4 cards take "
                          "minutes")
+    ap.add_argument("--table", default=None, metavar="DIR",
+                    help="write the equilibrium player's table for each number of cards "
+                         "to DIR instead (descending, ascending or random order)")
     args = ap.parse_args(argv)
+    if args.table is not None:
+        from sandbox.games.goofspiel.equilibrium import EquilibriumTable, Solver
+        for n in args.cards:
+            t0 = time.perf_counter()
+            s = Solver(n, args.order)
+            t = EquilibriumTable.from_solver(s, s.root())
+            path = Path(args.table) / f"goofspiel-equilibrium-{n}-{args.order}.npz"
+            t.save(path)
+            path.chmod(0o644)
+            print(f"{path}: {len(s.row):,} decision states, value {t.value:.6f} "
+                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
+        return 0
     what = "hidden bids, CFR+'s equilibrium" if args.hidden else "an equilibrium"
     print(f"goofspiel, {args.order} prizes, win/loss, {what} against the uniform "
           "random bidder (score: win 1, draw 1/2)")

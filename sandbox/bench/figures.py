@@ -355,6 +355,9 @@ def collect(quick: bool = False, game: str | None = None) -> dict[str, Any]:
     mcgs_case = next(((p, c) for p in chosen for c in p.bench if c.mcgs is not None), None)
     if mcgs_case is not None:
         res["mcgs"] = mcgs_figures(mcgs_case[0].kind, mcgs_case[1], quick)
+    outside = {p.kind: r for p in chosen if (r := p.outside_rates(quick)) is not None}
+    if outside:
+        res["outside"] = outside
     gt = {p.kind: gtcfr_figures(p.kind, c, quick)
           for p in chosen for c in p.bench[:1] if c.gtcfr is not None}
     if gt:

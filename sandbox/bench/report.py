@@ -14,6 +14,7 @@ from .gtcfr import print_and_rows as print_gtcfr
 from .markdown import Rows, check_writable, write_page
 
 QUICK_NOTE = "smaller budgets and shorter timings, not comparable with a full run"
+OUTSIDE_TARGET = 10.0   # our iterations a second against OpenSpiel's C++ MCTS simulations
 RECORDING_TARGET = 0.05   # the recorder's share of the turn time at 50 ms budgets
 
 
@@ -186,6 +187,14 @@ def print_text(res: dict, quick: bool, recording: bool, tournament: bool, rows: 
             for k in kinds:
                 rows.add(f"{name}, {k}: it/s", f"{row[k]['iterations_per_s']:,}")
             rows.add(f"{name}: bytes/node", f"{row['bytes_per_node']}")
+    for kind, o in res.get("outside", {}).items():
+        print(f" {kind}: iterations/s against OpenSpiel's C++ MCTSBot ({o['openspiel_sims_per_s']:,} "
+              "simulations/s) on the same goofspiel-13 positions, one run")
+        rows.section(f"{kind}: against OpenSpiel's C++ MCTSBot on goofspiel-13 positions")
+        line(o, "OpenSpiel MCTSBot: simulations/s", "openspiel_sims_per_s")
+        for r in o["rows"]:
+            line(r, f"{r['name']}: it/s", "iterations_per_s")
+            line(r, "  x OpenSpiel's", "ratio", "x", "{:.1f}", target=OUTSIDE_TARGET)
     if res.get("mcgs"):
         m = res["mcgs"]
         print(f" MCGS: {m['label']}")

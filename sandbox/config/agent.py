@@ -9,6 +9,7 @@ player takes them with `agent = "agents/that.toml"`, its own keys on top:
     name = "P0"
     color = [230, 80, 80]
     controller = "smitsimax"        # smitsimax | random | human | bot | battlesnake | process
+                                    # | equilibrium | openspiel (a game's yardsticks)
     url = "http://127.0.0.1:8000"   # battlesnake only: the snake server to call
     timeout_ms = 500                # battlesnake and process: the per-turn answer timeout
     command = ["./bot.py"]          # process only, with cwd, env, first_turn_ms, ...
@@ -61,7 +62,8 @@ class AgentFile(ProcessFields):
     description: str = Field("", max_length=400)
     name: str | None = Field(None, max_length=40)
     color: tuple[Int, Int, Int] | None = None
-    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process"] | None = None
+    controller: Literal["smitsimax", "random", "human", "bot", "battlesnake", "process",
+                        "equilibrium", "openspiel"] | None = None
     url: str | None = Field(None, max_length=2000)   # controller battlesnake: its server
     timeout_ms: Float | None = Field(None, ge=1, le=60_000)
     # Checked as whole tables here; the merged player is checked again.

@@ -317,6 +317,12 @@ class GamePlugin:
         returns a move (or None) per agent, from the real state (read only)."""
         raise NotImplementedError(f"{self.kind} has no player '{name}'")
 
+    def outside_rates(self, quick: bool) -> dict[str, Any] | None:
+        """`bench`: the iterations a second of this game's searches against an
+        outside implementation's on the same positions (goofspiel: OpenSpiel's
+        C++ MCTS), or None (no outside engine, or it is not installed)."""
+        return None
+
     def make_server(self, name: str, agent_name: str, player: Mapping[str, Any], host: str,
                     port: int, options: Mapping[str, Any]) -> Any:
         """A server of one of `servers` playing the agent whose keys are

@@ -50,6 +50,8 @@ from sandbox.native.search import MoveStat, RunResult, SearchStats, Trace
 
 from .rng import SplitMix64
 from .tree import explore_share
+
+SQRT2 = 1.4142135623730951   # C's SQRT2, the same double as math.sqrt(2)
 from .tree import (MOVE_NONE, FLAG_PASS, FLAG_DIED, FLAG_SURVIVED, FLAG_DOOMED, PICK_NONE,
                    PICK_RANDOM, PICK_UCB, PICK_PASS, PICK_ROLLOUT, PICK_SAMPLE, SAMPLING, STOP_NONE,
                    STOP_ITERATIONS, STOP_NODE_CAP, STOP_TERMINAL, avg_weight, rng_unit, norm_at,
@@ -163,7 +165,7 @@ class Smitsimax:
         tuned = self.policy == "ucb1_tuned"
         power = self.power
         explore = 0.0 if tuned else p.c * math.sqrt(math.log(node.visits))
-        ln_n = math.log(node.visits) if tuned else 0.0
+        s_ln = math.sqrt(math.log(node.visits)) if tuned else 0.0
         best, best_v = children[0], -math.inf
         for j, c in enumerate(children):
             child = tree.nodes[c]
@@ -175,16 +177,19 @@ class Smitsimax:
                 rest = [d for d in children[j:] if tree.nodes[d].visits == 0]
                 return rest[self.rng.below(len(rest))], PICK_UCB
             if tuned:
-                # UCB1-Tuned: C*sqrt(ln N / n * min(1/4, var/scale^2 + sqrt(2 ln N / n)))
-                n = float(child.visits)
-                mean = child.total / n
-                var = child.aux / n - mean * mean
+                # UCB1-Tuned: C*sqrt(ln N / n * min(1/4, var/scale^2 + sqrt(2 ln N / n))),
+                # spelled as C spells it: sqrt(ln N) and 1/sqrt(n), 1/n = its square
+                r = 1.0 / math.sqrt(child.visits)
+                inv_n = r * r
+                mean = child.total * inv_n
+                var = child.aux * inv_n - mean * mean
                 if var < 0.0:
                     var = 0.0
-                vb = var * inv_scale * inv_scale + math.sqrt(2.0 * ln_n / n)
+                bonus = s_ln * r
+                vb = var * inv_scale * inv_scale + SQRT2 * bonus
                 if vb > 0.25:
                     vb = 0.25
-                v = (mean - lo) * inv_scale + p.c * math.sqrt(ln_n / n * vb)
+                v = (mean - lo) * inv_scale + p.c * bonus * math.sqrt(vb)
             else:
                 value = child.aux if power else child.total / child.visits
                 v = ((value - lo) * inv_scale
@@ -697,7 +702,7 @@ class Smitsimax:
 
     def _final_draw(self, agent: int) -> float:
         """final_move=sample's draw: a hash of the RNG word (not advanced)
-        and the iteration counters (smitsimax.c final_draw)."""
+        and the iteration counters (smitsimax_view.c final_draw)."""
         m = (1 << 64) - 1
         h = (self.rng.state ^ ((self.iterations * 0xD1B54A32D192ED03) & m)
              ^ ((self.iterations_root << 20) & m) ^ agent)

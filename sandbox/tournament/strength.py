@@ -581,8 +581,12 @@ def table_rows(args: argparse.Namespace) -> list[tuple[TableScenario, Scenario, 
             if not t.agents:
                 raise InvalidArgument(f"--every-algorithm: {t.key} names no agent files "
                                       "(only the table's own scenarios do)")
+            # found from anywhere, named as the project names it (a log made in
+            # one checkout resumes in another)
             root = Path(__file__).resolve().parents[2]
-            rows += [load_spec(str(root / f), "--every-algorithm") for f in t.agents]
+            for f in t.agents:
+                e = load_spec(str(root / f), "--every-algorithm")
+                rows.append(Entrant(e.name, e.player, f))
             rows.append(load_spec("uct", "--every-algorithm"))
         # two agents of one name get #2 ... (rows and log files apart)
         out.append((t, sc, unique_names(rows)))

@@ -350,6 +350,44 @@ def test_final_move_sample_is_a_deterministic_draw_of_the_average():
     assert np.count_nonzero(counts) >= 2  # not always the argmax
 
 
+@pytest.mark.parametrize("policy", ["ucb1", "ucb1_tuned"])
+def test_ucb_final_move_sample_draws_from_the_visit_shares(policy):
+    """UCB with final_move=sample plays a draw from the root's visit shares
+    (a mixed strategy), the same however often it is asked; over many
+    searches the moves follow the shares; temperature 0.01 is the most
+    visited move and argmax never strays from it."""
+    g = Game("matrix", {"preset": "rps"}, seed=1)
+    counts, expected = np.zeros(3), np.zeros(3)
+    strayed = 0            # draws that were not the most visited move
+    base = ONE_SHOT.replace(policy=policy, final_move="sample", c=2.0)
+    for seed in range(300):
+        s = Search(g, base, seed=seed)
+        s.run(iterations=80)
+        first = s.best_moves()
+        assert all(s.best_moves() == first for _ in range(3))
+        shares = np.array([m.visits for m in s.root_stats(0)], dtype=float)
+        shares /= shares.sum()
+        counts[first[0]] += 1
+        expected += shares
+        most = int(np.argmax([m.visits for m in s.root_stats(0)]))
+        strayed += first[0] != most
+        sharp = Search(g, base.replace(temperature=0.01), seed=seed)
+        sharp.run(iterations=80)
+        arg = Search(g, base.replace(final_move="argmax"), seed=seed)
+        arg.run(iterations=80)
+        # same trees (the final move never feeds back): argmax plays the most
+        # visited move, and so does the draw sharpened to visits^100 where
+        # the top count leads clearly (1.2^100: the rest weigh nothing)
+        top = sorted((m.visits for m in s.root_stats(0)), reverse=True)
+        if top[0] >= 1.2 * top[1]:
+            assert sharp.best_moves()[0] == arg.best_moves()[0] == most
+    expected /= 300
+    sd = np.sqrt(300 * expected * (1 - expected))
+    assert np.all(np.abs(counts - 300 * expected) < 5 * sd + 1), (counts, expected * 300)
+    assert np.count_nonzero(counts) == 3          # a mixed strategy, not one move
+    assert strayed > 90                           # not the argmax (about 2/3 of draws)
+
+
 THRESHOLD = 3  # random picks while the parent has fewer visits: breaks the symmetry
 #               of two identical searches (in lockstep they would tie forever)
 

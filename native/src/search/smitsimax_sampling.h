@@ -5,14 +5,15 @@
  * iteration. Static inline: the serial iteration (smitsimax_iterate.c)
  * compiles one copy of its loop per policy with these inside. RM's
  * counterfactual returns, computed once an iteration at most, are
- * smitsimax_sampling.c's. Regret matching and a decision's expected value
- * come from the CFR kernel; the regret step itself is Smitsimax's own (see
- * update_sampling).
+ * smitsimax_sampling.c's. The CFR kernel (cfr_kernel.h) is not used here,
+ * though the regret step looks like CFR+'s: RM's regrets may be negative
+ * (the kernel's regret matching assumes floored ones), the expectation is
+ * under the mixed p, not sigma, and R + (xhat - ev) rounds differently
+ * from the kernel's (R + cfv) - ev, so sharing it would change results.
  */
 #ifndef SBX_SMITSIMAX_SAMPLING_H
 #define SBX_SMITSIMAX_SAMPLING_H
 
-#include "cfr_kernel.h"
 #include "smitsimax_tree.h"
 
 /* The un-mixed strategy sigma over a node's k children, in double:
@@ -129,7 +130,8 @@ FORCE_INLINE uint32_t select_sample(smx_tree *t, const smx_node *node,
  * normalised to [0, 1] by the range of the values backed up at its depth
  * (norm_values: whatever `bounds` says, since a depth's values are
  * discounted once per step above their leaf and the leaf range is not
- * theirs; the range includes vals[k], so x needs no clamp). Exp3: G_a += x / p_a (the importance-weighted reward estimate).
+ * theirs; the range includes vals[k], so x needs no clamp). Exp3: G_a +=
+ * x / p_a (the importance-weighted reward estimate).
  * RM / RM+ (outcome sampling with a control variate, VR-MCCFR, Schmid et
  * al. 2019): every child i of the parent gets the estimate
  *     xhat_i = b_i + [i == a] (x - b_a) / p_a,

@@ -126,6 +126,7 @@ static inline double rng_unit(uint64_t *state) {
  * iteration match, and its log each iteration then cost 3.5% of the snakes
  * headline; with 2,048-entry tables (before) the children's 1/sqrt(n) cost
  * about 10%. 2.5 MB in all, filled once per process (about 1 ms). */
+#define SQRT2 1.4142135623730951
 #define SQRT_LN_N (1 << 18)
 #define RSQRT_N (1 << 16)
 /* Filled once per process by smx_tables_init (smitsimax_tree.c). Hidden

@@ -5,11 +5,12 @@
  *
  * Nodes are `stride` bytes (an algorithm's own struct, which may grow with
  * the number of agents) and begin with sbx_tree_hdr. Storage follows
- * Smitsimax's rules (smitsimax.c has the diagram): index 0 is the root,
- * children of a node are contiguous, every node is stored after its parent,
- * no malloc per node. Those rules let reroot() keep the played subtree by
- * sliding it to the front of the arena in place, and snapshot() pick the
- * most-visited connected top of the tree with one heap.
+ * Smitsimax's rules (smitsimax.c has the diagram, smitsimax_tree.c the
+ * arenas): index 0 is the root, children of a node are contiguous, every
+ * node is stored after its parent, no malloc per node. Those rules let
+ * reroot() keep the played subtree by sliding it to the front of the arena
+ * in place, and snapshot() pick the most-visited connected top of the tree
+ * with one heap.
  */
 #ifndef SBX_TREE_H
 #define SBX_TREE_H

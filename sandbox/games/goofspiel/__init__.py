@@ -56,6 +56,18 @@ class GoofspielPlugin(GamePlugin):
             return super().policy_problem(name, game_params)
         return policy_problem(name, self.params(game_params))
 
+    def outside_rates(self, quick):
+        """The goofspiel duel's shipped settings, the snakes duel's shipped
+        Smitsimax policy (UCB1, C 2, rollouts) and uct against OpenSpiel's
+        MCTSBot on goofspiel-13 positions (yardsticks.outside_rates)."""
+        from ...config import load_scenario
+        from .yardsticks import outside_rates
+        duel = load_scenario("goofspiel_13_duel").players[0].search
+        return outside_rates({
+            "goofspiel_13_duel's smitsimax": duel,
+            "smitsimax ucb1 c 2, rollouts": duel.replace(policy="ucb1", c=2.0),
+            "uct": {"algorithm": "uct"}}, quick)
+
     def make_policy(self, name, game_params, seed):
         from .yardsticks import make_policy
         return make_policy(name, self.params(game_params), seed)

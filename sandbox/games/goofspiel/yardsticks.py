@@ -146,3 +146,53 @@ def make_policy(name: str, p: Any, seed: int):
     if name == "openspiel":
         return OpenSpielPolicy(p, seed)
     raise InvalidArgument(f"goofspiel has no player {name!r} (it has: {', '.join(POLICIES)})")
+
+
+def outside_rates(searches: dict[str, Any], quick: bool) -> dict[str, Any] | None:
+    """Iterations a second on goofspiel-13 positions (the start, and after 3
+    and 6 rounds of random bids) of each of `searches` (name -> settings),
+    and of OpenSpiel's C++ MCTSBot (simulations a second) where pyspiel is
+    installed, all in one process, in turn, rounds of each; each keeps its
+    median. The ratios to OpenSpiel's are what `bench` reports: a per-
+    iteration cost, in one run on one machine. None without pyspiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    import statistics
+    import time
+
+    from ...native import Search, SearchParams
+    game = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel", {
+        "num_cards": 13, "players": 2, "points_order": "descending",
+        "returns_type": "win_loss"}))
+    ours_its, theirs_sims = (4_000, 500) if quick else (40_000, 4_000)
+    positions = []
+    for rounds in (0, 3, 6):
+        g = Game("goofspiel", {"num_cards": 13}, seed=1)
+        rng = np.random.default_rng(rounds)
+        for _ in range(rounds):
+            g.step([int(rng.choice(g.legal_moves(a))) for a in (0, 1)])
+        positions.append(g)
+    pol = OpenSpielPolicy(type("P", (), {"num_cards": 13, "points_order": "descending"})(), 1)
+    rates: dict[str, list[float]] = {name: [] for name in searches}
+    rates["openspiel"] = []
+    for _ in range(1 if quick else 3):
+        for name, params in searches.items():
+            for g in positions:
+                with Search(g, SearchParams.coerce(params), seed=1) as s:
+                    t0 = time.perf_counter()
+                    s.run(iterations=ours_its)
+                    rates[name].append(ours_its / (time.perf_counter() - t0))
+        for g in positions:
+            bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0,
+                                  theirs_sims, 1000, False, 1, False)
+            state = pol._state(g, 0)
+            t0 = time.perf_counter()
+            bot.step(state)
+            rates["openspiel"].append(theirs_sims / (time.perf_counter() - t0))
+    theirs = statistics.median(rates["openspiel"])
+    return {"openspiel_sims_per_s": round(theirs),
+            "rows": [{"name": name, "iterations_per_s": round(statistics.median(v)),
+                      "ratio": round(statistics.median(v) / theirs, 2)}
+                     for name, v in rates.items() if name != "openspiel"]}
