@@ -184,10 +184,11 @@ def main(argv: list[str] | None = None) -> int:
                          "to DIR instead (descending, ascending or random order)")
     args = ap.parse_args(argv)
     if args.table is not None:
-        from sandbox.games.goofspiel.equilibrium import EquilibriumTable, Solver
+        from sandbox.games.goofspiel.equilibrium import EquilibriumTable
+        from sandbox.games.goofspiel.equilibrium import Solver as TableSolver
         for n in args.cards:
             t0 = time.perf_counter()
-            s = Solver(n, args.order)
+            s = TableSolver(n, args.order)
             t = EquilibriumTable.from_solver(s, s.root())
             path = Path(args.table) / f"goofspiel-equilibrium-{n}-{args.order}.npz"
             t.save(path)

@@ -73,12 +73,10 @@ MUTANTS = {
            "            v -= 0.0;",
            ITERATE),
     "M7": ("random phase ignores certain death (serial select_ucb)",
-           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) "
-           "ok[m++] = i;\n"
+           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
            "            if (m > 0 && m < k) return",
-           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) "
-           "ok[m++] = i;\n"
+           "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
            "            if (0 && m > 0 && m < k) return",
            ITERATE),

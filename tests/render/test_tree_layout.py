@@ -85,8 +85,11 @@ def test_ucb_value_matches_the_c_formula():
     that makes the pick and the death penalty where a child is certain death
     (unvisited children are +inf: one of them is taken, at random). Picks that float32
     snapshot means cannot separate are skipped, and must be rare."""
+    # safe_moves off: with it, C never picks an untried child whose move the
+    # game knows loses at once, so "fresh" would need the game's fatal set;
+    # tests/native/test_safe_moves.py checks that choice
     params = SearchParams(max_depth=6, c=1.1, random_threshold=4, death_penalty=True,
-                          death_min_visits=2, death_penalty_value=0.4)
+                          death_min_visits=2, death_penalty_value=0.4, safe_moves=False)
     checked = skipped = 0
     with Game("snakes", {"width": 9, "height": 9, "snakes": 3}, seed=2) as g, \
             Search(g, params, seed=2) as s:
