@@ -61,10 +61,7 @@ int smx_tree_alloc(smx_tree *t, uint32_t cap) {
         return SBX_ERR_MEMORY;
     }
     t->nodes = nodes;
-    free(t->mark);
-    free(t->rank);
-    t->mark = mark;
-    t->rank = rank;
+    sbx_marks_replace(&t->mark, &t->rank, mark, rank);
     t->cap = cap;
     return SBX_OK;
 }

@@ -3,6 +3,7 @@
  */
 #include "tree.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,14 @@ int sbx_marks_alloc(uint64_t **mark, uint32_t **rank, uint32_t cap) {
     *mark = NULL;
     *rank = NULL;
     return 0;
+}
+
+void sbx_marks_replace(uint64_t **mark, uint32_t **rank, uint64_t *new_mark,
+                       uint32_t *new_rank) {
+    free(*mark);
+    free(*rank);
+    *mark = new_mark;
+    *rank = new_rank;
 }
 
 uint32_t sbx_mark_ranks(const uint64_t *mark, uint32_t *rank, size_t words) {
@@ -81,10 +90,7 @@ int sbx_tree_alloc(sbx_tree *t, uint32_t cap) {
         return SBX_ERR_MEMORY;
     }
     t->nodes = nodes;
-    free(t->mark);
-    free(t->rank);
-    t->mark = mark;
-    t->rank = rank;
+    sbx_marks_replace(&t->mark, &t->rank, mark, rank);
     t->cap = cap;
     return SBX_OK;
 }
@@ -255,6 +261,70 @@ int sbx_tree_find_path(const sbx_tree *t, const uint8_t *path, int steps, int st
     }
     *node_out = (int32_t)node;
     return SBX_OK;
+}
+
+/* ------------------------------------------------------------ a one-tree search */
+
+int sbx_one_tree_create(sbx_search *s, size_t size, size_t stride, const char *what) {
+    sbx_one_tree *o = calloc(1, size);
+    if (!o) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a %s tree", what);
+    s->algo = o;
+    o->t.stride = stride;
+    if (sbx_tree_alloc(&o->t, (uint32_t)s->p.node_cap) != SBX_OK) {
+        sbx_one_tree_destroy(s);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node tree arena",
+                        s->p.node_cap);
+    }
+    sbx_one_tree_bounds_reset(o);
+    return SBX_OK;
+}
+
+void sbx_one_tree_destroy(sbx_search *s) {
+    sbx_one_tree *o = s->algo;
+    if (!o) return;
+    sbx_tree_free(&o->t);
+    free(o);
+    s->algo = NULL;
+}
+
+void sbx_one_tree_bounds_reset(sbx_one_tree *o) {
+    for (int a = 0; a < SBX_MAX_AGENTS; a++) {
+        o->smin[a] = INFINITY;
+        o->smax[a] = -INFINITY;
+    }
+}
+
+/* An agent's bounds as reported: 0..0 while none is known. */
+static void bounds_out(const sbx_one_tree *o, int n, double *lo, double *hi) {
+    for (int a = 0; a < n; a++) {
+        lo[a] = o->smin[a] <= o->smax[a] ? o->smin[a] : 0.0;
+        hi[a] = o->smin[a] <= o->smax[a] ? o->smax[a] : 0.0;
+    }
+}
+
+void sbx_one_tree_fill_stats(const sbx_one_tree *o, int num_agents, sbx_search_stats *out) {
+    out->node_bytes = (int32_t)o->t.stride;
+    out->trees = 1;
+    /* one tree holds every agent's statistics: each agent's view of it */
+    for (int a = 0; a < num_agents; a++) {
+        out->nodes[a] = (int32_t)o->t.used;
+        out->root_visits[a] = (int32_t)sbx_tree_hdr_at(&o->t, 0)->visits;
+        out->max_depth_reached[a] = o->depth_reached;
+    }
+    bounds_out(o, num_agents, out->norm_min, out->norm_max);
+}
+
+void sbx_one_tree_trace(const sbx_one_tree *o, int num_agents, sbx_trace *tr, int depth,
+                        int terminal, uint64_t sim_seed, const uint32_t *path, int plen,
+                        const double *score) {
+    tr->depth = depth;
+    tr->terminal = terminal;
+    tr->sim_seed = sim_seed;
+    tr->path_len[0] = plen;
+    int32_t *flat = &tr->path[0][0];
+    for (int i = 0; i < plen; i++) flat[i] = (int32_t)path[i];
+    for (int a = 0; a < num_agents; a++) tr->score[a] = score[a];
+    bounds_out(o, num_agents, tr->norm_min, tr->norm_max);
 }
 
 /* ------------------------------------------------------------ outcomes */

@@ -34,6 +34,9 @@ static inline void sbx_bit_clear(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ULL 
  * *rank, a count per 64-node word. 0 (nothing made) when out of memory;
  * made before the arena is resized, so that a failure leaves it whole. */
 int sbx_marks_alloc(uint64_t **mark, uint32_t **rank, uint32_t cap);
+/* Frees an arena's bitmaps and installs new ones (its resize succeeded). */
+void sbx_marks_replace(uint64_t **mark, uint32_t **rank, uint64_t *new_mark,
+                       uint32_t *new_rank);
 /* rank[w] = the bits set before word w, for the first `words` words;
  * returns all the bits set in them (the nodes kept). */
 uint32_t sbx_mark_ranks(const uint64_t *mark, uint32_t *rank, size_t words);
@@ -109,6 +112,33 @@ typedef int (*sbx_tree_step_fn)(const void *ctx, const sbx_tree *t, uint32_t nod
 /* sbx_search_find_path for one tree, matching children with `match`. */
 int sbx_tree_find_path(const sbx_tree *t, const uint8_t *path, int steps, int stride,
                        sbx_tree_step_fn match, const void *ctx, int32_t *node_out);
+
+/* ------------------------------------------------------------ a one-tree search */
+
+/* What SUCT and joint keep beside their one tree; each algorithm's struct
+ * begins with it (`base`), so the lifecycle below works on either. */
+typedef struct sbx_one_tree {
+    sbx_tree t;
+    int32_t depth_reached;  /* turns, since the last re-root                */
+    double smin[SBX_MAX_AGENTS], smax[SBX_MAX_AGENTS]; /* leaf score bounds */
+} sbx_one_tree;
+
+/* s->algo = a zeroed `size`-byte struct beginning with sbx_one_tree, its
+ * arena of s->p.node_cap nodes of `stride` bytes made, bounds reset.
+ * SBX_ERR_MEMORY with a message naming `what` on failure (nothing kept). */
+int sbx_one_tree_create(sbx_search *s, size_t size, size_t stride, const char *what);
+void sbx_one_tree_destroy(sbx_search *s);
+/* No bounds yet: each agent's range is empty (reported as 0..0). */
+void sbx_one_tree_bounds_reset(sbx_one_tree *o);
+/* The stats every agent shares: one tree, its nodes and root visits, the
+ * depth reached, each agent's bounds. */
+void sbx_one_tree_fill_stats(const sbx_one_tree *o, int num_agents, sbx_search_stats *out);
+/* A traced iteration's end: depth, terminal, seed, the path (one row; a
+ * path longer than a row continues in the next agents' rows, path_len[0]
+ * says how long it is), each agent's score and bounds. */
+void sbx_one_tree_trace(const sbx_one_tree *o, int num_agents, sbx_trace *tr, int depth,
+                        int terminal, uint64_t sim_seed, const uint32_t *path, int plen,
+                        const double *score);
 
 /* Who is alive and what each agent scores in one simulated iteration of a
  * one-tree baseline (Smitsimax keeps its own, fused with its hot loop). An
