@@ -13,8 +13,9 @@ from sandbox.settings.doc import USED_BY, settings_markdown, settings_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SEARCH = ROOT / "native" / "src" / "search"
-# each algorithm's files (MCGS is a family; the CFR kernel is read by both CFR searches)
-FILES = {"smitsimax": ["smitsimax.c"], "suct": ["suct.c"], "joint": ["joint.c"],
+# each algorithm's files (Smitsimax and MCGS are families; the CFR kernel is read by both
+# CFR searches)
+FILES = {"smitsimax": ["smitsimax*.[ch]"], "suct": ["suct.c"], "joint": ["joint.c"],
          "random": ["random.c"], "greedy": ["greedy.c"], "mcgs": ["mcgs*.c"], "uct": ["uct.c"],
          "gtcfr": ["gtcfr.c", "cfr_kernel.h"], "pubcfr": ["pubcfr.c", "cfr_kernel.h"]}
 

@@ -1,5 +1,5 @@
-"""Mutants of native/src/search/smitsimax.c (and the search.h helpers it
-inlines) that the tests must kill. Not a test.
+"""Mutants of Smitsimax (native/src/search/smitsimax*.c and .h, and the
+search.h helpers they inline) that the tests must kill. Not a test.
 
     python tools/smitsimax_mutants.py                 # every mutant
     python tools/smitsimax_mutants.py M4 M12a         # some of them
@@ -27,24 +27,33 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SRC = ROOT / "native/src/search/smitsimax.c"
+# Smitsimax's files (relative to ROOT); every mutant names the one it edits
+ITERATE = "native/src/search/smitsimax_iterate.c"    # the serial iteration
+SAMPLING = "native/src/search/smitsimax_sampling.c"  # Exp3, RM, RM+
+TREE = "native/src/search/smitsimax_tree.c"          # arenas, re-rooting
+TREE_H = "native/src/search/smitsimax_tree.h"        # what every file inlines
+VIEW = "native/src/search/smitsimax_view.c"          # the move played, stats
 TESTS = ["tests/native", "tests/render/test_tree_layout.py"]
 
-# name: (what it breaks, old text, new text[, file relative to ROOT, default
-# smitsimax.c]); each old text occurs exactly once in its file.
+# name: (what it breaks, old text, new text, file relative to ROOT); each old
+# text occurs exactly once in its file.
 MUTANTS = {
     "M1": ("UCB1 without the normalisation of the mean (serial select_ucb)",
            "            v = (node_value(c, power) - lo) * inv_scale +",
-           "            v = node_value(c, power) +"),
+           "            v = node_value(c, power) +",
+           ITERATE),
     "M2": ("ln N of the visits before this one (N - 1) (serial select_ucb)",
            "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits) : 0.0;",
-           "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits - 1) : 0.0;"),
+           "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits - 1) : 0.0;",
+           ITERATE),
     "M3": ("random phase one visit too long (<=)",
            "if (node->visits < (uint32_t)p->random_threshold) {",
-           "if (node->visits <= (uint32_t)p->random_threshold) {"),
+           "if (node->visits <= (uint32_t)p->random_threshold) {",
+           ITERATE),
     "M3b": ("random phase one visit too short",
             "if (node->visits < (uint32_t)p->random_threshold) {",
-            "if (node->visits + 1 < (uint32_t)p->random_threshold) {"),
+            "if (node->visits + 1 < (uint32_t)p->random_threshold) {",
+            ITERATE),
     # sbx_keep_max is the argmax of every UCB selection (Smitsimax serial and
     # shared, SUCT, joint); on x86-64 only the asm is compiled, so that is
     # where the tie rule lives ("ae" also moves on equal, still not on NaN).
@@ -55,90 +64,115 @@ MUTANTS = {
     "M5": ("bounds=depth: the parent's depth range instead of the children's "
            "(serial select_ucb)",
            "norm_at(t, p->bounds, node->depth + 1, &lo, &scale);",
-           "norm_at(t, p->bounds, node->depth, &lo, &scale);"),
+           "norm_at(t, p->bounds, node->depth, &lo, &scale);",
+           ITERATE),
     "M6": ("death penalty left out of UCB1 (serial select_ucb)",
            "        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {\n"
            "            v -= p->death_penalty_value;",
            "        if (p->death_penalty && is_doomed(c, p->death_min_visits)) {\n"
-           "            v -= 0.0;"),
+           "            v -= 0.0;",
+           ITERATE),
     "M7": ("random phase ignores certain death (serial select_ucb)",
            "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
            "            if (m > 0 && m < k) return",
            "                if (!(p->death_penalty && is_doomed(&ch[i], p->death_min_visits))) ok[m++] = i;\n"
            "            }\n"
-           "            if (0 && m > 0 && m < k) return"),
+           "            if (0 && m > 0 && m < k) return",
+           ITERATE),
     "M8a": ("best move: equal visits and means go to the later child",
             "(v == best_v && tot / v > best_t / best_v)) {",
-            "(v == best_v && tot / v >= best_t / best_v)) {"),
+            "(v == best_v && tot / v >= best_t / best_v)) {",
+            VIEW),
     "M8b": ("best move: no tie-break by mean",
             "(v == best_v && tot / v > best_t / best_v)) {",
-            "(0 && v == best_v && tot / v > best_t / best_v)) {"),
+            "(0 && v == best_v && tot / v > best_t / best_v)) {",
+            VIEW),
     "M8c": ("best move: higher mean before more visits",
             "if (best < 0 || v > best_v || (v == best_v &&",
-            "if (best < 0 || tot / v > best_t / best_v || (v == best_v &&"),
+            "if (best < 0 || tot / v > best_t / best_v || (v == best_v &&",
+            VIEW),
     "M9": ("certain death ignores the DOOMED flag",
-           "return (c->flags & SBX_NODE_DOOMED) ||", "return 0 ||"),
+           "return (c->flags & SBX_NODE_DOOMED) ||", "return 0 ||",
+           ITERATE),
     "M10a": ("DOOMED never lifted",
-             "            else nd->flags &= (uint8_t)~SBX_NODE_DOOMED;", "            else (void)0;"),
+             "            else nd->flags &= (uint8_t)~SBX_NODE_DOOMED;", "            else (void)0;",
+             ITERATE),
     "M10b": ("DOOMED judged from the child on the path only",
              "for (int i = 0; all && i < nd->nchildren; i++) {",
-             "for (int i = 0; all && i < 0; i++) {"),
+             "for (int i = 0; all && i < 0; i++) {",
+             ITERATE),
     "M10c": ("death_min_visits off by one",
-             "c->visits >= (uint32_t)min_visits);", "c->visits > (uint32_t)min_visits);"),
+             "c->visits >= (uint32_t)min_visits);", "c->visits > (uint32_t)min_visits);",
+             ITERATE),
     "M10d": ("DOOMED never set",
              "            if (all) nd->flags |= SBX_NODE_DOOMED;",
-             "            if (0) nd->flags |= SBX_NODE_DOOMED;"),
+             "            if (0) nd->flags |= SBX_NODE_DOOMED;",
+             ITERATE),
     "M11": ("unvisited children not taken first",
             "return first + sbx_random_untried(rng, &ch[0].visits, sizeof *ch, i, k);",
-            "continue;"),
+            "continue;",
+            ITERATE),
     "M12a": ("sqrt(ln N) wrong past the 1 << 18 (262,144) table",
-             "return n < SQRT_LN_N ? sqrt_ln_table[n] : sqrt(log((double)n));",
-             "return n < SQRT_LN_N ? sqrt_ln_table[n] : log((double)n);"),
+             "return n < SQRT_LN_N ? smx_sqrt_ln_table[n] : sqrt(log((double)n));",
+             "return n < SQRT_LN_N ? smx_sqrt_ln_table[n] : log((double)n);",
+             TREE_H),
     "M12b": ("1/sqrt(n) wrong past the 1 << 16 (65,536) table",
-             "return n < RSQRT_N ? rsqrt_table[n] : 1.0 / sqrt((double)n);",
-             "return n < RSQRT_N ? rsqrt_table[n] : 1.0 / (double)n;"),
+             "return n < RSQRT_N ? smx_rsqrt_table[n] : 1.0 / sqrt((double)n);",
+             "return n < RSQRT_N ? smx_rsqrt_table[n] : 1.0 / (double)n;",
+             TREE_H),
     "M13": ("leaf bounds: the maximum never updated",
-            "        if (score[a] > t->smax) t->smax = score[a];\n", ""),
+            "        if (score[a] > t->smax) t->smax = score[a];\n", "",
+            ITERATE),
     "M14": ("re-root keeps the old depths",
-            "nd.depth = (uint8_t)(nd.depth - 1);", "nd.depth = (uint8_t)(nd.depth);"),
+            "nd.depth = (uint8_t)(nd.depth - 1);", "nd.depth = (uint8_t)(nd.depth);",
+            TREE),
     "M15": ("leaf bounds from the score before depth_normalize",
             "        if (score[a] < t->smin) t->smin = score[a];\n"
             "        if (score[a] > t->smax) t->smax = score[a];",
             "        if (final_scores[a] < t->smin) t->smin = final_scores[a];\n"
-            "        if (final_scores[a] > t->smax) t->smax = final_scores[a];"),
+            "        if (final_scores[a] > t->smax) t->smax = final_scores[a];",
+            ITERATE),
     "M16": ("re-root keeps a dead agent's move children",
-            "    } else if (!alive && nr->nchildren) {", "    } else if (0) {"),
+            "    } else if (!alive && nr->nchildren) {", "    } else if (0) {",
+            TREE),
     "M17": ("reuse_decay rounds visits to nearest",
             "uint32_t v = (uint32_t)((double)nd->visits * decay);",
-            "uint32_t v = (uint32_t)((double)nd->visits * decay + 0.5);"),
+            "uint32_t v = (uint32_t)((double)nd->visits * decay + 0.5);",
+            TREE),
     "M18": ("re-root keeps a surviving agent's pass child",
-            "    if (alive && nr->pass_child) {", "    if (0) {"),
+            "    if (alive && nr->pass_child) {", "    if (0) {",
+            TREE),
     "M19": ("bounds=depth: the undiscounted score as the depth maximum",
             "                if (v > t->dmax[k]) t->dmax[k] = v;",
-            "                if (score[a] > t->dmax[k]) t->dmax[k] = score[a];"),
+            "                if (score[a] > t->dmax[k]) t->dmax[k] = score[a];",
+            ITERATE),
     "M20": ("rollout score not discounted for the turns below the tree",
             "for (int k = leaf_depth[a] - t->nodes[path[a][plen[a] - 1]].depth; k > 0; k--) {",
-            "for (int k = 0; k > 0; k--) {"),
+            "for (int k = 0; k > 0; k--) {",
+            ITERATE),
     "M21": ("RM counterfactual: the alternative never substituted (each sibling gets the "
             "picked move's return)",
             "            alt[a] = ch[i].move;",
-            "            alt[a] = joint[a];"),
+            "            alt[a] = joint[a];",
+            SAMPLING),
     "M22": ("RM counterfactual = terminal also taken at the depth limit",
             "            const int at_limit = p->counterfactual == SBX_CF_LAST_STEP && "
             "depth == p->max_depth;",
-            "            const int at_limit = depth == p->max_depth;"),
+            "            const int at_limit = depth == p->max_depth;",
+            ITERATE),
     "M23": ("RM counterfactual: the alternatives drawn with other chance (reseeded)",
             "            memcpy(x->cf_alt, x->cf_pre, s->state_size);",
             "            memcpy(x->cf_alt, x->cf_pre, s->state_size);\n"
-            "            s->vt->reseed(x->cf_alt, 12345u + (uint64_t)i);"),
+            "            s->vt->reseed(x->cf_alt, 12345u + (uint64_t)i);",
+            SAMPLING),
 }
 
 
 def spec(name: str) -> tuple[str, str, str, Path]:
     """(what, old text, new text, file) of a mutant."""
-    what, old, new, *file = MUTANTS[name]
-    return what, old, new, ROOT / file[0] if file else SRC
+    what, old, new, file = MUTANTS[name]
+    return what, old, new, ROOT / file
 
 
 def stale(names: list[str]) -> list[str]:

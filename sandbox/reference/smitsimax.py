@@ -702,7 +702,7 @@ class Smitsimax:
 
     def _final_draw(self, agent: int) -> float:
         """final_move=sample's draw: a hash of the RNG word (not advanced)
-        and the iteration counters (smitsimax.c final_draw)."""
+        and the iteration counters (smitsimax_view.c final_draw)."""
         m = (1 << 64) - 1
         h = (self.rng.state ^ ((self.iterations * 0xD1B54A32D192ED03) & m)
              ^ ((self.iterations_root << 20) & m) ^ agent)

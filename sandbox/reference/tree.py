@@ -27,14 +27,14 @@ SAMPLING = ("exp3", "rm", "rm_plus")   # the rest is the UCB family
 
 def avg_weight(mode: str, policy: str, t: int) -> float:
     """The weight of one selection's distribution in the average strategy
-    (smitsimax.c avg_weight); t is the parent's visit count then."""
+    (smitsimax_sampling.h avg_weight); t is the parent's visit count then."""
     if mode == "auto":
         mode = "sqrt" if policy == "rm_plus" else "uniform"
     return math.sqrt(t) if mode == "sqrt" else float(t) if mode == "linear" else 1.0
 
 
 def rng_unit(rng: SplitMix64) -> float:
-    """A double in [0, 1) from the top 53 bits (smitsimax.c rng_unit)."""
+    """A double in [0, 1) from the top 53 bits (smitsimax_tree.h rng_unit)."""
     return (rng.next() >> 11) * (1.0 / 9007199254740992.0)
 
 

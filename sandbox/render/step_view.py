@@ -242,7 +242,7 @@ class StepAnimation:
 
     def backed_value(self, agent: int) -> tuple[int, float]:
         """(path index the flash is at, value added there): the leaf gets the
-        full score, each step up multiplies by gamma (smitsimax.c)."""
+        full score, each step up multiplies by gamma (smitsimax_iterate.c)."""
         path = self.trace.paths[agent]
         last = len(path) - 1
         climbed = round(self.progress * last) if self.phase == "backprop" else 0

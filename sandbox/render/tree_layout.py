@@ -115,7 +115,7 @@ def is_doomed(flags: int, visits: int, death_min_visits: int) -> bool:
 
 def ucb_terms(mean: float, visits: int, parent_visits: int, norm_min: float,
               norm_max: float, c: float) -> tuple[float, float]:
-    """(exploitation, exploration) of UCB1 exactly as smitsimax.c select_child
+    """(exploitation, exploration) of UCB1 exactly as smitsimax_iterate.c select_ucb
     computes them: (mean - lo) / scale and c * sqrt(ln N) / sqrt(n)."""
     lo, scale = norm_min, norm_max - norm_min
     if not scale > 0:

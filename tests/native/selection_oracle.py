@@ -1,5 +1,5 @@
 """An oracle for Smitsimax selection, written from the tutorial (§6-§7, §12-§13)
-and sbx.h, not from smitsimax.c or the Python reference twin.
+and sbx.h, not from smitsimax*.c or the Python reference twin.
 
 Before one traced iteration, every tree is snapshotted whole (visits, float32
 means, moves, flags, parents). After it, every pick the trace reports is
@@ -46,7 +46,7 @@ from sandbox.native.snapshot import FLAG_DIED, FLAG_DOOMED, FLAG_PASS, FLAG_SURV
 
 F32_EPS = 2.0 ** -24       # relative rounding of a float32 snapshot mean
 MAX_DEPTH = 64             # SBX_MAX_DEPTH
-# smitsimax.c's table sizes (SQRT_LN_N, RSQRT_N): past them sqrt(ln N) and
+# smitsimax_tree.h's table sizes (SQRT_LN_N, RSQRT_N): past them sqrt(ln N) and
 # 1/sqrt(n) are computed directly, a path only a long search reaches
 SQRT_LN_TABLE = 1 << 18
 RSQRT_TABLE = 1 << 16

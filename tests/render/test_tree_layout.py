@@ -78,7 +78,7 @@ def test_rasterize_total_coverage_equals_widths(real_snapshot):
 
 
 def test_ucb_value_matches_the_c_formula():
-    """ucb_value claims to score a child as smitsimax.c's select_child does.
+    """ucb_value claims to score a child as smitsimax_iterate.c's select_ucb does.
     Checked against the C core itself: from full snapshots taken before a
     traced iteration, every child C picked by UCB1 is the argmax of
     ucb_value over its siblings, given the parent's visits counting the one

@@ -1,6 +1,6 @@
 /* machine.c — what this machine charges for sharing memory between cores.
  *
- * A shared-tree parallel search (smitsimax.c, mcgs.c) writes counters that
+ * A shared-tree parallel search (smitsimax_parallel.c, mcgs_parallel.c) writes counters that
  * the other threads read on their next pass, so each such node costs a
  * cache line moving between cores. How much that is depends on the machine
  * (two cores of one chiplet, two sockets, a VM's vCPUs), and it decides how

@@ -50,12 +50,10 @@ typedef struct jnt_node {
 _Static_assert(offsetof(jnt_node, total) == 24, "joint nodes: 24 bytes + 8 per agent");
 
 typedef struct jnt {
-    sbx_tree t;
-    int32_t depth_reached;
-    double smin[SBX_MAX_AGENTS], smax[SBX_MAX_AGENTS];
+    sbx_one_tree base;     /* the tree, depth reached, bounds (tree.h)     */
 } jnt;
 
-#define NODE(x, i) ((jnt_node *)sbx_tree_at(&(x)->t, (i)))
+#define NODE(x, i) ((jnt_node *)sbx_tree_at(&(x)->base.t, (i)))
 
 /* Moves of one agent at a state, as the tree stores them: at least one
  * entry (SBX_MOVE_NONE for an agent without moves). */
@@ -120,47 +118,25 @@ static int64_t jnt_iteration_nodes(const sbx_search_params *p, int num_agents,
     return blocks * worst_children(num_agents, max_moves) + 1;
 }
 
-static void bounds_reset(jnt *x) {
-    for (int a = 0; a < SBX_MAX_AGENTS; a++) {
-        x->smin[a] = INFINITY;
-        x->smax[a] = -INFINITY;
-    }
-}
-
 static void clear(jnt *x) {
-    sbx_tree_clear(&x->t);
+    sbx_tree_clear(&x->base.t);
     memset(NODE(x, 0)->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
-    x->depth_reached = 0;
-}
-
-static void jnt_destroy(sbx_search *s) {
-    jnt *x = s->algo;
-    if (!x) return;
-    sbx_tree_free(&x->t);
-    free(x);
-    s->algo = NULL;
+    x->base.depth_reached = 0;
 }
 
 static int jnt_create(sbx_search *s) {
-    jnt *x = calloc(1, sizeof *x);
-    if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a joint-action tree");
-    s->algo = x;
-    x->t.stride = sizeof(jnt_node) + (size_t)s->num_agents * sizeof(double);
-    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
-        jnt_destroy(s);
-        return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node tree arena",
-                        s->p.node_cap);
-    }
-    clear(x);
-    bounds_reset(x);
-    return SBX_OK;
+    const int rc = sbx_one_tree_create(
+        s, sizeof(jnt), sizeof(jnt_node) + (size_t)s->num_agents * sizeof(double),
+        "joint-action");
+    if (rc == SBX_OK) clear(s->algo);
+    return rc;
 }
 
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
-    if (s->p.depth_normalize != old->depth_normalize) bounds_reset(x);
-    if (x->t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
-    return sbx_tree_follow_cap(s, &x->t, old->node_cap);
+    if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
+    if (x->base.t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
+    return sbx_tree_follow_cap(s, &x->base.t, old->node_cap);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -209,8 +185,8 @@ static void marginals(const jnt *x, const jnt_node *node, int n,
 /* Tutorial §7 selectChild on one agent's marginal. */
 static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
                        const double *total, double c, uint64_t *rng) {
-    double lo = x->smin[a];
-    const double scale = sbx_norm_scale(&lo, x->smax[a]);
+    double lo = x->base.smin[a];
+    const double scale = sbx_norm_scale(&lo, x->base.smax[a]);
     uint32_t sum = 0;
     for (int i = 0; i < k; i++) sum += visits[i];
     const double explore = c * sqrt(log((double)(sum > 0 ? sum : 1)));
@@ -232,7 +208,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const void *cfg = s->cfg;
     const int n = s->num_agents;
     const int64_t need = jnt_iteration_nodes(p, n, s->max_moves);
-    if ((int64_t)(x->t.cap - x->t.used) < need) return SBX_STOP_NODE_CAP;
+    if ((int64_t)(x->base.t.cap - x->base.t.used) < need) return SBX_STOP_NODE_CAP;
 
     const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
@@ -259,7 +235,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             const uint32_t cur = path[plen - 1];
             jnt_node *node = NODE(x, cur);
             if (node->h.first_child == 0) {
-                uint32_t first = sbx_tree_push(&x->t, am.product, node->h.depth + 1);
+                uint32_t first = sbx_tree_push(&x->base.t, am.product, node->h.depth + 1);
                 int digit[SBX_MAX_AGENTS] = {0};
                 for (int c = 0; c < am.product; c++) {
                     jnt_node *ch = NODE(x, first + (uint32_t)c);
@@ -322,7 +298,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     *turns += depth;
 
-    sbx_outcome_finish(&o, s, sim, depth, x->smin, x->smax);
+    sbx_outcome_finish(&o, s, sim, depth, x->base.smin, x->base.smax);
     double gpow[SBX_MAX_DEPTH + 1];
     sbx_gamma_powers(p->gamma, gpow);
     /* path[i] is at depth i: discounted once per turn between it and the
@@ -334,20 +310,9 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             nd->total[a] += score[a] * gpow[k > 0 ? k : 0];
         }
     }
-    if (plen - 1 > x->depth_reached) x->depth_reached = plen - 1;
+    if (plen - 1 > x->base.depth_reached) x->base.depth_reached = plen - 1;
 
-    if (tr) {
-        tr->depth = depth;
-        tr->terminal = terminal;
-        tr->sim_seed = sim_seed;
-        tr->path_len[0] = plen;
-        for (int i = 0; i < plen; i++) tr->path[0][i] = (int32_t)path[i];
-        for (int a = 0; a < n; a++) {
-            tr->score[a] = score[a];
-            tr->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
-            tr->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
-        }
-    }
+    if (tr) sbx_one_tree_trace(&x->base, n, tr, depth, terminal, sim_seed, path, plen, score);
     return SBX_STOP_NONE;
 }
 
@@ -371,7 +336,7 @@ static void root_moves(const sbx_search *s, agent_moves *am) {
 static void jnt_advance(sbx_search *s, const uint8_t *joint) {
     jnt *x = s->algo;
     const int n = s->num_agents;
-    bounds_reset(x);
+    sbx_one_tree_bounds_reset(&x->base);
     uint32_t target = 0;
     if (s->p.tree_reuse) {
         const jnt_node *r = NODE(x, 0);
@@ -386,10 +351,10 @@ static void jnt_advance(sbx_search *s, const uint8_t *joint) {
         clear(x);
         return;
     }
-    sbx_tree_reroot(&x->t, target);
+    sbx_tree_reroot(&x->base.t, target);
     const double decay = s->p.reuse_decay;
     if (decay < 1.0) {
-        for (uint32_t i = 1; i < x->t.used; i++) {
+        for (uint32_t i = 1; i < x->base.t.used; i++) {
             jnt_node *nd = NODE(x, i);
             uint32_t v = (uint32_t)((double)nd->h.visits * decay);
             for (int a = 0; a < n; a++) {
@@ -409,7 +374,7 @@ static void jnt_advance(sbx_search *s, const uint8_t *joint) {
     r->h.visits = visits;
     for (int a = 0; a < n; a++) r->total[a] = s->p.gamma * total[a];
     memset(r->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
-    x->depth_reached = 0;
+    x->base.depth_reached = 0;
     if (r->h.nchildren) {
         agent_moves am;
         root_moves(s, &am);
@@ -420,7 +385,7 @@ static void jnt_advance(sbx_search *s, const uint8_t *joint) {
 static void jnt_reset_all(sbx_search *s) {
     jnt *x = s->algo;
     clear(x);
-    bounds_reset(x);
+    sbx_one_tree_bounds_reset(&x->base);
 }
 
 /* ------------------------------------------------------------ inspection */
@@ -516,16 +481,8 @@ static int jnt_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap,
 }
 
 static void jnt_fill_stats(sbx_search *s, sbx_search_stats *out) {
-    jnt *x = s->algo;
-    out->node_bytes = (int32_t)x->t.stride;
-    out->trees = 1;
-    for (int a = 0; a < s->num_agents; a++) {
-        out->nodes[a] = (int32_t)x->t.used;
-        out->root_visits[a] = (int32_t)NODE(x, 0)->h.visits;
-        out->max_depth_reached[a] = x->depth_reached;
-        out->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
-        out->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
-    }
+    const jnt *x = s->algo;
+    sbx_one_tree_fill_stats(&x->base, s->num_agents, out);
 }
 
 typedef struct row_ctx {
@@ -550,7 +507,7 @@ static int jnt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     jnt *x = s->algo;
     row_ctx rc = {agent, s->num_agents};
-    return sbx_tree_snapshot(s, &x->t, top, max_nodes, min_visits, out, n_out, fill_row, &rc);
+    return sbx_tree_snapshot(s, &x->base.t, top, max_nodes, min_visits, out, n_out, fill_row, &rc);
 }
 
 /* A path step is the joint action: every agent's move. */
@@ -571,13 +528,13 @@ static int jnt_find_path(sbx_search *s, int agent, const uint8_t *path, int step
                         "find_path: a joint-action step needs %d moves (one per agent), got %d",
                         s->num_agents, stride);
     }
-    return sbx_tree_find_path(&x->t, path, steps, stride, step_matches, &s->num_agents,
+    return sbx_tree_find_path(&x->base.t, path, steps, stride, step_matches, &s->num_agents,
                               node_out);
 }
 
 static int64_t jnt_node_count(sbx_search *s) {
     jnt *x = s->algo;
-    return x->t.used;
+    return x->base.t.used;
 }
 
 const sbx_algo_vt sbx_joint_vt = {
@@ -585,7 +542,7 @@ const sbx_algo_vt sbx_joint_vt = {
     .check = jnt_check,
     .iteration_nodes = jnt_iteration_nodes,
     .create = jnt_create,
-    .destroy = jnt_destroy,
+    .destroy = sbx_one_tree_destroy,
     .params_changed = jnt_params_changed,
     .iterate = jnt_iterate,
     .iterate_traced = jnt_iterate_traced,

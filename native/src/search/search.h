@@ -271,7 +271,7 @@ static inline double sbx_norm_scale(double *lo, double hi) {
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);
 
-/* Parallel runs (smitsimax.c, mcgs_parallel.c) ------------------------------------ */
+/* Parallel runs (smitsimax_parallel.c, mcgs_parallel.c) --------------------------- */
 
 /* Stops a parallel run's workers: the first reason given wins. */
 static inline void sbx_par_stop(int *reason, int *done, int why) {

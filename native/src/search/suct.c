@@ -64,13 +64,11 @@ typedef struct suct_node {
 _Static_assert(sizeof(suct_node) == 32, "SUCT nodes are 32 bytes");
 
 typedef struct suct {
-    sbx_tree t;
+    sbx_one_tree base;     /* the tree, depth reached, bounds (tree.h)     */
     int32_t lead;          /* the order the tree was built in              */
-    int32_t depth_reached; /* turns, since the last re-root                */
-    double smin[SBX_MAX_AGENTS], smax[SBX_MAX_AGENTS];
 } suct;
 
-#define NODE(x, i) ((suct_node *)sbx_tree_at(&(x)->t, (i)))
+#define NODE(x, i) ((suct_node *)sbx_tree_at(&(x)->base.t, (i)))
 
 /* -1 => 0. A lead past the agents is refused when SUCT is asked for, but
  * params meant for another algorithm reach a running SUCT too (the switch
@@ -79,19 +77,12 @@ static int lead_of(const sbx_search_params *p, int n) {
     return p->lead < 0 || p->lead >= n ? 0 : p->lead;
 }
 
-static void bounds_reset(suct *x) {
-    for (int a = 0; a < SBX_MAX_AGENTS; a++) {
-        x->smin[a] = INFINITY;
-        x->smax[a] = -INFINITY;
-    }
-}
-
 static void clear(suct *x) {
-    sbx_tree_clear(&x->t);
+    sbx_tree_clear(&x->base.t);
     suct_node *r = NODE(x, 0);
     r->move = SBX_MOVE_NONE;
     r->agent = -1;
-    x->depth_reached = 0;
+    x->base.depth_reached = 0;
 }
 
 static int suct_check(const sbx_search_params *p, const sbx_game_vt *game,
@@ -114,40 +105,25 @@ static int64_t suct_iteration_nodes(const sbx_search_params *p, int num_agents,
     return blocks * (max_moves > 1 ? max_moves : 1) + 1;
 }
 
-static void suct_destroy(sbx_search *s) {
-    suct *x = s->algo;
-    if (!x) return;
-    sbx_tree_free(&x->t);
-    free(x);
-    s->algo = NULL;
-}
-
 static int suct_create(sbx_search *s) {
-    suct *x = calloc(1, sizeof *x);
-    if (!x) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a SUCT tree");
-    s->algo = x;
-    x->t.stride = sizeof(suct_node);
-    if (sbx_tree_alloc(&x->t, (uint32_t)s->p.node_cap) != SBX_OK) {
-        suct_destroy(s);
-        return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node tree arena",
-                        s->p.node_cap);
-    }
+    const int rc = sbx_one_tree_create(s, sizeof(suct), sizeof(suct_node), "SUCT");
+    if (rc != SBX_OK) return rc;
+    suct *x = s->algo;
     x->lead = lead_of(&s->p, s->num_agents);
     clear(x);
-    bounds_reset(x);
     return SBX_OK;
 }
 
 static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
     suct *x = s->algo;
-    if (s->p.depth_normalize != old->depth_normalize) bounds_reset(x);
+    if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
     if (lead_of(&s->p, s->num_agents) != x->lead) {
         /* another order is another tree */
         x->lead = lead_of(&s->p, s->num_agents);
         clear(x);
     }
-    if (x->t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
-    return sbx_tree_follow_cap(s, &x->t, old->node_cap);
+    if (x->base.t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
+    return sbx_tree_follow_cap(s, &x->base.t, old->node_cap);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -177,8 +153,8 @@ static uint32_t select_child(const suct *x, const suct_node *node, int agent,
         return first + sbx_rng_below(rng, (uint32_t)k);
     }
     *pick = SBX_PICK_UCB;
-    double lo = x->smin[agent];
-    const double scale = sbx_norm_scale(&lo, x->smax[agent]);
+    double lo = x->base.smin[agent];
+    const double scale = sbx_norm_scale(&lo, x->base.smax[agent]);
     const double ln_n = log((double)node->h.visits);
     const double explore = p->c * sqrt(ln_n);
     const suct_node *ch = NODE(x, first);
@@ -215,7 +191,7 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const void *cfg = s->cfg;
     const int n = s->num_agents;
     const int64_t need = suct_iteration_nodes(p, n, s->max_moves);
-    if ((int64_t)(x->t.cap - x->t.used) < need) return SBX_STOP_NODE_CAP;
+    if ((int64_t)(x->base.t.cap - x->base.t.used) < need) return SBX_STOP_NODE_CAP;
 
     const uint64_t sim_seed = sbx_sim_begin(s);
     void *sim = s->sim;
@@ -255,7 +231,7 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                 suct_node *node = NODE(x, path[plen - 1]);
                 if (node->h.first_child == 0) {
                     int kk = k > 0 ? k : 1;
-                    uint32_t first = sbx_tree_push(&x->t, kk, node->h.depth + 1);
+                    uint32_t first = sbx_tree_push(&x->base.t, kk, node->h.depth + 1);
                     for (int i = 0; i < kk; i++) {
                         suct_node *c = NODE(x, first + (uint32_t)i);
                         c->move = k > 0 ? moves[i] : SBX_MOVE_NONE;
@@ -309,7 +285,7 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     *turns += depth;
 
-    sbx_outcome_finish(&o, s, sim, depth, x->smin, x->smax);
+    sbx_outcome_finish(&o, s, sim, depth, x->base.smin, x->base.smax);
     double gpow[SBX_MAX_DEPTH + 1];
     sbx_gamma_powers(p->gamma, gpow);
     /* Each node takes its mover's score, discounted once per turn between
@@ -324,24 +300,11 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     }
     NODE(x, 0)->total += score[x->lead] * gpow[leaf_depth[x->lead]];
     const int reached = NODE(x, path[plen - 1])->turn;
-    if (reached > x->depth_reached) x->depth_reached = reached;
+    if (reached > x->base.depth_reached) x->base.depth_reached = reached;
 
-    if (tr) {
-        tr->depth = depth;
-        tr->terminal = terminal;
-        tr->sim_seed = sim_seed;
-        /* sbx_trace holds SBX_MAX_DEPTH + 1 path entries per agent; a longer
-         * serialised path continues in the next agents' rows (path_len[0]
-         * says how long it is) */
-        tr->path_len[0] = plen;
-        int32_t *flat = &tr->path[0][0];
-        for (int i = 0; i < plen; i++) flat[i] = (int32_t)path[i];
-        for (int a = 0; a < n; a++) {
-            tr->score[a] = score[a];
-            tr->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
-            tr->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
-        }
-    }
+    /* the serialised path may pass SBX_MAX_DEPTH + 1 entries: sbx_one_tree_trace
+     * continues it in the next agents' rows */
+    if (tr) sbx_one_tree_trace(&x->base, n, tr, depth, terminal, sim_seed, path, plen, score);
     return SBX_STOP_NONE;
 }
 
@@ -358,7 +321,7 @@ static int suct_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
 static void suct_advance(sbx_search *s, const uint8_t *joint) {
     suct *x = s->algo;
     const int n = s->num_agents;
-    bounds_reset(x);
+    sbx_one_tree_bounds_reset(&x->base);
     if (!s->p.tree_reuse) {
         clear(x);
         return;
@@ -382,9 +345,9 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
         clear(x);
         return;
     }
-    sbx_tree_reroot(&x->t, cur);
+    sbx_tree_reroot(&x->base.t, cur);
     const double decay = s->p.reuse_decay;
-    for (uint32_t i = 1; i < x->t.used; i++) {
+    for (uint32_t i = 1; i < x->base.t.used; i++) {
         suct_node *nd = NODE(x, i);
         nd->turn = (uint8_t)(nd->turn - 1);
         if (decay < 1.0) {
@@ -409,7 +372,7 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
     r->agent = -1;
     r->turn = 0;
     r->flags = 0;
-    x->depth_reached = 0;
+    x->base.depth_reached = 0;
     /* The first level must be the first mover's legal moves at the new root
      * (a caller's new_root need not follow from the joint; an agent may have
      * died in the real game and not in the kept iterations). Deeper levels
@@ -432,7 +395,7 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
 static void suct_reset_all(sbx_search *s) {
     suct *x = s->algo;
     clear(x);
-    bounds_reset(x);
+    sbx_one_tree_bounds_reset(&x->base);
 }
 
 /* ------------------------------------------------------------ inspection */
@@ -451,7 +414,7 @@ typedef struct marginal {
 static int first_level(sbx_search *s, int agent, marginal *m) {
     suct *x = s->algo;
     memset(m, 0, sizeof *m);
-    uint32_t *stack = sbx_search_scratch(s, (size_t)x->t.used * sizeof *stack);
+    uint32_t *stack = sbx_search_scratch(s, (size_t)x->base.t.used * sizeof *stack);
     if (!stack) return 0;
     int sp = 0;
     stack[sp++] = 0;
@@ -528,17 +491,8 @@ static int suct_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap
 }
 
 static void suct_fill_stats(sbx_search *s, sbx_search_stats *out) {
-    suct *x = s->algo;
-    out->node_bytes = (int32_t)sizeof(suct_node);
-    out->trees = 1;
-    /* one tree holds every agent's statistics: each agent's view of it */
-    for (int a = 0; a < s->num_agents; a++) {
-        out->nodes[a] = (int32_t)x->t.used;
-        out->root_visits[a] = (int32_t)NODE(x, 0)->h.visits;
-        out->max_depth_reached[a] = x->depth_reached;
-        out->norm_min[a] = x->smin[a] <= x->smax[a] ? x->smin[a] : 0.0;
-        out->norm_max[a] = x->smin[a] <= x->smax[a] ? x->smax[a] : 0.0;
-    }
+    const suct *x = s->algo;
+    sbx_one_tree_fill_stats(&x->base, s->num_agents, out);
 }
 
 static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
@@ -554,7 +508,7 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
 static int suct_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                          int min_visits, sbx_snapshot_node *out, int *n_out) {
     suct *x = s->algo;
-    return sbx_tree_snapshot(s, &x->t, top, max_nodes, min_visits, out, n_out, fill_row,
+    return sbx_tree_snapshot(s, &x->base.t, top, max_nodes, min_visits, out, n_out, fill_row,
                              NULL);
 }
 
@@ -567,12 +521,12 @@ static int step_matches(const void *ctx, const sbx_tree *t, uint32_t node,
 static int suct_find_path(sbx_search *s, int agent, const uint8_t *path, int steps,
                           int stride, int32_t *node_out) {
     suct *x = s->algo;
-    return sbx_tree_find_path(&x->t, path, steps, stride, step_matches, NULL, node_out);
+    return sbx_tree_find_path(&x->base.t, path, steps, stride, step_matches, NULL, node_out);
 }
 
 static int64_t suct_node_count(sbx_search *s) {
     suct *x = s->algo;
-    return x->t.used;
+    return x->base.t.used;
 }
 
 const sbx_algo_vt sbx_suct_vt = {
@@ -580,7 +534,7 @@ const sbx_algo_vt sbx_suct_vt = {
     .check = suct_check,
     .iteration_nodes = suct_iteration_nodes,
     .create = suct_create,
-    .destroy = suct_destroy,
+    .destroy = sbx_one_tree_destroy,
     .params_changed = suct_params_changed,
     .iterate = suct_iterate,
     .iterate_traced = suct_iterate_traced,

@@ -3,28 +3,94 @@
  */
 #include "tree.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/common.h"
 
+/* ------------------------------------------------------------ every arena's */
+
+int sbx_marks_alloc(uint64_t **mark, uint32_t **rank, uint32_t cap) {
+    const size_t words = ((size_t)cap + 63) / 64;
+    /* calloc'd pages are committed only as they are touched, as an
+     * arena's nodes are: a large cap costs address space, not memory */
+    *mark = calloc(words, sizeof **mark);
+    *rank = calloc(words, sizeof **rank);
+    if (*mark && *rank) return 1;
+    free(*mark);
+    free(*rank);
+    *mark = NULL;
+    *rank = NULL;
+    return 0;
+}
+
+void sbx_marks_replace(uint64_t **mark, uint32_t **rank, uint64_t *new_mark,
+                       uint32_t *new_rank) {
+    free(*mark);
+    free(*rank);
+    *mark = new_mark;
+    *rank = new_rank;
+}
+
+uint32_t sbx_mark_ranks(const uint64_t *mark, uint32_t *rank, size_t words) {
+    uint32_t kept = 0;
+    for (size_t w = 0; w < words; w++) {
+        rank[w] = kept;
+        kept += (uint32_t)sbx_popcount64(mark[w]);
+    }
+    return kept;
+}
+
+static inline int heap_before(sbx_heap_item a, sbx_heap_item b) {
+    return a.visits > b.visits || (a.visits == b.visits && a.node < b.node);
+}
+
+void sbx_heap_push(sbx_heap_item *h, int *n, sbx_heap_item it) {
+    int i = (*n)++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!heap_before(it, h[parent])) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = it;
+}
+
+sbx_heap_item sbx_heap_pop(sbx_heap_item *h, int *n) {
+    sbx_heap_item top = h[0], last = h[--(*n)];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        sbx_heap_item best = last;
+        if (l < *n && heap_before(h[l], best)) {
+            m = l;
+            best = h[l];
+        }
+        if (r < *n && heap_before(h[r], best)) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n > 0) h[i] = last;
+    return top;
+}
+
+/* ------------------------------------------------------------ the baselines' arena */
+
 int sbx_tree_alloc(sbx_tree *t, uint32_t cap) {
-    size_t words = ((size_t)cap + 63) / 64;
-    /* As smitsimax.c: untouched memory is not committed, so a large cap costs
-     * address space; bitmaps first so a failure leaves the old arena whole. */
-    uint64_t *mark = calloc(words, sizeof *mark);
-    uint32_t *rank = calloc(words, sizeof *rank);
-    unsigned char *nodes = (mark && rank) ? realloc(t->nodes, (size_t)cap * t->stride) : NULL;
+    /* bitmaps first, so that a failure leaves the old arena whole */
+    uint64_t *mark;
+    uint32_t *rank;
+    if (!sbx_marks_alloc(&mark, &rank, cap)) return SBX_ERR_MEMORY;
+    unsigned char *nodes = realloc(t->nodes, (size_t)cap * t->stride);
     if (!nodes) {
         free(mark);
         free(rank);
         return SBX_ERR_MEMORY;
     }
     t->nodes = nodes;
-    free(t->mark);
-    free(t->rank);
-    t->mark = mark;
-    t->rank = rank;
+    sbx_marks_replace(&t->mark, &t->rank, mark, rank);
     t->cap = cap;
     return SBX_OK;
 }
@@ -62,13 +128,7 @@ uint32_t sbx_tree_push(sbx_tree *t, int k, int depth) {
     return first;
 }
 
-static inline int bit_get(const uint64_t *m, uint32_t i) {
-    return (int)((m[i >> 6] >> (i & 63)) & 1u);
-}
-static inline void bit_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ULL << (i & 63); }
-static inline void bit_clear(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ULL << (i & 63)); }
-
-/* Smitsimax's reroot (smitsimax.c) for nodes of any stride: one forward pass
+/* Smitsimax's reroot (smitsimax_tree.c) for nodes of any stride: one forward pass
  * marks the kept nodes (a child is always after its parent), ranks give the
  * new indices, which are never above the old ones, so moving in index order
  * never overwrites a kept node not yet moved. */
@@ -77,76 +137,30 @@ void sbx_tree_reroot(sbx_tree *t, uint32_t new_root) {
     const size_t words = ((size_t)used + 63) / 64;
     const uint16_t shift = sbx_tree_hdr_at(t, new_root)->depth;
     memset(t->mark, 0, words * sizeof *t->mark);
-    bit_set(t->mark, new_root);
+    sbx_bit_set(t->mark, new_root);
     for (uint32_t i = new_root; i < used; i++) {
         if ((i & 63) == 0 && t->mark[i >> 6] == 0) {
             i += 63;
             continue;
         }
-        if (!bit_get(t->mark, i)) continue;
+        if (!sbx_bit_get(t->mark, i)) continue;
         const sbx_tree_hdr *h = sbx_tree_hdr_at(t, i);
-        for (uint32_t c = 0; c < h->nchildren; c++) bit_set(t->mark, h->first_child + c);
+        for (uint32_t c = 0; c < h->nchildren; c++) sbx_bit_set(t->mark, h->first_child + c);
     }
-    uint32_t kept = 0;
-    for (size_t w = 0; w < words; w++) {
-        t->rank[w] = kept;
-        kept += (uint32_t)sbx_popcount64(t->mark[w]);
-    }
-#define RANK(i) \
-    (t->rank[(i) >> 6] + \
-     (uint32_t)sbx_popcount64(t->mark[(i) >> 6] & ((1ULL << ((i) & 63)) - 1)))
+    const uint32_t kept = sbx_mark_ranks(t->mark, t->rank, words);
     for (uint32_t i = new_root; i < used; i++) {
-        if (!bit_get(t->mark, i)) continue;
-        uint32_t to = RANK(i);
+        if (!sbx_bit_get(t->mark, i)) continue;
+        uint32_t to = sbx_mark_rank(t->mark, t->rank, i);
         sbx_tree_hdr *h = sbx_tree_hdr_at(t, i);
-        if (h->first_child) h->first_child = RANK(h->first_child);
+        if (h->first_child) h->first_child = sbx_mark_rank(t->mark, t->rank, h->first_child);
         h->depth = (uint16_t)(h->depth - shift);
         if (to != i) memmove(sbx_tree_at(t, to), h, t->stride);
     }
-#undef RANK
     memset(t->mark, 0, words * sizeof *t->mark);
     t->used = kept;
 }
 
 /* ------------------------------------------------------------ snapshot */
-
-typedef struct heap_item {
-    uint32_t visits, node;
-} heap_item;
-
-static inline int heap_before(heap_item a, heap_item b) {
-    return a.visits > b.visits || (a.visits == b.visits && a.node < b.node);
-}
-
-static void heap_push(heap_item *h, int *n, heap_item it) {
-    int i = (*n)++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!heap_before(it, h[parent])) break;
-        h[i] = h[parent];
-        i = parent;
-    }
-    h[i] = it;
-}
-
-static heap_item heap_pop(heap_item *h, int *n) {
-    heap_item top = h[0], last = h[--(*n)];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        heap_item best = last;
-        if (l < *n && heap_before(h[l], best)) {
-            m = l;
-            best = h[l];
-        }
-        if (r < *n && heap_before(h[r], best)) m = r;
-        if (m == i) break;
-        h[i] = h[m];
-        i = m;
-    }
-    if (*n > 0) h[i] = last;
-    return top;
-}
 
 int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
                       int min_visits, sbx_snapshot_node *out, int *n_out,
@@ -157,22 +171,24 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
     }
     if ((uint32_t)max_nodes > t->used) max_nodes = (int)t->used;
     /* every node is pushed at most once */
-    heap_item *heap = sbx_search_scratch(s, ((size_t)t->used + 1) * sizeof *heap);
+    sbx_heap_item *heap = sbx_search_scratch(s, ((size_t)t->used + 1) * sizeof *heap);
     if (!heap) return sbx_fail(SBX_ERR_MEMORY, "out of memory for a snapshot");
     const uint32_t floor = (uint32_t)(min_visits > 0 ? min_visits : 0);
 
     int hn = 0, count = 0;
-    heap_push(heap, &hn, (heap_item){sbx_tree_hdr_at(t, top)->visits, top});
+    sbx_heap_push(heap, &hn, (sbx_heap_item){sbx_tree_hdr_at(t, top)->visits, top});
     while (hn > 0 && count < max_nodes) {
-        heap_item it = heap_pop(heap, &hn);
+        sbx_heap_item it = sbx_heap_pop(heap, &hn);
         if (it.node != top && it.visits < floor) break;
-        bit_set(t->mark, it.node);
+        sbx_bit_set(t->mark, it.node);
         count++;
         const sbx_tree_hdr *h = sbx_tree_hdr_at(t, it.node);
         for (uint32_t c = 0; c < h->nchildren; c++) {
             uint32_t ci = h->first_child + c;
             uint32_t v = sbx_tree_hdr_at(t, ci)->visits;
-            if (v >= floor && (v > 0 || floor == 0)) heap_push(heap, &hn, (heap_item){v, ci});
+            if (v >= floor && (v > 0 || floor == 0)) {
+                sbx_heap_push(heap, &hn, (sbx_heap_item){v, ci});
+            }
         }
     }
 
@@ -194,7 +210,7 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
     out[0].agent = -1;
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     rows = 1;
-    bit_clear(t->mark, top);
+    sbx_bit_clear(t->mark, top);
     for (int head = 0; head < rows; head++) {
         const sbx_tree_hdr *h = sbx_tree_hdr_at(t, (uint32_t)out[head].node);
         double sum = 0;
@@ -202,11 +218,11 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
         for (uint32_t c = 0; c < h->nchildren; c++) {
             uint32_t ci = h->first_child + c;
             const sbx_tree_hdr *ch = sbx_tree_hdr_at(t, ci);
-            if (!bit_get(t->mark, ci)) {
+            if (!sbx_bit_get(t->mark, ci)) {
                 if (ch->visits > 0) out[head].flags |= SBX_NODE_TRUNCATED;
                 continue;
             }
-            bit_clear(t->mark, ci);
+            sbx_bit_clear(t->mark, ci);
             sbx_snapshot_node *r = &out[rows];
             memset(r, 0, sizeof *r);
             r->node = (int32_t)ci;
@@ -245,6 +261,70 @@ int sbx_tree_find_path(const sbx_tree *t, const uint8_t *path, int steps, int st
     }
     *node_out = (int32_t)node;
     return SBX_OK;
+}
+
+/* ------------------------------------------------------------ a one-tree search */
+
+int sbx_one_tree_create(sbx_search *s, size_t size, size_t stride, const char *what) {
+    sbx_one_tree *o = calloc(1, size);
+    if (!o) return sbx_fail(SBX_ERR_MEMORY, "out of memory creating a %s tree", what);
+    s->algo = o;
+    o->t.stride = stride;
+    if (sbx_tree_alloc(&o->t, (uint32_t)s->p.node_cap) != SBX_OK) {
+        sbx_one_tree_destroy(s);
+        return sbx_fail(SBX_ERR_MEMORY, "out of memory allocating a %d-node tree arena",
+                        s->p.node_cap);
+    }
+    sbx_one_tree_bounds_reset(o);
+    return SBX_OK;
+}
+
+void sbx_one_tree_destroy(sbx_search *s) {
+    sbx_one_tree *o = s->algo;
+    if (!o) return;
+    sbx_tree_free(&o->t);
+    free(o);
+    s->algo = NULL;
+}
+
+void sbx_one_tree_bounds_reset(sbx_one_tree *o) {
+    for (int a = 0; a < SBX_MAX_AGENTS; a++) {
+        o->smin[a] = INFINITY;
+        o->smax[a] = -INFINITY;
+    }
+}
+
+/* An agent's bounds as reported: 0..0 while none is known. */
+static void bounds_out(const sbx_one_tree *o, int n, double *lo, double *hi) {
+    for (int a = 0; a < n; a++) {
+        lo[a] = o->smin[a] <= o->smax[a] ? o->smin[a] : 0.0;
+        hi[a] = o->smin[a] <= o->smax[a] ? o->smax[a] : 0.0;
+    }
+}
+
+void sbx_one_tree_fill_stats(const sbx_one_tree *o, int num_agents, sbx_search_stats *out) {
+    out->node_bytes = (int32_t)o->t.stride;
+    out->trees = 1;
+    /* one tree holds every agent's statistics: each agent's view of it */
+    for (int a = 0; a < num_agents; a++) {
+        out->nodes[a] = (int32_t)o->t.used;
+        out->root_visits[a] = (int32_t)sbx_tree_hdr_at(&o->t, 0)->visits;
+        out->max_depth_reached[a] = o->depth_reached;
+    }
+    bounds_out(o, num_agents, out->norm_min, out->norm_max);
+}
+
+void sbx_one_tree_trace(const sbx_one_tree *o, int num_agents, sbx_trace *tr, int depth,
+                        int terminal, uint64_t sim_seed, const uint32_t *path, int plen,
+                        const double *score) {
+    tr->depth = depth;
+    tr->terminal = terminal;
+    tr->sim_seed = sim_seed;
+    tr->path_len[0] = plen;
+    int32_t *flat = &tr->path[0][0];
+    for (int i = 0; i < plen; i++) flat[i] = (int32_t)path[i];
+    for (int a = 0; a < num_agents; a++) tr->score[a] = score[a];
+    bounds_out(o, num_agents, tr->norm_min, tr->norm_max);
 }
 
 /* ------------------------------------------------------------ outcomes */
