@@ -264,8 +264,10 @@ def test_line_transfer_is_measured_and_bad_counts_are_refused():
     if usable_cpus() >= 2:
         assert line_transfer_ns(np.int64(1)) > 0.0    # numpy integers are ints too
         # a positive figure; its size is the machine's and its load's (a
-        # busy second core makes a move wait for a time slice: milliseconds)
-        ns = line_transfer_ns(2_000)
+        # busy second core makes a move wait for a time slice: milliseconds,
+        # so a few round trips: 2,000 took over C's 10 s on a machine loaded
+        # tenfold, and the figure's size is the bench's business)
+        ns = line_transfer_ns(20)
         assert math.isfinite(ns) and ns > 0.0
     else:   # one CPU to run on (taskset): C refuses rather than spin
         with pytest.raises(InvalidState, match="two cores"):
