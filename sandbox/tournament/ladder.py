@@ -70,6 +70,9 @@ def rungs(args: argparse.Namespace) -> list[tuple[Budget, Budget]]:
 
 
 def make_ladder_cells(args: argparse.Namespace) -> list[Cell]:
+    if getattr(args, "opponent_iterations", None) is not None:
+        raise InvalidArgument("--ladder sets both sides' budgets at each step: drop "
+                              "--opponent-iterations")
     if args.opponents is not None:
         raise InvalidArgument("--ladder plays each agent against itself: drop --opponents")
     games = args.games if args.games is not None else LADDER_GAMES

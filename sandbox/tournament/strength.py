@@ -469,6 +469,10 @@ def add_strength_args(p: argparse.ArgumentParser) -> None:
                    help=f"the equal-iterations budget (default {ITERATIONS}; 0: no such cells)")
     p.add_argument("--ms", type=float, default=None, metavar="T",
                    help=f"the equal-wall-time budget (default {MS:g}; 0: no such cells)")
+    p.add_argument("--opponent-iterations", type=int, default=None, metavar="K",
+                   help="the opponents' budget in the iterations cells instead of the "
+                        "agent's: an unequal-budget cell, e.g. --iterations 40000 against "
+                        "an outside yardstick's 5000 (not with --ladder)")
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="first seed; a cell plays seeds S..S+N/2-1 (default 1)")
     p.add_argument("--turns", type=int, default=None, metavar="N",
@@ -546,6 +550,22 @@ def _budgets(args: argparse.Namespace) -> list[Budget]:
     return out
 
 
+def _opponent_iterations(args: argparse.Namespace, budgets: list[Budget]) -> Budget | None:
+    """--opponent-iterations K: the opponents' budget in the iterations
+    cells (the wall-time cells stay equal), or None."""
+    k = getattr(args, "opponent_iterations", None)
+    if k is None:
+        return None
+    if not any(b.iterations for b in budgets):
+        raise InvalidArgument("--opponent-iterations needs iterations cells (--iterations "
+                              "is 0)")
+    from ..config.scenario import budget_from_flags
+    try:
+        return budget_from_flags(k, None)
+    except ScenarioError as e:
+        raise InvalidArgument(str(e).replace("--iterations", "--opponent-iterations")) from None
+
+
 def check_run_args(args: argparse.Namespace, games: int) -> None:
     if not 2 <= games <= MAX_GAMES or games % 2:
         raise InvalidArgument(f"--games must be an even number in 2..{MAX_GAMES:,} (each seed "
@@ -597,13 +617,15 @@ def make_cells(args: argparse.Namespace) -> list[Cell]:
     games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
     check_run_args(args, games)
     budgets = _budgets(args)
+    their = _opponent_iterations(args, budgets)
     opponents = parse_opponents(args.opponents)
     cells = []
     for t, sc, rows in table_rows(args):
         for agent in rows:
             for opp in opponents:
                 for b in budgets:
-                    cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns)
+                    cell = Cell(t, sc, agent, opp, b, games, args.seed, args.turns,
+                                opponent_budget=their if b.iterations else None)
                     try:
                         cell.check()
                     except ScenarioError as exc:

@@ -139,6 +139,21 @@ def test_no_default_plays_only_the_agent_rows(tmp_path, capsys):
     assert logs == ["greedy-vs-random-it40.jsonl"]
 
 
+def test_opponent_iterations_make_unequal_cells(tmp_path, capsys):
+    """--opponent-iterations: the iterations cells give the opponent its own
+    budget (logged under their own name), the wall-time cells stay equal."""
+    data = json.loads(run(capsys, tmp_path, "--games", "2", "--iterations", "80", "--ms", "1",
+                          "--opponent-iterations", "20", "--opponents", "uct", "--json"))
+    by = {c["budget"]["iterations"] if "iterations" in c["budget"] else "ms": c
+          for c in data["cells"]}
+    assert by[80]["budget"]["opponent"] == {"iterations": 20}
+    assert by[80]["agent_iterations_per_turn"] == 80
+    assert by[80]["opponent_iterations_per_turn"] == 20
+    assert "opponent" not in by["ms"]["budget"]
+    logs = sorted(x.name for x in (tmp_path / "logs" / "goofspiel13-descending").iterdir())
+    assert "default-vs-uct-it80-vs-it20.jsonl" in logs
+
+
 def test_text_table_and_resume(tmp_path, capsys):
     args = ["--games", "2", "--iterations", "40", "--ms", "0", "--opponents", "random"]
     out = run(capsys, tmp_path, *args)
@@ -177,6 +192,9 @@ def test_text_table_and_resume(tmp_path, capsys):
     (["--workers", "999"], ["--workers"]),
     (["--markdown", "/no/such/folder/s.md"], ["--markdown"]),
     (["--no-default"], ["--no-default", "--agent"]),
+    (["--opponent-iterations", "0"], ["--opponent-iterations", "1.."]),
+    (["--iterations", "0", "--opponent-iterations", "5"], ["--opponent-iterations", "0"]),
+    (["--ladder", "--opponent-iterations", "5"], ["--ladder", "--opponent-iterations"]),
 ])
 def test_bad_input_is_one_line(argv, words, tmp_path, capsys):
     code = main(["strength", "--quick", *SMALL, "--out", str(tmp_path / "logs"), *argv])
