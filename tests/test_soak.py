@@ -40,8 +40,10 @@ def test_random_settings_are_valid_for_c_and_stay_within_the_soak_limits():
             for name, limit in SOAK_LIMITS.items():   # what it sets, not what it keeps
                 assert getattr(new, name) == getattr(base, name) or getattr(new, name) <= limit
             changed |= {k for k in SearchParams.model_fields if getattr(new, k) != getattr(base, k)}
-    # every knob gets changed at some point; most draws are accepted
-    assert changed == set(SearchParams.model_fields)
+    # every knob gets changed at some point; most draws are accepted. Not
+    # value_net: it names a network file, which a random draw cannot invent
+    # (tests/learn/test_net_search.py attaches, swaps and refuses nets)
+    assert changed == set(SearchParams.model_fields) - {"value_net"}
     assert accepted > 4 * refused > 0
 
 
