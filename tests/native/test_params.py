@@ -76,6 +76,10 @@ def test_range_ends_are_accepted_and_just_outside_rejected(row):
                 with pytest.raises(InvalidArgument, match="threads: .* cores"):
                     Search(g, p)
                 continue
+            if name == "info_seat" and ok >= 2:       # the model's 7; C: the game's agents
+                with pytest.raises(InvalidArgument, match="info_seat: .* past the game's agents"):
+                    Search(g, p)
+                continue
             if name != "node_cap" or ok <= 1 << 16:     # do not reserve 2 GB for the check
                 with Search(g, p) as s:
                     assert getattr(s.c_params(), name) == cast(ok)

@@ -380,3 +380,22 @@ def test_search_ranges_are_the_public_belief_state():
         s.run(iterations=5)
         with pytest.raises(InvalidState):
             s.ranges(0)
+
+
+def test_an_info_seat_past_the_agents_is_refused_on_a_public_game_too():
+    """pubcfr plays for info_seat on public goofspiel as well: a seat past the
+    two agents was accepted by set_params and failed later, when the change
+    reached the game's private states (found by the fuzz suite); now refused
+    at the door, the search unchanged, on creation too."""
+    from sandbox.native import Game, InvalidArgument, Search, SearchParams
+    with Game("goofspiel", {"num_cards": 5}, seed=3) as g:
+        with Search(g, SearchParams(algorithm="pubcfr"), seed=0) as s:
+            with pytest.raises(InvalidArgument, match="info_seat: 3 is past"):
+                s.set_params(SearchParams(algorithm="pubcfr", info_seat=3))
+            assert s.c_params() == SearchParams(algorithm="pubcfr")
+            s.set_params(SearchParams(algorithm="pubcfr", info_seat=1))
+            assert s.c_params().info_seat == 1
+            assert s.run(iterations=3).iterations <= 3
+        for algorithm in ("pubcfr", "smitsimax"):
+            with pytest.raises(InvalidArgument, match="info_seat: 2 is past"):
+                Search(g, SearchParams(algorithm=algorithm, info_seat=2), seed=0)

@@ -89,10 +89,6 @@ static int check_hidden(const sbx_search_params *p, const sbx_game_vt *game,
         return sbx_fail(SBX_ERR_ARGUMENT, "parallel: determinized smitsimax runs "
                         "serially only (parallel=serial) on hidden-information games");
     }
-    if (p->info_seat >= num_agents) {
-        return sbx_fail(SBX_ERR_ARGUMENT, "info_seat: %d is past the game's agents "
-                        "0..%d", p->info_seat, num_agents - 1);
-    }
     return SBX_OK;
 }
 
@@ -100,6 +96,13 @@ static int check_fits(const sbx_search_params *p, const sbx_game_vt *game,
                       const void *cfg, int num_agents, int max_moves) {
     int rc = check_algo(p->algorithm);
     if (rc) return rc;
+    /* On every game, not only hidden-information ones: pubcfr plays for
+     * info_seat on a public game too, and a seat past the agents reached the
+     * game's private-state hook when the change was applied */
+    if (p->info_seat >= num_agents) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "info_seat: %d is past the game's agents "
+                        "0..%d", p->info_seat, num_agents - 1);
+    }
     if ((rc = check_hidden(p, game, cfg, num_agents)) != SBX_OK) return rc;
     const sbx_algo_vt *vt = sbx_algo_for(p->algorithm);
     if (vt->check && (rc = vt->check(p, game, num_agents, max_moves)) != SBX_OK) return rc;
