@@ -137,8 +137,9 @@ def main() -> int:
               f"{'group ' if group else 'runner'} after {delay:4.2f} s: exit {rc} in "
               f"{seconds:.2f} s  {'FAILED: ' + ', '.join(bad) if bad else 'early' if early else 'ok'}",
               flush=True)
-        if "a traceback" in bad:
-            print(err[-2000:])
+        if bad:     # what the run said, so a rare failure can be read, not only counted
+            print(err[-2000:] if "a traceback" in bad else
+                  "\n".join("       | " + line for line in err.strip().splitlines()[-6:]))
     print(f"{args.runs - failed} of {args.runs} runs clean"
           + (f" ({earlies} before the interpreter had started the sandbox)" if earlies else ""))
     return 1 if failed else 0
