@@ -13,7 +13,7 @@ from typing import Sequence
 
 from .seeds import series_seed_problem
 from .native import SandboxError
-from .signals import EXIT_INTERRUPTED, terminate_cleanly
+from .signals import EXIT_INTERRUPTED, interrupted, terminate_cleanly, terminate_status
 from .run import (EXIT_ERROR, EXIT_USAGE, CliError, branch_from_args, budget_from as _budget_from,
                   make_recorder, replay_outcome as _replay_outcome, scenario_from_args)
 
@@ -647,6 +647,11 @@ def _guard(fn) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SandboxError as exc:
+        if interrupted():     # a worker the same Ctrl-C reached failed first
+            print("interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        if terminate_status(0):     # likewise a SIGTERM's
+            return terminate_status(0)
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -30,6 +30,7 @@ _RETRY_S = 0.05                 # a signal held back during an import comes agai
 _TERM_HOOKS: list[Callable[[], None]] = []
 _FORCED_EXIT_HOOKS: list[Callable[[], None]] = []
 _TERM_SIGNAL: int | None = None
+_INTERRUPTED = False            # a Ctrl-C arrived (its KeyboardInterrupt may be held back)
 _forced_exit_armed = False
 
 
@@ -98,6 +99,8 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 
 def _on_sigint(signum: int, frame: object) -> None:
+    global _INTERRUPTED
+    _INTERRUPTED = True
     if _unsafe(frame):
         _again_soon(signum)
         return
@@ -115,6 +118,13 @@ def on_terminate(hook: Callable[[], None]) -> Callable[[], None]:
 def terminate_status(rc: int) -> int:
     """`rc`, or 128 + the signal when SIGTERM ended the run through a hook."""
     return 128 + _TERM_SIGNAL if _TERM_SIGNAL is not None else rc
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C has arrived, even one held back during an import: an
+    error that follows it (a worker of the same process group killed by the
+    same Ctrl-C) is the user's interrupt, not the program's failure."""
+    return _INTERRUPTED
 
 
 def terminated() -> bool:
