@@ -27,7 +27,8 @@ from ..config import Budget, ScenarioError
 from ..native import InvalidArgument
 from .strength import (LADDER_GAMES, LADDER_ITERATIONS, LADDER_MS, Cell, CellResult,
                        budget_text, check_markdown_args, check_run_args, describe, load_average,
-                       machine, play_cells, table_rows, write_markdown)
+                       machine, play_cells, row_figures, run_lines, table_rows,
+                       write_markdown)
 
 
 
@@ -113,24 +114,17 @@ def text_table(results: list[CellResult]) -> str:
 
 def table_markdown(results: list[CellResult], command: str, when: str, workers: str,
                    load: str = "n/a", seconds: float = 0.0) -> str:
-    out = [f"- machine: {machine()}",
-           f"- games run on: {workers}; load average at the start {load}",
-           f"- date: {when} (started; took "
-           + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
-           f"- regenerate: `{command}`",
-           "- score: the bigger budget's, against the same agent on a quarter of it; "
-           "0.5: the extra search bought nothing", ""]
+    out = run_lines(command, when, workers, load, seconds) + [
+        "- score: the bigger budget's, against the same agent on a quarter of it; "
+        "0.5: the extra search bought nothing", ""]
     out.append("| scenario | agent | step | games | score | 95% interval | W / D / L "
                "| iterations per turn (more / less) |")
     out.append("|---|---|---|---:|---:|---|---|---|")
     for r in results:
         c = r.cell
-        w, d, l_ = r.wdl()
-        lo, hi = r.interval()
-        ci = "n/a" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
-        score = "n/a" if not r.games else f"{r.mean:.3f}"
+        score, ci, wdl = row_figures(r)
         out.append(f"| {c.table.label or c.table.key} | {c.agent.name} ({describe(c.agent)}) | "
-                   f"{step_label(c)} | {len(r.games)} | {score} | {ci} | {w} / {d} / {l_} | "
+                   f"{step_label(c)} | {len(r.games)} | {score} | {ci} | {wdl} | "
                    f"{r.iterations_text()} |")
     return "\n".join(out) + "\n"
 

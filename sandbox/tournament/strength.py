@@ -378,27 +378,38 @@ INTRO = ("# Strength table\n\n"
          "player. Written by `python -m sandbox strength` (README: *The strength table*).\n")
 
 
+def run_lines(command: str, when: str, workers: str, load: str, seconds: float) -> list[str]:
+    """How a run was made (machine, load, date, the command): the lines
+    above a table, the strength table's and the ladder's."""
+    return [f"- machine: {machine()}",
+            f"- games run on: {workers}; load average at the start {load}",
+            f"- date: {when} (started; took "
+            + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
+            f"- regenerate: `{command}`"]
+
+
+def row_figures(r: CellResult) -> tuple[str, str, str]:
+    """A cell's score, 95% interval and W / D / L as a table prints them."""
+    w, d, l_ = r.wdl()
+    lo, hi = r.interval()
+    ci = "n/a" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
+    score = "n/a" if not r.games else f"{r.mean:.3f}"
+    return score, ci, f"{w} / {d} / {l_}"
+
+
 def table_markdown(results: list[CellResult], command: str, when: str, workers: str,
                    load: str = "n/a", seconds: float = 0.0) -> str:
     """How the run was made (machine, load, date, the command) and its table."""
-    out = [f"- machine: {machine()}",
-           f"- games run on: {workers}; load average at the start {load}",
-           f"- date: {when} (started; took "
-           + (f"{seconds:.1f} s)" if seconds < 120 else f"{seconds / 60:.1f} min)"),
-           f"- regenerate: `{command}`", ""]
+    out = run_lines(command, when, workers, load, seconds) + [""]
     out.append("| scenario | agent | opponent | budget | games | score | 95% interval | W / D / L "
                "| iterations per turn (agent / opponent) |")
     out.append("|---|---|---|---:|---:|---:|---|---|---|")
     for r in results:
         c = r.cell
-        w, d, l_ = r.wdl()
-        lo, hi = r.interval()
-        ci = "n/a" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
-        its = r.iterations_text()
-        score = "n/a" if not r.games else f"{r.mean:.3f}"
+        score, ci, wdl = row_figures(r)
         out.append(f"| {c.table.label or c.table.key} | {c.agent.name} ({describe(c.agent)}) | "
                    f"{c.opponent.name} | {c.budget_label} | {len(r.games)} | {score} | {ci} | "
-                   f"{w} / {d} / {l_} | {its} |")
+                   f"{wdl} | {r.iterations_text()} |")
     return "\n".join(out) + "\n"
 
 
