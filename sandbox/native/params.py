@@ -262,7 +262,8 @@ class SearchParams(BaseModel):
     # once per process whatever the number of searches, and attaches it.
     value_net: str = Field("", description="gtcfr, pubcfr, mcgs: a value-and-policy network "
                                            "file (`python -m sandbox train` writes one; a relative path is "
-                                           "from the working directory; \"\": none) whose "
+                                           "looked up beside the scenario or agent file "
+                                           "first, then from the working directory; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
                                            "both seats' ranges; mcgs: a new node's value) and "
