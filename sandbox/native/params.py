@@ -257,6 +257,10 @@ class SearchParams(BaseModel):
                                            "re-solved subgame, the rest its range in the "
                                            "previous search (Student of Games' alpha; 1: the "
                                            "gadget alone, the safe re-solve)")
+    relative_scores: bool = Field(False, description="smitsimax: score each agent's leaf as its "
+                                                     "evaluation minus the mean of the others' "
+                                                     "(a duel's zero-sum view); off: each tree "
+                                                     "maximises its own evaluation")
 
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
