@@ -52,11 +52,25 @@ class TrainConfig:
     size: str = "small"
     checkpoint_every: int = 500
     command: str = ""
+    targets: str = "solve"            # "solve": query solving; "search": the players' roots
+    solve_iterations: int = 2000
+    queries: int = 4
 
     def selfplay_key(self) -> dict[str, Any]:
         """What the buffer's positions depend on: another value is another
         run's buffer."""
-        return {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+        key = {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+        if self.targets != "search":     # the keys of buffers written before query solving
+            key.update(targets=self.targets, solver=self.solver(),
+                       solve_iterations=self.solve_iterations, queries=self.queries)
+        return key
+
+    def solver(self) -> dict[str, Any] | None:
+        """The solver's settings: player 0's search settings under GT-CFR."""
+        if self.targets != "solve":
+            return None
+        from .solve import solver_params
+        return solver_params(self.scenario["players"][0]["search"])
 
     def train_key(self) -> dict[str, Any]:
         """What the checkpoint depends on besides the buffer."""
@@ -111,7 +125,8 @@ def selfplay(cfg: TrainConfig, buf: ReplayBuffer, executor,
                 s = next(it, None)
                 if s is None:
                     break
-                job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns)
+                job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns, cfg.targets,
+                                  cfg.solver(), cfg.solve_iterations, cfg.queries)
                 pending[executor.submit(play_selfplay, job)] = s
             if not pending:
                 return played
@@ -230,6 +245,10 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
             raise TrainError(f"{cfg.scenario_name}: {exc}") from None
         except SandboxError as exc:
             raise TrainError(f"{cfg.scenario_name}: a net cannot be trained on it: {exc}") from None
+        if cfg.targets == "solve" and (dims.slots or dims.players != 2):
+            raise TrainError(f"{cfg.scenario_name}: query solving (--targets solve) solves "
+                             "two-player games of public states with gtcfr; solving per private "
+                             "state with pubcfr is not built yet: use --targets search")
     spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
     header = {"game": scenario.game, "params": scenario.game_param_string(),
               "selfplay": _hash(cfg.selfplay_key()), "scenario": cfg.scenario_name}
