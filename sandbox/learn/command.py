@@ -57,6 +57,10 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--queries", type=int, default=4, metavar="Q",
                    help="positions solved per turn besides the one played, each one random "
                         "joint action on (default 4)")
+    p.add_argument("--generations", type=int, default=1, metavar="G",
+                   help="G rounds of self-play and training: generation g's searches (and "
+                        "solver) use generation g-1's net as value_net, and it trains on every "
+                        "generation's positions so far; --games games each (default 1)")
     p.add_argument("--outcome-weight", type=float, default=None, metavar="W",
                    help="value target = (1-W) x the search's value + W x the game's outcome "
                         "(default 0.5 with --targets search; solved positions have no outcome)")
@@ -72,7 +76,8 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
 def _check(args: argparse.Namespace) -> None:
     from ..seeds import series_seed_problem
     checks = [("--games", args.games, 0, 1_000_000), ("--steps", args.steps, 0, 10_000_000),
-              ("--batch", args.batch, 1, 65_536), ("--window", args.window, 1, 100_000_000)]
+              ("--batch", args.batch, 1, 65_536), ("--window", args.window, 1, 100_000_000),
+              ("--generations", args.generations, 1, 1000)]
     if args.turns is not None:
         checks.append(("--turns", args.turns, 1, 1_000_000))
     if args.targets == "solve":
@@ -130,6 +135,7 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       outcome_weight=0.5 if args.outcome_weight is None else args.outcome_weight,
                       size=args.size, targets=args.targets,
                       solve_iterations=args.solve_iterations, queries=args.queries,
+                      generations=args.generations,
                       command=" ".join(["python -m sandbox train",
                                         *(shlex.quote(a) for a in argv)]))
     show = not (args.quiet or args.json) and sys.stderr.isatty()

@@ -20,7 +20,7 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -55,6 +55,9 @@ class TrainConfig:
     targets: str = "solve"            # "solve": query solving; "search": the players' roots
     solve_iterations: int = 2000
     queries: int = 4
+    generations: int = 1
+    net: str | None = None            # the previous generation's net, inside every search
+    net_hash: str = ""                # its bytes' hash: another net is another buffer
 
     def selfplay_key(self) -> dict[str, Any]:
         """What the buffer's positions depend on: another value is another
@@ -63,6 +66,8 @@ class TrainConfig:
         if self.targets != "search":     # the keys of buffers written before query solving
             key.update(targets=self.targets, solver=self.solver(),
                        solve_iterations=self.solve_iterations, queries=self.queries)
+        if self.net:
+            key["net"] = self.net_hash
         return key
 
     def solver(self) -> dict[str, Any] | None:
@@ -70,7 +75,7 @@ class TrainConfig:
         if self.targets != "solve":
             return None
         from .solve import solver_params
-        return solver_params(self.scenario["players"][0]["search"])
+        return solver_params(self.scenario["players"][0]["search"], self.net)
 
     def train_key(self) -> dict[str, Any]:
         """What the checkpoint depends on besides the buffer."""
@@ -91,6 +96,7 @@ class TrainReport:
     selfplay_seconds: float
     train_seconds: float
     dropped_records: int = 0
+    generations: int = 1
     losses: list[tuple[int, float, float]] = field(default_factory=list)
 
     def text(self) -> str:
@@ -98,7 +104,8 @@ class TrainReport:
                 f"{self.games_in_buffer} games ({self.games_played} played now, "
                 f"{self.selfplay_seconds:.1f} s; training {self.train_seconds:.1f} s); last "
                 f"value loss {self.value_loss:.4f}, policy loss {self.policy_loss:.4f}"
-                + (f"; loss curve {self.png}" if self.png else ""))
+                + (f"; loss curve {self.png}" if self.png else "")
+                + (f" ({self.generations} generations)" if self.generations > 1 else ""))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -191,8 +198,9 @@ def _load_checkpoint(path: Path, key: str, params, opt_state):
 
 
 def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
-          on_step: Callable[[int], None] | None = None):
-    """Runs the steps the checkpoint lacks; returns (params as numpy, losses)."""
+          on_step: Callable[[int], None] | None = None, earlier: Sequence[ReplayBuffer] = ()):
+    """Runs the steps the checkpoint lacks; returns (params as numpy, losses).
+    `earlier`: earlier generations' buffers, before this one in the window."""
     import jax.numpy as jnp
     import optax
 
@@ -212,6 +220,8 @@ def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
         if on_step is not None and step:
             on_step(min(step, cfg.steps))
     data = buf.window(cfg.window)
+    if earlier and len(data) < cfg.window:
+        data = np.concatenate([*(b.records for b in earlier), buf.records])[-cfg.window:]
     run = make_step(spec, optimizer, cfg.outcome_weight)
     n = len(data)
     while step < cfg.steps:
@@ -250,22 +260,76 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
                              "two-player games of public states with gtcfr; solving per private "
                              "state with pubcfr is not built yet: use --targets search")
     spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
+    if cfg.generations == 1:
+        return _one_generation(cfg, scenario, spec, dims, executor, progress, [])[0]
+    return _generations(cfg, scenario, spec, dims, executor, progress)
+
+
+NET_SEARCHES = ("gtcfr", "pubcfr", "mcgs")   # the searches that read value_net
+
+
+def with_net(scenario: dict[str, Any], path: str) -> dict[str, Any]:
+    """The scenario with `path` as every net-reading search's value_net."""
+    out = json.loads(json.dumps(scenario))
+    for p in out["players"]:
+        if p.get("search", {}).get("algorithm") in NET_SEARCHES:
+            p["search"]["value_net"] = path
+    return out
+
+
+def _generations(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, progress
+                 ) -> TrainReport:
+    """Generation g (1..G) plays its games (match seeds seed + (g-1) * games
+    onwards) with generation g-1's net inside the searches and the solver,
+    and trains a net on its own and the earlier generations' positions (the
+    window's last positions); each in <work>/gen-g/, so a run resumes where
+    it stopped. The last generation's net is --out."""
+    from dataclasses import replace
+    earlier: list[ReplayBuffer] = []
+    prev: str | None = None
+    total = [0, 0.0, 0.0]
+    for g in range(1, cfg.generations + 1):
+        gdir = Path(cfg.work) / f"gen-{g}"
+        gcfg = replace(cfg, work=str(gdir), generations=1, seed=cfg.seed + (g - 1) * cfg.games,
+                       out=cfg.out if g == cfg.generations else str(gdir / "net.sbxnet"))
+        if prev is not None:
+            gcfg = replace(gcfg, scenario=with_net(cfg.scenario, prev), net=prev,
+                           net_hash=hashlib.sha256(Path(prev).read_bytes()).hexdigest()[:16])
+        report, buf = _one_generation(gcfg, scenario, spec, dims, executor, progress, earlier,
+                                      label=f"generation {g}/{cfg.generations}: ")
+        earlier.append(buf)
+        prev = gcfg.out
+        total[0] += report.games_played
+        total[1] += report.selfplay_seconds
+        total[2] += report.train_seconds
+    report.games_played = total[0]
+    report.games_in_buffer = sum(len(b.games) for b in earlier)
+    report.positions = sum(len(b) for b in earlier)
+    report.selfplay_seconds, report.train_seconds = round(total[1], 2), round(total[2], 2)
+    report.generations = cfg.generations
+    return report
+
+
+def _one_generation(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, progress,
+                    earlier: list[ReplayBuffer], label: str = ""
+                    ) -> tuple[TrainReport, ReplayBuffer]:
     header = {"game": scenario.game, "params": scenario.game_param_string(),
               "selfplay": _hash(cfg.selfplay_key()), "scenario": cfg.scenario_name}
     buf = ReplayBuffer(Path(cfg.work) / "buffer.sbxbuf", header, dims)
     t0 = time.perf_counter()
     played = selfplay(cfg, buf, executor,
-                      on_game=(lambda k: progress("self-play games", k, cfg.games))
+                      on_game=(lambda k: progress(label + "self-play games", k, cfg.games))
                       if progress else None)
     t1 = time.perf_counter()
-    params, losses = train(cfg, spec, buf, on_step=(lambda k: progress("training steps", k,
-                                                                        cfg.steps))
-                           if progress else None)
+    params, losses = train(cfg, spec, buf, on_step=(lambda k: progress(label + "training steps",
+                                                                        k, cfg.steps))
+                           if progress else None, earlier=earlier)
     t2 = time.perf_counter()
     meta = json.dumps({"trained_by": cfg.command, "scenario": cfg.scenario_name,
                        "game_params": scenario.game_param_string(), "games": cfg.games,
                        "positions": len(buf), "steps": cfg.steps,
-                       "architecture": spec.arch.text(), "seed": cfg.seed}, sort_keys=True)
+                       "architecture": spec.arch.text(), "seed": cfg.seed,
+                       "targets": cfg.targets}, sort_keys=True)
     write_net(cfg.out, spec, params, meta)
     png = None
     if losses:
@@ -277,4 +341,4 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
                        games_in_buffer=len(buf.games), positions=len(buf), steps=cfg.steps,
                        value_loss=last[1], policy_loss=last[2],
                        selfplay_seconds=round(t1 - t0, 2), train_seconds=round(t2 - t1, 2),
-                       dropped_records=buf.dropped, losses=losses)
+                       dropped_records=buf.dropped, losses=losses), buf

@@ -13,8 +13,12 @@ from sandbox.config import load_scenario
 from sandbox.learn.buffer import KIND_QUERY, payload_dtype
 from sandbox.learn.selfplay import SelfPlayJob, game_dims, play_selfplay
 from sandbox.learn.solve import solve_position, solver_params
-from sandbox.learn.train import TrainConfig
-from sandbox.native import Game
+from sandbox.cli import main
+from sandbox.learn.train import TrainConfig, with_net
+from sandbox.native import Game, _lib
+
+# training imports JAX, whose C++ exceptions trip the ASan runtime
+NO_JAX = pytest.mark.skipif(_lib.SANITIZED, reason="JAX does not load under ASan")
 
 GTCFR = {"algorithm": "gtcfr", "rollout": False}
 
@@ -89,3 +93,40 @@ def test_the_buffer_key_holds_the_solve_settings():
     # the root-value targets keep the key their buffers were written with
     assert set(TrainConfig(**base, targets="search").selfplay_key()) == {"scenario", "max_turns",
                                                                            "seed"}
+
+
+def test_with_net_gives_the_net_to_the_searches_that_read_one():
+    sc = load_scenario("goofspiel_4_exploit").with_settings(
+        ["players.0.search.algorithm=gtcfr"]).model_dump(mode="json")
+    out = with_net(sc, "n.sbxnet")
+    assert out["players"][0]["search"]["value_net"] == "n.sbxnet"
+    assert out["players"][1]["search"]["value_net"] == ""          # smitsimax reads none
+    cfg = TrainConfig(scenario=sc, scenario_name="x", out="x", work="x", net="n.sbxnet",
+                      net_hash="abc")
+    assert cfg.solver()["value_net"] == "n.sbxnet" and cfg.selfplay_key()["net"] == "abc"
+
+
+@NO_JAX
+def test_generations_train_in_turn_and_resume(tmp_path, capsys):
+    import json
+    argv = ["train", "goofspiel_4_exploit", "--set", "players.0.search.algorithm=gtcfr",
+            "--iterations", "50", "--games", "2", "--steps", "5", "--generations", "2",
+            "--solve-iterations", "200", "--queries", "1", "--size", "tiny", "--workers", "0",
+            "--quiet", "--json", "--out", str(tmp_path / "n.sbxnet")]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["generations"] == 2 and first["games_played"] == 4
+    work = tmp_path / "n.sbxnet.work"
+    assert (work / "gen-1" / "net.sbxnet").exists() and (work / "gen-2" / "buffer.sbxbuf").exists()
+    # generation 2 played other games than generation 1 (seeds 3 and 4 after 1 and 2)
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["games_played"] == 0 and again["games_in_buffer"] == 4
+
+
+@NO_JAX
+def test_query_solving_refuses_hidden_information_in_one_line(tmp_path, capsys):
+    assert main(["train", "goofspiel_4_imp_info", "--out", str(tmp_path / "x.sbxnet"),
+                 "--workers", "0", "--quiet"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "--targets search" in err and "\n" not in err, err
