@@ -162,11 +162,17 @@ def _solved_records(dims: Dims, game, solved, kind: int, turn: int, seed: int) -
     return recs
 
 
+# A query position is 1..QUERY_STEPS uniformly random joint actions from
+# the position played: one step gives the states a search from there values
+# at its first frontier; more cover the deeper, off-line states that
+# searches from other positions ask about (self-play alone visits few).
+QUERY_STEPS = 3
+
+
 def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
     """Sound self-play: the match is played by the scenario's searches as
     usual, and each position it reaches, with `queries` more per turn (each
-    one uniformly random joint action away from it: the states a search
-    from there values at its frontier), is solved afresh by GT-CFR at
+    a short random walk from it, QUERY_STEPS), is solved afresh by GT-CFR at
     `solve_iterations`; the solves' values and average strategies are the
     targets. The solver's seed and the queries' joint actions come from
     (the match seed, the turn, the query), so a game's records are the same
@@ -189,7 +195,11 @@ def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
             positions = [(0, game.clone())]
             for q in range(job.queries):
                 child = game.clone()
-                child.step([int(rng.choice(child.legal_moves(a))) for a in range(dims.players)])
+                for _ in range(int(rng.integers(1, QUERY_STEPS + 1))):
+                    if child.is_terminal:
+                        break
+                    child.step([int(rng.choice(child.legal_moves(a)))
+                                for a in range(dims.players)])
                 if not child.is_terminal:
                     positions.append((1, child))
             for (kind, pos), sseed in zip(positions, seeds):

@@ -27,7 +27,7 @@ import numpy as np
 from ..native import SandboxError
 from .buffer import ReplayBuffer
 from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
-from .selfplay import SelfPlayJob, game_dims, play_selfplay
+from .selfplay import QUERY_STEPS, SelfPlayJob, game_dims, play_selfplay
 
 
 class TrainError(SandboxError):
@@ -65,7 +65,8 @@ class TrainConfig:
         key = {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
         if self.targets != "search":     # the keys of buffers written before query solving
             key.update(targets=self.targets, solver=self.solver(),
-                       solve_iterations=self.solve_iterations, queries=self.queries)
+                       solve_iterations=self.solve_iterations, queries=self.queries,
+                       query_steps=QUERY_STEPS)
         if self.net:
             key["net"] = self.net_hash
         return key
