@@ -47,7 +47,7 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="train on the buffer's last N positions (default 100000)")
     p.add_argument("--targets", choices=TARGETS, default="solve",
                    help="solve: each position the self-play reaches, and --queries more a "
-                        "random joint action away, is solved afresh by gtcfr at "
+                        "few random joint actions away, is solved afresh by gtcfr at "
                         "--solve-iterations; its value and average strategies are the targets "
                         "(Student of Games' query solving; two-player public-state games). "
                         "search: the playing searches' own root values and policies "
@@ -55,8 +55,8 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solve-iterations", type=int, default=2000, metavar="K",
                    help="gtcfr iterations per solved position (default 2000)")
     p.add_argument("--queries", type=int, default=4, metavar="Q",
-                   help="positions solved per turn besides the one played, each one random "
-                        "joint action on (default 4)")
+                   help="positions solved per turn besides the one played, each a walk of "
+                        "1 to 3 random joint actions from it (default 4)")
     p.add_argument("--generations", type=int, default=1, metavar="G",
                    help="G rounds of self-play and training: generation g's searches (and "
                         "solver) use generation g-1's net as value_net, and it trains on every "

@@ -198,6 +198,14 @@ def _load_checkpoint(path: Path, key: str, params, opt_state):
     return int(meta["step"]), new_params, jax.tree_util.tree_unflatten(tree, new_leaves), losses
 
 
+def training_positions(buffers: Sequence[ReplayBuffer], window: int) -> np.ndarray:
+    """The last `window` positions of the buffers, in the order of their
+    games' match seeds: several workers append games in the order they
+    finish, and the minibatches must not depend on that."""
+    recs = np.concatenate([b.records for b in buffers]) if len(buffers) > 1 else buffers[0].records
+    return recs[np.argsort(recs["game"], kind="stable")][-window:]
+
+
 def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
           on_step: Callable[[int], None] | None = None, earlier: Sequence[ReplayBuffer] = ()):
     """Runs the steps the checkpoint lacks; returns (params as numpy, losses).
@@ -220,9 +228,7 @@ def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
         step, params, opt_state, losses = got
         if on_step is not None and step:
             on_step(min(step, cfg.steps))
-    data = buf.window(cfg.window)
-    if earlier and len(data) < cfg.window:
-        data = np.concatenate([*(b.records for b in earlier), buf.records])[-cfg.window:]
+    data = training_positions([*earlier, buf], cfg.window)
     run = make_step(spec, optimizer, cfg.outcome_weight)
     n = len(data)
     while step < cfg.steps:

@@ -130,3 +130,20 @@ def test_query_solving_refuses_hidden_information_in_one_line(tmp_path, capsys):
                  "--workers", "0", "--quiet"]) != 0
     err = capsys.readouterr().err.strip()
     assert "--targets search" in err and "\n" not in err, err
+
+
+def test_training_positions_do_not_depend_on_the_order_games_finished(tmp_path):
+    from sandbox.learn.buffer import ReplayBuffer
+    from sandbox.learn.train import training_positions
+    sc = load_scenario("goofspiel_4_exploit").with_settings(["budget.iterations=20"])
+    games = {s: play_selfplay(SelfPlayJob("k", sc.model_dump(mode="json"), s, None, "search"))
+             for s in (1, 2, 3)}
+    with Game(sc.game, sc.game_param_string(), 1) as g:
+        dims = game_dims(g)
+    got = []
+    for name, order in (("a", (1, 2, 3)), ("b", (3, 1, 2))):
+        buf = ReplayBuffer(tmp_path / name, {"game": "goofspiel"}, dims)
+        for s in order:
+            buf.append_game(np.frombuffer(games[s]["records"], dtype=payload_dtype(dims)))
+        got.append(training_positions([buf], 20))
+    assert len(got[0]) == 20 and got[0].tobytes() == got[1].tobytes()
