@@ -300,6 +300,8 @@ def _generations(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, prog
         gcfg = replace(cfg, work=str(gdir), generations=1, seed=cfg.seed + (g - 1) * cfg.games,
                        out=cfg.out if g == cfg.generations else str(gdir / "net.sbxnet"))
         if prev is not None:
+            # absolute: a relative value_net is looked up beside the scenario file
+            prev = str(Path(prev).resolve())
             gcfg = replace(gcfg, scenario=with_net(cfg.scenario, prev), net=prev,
                            net_hash=hashlib.sha256(Path(prev).read_bytes()).hexdigest()[:16])
         report, buf = _one_generation(gcfg, scenario, spec, dims, executor, progress, earlier,
