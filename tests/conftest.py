@@ -5,6 +5,26 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
+def _terminal_signals():
+    """The signal tests play a user at a terminal pressing Ctrl-C: a program
+    started from a shell has SIGINT at its default. A test run started in
+    the background by a non-interactive shell inherits SIGINT and SIGQUIT
+    ignored (POSIX shells do that to background jobs), and every program the
+    tests start would then ignore the Ctrl-C they send. So the run gives
+    itself Python's own Ctrl-C handler back (programs it starts then get the
+    default, as from a shell) and SIGQUIT its default. SIGHUP is left as the
+    run was given it (nohup's choice is the user's; the bot test allows
+    for it)."""
+    import signal
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+_terminal_signals()
+
+
 def pytest_configure(config):
     """Tests never fill the user's replays/: every recorder that is not given
     a folder (and the app's menu) uses $SBX_REPLAY_DIR, set here to a fresh

@@ -528,6 +528,9 @@ typedef struct sbx_search_params {
                                    range of the re-solved subgame (the
                                    rest: its range in the previous search;
                                    1: the gadget alone)                     */
+    int32_t relative_scores;    /* Smitsimax: 1 scores each agent's leaf as
+                                   its evaluation minus the mean of the
+                                   others' (a duel's zero-sum view)         */
 } sbx_search_params;
 
 #define SBX_PARAM_FLOAT 0

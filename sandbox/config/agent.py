@@ -41,7 +41,7 @@ from ..native.params import Float, Int
 from ..names import ScenarioError, slug
 from .budget import Budget
 from .errors import one_line, parse_toml
-from .process import PROCESS_KEYS, ProcessFields, resolve_process_paths
+from .process import PROCESS_KEYS, ProcessFields, resolve_net_path, resolve_process_paths
 
 AGENT_FORMAT = 1
 AGENT_DIR = Path("agents")
@@ -130,6 +130,7 @@ def read_agent_file(path: Path, where: str, shown: str | None = None) -> dict[st
             raise ScenarioError(f"{label}: {one_line(exc, prefix='budget.')}") from None
     # a process agent's program and folder are looked up beside the agent file
     data = resolve_process_paths(data, path.resolve().parent)
+    data = resolve_net_path(data, path.resolve().parent)
     return {k: v for k, v in data.items() if k in AGENT_KEYS}
 
 

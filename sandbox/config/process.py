@@ -121,3 +121,25 @@ def resolve_process_paths(player: Any, base_dir: Path | None) -> Any:
     elif isinstance(cwd, str) and cwd and not Path(cwd).is_absolute():
         out["cwd"] = os.path.normpath(base_dir.resolve() / cwd)
     return out
+
+
+def resolve_net_path(player: Any, base_dir: Path | None) -> Any:
+    """A player dict whose `search.value_net` names a file beside the
+    scenario or agent file (`base_dir`) gets that file's absolute path, so
+    the file plays the same from any working folder; a name not found there
+    is left as written (looked up from the current folder, then refused
+    when the search loads it)."""
+    if base_dir is None or not isinstance(player, dict):
+        return player
+    search = player.get("search")
+    ref = search.get("value_net") if isinstance(search, dict) else None
+    if not isinstance(ref, str) or not ref or Path(ref).is_absolute():
+        return player
+    try:
+        beside = base_dir.resolve() / ref
+        found = beside.is_file()
+    except (OSError, ValueError):        # a name the system cannot look up
+        return player
+    if not found:
+        return player
+    return {**player, "search": {**search, "value_net": os.path.normpath(beside)}}

@@ -27,7 +27,7 @@ from ..textfile import TextFileProblem, read_small_text
 from ..names import DEFAULT_SCENARIO, SCENARIO_DIR, ScenarioError, find_scenario, list_scenarios
 from .agent import resolve_agents
 from .budget import MAX_ITERATIONS, MAX_MS, Budget, budget_from_flags
-from .process import ProcessFields, resolve_process_paths
+from .process import ProcessFields, resolve_net_path, resolve_process_paths
 from .remote import url_problem
 from .errors import one_line, parse_toml
 
@@ -380,7 +380,8 @@ def scenario_from_dict(data: dict[str, Any], source: str = "(scenario)",
         raise ScenarioError(f"{source}: {exc}") from None
     data = _layouts_beside(data, base_dir)
     if isinstance(data, dict) and isinstance(data.get("players"), list):
-        data = {**data, "players": [resolve_process_paths(p, base_dir)
+        data = {**data, "players": [resolve_net_path(resolve_process_paths(p, base_dir),
+                                                     base_dir)
                                     for p in data["players"]]}
     try:
         return Scenario.model_validate(data)

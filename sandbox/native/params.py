@@ -257,12 +257,17 @@ class SearchParams(BaseModel):
                                            "re-solved subgame, the rest its range in the "
                                            "previous search (Student of Games' alpha; 1: the "
                                            "gadget alone, the safe re-solve)")
+    relative_scores: bool = Field(False, description="smitsimax: score each agent's leaf as its "
+                                                     "evaluation minus the mean of the others' "
+                                                     "(a duel's zero-sum view); off: each tree "
+                                                     "maximises its own evaluation")
 
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
     value_net: str = Field("", description="gtcfr, pubcfr, mcgs: a value-and-policy network "
                                            "file (`python -m sandbox train` writes one; a relative path is "
-                                           "from the working directory; \"\": none) whose "
+                                           "looked up beside the scenario or agent file "
+                                           "first, then from the working directory; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
                                            "both seats' ranges; mcgs: a new node's value) and "

@@ -341,11 +341,21 @@ class Smitsimax:
                 if not (at_limit or g.is_terminal):
                     ends = False
                     break
-                v = g.evaluate()[a]
+                v = self._evaluate(g)[a]
                 returns.append(v / float(max(depth, 1)) if p.depth_normalize else v)
             if ends:
                 out[a] = (len(paths[a]) - 1, returns)
         return out
+
+    def _evaluate(self, g) -> list[float]:
+        """The leaf scores: the game's evaluation, or with relative_scores
+        each agent's minus the mean of the others'."""
+        v = [float(x) for x in g.evaluate()]
+        n = len(v)
+        if not self.params.relative_scores or n < 2:
+            return v
+        total = sum(v)
+        return [(n * x - total) / (n - 1) for x in v]
 
     # -- one iteration ----------------------------------------------------------
     def _iterate(self, trace: dict | None = None) -> tuple[str, int]:
@@ -450,7 +460,7 @@ class Smitsimax:
             if newly_frozen:
                 # A frozen tree learns nothing after its death: its score is
                 # the evaluation at the moment it died.
-                at_death = sim.evaluate()
+                at_death = self._evaluate(sim)
                 for a in newly_frozen:
                     score[a] = at_death[a]
             ends = sim.is_terminal
@@ -461,7 +471,7 @@ class Smitsimax:
                 terminal = True
                 break
 
-        final_scores = sim.evaluate()
+        final_scores = self._evaluate(sim)
         for a in range(n):
             tree = trees[a]
             path = paths[a]

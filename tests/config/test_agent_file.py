@@ -29,7 +29,7 @@ KNOBS = {
     "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False, "leaf_rollouts": 8, "expand_after": 5,
     "grow_tree": True,
     "info_seat": 1, "exploration_decay": 0.7 + 0.1, "safe_moves": False,
-    "resolve_mix": 0.25, "value_net": "nets/ann.sbxnet",
+    "resolve_mix": 0.25, "value_net": "nets/ann.sbxnet", "relative_scores": True,
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)
 POLICIES = typing.get_args(SearchParams.model_fields["policy"].annotation)

@@ -68,3 +68,21 @@ def test_a_program_that_is_not_executable_is_refused(tmp_path):
     write(f, f'game = "goofspiel"\n[[players]]\ncontroller = "process"\n'
              f'command = ["{sys.executable}", "b.py"]\n[[players]]\ncontroller = "random"\n')
     assert load_scenario(f).players[0].cwd == str(tmp_path)
+
+
+def test_a_value_net_is_found_beside_the_scenario_or_agent_file(tmp_path, monkeypatch):
+    """A scenario or agent file that names its network by a relative path
+    plays the same from any working folder; a name not beside the file is
+    left as written (the working folder's, as before)."""
+    (tmp_path / "nets").mkdir()
+    write(tmp_path / "nets" / "g.sbxnet", "not read here")
+    f = write(tmp_path / "s.toml", 'game = "goofspiel"\n[[players]]\n[players.search]\n'
+                                   'algorithm = "gtcfr"\nvalue_net = "nets/g.sbxnet"\n'
+                                   '[[players]]\ncontroller = "random"\n')
+    a = write(tmp_path / "a.toml", '[search]\nalgorithm = "mcgs"\nvalue_net = "nets/g.sbxnet"\n')
+    elsewhere = write(tmp_path / "e.toml", '[search]\nvalue_net = "nets/absent.sbxnet"\n')
+    monkeypatch.chdir("/")
+    want = str(tmp_path / "nets" / "g.sbxnet")
+    assert load_scenario(f).players[0].search.value_net == want
+    assert load_entrant(str(a)).player["search"]["value_net"] == want
+    assert load_entrant(str(elsewhere)).player["search"]["value_net"] == "nets/absent.sbxnet"

@@ -36,6 +36,8 @@ VARIANTS = {
     "always_random": BASE.replace(random_threshold=1000),
     "c_0": BASE.replace(c=0.0),
     "c_3": BASE.replace(c=3.0, max_depth=3),
+    "relative_scores": BASE.replace(relative_scores=True),
+    "relative_freeze": BASE.replace(relative_scores=True, elimination="freeze"),
 }
 GAMES = {
     "duel_7x7": {"snakes": 2, "width": 7, "height": 7},
