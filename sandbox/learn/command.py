@@ -14,6 +14,7 @@ from ..native import InvalidArgument
 from ..tournament.commands import add_budget_args, add_executor_args
 
 SIZES = ("tiny", "small")
+TARGETS = ("solve", "search")
 
 
 def add_train_args(p: argparse.ArgumentParser) -> None:
@@ -44,9 +45,25 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="Adam's learning rate (default 0.001)")
     p.add_argument("--window", type=int, default=100_000, metavar="N",
                    help="train on the buffer's last N positions (default 100000)")
-    p.add_argument("--outcome-weight", type=float, default=0.5, metavar="W",
-                   help="value target = (1-W) x the search's root value + W x the game's "
-                        "outcome (default 0.5)")
+    p.add_argument("--targets", choices=TARGETS, default="solve",
+                   help="solve: each position the self-play reaches, and --queries more a "
+                        "few random joint actions away, is solved afresh by gtcfr at "
+                        "--solve-iterations; its value and average strategies are the targets "
+                        "(Student of Games' query solving; two-player public-state games). "
+                        "search: the playing searches' own root values and policies "
+                        "(default solve)")
+    p.add_argument("--solve-iterations", type=int, default=2000, metavar="K",
+                   help="gtcfr iterations per solved position (default 2000)")
+    p.add_argument("--queries", type=int, default=4, metavar="Q",
+                   help="positions solved per turn besides the one played, each a walk of "
+                        "1 to 3 random joint actions from it (default 4)")
+    p.add_argument("--generations", type=int, default=1, metavar="G",
+                   help="G rounds of self-play and training: generation g's searches (and "
+                        "solver) use generation g-1's net as value_net, and it trains on every "
+                        "generation's positions so far; --games games each (default 1)")
+    p.add_argument("--outcome-weight", type=float, default=None, metavar="W",
+                   help="value target = (1-W) x the search's value + W x the game's outcome "
+                        "(default 0.5 with --targets search; solved positions have no outcome)")
     p.add_argument("--size", choices=SIZES, default="small",
                    help="small: two 3x3 convolutions of 16 channels and a dense layer of 64 on "
                         "a board game, two dense layers of 64 otherwise; tiny: one dense layer "
@@ -59,15 +76,19 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
 def _check(args: argparse.Namespace) -> None:
     from ..seeds import series_seed_problem
     checks = [("--games", args.games, 0, 1_000_000), ("--steps", args.steps, 0, 10_000_000),
-              ("--batch", args.batch, 1, 65_536), ("--window", args.window, 1, 100_000_000)]
+              ("--batch", args.batch, 1, 65_536), ("--window", args.window, 1, 100_000_000),
+              ("--generations", args.generations, 1, 1000)]
     if args.turns is not None:
         checks.append(("--turns", args.turns, 1, 1_000_000))
+    if args.targets == "solve":
+        checks += [("--solve-iterations", args.solve_iterations, 1, 10_000_000),
+                   ("--queries", args.queries, 0, 1000)]
     for name, v, lo, hi in checks:
         if not lo <= v <= hi:
             raise InvalidArgument(f"{name} must be in {lo}..{hi} (got {v})")
     if not (0 < args.lr <= 1):
         raise InvalidArgument(f"--lr must be in (0, 1] (got {args.lr})")
-    if not 0 <= args.outcome_weight <= 1:
+    if args.outcome_weight is not None and not 0 <= args.outcome_weight <= 1:
         raise InvalidArgument(f"--outcome-weight must be in 0..1 (got {args.outcome_weight})")
     if series_seed_problem(args.seed):
         raise InvalidArgument(series_seed_problem(args.seed))
@@ -111,7 +132,10 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       out=str(args.out), work=args.work or str(args.out) + ".work",
                       games=args.games, max_turns=args.turns, seed=args.seed, steps=args.steps,
                       batch=args.batch, lr=args.lr, window=args.window,
-                      outcome_weight=args.outcome_weight, size=args.size,
+                      outcome_weight=0.5 if args.outcome_weight is None else args.outcome_weight,
+                      size=args.size, targets=args.targets,
+                      solve_iterations=args.solve_iterations, queries=args.queries,
+                      generations=args.generations,
                       command=" ".join(["python -m sandbox train",
                                         *(shlex.quote(a) for a in argv)]))
     show = not (args.quiet or args.json) and sys.stderr.isatty()

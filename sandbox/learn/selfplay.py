@@ -32,6 +32,10 @@ class SelfPlayJob:
     scenario: dict[str, Any]       # Scenario.model_dump(mode="json")
     seed: int                      # the match seed; also the game's id in the buffer
     max_turns: int | None = None
+    targets: str = "search"        # "search": the players' own roots; "solve": query solving
+    solver: dict[str, Any] | None = None   # the solver's search settings (targets = "solve")
+    solve_iterations: int = 0
+    queries: int = 0               # extra positions solved per turn (one random joint action on)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -77,6 +81,8 @@ def _targets(stats) -> tuple[float, np.ndarray] | None:
 def play_selfplay(job: SelfPlayJob) -> dict[str, Any]:
     """Plays the match; returns {"key", "seed", "turns", "records" (the
     payloads' bytes), "seconds"}. Runs in a worker."""
+    if job.targets == "solve":
+        return _play_solved(job)
     from ..config.scenario import scenario_from_dict
     from ..sim.match import Match
 
@@ -130,4 +136,82 @@ def play_selfplay(job: SelfPlayJob) -> dict[str, Any]:
                     r["policy"][k, move] = p
                 r["policy_mask"][k] = 1.0
     return {"key": job.key, "seed": job.seed, "turns": len(turns), "records": recs.tobytes(),
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def _solved_records(dims: Dims, game, solved, kind: int, turn: int, seed: int) -> np.ndarray:
+    """One record per view of a solved position (sandbox/learn/solve.py):
+    every player's value and policy in view order, no outcome."""
+    n = dims.players
+    recs = new_records(dims, n)
+    legal = np.zeros((n, dims.moves), dtype=np.float32)
+    for a in range(n):
+        legal[a, game.legal_moves(a)] = 1.0
+    for view in range(n):
+        order = [(view + k) % n for k in range(n)]
+        r = recs[view]
+        r["kind"], r["view"], r["turn"], r["game"] = kind, view, turn, seed
+        r["features"] = game.features(view=view)
+        r["legal"] = legal[order]
+        for k, a in enumerate(order):
+            r["value"][k, 0] = solved.values[a]
+            r["value_mask"][k, 0] = 1.0
+            for move, p in solved.policies[a].items():
+                r["policy"][k, move] = p
+            r["policy_mask"][k] = 1.0
+    return recs
+
+
+# A query position is 1..QUERY_STEPS uniformly random joint actions from
+# the position played: one step gives the states a search from there values
+# at its first frontier; more cover the deeper, off-line states that
+# searches from other positions ask about (self-play alone visits few).
+QUERY_STEPS = 3
+
+
+def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
+    """Sound self-play: the match is played by the scenario's searches as
+    usual, and each position it reaches, with `queries` more per turn (each
+    a short random walk from it, QUERY_STEPS), is solved afresh by GT-CFR at
+    `solve_iterations`; the solves' values and average strategies are the
+    targets. The solver's seed and the queries' joint actions come from
+    (the match seed, the turn, the query), so a game's records are the same
+    on any worker."""
+    from ..config.scenario import scenario_from_dict
+    from ..sim.match import Match
+    from .solve import solve_position
+
+    t0 = time.perf_counter()
+    scenario = scenario_from_dict(job.scenario, source="self-play game")
+    parts: list[np.ndarray] = []
+    turns = 0
+    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
+        game = m.world.game
+        dims = game_dims(game)
+        while not m.over:
+            turn = turns
+            rng = np.random.default_rng([job.seed, turn])
+            seeds = rng.integers(1, 2**62, size=job.queries + 1)
+            positions = [(0, game.clone())]
+            for q in range(job.queries):
+                child = game.clone()
+                for _ in range(int(rng.integers(1, QUERY_STEPS + 1))):
+                    if child.is_terminal:
+                        break
+                    child.step([int(rng.choice(child.legal_moves(a)))
+                                for a in range(dims.players)])
+                if not child.is_terminal:
+                    positions.append((1, child))
+            for (kind, pos), sseed in zip(positions, seeds):
+                solved = solve_position(pos, job.solver or {}, job.solve_iterations, int(sseed))
+                if solved is not None:
+                    parts.append(_solved_records(dims, pos, solved, kind, turn, job.seed))
+                pos.close()
+            m.start_turn()
+            for c in m.controllers:
+                c.wait()
+            m.complete_turn()
+            turns += 1
+    recs = np.concatenate(parts) if parts else new_records(dims, 0)
+    return {"key": job.key, "seed": job.seed, "turns": turns, "records": recs.tobytes(),
             "seconds": round(time.perf_counter() - t0, 3)}

@@ -20,14 +20,14 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ..native import SandboxError
 from .buffer import ReplayBuffer
 from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
-from .selfplay import SelfPlayJob, game_dims, play_selfplay
+from .selfplay import QUERY_STEPS, SelfPlayJob, game_dims, play_selfplay
 
 
 class TrainError(SandboxError):
@@ -52,11 +52,31 @@ class TrainConfig:
     size: str = "small"
     checkpoint_every: int = 500
     command: str = ""
+    targets: str = "solve"            # "solve": query solving; "search": the players' roots
+    solve_iterations: int = 2000
+    queries: int = 4
+    generations: int = 1
+    net: str | None = None            # the previous generation's net, inside every search
+    net_hash: str = ""                # its bytes' hash: another net is another buffer
 
     def selfplay_key(self) -> dict[str, Any]:
         """What the buffer's positions depend on: another value is another
         run's buffer."""
-        return {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+        key = {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+        if self.targets != "search":     # the keys of buffers written before query solving
+            key.update(targets=self.targets, solver=self.solver(),
+                       solve_iterations=self.solve_iterations, queries=self.queries,
+                       query_steps=QUERY_STEPS)
+        if self.net:
+            key["net"] = self.net_hash
+        return key
+
+    def solver(self) -> dict[str, Any] | None:
+        """The solver's settings: player 0's search settings under GT-CFR."""
+        if self.targets != "solve":
+            return None
+        from .solve import solver_params
+        return solver_params(self.scenario["players"][0]["search"], self.net)
 
     def train_key(self) -> dict[str, Any]:
         """What the checkpoint depends on besides the buffer."""
@@ -77,6 +97,7 @@ class TrainReport:
     selfplay_seconds: float
     train_seconds: float
     dropped_records: int = 0
+    generations: int = 1
     losses: list[tuple[int, float, float]] = field(default_factory=list)
 
     def text(self) -> str:
@@ -84,7 +105,8 @@ class TrainReport:
                 f"{self.games_in_buffer} games ({self.games_played} played now, "
                 f"{self.selfplay_seconds:.1f} s; training {self.train_seconds:.1f} s); last "
                 f"value loss {self.value_loss:.4f}, policy loss {self.policy_loss:.4f}"
-                + (f"; loss curve {self.png}" if self.png else ""))
+                + (f"; loss curve {self.png}" if self.png else "")
+                + (f" ({self.generations} generations)" if self.generations > 1 else ""))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -111,7 +133,8 @@ def selfplay(cfg: TrainConfig, buf: ReplayBuffer, executor,
                 s = next(it, None)
                 if s is None:
                     break
-                job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns)
+                job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns, cfg.targets,
+                                  cfg.solver(), cfg.solve_iterations, cfg.queries)
                 pending[executor.submit(play_selfplay, job)] = s
             if not pending:
                 return played
@@ -175,9 +198,18 @@ def _load_checkpoint(path: Path, key: str, params, opt_state):
     return int(meta["step"]), new_params, jax.tree_util.tree_unflatten(tree, new_leaves), losses
 
 
+def training_positions(buffers: Sequence[ReplayBuffer], window: int) -> np.ndarray:
+    """The last `window` positions of the buffers, in the order of their
+    games' match seeds: several workers append games in the order they
+    finish, and the minibatches must not depend on that."""
+    recs = np.concatenate([b.records for b in buffers]) if len(buffers) > 1 else buffers[0].records
+    return recs[np.argsort(recs["game"], kind="stable")][-window:]
+
+
 def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
-          on_step: Callable[[int], None] | None = None):
-    """Runs the steps the checkpoint lacks; returns (params as numpy, losses)."""
+          on_step: Callable[[int], None] | None = None, earlier: Sequence[ReplayBuffer] = ()):
+    """Runs the steps the checkpoint lacks; returns (params as numpy, losses).
+    `earlier`: earlier generations' buffers, before this one in the window."""
     import jax.numpy as jnp
     import optax
 
@@ -196,7 +228,7 @@ def train(cfg: TrainConfig, spec: NetSpec, buf: ReplayBuffer,
         step, params, opt_state, losses = got
         if on_step is not None and step:
             on_step(min(step, cfg.steps))
-    data = buf.window(cfg.window)
+    data = training_positions([*earlier, buf], cfg.window)
     run = make_step(spec, optimizer, cfg.outcome_weight)
     n = len(data)
     while step < cfg.steps:
@@ -230,23 +262,83 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
             raise TrainError(f"{cfg.scenario_name}: {exc}") from None
         except SandboxError as exc:
             raise TrainError(f"{cfg.scenario_name}: a net cannot be trained on it: {exc}") from None
+        if cfg.targets == "solve" and (dims.slots or dims.players != 2):
+            raise TrainError(f"{cfg.scenario_name}: query solving (--targets solve) solves "
+                             "two-player games of public states with gtcfr; solving per private "
+                             "state with pubcfr is not built yet: use --targets search")
     spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
+    if cfg.generations == 1:
+        return _one_generation(cfg, scenario, spec, dims, executor, progress, [])[0]
+    return _generations(cfg, scenario, spec, dims, executor, progress)
+
+
+NET_SEARCHES = ("gtcfr", "pubcfr", "mcgs")   # the searches that read value_net
+
+
+def with_net(scenario: dict[str, Any], path: str) -> dict[str, Any]:
+    """The scenario with `path` as every net-reading search's value_net."""
+    out = json.loads(json.dumps(scenario))
+    for p in out["players"]:
+        if p.get("search", {}).get("algorithm") in NET_SEARCHES:
+            p["search"]["value_net"] = path
+    return out
+
+
+def _generations(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, progress
+                 ) -> TrainReport:
+    """Generation g (1..G) plays its games (match seeds seed + (g-1) * games
+    onwards) with generation g-1's net inside the searches and the solver,
+    and trains a net on its own and the earlier generations' positions (the
+    window's last positions); each in <work>/gen-g/, so a run resumes where
+    it stopped. The last generation's net is --out."""
+    from dataclasses import replace
+    earlier: list[ReplayBuffer] = []
+    prev: str | None = None
+    total = [0, 0.0, 0.0]
+    for g in range(1, cfg.generations + 1):
+        gdir = Path(cfg.work) / f"gen-{g}"
+        gcfg = replace(cfg, work=str(gdir), generations=1, seed=cfg.seed + (g - 1) * cfg.games,
+                       out=cfg.out if g == cfg.generations else str(gdir / "net.sbxnet"))
+        if prev is not None:
+            # absolute: a relative value_net is looked up beside the scenario file
+            prev = str(Path(prev).resolve())
+            gcfg = replace(gcfg, scenario=with_net(cfg.scenario, prev), net=prev,
+                           net_hash=hashlib.sha256(Path(prev).read_bytes()).hexdigest()[:16])
+        report, buf = _one_generation(gcfg, scenario, spec, dims, executor, progress, earlier,
+                                      label=f"generation {g}/{cfg.generations}: ")
+        earlier.append(buf)
+        prev = gcfg.out
+        total[0] += report.games_played
+        total[1] += report.selfplay_seconds
+        total[2] += report.train_seconds
+    report.games_played = total[0]
+    report.games_in_buffer = sum(len(b.games) for b in earlier)
+    report.positions = sum(len(b) for b in earlier)
+    report.selfplay_seconds, report.train_seconds = round(total[1], 2), round(total[2], 2)
+    report.generations = cfg.generations
+    return report
+
+
+def _one_generation(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, progress,
+                    earlier: list[ReplayBuffer], label: str = ""
+                    ) -> tuple[TrainReport, ReplayBuffer]:
     header = {"game": scenario.game, "params": scenario.game_param_string(),
               "selfplay": _hash(cfg.selfplay_key()), "scenario": cfg.scenario_name}
     buf = ReplayBuffer(Path(cfg.work) / "buffer.sbxbuf", header, dims)
     t0 = time.perf_counter()
     played = selfplay(cfg, buf, executor,
-                      on_game=(lambda k: progress("self-play games", k, cfg.games))
+                      on_game=(lambda k: progress(label + "self-play games", k, cfg.games))
                       if progress else None)
     t1 = time.perf_counter()
-    params, losses = train(cfg, spec, buf, on_step=(lambda k: progress("training steps", k,
-                                                                        cfg.steps))
-                           if progress else None)
+    params, losses = train(cfg, spec, buf, on_step=(lambda k: progress(label + "training steps",
+                                                                        k, cfg.steps))
+                           if progress else None, earlier=earlier)
     t2 = time.perf_counter()
     meta = json.dumps({"trained_by": cfg.command, "scenario": cfg.scenario_name,
                        "game_params": scenario.game_param_string(), "games": cfg.games,
                        "positions": len(buf), "steps": cfg.steps,
-                       "architecture": spec.arch.text(), "seed": cfg.seed}, sort_keys=True)
+                       "architecture": spec.arch.text(), "seed": cfg.seed,
+                       "targets": cfg.targets}, sort_keys=True)
     write_net(cfg.out, spec, params, meta)
     png = None
     if losses:
@@ -258,4 +350,4 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
                        games_in_buffer=len(buf.games), positions=len(buf), steps=cfg.steps,
                        value_loss=last[1], policy_loss=last[2],
                        selfplay_seconds=round(t1 - t0, 2), train_seconds=round(t2 - t1, 2),
-                       dropped_records=buf.dropped, losses=losses)
+                       dropped_records=buf.dropped, losses=losses), buf

@@ -1,0 +1,63 @@
+"""Query solving (Student of Games' sound self-play targets): a position's
+value and policy targets are what GT-CFR finds when it solves that position
+afresh at a larger budget, not the noisy root mean of the search that
+happened to play through it.
+
+The solve is an ordinary native search (all per-node work in C); this
+module only reads its root. The value is the root's value under both
+players' *average* strategies (the part of CFR that converges to an
+equilibrium) against the joint actions' values from the last regret update:
+x' M y with x, y the average strategies and M player 0's zero-sum values
+(v0 - v1) / 2, the same side and scale GT-CFR asks a value net for at its
+frontier. Player 1's target is its negation. The policy targets are the two
+average strategies."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+SOLVERS = ("gtcfr",)
+
+
+@dataclass(frozen=True)
+class Solved:
+    values: np.ndarray                 # [2]: each player's value, its own side
+    policies: tuple[dict[int, float], dict[int, float]]   # move -> average probability
+
+
+def solver_params(search: Mapping[str, Any], value_net: str | None = None) -> dict[str, Any]:
+    """A player's search settings turned into the solver's: the same
+    settings (depth, rollouts, priors, the value net) under GT-CFR, one
+    thread, a sampled final move ignored (only the averages are read)."""
+    p = dict(search)
+    p["algorithm"] = "gtcfr"
+    p["threads"] = 1
+    if value_net is not None:
+        p["value_net"] = value_net
+    return p
+
+
+def solve_position(game, params: Mapping[str, Any], iterations: int, seed: int) -> Solved | None:
+    """Solves `game` (a two-seat perfect-information sandbox.native.Game,
+    left unchanged) with `iterations` GT-CFR iterations from a search seeded
+    `seed`; None for a terminal state or one where nobody has a move."""
+    from ..native import Search
+    if game.is_terminal:
+        return None
+    with Search(game, params, seed=seed) as s:
+        s.run(iterations=iterations)
+        rm = s.root_matrix()
+        if rm.shape[0] == 0 or rm.shape[1] == 0:
+            return None
+        strat = []
+        for agent in range(2):
+            got = {m.move: max(float(m.policy), 0.0) for m in s.root_stats(agent)}
+            x = np.array([got.get(m, 0.0) for m in rm.moves[agent]], dtype=np.float64)
+            x = x / x.sum() if x.sum() > 0 else np.full(len(x), 1.0 / len(x))
+            strat.append(x)
+    v0 = float(strat[0] @ rm.values[0] @ strat[1])
+    policies = tuple({int(m): float(p) for m, p in zip(rm.moves[a], strat[a]) if m >= 0}
+                     for a in range(2))
+    return Solved(values=np.array([v0, -v0]), policies=policies)  # type: ignore[arg-type]

@@ -1,0 +1,45 @@
+"""The shipped goofspiel-5 net (assets/nets/, trained by query solving; its
+command is in docs/learning.md) values positions as the exact equilibrium
+does, on gtcfr's side and scale: seat 0's (v0 - v1) / 2 of win/loss
+returns, 2 x match score - 1."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sandbox.games.goofspiel.equilibrium import Solver
+from sandbox.native import Game, Net
+
+NETS = Path(__file__).resolve().parents[2] / "assets" / "nets"
+PARAMS = "num_cards=5,points_order=descending,returns_type=win_loss"
+
+
+def positions(n: int, seed: int):
+    """n states of goofspiel-5, 1 to 3 random joint bids in, each with
+    its exact key (hands, seat 0's lead, prizes left, the prize up)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        g = Game("goofspiel", PARAMS, seed=1)
+        h, diff, prizes = [31, 31], 0, 31
+        for _ in range(int(rng.integers(1, 4))):
+            prize = prizes.bit_length()
+            bids = [int(rng.choice(g.legal_moves(a))) for a in range(2)]
+            g.step(bids)
+            diff += prize * int(np.sign(bids[0] - bids[1]))
+            h = [h[a] & ~(1 << bids[a]) for a in range(2)]
+            prizes &= ~(1 << (prize - 1))
+        yield g, (h[0], h[1], diff, prizes, prizes.bit_length())
+
+
+def test_the_shipped_goofspiel5_net_gives_the_equilibrium_values():
+    net = Net(NETS / "goofspiel5.sbxnet")
+    exact = Solver(5, "descending")
+    games, keys = zip(*positions(40, seed=3))
+    values, _ = net.evaluate(list(games))
+    got = 0.5 * (values[:, 0, 0] - values[:, 1, 0])           # what gtcfr reads
+    want = np.array([2 * exact.state(*k) - 1 for k in keys])
+    assert np.std(want) > 0.3                                  # not all draws
+    assert np.mean(np.abs(got - want)) < 0.06, (got, want)
+    for g in games:
+        g.close()
