@@ -257,9 +257,9 @@ class SearchParams(BaseModel):
                                            "re-solved subgame, the rest its range in the "
                                            "previous search (Student of Games' alpha; 1: the "
                                            "gadget alone, the safe re-solve)")
-    relative_scores: bool = Field(False, description="smitsimax: score each agent's leaf as its "
+    relative_scores: bool = Field(False, description="smitsimax, mcgs: score each agent as its "
                                                      "evaluation minus the mean of the others' "
-                                                     "(a duel's zero-sum view); off: each tree "
+                                                     "(a duel's zero-sum view); off: each "
                                                      "maximises its own evaluation")
 
     # Not in C's struct (which holds numbers): the Search loads the file,

@@ -64,7 +64,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "exploration_decay": ("smitsimax",),
     "safe_moves": ("smitsimax",),
     "resolve_mix": ("pubcfr",),
-    "relative_scores": ("smitsimax",),
+    "relative_scores": ("smitsimax", "mcgs"),
     "value_net": ("mcgs", "gtcfr", "pubcfr"),
 }
 

@@ -187,6 +187,8 @@ static int mcgs_params_changed(sbx_search *s, const sbx_search_params *old) {
     if (x->used > (uint32_t)s->p.node_cap || x->kused > (uint32_t)s->p.node_cap) mcgs_clear(x);
     /* the transposition switch changes what a node is: start afresh */
     if (s->p.transpositions != old->transpositions) mcgs_clear(x);
+    /* every stored figure is on the evaluation's scale: a new scale, afresh */
+    if (s->p.relative_scores != old->relative_scores) mcgs_clear(x);
     /* priors are fixed when a node is made */
     if (s->p.priors != old->priors || s->p.prior_temperature != old->prior_temperature) {
         mcgs_clear(x);

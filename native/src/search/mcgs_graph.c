@@ -218,7 +218,7 @@ void mcgs_evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
                           const mcgs_ctx *cx) {
     mcgs_node *nd = &x->nodes[ni];
     const sbx_game_vt *vt = s->vt;
-    s->vt->evaluate(s->cfg, state, nd->base);
+    mcgs_eval(s, state, nd->base);
     nd->visits = 0;
     if (vt->is_terminal(s->cfg, state)) {
         nd->n[0] = nd->n[1] = 0;
@@ -265,6 +265,7 @@ void mcgs_evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
     double end[2] = {nd->base[0], nd->base[1]};
     if (ev) {
         for (int a = 0; a < 2; a++) end[a] = sbx_neteval_value(ev, 0, a);
+        if (s->p.relative_scores) sbx_relative_scores(end, 2);
     } else if (s->p.rollout_steps > 0) {
         void *ro = cx->tmp2;
         memcpy(ro, state, s->state_size);
@@ -277,7 +278,7 @@ void mcgs_evaluate_node(sbx_search *s, mcgs *x, uint32_t ni, const void *state,
             }
             vt->step(s->cfg, ro, joint, NULL);
         }
-        vt->evaluate(s->cfg, ro, end);
+        mcgs_eval(s, ro, end);
     }
     for (int a = 0; a < 2; a++) {
         nd->u[a] = end[a] - nd->base[a];

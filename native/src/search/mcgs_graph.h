@@ -190,6 +190,15 @@ static inline double prior_of(const mcgs *x, const mcgs_node *nd, int a, int i,
     return x->priors[nd->prior + (a ? nd->n[0] : 0) + (uint32_t)i];
 }
 
+/* The game's evaluation as the search values it: with relative_scores each
+ * player's own minus the other's (a duel's zero-sum view; see params.c).
+ * Every figure the graph holds (base, U, rewards) comes from here, so they
+ * all stay on the one scale. */
+static inline void mcgs_eval(const sbx_search *s, const void *state, double *out) {
+    s->vt->evaluate(s->cfg, state, out);
+    if (s->p.relative_scores) sbx_relative_scores(out, 2);
+}
+
 /* ------------------------------------------------------------ mcgs_graph.c */
 
 /* The table's hash mixer (its home bucket; a parallel run's shard). */

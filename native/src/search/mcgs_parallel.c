@@ -419,7 +419,7 @@ static uint32_t par_chance_link(mcgs_worker *w, mcgs *x, uint32_t ei, const void
         if (x->nodes[x->kids[k - 1].child].hash == h) return k;
     }
     double b[2]; /* the reward's evaluation, outside the lock */
-    s->vt->evaluate(s->cfg, sim, b);
+    mcgs_eval(s, sim, b);
     pthread_mutex_t *lock = shard_of(x, h);
     pthread_mutex_lock(lock);
     uint32_t k = LDA(head);

@@ -268,12 +268,14 @@ static const param_def DEFS[] = {
         "hidden-bid goofspiel-4 (exact NashConv at 1,000 iterations a search) "
         "0.5 scores 0.0000187 against the gadget alone's 0.0000597"),
     DEF(relative_scores, SBX_PARAM_BOOL, 0, 1, 0,
-        "smitsimax: each agent's leaf score is its evaluation minus the mean "
-        "of the other agents' evaluations, so every tree values what it gains "
-        "over the others (in a duel: the zero-sum view of the win the match "
-        "counts). Off: each tree maximises its own evaluation, which the "
-        "game may make general-sum (the snake evaluation credits a snake's "
-        "own length and space, not the opponent's loss)"),
+        "smitsimax, mcgs: each agent's score is its evaluation minus the "
+        "mean of the other agents' evaluations, so every tree (or each "
+        "player of MCGS's graph) values what it gains over the others (in a "
+        "duel: the zero-sum view of the win the match counts). Off: each "
+        "maximises its own evaluation, which the game may make general-sum "
+        "(the snake evaluation credits a snake's own length and space, not "
+        "the opponent's loss) or make grow with the turns played (the maze's "
+        "credits both explorers' progress)"),
 };
 #define NUM_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 

@@ -268,6 +268,17 @@ static inline double sbx_norm_scale(double *lo, double hi) {
     return scale;
 }
 
+/* The relative_scores setting: each agent's score becomes its own minus the
+ * mean of the others' (v_i - mean_{j != i} v_j = (n v_i - sum) / (n - 1)),
+ * so the scores of a duel add to 0 as the match's result does, whatever
+ * the game's evaluation credits each agent with on its own. */
+static inline void sbx_relative_scores(double *scores, int n) {
+    if (n < 2) return;
+    double sum = 0.0;
+    for (int a = 0; a < n; a++) sum += scores[a];
+    for (int a = 0; a < n; a++) scores[a] = ((double)n * scores[a] - sum) / (double)(n - 1);
+}
+
 /* A scratch buffer of at least `bytes`, reused between calls. */
 void *sbx_search_scratch(sbx_search *s, size_t bytes);
 

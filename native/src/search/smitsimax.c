@@ -90,12 +90,14 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
      * would need them resized or their ranges reset (made again at the
      * next root-parallel run). */
     if (s->p.node_cap != old->node_cap || s->p.depth_normalize != old->depth_normalize ||
-        s->p.bounds != old->bounds || s->p.backup != old->backup) {
+        s->p.bounds != old->bounds || s->p.backup != old->backup ||
+        s->p.relative_scores != old->relative_scores) {
         smx_rootsets_free(x);
     }
-    if (s->p.depth_normalize != old->depth_normalize ||
-        s->p.bounds != old->bounds) {
-        /* Scores per turn and raw scores live on different scales (§13):
+    if (s->p.depth_normalize != old->depth_normalize || s->p.bounds != old->bounds ||
+        s->p.relative_scores != old->relative_scores) {
+        /* Scores per turn and raw scores live on different scales (§13),
+         * and so do relative and own scores:
          * bounds gathered on one would squash the other. A change of bounds
          * mode starts the ranges afresh too (they are gathered differently). */
         for (int a = 0; a < s->num_agents; a++) smx_bounds_reset(&x->t[a]);

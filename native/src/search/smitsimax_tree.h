@@ -229,13 +229,7 @@ FORCE_INLINE uint8_t random_safe(uint64_t *rng, const uint8_t *moves, int k, uin
  * value goes here, in this one place. */
 FORCE_INLINE void smx_evaluate(const sbx_search *s, const void *state, double *scores) {
     s->vt->evaluate(s->cfg, state, scores);
-    if (s->p.relative_scores && s->num_agents > 1) {
-        /* v_i - mean_{j != i} v_j = (n v_i - sum) / (n - 1) */
-        const int n = s->num_agents;
-        double sum = 0.0;
-        for (int a = 0; a < n; a++) sum += scores[a];
-        for (int a = 0; a < n; a++) scores[a] = ((double)n * scores[a] - sum) / (double)(n - 1);
-    }
+    if (s->p.relative_scores) sbx_relative_scores(scores, s->num_agents);
 }
 
 /* ------------------------------------------------------------ smitsimax_tree.c */
