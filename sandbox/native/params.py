@@ -264,17 +264,18 @@ class SearchParams(BaseModel):
 
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
-    value_net: str = Field("", description="gtcfr, pubcfr, mcgs: a value-and-policy network "
+    value_net: str = Field("", description="gtcfr, pubcfr, mcgs, smitsimax: a value-and-policy network "
                                            "file (`python -m sandbox train` writes one; a relative path is "
                                            "looked up beside the scenario or agent file "
                                            "first, then from the working directory; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
-                                           "both seats' ranges; mcgs: a new node's value) and "
+                                           "both seats' ranges; mcgs: a new node's value; "
+                                           "smitsimax: a leaf's scores, serial only) and "
                                            "whose policy heads give the PUCT priors with "
                                            "priors = net; it must have been trained for this "
                                            "game and its parameters; a change takes effect at "
-                                           "the next iteration (mcgs: starts afresh)")
+                                           "the next iteration (mcgs, smitsimax: start afresh)")
 
     @field_validator("value_net")
     @classmethod
@@ -333,6 +334,9 @@ class SearchParams(BaseModel):
                              "rollout on")
         if self.algorithm != "smitsimax":   # policy and backup are Smitsimax's
             return self
+        if self.value_net:   # smitsimax_parallel.c's refusal, before a run
+            raise ValueError(f"parallel: smitsimax asks its value_net on one thread (got "
+                             f"{mode}); set parallel = serial, or use mcgs")
         root = mode == "root"
         if self.policy != "ucb1" and not (root and self.policy == "ucb1_tuned"):
             raise ValueError(f"parallel: {mode} works with policy ucb1"

@@ -65,7 +65,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "safe_moves": ("smitsimax",),
     "resolve_mix": ("pubcfr",),
     "relative_scores": ("smitsimax", "mcgs"),
-    "value_net": ("mcgs", "gtcfr", "pubcfr"),
+    "value_net": ("mcgs", "gtcfr", "pubcfr", "smitsimax"),
 }
 
 

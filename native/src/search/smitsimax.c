@@ -131,8 +131,16 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
     return SBX_OK;
 }
 
+/* A value net attached, replaced or detached: the trees' scores and
+ * ranges came from the old values, so they start afresh. */
+static void smx_net_changed(sbx_search *s) {
+    if (!s->algo) return;
+    smx_reset_all(s); /* the trees and their ranges */
+}
+
 const sbx_algo_vt sbx_smitsimax_vt = {
     .name = "smitsimax",
+    .net_changed = smx_net_changed,
     .iteration_nodes = smx_iteration_nodes,
     .create = smx_create,
     .destroy = smx_destroy,

@@ -741,6 +741,12 @@ int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doubl
                      int64_t *iterations, int64_t *turns, int *reason) {
     smx *x = s->algo;
     const int mode = s->p.parallel;
+    if (s->net) {
+        /* one evaluator, the search's own: the threads would share it */
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "value_net: smitsimax asks its net on one thread; set parallel = "
+                        "serial (or use mcgs, whose workers have their own)");
+    }
     if ((mode != SBX_PAR_ROOT && (s->policy != SBX_POLICY_UCB1 || power_on(s))) ||
         (mode == SBX_PAR_ROOT && IS_SAMPLING(s->policy))) {
         /* a policy change waiting for the next turn keeps the old one in

@@ -237,6 +237,19 @@ void smx_advance(sbx_search *s, const uint8_t *joint) {
     }
 }
 
+void smx_net_evaluate(const sbx_search *s, const void *state, double *scores) {
+    /* the evaluator is the search's scratch, not its result: a serial run
+     * is the only one asking (smx_run_parallel refuses a net) */
+    sbx_neteval *ev = (sbx_neteval *)&s->ev;
+    sbx_neteval_clear(ev);
+    if (!sbx_neteval_push(ev, s->vt, s->cfg, state)) {
+        s->vt->evaluate(s->cfg, state, scores); /* out of memory: as without a net */
+        return;
+    }
+    sbx_neteval_run(ev);
+    for (int a = 0; a < s->num_agents; a++) scores[a] = sbx_neteval_value(ev, 0, a);
+}
+
 void smx_reset_all(sbx_search *s) {
     smx *x = s->algo;
     for (int a = 0; a < s->num_agents; a++) smx_tree_clear(&x->t[a]);
