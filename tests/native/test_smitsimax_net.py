@@ -22,10 +22,13 @@ def _leaf(trace) -> Game:
     return g
 
 
-@pytest.mark.parametrize("max_depth", [1, 2, 5])
-def test_each_leaf_is_scored_by_the_net_or_by_the_result(max_depth):
+@pytest.mark.parametrize("max_depth, relative", [(1, False), (2, False), (5, False), (2, True)])
+def test_each_leaf_is_scored_by_the_net_or_by_the_result(max_depth, relative):
+    """With relative_scores the net's values are transformed as the
+    evaluation's are (each minus the other's)."""
     net = Net(NET)
-    params = SearchParams(value_net=str(NET), max_depth=max_depth, gamma=1.0)
+    params = SearchParams(value_net=str(NET), max_depth=max_depth, gamma=1.0,
+                          relative_scores=relative)
     differs = 0
     with Search(Game("goofspiel", PARAMS, seed=1), params, seed=5) as s:
         for _ in range(40):
@@ -38,6 +41,8 @@ def test_each_leaf_is_scored_by_the_net_or_by_the_result(max_depth):
                 values, _ = net.evaluate([leaf])
                 want = values[0, :, 0]
                 differs += not np.allclose(want, own, atol=1e-3)
+            if relative:
+                want = np.array([want[0] - want[1], want[1] - want[0]])
             assert tr.scores == pytest.approx(want, abs=1e-5)
             leaf.close()
     if max_depth < 5:   # the net, not the evaluation, scored these leaves
@@ -71,3 +76,38 @@ def test_the_core_refuses_it_too():
     with Search(Game("goofspiel", PARAMS, seed=1), params, seed=1) as s:
         with pytest.raises(InvalidArgument, match="one thread"):
             s.run(iterations=100)
+
+
+def test_hidden_bids_each_agent_reads_its_own_hands_value(tmp_path):
+    """A net for hidden information values each private state from beliefs.
+    Smitsimax scores a determinized state, where every hand is known: the
+    net is asked with each seat's belief on its own hand, and each agent
+    reads its own head at its own hand's slot. The net here is a table of
+    (seat, slot) alone (value weights 0, random biases), so the searcher's
+    leaf score must be its table entry for the hand its own traced bids
+    leave it (slot 0 for every hand, or the other seat's head, fail)."""
+    from sandbox.learn.netfile import Architecture, random_params, spec_for, write_net
+    params = "num_cards=5 imp_info=1"
+    game = Game("goofspiel", params, 1)
+    spec = spec_for("goofspiel", game.features_layout(), Architecture(0, 0, 0, 1, 8))
+    w = random_params(spec, 5, bias=0.1)
+    rng = np.random.default_rng(11)
+    w["value_w"][:] = 0.0
+    w["value_b"][:] = rng.standard_normal(w["value_b"].shape).astype(np.float32)
+    table = w["value_b"].reshape(spec.players, spec.value_slots).astype(np.float64)
+    path = str(write_net(tmp_path / "t.sbxnet", spec, w))
+    seen = set()
+    for seat in range(2):
+        search = SearchParams(value_net=path, max_depth=2, gamma=1.0, info_seat=seat)
+        with Search(game, search, seed=3) as s:
+            for _ in range(30):
+                tr = s.step_traced()
+                g = game.clone()   # the searcher's hand follows its own bids
+                for d in range(tr.depth):
+                    other = g.legal_moves(1 - seat)[0]
+                    g.step([int(tr.moves[seat, d]), other] if seat == 0
+                           else [other, int(tr.moves[seat, d])])
+                slot = g.private_slot(g.private_state(seat))
+                seen.add(slot)
+                assert tr.scores[seat] == pytest.approx(table[seat, slot], abs=1e-5)
+    assert len(seen) > 3

@@ -94,6 +94,11 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
         s->p.relative_scores != old->relative_scores) {
         smx_rootsets_free(x);
     }
+    if (s->p.relative_scores != old->relative_scores) {
+        /* the trees' totals are on the old scale (own or relative scores):
+         * afresh, ranges included, as MCGS's graph and a net change do */
+        smx_reset_all(s);
+    }
     if (s->p.depth_normalize != old->depth_normalize || s->p.bounds != old->bounds ||
         s->p.relative_scores != old->relative_scores) {
         /* Scores per turn and raw scores live on different scales (§13),
