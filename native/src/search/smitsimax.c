@@ -90,19 +90,18 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
      * would need them resized or their ranges reset (made again at the
      * next root-parallel run). */
     if (s->p.node_cap != old->node_cap || s->p.depth_normalize != old->depth_normalize ||
-        s->p.bounds != old->bounds || s->p.backup != old->backup ||
-        s->p.relative_scores != old->relative_scores) {
+        s->p.bounds != old->bounds || s->p.backup != old->backup) {
         smx_rootsets_free(x);
     }
     if (s->p.relative_scores != old->relative_scores) {
         /* the trees' totals are on the old scale (own or relative scores):
-         * afresh, ranges included, as MCGS's graph and a net change do */
+         * every tree afresh, its ranges included (smx_tree_clear), as
+         * MCGS's graph and a net change do */
         smx_reset_all(s);
     }
-    if (s->p.depth_normalize != old->depth_normalize || s->p.bounds != old->bounds ||
-        s->p.relative_scores != old->relative_scores) {
-        /* Scores per turn and raw scores live on different scales (§13),
-         * and so do relative and own scores:
+    if (s->p.depth_normalize != old->depth_normalize ||
+        s->p.bounds != old->bounds) {
+        /* Scores per turn and raw scores live on different scales (§13):
          * bounds gathered on one would squash the other. A change of bounds
          * mode starts the ranges afresh too (they are gathered differently). */
         for (int a = 0; a < s->num_agents; a++) smx_bounds_reset(&x->t[a]);
