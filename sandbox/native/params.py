@@ -257,25 +257,27 @@ class SearchParams(BaseModel):
                                            "re-solved subgame, the rest its range in the "
                                            "previous search (Student of Games' alpha; 1: the "
                                            "gadget alone, the safe re-solve)")
-    relative_scores: bool = Field(False, description="smitsimax, mcgs: score each agent as its "
+    relative_scores: bool = Field(False, description="smitsimax, mcgs, suct, joint: score each agent as its "
                                                      "evaluation minus the mean of the others' "
                                                      "(a duel's zero-sum view); off: each "
                                                      "maximises its own evaluation")
 
     # Not in C's struct (which holds numbers): the Search loads the file,
     # once per process whatever the number of searches, and attaches it.
-    value_net: str = Field("", description="gtcfr, pubcfr, mcgs, smitsimax: a value-and-policy network "
+    value_net: str = Field("", description="gtcfr, pubcfr, mcgs, smitsimax, suct, joint: a value-and-policy network "
                                            "file (`python -m sandbox train` writes one; a relative path is "
                                            "looked up beside the scenario or agent file "
                                            "first, then from the working directory; \"\": none) whose "
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
                                            "both seats' ranges; mcgs: a new node's value; "
-                                           "smitsimax: a leaf's scores, serial only) and "
+                                           "smitsimax, suct, joint: a leaf's scores, "
+                                           "serial only) and "
                                            "whose policy heads give the PUCT priors with "
                                            "priors = net; it must have been trained for this "
                                            "game and its parameters; a change takes effect at "
-                                           "the next iteration (mcgs, smitsimax: start afresh)")
+                                           "the next iteration (mcgs, smitsimax, suct, joint: "
+                                           "start afresh)")
 
     @field_validator("value_net")
     @classmethod

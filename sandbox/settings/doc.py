@@ -64,8 +64,8 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "exploration_decay": ("smitsimax",),
     "safe_moves": ("smitsimax",),
     "resolve_mix": ("pubcfr",),
-    "relative_scores": ("smitsimax", "mcgs"),
-    "value_net": ("mcgs", "gtcfr", "pubcfr", "smitsimax"),
+    "relative_scores": ("smitsimax", "mcgs", "suct", "joint"),
+    "value_net": ("mcgs", "gtcfr", "pubcfr", "smitsimax", "suct", "joint"),
 }
 
 

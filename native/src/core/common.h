@@ -16,6 +16,10 @@
 int sbx_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* For the few small helpers on the hottest paths (the leaf evaluation), where
+ * an inlining heuristic's miss would cost every iteration a call. */
+#define FORCE_INLINE static inline __attribute__((always_inline))
+
 /* splitmix64: one 64-bit word of state, passes BigCrush, trivial to mirror
  * bit-for-bit in the pure-Python reference (sandbox/reference/rng.py). */
 static inline uint64_t sbx_rng_next(uint64_t *state) {

@@ -135,6 +135,12 @@ static int jnt_create(sbx_search *s) {
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
+    if (s->p.relative_scores != old->relative_scores) {
+        /* the tree's totals and ranges are on the old scale (own or
+         * relative scores): afresh, as a net change does */
+        clear(x);
+        sbx_one_tree_bounds_reset(&x->base);
+    }
     if (x->base.t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
     return sbx_tree_follow_cap(s, &x->base.t, old->node_cap);
 }
@@ -537,8 +543,15 @@ static int64_t jnt_node_count(sbx_search *s) {
     return x->base.t.used;
 }
 
+/* A value net attached, replaced or detached: the tree's scores and ranges
+ * came from the old values, so it starts afresh. */
+static void jnt_net_changed(sbx_search *s) {
+    if (s->algo) jnt_reset_all(s);
+}
+
 const sbx_algo_vt sbx_joint_vt = {
     .name = "joint",
+    .net_changed = jnt_net_changed,
     .check = jnt_check,
     .iteration_nodes = jnt_iteration_nodes,
     .create = jnt_create,

@@ -268,7 +268,7 @@ static const param_def DEFS[] = {
         "hidden-bid goofspiel-4 (exact NashConv at 1,000 iterations a search) "
         "0.5 scores 0.0000187 against the gadget alone's 0.0000597"),
     DEF(relative_scores, SBX_PARAM_BOOL, 0, 1, 0,
-        "smitsimax, mcgs: each agent's score is its evaluation minus the "
+        "smitsimax, mcgs, suct, joint: each agent's score is its evaluation minus the "
         "mean of the other agents' evaluations, so every tree (or each "
         "player of MCGS's graph) values what it gains over the others (in a "
         "duel: the zero-sum view of the win the match counts). Off: each "

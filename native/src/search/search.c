@@ -1,6 +1,7 @@
 /*
  * search.c — what every algorithm shares beyond search.h's inline helpers:
- * the search's reusable scratch buffer and the root-only snapshot. With
+ * the search's reusable scratch buffer, the root-only snapshot and a value
+ * net's leaf values for the searches that score one state at a time. With
  * search.h it sits below the algorithms, which call it, and so below
  * registry.c and api.c, which sit above them.
  */
@@ -35,4 +36,47 @@ int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     *n_out = 1;
     return SBX_OK;
+}
+
+/* Agent a's private state's slot in `state` (a full state: a serial
+ * search's determinized simulation holds every seat's hidden record), or
+ * -1 when the game cannot say. */
+static int own_slot(const sbx_search *s, const void *state, int a) {
+    uint32_t id;
+    double w;
+    if (!s->vt->private_states || !s->vt->private_slot) return -1;
+    if (s->vt->private_states(s->cfg, state, a, a, &id, &w, 1) != 1) return -1;
+    return s->vt->private_slot(s->cfg, state, id);
+}
+
+void sbx_search_net_evaluate(const sbx_search *s, const void *state, double *scores) {
+    /* the evaluator is the search's scratch, not its result: a serial run
+     * is the only one asking (a parallel Smitsimax refuses a net; SUCT and
+     * joint are serial) */
+    sbx_neteval *ev = (sbx_neteval *)&s->ev;
+    sbx_neteval_clear(ev);
+    float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
+    if (!ranges) {
+        s->vt->evaluate(s->cfg, state, scores); /* out of memory: as without a net */
+        return;
+    }
+    /* A net for hidden information values each private state from the
+     * seats' beliefs. In a determinized state every hand is known: each
+     * seat's belief is its own hand, and each agent reads the value of its
+     * own slot (pubcfr reads the same heads from real beliefs). */
+    int slot[SBX_MAX_AGENTS];
+    for (int a = 0; a < s->num_agents; a++) {
+        slot[a] = 0;
+        if (ev->slots <= 0) continue;
+        const int sl = own_slot(s, state, a);
+        if (sl < 0 || sl >= ev->slots) {
+            s->vt->evaluate(s->cfg, state, scores); /* a hand the net has no slot for */
+            return;
+        }
+        slot[a] = sl;
+        ranges[(size_t)a * ev->slots + sl] = 1.0f;
+    }
+    sbx_neteval_run(ev);
+    const float *v = sbx_neteval_values(ev, 0);
+    for (int a = 0; a < s->num_agents; a++) scores[a] = v[(size_t)a * ev->value_slots + slot[a]];
 }

@@ -30,7 +30,7 @@
  * Files, lowest first (one algorithm behind the one vtable below):
  *   smitsimax_tree.h/.c      the node, the arenas and their tables, tree
  *                            reuse; what every file reads inline, the leaf
- *                            evaluation (smx_evaluate) among it
+ *                            evaluation (sbx_search_evaluate) among it
  *   smitsimax_sampling.h/.c  Exp3, RM and RM+: strategies, sampled picks,
  *                            the updates, RM's counterfactual returns
  *   smitsimax_iterate.c      the serial iteration: descent, UCB1 and

@@ -402,7 +402,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             /* A frozen tree learns nothing after its death: its score is the
              * evaluation at the moment it died. */
             double at_death[SBX_MAX_AGENTS];
-            smx_evaluate(s, sim, at_death);
+            sbx_search_evaluate(s, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (frozen[a] == 1) {
                     score[a] = at_death[a];
@@ -426,7 +426,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
     *turns += depth;
 
     double final_scores[SBX_MAX_AGENTS];
-    smx_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
     const double gamma = p->gamma;
     for (int a = 0; a < n; a++) {
         smx_tree *t = &trees[a];

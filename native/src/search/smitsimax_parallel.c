@@ -505,7 +505,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         }
         if (newly_frozen) {
             double at_death[SBX_MAX_AGENTS];
-            smx_evaluate(s, sim, at_death);
+            sbx_search_evaluate(s, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (frozen[a] == 1) {
                     score[a] = at_death[a];
@@ -518,7 +518,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
     w->turns += depth;
 
     double final_scores[SBX_MAX_AGENTS];
-    smx_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
     for (int a = 0; a < n; a++) {
         if (!frozen[a]) {
             score[a] = final_scores[a];
@@ -651,7 +651,7 @@ static void leaf_rollout(par_run *r, par_worker *w, int slot) {
         }
         if (newly) {
             double at_death[SBX_MAX_AGENTS];
-            smx_evaluate(s, sim, at_death);
+            sbx_search_evaluate(s, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (res->frozen[a] == 1) {
                     res->score[a] = at_death[a];
@@ -661,7 +661,7 @@ static void leaf_rollout(par_run *r, par_worker *w, int slot) {
         }
     }
     double final_scores[SBX_MAX_AGENTS];
-    smx_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
     for (int a = 0; a < n; a++) {
         if (!res->frozen[a]) {
             res->score[a] = final_scores[a];

@@ -32,7 +32,7 @@ void smx_counterfactuals(const sbx_search *s, smx *x, const smx_tree *trees,
             ends = at_limit || s->vt->is_terminal(s->cfg, x->cf_alt);
             if (!ends) break; /* this line goes on: the node keeps its estimates */
             double sc[SBX_MAX_AGENTS];
-            smx_evaluate(s, x->cf_alt, sc); /* as the leaf is */
+            sbx_search_evaluate(s, x->cf_alt, sc); /* as the leaf is */
             cfv[a][i] = s->p.depth_normalize ? sc[a] / (double)(depth > 1 ? depth : 1) : sc[a];
         }
         if (ends) cf_k[a] = plen[a] - 1;

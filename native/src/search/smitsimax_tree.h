@@ -94,8 +94,6 @@ typedef struct smx {
     void *cf_pre, *cf_alt;
 } smx;
 
-#define FORCE_INLINE static inline __attribute__((always_inline))
-
 static inline double aux_get(const smx_node *n) {
     double d;
     memcpy(&d, n->policy, sizeof d);
@@ -221,26 +219,12 @@ FORCE_INLINE uint8_t random_safe(uint64_t *rng, const uint8_t *moves, int k, uin
 
 /* ------------------------------------------------------------ the leaf evaluation */
 
-/* The value net's values of a non-terminal state (smitsimax_tree.c): the
- * search's own evaluator, so serial runs only (a parallel run with a net is
- * refused); the game's evaluation when the batch cannot grow. */
-void smx_net_evaluate(const sbx_search *s, const void *state, double *scores);
-
-/* Every score Smitsimax backs up comes from here: the state an iteration
- * ends in (the serial iteration, the shared-tree modes, each of leaf
- * parallelism's rollouts), an agent's state when it dies with
- * elimination=freeze, and RM's counterfactual alternatives, which are
- * scored "as the leaf is". The game's evaluation, or with a value_net the
- * net's values of a state that is not terminal (a terminal state's
- * evaluation is its result, which no net improves). */
-FORCE_INLINE void smx_evaluate(const sbx_search *s, const void *state, double *scores) {
-    if (s->net && !s->vt->is_terminal(s->cfg, state)) {
-        smx_net_evaluate(s, state, scores);
-    } else {
-        s->vt->evaluate(s->cfg, state, scores);
-    }
-    if (s->p.relative_scores) sbx_relative_scores(scores, s->num_agents);
-}
+/* Every score Smitsimax backs up comes from sbx_search_evaluate (search.h):
+ * the state an iteration ends in (the serial iteration, the shared-tree
+ * modes, each of leaf parallelism's rollouts), an agent's state when it
+ * dies with elimination=freeze, and RM's counterfactual alternatives, which
+ * are scored "as the leaf is". A parallel run with a net is refused (the
+ * net is asked on the search's one evaluator). */
 
 /* ------------------------------------------------------------ smitsimax_tree.c */
 

@@ -117,6 +117,12 @@ static int suct_create(sbx_search *s) {
 static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
     suct *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
+    if (s->p.relative_scores != old->relative_scores) {
+        /* the tree's totals and ranges are on the old scale (own or
+         * relative scores): afresh, as a net change does */
+        clear(x);
+        sbx_one_tree_bounds_reset(&x->base);
+    }
     if (lead_of(&s->p, s->num_agents) != x->lead) {
         /* another order is another tree */
         x->lead = lead_of(&s->p, s->num_agents);
@@ -529,8 +535,15 @@ static int64_t suct_node_count(sbx_search *s) {
     return x->base.t.used;
 }
 
+/* A value net attached, replaced or detached: the tree's scores and ranges
+ * came from the old values, so it starts afresh. */
+static void suct_net_changed(sbx_search *s) {
+    if (s->algo) suct_reset_all(s);
+}
+
 const sbx_algo_vt sbx_suct_vt = {
     .name = "suct",
+    .net_changed = suct_net_changed,
     .check = suct_check,
     .iteration_nodes = suct_iteration_nodes,
     .create = suct_create,

@@ -363,7 +363,7 @@ uint32_t sbx_outcome_step(sbx_outcome *o, const sbx_search *s, const void *sim,
     }
     if (newly_frozen) {
         double at_death[SBX_MAX_AGENTS];
-        s->vt->evaluate(s->cfg, sim, at_death);
+        sbx_search_evaluate(s, sim, at_death);
         for (int a = 0; a < s->num_agents; a++) {
             if (o->frozen[a] == 1) {
                 o->score[a] = at_death[a];
@@ -377,7 +377,7 @@ uint32_t sbx_outcome_step(sbx_outcome *o, const sbx_search *s, const void *sim,
 void sbx_outcome_finish(sbx_outcome *o, const sbx_search *s, const void *sim,
                         int depth, double *smin, double *smax) {
     double final_scores[SBX_MAX_AGENTS];
-    s->vt->evaluate(s->cfg, sim, final_scores);
+    sbx_search_evaluate(s, sim, final_scores);
     for (int a = 0; a < s->num_agents; a++) {
         if (!o->frozen[a]) {
             o->score[a] = final_scores[a];

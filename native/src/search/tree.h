@@ -144,7 +144,8 @@ void sbx_one_tree_trace(const sbx_one_tree *o, int num_agents, sbx_trace *tr, in
  * one-tree baseline (Smitsimax keeps its own, fused with its hot loop). An
  * agent eliminated while `freeze` is on keeps the evaluation at its death
  * (tutorial §13) and the turn it died; every other agent the evaluation at
- * the end. */
+ * the end. Both are sbx_search_evaluate's (the net's values with a
+ * value_net, relative_scores applied), as Smitsimax's are. */
 typedef struct sbx_outcome {
     uint8_t alive[SBX_MAX_AGENTS];
     uint8_t frozen[SBX_MAX_AGENTS];  /* 1: died this step (freeze), 2: scored */
