@@ -271,8 +271,7 @@ class SearchParams(BaseModel):
                                            "values replace the frontier's evaluation and "
                                            "rollouts (pubcfr: per information state, from "
                                            "both seats' ranges; mcgs: a new node's value; "
-                                           "smitsimax, suct, joint: a leaf's scores, "
-                                           "serial only) and "
+                                           "smitsimax, suct, joint: a leaf's scores) and "
                                            "whose policy heads give the PUCT priors with "
                                            "priors = net; it must have been trained for this "
                                            "game and its parameters; a change takes effect at "
@@ -336,9 +335,6 @@ class SearchParams(BaseModel):
                              "rollout on")
         if self.algorithm != "smitsimax":   # policy and backup are Smitsimax's
             return self
-        if self.value_net:   # smitsimax_parallel.c's refusal, before a run
-            raise ValueError(f"parallel: smitsimax asks its value_net on one thread (got "
-                             f"{mode}); set parallel = serial, or use mcgs")
         root = mode == "root"
         if self.policy != "ucb1" and not (root and self.policy == "ucb1_tuned"):
             raise ValueError(f"parallel: {mode} works with policy ucb1"

@@ -1,4 +1,5 @@
-"""A short parallel search in every mode (Smitsimax; MCGS's wu_uct and tree),
+"""A short parallel search in every mode (Smitsimax, with and without a value
+net; MCGS's wu_uct and tree),
 for the ThreadSanitizer run (`python tools/sanitize.py --tsan`, a CI step):
 two threads on shared trees, root sets and leaf hand-offs, over a re-root, with every option that adds a
 shared write (death flags, freeze, depth bounds, pass nodes). Budgets are
@@ -34,6 +35,24 @@ def test_short_parallel_search(mode, opts):
             rows = s.root_stats(0)
             assert sum(m.visits for m in rows) == s.stats().root_visits[0] >= n
             s.snapshot(0, 500, 1)
+            moves = s.best_moves()
+            g.step(moves)
+            s.advance(moves)
+
+
+@pytest.mark.parametrize("mode", ["wu_uct", "tree", "root", "leaf"])
+def test_short_parallel_search_with_a_net(mode):
+    """Each worker asks the (shared, read-only) net on its own evaluator:
+    two threads' batches must not touch. A goofspiel-5 net at a depth its
+    leaves are rarely terminal, over a re-root."""
+    from pathlib import Path
+    net = Path(__file__).resolve().parents[2] / "assets" / "nets" / "goofspiel5.sbxnet"
+    p = SearchParams(parallel=mode, threads=2, max_depth=3, value_net=str(net),
+                     rollout=mode == "leaf")
+    with Game("goofspiel", "num_cards=5,points_order=descending,returns_type=win_loss",
+              seed=2) as g, Search(g, p, 5) as s:
+        for _ in range(2):
+            assert s.run(iterations=1500).iterations == 1500
             moves = s.best_moves()
             g.step(moves)
             s.advance(moves)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sandbox.native import Game, InvalidArgument, Net, Search, SearchParams
+from sandbox.native import Game, Net, Search, SearchParams, cores
 
 NET = Path(__file__).resolve().parents[2] / "assets" / "nets" / "goofspiel5.sbxnet"
 PARAMS = "num_cards=5,points_order=descending,returns_type=win_loss"
@@ -60,22 +60,70 @@ def test_a_net_change_starts_the_trees_afresh():
         assert s.stats().root_visits[0] == 300
 
 
+def _table_net(tmp_path, params: str):
+    """A net whose values are a random table of (player, slot) alone: value
+    weights 0, random biases. Every leaf it scores gets exactly its entry."""
+    from sandbox.learn.netfile import Architecture, random_params, spec_for, write_net
+    game = Game("goofspiel", params, 1)
+    spec = spec_for("goofspiel", game.features_layout(), Architecture(0, 0, 0, 1, 8))
+    w = random_params(spec, 5, bias=0.1)
+    w["value_w"][:] = 0.0
+    w["value_b"][:] = np.random.default_rng(11).standard_normal(
+        w["value_b"].shape).astype(np.float32)
+    table = w["value_b"].reshape(spec.players, spec.value_slots).astype(np.float64)
+    game.close()
+    return str(write_net(tmp_path / "t.sbxnet", spec, w)), table
+
+
+@pytest.mark.skipif(cores() < 2, reason="needs two cores")
+@pytest.mark.parametrize("mode", ["wu_uct", "tree", "root", "leaf"])
+def test_every_parallel_mode_scores_its_leaves_with_the_net(tmp_path, mode):
+    """Each worker asks the net on its own evaluator. Two rounds deep no
+    leaf of goofspiel-5 is terminal (leaf parallelism's rollouts end there too), so with a table net every backed-up
+    score is the table's entry and every root mean is exactly it (the
+    game's evaluation would spread them); no iteration is lost."""
+    path, table = _table_net(tmp_path, PARAMS)
+    params = SearchParams(value_net=path, max_depth=2, gamma=1.0, parallel=mode, threads=2,
+                          rollout=mode == "leaf")
+    with Search(Game("goofspiel", PARAMS, seed=1), params, seed=5) as s:
+        runs = 0
+        while runs < 50:   # until the helper has worked (it may start late on a busy machine)
+            assert s.run(iterations=3000).iterations == 3000
+            runs += 1
+            if s.stats().thread_iterations[1] > 0:
+                break
+        # Leaf parallelism is exempt from this check, for a reason: its helper
+        # rolls out only when it wakes before worker 0, which rolls out an
+        # unclaimed slot itself; on a loaded machine it may never wake in time
+        # (the rollouts here are a step long). Its runs still check worker 0's
+        # rollouts of the helper slots; the TSan stage runs the helper's.
+        assert mode == "leaf" or s.stats().thread_iterations[1] > 0
+        for a in range(2):
+            rows = [m for m in s.root_stats(a) if m.visits]
+            assert sum(m.visits for m in rows) == s.stats().root_visits[a] >= 3000 * runs
+            assert len(rows) > 1
+            for m in rows:
+                assert m.mean == pytest.approx(table[a, 0], abs=1e-6)
+
+
 @pytest.mark.parametrize("mode", ["wu_uct", "tree", "root"])
-def test_a_parallel_smitsimax_with_a_net_is_refused_up_front(mode):
-    """One evaluator per search: threads would share it. Refused when the
-    settings are made, naming the way out."""
-    with pytest.raises(ValueError, match="parallel = serial"):
-        SearchParams(value_net=str(NET), parallel=mode, threads=2)
-
-
-def test_the_core_refuses_it_too():
-    """Settings that skipped the check (model_copy does not validate) still
-    meet the core's refusal: a status and a message, no shared evaluator."""
-    params = SearchParams(value_net=str(NET), max_depth=2).model_copy(
-        update={"parallel": "wu_uct", "threads": 2})
-    with Search(Game("goofspiel", PARAMS, seed=1), params, seed=1) as s:
-        with pytest.raises(InvalidArgument, match="one thread"):
-            s.run(iterations=100)
+def test_one_thread_of_a_parallel_mode_with_a_net_is_the_serial_search(mode):
+    """With one thread each mode's own code path runs the serial formulas in
+    the serial order (test_parallel.py): with a net too, the same root rows
+    and moves, turn after turn."""
+    def rows(params):
+        out = []
+        with Game("goofspiel", PARAMS, seed=1) as g, Search(g, params, 7) as s:
+            for _ in range(3):
+                s.run(iterations=800)
+                moves = s.best_moves()
+                out.append((moves, [[(m.move, m.visits, round(m.mean, 12))
+                                     for m in s.root_stats(a)] for a in range(2)]))
+                g.step(moves)
+                s.advance(moves)
+        return out
+    serial = SearchParams(value_net=str(NET), max_depth=2)
+    assert rows(serial.model_copy(update={"parallel": mode, "threads": 1})) == rows(serial)
 
 
 def test_hidden_bids_each_agent_reads_its_own_hands_value(tmp_path):
@@ -86,16 +134,9 @@ def test_hidden_bids_each_agent_reads_its_own_hands_value(tmp_path):
     (seat, slot) alone (value weights 0, random biases), so the searcher's
     leaf score must be its table entry for the hand its own traced bids
     leave it (slot 0 for every hand, or the other seat's head, fail)."""
-    from sandbox.learn.netfile import Architecture, random_params, spec_for, write_net
     params = "num_cards=5 imp_info=1"
     game = Game("goofspiel", params, 1)
-    spec = spec_for("goofspiel", game.features_layout(), Architecture(0, 0, 0, 1, 8))
-    w = random_params(spec, 5, bias=0.1)
-    rng = np.random.default_rng(11)
-    w["value_w"][:] = 0.0
-    w["value_b"][:] = rng.standard_normal(w["value_b"].shape).astype(np.float32)
-    table = w["value_b"].reshape(spec.players, spec.value_slots).astype(np.float64)
-    path = str(write_net(tmp_path / "t.sbxnet", spec, w))
+    path, table = _table_net(tmp_path, params)
     seen = set()
     for seat in range(2):
         search = SearchParams(value_net=path, max_depth=2, gamma=1.0, info_seat=seat)

@@ -49,11 +49,8 @@ static int own_slot(const sbx_search *s, const void *state, int a) {
     return s->vt->private_slot(s->cfg, state, id);
 }
 
-void sbx_search_net_evaluate(const sbx_search *s, const void *state, double *scores) {
-    /* the evaluator is the search's scratch, not its result: a serial run
-     * is the only one asking (a parallel Smitsimax refuses a net; SUCT and
-     * joint are serial) */
-    sbx_neteval *ev = (sbx_neteval *)&s->ev;
+void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
+                             double *scores) {
     sbx_neteval_clear(ev);
     float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
     if (!ranges) {

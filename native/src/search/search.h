@@ -279,24 +279,33 @@ static inline void sbx_relative_scores(double *scores, int n) {
     for (int a = 0; a < n; a++) scores[a] = ((double)n * scores[a] - sum) / (double)(n - 1);
 }
 
-/* The value net's values of a non-terminal state for every agent, on the
- * search's own evaluator (s->ev: serial runs only); the game's evaluation
- * when the batch cannot grow or a hand has no slot in the net (search.c). */
-void sbx_search_net_evaluate(const sbx_search *s, const void *state, double *scores);
+/* The value net's values of a non-terminal state for every agent, asked on
+ * evaluator ev (the search's own, s->ev, or a parallel worker's); the
+ * game's evaluation when the batch cannot grow or a hand has no slot in the
+ * net (search.c). */
+void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
+                             double *scores);
 
 /* Every leaf score Smitsimax, SUCT and joint back up comes from here: the
  * game's evaluation, or with a value_net the net's values of a state that
  * is not terminal (a terminal state's evaluation is its result, which no
  * net improves); then relative_scores. (MCGS batches its net queries and
  * has its own, mcgs_graph.h.) */
-FORCE_INLINE void sbx_search_evaluate(const sbx_search *s, const void *state,
-                                      double *scores) {
+FORCE_INLINE void sbx_search_evaluate_on(const sbx_search *s, sbx_neteval *ev,
+                                         const void *state, double *scores) {
     if (s->net && !s->vt->is_terminal(s->cfg, state)) {
-        sbx_search_net_evaluate(s, state, scores);
+        sbx_search_net_evaluate(s, ev, state, scores);
     } else {
         s->vt->evaluate(s->cfg, state, scores);
     }
     if (s->p.relative_scores) sbx_relative_scores(scores, s->num_agents);
+}
+
+/* The same on the search's own evaluator: the serial run (a parallel
+ * worker asks on its own, as one evaluator's batch cannot be shared). */
+FORCE_INLINE void sbx_search_evaluate(const sbx_search *s, const void *state,
+                                      double *scores) {
+    sbx_search_evaluate_on(s, (sbx_neteval *)&s->ev, state, scores);
 }
 
 /* A scratch buffer of at least `bytes`, reused between calls. */

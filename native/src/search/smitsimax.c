@@ -54,7 +54,10 @@ static void smx_destroy(sbx_search *s) {
     if (!x) return;
     for (int a = 0; a < SBX_MAX_AGENTS; a++) smx_tree_free(&x->t[a]);
     smx_rootsets_free(x);
-    for (int j = 0; j < SBX_MAX_THREADS; j++) free(x->sims[j]);
+    for (int j = 0; j < SBX_MAX_THREADS; j++) {
+        free(x->sims[j]);
+        sbx_neteval_free(&x->wev[j]);
+    }
     free(x->cf_pre);
     free(x->cf_alt);
     free(x);
@@ -138,8 +141,12 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
 /* A value net attached, replaced or detached: the trees' scores and
  * ranges came from the old values, so they start afresh. */
 static void smx_net_changed(sbx_search *s) {
-    if (!s->algo) return;
+    smx *x = s->algo;
+    if (!x) return;
     smx_reset_all(s); /* the trees and their ranges */
+    /* the helpers' batches are made again for the new net at the next
+     * parallel run */
+    for (int j = 0; j < SBX_MAX_THREADS; j++) sbx_neteval_free(&x->wev[j]);
 }
 
 const sbx_algo_vt sbx_smitsimax_vt = {

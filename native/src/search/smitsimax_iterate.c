@@ -243,8 +243,8 @@ static void backup_power(smx_tree *t, const uint32_t *path, int plen,
  * gets its own copy of the loop (smx_iterate dispatches once per iteration)
  * and UCB1's is the loop it always was. */
 FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
-                                  void *sim, int64_t *turns, sbx_trace *tr,
-                                  const int policy, const int power) {
+                                  void *sim, sbx_neteval *ev, int64_t *turns,
+                                  sbx_trace *tr, const int policy, const int power) {
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
     const void *cfg = s->cfg;
@@ -402,7 +402,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
             /* A frozen tree learns nothing after its death: its score is the
              * evaluation at the moment it died. */
             double at_death[SBX_MAX_AGENTS];
-            sbx_search_evaluate(s, sim, at_death);
+            sbx_search_evaluate_on(s, ev, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (frozen[a] == 1) {
                     score[a] = at_death[a];
@@ -426,7 +426,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
     *turns += depth;
 
     double final_scores[SBX_MAX_AGENTS];
-    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate_on(s, ev, sim, final_scores); /* the leaf */
     const double gamma = p->gamma;
     for (int a = 0; a < n; a++) {
         smx_tree *t = &trees[a];
@@ -534,48 +534,50 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
     return SBX_STOP_NONE;
 }
 
-#define ITER_ARGS sbx_search *s, smx_tree *trees, uint64_t *rng, void *sim, int64_t *turns
+#define ITER_ARGS \
+    sbx_search *s, smx_tree *trees, uint64_t *rng, void *sim, sbx_neteval *ev, int64_t *turns
 static __attribute__((noinline)) int iter_ucb1(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 0);
 }
 static __attribute__((noinline)) int iter_ucb1_power(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1, 1);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 1);
 }
 static __attribute__((noinline)) int iter_tuned(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
 }
 static __attribute__((noinline)) int iter_exp3(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_EXP3, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_EXP3, 0);
 }
 static __attribute__((noinline)) int iter_rm(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_RM, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM, 0);
 }
 static __attribute__((noinline)) int iter_rm_plus(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, turns, NULL, SBX_POLICY_RM_PLUS, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM_PLUS, 0);
 }
 
-/* One serial iteration on a tree set with a worker's RNG and state (root
- * parallelism runs this on every thread's own trees). */
+/* One serial iteration on a tree set with a worker's RNG, state and value
+ * net evaluator (root parallelism runs this on every thread's own trees). */
 int smx_iterate_on(ITER_ARGS) {
     switch (s->policy) {
-    case SBX_POLICY_UCB1_TUNED: return iter_tuned(s, trees, rng, sim, turns);
-    case SBX_POLICY_EXP3: return iter_exp3(s, trees, rng, sim, turns);
-    case SBX_POLICY_RM: return iter_rm(s, trees, rng, sim, turns);
-    case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, trees, rng, sim, turns);
+    case SBX_POLICY_UCB1_TUNED: return iter_tuned(s, trees, rng, sim, ev, turns);
+    case SBX_POLICY_EXP3: return iter_exp3(s, trees, rng, sim, ev, turns);
+    case SBX_POLICY_RM: return iter_rm(s, trees, rng, sim, ev, turns);
+    case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, trees, rng, sim, ev, turns);
     default:
-        return power_on(s) ? iter_ucb1_power(s, trees, rng, sim, turns)
-                           : iter_ucb1(s, trees, rng, sim, turns);
+        return power_on(s) ? iter_ucb1_power(s, trees, rng, sim, ev, turns)
+                           : iter_ucb1(s, trees, rng, sim, ev, turns);
     }
 }
 #undef ITER_ARGS
 
 int smx_iterate(sbx_search *s, int64_t *turns) {
     smx *x = s->algo;
-    return smx_iterate_on(s, x->t, &s->rng, s->sim, turns);
+    return smx_iterate_on(s, x->t, &s->rng, s->sim, &s->ev, turns);
 }
 
 /* The step-by-step view is not hot: one copy with the policy at run time. */
 int smx_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     smx *x = s->algo;
-    return smx_iterate_impl(s, x->t, &s->rng, s->sim, turns, tr, s->policy, power_on(s));
+    return smx_iterate_impl(s, x->t, &s->rng, s->sim, &s->ev, turns, tr, s->policy,
+                            power_on(s));
 }

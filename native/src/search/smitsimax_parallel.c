@@ -94,6 +94,8 @@ typedef struct par_worker {
     uint64_t rng;
     void *sim;
     smx_tree *trees;     /* its tree set: x->t, or root parallelism's own  */
+    sbx_neteval *ev;     /* its value-net batches: the search's own for
+                            worker 0, x->wev[j] for helper j              */
     int64_t iterations, turns;
     double wait_ms, busy_ms;
     double root_total[SBX_MAX_AGENTS]; /* workers >= 1: backed up at the roots,
@@ -505,7 +507,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
         }
         if (newly_frozen) {
             double at_death[SBX_MAX_AGENTS];
-            sbx_search_evaluate(s, sim, at_death);
+            sbx_search_evaluate_on(s, w->ev, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (frozen[a] == 1) {
                     score[a] = at_death[a];
@@ -518,7 +520,7 @@ static int shared_iterate(par_run *r, par_worker *w) {
     w->turns += depth;
 
     double final_scores[SBX_MAX_AGENTS];
-    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate_on(s, w->ev, sim, final_scores); /* the leaf */
     for (int a = 0; a < n; a++) {
         if (!frozen[a]) {
             score[a] = final_scores[a];
@@ -651,7 +653,7 @@ static void leaf_rollout(par_run *r, par_worker *w, int slot) {
         }
         if (newly) {
             double at_death[SBX_MAX_AGENTS];
-            sbx_search_evaluate(s, sim, at_death);
+            sbx_search_evaluate_on(s, w->ev, sim, at_death);
             for (int a = 0; a < n; a++) {
                 if (res->frozen[a] == 1) {
                     res->score[a] = at_death[a];
@@ -661,7 +663,7 @@ static void leaf_rollout(par_run *r, par_worker *w, int slot) {
         }
     }
     double final_scores[SBX_MAX_AGENTS];
-    sbx_search_evaluate(s, sim, final_scores); /* the leaf */
+    sbx_search_evaluate_on(s, w->ev, sim, final_scores); /* the leaf */
     for (int a = 0; a < n; a++) {
         if (!res->frozen[a]) {
             res->score[a] = final_scores[a];
@@ -724,7 +726,7 @@ static void *worker_main(void *arg) {
         }
         int64_t turns = 0;
         int rc = r->mode == SBX_PAR_ROOT
-                     ? smx_iterate_on(s, w->trees, &w->rng, w->sim, &turns)
+                     ? smx_iterate_on(s, w->trees, &w->rng, w->sim, w->ev, &turns)
                      : shared_iterate(r, w);
         w->turns += turns;
         if (rc != SBX_STOP_NONE) {
@@ -741,12 +743,6 @@ int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doubl
                      int64_t *iterations, int64_t *turns, int *reason) {
     smx *x = s->algo;
     const int mode = s->p.parallel;
-    if (s->net) {
-        /* one evaluator, the search's own: the threads would share it */
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "value_net: smitsimax asks its net on one thread; set parallel = "
-                        "serial (or use mcgs, whose workers have their own)");
-    }
     if ((mode != SBX_PAR_ROOT && (s->policy != SBX_POLICY_UCB1 || power_on(s))) ||
         (mode == SBX_PAR_ROOT && IS_SAMPLING(s->policy))) {
         /* a policy change waiting for the next turn keeps the old one in
@@ -773,11 +769,16 @@ int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doubl
         w->run = r;
         w->id = j;
         w->trees = x->t;
-        if (j == 0) { /* the serial search's RNG and state */
+        if (j == 0) { /* the serial search's RNG, state and evaluator */
             w->rng = s->rng;
             w->sim = s->sim;
+            w->ev = &s->ev;
             continue;
         }
+        /* a helper asks the net on its own batches: the net is read-only
+         * and shared, an evaluator's buffers are not */
+        if (s->net && (rc = sbx_neteval_attach(&x->wev[j], s->net)) != SBX_OK) break;
+        w->ev = &x->wev[j];
         uint64_t h = s->rng ^ (0x9E3779B97F4A7C15ULL * (uint64_t)j);
         w->rng = sbx_rng_next(&h);
         if (!x->sims[j] && !(x->sims[j] = malloc(s->state_size))) {

@@ -88,6 +88,8 @@ typedef struct smx {
      * when node_cap or the score scale changes */
     smx_tree *rootset[SBX_MAX_THREADS];
     void *sims[SBX_MAX_THREADS]; /* thread j >= 1's simulation state        */
+    sbx_neteval wev[SBX_MAX_THREADS]; /* thread j >= 1's value-net batches
+                                   (made for the net at a parallel run)    */
     /* RM / RM+ counterfactuals (serial only, like every sampling policy):
      * the state before the current step, and the one an alternative is
      * stepped in */
@@ -223,8 +225,8 @@ FORCE_INLINE uint8_t random_safe(uint64_t *rng, const uint8_t *moves, int k, uin
  * the state an iteration ends in (the serial iteration, the shared-tree
  * modes, each of leaf parallelism's rollouts), an agent's state when it
  * dies with elimination=freeze, and RM's counterfactual alternatives, which
- * are scored "as the leaf is". A parallel run with a net is refused (the
- * net is asked on the search's one evaluator). */
+ * are scored "as the leaf is". A parallel worker asks the net on its own
+ * evaluator (sbx_search_evaluate_on); the counterfactuals run serial only. */
 
 /* ------------------------------------------------------------ smitsimax_tree.c */
 
