@@ -13,11 +13,16 @@ With `policy_name` (an Exp3 / regret-matching search, whose move comes from
 its average strategy, not from the visit counts) the bar is MoveStat.policy,
 the average strategy, and the visit share stays visible as a thin light
 line along the bottom of each bar; a legend line says which is which.
+
+With `net` (a search that reads a value net) a line above the bars gives
+the net's value of the root for this agent and a gold tick on each bar marks
+the net's policy prior for that move, beside what the search made of it.
 """
 from __future__ import annotations
 
 import os
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
@@ -35,12 +40,15 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
                    title: str | None = None,
                    norm: tuple[float, float] | None = None,
                    empty: str = "no root statistics yet",
-                   policy_name: str | None = None) -> None:
+                   policy_name: str | None = None,
+                   net: NetReadout | None = None) -> None:
     """`stats`: MoveStat-like objects (move, visits, mean, prob, policy).
     `norm`: the agent's (min, max) score bounds, to colour each mean on the
     value map. `empty`: what to say when there are no stats. `policy_name`
     (e.g. "Exp3"): bars show the policy's average strategy, the visit share
-    is the thin line."""
+    is the thin line. `net`: the value net's reading of the root, its
+    value in a line above the bars and each move's prior as a tick on the
+    move's bar."""
     rect = pygame.Rect(rect)
     surface.fill(palette.PANEL, rect)
     if rect.w < 20 or rect.h < 12:
@@ -49,16 +57,25 @@ def draw_root_bars(surface: pygame.Surface, rect: pygame.Rect | Sequence[int],
     surface.set_clip(rect.clip(clip) if clip else rect)
     try:
         _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty,
-              policy_name)
+              policy_name, net)
     finally:
         surface.set_clip(clip)
 
 
 VISIT_LINE = (236, 238, 244)   # the visit share under a policy bar
+NET_TICK = (250, 204, 92)      # the value net's prior for a move: a tick on its bar
+
+
+@dataclass(frozen=True)
+class NetReadout:
+    """What the search's value net says of the root, for one agent: its
+    value there and its policy prior per legal move (move id -> share)."""
+    value: float
+    priors: Mapping[int, float]
 
 
 def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empty,
-          policy_name=None) -> None:
+          policy_name=None, net=None) -> None:
     x, y = rect.x + 4, rect.y + 2
     total = sum(max(int(s.visits), 0) for s in stats)
     if title is not None:
@@ -80,6 +97,8 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
     visits = total > 0
     if policy_name:
         y = _legend(surface, x, y, rect.right - 4, policy_name, color, visits)
+    if net is not None:
+        y = _net_legend(surface, x, y, rect.right - 4, net)
     # Rows of at least 9 px; when they do not all fit (goofspiel has 13
     # moves), they flow into columns side by side rather than being cut.
     n = len(stats)
@@ -116,6 +135,9 @@ def _draw(surface, rect, stats, move_name, color, chosen_move, title, norm, empt
             if vis_w > 0:
                 pygame.draw.rect(surface, VISIT_LINE, (bar_x, by + bh - lh, vis_w, lh))
             surface.fill(VISIT_LINE, (bar_x + min(vis_w, bar_w - 1), by + bh - lh - 2, 1, lh + 2))
+        if net is not None and int(s.move) in net.priors:   # the net's prior: a tick
+            px = bar_x + min(int(round(net.priors[int(s.move)] * bar_w)), bar_w - 2)
+            pygame.draw.rect(surface, NET_TICK, (px, by - 1, 2, bh + 2))
         if chosen:
             pygame.draw.rect(surface, palette.TEXT, (bar_x - 1, by - 1, bar_w + 2, bh + 2), 1)
         lab = fonts.text(nm, fs, palette.TEXT if chosen else palette.TEXT_DIM, bold=chosen)
@@ -166,4 +188,16 @@ def _legend(surface, x: int, y: int, right: int, policy_name: str, color,
     x2 = x + 12 + labs[0].get_width() + 10
     pygame.draw.rect(surface, VISIT_LINE, (x2, y + 8, 9, 2))
     surface.blit(labs[1], (x2 + 12, y))
+    return y + 13
+
+
+def _net_legend(surface, x: int, y: int, right: int, net: NetReadout) -> int:
+    """'net value +0.31   ▍ net prior' in one line; returns the y below it."""
+    lab = fonts.text(f"net value {net.value:+.3g}", 10, palette.TEXT)
+    surface.blit(lab, (x, y))
+    tx = x + lab.get_width() + 12
+    tip = fonts.text("net prior", 10, palette.TEXT_DIM)
+    if tx + 6 + tip.get_width() <= right:
+        surface.fill(NET_TICK, (tx, y + 2, 2, 9))
+        surface.blit(tip, (tx + 6, y))
     return y + 13

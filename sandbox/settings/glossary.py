@@ -16,6 +16,9 @@ TERMS: dict[str, str] = {
          "averaged, in the evaluation's units",
     "v": "share of the root's visits that went to this move",
     "p": "the move's probability in the search's final policy, where it is not the visit share",
+    "net": "the value net's reading of the position (a search with value_net): 'net value' is "
+           "its value for this player, and the gold tick on a move's bar its policy prior for "
+           "that move",
     "pass": "a pass-through node (elimination = pass): the agent was out, so the node has one "
             "move and only carries the simulation down",
     "doomed": "a node of certain death: flagged by the game, or every simulation through it "

@@ -61,9 +61,11 @@ def test_shipped_scenario_loads_and_plays(path):
     assert isinstance(sc, Scenario)
     assert load_scenario(path) == sc                       # by path too
     raw = tomllib.loads(path.read_text())
-    # a process player's program and folder are looked up beside the file
-    from sandbox.config.process import resolve_process_paths
-    raw["players"] = [resolve_process_paths(p, path.parent) for p in raw.get("players", [])]
+    # a process player's program and folder, and a search's value net, are looked up
+    # beside the file
+    from sandbox.config.process import resolve_net_path, resolve_process_paths
+    raw["players"] = [resolve_net_path(resolve_process_paths(p, path.parent), path.parent)
+                      for p in raw.get("players", [])]
     assert sc == scenario_from_dict(raw)
     with Game(sc.game, sc.game_param_string(), seed=sc.seed) as g:
         agents = sorted(a for i in range(len(sc.players)) for a in sc.player_agents(i))

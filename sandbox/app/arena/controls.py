@@ -24,6 +24,7 @@ from ...settings.algorithms import (ALGORITHM_LABELS, ALGORITHM_TIPS, ALGORITHMS
                                parallel_modes, trees_kept, uses_average_strategy)
 from ...sim.live import SPEEDS
 from ...ui import Button, Label, Picker, Slider, Toggle, WidgetGroup
+from ...settings.doc import USED_BY
 from ...settings.glossary import setting_tip, term_tip
 from ..weight_slider import weight_slider
 from .bot_panel import LogTail, draw_bot_controls, is_external
@@ -255,6 +256,8 @@ class PlayerControls:
                          "over turns. With a state value (alive/dead) it also shrinks distant "
                          "outcomes: a death at depth 10 costs a tenth of one at depth 1"))
             yy += 26
+        if isinstance(ctl, SearchController) and not weights_view:
+            yy = self._add_net_toggle(g, ctl, c, yy)
         if isinstance(ctl, SearchController) and len(ctl.agents) == 1:
             g.add(Toggle("human", (c.x, yy, c.w, 22), f"you play ({self.plugin.keys_hint})",
                          ctl.agents[0] in self.live.human_agents, "take over (H)"))
@@ -281,6 +284,29 @@ class PlayerControls:
             if setting_tip(w.id):
                 w.tooltip = setting_tip(w.id)
         self.widgets = g
+
+    def _add_net_toggle(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
+        """A switch for the seat's value net, live, where its settings named
+        one and its algorithm reads it: off searches on the game's evaluation,
+        on attaches the net again (either starts the search's statistics
+        afresh: they were gathered on the other values)."""
+        path = ctl.settings.value_net
+        if path:
+            self.net_paths[self.selected] = path
+        path = self.net_paths.get(self.selected, "")
+        if not path or ctl.settings.algorithm not in USED_BY["value_net"]:
+            return yy
+        g.add(Toggle("net_on", (c.x, yy, c.w, 22), f"value net: {Path(path).name}",
+                     bool(ctl.settings.value_net),
+                     "value the search's leaves (and, with priors = net, its priors) with the "
+                     "trained net; off: the game's evaluation. The root bars show the net's "
+                     "value and a gold tick at each move's prior"))
+        return yy + 26
+
+    def _toggle_net(self, on: bool) -> None:
+        path = self.net_paths.get(self.selected, "")
+        if path:
+            self.set_param("value_net", path if on else "")
 
     def _add_weight_sliders(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
         """The game's evaluation weights as this player's search uses them

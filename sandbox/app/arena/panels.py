@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pygame
 
+from ...native import SandboxError
 from ...names import agent_labels
+from ...native.net import load_net
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.belief_view import children_of, draw_beliefs, path_to
-from ...render.root_bars import draw_root_bars
+from ...render.root_bars import NetReadout, draw_root_bars
 from ...render.matrix_view import MatrixView
 from ...render.tree_view import TreeView
 from ...sim.controller import SearchController, TreeRequest
 from ...settings.algorithms import has_root_matrix
+from ...settings.doc import USED_BY
 from ...settings.glossary import term_tip
 from ...settings.algorithms import ALGORITHM_LABELS, NO_TREE_NOTES, POLICY_LABELS, uses_average_strategy
 from .bot_panel import debug_stats, is_external, latency_text
@@ -33,7 +37,8 @@ class TreePanels:
     """ArenaScene's part: the tree panels, a mixin over the scene's state. It uses the
     scene's live, plugin, selected, widgets, layout, colors, namers, explorer, trees,
     matrices, matrix_hover, matrix_mode, tree_mode, tree_source, the step animation's state,
-    and its own feed timers (_feed_after, _feed_next, _matrix_fed, _bars, _groups); it
+    and its own feed timers and caches (_feed_after, _feed_next, _matrix_fed, _bars, _groups,
+    _net_cache); it
     calls match, flash, _build_widgets, _kept, _in_force (controls) and hidden_agents
     (scene: the agents withheld from the seat in view, app/seat_view.py)."""
 
@@ -290,9 +295,10 @@ class TreePanels:
             tip = tv.legend_tip(pos)
             if tip:
                 return tip
-        for r in self._bar_rects.values():
+        for agent, r in self._bar_rects.items():
             if r.collidepoint(pos):
-                return "   ".join(term_tip(t) for t in ("v", "μ", "p"))
+                terms = ("v", "μ", "p") + (("net",) if agent in self._bar_nets else ())
+                return "   ".join(term_tip(t) for t in terms)
         return ""
 
     def _panel_hidden(self, group: tuple[int, ...]) -> bool:
@@ -327,6 +333,7 @@ class TreePanels:
 
     def _draw_trees(self, surface, panels: list[pygame.Rect]) -> None:
         self._bar_rects = {}     # this frame's root bars say where they are
+        self._bar_nets = set()   # ... and which of them show a value net's reading
         self._belief_hits = []   # this frame's belief views add theirs
         views = self._panel_views()
         if views and not any(isinstance(self._tree_controller(g[0]), SearchController)
@@ -378,7 +385,8 @@ class TreePanels:
                                 pygame.Rect(panel.x + 8 + k * bw, panel.y + 22,
                                             bw - (8 if k < len(g) - 1 else 0), bars_h),
                                 policy_name,
-                                title=agent_labels(self.match.names)[m] if len(g) > 1 else None)
+                                title=agent_labels(self.match.names)[m] if len(g) > 1 else None,
+                                net=self._net_readout(ctl, alg, m))
             if not isinstance(ctl, SearchController):   # a person, the bot: no tree, ever
                 note = f"{NO_SEARCH_WHO.get(ctl.kind, ctl.kind)}: no search, no tree"
                 lab = text(elide(note, 12, panel.w - 20), 12, pal.TEXT_DIM)
@@ -464,8 +472,42 @@ class TreePanels:
         surface.blit(text(elide(note, 12, panel.w - 20), 12,
                           pal.WARN if s.failures else pal.TEXT_DIM), (panel.x + 10, panel.bottom - 22))
 
+    def _net_readout(self, ctl, alg: str, agent: int) -> NetReadout | None:
+        """The value net's reading of the position, for a search that reads
+        one now: its value for `agent` and its prior over the agent's legal
+        moves, computed once a turn from the world's state (one forward pass,
+        on this thread). None without a net, and for a net of hidden
+        information, whose values are per private state and need beliefs the
+        world's state does not hold."""
+        path = ctl.settings.value_net if isinstance(ctl, SearchController) else ""
+        if not path or alg not in USED_BY["value_net"]:
+            return None
+        key = (self.match.turn, path)
+        if self._net_cache.get("key") != key:
+            self._net_cache = {"key": key, "out": None}
+            try:
+                net = load_net(path)
+                game = self.match.world.game
+                if net.info.slots == 0 and not game.is_terminal:
+                    self._net_cache["out"] = (net.evaluate([game]),
+                                              [game.legal_moves(a) for a in range(game.num_agents)])
+            except SandboxError as exc:   # a file gone since the search loaded it
+                self.flash(f"value net: {exc}")
+        out = self._net_cache["out"]
+        if out is None:
+            return None
+        (values, logits), legal = out
+        moves = [int(m) for m in legal[agent]]
+        if not moves:
+            return None
+        z = logits[0, agent, moves].astype(float)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return NetReadout(float(values[0, agent, 0]), dict(zip(moves, map(float, p))))
+
     def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
-                   policy_name: str | None = None, title: str | None = None) -> None:
+                   policy_name: str | None = None, title: str | None = None,
+                   net: NetReadout | None = None) -> None:
         """The root bars from a cached surface: while a search thinks its
         snapshot changes every slice, and redrawing four panels of text every
         frame costs the searches CPU; a settled snapshot shows at once."""
@@ -476,7 +518,7 @@ class TreePanels:
         if not status.alive:   # nothing left to decide: say so, not "yet"
             stats, chosen = (), None
             empty = status.out_text()
-        key = (stats, chosen, rect.size, empty, policy_name, title)
+        key = (stats, chosen, rect.size, empty, policy_name, title, net)
         now = time.perf_counter()
         cached = self._bars.get(agent)
         if cached is None or (cached[0] != key and (
@@ -486,11 +528,13 @@ class TreePanels:
                 else pygame.Surface(rect.size)
             draw_root_bars(surf, surf.get_rect(), stats, self.namers[agent], self.colors[agent],
                            chosen_move=chosen, empty=empty, policy_name=policy_name,
-                           title=title)
+                           title=title, net=net)
             cached = (key, surf, now)
             self._bars[agent] = cached
         surface.blit(cached[1], rect.topleft)
         self._bar_rects[agent] = rect
+        if net is not None:
+            self._bar_nets.add(agent)
 
 
 def _node_at(beliefs, events: tuple[str, ...], event_label) -> int:

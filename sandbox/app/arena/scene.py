@@ -90,6 +90,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.show_weights = False  # the controls show the evaluation weights (E)
         self.hover_info = None
         self._bar_rects: dict = {}   # agent -> where its root bars were drawn (hover)
+        self._bar_nets: set = set()  # agents whose bars show a value net's reading
         self.matrix_hover = None     # (MatrixView, MatrixInfo) under the mouse
         # pubcfr panels: the public state picked per panel (its first agent ->
         # (turn, the public events on the way down to it)), and where last
@@ -159,6 +160,11 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self._feed_after = 0.0
         # agent -> (what the bars show, their surface, when drawn)
         self._bars: dict[int, tuple[tuple, pygame.Surface, float]] = {}
+        # the value net's reading of the position, once a turn (panels._net_readout)
+        self._net_cache: dict[str, object] = {}
+        # each seat's value net file as its settings named it, kept while the
+        # net is switched off (controls._add_net_toggle)
+        self.net_paths: dict[int, str] = {}
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -407,6 +413,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self._set_tree_mode(value)
         elif wid == "human":
             self._toggle_human(value)
+        elif wid == "net_on":
+            self._toggle_net(bool(value))
         elif wid == "view_as":
             self._view_as(value)
         elif wid == "budget_ms":
@@ -427,6 +435,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.selected = min(self.selected, len(self.match.controllers) - 1)
         self.player_chosen = False
         self.change_log.clear()
+        self.net_paths.clear()   # another match's seats
         self.hover_info = None
         self._build_match_views()
         self.resize(self.app.screen.get_size())
