@@ -46,8 +46,8 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", type=int, default=100_000, metavar="N",
                    help="train on the buffer's last N positions (default 100000)")
     p.add_argument("--targets", choices=TARGETS, default="solve",
-                   help="solve: each position the self-play reaches, and --queries more a "
-                        "few random joint actions away, is solved afresh by gtcfr at "
+                   help="solve: each position the self-play reaches, and --queries more "
+                        "(--queries-from), is solved afresh by gtcfr at "
                         "--solve-iterations; its value and average strategies are the targets "
                         "(Student of Games' query solving; two-player public-state games). "
                         "search: the playing searches' own root values and policies "
@@ -55,8 +55,18 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solve-iterations", type=int, default=2000, metavar="K",
                    help="gtcfr iterations per solved position (default 2000)")
     p.add_argument("--queries", type=int, default=4, metavar="Q",
-                   help="positions solved per turn besides the one played, each a walk of "
-                        "1 to 3 random joint actions from it (default 4)")
+                   help="positions solved per turn besides the one played (default 4)")
+    p.add_argument("--queries-from", choices=("tree", "walk"), default="tree",
+                   dest="queries_from",
+                   help="tree: states of the solver's own frontier at the position played "
+                        "(the states a search from there asks a value for), as Student of "
+                        "Games draws its queries, and recursive ones from those solves' "
+                        "frontiers (--recursive); walk: 1 to 3 random joint actions from the "
+                        "position (default tree)")
+    p.add_argument("--recursive", type=float, default=0.1, metavar="P",
+                   help="with --queries-from tree: the chance that each of --queries states of a "
+                        "query's own frontier is solved too (Student of Games' recursive "
+                        "queries; the paper uses 0.1 to 0.2; default 0.1)")
     p.add_argument("--generations", type=int, default=1, metavar="G",
                    help="G rounds of self-play and training: generation g's searches (and "
                         "solver) use generation g-1's net as value_net, and it trains on every "
@@ -83,6 +93,8 @@ def _check(args: argparse.Namespace) -> None:
     if args.targets == "solve":
         checks += [("--solve-iterations", args.solve_iterations, 1, 10_000_000),
                    ("--queries", args.queries, 0, 1000)]
+        if not 0 <= args.recursive < 1:
+            raise InvalidArgument(f"--recursive must be in [0, 1) (got {args.recursive})")
     for name, v, lo, hi in checks:
         if not lo <= v <= hi:
             raise InvalidArgument(f"{name} must be in {lo}..{hi} (got {v})")
@@ -135,6 +147,7 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       outcome_weight=0.5 if args.outcome_weight is None else args.outcome_weight,
                       size=args.size, targets=args.targets,
                       solve_iterations=args.solve_iterations, queries=args.queries,
+                      query_source=args.queries_from, recursive=args.recursive,
                       generations=args.generations,
                       command=" ".join(["python -m sandbox train",
                                         *(shlex.quote(a) for a in argv)]))

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .buffer import Dims, new_records
+from .buffer import KIND_MAIN, KIND_QUERY, Dims, new_records
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,13 @@ class SelfPlayJob:
     targets: str = "search"        # "search": the players' own roots; "solve": query solving
     solver: dict[str, Any] | None = None   # the solver's search settings (targets = "solve")
     solve_iterations: int = 0
-    queries: int = 0               # extra positions solved per turn (one random joint action on)
+    queries: int = 0               # extra positions solved per turn
+    # where the queries come from: "walk", 1..QUERY_STEPS random joint actions
+    # from the position played; "tree", the solver's own frontier there
+    # (Student of Games), each query's frontier giving recursive queries
+    # with probability `recursive`
+    query_source: str = "walk"
+    recursive: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -162,21 +168,65 @@ def _solved_records(dims: Dims, game, solved, kind: int, turn: int, seed: int) -
     return recs
 
 
-# A query position is 1..QUERY_STEPS uniformly random joint actions from
-# the position played: one step gives the states a search from there values
-# at its first frontier; more cover the deeper, off-line states that
-# searches from other positions ask about (self-play alone visits few).
+# A walk query is 1..QUERY_STEPS uniformly random joint actions from the
+# position played: one step gives the states a search from there values at
+# its first frontier; more cover the deeper, off-line states that searches
+# from other positions ask about (self-play alone visits few).
 QUERY_STEPS = 3
+# Tree queries: at most this many positions solved per turn in all
+# (recursive ones included), whatever the draws: a bound on a turn's time.
+MAX_SOLVES_PER_TURN = 64
+
+
+def _walk_queries(game, n: int, rng, players: int) -> list:
+    out = []
+    for _ in range(n):
+        child = game.clone()
+        for _ in range(int(rng.integers(1, QUERY_STEPS + 1))):
+            if child.is_terminal:
+                break
+            child.step([int(rng.choice(child.legal_moves(a))) for a in range(players)])
+        if child.is_terminal:
+            child.close()
+        else:
+            out.append(child)
+    return out
+
+
+def _frontier_queries(game, leaves, n: int, rng) -> list:
+    """Up to n of a solve's frontier states, drawn uniformly without
+    replacement from its leaves that are not terminal: the states its
+    search asked a value for. A leaf is reached by playing its joint
+    actions from `game` (a chance event on the way is drawn by the game)."""
+    out = []
+    for i in rng.permutation(len(leaves)):
+        if len(out) == n:
+            break
+        child = game.clone()
+        for joint in leaves[int(i)]:
+            if child.is_terminal:
+                break
+            child.step(list(joint))
+        if child.is_terminal:
+            child.close()
+        else:
+            out.append(child)
+    return out
 
 
 def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
     """Sound self-play: the match is played by the scenario's searches as
-    usual, and each position it reaches, with `queries` more per turn (each
-    a short random walk from it, QUERY_STEPS), is solved afresh by GT-CFR at
-    `solve_iterations`; the solves' values and average strategies are the
-    targets. The solver's seed and the queries' joint actions come from
-    (the match seed, the turn, the query), so a game's records are the same
-    on any worker."""
+    usual, and each position it reaches is solved afresh by GT-CFR at
+    `solve_iterations`, with `queries` more per turn; the solves' values and
+    average strategies are the targets. Walk queries are short random walks
+    from the position (QUERY_STEPS). Tree queries, as in Student of Games,
+    are states of the solver's own frontier at the position (the states a
+    search from there asks a value for); each of those solves adds up to
+    `queries` states of its own frontier, each with probability `recursive`
+    (the paper's recursive queries, kept rare so they do not crowd out the
+    main line), and so on, at most MAX_SOLVES_PER_TURN solves a turn. The
+    solver's seeds and the queries' draws come from (the match seed, the
+    turn), so a game's records are the same on any worker."""
     from ..config.scenario import scenario_from_dict
     from ..sim.match import Match
     from .solve import solve_position
@@ -191,21 +241,33 @@ def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
         while not m.over:
             turn = turns
             rng = np.random.default_rng([job.seed, turn])
-            seeds = rng.integers(1, 2**62, size=job.queries + 1)
-            positions = [(0, game.clone())]
-            for q in range(job.queries):
-                child = game.clone()
-                for _ in range(int(rng.integers(1, QUERY_STEPS + 1))):
-                    if child.is_terminal:
-                        break
-                    child.step([int(rng.choice(child.legal_moves(a)))
-                                for a in range(dims.players)])
-                if not child.is_terminal:
-                    positions.append((1, child))
-            for (kind, pos), sseed in zip(positions, seeds):
-                solved = solve_position(pos, job.solver or {}, job.solve_iterations, int(sseed))
+            tree = job.query_source == "tree"
+            if tree:
+                queue = [(KIND_MAIN, game.clone())]
+            else:   # the walks are drawn before any solve, as they always were
+                seeds = rng.integers(1, 2**62, size=job.queries + 1)
+                queue = [(KIND_MAIN, game.clone())] + [
+                    (KIND_QUERY, q) for q in _walk_queries(game, job.queries, rng, dims.players)]
+            solves = 0
+            while queue:
+                kind, pos = queue.pop(0)
+                if tree:
+                    sseed = int(rng.integers(1, 2**62))
+                else:
+                    sseed = int(seeds[solves])
+                solves += 1
+                solved = solve_position(pos, job.solver or {}, job.solve_iterations, sseed,
+                                        leaves=tree)
                 if solved is not None:
                     parts.append(_solved_records(dims, pos, solved, kind, turn, job.seed))
+                    if tree:
+                        # the main line's frontier is queried; a query's own
+                        # frontier only by chance (recursive queries)
+                        take = job.queries if kind == KIND_MAIN else int(
+                            (rng.random(job.queries) < job.recursive).sum())
+                        room = MAX_SOLVES_PER_TURN - solves - len(queue)
+                        for q in _frontier_queries(pos, solved.leaves, min(take, room), rng):
+                            queue.append((KIND_QUERY, q))
                 pos.close()
             m.start_turn()
             for c in m.controllers:

@@ -25,6 +25,31 @@ SOLVERS = ("gtcfr",)
 class Solved:
     values: np.ndarray                 # [2]: each player's value, its own side
     policies: tuple[dict[int, float], dict[int, float]]   # move -> average probability
+    # the solver's tree's leaves (its frontier: where it asked the net or the
+    # evaluation), each as its path of joint actions from the solved
+    # position; empty unless asked for
+    leaves: tuple[tuple[tuple[int, int], ...], ...] = ()
+
+
+def frontier_paths(search) -> list[tuple[tuple[int, int], ...]]:
+    """Every leaf of a GT-CFR search's tree (a node without children: an
+    unexpanded frontier state or a terminal one) as its path of joint
+    actions from the root, in the snapshot's (breadth-first) order."""
+    snap = search.snapshot(0, max(search.stats().nodes[0], 1), 0)
+    rows = snap.rows
+    parent = rows["parent"]
+    has_child = np.zeros(len(rows), dtype=bool)
+    has_child[parent[parent >= 0]] = True
+    out = []
+    for i in np.flatnonzero(~has_child):
+        path = []
+        j = int(i)
+        while parent[j] >= 0:
+            path.append((int(rows["joint"][j][0]), int(rows["joint"][j][1])))
+            j = int(parent[j])
+        if path:
+            out.append(tuple(reversed(path)))
+    return out
 
 
 def solver_params(search: Mapping[str, Any], value_net: str | None = None) -> dict[str, Any]:
@@ -39,10 +64,13 @@ def solver_params(search: Mapping[str, Any], value_net: str | None = None) -> di
     return p
 
 
-def solve_position(game, params: Mapping[str, Any], iterations: int, seed: int) -> Solved | None:
+def solve_position(game, params: Mapping[str, Any], iterations: int, seed: int,
+                   leaves: bool = False) -> Solved | None:
     """Solves `game` (a two-seat perfect-information sandbox.native.Game,
     left unchanged) with `iterations` GT-CFR iterations from a search seeded
-    `seed`; None for a terminal state or one where nobody has a move."""
+    `seed`; None for a terminal state or one where nobody has a move.
+    `leaves`: also the solver's frontier (Solved.leaves), the states it
+    asked about, from which Student of Games draws its recursive queries."""
     from ..native import Search
     if game.is_terminal:
         return None
@@ -57,7 +85,9 @@ def solve_position(game, params: Mapping[str, Any], iterations: int, seed: int) 
             x = np.array([got.get(m, 0.0) for m in rm.moves[agent]], dtype=np.float64)
             x = x / x.sum() if x.sum() > 0 else np.full(len(x), 1.0 / len(x))
             strat.append(x)
+        frontier = tuple(frontier_paths(s)) if leaves else ()
     v0 = float(strat[0] @ rm.values[0] @ strat[1])
     policies = tuple({int(m): float(p) for m, p in zip(rm.moves[a], strat[a]) if m >= 0}
                      for a in range(2))
-    return Solved(values=np.array([v0, -v0]), policies=policies)  # type: ignore[arg-type]
+    return Solved(values=np.array([v0, -v0]), policies=policies,  # type: ignore[arg-type]
+                  leaves=frontier)

@@ -27,7 +27,7 @@ import numpy as np
 from ..native import SandboxError
 from .buffer import ReplayBuffer
 from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
-from .selfplay import QUERY_STEPS, SelfPlayJob, game_dims, play_selfplay
+from .selfplay import MAX_SOLVES_PER_TURN, QUERY_STEPS, SelfPlayJob, game_dims, play_selfplay
 
 
 class TrainError(SandboxError):
@@ -55,6 +55,8 @@ class TrainConfig:
     targets: str = "solve"            # "solve": query solving; "search": the players' roots
     solve_iterations: int = 2000
     queries: int = 4
+    query_source: str = "walk"        # "walk": random joint actions on; "tree": the solver's frontier
+    recursive: float = 0.0            # tree: the chance of each recursive query
     generations: int = 1
     net: str | None = None            # the previous generation's net, inside every search
     net_hash: str = ""                # its bytes' hash: another net is another buffer
@@ -67,6 +69,9 @@ class TrainConfig:
             key.update(targets=self.targets, solver=self.solver(),
                        solve_iterations=self.solve_iterations, queries=self.queries,
                        query_steps=QUERY_STEPS)
+            if self.query_source != "walk":   # (walk buffers keep the keys they had)
+                key.update(query_source=self.query_source, recursive=self.recursive,
+                           max_solves=MAX_SOLVES_PER_TURN)
         if self.net:
             key["net"] = self.net_hash
         return key
@@ -134,7 +139,8 @@ def selfplay(cfg: TrainConfig, buf: ReplayBuffer, executor,
                 if s is None:
                     break
                 job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns, cfg.targets,
-                                  cfg.solver(), cfg.solve_iterations, cfg.queries)
+                                  cfg.solver(), cfg.solve_iterations, cfg.queries,
+                                  cfg.query_source, cfg.recursive)
                 pending[executor.submit(play_selfplay, job)] = s
             if not pending:
                 return played

@@ -90,6 +90,10 @@ def test_the_buffer_key_holds_the_solve_settings():
     assert solve != TrainConfig(**base, solve_iterations=999).selfplay_key()
     assert solve != TrainConfig(**base, queries=0).selfplay_key()
     assert solve["solver"]["algorithm"] == "gtcfr"
+    # tree queries are another buffer; walk buffers keep the keys they were written with
+    tree = TrainConfig(**base, query_source="tree", recursive=0.1).selfplay_key()
+    assert tree != solve and tree != TrainConfig(**base, query_source="tree").selfplay_key()
+    assert "query_source" not in solve
     # the root-value targets keep the key their buffers were written with
     assert set(TrainConfig(**base, targets="search").selfplay_key()) == {"scenario", "max_turns",
                                                                            "seed"}
@@ -147,3 +151,81 @@ def test_training_positions_do_not_depend_on_the_order_games_finished(tmp_path):
             buf.append_game(np.frombuffer(games[s]["records"], dtype=payload_dtype(dims)))
         got.append(training_positions([buf], 20))
     assert len(got[0]) == 20 and got[0].tobytes() == got[1].tobytes()
+
+
+def test_a_solvers_frontier_is_every_leaf_of_its_tree():
+    """Goofspiel-3 searched out: the tree's leaves are the 36 histories of
+    two rounds (the third bid is forced), enumerated here from the rules."""
+    from sandbox.learn.solve import frontier_paths
+    from sandbox.native import Search
+    params = "num_cards=3,points_order=descending,returns_type=win_loss"
+    want = set()
+    with Game("goofspiel", params, seed=1) as g:
+        for j1 in [(a, b) for a in g.legal_moves(0) for b in g.legal_moves(1)]:
+            h = g.clone()
+            h.step(list(j1))
+            want |= {(j1, (a, b)) for a in h.legal_moves(0) for b in h.legal_moves(1)}
+            h.close()
+        with Search(g, {"algorithm": "gtcfr", "max_depth": 3, "rollout": False}, seed=1) as s:
+            s.run(iterations=3000)
+            got = frontier_paths(s)
+    assert len(want) == 36 and len(got) == 36 and set(got) == want
+
+
+def _tree_job(seed: int, recursive: float, cards: int = 4) -> tuple[np.ndarray, int]:
+    sc = load_scenario("goofspiel_4_exploit").with_settings(
+        ["budget.iterations=50", f"game_params.num_cards={cards}"])
+    solver = solver_params({**sc.players[0].search.model_dump(mode="json"), "max_depth": 1,
+                            "rollout": False})
+    job = SelfPlayJob("k", sc.model_dump(mode="json"), seed, None, "solve", solver,
+                      1500 if cards == 4 else 200, 3, "tree", recursive)
+    with Game(sc.game, sc.game_param_string(), 1) as g:
+        dims = game_dims(g)
+    res = play_selfplay(job)
+    assert res["records"] == play_selfplay(job)["records"]      # the same job, the same records
+    return np.frombuffer(res["records"], dtype=payload_dtype(dims)), res["turns"]
+
+
+def test_tree_queries_are_the_solvers_frontier_states_solved_exactly():
+    """--queries-from tree: a turn's queries are states of the main solve's
+    frontier (deeper than the position played), at most --queries of them
+    without recursion, each solved to its exact value."""
+    from sandbox.learn.buffer import KIND_MAIN
+    recs, turns = _tree_job(5, 0.0)
+    exact = exact_by_features(load_scenario("goofspiel_4_exploit").game_param_string())
+    views = recs[recs["view"] == 0]
+    for turn in range(turns):
+        main = views[(views["turn"] == turn) & (views["kind"] == KIND_MAIN)]
+        queries = views[(views["turn"] == turn) & (views["kind"] == KIND_QUERY)]
+        assert len(main) == 1 and len(queries) <= 3
+        # rounds played: the first feature
+        assert (queries["features"][:, 0] > main[0]["features"][0]).all()
+    assert (views["kind"] == KIND_QUERY).sum() > 0
+    for r in views:
+        v = exact[r["features"].tobytes()]
+        assert r["value"][:, 0] == pytest.approx([v, -v], abs=0.03)
+
+
+def test_recursive_queries_add_states_from_the_queries_own_frontiers():
+    """With --recursive, a query's own frontier adds queries: more than
+    --queries in a turn (without, at most --queries), under the per-turn
+    bound; every one is a state further on than the position played."""
+    from sandbox.learn.buffer import KIND_MAIN
+    base, turns0 = _tree_job(5, 0.0, cards=5)
+    recs, turns = _tree_job(5, 0.9, cards=5)
+    assert turns == turns0
+    counts = []
+    for r, t in ((base, 0), (recs, 0)):
+        views = r[r["view"] == 0]
+        main = views[(views["turn"] == t) & (views["kind"] == KIND_MAIN)][0]
+        q = views[(views["turn"] == t) & (views["kind"] == KIND_QUERY)]
+        assert (q["features"][:, 0] > main["features"][0]).all()
+        counts.append(len(q))
+    assert counts[0] <= 3 < counts[1] <= 63
+
+
+def test_recursive_out_of_range_is_refused_in_one_line(capsys):
+    assert main(["train", "goofspiel_4_exploit", "--out", "x.sbxnet", "--recursive", "1.5",
+                 "--workers", "0", "--quiet"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "--recursive" in err and "\n" not in err, err
