@@ -280,7 +280,7 @@ int sbx_game_private_state(const sbx_game *game, int seat, uint32_t *id_out);
 #define SBX_SNAKES_MOVE_RIGHT 3
 
 /* Snakes ruleset `snakebyte` export layout (int32 words), version
- * SBX_SNAKEBYTE_EXPORT_VERSION (RULES.md §2; y grows DOWNWARD, "up" is y-1):
+ * SBX_SNAKEBYTE_EXPORT_VERSION (docs/games.md, SnakeByte; y grows DOWNWARD, "up" is y-1):
  *   [0] version  [1] width W  [2] height H  [3] snakes per player K
  *   [4] turn  [5] max_turns  [6] apples left A
  *   then per row y = 0..H-1 two words: the wall bits of x = 0..31 and of

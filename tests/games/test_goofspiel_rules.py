@@ -1,4 +1,4 @@
-"""One case per rule of RULES.md §5 (goofspiel, OpenSpiel's parameterisation).
+"""One case per rule of docs/games.md, Goofspiel (goofspiel, OpenSpiel's parameterisation).
 
 Every expected value below is worked out by hand in the comment next to it
 (points, returns, evaluations), never taken from the engine itself. Bids are

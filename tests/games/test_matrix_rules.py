@@ -1,4 +1,4 @@
-"""RULES.md §6: the `matrix` game (two-player normal-form games, one-shot or
+"""docs/games.md, Matrix games: the `matrix` game (two-player normal-form games, one-shot or
 K-times repeated).
 
 The expected payoffs below are written out by hand from the textbook
@@ -30,7 +30,7 @@ PRESETS = {
             [[0, 1, -1],
              [-1, 0, 1],
              [1, -1, 0]]),
-    # RULES.md §6, zero-sum.
+    # docs/games.md, Matrix games, zero-sum.
     "biased_rps": (["rock", "paper", "scissors"], ["rock", "paper", "scissors"],
                    [[0, -25, 50],
                     [25, 0, -5],

@@ -1,4 +1,4 @@
-"""The maze rules (RULES.md §4) pinned by hand-made mazes and an independent
+"""The maze rules (docs/games.md, Maze) pinned by hand-made mazes and an independent
 Python recomputation of the Zobrist key; generator properties over seeds."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pods rules (RULES.md §3, the Coders Strike Back referee) pinned by
+"""The pods rules (docs/games.md, Pods, the Coders Strike Back referee) pinned by
 positions set up by hand and numbers worked out by hand (the literals) or in
 plain arithmetic from the rules' formulas right here in the test, never by a
 Python twin of pods.c.

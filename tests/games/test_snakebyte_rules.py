@@ -1,4 +1,4 @@
-"""The `snakes` ruleset `snakebyte` (RULES.md §2), one test per clause.
+"""The `snakes` ruleset `snakebyte` (docs/games.md, SnakeByte), one test per clause.
 
 Every position is built by hand (a small map given as rows, the snakes and
 apples imported), stepped in C, and checked against the outcome worked out

@@ -1,4 +1,4 @@
-"""One case per rule of RULES.md §1 (snakes, ruleset standard).
+"""One case per rule of docs/games.md, Snakes (snakes, ruleset standard).
 
 Each case builds a position by hand (import_state of words made from a
 readable description) and runs on BOTH the C engine and the pure-Python

@@ -1,5 +1,5 @@
 /*
- * goofspiel.c — the `goofspiel` game (RULES.md §5, the Game of Pure Strategy
+ * goofspiel.c — the `goofspiel` game (docs/games.md, Goofspiel, the Game of Pure Strategy
  * with OpenSpiel's parameterisation: num_cards, players, points_order,
  * returns_type, imp_info).
  *

@@ -1,5 +1,5 @@
 /*
- * matrix.c — the `matrix` game (RULES.md §6): a two-player normal-form game,
+ * matrix.c — the `matrix` game (docs/games.md, Matrix games): a two-player normal-form game,
  * played once or repeated K times, from a named preset or a payoff table.
  *
  * Agent 0 picks a row r (moves 0..R-1), agent 1 a column c (moves 0..C-1),
@@ -60,7 +60,7 @@ static const preset_def PRESETS[] = {
      * Nash equilibrium: uniform (1/3, 1/3, 1/3) for both, value 0. */
     {"rps", 3, 3, {{0, -1, 1}, {1, 0, -1}, {-1, 1, 0}}, B_ZERO_SUM, {{0}},
      "rock/paper/scissors"},
-    /* Biased RPS (RULES.md §6), zero-sum and antisymmetric (a^T = -a), so
+    /* Biased RPS (docs/games.md, Matrix games), zero-sum and antisymmetric (a^T = -a), so
      * both players share the unique equilibrium (1/16, 5/8, 5/16), value 0:
      * against it every pure row earns exactly 0, e.g. rock:
      * 0/16 - 25*10/16 + 50*5/16 = 0. */

@@ -1,5 +1,5 @@
 /*
- * maze.c — the `maze` game (RULES.md §4, modelled on PyRat): explorers in a
+ * maze.c — the `maze` game (docs/games.md, Maze, modelled on PyRat): explorers in a
  * walled grid with mud collect cheese, 2-4 players, simultaneous moves.
  *
  * Storage:
@@ -21,7 +21,7 @@
  * cheese only when it is not stuck, so cheese at the far end of mud is taken
  * when the counter reaches 0 (N turns in total, as in PyRat).
  *
- * Hash (the state key of RULES §4, for graph search): Zobrist over player
+ * Hash (the state key of docs/games.md, Maze, for graph search): Zobrist over player
  * cells, remaining cheese, non-zero stuck counters, the turn and non-zero
  * scores. The scores are in the key because they are not history: the end
  * condition (more than half the cheese) and the evaluation read them, so two

@@ -1,5 +1,5 @@
 /*
- * pods.c — the `pods` game (RULES.md §3, modelled on CodinGame's Coders
+ * pods.c — the `pods` game (docs/games.md, Pods, modelled on CodinGame's Coders
  * Strike Back / Mad Pod Racing referee): 1-4 players race 1-2 pods each
  * around a loop of checkpoints, laps times, on a 16000x9000 map.
  *
@@ -9,7 +9,7 @@
  * score of the tutorial's case study 2), so a scenario gives each player the
  * agents of its pods.
  *
- * One turn (the referee's order, RULES §3):
+ * One turn (the referee's order, docs/games.md, Pods):
  *   1. per pod: rotate by the move's angle (on the very first turn the pod
  *      first faces its next checkpoint directly, so the rotation is relative
  *      to that heading: no 18° cap); SHIELD raises the shield (mass x10 this

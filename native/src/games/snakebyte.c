@@ -1,5 +1,5 @@
 /*
- * snakebyte.c — the `snakes` game, ruleset `snakebyte` (RULES.md §2,
+ * snakebyte.c — the `snakes` game, ruleset `snakebyte` (docs/games.md, SnakeByte,
  * modelled on CodinGame's Winter Challenge 2026): a side view with gravity,
  * two players of 2-4 snakes each. Reached through snakes.c, which calls
  * the table sbx_snakebyte_ruleset at the end of this file (see snakebyte.h
@@ -17,7 +17,7 @@
  * wholly below the grid (y >= H: only possible off the sides, the bottom
  * row being wall) dies.
  *
- * One turn (RULES.md §2, in this order):
+ * One turn (docs/games.md, SnakeByte, in this order):
  *   1. move: every live snake moves at once; a move straight back into its
  *      neck is replaced by continuing forward. A head arriving on an apple
  *      keeps the tail (growth), else the tail goes.

@@ -1,6 +1,6 @@
 /*
  * snakebyte.h — internal: the `snakebyte` ruleset of the `snakes` game
- * (RULES.md §2), implemented in snakebyte.c and reached only through
+ * (docs/games.md, SnakeByte), implemented in snakebyte.c and reached only through
  * snakes.c, which dispatches on the `ruleset` parameter and calls the
  * ruleset through the table sbx_snakebyte_ruleset (snakes_ruleset.h). What
  * snakes.c needs besides the table is compile-time only: the config's type
@@ -53,7 +53,7 @@ typedef struct sb_cfg {
 
 /* Appended to the snakes game's parameter doc. */
 #define SB_PARAMS_DOC_TEXT \
-    "ruleset=snakebyte         RULES.md §2: gravity, 2 teams, y grows downward\n" \
+    "ruleset=snakebyte         docs/games.md, SnakeByte: gravity, 2 teams, y grows downward\n" \
     "  map_seed=1              0..2^62, the map generator's seed\n" \
     "  height=0                10..24 (0: drawn from map_seed); width = 1.8 x\n" \
     "                          height rounded up to even\n" \

@@ -1,6 +1,6 @@
 /*
  * snakes.c — the `snakes` game: Battlesnake's official rulesets (standard,
- * solo, royale, constrictor, wrapped, wrapped_constrictor; RULES.md §1), in
+ * solo, royale, constrictor, wrapped, wrapped_constrictor; docs/games.md, Snakes), in
  * the official engine's order of stages. The official maps (start positions,
  * food and hazards each turn) live in snakes_maps.c; both share
  * snakes_std.h.
@@ -29,7 +29,7 @@
  * body_bb mirrors "count != 0" as bits so the evaluation's territory flood
  * fill runs on whole 64-cell words (see territory()).
  *
- * The ruleset `snakebyte` (RULES.md §2) lives in snakebyte.c: every entry
+ * The ruleset `snakebyte` (docs/games.md, SnakeByte) lives in snakebyte.c: every entry
  * of the vtable below calls it through its table (SB, snakes_ruleset.h)
  * when the config says so (IS_SB).
  */

@@ -1,4 +1,4 @@
-"""`goofspiel` (RULES.md §5, OpenSpiel's parameterisation): the plugin.
+"""`goofspiel` (docs/games.md, Goofspiel, OpenSpiel's parameterisation): the plugin.
 
 The rules are native/src/games/goofspiel.c; this package decodes its export
 (view.py), draws the table (render.py, pygame) and lets a person bid with a

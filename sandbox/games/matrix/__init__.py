@@ -1,4 +1,4 @@
-"""`matrix`: one-shot or repeated two-player normal-form games (RULES.md §6).
+"""`matrix`: one-shot or repeated two-player normal-form games (docs/games.md, Matrix games).
 
 The rules and the presets are native/src/games/matrix.c; this package holds
 the scenario model of a preset or payoff table (params.py), decodes the

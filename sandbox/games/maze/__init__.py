@@ -1,4 +1,4 @@
-"""`maze` (RULES.md §4, modelled on PyRat): explorers collect cheese in a maze.
+"""`maze` (docs/games.md, Maze, modelled on PyRat): explorers collect cheese in a maze.
 
 The rules are native/src/games/maze.c: a seeded maze (size presets tiny,
 small, medium, large, huge; walls, mud costing N turns, cheese in mirrored

@@ -1,4 +1,4 @@
-"""`pods` (RULES.md §3, modelled on Coders Strike Back / Mad Pod Racing).
+"""`pods` (docs/games.md, Pods, modelled on Coders Strike Back / Mad Pod Racing).
 
 The rules are native/src/games/pods.c: 1-4 players race 1-2 pods each
 around a loop of checkpoints (radius 600, crossed along the motion) for

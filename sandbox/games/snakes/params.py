@@ -55,7 +55,7 @@ class SnakesGameParams(GameParams):
     snakes: int = Field(4, ge=1, le=8, description="number of snakes (standard)")
     food_spawn_chance: int = Field(15, ge=0, le=100, description="percent per turn")
     minimum_food: int = Field(1, ge=0, le=100, description="food kept on the board")
-    initial_food: int = Field(1, ge=0, le=1, description="1: RULES.md start food; 0: none")
+    initial_food: int = Field(1, ge=0, le=1, description="1: the rules' start food (docs/games.md); 0: none")
     max_turns: int | None = Field(None, ge=0, le=100_000,
                                   description="turn limit: standard 0 = none (default); "
                                               "snakebyte 1..100000 (200)")

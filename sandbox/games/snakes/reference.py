@@ -1,4 +1,4 @@
-"""The `snakes` game, Battlesnake's official rulesets (RULES.md §1: standard,
+"""The `snakes` game, Battlesnake's official rulesets (docs/games.md, Snakes: standard,
 solo, royale, constrictor, wrapped, wrapped_constrictor) on the official
 maps, in plain Python.
 

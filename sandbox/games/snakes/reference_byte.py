@@ -1,4 +1,4 @@
-"""Pure-Python reference of the `snakes` ruleset `snakebyte` (RULES.md §2).
+"""Pure-Python reference of the `snakes` ruleset `snakebyte` (docs/games.md, SnakeByte).
 
 Slow and readable on purpose: written from the rules, with plain lists of
 (x, y) cells and sets, for the differential tests against

@@ -146,7 +146,7 @@ class SnakesParams:
     snakes: int = 4
     food_spawn_chance: int = 15   # percent per turn
     minimum_food: int = 1
-    initial_food: int = 1         # 1: RULES.md start food; 0: none
+    initial_food: int = 1         # 1: the rules' start food (docs/games.md); 0: none
     max_turns: int = 0            # 0: no limit
     max_health: int = 100
     hazard_damage: int = 14       # health a hazard layer takes a turn (< 0 heals)
