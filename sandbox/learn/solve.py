@@ -34,7 +34,11 @@ class Solved:
 def frontier_paths(search) -> list[tuple[tuple[int, int], ...]]:
     """Every leaf of a GT-CFR search's tree (a node without children: an
     unexpanded frontier state or a terminal one) as its path of joint
-    actions from the root, in the snapshot's (breadth-first) order."""
+    actions from the root, in the snapshot's (breadth-first) order, each
+    path once. In a game with chance (goofspiel's random prize order,
+    snakes' food) the tree keeps a node per chance outcome under a joint
+    action; those leaves share one path, which stands for all of them (a
+    query replays it and draws the chance events afresh)."""
     snap = search.snapshot(0, max(search.stats().nodes[0], 1), 0)
     rows = snap.rows
     parent = rows["parent"]
@@ -49,7 +53,7 @@ def frontier_paths(search) -> list[tuple[tuple[int, int], ...]]:
             j = int(parent[j])
         if path:
             out.append(tuple(reversed(path)))
-    return out
+    return list(dict.fromkeys(out))
 
 
 def solver_params(search: Mapping[str, Any], value_net: str | None = None) -> dict[str, Any]:

@@ -55,8 +55,8 @@ class TrainConfig:
     targets: str = "solve"            # "solve": query solving; "search": the players' roots
     solve_iterations: int = 2000
     queries: int = 4
-    query_source: str = "walk"        # "walk": random joint actions on; "tree": the solver's frontier
-    recursive: float = 0.0            # tree: the chance of each recursive query
+    query_source: str = "tree"        # "tree": the solver's frontier; "walk": random joint actions on
+    recursive: float = 0.1            # tree: the chance of each recursive query
     generations: int = 1
     net: str | None = None            # the previous generation's net, inside every search
     net_hash: str = ""                # its bytes' hash: another net is another buffer

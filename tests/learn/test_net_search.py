@@ -157,6 +157,23 @@ def test_the_net_is_switched_on_and_off_live_and_off_is_as_before(tmp_path):
         assert np.array_equal(s.root_matrix().values, with_net)
 
 
+def test_a_net_change_starts_gtcfrs_tree_afresh(tmp_path):
+    """Each frontier value is asked once, when its node is expanded, and CFR
+    builds on them: after a change of net (here: off, mid-search, no reset)
+    the next iteration is a fresh tree's, valued as the game does."""
+    path, game = net_file(tmp_path, "goofspiel", "num_cards=5", Architecture(0, 0, 0, 1, 16))
+    base = SearchParams(algorithm="gtcfr", rollout=False)
+    with Search(game, base, seed=4) as plain:
+        plain.run(iterations=1)
+        want = plain.root_matrix().values
+    with Search(game, base.replace(value_net=path), seed=4) as s:
+        s.run(iterations=200)
+        assert s.stats().nodes[0] > 50
+        s.update_params(value_net="")
+        s.run(iterations=1)
+        assert np.array_equal(s.root_matrix().values, want)
+
+
 def test_the_file_is_loaded_once_per_process(tmp_path):
     path, game = net_file(tmp_path, "goofspiel", "num_cards=5", Architecture(0, 0, 0, 1, 16))
     p = SearchParams(algorithm="gtcfr", value_net=path)

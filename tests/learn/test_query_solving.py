@@ -85,14 +85,15 @@ def test_the_same_job_gives_the_same_records():
 
 def test_the_buffer_key_holds_the_solve_settings():
     sc = load_scenario("goofspiel_4_exploit").model_dump(mode="json")
-    base = dict(scenario=sc, scenario_name="x", out="x", work="x")
+    base = dict(scenario=sc, scenario_name="x", out="x", work="x", query_source="walk")
     solve = TrainConfig(**base).selfplay_key()
     assert solve != TrainConfig(**base, solve_iterations=999).selfplay_key()
     assert solve != TrainConfig(**base, queries=0).selfplay_key()
     assert solve["solver"]["algorithm"] == "gtcfr"
     # tree queries are another buffer; walk buffers keep the keys they were written with
-    tree = TrainConfig(**base, query_source="tree", recursive=0.1).selfplay_key()
-    assert tree != solve and tree != TrainConfig(**base, query_source="tree").selfplay_key()
+    tree = {**base, "query_source": "tree"}
+    assert TrainConfig(**tree).selfplay_key() != solve
+    assert TrainConfig(**tree).selfplay_key() != TrainConfig(**tree, recursive=0.2).selfplay_key()
     assert "query_source" not in solve
     # the root-value targets keep the key their buffers were written with
     assert set(TrainConfig(**base, targets="search").selfplay_key()) == {"scenario", "max_turns",
@@ -204,6 +205,21 @@ def test_tree_queries_are_the_solvers_frontier_states_solved_exactly():
     for r in views:
         v = exact[r["features"].tobytes()]
         assert r["value"][:, 0] == pytest.approx([v, -v], abs=0.03)
+    # turn 0's queries are states of the opening's solve (its seed: the turn's first draw)
+    sc = load_scenario("goofspiel_4_exploit")
+    solver = solver_params({**sc.players[0].search.model_dump(mode="json"), "max_depth": 1,
+                            "rollout": False})
+    seed = int(np.random.default_rng([5, 0]).integers(1, 2**62))
+    frontier = set()
+    with Game(sc.game, sc.game_param_string(), 1) as g:
+        for path in solve_position(g, solver, 1500, seed, leaves=True).leaves:
+            h = g.clone()
+            for joint in path:
+                h.step(list(joint))
+            frontier.add(h.features(view=0).tobytes())
+            h.close()
+    first = views[(views["turn"] == 0) & (views["kind"] == KIND_QUERY)]
+    assert len(first) and all(q["features"].tobytes() in frontier for q in first)
 
 
 def test_recursive_queries_add_states_from_the_queries_own_frontiers():

@@ -22,13 +22,15 @@ def _leaf(trace) -> Game:
     return g
 
 
+@pytest.mark.parametrize("algorithm", ["smitsimax", "suct", "joint"])
 @pytest.mark.parametrize("max_depth, relative", [(1, False), (2, False), (5, False), (2, True)])
-def test_each_leaf_is_scored_by_the_net_or_by_the_result(max_depth, relative):
+def test_each_leaf_is_scored_by_the_net_or_by_the_result(algorithm, max_depth, relative):
     """With relative_scores the net's values are transformed as the
-    evaluation's are (each minus the other's)."""
+    evaluation's are (each minus the other's). SUCT and joint score their
+    leaves at the same point (sbx_search_evaluate), so the same oracle holds."""
     net = Net(NET)
-    params = SearchParams(value_net=str(NET), max_depth=max_depth, gamma=1.0,
-                          relative_scores=relative)
+    params = SearchParams(algorithm=algorithm, value_net=str(NET), max_depth=max_depth,
+                          gamma=1.0, relative_scores=relative)
     differs = 0
     with Search(Game("goofspiel", PARAMS, seed=1), params, seed=5) as s:
         for _ in range(40):

@@ -1008,6 +1008,14 @@ static void gt_advance(sbx_search *s, const uint8_t *joint) {
 
 static void gt_reset_all(sbx_search *s) { clear(s); }
 
+/* A value net attached, replaced or detached: every frontier value in the
+ * tree came from the old values (each is asked once, when its node is
+ * expanded), and CFR's regrets and averages were built on them, so the tree
+ * starts afresh rather than mixing two nets' values. */
+static void gt_net_changed(sbx_search *s) {
+    if (s->algo) clear(s);
+}
+
 /* ------------------------------------------------------------ inspection */
 
 static void root_average(const gtcfr *x, int p, double *out) {
@@ -1297,6 +1305,7 @@ int sbx_search_debug_gtcfr_node(sbx_search *s, int node, sbx_gtcfr_debug_node *o
 
 const sbx_algo_vt sbx_gtcfr_vt = {
     .name = "gtcfr",
+    .net_changed = gt_net_changed,
     .check = gt_check,
     .iteration_nodes = gt_iteration_nodes,
     .create = gt_create,

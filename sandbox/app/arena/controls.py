@@ -288,8 +288,9 @@ class PlayerControls:
     def _add_net_toggle(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
         """A switch for the seat's value net, live, where its settings named
         one and its algorithm reads it: off searches on the game's evaluation,
-        on attaches the net again (either starts the search's statistics
-        afresh: they were gathered on the other values)."""
+        on attaches the net again. Either way the search does not mix the two
+        values: Smitsimax, SUCT, joint, MCGS and GT-CFR start their trees
+        afresh, pubcfr values its frontier anew from the next pass."""
         path = ctl.settings.value_net
         if path:
             self.net_paths[self.selected] = path

@@ -482,18 +482,19 @@ class TreePanels:
         path = ctl.settings.value_net if isinstance(ctl, SearchController) else ""
         if not path or alg not in USED_BY["value_net"]:
             return None
-        key = (self.match.turn, path)
-        if self._net_cache.get("key") != key:
-            self._net_cache = {"key": key, "out": None}
+        if self._net_cache.get("turn") != self.match.turn:   # a turn: readings afresh
+            self._net_cache = {"turn": self.match.turn}
+        if path not in self._net_cache:   # one reading per net file (seats may differ)
+            self._net_cache[path] = None
             try:
                 net = load_net(path)
                 game = self.match.world.game
                 if net.info.slots == 0 and not game.is_terminal:
-                    self._net_cache["out"] = (net.evaluate([game]),
-                                              [game.legal_moves(a) for a in range(game.num_agents)])
+                    self._net_cache[path] = (net.evaluate([game]),
+                                             [game.legal_moves(a) for a in range(game.num_agents)])
             except SandboxError as exc:   # a file gone since the search loaded it
                 self.flash(f"value net: {exc}")
-        out = self._net_cache["out"]
+        out = self._net_cache[path]
         if out is None:
             return None
         (values, logits), legal = out

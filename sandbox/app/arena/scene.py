@@ -160,8 +160,9 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self._feed_after = 0.0
         # agent -> (what the bars show, their surface, when drawn)
         self._bars: dict[int, tuple[tuple, pygame.Surface, float]] = {}
-        # the value net's reading of the position, once a turn (panels._net_readout)
-        self._net_cache: dict[str, object] = {}
+        # the value nets' readings of the position, once a turn per file
+        # (panels._net_readout)
+        self._net_cache: dict[object, object] = {}
         # each seat's value net file as its settings named it, kept while the
         # net is switched off (controls._add_net_toggle)
         self.net_paths: dict[int, str] = {}
@@ -435,7 +436,6 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         self.selected = min(self.selected, len(self.match.controllers) - 1)
         self.player_chosen = False
         self.change_log.clear()
-        self.net_paths.clear()   # another match's seats
         self.hover_info = None
         self._build_match_views()
         self.resize(self.app.screen.get_size())
