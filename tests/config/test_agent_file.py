@@ -82,11 +82,9 @@ def test_every_algorithms_knobs_round_trip(algorithm, tmp_path):
 @pytest.mark.parametrize("parallel", ["wu_uct", "tree", "root", "leaf"])
 def test_the_parallel_mode_round_trips(parallel, tmp_path):
     """parallel is kept apart from KNOBS: it restricts the policy and backup
-    (and leaf needs rollout, which KNOBS has on). KNOBS' value_net is left
-    out: a Smitsimax with a net runs serial, and any other mode is refused
-    (tests/native/test_smitsimax_net.py)."""
-    knobs = {k: v for k, v in KNOBS.items() if k != "value_net"}
-    params = SearchParams(**knobs, parallel=parallel)
+    (and leaf needs rollout, which KNOBS has on). KNOBS' value_net goes with
+    every mode (each thread asks on its own evaluator)."""
+    params = SearchParams(**KNOBS, parallel=parallel)
     path = save_agent(agent_dict("smitsimax", "Ann", None, params, Budget(ms=20)),
                       tmp_path / "agents", stem="Ann")
     got = load_scenario(write_scenario(tmp_path, f"agents/{path.name}")).players[0].search
