@@ -132,14 +132,15 @@ static int jnt_create(sbx_search *s) {
     return rc;
 }
 
+static void jnt_reset_all(sbx_search *s); /* below, with the tree lifecycle */
+
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
     if (s->p.relative_scores != old->relative_scores) {
         /* the tree's totals and ranges are on the old scale (own or
          * relative scores): afresh, as a net change does */
-        clear(x);
-        sbx_one_tree_bounds_reset(&x->base);
+        jnt_reset_all(s);
     }
     if (x->base.t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
     return sbx_tree_follow_cap(s, &x->base.t, old->node_cap);

@@ -114,14 +114,15 @@ static int suct_create(sbx_search *s) {
     return SBX_OK;
 }
 
+static void suct_reset_all(sbx_search *s); /* below, with the tree lifecycle */
+
 static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
     suct *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
     if (s->p.relative_scores != old->relative_scores) {
         /* the tree's totals and ranges are on the old scale (own or
          * relative scores): afresh, as a net change does */
-        clear(x);
-        sbx_one_tree_bounds_reset(&x->base);
+        suct_reset_all(s);
     }
     if (lead_of(&s->p, s->num_agents) != x->lead) {
         /* another order is another tree */

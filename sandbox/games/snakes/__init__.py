@@ -1,4 +1,5 @@
-"""`snakes`: rulesets `standard` (docs/games.md, Snakes) and `snakebyte` (§2): the plugin.
+"""`snakes`: rulesets `standard` (docs/games.md, Snakes) and `snakebyte`
+(docs/games.md, SnakeByte): the plugin.
 
 The rules are native/src/games/snakes.c and snakebyte.c; this package
 decodes their exports (view.py), draws them (render.py: top view;
