@@ -160,9 +160,12 @@ class SearchParams(BaseModel):
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
                           description="MCGS: PUCT constant (evaluation units; see priors); "
                                       "gtcfr and pubcfr's growing tree: its expansion's "
-                                      "PUCT (Q on [0, 1])")
+                                      "PUCT (Q on [0, 1]); joint with priors: each "
+                                      "agent's decoupled PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
-                              description="MCGS: an unvisited outcome's Q = the node's Q minus this")
+                              description="MCGS: an unvisited outcome's Q = the node's Q minus this; "
+                                          "joint with priors: an untried move's Q = the "
+                                          "tried moves' mean minus this (Q on [0, 1])")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                description="final_move=sample: MCGS and Smitsimax (UCB) draw "
                                            "from visits^(1/T), gtcfr, pubcfr and Smitsimax "
@@ -180,10 +183,11 @@ class SearchParams(BaseModel):
                                "softmax of the game's move scores (heuristic; maze: minus the "
                                "turns to the nearest cheese; a game without move scores is "
                                "refused) or the softmax of value_net's policy head over the "
-                               "legal moves (net; uniform while no net is set); MCGS: a change "
-                               "starts afresh")
+                               "legal moves (net; uniform while no net is set); MCGS, joint: a "
+                               "change starts afresh; joint: heuristic or net turn its "
+                               "UCB1 into decoupled PUCT, one prior per agent")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
-                                     description="MCGS, gtcfr priors=heuristic: softmax temperature "
+                                     description="MCGS, gtcfr, joint priors=heuristic: softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
     threads: Int = Field(1, ge=1, le=64,
                          description="Smitsimax or MCGS with parallel != serial: C threads "

@@ -345,24 +345,6 @@ static int legal(const sbx_search *s, const void *st, int agent, uint8_t *out) {
     return k;
 }
 
-static void priors_of(const sbx_search *s, const void *st, int agent, int k, double *out) {
-    double sc[SBX_MAX_MOVES];
-    if (s->p.priors == SBX_PRIORS_HEURISTIC && s->vt->move_scores && k > 1 &&
-        s->vt->move_scores(s->cfg, st, agent, sc) == k) {
-        double mx = -INFINITY, sum = 0.0;
-        for (int i = 0; i < k; i++) mx = sc[i] > mx ? sc[i] : mx;
-        for (int i = 0; i < k; i++) {
-            out[i] = isfinite(sc[i]) ? exp((sc[i] - mx) / s->p.prior_temperature) : 0.0;
-            sum += out[i];
-        }
-        if (sum > 0.0 && isfinite(sum)) {
-            for (int i = 0; i < k; i++) out[i] /= sum;
-            return;
-        }
-    }
-    for (int i = 0; i < k; i++) out[i] = 1.0 / k;
-}
-
 /* The value net's value of one state, player 0's zero-sum side (v0 - v1) /
  * 2 of its two values (canonical view). */
 static double net_value(sbx_search *s, const void *st) {
@@ -499,7 +481,7 @@ static int expand(sbx_search *s, uint32_t id, const void *st, int all, int64_t *
         if (batched && s->p.priors == SBX_PRIORS_NET) {
             sbx_neteval_priors(&s->ev, 0, p, mv[p], k[p], ARR(x, nd, p, A_PRIOR));
         } else {
-            priors_of(s, st, p, k[p], ARR(x, nd, p, A_PRIOR));
+            sbx_search_move_priors(s, st, p, k[p], ARR(x, nd, p, A_PRIOR));
         }
     }
     int best = 0;

@@ -19,10 +19,22 @@
  * as in tutorial §7), the picks form a joint action, and the iteration
  * descends into that joint child. Unlike Smitsimax the node is a state, not
  * an information set: below it every agent knows the joint action played.
+ *
+ * With priors=heuristic or net each agent instead runs PUCT on its
+ * marginal (decoupled PUCT, as alpharat searches simultaneous-move games):
+ * Q + c_puct * P * sqrt(N) / (1 + n), Q the marginal mean normalised to
+ * [0, 1] by the agent's running bounds, an untried move's Q the visited
+ * moves' mean less fpu_offset, P the agent's prior at the node's state
+ * (the game's move scores or the value net's policy head). A node's state
+ * is the first one the node was expanded from (chance may differ later):
+ * each joint child keeps the product of the agents' priors of its moves,
+ * so summing it over the children, as the marginals sum visits, gives each
+ * agent's own prior back whatever the number of agents.
  * random_threshold, c, gamma, max_depth, depth_normalize, rollout, node_cap,
  * tree_reuse (re-root to the joint child played) and elimination (freeze:
  * a dead agent's score is taken when it died) work as in Smitsimax; the
- * selection policy is UCB1 (`policy` is ignored).
+ * selection policy is UCB1 (`policy` is ignored), or decoupled PUCT with
+ * priors (below).
  *
  * A node keeps one score total per agent, so it grows with the agents:
  * 24 bytes + 8 per agent (node_bytes in the stats). Chance events can make a
@@ -42,7 +54,7 @@
 
 typedef struct jnt_node {
     sbx_tree_hdr h;                /* first_child, visits, nchildren, depth  */
-    uint8_t pad[4];
+    float prior;                   /* the product of its moves' priors       */
     uint8_t joint[SBX_MAX_AGENTS]; /* each agent's move (SBX_MOVE_NONE: none)*/
     double total[];                /* per agent: its backed-up scores        */
 } jnt_node;
@@ -101,7 +113,11 @@ static int64_t worst_children(int num_agents, int max_moves) {
 
 static int jnt_check(const sbx_search_params *p, const sbx_game_vt *game,
                      int num_agents, int max_moves) {
-    (void)game;
+    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: heuristic needs a game with move scores (%s has none); "
+                        "use priors=uniform or net", game->name);
+    }
     if (worst_children(num_agents, max_moves) > JOINT_MAX_CHILDREN) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "algorithm: joint-action MCTS needs a child per joint "
@@ -137,9 +153,11 @@ static void jnt_reset_all(sbx_search *s); /* below, with the tree lifecycle */
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
-    if (s->p.relative_scores != old->relative_scores) {
+    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
+        s->p.prior_temperature != old->prior_temperature) {
         /* the tree's totals and ranges are on the old scale (own or
-         * relative scores): afresh, as a net change does */
+         * relative scores), or its priors were fixed at expansion under the
+         * old setting: afresh, as a net change does */
         jnt_reset_all(s);
     }
     if (x->base.t.used > (uint32_t)s->p.node_cap) clear(x); /* the cap shrank below it */
@@ -167,13 +185,15 @@ static int children_match(const jnt *x, const jnt_node *node, int n,
 typedef struct marg {
     uint32_t visits[SBX_MAX_AGENTS][SBX_MAX_MOVES];
     double total[SBX_MAX_AGENTS][SBX_MAX_MOVES];
+    double prior[SBX_MAX_AGENTS][SBX_MAX_MOVES]; /* with `priors` only */
 } marg;
 
 static void marginals(const jnt *x, const jnt_node *node, int n,
-                      const agent_moves *am, marg *mg) {
+                      const agent_moves *am, marg *mg, int priors) {
     for (int a = 0; a < n; a++) {
         memset(mg->visits[a], 0, sizeof mg->visits[a]);
         memset(mg->total[a], 0, sizeof mg->total[a]);
+        if (priors) memset(mg->prior[a], 0, sizeof mg->prior[a]);
     }
     int digit[SBX_MAX_AGENTS] = {0};
     for (int c = 0; c < node->h.nchildren; c++) {
@@ -181,6 +201,7 @@ static void marginals(const jnt *x, const jnt_node *node, int n,
         for (int a = 0; a < n; a++) {
             mg->visits[a][digit[a]] += ch->h.visits;
             mg->total[a][digit[a]] += ch->total[a];
+            if (priors) mg->prior[a][digit[a]] += ch->prior;
         }
         for (int a = n - 1; a >= 0; a--) { /* last agent fastest */
             if (++digit[a] < am->k[a]) break;
@@ -208,6 +229,65 @@ static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
     return (int)best;
 }
 
+/* Decoupled PUCT on one agent's marginal (see the top of the file). */
+static int select_puct(const jnt *x, int a, int k, const uint32_t *visits,
+                       const double *total, const double *prior,
+                       const sbx_search_params *p) {
+    double lo = x->base.smin[a];
+    const double scale = sbx_norm_scale(&lo, x->base.smax[a]);
+    uint32_t sum = 0;
+    double sum_total = 0.0;
+    for (int i = 0; i < k; i++) {
+        sum += visits[i];
+        sum_total += total[i];
+    }
+    /* first-play urgency: the visited moves' mean, less the offset (an
+     * untried move is assumed a little worse than the ones tried) */
+    const double fpu = sum ? (sum_total / sum - lo) / scale - p->fpu_offset : 0.0;
+    const double u = p->c_puct * sqrt((double)(sum > 0 ? sum : 1));
+    uint32_t best = 0;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        const double q = visits[i] ? (total[i] / (double)visits[i] - lo) / scale : fpu;
+        sbx_keep_max(&best, &best_v, (uint32_t)i, q + u * prior[i] / (1.0 + visits[i]));
+    }
+    return (int)best;
+}
+
+/* A new node's children: each joint action in mixed-radix order, with the
+ * product of its moves' priors (uniform: 1 / product, never read). */
+static void expand(sbx_search *s, jnt *x, uint32_t cur, const agent_moves *am,
+                   const void *state) {
+    const int n = s->num_agents;
+    double pr[SBX_MAX_AGENTS][SBX_MAX_MOVES];
+    if (s->p.priors != SBX_PRIORS_UNIFORM) {
+        sbx_search_priors(s, &s->ev, state, am->k, am->m, pr);
+    } else {
+        for (int a = 0; a < n; a++) {
+            for (int i = 0; i < am->k[a]; i++) pr[a][i] = 1.0 / am->k[a];
+        }
+    }
+    uint32_t first = sbx_tree_push(&x->base.t, am->product, NODE(x, cur)->h.depth + 1);
+    int digit[SBX_MAX_AGENTS] = {0};
+    for (int c = 0; c < am->product; c++) {
+        jnt_node *ch = NODE(x, first + (uint32_t)c);
+        memset(ch->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
+        double prod = 1.0;
+        for (int a = 0; a < n; a++) {
+            ch->joint[a] = am->m[a][digit[a]];
+            prod *= pr[a][digit[a]];
+        }
+        ch->prior = (float)prod;
+        for (int a = n - 1; a >= 0; a--) {
+            if (++digit[a] < am->k[a]) break;
+            digit[a] = 0;
+        }
+    }
+    jnt_node *node = NODE(x, cur);
+    node->h.first_child = first;
+    node->h.nchildren = (uint16_t)am->product;
+}
+
 static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     jnt *x = s->algo;
     const sbx_search_params *p = &s->p;
@@ -222,6 +302,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
 
     uint32_t path[SBX_MAX_DEPTH + 1];
     int plen = 1, in_tree = 1, depth = 0, terminal = 0;
+    const int puct = p->priors != SBX_PRIORS_UNIFORM;
     uint8_t joint[SBX_MAX_AGENTS];
     int idx[SBX_MAX_AGENTS];
     agent_moves am;
@@ -242,20 +323,8 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
             const uint32_t cur = path[plen - 1];
             jnt_node *node = NODE(x, cur);
             if (node->h.first_child == 0) {
-                uint32_t first = sbx_tree_push(&x->base.t, am.product, node->h.depth + 1);
-                int digit[SBX_MAX_AGENTS] = {0};
-                for (int c = 0; c < am.product; c++) {
-                    jnt_node *ch = NODE(x, first + (uint32_t)c);
-                    memset(ch->joint, SBX_MOVE_NONE, SBX_MAX_AGENTS);
-                    for (int a = 0; a < n; a++) ch->joint[a] = am.m[a][digit[a]];
-                    for (int a = n - 1; a >= 0; a--) {
-                        if (++digit[a] < am.k[a]) break;
-                        digit[a] = 0;
-                    }
-                }
+                expand(s, x, cur, &am, sim);
                 node = NODE(x, cur);
-                node->h.first_child = first;
-                node->h.nchildren = (uint16_t)am.product;
                 expanded = 1;
             } else if (!children_match(x, node, n, &am)) {
                 in_tree = 0;
@@ -266,9 +335,12 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                     for (int a = 0; a < n; a++) idx[a] = (int)sbx_rng_below(&s->rng, (uint32_t)am.k[a]);
                 } else {
                     pick_tree = SBX_PICK_UCB;
-                    marginals(x, node, n, &am, &mg);
+                    marginals(x, node, n, &am, &mg, puct);
                     for (int a = 0; a < n; a++) {
-                        idx[a] = select_move(x, a, am.k[a], mg.visits[a], mg.total[a], p->c, &s->rng);
+                        idx[a] = puct ? select_puct(x, a, am.k[a], mg.visits[a], mg.total[a],
+                                                    mg.prior[a], p)
+                                      : select_move(x, a, am.k[a], mg.visits[a], mg.total[a],
+                                                    p->c, &s->rng);
                     }
                 }
                 uint32_t c = node->h.first_child;
@@ -404,7 +476,7 @@ static int root_marginals(sbx_search *s, agent_moves *am, marg *mg) {
     root_moves(s, am);
     const jnt_node *r = NODE(x, 0);
     if (!r->h.nchildren || !children_match(x, r, s->num_agents, am)) return 0;
-    marginals(x, r, s->num_agents, am, mg);
+    marginals(x, r, s->num_agents, am, mg, 1);
     return 1;
 }
 
@@ -457,7 +529,8 @@ static int jnt_root_matrix(sbx_search *s, sbx_root_matrix *out) {
             out->marginal_visits[a][i] = (int32_t)mg.visits[a][i];
             out->marginal_value[a][i] =
                 mg.visits[a][i] ? mg.total[a][i] / mg.visits[a][i] : NAN;
-            out->prior[a][i] = 1.0 / am.k[a];
+            out->prior[a][i] = s->p.priors != SBX_PRIORS_UNIFORM ? mg.prior[a][i]
+                                                                 : 1.0 / am.k[a];
         }
     }
     return SBX_OK;

@@ -1,12 +1,14 @@
 /*
  * search.c — what every algorithm shares beyond search.h's inline helpers:
- * the search's reusable scratch buffer, the root-only snapshot and a value
- * net's leaf values for the searches that score one state at a time. With
+ * the search's reusable scratch buffer, the root-only snapshot, a value
+ * net's leaf values for the searches that score one state at a time, and
+ * PUCT priors (the game's move scores or the net's policy heads). With
  * search.h it sits below the algorithms, which call it, and so below
  * registry.c and api.c, which sit above them.
  */
 #include "search.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,31 +51,80 @@ static int own_slot(const sbx_search *s, const void *state, int a) {
     return s->vt->private_slot(s->cfg, state, id);
 }
 
-void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
-                             double *scores) {
-    sbx_neteval_clear(ev);
-    float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
-    if (!ranges) {
-        s->vt->evaluate(s->cfg, state, scores); /* out of memory: as without a net */
-        return;
-    }
-    /* A net for hidden information values each private state from the
-     * seats' beliefs. In a determinized state every hand is known: each
-     * seat's belief is its own hand, and each agent reads the value of its
-     * own slot (pubcfr reads the same heads from real beliefs). */
-    int slot[SBX_MAX_AGENTS];
+/* Fills ranges (the last state pushed on ev) with each seat's own hand, as
+ * a determinized state knows every hand, and each agent's slot in slot[];
+ * 0 when a hand has no slot in the net (the caller then does without it). */
+static int own_ranges(const sbx_search *s, const sbx_neteval *ev, const void *state,
+                      float *ranges, int *slot) {
     for (int a = 0; a < s->num_agents; a++) {
         slot[a] = 0;
         if (ev->slots <= 0) continue;
         const int sl = own_slot(s, state, a);
-        if (sl < 0 || sl >= ev->slots) {
-            s->vt->evaluate(s->cfg, state, scores); /* a hand the net has no slot for */
-            return;
-        }
+        if (sl < 0 || sl >= ev->slots) return 0;
         slot[a] = sl;
         ranges[(size_t)a * ev->slots + sl] = 1.0f;
+    }
+    return 1;
+}
+
+void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
+                             double *scores) {
+    sbx_neteval_clear(ev);
+    float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
+    /* A net for hidden information values each private state from the
+     * seats' beliefs. In a determinized state every hand is known: each
+     * seat's belief is its own hand, and each agent reads the value of its
+     * own slot (pubcfr reads the same heads from real beliefs). Out of
+     * memory, or a hand the net has no slot for: the game's evaluation. */
+    int slot[SBX_MAX_AGENTS];
+    if (!ranges || !own_ranges(s, ev, state, ranges, slot)) {
+        s->vt->evaluate(s->cfg, state, scores);
+        return;
     }
     sbx_neteval_run(ev);
     const float *v = sbx_neteval_values(ev, 0);
     for (int a = 0; a < s->num_agents; a++) scores[a] = v[(size_t)a * ev->value_slots + slot[a]];
+}
+
+void sbx_search_move_priors(const sbx_search *s, const void *state, int agent, int k,
+                            double *out) {
+    double sc[SBX_MAX_MOVES];
+    if (s->p.priors == SBX_PRIORS_HEURISTIC && s->vt->move_scores && k > 1 &&
+        s->vt->move_scores(s->cfg, state, agent, sc) == k) {
+        double mx = -INFINITY, sum = 0.0;
+        for (int i = 0; i < k; i++) mx = sc[i] > mx ? sc[i] : mx;
+        for (int i = 0; i < k; i++) {
+            out[i] = isfinite(sc[i]) ? exp((sc[i] - mx) / s->p.prior_temperature) : 0.0;
+            sum += out[i];
+        }
+        if (sum > 0.0 && isfinite(sum)) {
+            for (int i = 0; i < k; i++) out[i] /= sum;
+            return;
+        }
+    }
+    for (int i = 0; i < k; i++) out[i] = 1.0 / k;
+}
+
+void sbx_search_priors(const sbx_search *s, sbx_neteval *ev, const void *state,
+                       const int *k, const uint8_t (*moves)[SBX_MAX_MOVES],
+                       double (*out)[SBX_MAX_MOVES]) {
+    const int n = s->num_agents;
+    if (s->p.priors == SBX_PRIORS_NET && s->net) {
+        sbx_neteval_clear(ev);
+        float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
+        int slot[SBX_MAX_AGENTS];
+        if (ranges && own_ranges(s, ev, state, ranges, slot)) {
+            sbx_neteval_run(ev);
+            for (int a = 0; a < n; a++) {
+                if (k[a] == 1 && moves[a][0] == SBX_MOVE_NONE) {
+                    out[a][0] = 1.0;
+                } else {
+                    sbx_neteval_priors(ev, 0, a, moves[a], k[a], out[a]);
+                }
+            }
+            return;
+        }
+    }
+    /* uniform, heuristic, or a net that cannot answer for this state */
+    for (int a = 0; a < n; a++) sbx_search_move_priors(s, state, a, k[a], out[a]);
 }

@@ -286,6 +286,20 @@ static inline void sbx_relative_scores(double *scores, int n) {
 void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
                              double *scores);
 
+/* Agent's PUCT priors over its k legal moves at state without a net:
+ * priors=heuristic, the softmax of the game's move scores over
+ * prior_temperature (uniform when the game gives none); else uniform. */
+void sbx_search_move_priors(const sbx_search *s, const void *state, int agent, int k,
+                            double *out);
+
+/* Every agent's priors at state, one net pass for all: with priors=net
+ * and a value_net, the softmax of each agent's policy head over its k[a]
+ * moves (an agent whose one move is SBX_MOVE_NONE gets 1); otherwise, or
+ * when the net cannot answer for the state, sbx_search_move_priors. */
+void sbx_search_priors(const sbx_search *s, sbx_neteval *ev, const void *state,
+                       const int *k, const uint8_t (*moves)[SBX_MAX_MOVES],
+                       double (*out)[SBX_MAX_MOVES]);
+
 /* Every leaf score Smitsimax, SUCT and joint back up comes from here: the
  * game's evaluation, or with a value_net the net's values of a state that
  * is not terminal (a terminal state's evaluation is its result, which no
