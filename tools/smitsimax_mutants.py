@@ -47,12 +47,12 @@ MUTANTS = {
            "policy == SBX_POLICY_UCB1 ? p->c * sqrt_ln_n(node->visits - 1) : 0.0;",
            ITERATE),
     "M3": ("random phase one visit too long (<=)",
-           "if (node->visits < (uint32_t)p->random_threshold) {",
-           "if (node->visits <= (uint32_t)p->random_threshold) {",
+           "if (!puct && node->visits < (uint32_t)p->random_threshold) {",
+           "if (!puct && node->visits <= (uint32_t)p->random_threshold) {",
            ITERATE),
     "M3b": ("random phase one visit too short",
-            "if (node->visits < (uint32_t)p->random_threshold) {",
-            "if (node->visits + 1 < (uint32_t)p->random_threshold) {",
+            "if (!puct && node->visits < (uint32_t)p->random_threshold) {",
+            "if (!puct && node->visits + 1 < (uint32_t)p->random_threshold) {",
             ITERATE),
     # sbx_keep_max is the argmax of every UCB selection (Smitsimax serial and
     # shared, SUCT, joint); on x86-64 only the asm is compiled, so that is

@@ -94,6 +94,13 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
     if (new.get("backup", base.backup) == "power"
             and new.get("policy", base.policy) != "ucb1"):
         new["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
+    if (new.get("algorithm", base.algorithm) == "smitsimax"
+            and new.get("priors", base.priors) != "uniform"):
+        # Smitsimax's priors make UCB1 a PUCT: policy ucb1, serial or root
+        if mode in ("serial", "root"):
+            new["policy"] = "ucb1"
+        else:
+            new["priors"] = "uniform"
     return base.replace(**new)
 
 

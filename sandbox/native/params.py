@@ -160,11 +160,11 @@ class SearchParams(BaseModel):
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
                           description="MCGS: PUCT constant (evaluation units; see priors); "
                                       "gtcfr and pubcfr's growing tree: its expansion's "
-                                      "PUCT (Q on [0, 1]); joint with priors: each "
-                                      "agent's decoupled PUCT (Q on [0, 1])")
+                                      "PUCT (Q on [0, 1]); joint and Smitsimax with priors: "
+                                      "each agent's decoupled PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this; "
-                                          "joint with priors: an untried move's Q = the "
+                                          "joint and Smitsimax with priors: an untried move's Q = the "
                                           "tried moves' mean minus this (Q on [0, 1])")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                description="final_move=sample: MCGS and Smitsimax (UCB) draw "
@@ -183,11 +183,14 @@ class SearchParams(BaseModel):
                                "softmax of the game's move scores (heuristic; maze: minus the "
                                "turns to the nearest cheese; a game without move scores is "
                                "refused) or the softmax of value_net's policy head over the "
-                               "legal moves (net; uniform while no net is set); MCGS, joint: a "
-                               "change starts afresh; joint: heuristic or net turn its "
-                               "UCB1 into decoupled PUCT, one prior per agent")
+                               "legal moves (net; uniform while no net is set); MCGS, joint, "
+                               "Smitsimax: a change starts afresh; joint and Smitsimax (policy ucb1, "
+                               "parallel serial or root): heuristic or net turn UCB1 into "
+                               "decoupled PUCT, one prior per agent, and Smitsimax skips its "
+                               "random warm-up")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
-                                     description="MCGS, gtcfr, joint priors=heuristic: softmax temperature "
+                                     description="MCGS, gtcfr, joint, Smitsimax priors=heuristic: "
+                                                 "softmax temperature "
                                                  "(small = best-scored move, large = uniform)")
     threads: Int = Field(1, ge=1, le=64,
                          description="Smitsimax or MCGS with parallel != serial: C threads "
@@ -321,6 +324,21 @@ class SearchParams(BaseModel):
         if self.backup == "power" and self.policy != "ucb1":
             raise ValueError(f"backup: power works with policy ucb1 only (got policy "
                              f"{self.policy}); use backup=mean with policy {self.policy}")
+        return self
+
+    @model_validator(mode="after")
+    def _smitsimax_priors(self) -> "SearchParams":
+        """C's rule (params.c): Smitsimax's priors turn UCB1 into decoupled
+        PUCT; the prior takes the side-array slot of the sampling policies,
+        and the shared-tree parallel modes expand without priors."""
+        if self.algorithm != "smitsimax" or self.priors == "uniform":
+            return self
+        if self.policy != "ucb1":
+            raise ValueError(f"priors: {self.priors} makes Smitsimax's UCB1 a PUCT and works "
+                             f"with policy ucb1 only (got policy {self.policy})")
+        if self.parallel not in ("serial", "root"):
+            raise ValueError(f"priors: {self.priors} works with parallel serial or root in "
+                             f"Smitsimax (got {self.parallel})")
         return self
 
     @model_validator(mode="after")

@@ -24,7 +24,7 @@ KNOBS = {
     "exploration": 0.1 + 0.2, "power_p": 3.75, "final_move": "sample", "avg_weight": "linear", "counterfactual": "last_step",
     "lead": 1,
     "c_puct": 2.25, "fpu_offset": 0.0, "temperature": 0.5, "rollout_steps": 4,
-    "short_circuit": True, "transpositions": False, "priors": "heuristic",
+    "short_circuit": True, "transpositions": False,
     "prior_temperature": 7.5, "threads": 2, "virtual_loss": 0.75,
     "expansions_per_update": 0.1 * 3, "expand_children": "one", "alternating": False, "leaf_rollouts": 8, "expand_after": 5,
     "grow_tree": True,
@@ -33,8 +33,10 @@ KNOBS = {
 }
 ALGORITHMS = typing.get_args(SearchParams.model_fields["algorithm"].annotation)
 POLICIES = typing.get_args(SearchParams.model_fields["policy"].annotation)
-# (policy, backup): every policy with the mean; the power mean works with ucb1 only
-SELECTIONS = [(p, "mean") for p in POLICIES] + [("ucb1", "power")]
+# (policy, backup, priors): every policy with the mean and uniform priors; the
+# power mean and Smitsimax's priors (decoupled PUCT) work with ucb1 only
+SELECTIONS = ([(p, "mean", "uniform") for p in POLICIES] + [("ucb1", "power", "uniform")]
+              + [("ucb1", b, pr) for b in ("mean", "power") for pr in ("heuristic", "net")])
 
 SCENARIO = """\
 game = "snakes"
@@ -50,7 +52,7 @@ name = "B"
 def test_the_knob_table_covers_every_search_setting():
     """A new SearchParams field must be added here (and so be round-tripped)."""
     fields = set(SearchParams.model_fields)
-    assert set(KNOBS) == fields - {"algorithm", "policy", "backup", "parallel"}
+    assert set(KNOBS) == fields - {"algorithm", "policy", "backup", "parallel", "priors"}
     defaults = SearchParams()
     for k, v in KNOBS.items():
         assert getattr(defaults, k) != v, k
@@ -65,15 +67,16 @@ def write_scenario(tmp_path: Path, ref: str, extra: str = "") -> Path:
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_every_algorithms_knobs_round_trip(algorithm, tmp_path):
     budget = Budget(ms=12.5, iterations=345, slice_ms=1.5, slice_iterations=77)
-    for policy, backup in SELECTIONS:
-        params = SearchParams(**KNOBS, algorithm=algorithm, policy=policy, backup=backup)
+    for policy, backup, priors in SELECTIONS:
+        params = SearchParams(**KNOBS, algorithm=algorithm, policy=policy, backup=backup,
+                              priors=priors)
         path = save_agent(agent_dict("smitsimax", "Ann", (10, 20, 30), params, budget),
                           tmp_path / "agents", stem="Ann")
         scn = load_scenario(write_scenario(tmp_path, f"agents/{path.name}"))
         p = scn.players[0]
         got = p.search.model_dump()
         assert got == {**KNOBS, "algorithm": algorithm, "policy": policy, "backup": backup,
-                       "parallel": "serial"}
+                       "parallel": "serial", "priors": priors}
         assert p.budget == budget and (p.budget.ms, p.budget.iterations) == (12.5, 345)
         assert (p.name, p.color, p.controller) == ("Ann", (10, 20, 30), "smitsimax")
         assert scn.players[1].search == SearchParams()    # the other player untouched

@@ -99,13 +99,17 @@ def test_search_params_every_knob(params):
             # C's cross-field rules: the arena must hold one iteration of
             # the algorithm; SUCT's (and UCT's) lead must be one of the game's agents
             # (this snakes game has one), and so must info_seat; MCGS and
-            # GT-CFR want two players, pubcfr two players and public states
+            # GT-CFR want two players, pubcfr two players and public states;
+            # heuristic priors (MCGS, GT-CFR, Smitsimax, joint) the game's move
+            # scores, which snakes have not
             assert isinstance(exc, (InvalidArgument, OutOfMemory)), repr(exc)
             if isinstance(exc, InvalidArgument):
                 assert "node_cap" in str(exc) or (
                     sp.algorithm in ("suct", "uct") and sp.lead >= 1 and "lead" in str(exc)) or (
                     sp.info_seat >= 1 and "info_seat" in str(exc)) or (
                     sp.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(sp, str(exc))) or (
+                    sp.algorithm in ("smitsimax", "joint") and sp.priors == "heuristic"
+                    and "priors: heuristic needs a game with move scores" in str(exc)) or (
                     sp.algorithm == "pubcfr"
                     and any(w in str(exc) for w in PUBCFR_REFUSALS)), str(exc)
             return

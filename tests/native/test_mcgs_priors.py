@@ -168,8 +168,11 @@ def test_heuristic_priors_refused_on_a_game_without_move_scores(kind, params):
             s.update_params(priors="heuristic")
         s.run(iterations=10)   # still searching, uniform
         assert s.params.priors == "uniform"
-    # unused by the tree searches: accepted
-    Search(g, mcgs(priors="heuristic").replace(algorithm="smitsimax")).close()
+    # unused by SUCT: accepted (Smitsimax and joint read priors: refused there)
+    Search(g, mcgs(priors="heuristic").replace(algorithm="suct")).close()
+    for alg in ("smitsimax", "joint"):
+        with pytest.raises(InvalidArgument, match="priors: heuristic needs a game with move"):
+            Search(g, mcgs(priors="heuristic").replace(algorithm=alg))
 
 
 @pytest.mark.parametrize("value", ["softmax", 2, None, 1.5])

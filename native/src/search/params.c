@@ -373,6 +373,24 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                         "use backup=mean with policy %s",
                         NAMES[p->policy], NAMES[p->policy]);
     }
+    /* Smitsimax's priors are decoupled PUCT in place of UCB1: the prior
+     * lives in the side-array slot the sampling policies use, and the
+     * shared-tree parallel modes expand without them. */
+    if (p->algorithm == SBX_ALGO_SMITSIMAX && p->priors != SBX_PRIORS_UNIFORM) {
+        static const char *const PRI[] = {"uniform", "heuristic", "net"};
+        static const char *const NAMES[] = {"ucb1", "ucb1_tuned", "exp3", "rm", "rm_plus"};
+        static const char *const MODES[] = {"serial", "wu_uct", "tree", "root", "leaf"};
+        if (p->policy != SBX_POLICY_UCB1) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "priors: %s makes Smitsimax's UCB1 a PUCT and works with policy "
+                            "ucb1 only (got policy %s)", PRI[p->priors], NAMES[p->policy]);
+        }
+        if (p->parallel != SBX_PAR_SERIAL && p->parallel != SBX_PAR_ROOT) {
+            return sbx_fail(SBX_ERR_ARGUMENT,
+                            "priors: %s works with parallel serial or root in Smitsimax "
+                            "(got %s)", PRI[p->priors], MODES[p->parallel]);
+        }
+    }
     /* Regret matching with no exploration at all judges a move it stopped
      * playing by its old average forever (its subtree never learns). */
     if (p->algorithm == SBX_ALGO_SMITSIMAX &&

@@ -105,26 +105,33 @@ void sbx_search_move_priors(const sbx_search *s, const void *state, int agent, i
     for (int i = 0; i < k; i++) out[i] = 1.0 / k;
 }
 
+int sbx_search_net_pass(const sbx_search *s, sbx_neteval *ev, const void *state) {
+    if (!s->net) return 0;
+    sbx_neteval_clear(ev);
+    float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
+    int slot[SBX_MAX_AGENTS];
+    if (!ranges || !own_ranges(s, ev, state, ranges, slot)) return 0;
+    sbx_neteval_run(ev);
+    return 1;
+}
+
+void sbx_search_agent_priors(const sbx_search *s, const sbx_neteval *ev, int have_pass,
+                             const void *state, int agent, int k, const uint8_t *moves,
+                             double *out) {
+    if (k == 1 && moves[0] == SBX_MOVE_NONE) {
+        out[0] = 1.0;
+    } else if (s->p.priors == SBX_PRIORS_NET && have_pass) {
+        sbx_neteval_priors(ev, 0, agent, moves, k, out);
+    } else { /* uniform, heuristic, or a net that cannot answer for the state */
+        sbx_search_move_priors(s, state, agent, k, out);
+    }
+}
+
 void sbx_search_priors(const sbx_search *s, sbx_neteval *ev, const void *state,
                        const int *k, const uint8_t (*moves)[SBX_MAX_MOVES],
                        double (*out)[SBX_MAX_MOVES]) {
-    const int n = s->num_agents;
-    if (s->p.priors == SBX_PRIORS_NET && s->net) {
-        sbx_neteval_clear(ev);
-        float *ranges = sbx_neteval_push(ev, s->vt, s->cfg, state);
-        int slot[SBX_MAX_AGENTS];
-        if (ranges && own_ranges(s, ev, state, ranges, slot)) {
-            sbx_neteval_run(ev);
-            for (int a = 0; a < n; a++) {
-                if (k[a] == 1 && moves[a][0] == SBX_MOVE_NONE) {
-                    out[a][0] = 1.0;
-                } else {
-                    sbx_neteval_priors(ev, 0, a, moves[a], k[a], out[a]);
-                }
-            }
-            return;
-        }
+    const int pass = s->p.priors == SBX_PRIORS_NET && sbx_search_net_pass(s, ev, state);
+    for (int a = 0; a < s->num_agents; a++) {
+        sbx_search_agent_priors(s, ev, pass, state, a, k[a], moves[a], out[a]);
     }
-    /* uniform, heuristic, or a net that cannot answer for this state */
-    for (int a = 0; a < n; a++) sbx_search_move_priors(s, state, a, k[a], out[a]);
 }

@@ -292,10 +292,22 @@ void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *s
 void sbx_search_move_priors(const sbx_search *s, const void *state, int agent, int k,
                             double *out);
 
-/* Every agent's priors at state, one net pass for all: with priors=net
- * and a value_net, the softmax of each agent's policy head over its k[a]
- * moves (an agent whose one move is SBX_MOVE_NONE gets 1); otherwise, or
- * when the net cannot answer for the state, sbx_search_move_priors. */
+/* The value net's pass over state alone on ev (row 0; each seat's own
+ * hand as its belief, as sbx_search_net_evaluate asks): 1 when ev now
+ * holds its outputs, 0 without a net, out of memory or for a hand the net
+ * has no slot for. */
+int sbx_search_net_pass(const sbx_search *s, sbx_neteval *ev, const void *state);
+
+/* One agent's priors over its k moves at state: 1 for an agent whose one
+ * move is SBX_MOVE_NONE; with priors=net and have_pass (ev's row 0 holds
+ * state's pass) the softmax of its policy head over the moves; otherwise
+ * sbx_search_move_priors. */
+void sbx_search_agent_priors(const sbx_search *s, const sbx_neteval *ev, int have_pass,
+                             const void *state, int agent, int k, const uint8_t *moves,
+                             double *out);
+
+/* Every agent's priors at state (sbx_search_agent_priors), with one net
+ * pass for all. */
 void sbx_search_priors(const sbx_search *s, sbx_neteval *ev, const void *state,
                        const int *k, const uint8_t (*moves)[SBX_MAX_MOVES],
                        double (*out)[SBX_MAX_MOVES]);

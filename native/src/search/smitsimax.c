@@ -96,8 +96,10 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
         s->p.bounds != old->bounds || s->p.backup != old->backup) {
         smx_rootsets_free(x);
     }
-    if (s->p.relative_scores != old->relative_scores) {
-        /* the trees' totals are on the old scale (own or relative scores):
+    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
+        s->p.prior_temperature != old->prior_temperature) {
+        /* the trees' totals are on the old scale (own or relative scores),
+         * or their priors were set at expansion under the old setting:
          * every tree afresh, its ranges included (smx_tree_clear), as
          * MCGS's graph and a net change do */
         smx_reset_all(s);
@@ -149,8 +151,22 @@ static void smx_net_changed(sbx_search *s) {
     for (int j = 0; j < SBX_MAX_THREADS; j++) sbx_neteval_free(&x->wev[j]);
 }
 
+/* Heuristic priors read the game's move scores. */
+static int smx_check(const sbx_search_params *p, const sbx_game_vt *game, int num_agents,
+                     int max_moves) {
+    (void)num_agents;
+    (void)max_moves;
+    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: heuristic needs a game with move scores (%s has none); "
+                        "use priors=uniform or net", game->name);
+    }
+    return SBX_OK;
+}
+
 const sbx_algo_vt sbx_smitsimax_vt = {
     .name = "smitsimax",
+    .check = smx_check,
     .net_changed = smx_net_changed,
     .iteration_nodes = smx_iteration_nodes,
     .create = smx_create,

@@ -39,6 +39,22 @@ FORCE_INLINE void expand(smx_tree *t, uint32_t idx, const uint8_t *moves,
     t->nodes[idx].nchildren = (uint8_t)k;
 }
 
+/* Decoupled PUCT: a new node's children's priors, from the state that
+ * expanded it (agent a's moves there), in their side-array slots. With a
+ * net, one pass per simulated state serves every agent expanding in it
+ * (*net_pass: -1 not asked yet, then whether ev holds the state's). */
+FORCE_INLINE void set_priors(const sbx_search *s, sbx_neteval *ev, smx_tree *t, uint32_t idx,
+                             const void *state, int a, const uint8_t *moves, int k,
+                             int *net_pass) {
+    if (*net_pass < 0) {
+        *net_pass = s->p.priors == SBX_PRIORS_NET && sbx_search_net_pass(s, ev, state);
+    }
+    double pr[SBX_MAX_MOVES];
+    sbx_search_agent_priors(s, ev, *net_pass, state, a, k, moves, pr);
+    const uint32_t first = t->nodes[idx].first_child;
+    for (int i = 0; i < k; i++) STAT(t, first + (uint32_t)i) = pr[i];
+}
+
 FORCE_INLINE uint32_t pass_child(smx_tree *t, uint32_t idx) {
     uint32_t c = t->nodes[idx].pass_child;
     if (c) return c;
@@ -95,11 +111,12 @@ FORCE_INLINE void prefetch_children(const smx_tree *t, uint32_t c) {
 FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
                                  const sbx_search_params *p, uint64_t *rng,
                                  int *pick, const double *leaf_norm,
-                                 const int policy, const int power, const uint32_t fatal) {
+                                 const int policy, const int power, const int puct,
+                                 const uint32_t fatal) {
     const uint32_t first = node->first_child;
     const int k = node->nchildren;
     const smx_node *ch = &t->nodes[first];
-    if (node->visits < (uint32_t)p->random_threshold) {
+    if (!puct && node->visits < (uint32_t)p->random_threshold) {
         *pick = SBX_PICK_RANDOM;
         if (p->death_penalty || fatal) {
             /* the safe children not doomed; else the safe ones; else all */
@@ -114,7 +131,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
         }
         return first + sbx_rng_below(rng, (uint32_t)k);
     }
-    if (fatal) {
+    if (fatal && !puct) {
         /* safe_moves: a fatal child is neither tried nor picked while a
          * safe one is left (the caller passes 0 when every move is fatal);
          * the untried draw is over the safe untried children only */
@@ -138,6 +155,33 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
     } else {
         lo = leaf_norm[0];
         inv_scale = leaf_norm[1];
+    }
+    if (puct) {
+        /* Decoupled PUCT (priors): Q + c_puct * P * sqrt(N) / (1 + n), N the
+         * children's visits, P the child's prior (its side-array slot); a
+         * child not yet tried takes the tried ones' mean less fpu_offset.
+         * The prior orders the first visits, so no random warm-up. */
+        uint32_t sum = 0;
+        double sum_total = 0.0;
+        for (int i = 0; i < k; i++) {
+            sum += ch[i].visits;
+            sum_total += ch[i].total;
+        }
+        const double fpu = sum ? (sum_total / sum - lo) * inv_scale - p->fpu_offset : 0.0;
+        const double u = p->c_puct * sqrt((double)(sum ? sum : 1));
+        uint32_t best = first;
+        double best_v = -INFINITY;
+        for (int i = 0; i < k; i++) {
+            const smx_node *c = &ch[i];
+            if (fatal && ((fatal >> c->move) & 1u)) continue;
+            const double q = c->visits ? (node_value(c, power) - lo) * inv_scale : fpu;
+            double v = q + u * STAT(t, first + (uint32_t)i) / (1.0 + c->visits);
+            if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
+                v -= p->death_penalty_value;
+            }
+            sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
+        }
+        return best;
     }
     /* C*sqrt(ln N / n) as (C*sqrt(ln N)) * (1/sqrt(n)): one sqrt per parent
      * instead of a divide and a sqrt per child. */
@@ -244,7 +288,8 @@ static void backup_power(smx_tree *t, const uint32_t *path, int plen,
  * and UCB1's is the loop it always was. */
 FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                                   void *sim, sbx_neteval *ev, int64_t *turns,
-                                  sbx_trace *tr, const int policy, const int power) {
+                                  sbx_trace *tr, const int policy, const int power,
+                                  const int puct) {
     const sbx_search_params *p = &s->p;
     const sbx_game_vt *vt = s->vt;
     const void *cfg = s->cfg;
@@ -302,6 +347,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
 
     int depth = 0, terminal = 0;
     for (int d = 0; d < p->max_depth; d++) {
+        int net_pass = -1; /* priors=net: this state's pass, asked once */
         for (int a = 0; a < n; a++) {
             smx_tree *t = &trees[a];
             int pick = SBX_PICK_NONE, expanded = 0;
@@ -329,6 +375,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                 uint32_t cur = path[a][plen[a] - 1];
                 if (t->nodes[cur].first_child == 0) {
                     expand(t, cur, moves, k, IS_SAMPLING(policy));
+                    if (puct) set_priors(s, ev, t, cur, sim, a, moves, k, &net_pass);
                     expanded = 1;
                 }
                 uint32_t c;
@@ -337,7 +384,7 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
                                       &psel[a][plen[a]], policy);
                 } else {
                     c = select_ucb(t, &t->nodes[cur], p, rng, &pick, leaf_norm[a],
-                                   policy, power, fatal);
+                                   policy, power, puct, fatal);
                 }
                 if (info_seat >= 0 && a != info_seat &&
                     !memchr(moves, t->nodes[c].move, (size_t)k)) {
@@ -537,22 +584,28 @@ FORCE_INLINE int smx_iterate_impl(sbx_search *s, smx_tree *trees, uint64_t *rng,
 #define ITER_ARGS \
     sbx_search *s, smx_tree *trees, uint64_t *rng, void *sim, sbx_neteval *ev, int64_t *turns
 static __attribute__((noinline)) int iter_ucb1(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 0, 0);
 }
 static __attribute__((noinline)) int iter_ucb1_power(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 1);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 1, 0);
+}
+static __attribute__((noinline)) int iter_puct(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 0, 1);
+}
+static __attribute__((noinline)) int iter_puct_power(ITER_ARGS) {
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1, 1, 1);
 }
 static __attribute__((noinline)) int iter_tuned(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1_TUNED, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_UCB1_TUNED, 0, 0);
 }
 static __attribute__((noinline)) int iter_exp3(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_EXP3, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_EXP3, 0, 0);
 }
 static __attribute__((noinline)) int iter_rm(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM, 0, 0);
 }
 static __attribute__((noinline)) int iter_rm_plus(ITER_ARGS) {
-    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM_PLUS, 0);
+    return smx_iterate_impl(s, trees, rng, sim, ev, turns, NULL, SBX_POLICY_RM_PLUS, 0, 0);
 }
 
 /* One serial iteration on a tree set with a worker's RNG, state and value
@@ -564,6 +617,10 @@ int smx_iterate_on(ITER_ARGS) {
     case SBX_POLICY_RM: return iter_rm(s, trees, rng, sim, ev, turns);
     case SBX_POLICY_RM_PLUS: return iter_rm_plus(s, trees, rng, sim, ev, turns);
     default:
+        if (puct_on(s)) {
+            return power_on(s) ? iter_puct_power(s, trees, rng, sim, ev, turns)
+                               : iter_puct(s, trees, rng, sim, ev, turns);
+        }
         return power_on(s) ? iter_ucb1_power(s, trees, rng, sim, ev, turns)
                            : iter_ucb1(s, trees, rng, sim, ev, turns);
     }
@@ -579,5 +636,5 @@ int smx_iterate(sbx_search *s, int64_t *turns) {
 int smx_iterate_traced(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     smx *x = s->algo;
     return smx_iterate_impl(s, x->t, &s->rng, s->sim, &s->ev, turns, tr, s->policy,
-                            power_on(s));
+                            power_on(s), puct_on(s));
 }

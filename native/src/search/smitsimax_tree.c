@@ -92,7 +92,7 @@ void smx_rootsets_free(smx *x) {
  * never overwrites a kept node not yet moved. Children blocks are kept or
  * dropped whole, so they stay contiguous. */
 static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
-                   double decay, int policy) {
+                   double decay, int policy, int puct) {
     /* The real game has settled what was uncertain when these statistics
      * were gathered: an agent alive at the new root will not descend its
      * pass node, a dead one will not pick moves. Drop the branch that can no
@@ -128,7 +128,8 @@ static void reroot(smx_tree *t, uint32_t new_root, int alive, double gamma,
         nd.depth = (uint8_t)(nd.depth - 1);
         const uint32_t to = sbx_mark_rank(t->mark, t->rank, i);
         t->nodes[to] = nd;
-        if (IS_SAMPLING(policy)) { /* the side array's pairs move with them */
+        if (IS_SAMPLING(policy) || puct) { /* the side array's pairs (the
+                                              * priors too) move with them */
             STAT(t, to) = STAT(t, i);
             AVG(t, to) = AVG(t, i);
         }
@@ -202,7 +203,7 @@ static void advance_set(sbx_search *s, smx_tree *set, const uint8_t *joint) {
         }
         if (target) {
             reroot(t, target, (int)((alive >> a) & 1u), s->p.gamma, s->p.reuse_decay,
-                   s->policy);
+                   s->policy, puct_on(s));
             /* The kept children were expanded from the legal moves of the
              * states this node stood for. A new root the joint does not lead
              * to (the caller's new_root is only checked for kind and

@@ -157,6 +157,13 @@ static inline int power_on(const sbx_search *s) {
     return s->policy == SBX_POLICY_UCB1 && s->p.backup == SBX_BACKUP_POWER;
 }
 
+/* priors (heuristic or net) turn UCB1 into decoupled PUCT; a child's prior
+ * is the first double of its side-array pair (STAT), which UCB1 leaves
+ * unused (params.c refuses priors with the other policies) */
+static inline int puct_on(const sbx_search *s) {
+    return s->policy == SBX_POLICY_UCB1 && s->p.priors != SBX_PRIORS_UNIFORM;
+}
+
 /* ------------------------------------------------------------ ranges */
 
 /* The range the UCB exploitation term is normalised by, for children at

@@ -205,9 +205,10 @@ int smx_root_stats(sbx_search *s, int agent, sbx_move_stat *out, int cap, int *n
 
 void smx_fill_stats(sbx_search *s, sbx_search_stats *out) {
     smx *x = s->algo;
-    /* a sampling policy's node has its two doubles in the side array */
+    /* a sampling policy's node has its two doubles in the side array, and
+     * a prior's node its prior there (the pair's pages are touched) */
     out->node_bytes = (int32_t)(sizeof(smx_node) +
-                                (IS_SAMPLING(s->policy) ? 2 * sizeof(double) : 0));
+                                (IS_SAMPLING(s->policy) || puct_on(s) ? 2 * sizeof(double) : 0));
     out->trees = s->num_agents;
     for (int a = 0; a < s->num_agents; a++) {
         const smx_tree *t = &x->t[a];

@@ -1,6 +1,7 @@
-"""Joint-action MCTS with priors: decoupled PUCT, one prior per agent.
+"""Joint-action MCTS and Smitsimax with priors: decoupled PUCT, one prior
+per agent.
 
-The oracles are independent of joint.c: the net's own forward pass
+The oracles are independent of the C searches: the net's own forward pass
 (Net.evaluate) for priors=net, MCGS's heuristic priors (its own softmax of
 the maze's move scores, mcgs_graph.c) for priors=heuristic, and the PUCT
 rule recomputed in Python from the root's statistics before each traced
@@ -94,34 +95,91 @@ def _puct_pick(visits, means, prior, lo, hi, c_puct, fpu_offset):
     return int(np.argmax(scores)), tie
 
 
-@pytest.mark.parametrize("c_puct,fpu", [(1.5, 0.1), (0.4, 0.0), (3.0, 0.5)])
-def test_each_agent_picks_by_decoupled_puct(c_puct, fpu):
-    """Before every traced iteration the root's marginals, priors and the
-    score bounds give each agent's PUCT pick; the iteration's first move
-    must be it (ties to within rounding are skipped)."""
-    game = Game("goofspiel", GOOF5, seed=1)
-    params = SearchParams(algorithm="joint", value_net=str(NET), priors="net", max_depth=3,
-                          random_threshold=0, c_puct=c_puct, fpu_offset=fpu)
+def _net_priors(game):
+    _, logits = load_net(NET).evaluate([game])
+    out = []
+    for a in range(2):
+        legal = [int(x) for x in game.legal_moves(a)]
+        out.append(dict(zip(legal, softmax(logits[0, a, legal]))))
+    return out
+
+
+def _check_puct_picks(s, priors, iterations, c_puct, fpu):
+    """Replays `iterations` traced iterations of s against the rule: before
+    each, every agent's root statistics (moves, visits, means), the score
+    bounds of the last trace and `priors` (move -> prior) give its pick.
+    Returns the picks compared (near-ties skipped)."""
     compared = 0
-    with Search(game, params, seed=7) as s:
-        tr = s.step_traced()
+    tr = s.step_traced()
+    for _ in range(iterations):
         lo, hi = tr.norm_min.copy(), tr.norm_max.copy()
-        for _ in range(300):
-            m = s.root_matrix()
-            want = []
-            for a in range(2):
-                means = np.nan_to_num(m.marginal_values[a])
-                want.append(_puct_pick(m.marginal_visits[a], means, m.priors[a], lo[a], hi[a],
-                                       c_puct, fpu))
-            tr = s.step_traced()
-            for a in range(2):
-                pick, tie = want[a]
-                if tie:
-                    continue
-                assert tr.moves[a][0] == m.moves[a][pick]
+        want = []
+        for a in range(2):
+            st = s.root_stats(a)
+            visits = np.array([m.visits for m in st])
+            means = np.array([m.mean for m in st])
+            prior = np.array([priors[a][m.move] for m in st])
+            pick, tie = _puct_pick(visits, means, prior, lo[a], hi[a], c_puct, fpu)
+            want.append((st[pick].move, tie))
+        tr = s.step_traced()
+        for a in range(2):
+            move, tie = want[a]
+            if not tie:
+                assert tr.moves[a][0] == move
                 compared += 1
-            lo, hi = tr.norm_min.copy(), tr.norm_max.copy()
-    assert compared >= 500
+    return compared
+
+
+@pytest.mark.parametrize("algorithm", ["joint", "smitsimax"])
+@pytest.mark.parametrize("c_puct,fpu", [(1.5, 0.1), (0.4, 0.0), (3.0, 0.5)])
+def test_each_agent_picks_by_decoupled_puct(algorithm, c_puct, fpu):
+    """Before every traced iteration the root's statistics, the net's priors
+    (its own forward pass) and the score bounds give each agent's PUCT
+    pick; the iteration's first move must be it."""
+    game = Game("goofspiel", GOOF5, seed=1)
+    params = SearchParams(algorithm=algorithm, value_net=str(NET), priors="net", max_depth=3,
+                          random_threshold=0, c_puct=c_puct, fpu_offset=fpu)
+    with Search(game, params, seed=7) as s:
+        assert _check_puct_picks(s, _net_priors(game), 300, c_puct, fpu) >= 500
+
+
+def test_smitsimax_priors_move_with_the_tree_it_keeps():
+    """Smitsimax's priors live beside its nodes and must follow them when the
+    tree is re-rooted on the move played. A kept child's prior came from the
+    state the node was expanded in, which the other player's move of that
+    iteration decided: so the picks at the new root must follow the net's
+    priors at one of the states after (played move, some other move)."""
+    game = Game("goofspiel", GOOF5, seed=1)
+    params = SearchParams(algorithm="smitsimax", value_net=str(NET), priors="net", max_depth=3,
+                          random_threshold=0)
+    with Search(game, params, seed=11) as s:
+        s.run(iterations=3000)
+        joint = [int(m) for m in s.best_moves()]
+        game.step(joint)
+        s.advance(joint)
+        assert s.stats().root_visits[0] > 0          # the subtree was kept
+        candidates = []
+        for other in Game("goofspiel", GOOF5, seed=1).legal_moves(1):
+            g = Game("goofspiel", GOOF5, seed=1)
+            g.step([joint[0], int(other)])
+            candidates.append(_net_priors(g)[0])
+        # replay agent 0's picks against each candidate; one must fit them all
+        ok = [True] * len(candidates)
+        tr = s.step_traced()
+        for _ in range(200):
+            lo, hi = tr.norm_min[0], tr.norm_max[0]
+            st = s.root_stats(0)
+            visits = np.array([m.visits for m in st])
+            means = np.array([m.mean for m in st])
+            picks = []
+            for pri in candidates:
+                prior = np.array([pri[m.move] for m in st])
+                picks.append(_puct_pick(visits, means, prior, lo, hi, 1.5, 0.1))
+            tr = s.step_traced()
+            for j, (pick, tie) in enumerate(picks):
+                if not tie and tr.moves[0][0] != st[pick].move:
+                    ok[j] = False
+        assert any(ok)
 
 
 def test_priors_steer_the_visits_and_uniform_keeps_ucb1():
@@ -157,3 +215,33 @@ def test_a_change_of_priors_starts_afresh_and_heuristic_needs_move_scores():
         assert s.stats().root_visits[0] == 100
     with pytest.raises(InvalidArgument, match="move scores"):
         Search(game, SearchParams(algorithm="joint", priors="heuristic"), seed=1)
+
+
+def test_smitsimax_priors_refusals_and_a_fresh_tree_on_change():
+    """Priors make Smitsimax's UCB1 a PUCT: other policies and the shared-
+    tree parallel modes are refused in one line, in Python and in C;
+    heuristic priors need the game's move scores; a change of priors starts
+    the trees afresh (their priors were set at expansion)."""
+    for bad, words in [({"policy": "exp3"}, "policy ucb1 only"),
+                       ({"policy": "ucb1_tuned"}, "policy ucb1 only"),
+                       ({"parallel": "wu_uct", "threads": 1}, "parallel serial or root")]:
+        with pytest.raises(ValueError, match=words):
+            SearchParams(algorithm="smitsimax", priors="net", **bad)
+    game = Game("goofspiel", GOOF5, seed=1)
+    with pytest.raises(InvalidArgument, match="move scores"):
+        Search(game, SearchParams(algorithm="smitsimax", priors="heuristic"), seed=1)
+    with Search(game, SearchParams(algorithm="smitsimax", value_net=str(NET), max_depth=2),
+                seed=5) as s:
+        s.run(iterations=300)
+        assert s.stats().node_bytes == 32
+        s.update_params(priors="net")
+        s.run(iterations=100)
+        assert s.stats().root_visits[0] == 100
+        assert s.stats().node_bytes == 48   # the prior sits in the side array
+    one = SearchParams(algorithm="smitsimax", value_net=str(NET), priors="net", max_depth=3)
+    runs = []
+    for p in (one, one.model_copy(update={"parallel": "root", "threads": 1})):
+        with Search(game, p, seed=4) as s:
+            s.run(iterations=500)
+            runs.append([(m.move, m.visits) for m in s.root_stats(0)])
+    assert runs[0] == runs[1]   # root parallelism's one thread is the serial search
