@@ -94,6 +94,10 @@ def random_settings(rng: random.Random, base: SearchParams, changes: int = 3) ->
     if (new.get("backup", base.backup) == "power"
             and new.get("policy", base.policy) != "ucb1"):
         new["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
+    if (new.get("algorithm", base.algorithm) == "suct"
+            and new.get("priors", base.priors) != "uniform"
+            and new.get("policy", base.policy) == "ucb1_tuned"):
+        new["policy"] = "ucb1"   # SUCT's prior takes UCB1-Tuned's bytes
     if (new.get("algorithm", base.algorithm) == "smitsimax"
             and new.get("priors", base.priors) != "uniform"):
         # Smitsimax's priors make UCB1 a PUCT: policy ucb1, serial or root

@@ -160,11 +160,11 @@ class SearchParams(BaseModel):
     c_puct: Float = Field(1.5, ge=0.0, le=100.0,
                           description="MCGS: PUCT constant (evaluation units; see priors); "
                                       "gtcfr and pubcfr's growing tree: its expansion's "
-                                      "PUCT (Q on [0, 1]); joint and Smitsimax with priors: "
+                                      "PUCT (Q on [0, 1]); joint, SUCT and Smitsimax with priors: "
                                       "each agent's decoupled PUCT (Q on [0, 1])")
     fpu_offset: Float = Field(0.1, ge=0.0, le=100.0,
                               description="MCGS: an unvisited outcome's Q = the node's Q minus this; "
-                                          "joint and Smitsimax with priors: an untried move's Q = the "
+                                          "joint, SUCT and Smitsimax with priors: an untried move's Q = the "
                                           "tried moves' mean minus this (Q on [0, 1])")
     temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                description="final_move=sample: MCGS and Smitsimax (UCB) draw "
@@ -184,10 +184,10 @@ class SearchParams(BaseModel):
                                "turns to the nearest cheese; a game without move scores is "
                                "refused) or the softmax of value_net's policy head over the "
                                "legal moves (net; uniform while no net is set); MCGS, joint, "
-                               "Smitsimax: a change starts afresh; joint and Smitsimax (policy ucb1, "
-                               "parallel serial or root): heuristic or net turn UCB1 into "
-                               "decoupled PUCT, one prior per agent, and Smitsimax skips its "
-                               "random warm-up")
+                               "Smitsimax, SUCT: a change starts afresh; joint, SUCT (not with "
+                               "ucb1_tuned) and Smitsimax (policy ucb1, parallel serial or "
+                               "root): heuristic or net turn UCB1 into PUCT on each agent's "
+                               "own prior, with no random warm-up")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                      description="MCGS, gtcfr, joint, Smitsimax priors=heuristic: "
                                                  "softmax temperature "
@@ -328,9 +328,13 @@ class SearchParams(BaseModel):
 
     @model_validator(mode="after")
     def _smitsimax_priors(self) -> "SearchParams":
-        """C's rule (params.c): Smitsimax's priors turn UCB1 into decoupled
+        """C's rules (params.c): Smitsimax's priors turn UCB1 into decoupled
         PUCT; the prior takes the side-array slot of the sampling policies,
-        and the shared-tree parallel modes expand without priors."""
+        and the shared-tree parallel modes expand without priors. SUCT's
+        prior takes UCB1-Tuned's bytes."""
+        if self.algorithm == "suct" and self.priors != "uniform" and self.policy == "ucb1_tuned":
+            raise ValueError("priors: SUCT's PUCT replaces its UCB and does not work with "
+                             "policy ucb1_tuned (use ucb1, or priors=uniform)")
         if self.algorithm != "smitsimax" or self.priors == "uniform":
             return self
         if self.policy != "ucb1":

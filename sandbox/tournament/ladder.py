@@ -98,6 +98,16 @@ def step_label(c: Cell) -> str:
     return f"{budget_text(c.budget)} vs {budget_text(c.opponent_budget)}"
 
 
+def lesser_budget(results: list[CellResult]) -> str:
+    """What each step's smaller budget is, for the tables' legend: "a
+    quarter of it" when every step is the default 4x, else the step's own."""
+    def size(b: Budget) -> float:
+        return b.iterations or b.ms
+    if all(size(r.cell.budget) == 4 * size(r.cell.opponent_budget) for r in results):
+        return "a quarter of it"
+    return "the smaller budget of its step"
+
+
 def text_table(results: list[CellResult]) -> str:
     lines = [f"  {'scenario':<24}{'agent':<32}{'step':<22}{'games':>6}{'score':>8}  "
              f"{'95% interval':<16}{'W':>5}{'D':>5}{'L':>5}  it/turn (more/less)"]
@@ -115,7 +125,7 @@ def text_table(results: list[CellResult]) -> str:
 def table_markdown(results: list[CellResult], command: str, when: str, workers: str,
                    load: str = "n/a", seconds: float = 0.0) -> str:
     out = run_lines(command, when, workers, load, seconds) + [
-        "- score: the bigger budget's, against the same agent on a quarter of it; "
+        f"- score: the bigger budget's, against the same agent on {lesser_budget(results)}; "
         "0.5: the extra search bought nothing", ""]
     out.append("| scenario | agent | step | games | score | 95% interval | W / D / L "
                "| iterations per turn (more / less) |")
@@ -228,7 +238,7 @@ def run_ladder(args: argparse.Namespace, argv: Sequence[str] | None = None, out=
         write_markdown(args, section, lambda: INTRO + "\n" + table, table)
     if args.png is not None:
         ladder_png(results, args.png, "budget ladders: the bigger budget's score against "
-                                      "the same agent on a quarter of it")
+                                      f"the same agent on {lesser_budget(results)}")
     if args.json:
         data: dict[str, Any] = {
             "machine": machine(), "date": when, "load_average": load, "command": command,

@@ -347,6 +347,9 @@ def valid_param_dicts(draw) -> dict[str, Any]:
             d["backup"] = "mean"
     if d.get("backup") == "power" and d.get("policy", "ucb1") != "ucb1":
         d["backup"] = "mean"  # the cross-field rule: power is a ucb1 backup
+    if (d.get("algorithm") == "suct" and d.get("priors", "uniform") != "uniform"
+            and d.get("policy") == "ucb1_tuned"):
+        d["policy"] = "ucb1"   # SUCT's prior takes UCB1-Tuned's bytes
     if d.get("algorithm", "smitsimax") == "smitsimax" and d.get("priors", "uniform") != "uniform":
         # Smitsimax's priors make UCB1 a PUCT: policy ucb1, serial or root
         if mode in ("serial", "root"):

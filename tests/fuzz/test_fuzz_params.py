@@ -108,7 +108,7 @@ def test_search_params_every_knob(params):
                     sp.algorithm in ("suct", "uct") and sp.lead >= 1 and "lead" in str(exc)) or (
                     sp.info_seat >= 1 and "info_seat" in str(exc)) or (
                     sp.algorithm in ("mcgs", "gtcfr") and mcgs_refusal(sp, str(exc))) or (
-                    sp.algorithm in ("smitsimax", "joint") and sp.priors == "heuristic"
+                    sp.algorithm in ("smitsimax", "joint", "suct") and sp.priors == "heuristic"
                     and "priors: heuristic needs a game with move scores" in str(exc)) or (
                     sp.algorithm == "pubcfr"
                     and any(w in str(exc) for w in PUBCFR_REFUSALS)), str(exc)

@@ -104,7 +104,7 @@ def _net_priors(game):
     return out
 
 
-def _check_puct_picks(s, priors, iterations, c_puct, fpu):
+def _check_puct_picks(s, priors, iterations, c_puct, fpu, agents=(0, 1)):
     """Replays `iterations` traced iterations of s against the rule: before
     each, every agent's root statistics (moves, visits, means), the score
     bounds of the last trace and `priors` (move -> prior) give its pick.
@@ -113,16 +113,16 @@ def _check_puct_picks(s, priors, iterations, c_puct, fpu):
     tr = s.step_traced()
     for _ in range(iterations):
         lo, hi = tr.norm_min.copy(), tr.norm_max.copy()
-        want = []
-        for a in range(2):
+        want = {}
+        for a in agents:
             st = s.root_stats(a)
             visits = np.array([m.visits for m in st])
             means = np.array([m.mean for m in st])
             prior = np.array([priors[a][m.move] for m in st])
             pick, tie = _puct_pick(visits, means, prior, lo[a], hi[a], c_puct, fpu)
-            want.append((st[pick].move, tie))
+            want[a] = (st[pick].move, tie)
         tr = s.step_traced()
-        for a in range(2):
+        for a in agents:
             move, tie = want[a]
             if not tie:
                 assert tr.moves[a][0] == move
@@ -130,17 +130,21 @@ def _check_puct_picks(s, priors, iterations, c_puct, fpu):
     return compared
 
 
-@pytest.mark.parametrize("algorithm", ["joint", "smitsimax"])
+@pytest.mark.parametrize("algorithm", ["joint", "smitsimax", "suct"])
 @pytest.mark.parametrize("c_puct,fpu", [(1.5, 0.1), (0.4, 0.0), (3.0, 0.5)])
 def test_each_agent_picks_by_decoupled_puct(algorithm, c_puct, fpu):
     """Before every traced iteration the root's statistics, the net's priors
     (its own forward pass) and the score bounds give each agent's PUCT
-    pick; the iteration's first move must be it."""
+    pick; the iteration's first move must be it. SUCT: the first mover's
+    (the root's children are its moves; the second mover chooses below
+    the first's pick)."""
     game = Game("goofspiel", GOOF5, seed=1)
     params = SearchParams(algorithm=algorithm, value_net=str(NET), priors="net", max_depth=3,
                           random_threshold=0, c_puct=c_puct, fpu_offset=fpu)
+    agents = (0,) if algorithm == "suct" else (0, 1)
     with Search(game, params, seed=7) as s:
-        assert _check_puct_picks(s, _net_priors(game), 300, c_puct, fpu) >= 500
+        assert _check_puct_picks(s, _net_priors(game), 300, c_puct, fpu,
+                                 agents) >= 250 * len(agents)
 
 
 def test_smitsimax_priors_move_with_the_tree_it_keeps():
@@ -245,3 +249,19 @@ def test_smitsimax_priors_refusals_and_a_fresh_tree_on_change():
             s.run(iterations=500)
             runs.append([(m.move, m.visits) for m in s.root_stats(0)])
     assert runs[0] == runs[1]   # root parallelism's one thread is the serial search
+
+
+def test_suct_priors_refusals_and_a_fresh_tree_on_change():
+    """SUCT's prior takes UCB1-Tuned's bytes: the pair is refused; heuristic
+    priors need move scores; a change of priors starts the tree afresh."""
+    with pytest.raises(ValueError, match="ucb1_tuned"):
+        SearchParams(algorithm="suct", priors="net", policy="ucb1_tuned")
+    game = Game("goofspiel", GOOF5, seed=1)
+    with pytest.raises(InvalidArgument, match="move scores"):
+        Search(game, SearchParams(algorithm="suct", priors="heuristic"), seed=1)
+    with Search(game, SearchParams(algorithm="suct", value_net=str(NET), max_depth=2),
+                seed=5) as s:
+        s.run(iterations=300)
+        s.update_params(priors="net")
+        s.run(iterations=100)
+        assert s.stats().root_visits[0] == 100

@@ -168,9 +168,10 @@ def test_heuristic_priors_refused_on_a_game_without_move_scores(kind, params):
             s.update_params(priors="heuristic")
         s.run(iterations=10)   # still searching, uniform
         assert s.params.priors == "uniform"
-    # unused by SUCT: accepted (Smitsimax and joint read priors: refused there)
-    Search(g, mcgs(priors="heuristic").replace(algorithm="suct")).close()
-    for alg in ("smitsimax", "joint"):
+    # unused by the textbook UCT: accepted (Smitsimax, SUCT and joint read
+    # priors: refused there)
+    Search(g, mcgs(priors="heuristic").replace(algorithm="uct")).close()
+    for alg in ("smitsimax", "suct", "joint"):
         with pytest.raises(InvalidArgument, match="priors: heuristic needs a game with move"):
             Search(g, mcgs(priors="heuristic").replace(algorithm=alg))
 

@@ -42,7 +42,7 @@ def test_steps_are_the_agent_against_itself_on_less(tmp_path, capsys):
             seats.setdefault(g["seed"], set()).add(g["seat"])
         assert seats == {1: {0, 1}, 2: {0, 1}}
     text = md.read_text()
-    assert "## Budget ladders" in text and "quarter" in text
+    assert "## Budget ladders" in text and "on a quarter of it" in text
     rows = [r for r in text.splitlines() if r.startswith("| goofspiel 13")]
     assert len(rows) == 3 and "| 80 it vs 20 it |" in rows[0] and "| 4 ms vs 1 ms |" in rows[2]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -51,6 +51,16 @@ def test_steps_are_the_agent_against_itself_on_less(tmp_path, capsys):
                            "--ladder-ms", "1,4", "--json"))
     assert again["games_from_logs"] == 12
     assert [s["per_game"] for s in again["steps"]] == [s["per_game"] for s in steps]
+
+
+def test_a_step_other_than_four_times_says_so(tmp_path, capsys):
+    """The legend names the smaller budget as a quarter only when every step
+    is 4x: a 10 -> 80 step is an eighth."""
+    md = tmp_path / "strength.md"
+    run(capsys, tmp_path, "--ladder-iterations", "10,80", "--ladder-ms", "0", "--games", "2",
+        "--markdown", str(md), "--section", "Budget ladders")
+    text = md.read_text()
+    assert "quarter" not in text and "on the smaller budget of its step" in text
 
 
 def test_every_algorithm_rows(tmp_path, capsys):

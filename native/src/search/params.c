@@ -391,6 +391,13 @@ int sbx_search_params_validate(const sbx_search_params *p) {
                             "(got %s)", PRI[p->priors], MODES[p->parallel]);
         }
     }
+    /* SUCT's prior takes the bytes of UCB1-Tuned's sum of squares. */
+    if (p->algorithm == SBX_ALGO_SUCT && p->priors != SBX_PRIORS_UNIFORM &&
+        p->policy == SBX_POLICY_UCB1_TUNED) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: SUCT's PUCT replaces its UCB and does not work with policy "
+                        "ucb1_tuned (use ucb1, or priors=uniform)");
+    }
     /* Regret matching with no exploration at all judges a move it stopped
      * playing by its old average forever (its subtree never learns). */
     if (p->algorithm == SBX_ALGO_SMITSIMAX &&

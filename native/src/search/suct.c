@@ -23,6 +23,12 @@
  * selection policy is UCB1, or UCB1-Tuned with policy=ucb1_tuned (the same
  * formula as smitsimax.c's, so the two structures can be compared with the
  * same bandit); the sampling policies (Exp3, RM) fall back to UCB1 here.
+ * With priors=heuristic or net a level is a PUCT bandit for its mover
+ * instead (as joint's and Smitsimax's decoupled PUCT): Q + c_puct * P *
+ * sqrt(N) / (1 + n), Q normalised to [0, 1] as UCB1's mean, P the mover's
+ * prior at the simulated state (fixed when the level is expanded), an
+ * untried child's Q its tried siblings' mean less fpu_offset. The prior
+ * takes UCB1-Tuned's sum of squares' bytes, so params.c refuses the pair.
  * death_penalty and bounds=depth are Smitsimax's only.
  *
  * THE INFORMATION LEAK (the reason this is a baseline, not a method): an
@@ -58,7 +64,10 @@ typedef struct suct_node {
     uint8_t turn;          /* simulated turn of the move, 1..; root 0       */
     uint8_t flags;         /* SBX_NODE_PASS | _DIED | _SURVIVED             */
     double total;          /* the mover's backed-up (discounted) scores     */
-    double sumsq;          /* ... and their squares (UCB1-Tuned's variance)  */
+    union {
+        double sumsq;      /* ... and their squares (UCB1-Tuned's variance)  */
+        double prior;      /* or, with priors, the mover's prior of it      */
+    };
 } suct_node;
 
 _Static_assert(sizeof(suct_node) == 32, "SUCT nodes are 32 bytes");
@@ -87,7 +96,11 @@ static void clear(suct *x) {
 
 static int suct_check(const sbx_search_params *p, const sbx_game_vt *game,
                       int num_agents, int max_moves) {
-    (void)game;
+    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: heuristic needs a game with move scores (%s has none); "
+                        "use priors=uniform or net", game->name);
+    }
     if (p->lead >= num_agents) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "lead: agent %d is not in this %d-agent game (SUCT "
@@ -119,9 +132,11 @@ static void suct_reset_all(sbx_search *s); /* below, with the tree lifecycle */
 static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
     suct *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
-    if (s->p.relative_scores != old->relative_scores) {
+    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
+        s->p.prior_temperature != old->prior_temperature) {
         /* the tree's totals and ranges are on the old scale (own or
-         * relative scores): afresh, as a net change does */
+         * relative scores), or its priors were set at expansion under the
+         * old setting: afresh, as a net change does */
         suct_reset_all(s);
     }
     if (lead_of(&s->p, s->num_agents) != x->lead) {
@@ -149,12 +164,44 @@ static int children_match(const suct *x, const suct_node *node, int agent,
     return 1;
 }
 
+/* PUCT for the mover's bandit (see the top of the file); no random
+ * warm-up: the prior orders the first visits. */
+static uint32_t select_puct(const suct *x, const suct_node *node, int agent,
+                            const sbx_search_params *p) {
+    const uint32_t first = node->h.first_child;
+    const int k = node->h.nchildren;
+    const suct_node *ch = NODE(x, first);
+    double lo = x->base.smin[agent];
+    const double scale = sbx_norm_scale(&lo, x->base.smax[agent]);
+    uint32_t sum = 0;
+    double sum_total = 0.0;
+    for (int i = 0; i < k; i++) {
+        sum += ch[i].h.visits;
+        sum_total += ch[i].total;
+    }
+    const double fpu = sum ? (sum_total / sum - lo) / scale - p->fpu_offset : 0.0;
+    const double u = p->c_puct * sqrt((double)(sum ? sum : 1));
+    uint32_t best = first;
+    double best_v = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        const suct_node *c = &ch[i];
+        const double q = c->h.visits ? (c->total / c->h.visits - lo) / scale : fpu;
+        sbx_keep_max(&best, &best_v, first + (uint32_t)i,
+                     q + u * c->prior / (1.0 + c->h.visits));
+    }
+    return best;
+}
+
 /* Tutorial §7 selectChild for the mover's bandit (as smitsimax.c). */
 static uint32_t select_child(const suct *x, const suct_node *node, int agent,
                              const sbx_search_params *p, int policy, uint64_t *rng,
                              int *pick) {
     const uint32_t first = node->h.first_child;
     const int k = node->h.nchildren;
+    if (p->priors != SBX_PRIORS_UNIFORM) {
+        *pick = SBX_PICK_UCB;
+        return select_puct(x, node, agent, p);
+    }
     if (node->h.visits < (uint32_t)p->random_threshold) {
         *pick = SBX_PICK_RANDOM;
         return first + sbx_rng_below(rng, (uint32_t)k);
@@ -217,8 +264,10 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
     const double *score = o.score;
     path[0] = 0;
     NODE(x, 0)->h.visits++;
+    const int priors = p->priors != SBX_PRIORS_UNIFORM;
 
     for (int d = 0; d < p->max_depth; d++) {
+        int net_pass = -1; /* priors=net: this turn's state's pass, asked once */
         for (int j = 0; j < n; j++) {
             const int a = (x->lead + j) % n;
             int pick = SBX_PICK_NONE, expanded = 0;
@@ -239,12 +288,21 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                 if (node->h.first_child == 0) {
                     int kk = k > 0 ? k : 1;
                     uint32_t first = sbx_tree_push(&x->base.t, kk, node->h.depth + 1);
+                    double pr[SBX_MAX_MOVES] = {1.0};
+                    if (priors && k > 0) {
+                        if (net_pass < 0) {
+                            net_pass = p->priors == SBX_PRIORS_NET &&
+                                       sbx_search_net_pass(s, &s->ev, sim);
+                        }
+                        sbx_search_agent_priors(s, &s->ev, net_pass, sim, a, k, moves, pr);
+                    }
                     for (int i = 0; i < kk; i++) {
                         suct_node *c = NODE(x, first + (uint32_t)i);
                         c->move = k > 0 ? moves[i] : SBX_MOVE_NONE;
                         c->agent = (int8_t)a;
                         c->turn = (uint8_t)(d + 1);
                         c->flags = k > 0 ? 0 : SBX_NODE_PASS;
+                        if (priors) c->prior = pr[i];
                     }
                     node = NODE(x, path[plen - 1]); /* (the arena never moves here) */
                     node->h.first_child = first;
@@ -303,7 +361,7 @@ static int suct_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
         int k = leaf_depth[a] - nd->turn;
         const double v = score[a] * gpow[k > 0 ? k : 0];
         nd->total += v;
-        nd->sumsq += v * v;
+        if (!priors) nd->sumsq += v * v;
     }
     NODE(x, 0)->total += score[x->lead] * gpow[leaf_depth[x->lead]];
     const int reached = NODE(x, path[plen - 1])->turn;
@@ -360,7 +418,9 @@ static void suct_advance(sbx_search *s, const uint8_t *joint) {
         if (decay < 1.0) {
             uint32_t v = (uint32_t)((double)nd->h.visits * decay);
             nd->total = v ? nd->total * ((double)v / (double)nd->h.visits) : 0.0;
-            nd->sumsq = v ? nd->sumsq * ((double)v / (double)nd->h.visits) : 0.0;
+            if (s->p.priors == SBX_PRIORS_UNIFORM) { /* a prior is not a sum */
+                nd->sumsq = v ? nd->sumsq * ((double)v / (double)nd->h.visits) : 0.0;
+            }
             nd->h.visits = v;
         }
     }
