@@ -209,59 +209,46 @@ def test_priors_steer_the_visits_and_uniform_keeps_ucb1():
     assert seen[0] == seen[1]
 
 
-def test_a_change_of_priors_starts_afresh_and_heuristic_needs_move_scores():
+@pytest.mark.parametrize("algorithm", ["joint", "suct", "smitsimax"])
+def test_a_change_of_priors_starts_afresh_and_heuristic_needs_move_scores(algorithm):
+    """Priors are set when a node is expanded: a change of them starts the
+    tree afresh. Heuristic priors need the game's move scores (goofspiel
+    has none)."""
     game = Game("goofspiel", GOOF5, seed=1)
-    with Search(game, SearchParams(algorithm="joint", value_net=str(NET), max_depth=2),
+    with pytest.raises(InvalidArgument, match="move scores"):
+        Search(game, SearchParams(algorithm=algorithm, priors="heuristic"), seed=1)
+    with Search(game, SearchParams(algorithm=algorithm, value_net=str(NET), max_depth=2),
                 seed=5) as s:
         s.run(iterations=300)
         s.update_params(priors="net")
         s.run(iterations=100)
         assert s.stats().root_visits[0] == 100
-    with pytest.raises(InvalidArgument, match="move scores"):
-        Search(game, SearchParams(algorithm="joint", priors="heuristic"), seed=1)
 
 
-def test_smitsimax_priors_refusals_and_a_fresh_tree_on_change():
+def test_smitsimax_priors_refusals_memory_and_root_parallelism():
     """Priors make Smitsimax's UCB1 a PUCT: other policies and the shared-
-    tree parallel modes are refused in one line, in Python and in C;
-    heuristic priors need the game's move scores; a change of priors starts
-    the trees afresh (their priors were set at expansion)."""
+    tree parallel modes are refused in one line, in Python and in C; the
+    prior costs the side array's bytes; root parallelism's one thread is
+    the serial search."""
     for bad, words in [({"policy": "exp3"}, "policy ucb1 only"),
                        ({"policy": "ucb1_tuned"}, "policy ucb1 only"),
                        ({"parallel": "wu_uct", "threads": 1}, "parallel serial or root")]:
         with pytest.raises(ValueError, match=words):
             SearchParams(algorithm="smitsimax", priors="net", **bad)
     game = Game("goofspiel", GOOF5, seed=1)
-    with pytest.raises(InvalidArgument, match="move scores"):
-        Search(game, SearchParams(algorithm="smitsimax", priors="heuristic"), seed=1)
-    with Search(game, SearchParams(algorithm="smitsimax", value_net=str(NET), max_depth=2),
-                seed=5) as s:
-        s.run(iterations=300)
-        assert s.stats().node_bytes == 32
-        s.update_params(priors="net")
-        s.run(iterations=100)
-        assert s.stats().root_visits[0] == 100
-        assert s.stats().node_bytes == 48   # the prior sits in the side array
     one = SearchParams(algorithm="smitsimax", value_net=str(NET), priors="net", max_depth=3)
+    with Search(game, one.model_copy(update={"priors": "uniform"}), seed=4) as s:
+        assert s.stats().node_bytes == 32
     runs = []
     for p in (one, one.model_copy(update={"parallel": "root", "threads": 1})):
         with Search(game, p, seed=4) as s:
             s.run(iterations=500)
+            assert s.stats().node_bytes == 48   # the prior sits in the side array
             runs.append([(m.move, m.visits) for m in s.root_stats(0)])
-    assert runs[0] == runs[1]   # root parallelism's one thread is the serial search
+    assert runs[0] == runs[1]
 
 
-def test_suct_priors_refusals_and_a_fresh_tree_on_change():
-    """SUCT's prior takes UCB1-Tuned's bytes: the pair is refused; heuristic
-    priors need move scores; a change of priors starts the tree afresh."""
+def test_suct_refuses_priors_with_ucb1_tuned():
+    """SUCT's prior takes UCB1-Tuned's sum of squares' bytes."""
     with pytest.raises(ValueError, match="ucb1_tuned"):
         SearchParams(algorithm="suct", priors="net", policy="ucb1_tuned")
-    game = Game("goofspiel", GOOF5, seed=1)
-    with pytest.raises(InvalidArgument, match="move scores"):
-        Search(game, SearchParams(algorithm="suct", priors="heuristic"), seed=1)
-    with Search(game, SearchParams(algorithm="suct", value_net=str(NET), max_depth=2),
-                seed=5) as s:
-        s.run(iterations=300)
-        s.update_params(priors="net")
-        s.run(iterations=100)
-        assert s.stats().root_visits[0] == 100
