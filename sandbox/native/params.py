@@ -187,7 +187,8 @@ class SearchParams(BaseModel):
                                "Smitsimax, SUCT: a change starts afresh; joint, SUCT (not with "
                                "ucb1_tuned) and Smitsimax (policy ucb1, parallel serial or "
                                "root): heuristic or net turn UCB1 into PUCT on each agent's "
-                               "own prior, with no random warm-up")
+                               "own prior (Smitsimax and SUCT then skip the random warm-up, "
+                               "joint keeps it)")
     prior_temperature: Float = Field(1.0, ge=0.01, le=100.0,
                                      description="MCGS, gtcfr, joint, Smitsimax priors=heuristic: "
                                                  "softmax temperature "

@@ -139,8 +139,11 @@ def test_each_agent_picks_by_decoupled_puct(algorithm, c_puct, fpu):
     (the root's children are its moves; the second mover chooses below
     the first's pick)."""
     game = Game("goofspiel", GOOF5, seed=1)
+    # Smitsimax and SUCT skip the random warm-up with priors (a threshold
+    # of 50 must change nothing); joint keeps it, so 0 there
+    warm = 0 if algorithm == "joint" else 50
     params = SearchParams(algorithm=algorithm, value_net=str(NET), priors="net", max_depth=3,
-                          random_threshold=0, c_puct=c_puct, fpu_offset=fpu)
+                          random_threshold=warm, c_puct=c_puct, fpu_offset=fpu)
     agents = (0,) if algorithm == "suct" else (0, 1)
     with Search(game, params, seed=7) as s:
         assert _check_puct_picks(s, _net_priors(game), 300, c_puct, fpu,
@@ -212,8 +215,8 @@ def test_priors_steer_the_visits_and_uniform_keeps_ucb1():
 @pytest.mark.parametrize("algorithm", ["joint", "suct", "smitsimax"])
 def test_a_change_of_priors_starts_afresh_and_heuristic_needs_move_scores(algorithm):
     """Priors are set when a node is expanded: a change of them starts the
-    tree afresh. Heuristic priors need the game's move scores (goofspiel
-    has none)."""
+    tree afresh (the temperature only where heuristic priors read it).
+    Heuristic priors need the game's move scores (goofspiel has none)."""
     game = Game("goofspiel", GOOF5, seed=1)
     with pytest.raises(InvalidArgument, match="move scores"):
         Search(game, SearchParams(algorithm=algorithm, priors="heuristic"), seed=1)
@@ -223,6 +226,9 @@ def test_a_change_of_priors_starts_afresh_and_heuristic_needs_move_scores(algori
         s.update_params(priors="net")
         s.run(iterations=100)
         assert s.stats().root_visits[0] == 100
+        s.update_params(prior_temperature=3.0)   # read by heuristic priors only: kept
+        s.run(iterations=50)
+        assert s.stats().root_visits[0] == 150
 
 
 def test_smitsimax_priors_refusals_memory_and_root_parallelism():

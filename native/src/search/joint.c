@@ -25,7 +25,9 @@
  * Q + c_puct * P * sqrt(N) / (1 + n), Q the marginal mean normalised to
  * [0, 1] by the agent's running bounds, an untried move's Q the visited
  * moves' mean less fpu_offset, P the agent's prior at the node's state
- * (the game's move scores or the value net's policy head). A node's state
+ * (the game's move scores or the value net's policy head). The random
+ * warm-up (random_threshold) still comes first here, as measured on the
+ * maze; Smitsimax and SUCT skip it with priors. A node's state
  * is the first one the node was expanded from (chance may differ later):
  * each joint child keeps the product of the agents' priors of its moves,
  * so summing it over the children, as the marginals sum visits, gives each
@@ -153,8 +155,7 @@ static void jnt_reset_all(sbx_search *s); /* below, with the tree lifecycle */
 static int jnt_params_changed(sbx_search *s, const sbx_search_params *old) {
     jnt *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
-    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
-        s->p.prior_temperature != old->prior_temperature) {
+    if (s->p.relative_scores != old->relative_scores || sbx_priors_changed(&s->p, old)) {
         /* the tree's totals and ranges are on the old scale (own or
          * relative scores), or its priors were fixed at expansion under the
          * old setting: afresh, as a net change does */

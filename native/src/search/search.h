@@ -306,6 +306,14 @@ void sbx_search_agent_priors(const sbx_search *s, const sbx_neteval *ev, int hav
                              const void *state, int agent, int k, const uint8_t *moves,
                              double *out);
 
+/* Would the priors a tree set at expansion differ under p from old: the
+ * kind, or the temperature heuristic priors read? */
+static inline int sbx_priors_changed(const sbx_search_params *p,
+                                     const sbx_search_params *old) {
+    return p->priors != old->priors ||
+           (p->priors == SBX_PRIORS_HEURISTIC && p->prior_temperature != old->prior_temperature);
+}
+
 /* Every agent's priors at state (sbx_search_agent_priors), with one net
  * pass for all. */
 void sbx_search_priors(const sbx_search *s, sbx_neteval *ev, const void *state,

@@ -96,8 +96,7 @@ static int smx_params_changed(sbx_search *s, const sbx_search_params *old) {
         s->p.bounds != old->bounds || s->p.backup != old->backup) {
         smx_rootsets_free(x);
     }
-    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
-        s->p.prior_temperature != old->prior_temperature) {
+    if (s->p.relative_scores != old->relative_scores || sbx_priors_changed(&s->p, old)) {
         /* the trees' totals are on the old scale (own or relative scores),
          * or their priors were set at expansion under the old setting:
          * every tree afresh, its ranges included (smx_tree_clear), as

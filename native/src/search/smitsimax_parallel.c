@@ -743,10 +743,13 @@ int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doubl
                      int64_t *iterations, int64_t *turns, int *reason) {
     smx *x = s->algo;
     const int mode = s->p.parallel;
-    if ((mode != SBX_PAR_ROOT && (s->policy != SBX_POLICY_UCB1 || power_on(s))) ||
+    if ((mode != SBX_PAR_ROOT && (s->policy != SBX_POLICY_UCB1 || power_on(s) ||
+                                  puct_on(s))) ||
         (mode == SBX_PAR_ROOT && IS_SAMPLING(s->policy))) {
         /* a policy change waiting for the next turn keeps the old one in
-         * force, which this mode cannot run: serial until then */
+         * force, which this mode cannot run: serial until then (likewise
+         * priors, set while another algorithm waited to take over: the
+         * shared-tree expansion sets none) */
         return SBX_OK;
     }
     par_run *r = calloc(1, sizeof *r);

@@ -132,8 +132,7 @@ static void suct_reset_all(sbx_search *s); /* below, with the tree lifecycle */
 static int suct_params_changed(sbx_search *s, const sbx_search_params *old) {
     suct *x = s->algo;
     if (s->p.depth_normalize != old->depth_normalize) sbx_one_tree_bounds_reset(&x->base);
-    if (s->p.relative_scores != old->relative_scores || s->p.priors != old->priors ||
-        s->p.prior_temperature != old->prior_temperature) {
+    if (s->p.relative_scores != old->relative_scores || sbx_priors_changed(&s->p, old)) {
         /* the tree's totals and ranges are on the old scale (own or
          * relative scores), or its priors were set at expansion under the
          * old setting: afresh, as a net change does */
