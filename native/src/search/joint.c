@@ -115,11 +115,7 @@ static int64_t worst_children(int num_agents, int max_moves) {
 
 static int jnt_check(const sbx_search_params *p, const sbx_game_vt *game,
                      int num_agents, int max_moves) {
-    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "priors: heuristic needs a game with move scores (%s has none); "
-                        "use priors=uniform or net", game->name);
-    }
+    if (sbx_priors_check(p, game) != SBX_OK) return SBX_ERR_ARGUMENT;
     if (worst_children(num_agents, max_moves) > JOINT_MAX_CHILDREN) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "algorithm: joint-action MCTS needs a child per joint "

@@ -123,12 +123,7 @@ static int mcgs_check(const sbx_search_params *p, const sbx_game_vt *game,
                         "leaf parallelism are smitsimax's",
                         p->parallel == SBX_PAR_ROOT ? "root" : "leaf");
     }
-    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "priors: heuristic needs a game with move scores (%s "
-                        "has none); use priors=uniform",
-                        game->name);
-    }
+    if (sbx_priors_check(p, game) != SBX_OK) return SBX_ERR_ARGUMENT;
     return SBX_OK;
 }
 

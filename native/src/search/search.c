@@ -86,6 +86,15 @@ void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *s
     for (int a = 0; a < s->num_agents; a++) scores[a] = v[(size_t)a * ev->value_slots + slot[a]];
 }
 
+int sbx_priors_check(const sbx_search_params *p, const sbx_game_vt *game) {
+    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
+        return sbx_fail(SBX_ERR_ARGUMENT,
+                        "priors: heuristic needs a game with move scores (%s has none); "
+                        "use priors=uniform or net", game->name);
+    }
+    return SBX_OK;
+}
+
 void sbx_search_move_priors(const sbx_search *s, const void *state, int agent, int k,
                             double *out) {
     double sc[SBX_MAX_MOVES];

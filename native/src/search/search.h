@@ -286,6 +286,10 @@ static inline void sbx_relative_scores(double *scores, int n) {
 void sbx_search_net_evaluate(const sbx_search *s, sbx_neteval *ev, const void *state,
                              double *scores);
 
+/* Every search that reads `priors` refuses heuristic ones on a game
+ * without move scores (its vtable check calls this): SBX_OK or the error. */
+int sbx_priors_check(const sbx_search_params *p, const sbx_game_vt *game);
+
 /* Agent's PUCT priors over its k legal moves at state without a net:
  * priors=heuristic, the softmax of the game's move scores over
  * prior_temperature (uniform when the game gives none); else uniform. */

@@ -155,12 +155,7 @@ static int smx_check(const sbx_search_params *p, const sbx_game_vt *game, int nu
                      int max_moves) {
     (void)num_agents;
     (void)max_moves;
-    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "priors: heuristic needs a game with move scores (%s has none); "
-                        "use priors=uniform or net", game->name);
-    }
-    return SBX_OK;
+    return sbx_priors_check(p, game);
 }
 
 const sbx_algo_vt sbx_smitsimax_vt = {

@@ -96,11 +96,7 @@ static void clear(suct *x) {
 
 static int suct_check(const sbx_search_params *p, const sbx_game_vt *game,
                       int num_agents, int max_moves) {
-    if (p->priors == SBX_PRIORS_HEURISTIC && !game->move_scores) {
-        return sbx_fail(SBX_ERR_ARGUMENT,
-                        "priors: heuristic needs a game with move scores (%s has none); "
-                        "use priors=uniform or net", game->name);
-    }
+    if (sbx_priors_check(p, game) != SBX_OK) return SBX_ERR_ARGUMENT;
     if (p->lead >= num_agents) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "lead: agent %d is not in this %d-agent game (SUCT "
