@@ -821,6 +821,13 @@ typedef struct sbx_snapshot_node {
     uint8_t joint[SBX_MAX_AGENTS]; /* joint-action nodes: each agent's move
                                    (SBX_MOVE_NONE for an agent without one);
                                    all SBX_MOVE_NONE for other algorithms   */
+    float prior;                /* with SBX_NODE_PRIOR: the prior the search
+                                   gave this node's move when it expanded the
+                                   parent (priors = heuristic or net). Rows of
+                                   one agent's move (Smitsimax, SUCT): that
+                                   agent's prior; joint-action rows (joint,
+                                   MCGS, gtcfr): the joint action's, the
+                                   product of the players' priors. 0 without */
 } sbx_snapshot_node;
 
 #define SBX_NODE_PASS 1         /* pass node of an eliminated agent          */
@@ -831,6 +838,7 @@ typedef struct sbx_snapshot_node {
 #define SBX_NODE_SHARED 32      /* MCGS: the node has more than one parent in
                                    the graph; it appears once, under the
                                    first parent met breadth-first            */
+#define SBX_NODE_PRIOR 64       /* `prior` holds the search's prior        */
 
 /* The top of agent's tree: the (at most) max_nodes most-visited nodes with
  * visits >= min_visits, which always form a connected tree under the root.

@@ -14,7 +14,7 @@ SNAPSHOT_DTYPE = np.dtype(
     [("node", np.int32), ("parent", np.int32), ("visits", np.int32),
      ("mean", np.float32), ("prob", np.float32), ("depth", np.int16),
      ("move", np.uint8), ("flags", np.uint8), ("agent", np.int8),
-     ("joint", np.uint8, (8,))],
+     ("joint", np.uint8, (8,)), ("prior", np.float32)],
     align=True,
 )
 
@@ -24,6 +24,9 @@ FLAG_SURVIVED = 4
 FLAG_DOOMED = 8
 FLAG_TRUNCATED = 16
 FLAG_SHARED = 32       # MCGS: the node has more than one parent in the graph
+FLAG_PRIOR = 64        # `prior` holds the search's prior of the node's move
+                       # (priors = heuristic or net; joint-action rows: the
+                       # joint action's, the product of the players' priors)
 MOVE_NONE = 255
 
 

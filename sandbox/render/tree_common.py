@@ -98,6 +98,14 @@ class NodeInfo:
     # each as its move path from the root (the first is the row's parent).
     parents: list[str] = field(default_factory=list)
     shared: bool = False         # SBX_NODE_SHARED: more than one parent in the graph
+    # The search's prior of the node's move (FLAG_PRIOR rows; joint-action
+    # rows: the joint action's), and where it came from (heuristic, net).
+    prior: float | None = None
+    prior_source: str = ""
+    # The value net's value, for the tree's agent, of the state the node's
+    # joint actions reach from the root (TreeView.net_value): None where the
+    # view has no such reader or the node is not one state.
+    net_value: float | None = None
     graph: bool = False          # an MCGS graph: PUCT selection, no UCB1 to show
 
 

@@ -624,6 +624,11 @@ class TreeDrawing:
             lines.append((f"{info.sampled}: moves sampled from its strategy (no UCB)", D))
         for name, prob in info.policy_probs.items():
             lines.append((f"{name} prob {prob * 100:.1f}%", D))
+        if info.prior is not None:
+            whose = "the joint action's prior" if info.kind == "joint" else "prior"
+            lines.append((f"{whose} ({info.prior_source}) {info.prior * 100:.1f}%", T))
+        if info.net_value is not None:
+            lines.append((f"net's value here {info.net_value:+.3f}", T))
         if info.flags:
             lines.append(("flags: " + ", ".join(info.flags), D))
         if info.shared or len(info.parents) > 1:

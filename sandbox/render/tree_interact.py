@@ -13,7 +13,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from ..native.snapshot import FLAG_SHARED, TreeSnapshot
+from ..native.snapshot import FLAG_PRIOR, FLAG_SHARED, TreeSnapshot
 from . import fonts
 from .tree_explore import export_tree, path_steps, place_box, row_at_path
 from .tree_layout import is_doomed, ucb_terms, ucb_value
@@ -327,7 +327,10 @@ class TreeInteraction:
             flags=[name for bit, name in FLAG_NAMES if f & bit], c=p.c,
             exploit=exploit, explore=explore, death_penalty=penalty,
             random_threshold=p.random_threshold, mover=int(rows["agent"][row]), kind=kind,
-            sampled=self.sampling_policy)
+            sampled=self.sampling_policy,
+            prior=float(rows["prior"][row]) if f & FLAG_PRIOR else None,
+            prior_source=p.priors if f & FLAG_PRIOR else "",
+            net_value=self.net_value(snap, row) if self.net_value is not None else None)
 
     def hover(self, pos: Sequence[int] | None) -> NodeInfo | None:
         """Set the hovered node (None: mouse left) and return its info."""

@@ -77,6 +77,10 @@ class TreeView(TreeDrawing, TreeInteraction, TreeGeometry):
         # A search without score bounds (MCGS: its Q is in the game's own
         # units): shade the means by the range of the rows shown instead.
         self.range_from_rows = False
+        # The value net's reading of a node, for the tooltip: (snapshot, row)
+        # -> the tree's agent's value at the node's state, or None. Set by
+        # the arena for a search that reads a net (None: no such line).
+        self.net_value: Callable[[TreeSnapshot, int], float | None] | None = None
         self._mode = "auto"
         self.mode = mode
         self.snapshot: TreeSnapshot | None = None

@@ -48,6 +48,7 @@ import numpy as np
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..native import SNAPSHOT_DTYPE, TreeSnapshot
+from ..native.snapshot import FLAG_PRIOR
 from ..safetext import check_strings, unsafe_char
 
 FORMAT_NAME = "sandbox-replay"
@@ -245,13 +246,16 @@ class TreeColumns(_Line):
                                               # the tree's agent (SUCT rows alternate);
                                               # none: -1 at the root, the agent below
     joint: list[list[int]] | None = None      # joint-action trees only: each agent's move
+    prior: list[float] | None = None          # searches with priors only: each row's prior
+                                              # (rows without one: 0, flag PRIOR clear);
+                                              # older files: none
 
     @model_validator(mode="after")
     def _columns_agree(self) -> "TreeColumns":
         """A damaged file must not reach the tree views: every column has a
         value per row, parents come first, and bytes fit their C fields."""
         n = len(self.parent)
-        for name in ("move", "visits", "mean", "prob", "flags", "mover", "joint"):
+        for name in ("move", "visits", "mean", "prob", "flags", "mover", "joint", "prior"):
             col = getattr(self, name)
             if col is not None and len(col) != n:
                 raise ValueError(f"tree: {name} has {len(col)} values for {n} rows")
@@ -265,6 +269,8 @@ class TreeColumns(_Line):
             raise ValueError("tree: visits out of range")
         if self.mover is not None and any(not -1 <= v <= 7 for v in self.mover):
             raise ValueError("tree: mover must be -1..7")
+        if self.prior is not None and any(not 0.0 <= v <= 1.0 for v in self.prior):
+            raise ValueError("tree: a prior is a probability (0..1)")
         if self.joint is not None and any(len(j) != 8 or any(not 0 <= v <= 255 for v in j)
                                           for j in self.joint):
             raise ValueError("tree: each joint row is 8 bytes")
@@ -289,7 +295,9 @@ class TreeColumns(_Line):
             flags=rows["flags"].tolist(), norm_min=round(float(snap.norm_min), 6),
             norm_max=round(float(snap.norm_max), 6), tree_nodes=int(snap.tree_nodes),
             mover=None if mover == cls._default_movers(parent, snap.agent) else mover,
-            joint=rows["joint"].tolist() if bool((rows["joint"] != 255).any()) else None)
+            joint=rows["joint"].tolist() if bool((rows["joint"] != 255).any()) else None,
+            prior=(np.round(rows["prior"].astype(np.float64), 5).tolist()
+                   if bool((rows["flags"] & FLAG_PRIOR).any()) else None))
 
     def to_snapshot(self, agent: int) -> TreeSnapshot:
         """Back to a TreeSnapshot (for the tree views); `node` is the row."""
@@ -305,6 +313,10 @@ class TreeColumns(_Line):
         rows["agent"] = (self.mover if self.mover is not None
                          else self._default_movers(self.parent, agent))
         rows["joint"] = self.joint if self.joint is not None else 255
+        if self.prior is not None:
+            rows["prior"] = self.prior
+        else:   # an older file, or a tree without priors: no row claims one
+            rows["flags"] &= np.uint8(0xFF ^ FLAG_PRIOR)
         depth = np.zeros(n, dtype=np.int16)
         for i, p in enumerate(self.parent):   # parents come first
             if p >= 0:

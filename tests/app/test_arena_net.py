@@ -76,3 +76,45 @@ def test_the_switch_takes_the_net_out_and_puts_it_back(arena):
     # Blue's settings named no net: no switch
     arena._select_player(1)
     assert "net_on" not in {w.id for w in arena.widgets.widgets}
+
+
+def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa: F811
+    """Joint-action MCTS with the net's priors: hovering a node of Red's tree
+    gives the joint action's prior (the product of the policy heads' softmax
+    at the root) and the net's value of the state after that joint action,
+    both read with the net's own forward pass."""
+    sc = load_scenario(SCENARIO).with_settings([
+        "players.0.search.algorithm=joint", "players.0.search.priors=net",
+        "players.0.search.max_depth=5", "players.0.search.policy=ucb1",
+        "players.0.search.final_move=argmax"])
+    scene = ArenaScene(app, sc, seed=3, budget=Budget(ms=0, iterations=300),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    red = scene.match.controllers[0]
+    game = scene.match.world.game
+    net = Net(red.settings.value_net)
+    _, logits = net.evaluate([game])
+    prior = []
+    for a in range(2):
+        moves = [int(m) for m in game.legal_moves(a)]
+        z = logits[0, a, moves]
+        prior.append(dict(zip(moves, np.exp(z - z.max()) / np.exp(z - z.max()).sum())))
+    tv = scene.trees[0]
+    tv.update(red.latest.trees[0], red.settings)
+    rows = tv.snapshot.rows
+    row = int(np.flatnonzero(rows["parent"] == 0)[0])
+    j = [int(m) for m in rows["joint"][row][:2]]
+    info = tv.info(row)
+    assert info.prior == pytest.approx(prior[0][j[0]] * prior[1][j[1]], rel=1e-4)
+    after = game.clone()
+    after.step(j)
+    values, _ = net.evaluate([after])
+    assert info.net_value == pytest.approx(float(values[0, 0, 0]), abs=1e-6)
+    lines = " ".join(s for s, _ in tv.tooltip_lines(info))
+    assert "the joint action's prior (net)" in lines and "net's value here" in lines
+    # Blue searches without a net or priors: neither line
+    blue, ctl = scene.trees[1], scene.match.controllers[1]
+    blue.update(ctl.latest.trees[1], ctl.settings)
+    binfo = blue.info(1)
+    assert binfo.prior is None and binfo.net_value is None

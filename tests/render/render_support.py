@@ -33,7 +33,7 @@ def make_snapshot(nodes: Sequence[tuple], norm: tuple[float, float] = (0.0, 1.0)
         mover = extra[0] if extra else (-1 if p < 0 else agent)
         joint = tuple(extra[1]) + (255,) * (8 - len(extra[1])) if len(extra) > 1 else (255,) * 8
         rows[i] = (i, p, v, mean, v / total if p >= 0 and total else 1.0,
-                   0 if p < 0 else rows[p]["depth"] + 1, move, flags, mover, joint)
+                   0 if p < 0 else rows[p]["depth"] + 1, move, flags, mover, joint, 0.0)
     rows.flags.writeable = False
     return TreeSnapshot(agent=agent, rows=rows, norm_min=norm[0], norm_max=norm[1],
                         tree_nodes=tree_nodes or len(nodes))

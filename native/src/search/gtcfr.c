@@ -1145,6 +1145,11 @@ static int gt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, in
             row->joint[0] = par->mv[0][nd->pa];
             row->joint[1] = par->mv[1][nd->pb];
             row->move = row->joint[agent == 1 ? 1 : 0];
+            if (s->p.priors != SBX_PRIORS_UNIFORM) { /* the joint action's */
+                row->prior = (float)(ARR(x, par, 0, A_PRIOR)[nd->pa] *
+                                     ARR(x, par, 1, A_PRIOR)[nd->pb]);
+                row->flags |= SBX_NODE_PRIOR;
+            }
         }
         if (nd->kind == KIND_INTERIOR) {
             const int kk = nd->k[0] * nd->k[1];

@@ -563,7 +563,7 @@ static void jnt_fill_stats(sbx_search *s, sbx_search_stats *out) {
 }
 
 typedef struct row_ctx {
-    int agent, n;
+    int agent, n, priors;
 } row_ctx;
 
 /* Rows: agent -1 (everyone moves), joint[] each agent's move; move and mean
@@ -577,13 +577,17 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
     if (node != 0) {
         row->move = nd->joint[rc->agent];
         for (int a = 0; a < rc->n; a++) row->joint[a] = nd->joint[a];
+        if (rc->priors) {
+            row->prior = nd->prior;
+            row->flags |= SBX_NODE_PRIOR;
+        }
     }
 }
 
 static int jnt_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                         int min_visits, sbx_snapshot_node *out, int *n_out) {
     jnt *x = s->algo;
-    row_ctx rc = {agent, s->num_agents};
+    row_ctx rc = {agent, s->num_agents, s->p.priors != SBX_PRIORS_UNIFORM};
     return sbx_tree_snapshot(s, &x->base.t, top, max_nodes, min_visits, out, n_out, fill_row, &rc);
 }
 

@@ -329,6 +329,11 @@ int mcgs_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                 row->joint[1] = nd->act[1][j];
                 row->move = row->joint[agent];
                 if (parents[c] > 1) row->flags |= SBX_NODE_SHARED;
+                if (s->p.priors != SBX_PRIORS_UNIFORM) { /* the joint action's */
+                    row->prior = (float)(prior_of(x, nd, 0, i, &s->p) *
+                                         prior_of(x, nd, 1, j, &s->p));
+                    row->flags |= SBX_NODE_PRIOR;
+                }
             }
         }
     }

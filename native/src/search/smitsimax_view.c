@@ -235,6 +235,7 @@ int smx_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, int min_
                  sbx_snapshot_node *out, int *n_out) {
     smx *x = s->algo;
     smx_tree *t = &x->t[agent];
+    const int puct = puct_on(s);
     if (top >= t->used) {
         return sbx_fail(SBX_ERR_ARGUMENT,
                         "snapshot: node %u is not in agent %d's tree (ids 0..%u)", top, agent,
@@ -272,7 +273,7 @@ int smx_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, int min_
     out[rows++] = (sbx_snapshot_node){(int32_t)top, -1, (int32_t)root->visits,
                                       root->visits ? (float)(root->total / root->visits) : 0.0f,
                                       1.0f, (int16_t)root->depth, SBX_MOVE_NONE,
-                                      (uint8_t)(top ? root->flags & 0x0F : 0), -1, {0}};
+                                      (uint8_t)(top ? root->flags & 0x0F : 0), -1, {0}, 0.0f};
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     sbx_bit_clear(t->mark, top);
     for (int head = 0; head < rows; head++) {
@@ -300,8 +301,13 @@ int smx_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes, int min_
                 ch->move,
                 (uint8_t)(ch->flags & 0x0F),
                 (int8_t)agent,
-                {0}};
+                {0},
+                0.0f};
             memset(out[rows - 1].joint, SBX_MOVE_NONE, sizeof out[rows - 1].joint);
+            if (puct && ci != nd->pass_child) { /* its side-array slot (set_priors) */
+                out[rows - 1].prior = (float)STAT(t, ci);
+                out[rows - 1].flags |= SBX_NODE_PRIOR;
+            }
         }
     }
     *n_out = rows;

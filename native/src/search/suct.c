@@ -564,14 +564,19 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
     row->move = nd->move;
     row->agent = nd->agent;
     row->flags |= (uint8_t)(nd->flags & 0x07);
+    if (*(const int *)ctx && nd->agent >= 0) { /* the union holds the prior */
+        row->prior = (float)nd->prior;
+        row->flags |= SBX_NODE_PRIOR;
+    }
 }
 
 /* The one tree, whichever agent asks; rows say whose move they are. */
 static int suct_snapshot(sbx_search *s, int agent, uint32_t top, int max_nodes,
                          int min_visits, sbx_snapshot_node *out, int *n_out) {
     suct *x = s->algo;
+    const int priors = s->p.priors != SBX_PRIORS_UNIFORM;
     return sbx_tree_snapshot(s, &x->base.t, top, max_nodes, min_visits, out, n_out, fill_row,
-                             NULL);
+                             &priors);
 }
 
 /* A path step is the mover's move at that level (SBX_MOVE_NONE: its pass). */

@@ -205,7 +205,9 @@ int sbx_tree_snapshot(sbx_search *s, sbx_tree *t, uint32_t top, int max_nodes,
     out[0].agent = -1;
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);
     fill(ctx, t, top, &out[0]);
-    /* the top row is the view's root: no move or joint of its own */
+    /* the top row is the view's root: no move, joint or prior of its own */
+    out[0].flags &= (uint8_t)~SBX_NODE_PRIOR;
+    out[0].prior = 0.0f;
     out[0].move = SBX_MOVE_NONE;
     out[0].agent = -1;
     memset(out[0].joint, SBX_MOVE_NONE, sizeof out[0].joint);

@@ -12,6 +12,7 @@ import pygame
 from ...native import SandboxError
 from ...names import agent_labels
 from ...native.net import load_net
+from ...native.snapshot import MOVE_NONE
 from ...render import palette as pal
 from ...render.fonts import elide, text
 from ...render.belief_view import children_of, draw_beliefs, path_to
@@ -505,6 +506,50 @@ class TreePanels:
         p = np.exp(z - z.max())
         p /= p.sum()
         return NetReadout(float(values[0, agent, 0]), dict(zip(moves, map(float, p))))
+
+    def _node_net_value(self, agent: int, snap, row: int) -> float | None:
+        """The value net's value, for `agent`, of the state a tree node
+        stands for: the world's state this turn with the joint actions of
+        the node's path played on it (chance drawn from a fixed seed, so one
+        possible state where the game draws chance). Only for trees whose
+        nodes are states (joint-action rows: joint, MCGS, gtcfr); a node of
+        one player's moves (Smitsimax, SUCT) has no single state. One
+        forward pass per node asked, cached for the turn."""
+        ctl = self._tree_controller(agent)
+        if not isinstance(ctl, SearchController) or snap.top_path is None:
+            return None
+        alg, _ = self._in_force(ctl)
+        path = ctl.settings.value_net
+        latest = ctl.latest
+        if (not path or alg not in USED_BY["value_net"] or latest is None
+                or latest.turn != self.match.turn):   # the tree is of an older state
+            return None
+        rows = snap.rows
+        if (len(rows) < 2 or not (rows["joint"][1:] != MOVE_NONE).any()
+                or not all(isinstance(st, tuple) for st in snap.top_path)):
+            return None
+        n = self.match.world.num_agents
+        steps = tuple(tuple(int(m) for m in st[:n]) for st in snap.top_path) + tuple(
+            tuple(int(m) for m in rows["joint"][r][:n]) for r in snap.path_to(row)[1:])
+        if self._net_cache.get("turn") != self.match.turn:
+            self._net_cache = {"turn": self.match.turn}
+        key = ("node", path, agent, steps)
+        if key not in self._net_cache:
+            self._net_cache[key] = None
+            try:
+                net = load_net(path)
+                game = self.match.world.game.clone()
+                game.reseed(0)
+                for st in steps:
+                    if game.is_terminal:
+                        break
+                    game.step([None if m == MOVE_NONE else m for m in st])
+                if net.info.slots == 0 and not game.is_terminal:
+                    values, _ = net.evaluate([game])
+                    self._net_cache[key] = float(values[0, agent, 0])
+            except SandboxError as exc:   # a file gone, or a path the game refuses
+                self.flash(f"value net: {exc}")
+        return self._net_cache[key]
 
     def _draw_bars(self, surface, agent: int, snap, rect: pygame.Rect,
                    policy_name: str | None = None, title: str | None = None,

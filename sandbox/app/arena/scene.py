@@ -144,6 +144,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
                                agent_colors=self.colors, agent_names=list(m.names),
                                move_names=self.namers)
                       for a in range(m.world.num_agents)]
+        for a, tv in enumerate(self.trees):   # the tooltip's reading of the net at a node
+            tv.net_value = lambda snap, row, a=a: self._node_net_value(a, snap, row)
         # the heat map of a search's root matrix, per panel (indexed by the
         # panel's first agent, as the tree views)
         self.matrices = [MatrixView(self.colors, list(m.names), self.namers)
