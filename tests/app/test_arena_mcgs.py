@@ -33,7 +33,8 @@ def test_mcgs_sliders_show_for_mcgs_only_and_set_the_search(app):  # noqa: F811
     assert arena.match.controllers[0].settings.algorithm == "mcgs"
     assert MCGS_KNOBS <= ids(arena) and not (UCB_KNOBS & ids(arena))
     arena._select_player(1)                    # Blue: Smitsimax
-    assert not (MCGS_KNOBS & ids(arena)) and {"c", "gamma"} <= ids(arena)
+    # its UCB1 takes priors too (decoupled PUCT), so that picker stays
+    assert not ((MCGS_KNOBS - {"priors"}) & ids(arena)) and {"c", "gamma"} <= ids(arena)
     arena._select_player(0)
     ctl = arena.match.controllers[0]
     wait_decided(arena)

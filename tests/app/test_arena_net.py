@@ -4,6 +4,8 @@ move, read with the net's own forward pass (Net.evaluate, the oracle), and a
 switch takes the net out of the running search and puts it back."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pygame
 import pytest
@@ -118,3 +120,24 @@ def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa:
     blue.update(ctl.latest.trees[1], ctl.settings)
     binfo = blue.info(1)
     assert binfo.prior is None and binfo.net_value is None
+
+
+def test_a_seats_priors_picker_offers_the_net_while_it_is_on(app):  # noqa: F811
+    """Joint-action MCTS with a net: the seat's controls pick its priors,
+    `net` among them, and a pick reaches the search; Smitsimax with regret
+    matching (Blue here, and Red in the shipped scenario) takes no priors and
+    gets no picker."""
+    sc = load_scenario(SCENARIO).with_settings([
+        "players.0.search.algorithm=joint", "players.0.search.policy=ucb1",
+        "players.0.search.final_move=argmax"])
+    scene = ArenaScene(app, sc, seed=3, budget=Budget(ms=0, iterations=300),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    picker = scene.widgets.get("priors")
+    assert [v for v, _ in picker.options] == ["uniform", "heuristic", "net"]
+    scene._on_ui(SimpleNamespace(id="priors", value="net", kind="change"))
+    red = scene.match.controllers[0]
+    assert red.settings.priors == "net"
+    scene._select_player(1)
+    assert "priors" not in {w.id for w in scene.widgets.widgets}

@@ -287,22 +287,39 @@ class PlayerControls:
 
     def _add_net_toggle(self, g: WidgetGroup, ctl, c: pygame.Rect, yy: int) -> int:
         """A switch for the seat's value net, live, where its settings named
-        one and its algorithm reads it: off searches on the game's evaluation,
+        one and its algorithm reads it, and beside it the priors picker of
+        the searches that take priors: off searches on the game's evaluation,
         on attaches the net again. Either way the search does not mix the two
         values: Smitsimax, SUCT, joint, MCGS and GT-CFR start their trees
         afresh, pubcfr values its frontier anew from the next pass."""
-        path = ctl.settings.value_net
+        p = ctl.settings
+        path = p.value_net
         if path:
             self.net_paths[self.selected] = path
         path = self.net_paths.get(self.selected, "")
-        if not path or ctl.settings.algorithm not in USED_BY["value_net"]:
+        net = bool(path) and p.algorithm in USED_BY["value_net"]
+        # Smitsimax, SUCT and joint's priors share the row (MCGS and GT-CFR
+        # pick theirs with their own knobs): a taller panel would run into
+        # the tree views
+        pick = takes_priors(p)
+        if not net and not pick:
             return yy
-        g.add(Toggle("net_on", (c.x, yy, c.w, 22), f"value net: {Path(path).name}",
-                     bool(ctl.settings.value_net),
-                     "value the search's leaves (and, with priors = net, its priors) with the "
-                     "trained net; off: the game's evaluation. The root bars show the net's "
-                     "value and a gold tick at each move's prior"))
-        return yy + 26
+        half = c.w // 2
+        if net:
+            g.add(Toggle("net_on", (c.x, yy, c.w - half - 4 if pick else c.w, 22),
+                         # beside the picker the name would run into it: then in the tip
+                         "value net" if pick else f"value net: {Path(path).name}",
+                         bool(p.value_net),
+                         f"value the search's leaves (and, with priors = net, its priors) with "
+                         f"the trained net ({Path(path).name}); off: the game's evaluation. The "
+                         f"root bars show the net's value and a gold tick at each move's prior"))
+        if pick:
+            x = c.x + c.w - half if net else c.x
+            g.add(Picker("priors", (x, yy, half if net else c.w, 24), "priors:",
+                         _priors_choices(p), p.priors,
+                         tooltip=PRIORS_TIP + "; not uniform: each player chooses by "
+                                              "decoupled PUCT instead of UCB1"))
+        return yy + 29
 
     def _toggle_net(self, on: bool) -> None:
         path = self.net_paths.get(self.selected, "")
@@ -364,10 +381,8 @@ class PlayerControls:
                      tooltip="what an expansion adds: every child (k = all) or the joint "
                              "action of the highest prior (k = 1)"))
         g.add(_cfr_final_move((c.x + sw // 2, yy, sw - sw // 2, 24), p.final_move)); yy += 29
-        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:",
-                     [("uniform", "uniform"), ("heuristic", "heuristic")], p.priors,
-                     tooltip="PUCT's priors: uniform, or a softmax of the game's move scores "
-                             "(a game without move scores refuses heuristic)")); yy += 29
+        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:", _priors_choices(p), p.priors,
+                     tooltip=PRIORS_TIP)); yy += 29
         return yy
 
     def _add_mcgs_sliders(self, g: WidgetGroup, p, c: pygame.Rect, yy: int) -> int:
@@ -390,11 +405,9 @@ class PlayerControls:
                      max(50, p.rollout_steps), p.rollout_steps, step=1, integer=True, fmt="{}",
                      tooltip="random turns before a new node is evaluated (0: the game's "
                              "evaluation at once)")); yy += 33
-        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:",
-                     [("uniform", "uniform"), ("heuristic", "heuristic")], p.priors,
-                     tooltip="PUCT's priors: uniform, or a softmax of the game's move scores "
-                             "(maze: fewer turns to the nearest cheese is better); a game "
-                             "without move scores refuses heuristic")); yy += 29
+        g.add(Picker("priors", (c.x, yy, sw, 24), "priors:", _priors_choices(p), p.priors,
+                     tooltip=PRIORS_TIP + " (maze: fewer turns to the nearest cheese is "
+                                          "better)")); yy += 29
         if p.priors == "heuristic":   # the temperature is read by heuristic priors only
             g.add(Slider("prior_temperature", (c.x, yy, sw, 30), "prior temperature",
                          min(0.05, p.prior_temperature), max(20.0, p.prior_temperature),
@@ -623,3 +636,27 @@ class PlayerControls:
                 surface.blit(text(elide(nxt, 11, r.w - lab.get_width() - 10, bold=True), 11,
                                   pal.WARN, bold=True),
                              (r.x + lab.get_width() + 8, self._status_y))
+
+
+PRIORS_TIP = ("PUCT's priors: uniform, a softmax of the game's move scores (heuristic; a "
+              "game without move scores refuses it) or the value net's policy heads (net, "
+              "offered while the seat's net is on)")
+
+
+def _priors_choices(p) -> list[tuple[str, str]]:
+    """The priors a seat can pick: net only while its value net is on (a
+    search refuses priors = net without one)."""
+    out = [("uniform", "uniform"), ("heuristic", "heuristic")]
+    return out + [("net", "net")] if p.value_net or p.priors == "net" else out
+
+
+def takes_priors(p) -> bool:
+    """Smitsimax (UCB1, serial or root-parallel), SUCT and joint-action MCTS
+    read `priors` (params.py refuses them with other policies and modes);
+    MCGS and GT-CFR have their own rows."""
+    if p.algorithm == "smitsimax":
+        return p.policy == "ucb1" and p.parallel in ("serial", "root")
+    if p.algorithm == "suct":   # its prior takes UCB1-Tuned's bytes
+        return p.policy != "ucb1_tuned"
+    return p.algorithm == "joint"
+
