@@ -166,6 +166,19 @@ MUTANTS = {
             "            memcpy(x->cf_alt, x->cf_pre, s->state_size);\n"
             "            s->vt->reseed(x->cf_alt, 12345u + (uint64_t)i);",
             SAMPLING),
+    # Decoupled PUCT (priors = heuristic or net, policy ucb1)
+    "M24": ("PUCT: every child's prior taken as 1 (the prior ignored)",
+            "            double v = q + u * STAT(t, first + (uint32_t)i) / (1.0 + c->visits);",
+            "            double v = q + u / (1.0 + c->visits);",
+            ITERATE),
+    "M25": ("PUCT: an untried child's value without the FPU offset",
+            "const double fpu = sum ? (sum_total / sum - lo) * inv_scale - p->fpu_offset : 0.0;",
+            "const double fpu = sum ? (sum_total / sum - lo) * inv_scale : 0.0;",
+            ITERATE),
+    "M26": ("snapshot: a child's prior read from its first sibling's slot",
+            "                out[rows - 1].prior = (float)STAT(t, ci);",
+            "                out[rows - 1].prior = (float)STAT(t, nd->first_child);",
+            VIEW),
 }
 
 

@@ -26,7 +26,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from ..native.snapshot import FLAG_PASS, MOVE_NONE, TreeSnapshot  # noqa: E402
+from ..native.snapshot import FLAG_PASS, FLAG_PRIOR, MOVE_NONE, TreeSnapshot  # noqa: E402
 from .tree_layout import level_starts, tree_kind  # noqa: E402
 
 TREE_DIR_ENV = "SBX_TREE_DIR"
@@ -76,6 +76,8 @@ def subtree(snap: TreeSnapshot, row: int, top_path: tuple | None = None) -> Tree
     rows["move"][0] = MOVE_NONE
     rows["agent"][0] = -1
     rows["joint"][0] = MOVE_NONE
+    rows["prior"][0] = 0.0      # the view's root: no move, so no prior (as C's top row)
+    rows["flags"][0] &= np.uint8(0xFF ^ FLAG_PRIOR)
     links, lj = snap.links, snap.link_joints
     if len(links):
         inside = (new_of[links[:, 0]] >= 0) & (new_of[links[:, 1]] >= 0)

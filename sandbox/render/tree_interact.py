@@ -329,7 +329,8 @@ class TreeInteraction:
             random_threshold=p.random_threshold, mover=int(rows["agent"][row]), kind=kind,
             sampled=self.sampling_policy,
             prior=float(rows["prior"][row]) if f & FLAG_PRIOR else None,
-            prior_source=p.priors if f & FLAG_PRIOR else "",
+            prior_source=(("net off: uniform" if p.priors == "net" and not p.value_net
+                           else p.priors) if f & FLAG_PRIOR else ""),
             net_value=self.net_value(snap, row) if self.net_value is not None else None)
 
     def hover(self, pos: Sequence[int] | None) -> NodeInfo | None:

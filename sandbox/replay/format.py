@@ -16,7 +16,7 @@ reader can re-simulate and check every turn. Hashes are 16 hex digits.
 Compatibility: readers ignore fields they do not know, so adding an optional
 field keeps version 1; anything else bumps FORMAT_VERSION. Optional fields
 added within version 1 (older files lack them; readers fall back as noted at
-each field): RootMove.policy, TreeColumns.mover and .joint, and
+each field): RootMove.policy, TreeColumns.mover, .joint and .prior, and
 AgentTurn.chosen_by (who chose the move played: the player's search or random
 draw, or a person who took the agent over; AgentTurn.move stays what the
 player's controller decided, joint[agent] what was played), TurnLine.state

@@ -102,8 +102,8 @@ def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa:
         moves = [int(m) for m in game.legal_moves(a)]
         z = logits[0, a, moves]
         prior.append(dict(zip(moves, np.exp(z - z.max()) / np.exp(z - z.max()).sum())))
+    scene._feed_trees()   # the views get their first trees, and the turn they grew from
     tv = scene.trees[0]
-    tv.update(red.latest.trees[0], red.settings)
     rows = tv.snapshot.rows
     row = int(np.flatnonzero(rows["parent"] == 0)[0])
     j = [int(m) for m in rows["joint"][row][:2]]
@@ -120,6 +120,9 @@ def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa:
     blue.update(ctl.latest.trees[1], ctl.settings)
     binfo = blue.info(1)
     assert binfo.prior is None and binfo.net_value is None
+    # a tree of an older turn's search is not read on this turn's state
+    scene._tree_turns[0] = scene.match.turn - 1
+    assert tv.info(row).net_value is None
 
 
 def test_a_seats_priors_picker_offers_the_net_while_it_is_on(app):  # noqa: F811
@@ -139,5 +142,13 @@ def test_a_seats_priors_picker_offers_the_net_while_it_is_on(app):  # noqa: F811
     scene._on_ui(SimpleNamespace(id="priors", value="net", kind="change"))
     red = scene.match.controllers[0]
     assert red.settings.priors == "net"
+    # the net switched off (priors back to uniform): the picker no longer offers it,
+    # and switched on again it does
+    scene._on_ui(SimpleNamespace(id="priors", value="uniform", kind="change"))
+    scene._on_ui(SimpleNamespace(id="net_on", value=False, kind="change"))
+    assert red.settings.value_net == ""
+    assert [v for v, _ in scene.widgets.get("priors").options] == ["uniform", "heuristic"]
+    scene._on_ui(SimpleNamespace(id="net_on", value=True, kind="change"))
+    assert "net" in [v for v, _ in scene.widgets.get("priors").options]
     scene._select_player(1)
     assert "priors" not in {w.id for w in scene.widgets.widgets}

@@ -14,7 +14,7 @@ import pytest
 
 from sandbox.native import Game, Search, SearchParams
 from sandbox.native.net import load_net
-from sandbox.native.snapshot import FLAG_PRIOR
+from sandbox.native.snapshot import FLAG_PRIOR, SNAPSHOT_DTYPE
 from sandbox.replay.format import TreeColumns
 
 NET = Path(__file__).resolve().parents[2] / "assets" / "nets" / "goofspiel5.sbxnet"
@@ -72,12 +72,16 @@ def test_a_row_of_one_agents_move_carries_that_agents_prior(alg):
         assert max(got.values()) - min(got.values()) > 0.05   # not uniform
 
 
-@pytest.mark.parametrize("alg", ["joint", "smitsimax", "suct", "mcgs", "gtcfr", "uct"])
+@pytest.mark.parametrize("alg", ["joint", "smitsimax", "suct", "mcgs", "gtcfr", "uct", "random",
+                                 "greedy"])
 def test_no_priors_no_flag(alg):
     game = Game("goofspiel", GOOF5, seed=1)
     with Search(game, SearchParams(algorithm=alg, max_depth=5), seed=2) as s:
         s.run(iterations=200)
-        rows = s.snapshot(0, 100).rows
+        # a buffer of garbage: a writer that leaves `prior` or a flag unset shows
+        out = np.frombuffer(b"\xff" * (100 * SNAPSHOT_DTYPE.itemsize),
+                            dtype=SNAPSHOT_DTYPE).copy()
+        rows = s.snapshot(0, 100, out=out).rows
     assert not (rows["flags"] & FLAG_PRIOR).any()
     assert not rows["prior"].any()
 
@@ -93,3 +97,26 @@ def test_a_replay_keeps_the_priors_and_an_older_file_claims_none():
     assert not (older["flags"] & FLAG_PRIOR).any()
     with pytest.raises(ValueError, match="prior"):
         TreeColumns.model_validate(cols.model_dump() | {"prior": [2.0] * len(cols.parent)})
+
+
+def test_a_subtree_view_and_a_pass_have_no_prior_and_a_priors_change_starts_gtcfr_afresh():
+    """The explorer's subtree top is the view's root (no move: no prior), a
+    SUCT pass carries no prior (as Smitsimax's), and gtcfr's tree is grown
+    again after a change of priors, so no kept node shows an old prior."""
+    from sandbox.render.tree_explore import subtree
+    _, snap, _ = _snapshot("joint")
+    kid = int(np.flatnonzero(snap.rows["parent"] == 0)[0])
+    top = subtree(snap, kid).rows
+    assert top["prior"][0] == 0.0 and not top["flags"][0] & FLAG_PRIOR
+    assert (top["flags"][1:] & FLAG_PRIOR).all()
+    game = Game("goofspiel", GOOF5, seed=1)
+    p = SearchParams(algorithm="gtcfr", max_depth=5, value_net=str(NET))
+    with Search(game, p, seed=2) as s:
+        s.run(iterations=300)
+        s.update_params(priors="net")
+        s.run(iterations=5)
+        rows = s.snapshot(0, 20000, min_visits=0).rows
+        want = _priors(game)
+        for r in np.flatnonzero(rows["parent"] == 0):
+            j0, j1 = int(rows["joint"][r][0]), int(rows["joint"][r][1])
+            assert rows["prior"][r] == pytest.approx(want[0][j0] * want[1][j1], rel=1e-4)

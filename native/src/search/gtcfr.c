@@ -294,6 +294,10 @@ static int gt_create(sbx_search *s) {
 
 static int gt_params_changed(sbx_search *s, const sbx_search_params *old) {
     gtcfr *x = s->algo;
+    /* a node's priors (A_PRIOR) are fixed when it is expanded: after a
+     * change of priors the kept ones would steer PUCT, and show in the
+     * snapshot, under the old setting, so the tree starts afresh */
+    if (sbx_priors_changed(&s->p, old)) clear(s);
     if (s->p.node_cap == old->node_cap) return SBX_OK;
     if (x->used > (uint32_t)s->p.node_cap) clear(s);
     gt_node *n = realloc(x->nodes, (size_t)s->p.node_cap * sizeof *n);

@@ -564,7 +564,9 @@ static void fill_row(const void *ctx, const sbx_tree *t, uint32_t node,
     row->move = nd->move;
     row->agent = nd->agent;
     row->flags |= (uint8_t)(nd->flags & 0x07);
-    if (*(const int *)ctx && nd->agent >= 0) { /* the union holds the prior */
+    /* the union holds the prior; a pass (one move) has none to show, as
+     * in Smitsimax */
+    if (*(const int *)ctx && nd->agent >= 0 && nd->move != SBX_MOVE_NONE) {
         row->prior = (float)nd->prior;
         row->flags |= SBX_NODE_PRIOR;
     }

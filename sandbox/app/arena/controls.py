@@ -298,11 +298,12 @@ class PlayerControls:
             self.net_paths[self.selected] = path
         path = self.net_paths.get(self.selected, "")
         net = bool(path) and p.algorithm in USED_BY["value_net"]
-        # Smitsimax, SUCT and joint's priors share the row (MCGS and GT-CFR
-        # pick theirs with their own knobs): a taller panel would run into
-        # the tree views
-        pick = takes_priors(p)
-        if not net and not pick:
+        # Smitsimax, SUCT and joint's priors share the net's row (MCGS and
+        # GT-CFR pick theirs with their own knobs): a row of its own would
+        # run into the tree views; without a net, a scenario, agent file or
+        # the what-if panel sets them
+        pick = net and takes_priors(p)
+        if not net:
             return yy
         half = c.w // 2
         if net:
@@ -644,8 +645,8 @@ PRIORS_TIP = ("PUCT's priors: uniform, a softmax of the game's move scores (heur
 
 
 def _priors_choices(p) -> list[tuple[str, str]]:
-    """The priors a seat can pick: net only while its value net is on (a
-    search refuses priors = net without one)."""
+    """The priors a seat can pick: net only while its value net is on (with
+    none a search takes priors = net as uniform)."""
     out = [("uniform", "uniform"), ("heuristic", "heuristic")]
     return out + [("net", "net")] if p.value_net or p.priors == "net" else out
 

@@ -261,6 +261,9 @@ class TreePanels:
                 snap = tv.source         # keep showing the current one this frame
             elif snap is not tv.source:
                 if snap is not None:
+                    # the turn whose root the tree grew from (the net's
+                    # reading of a node replays its path on that turn's state)
+                    self._tree_turns[a] = self._tree_holder(a).turn
                     fed = True
                     self._feed_after = now + 1.0 / TREE_RENDERS_PER_S
                 self._feed_next = (a + 1) % n
@@ -271,15 +274,18 @@ class TreePanels:
             return self.match.controllers[self.tree_source]
         return self.match.controllers[self.match.owner[agent]]
 
-    def _tree_snapshot(self, agent: int):
+    def _tree_holder(self, agent: int):
+        """The controller snapshot whose trees the agent's view shows."""
         ctl = self._tree_controller(agent)
         snap = ctl.latest
         if self._step_before is not None and self.animation is not None \
                 and not self.animation.shows_updated_stats and ctl.player == self._step_player:
             snap = self._step_before   # the traced iteration has not backpropagated yet
-        if snap is None:
-            return None
-        return snap.trees.get(agent)
+        return snap
+
+    def _tree_snapshot(self, agent: int):
+        snap = self._tree_holder(agent)
+        return None if snap is None else snap.trees.get(agent)
 
     def _panel_views(self, visible: bool = False
                      ) -> list[tuple[tuple[int, ...], TreeView, pygame.Rect]]:
@@ -513,24 +519,36 @@ class TreePanels:
         the node's path played on it (chance drawn from a fixed seed, so one
         possible state where the game draws chance). Only for trees whose
         nodes are states (joint-action rows: joint, MCGS, gtcfr); a node of
-        one player's moves (Smitsimax, SUCT) has no single state. One
-        forward pass per node asked, cached for the turn."""
+        one player's moves (Smitsimax, SUCT) has no single state, nor has a
+        node below a joint action the tree keeps several chance outcomes of
+        (its siblings of the same joint action: which one the fixed seed
+        draws is not known), nor a tree grown from an older turn's state.
+        One forward pass per node asked, cached for the turn."""
         ctl = self._tree_controller(agent)
         if not isinstance(ctl, SearchController) or snap.top_path is None:
             return None
         alg, _ = self._in_force(ctl)
         path = ctl.settings.value_net
-        latest = ctl.latest
-        if (not path or alg not in USED_BY["value_net"] or latest is None
-                or latest.turn != self.match.turn):   # the tree is of an older state
+        if (not path or alg not in USED_BY["value_net"]
+                or self._tree_turns.get(agent) != self.match.turn):   # an older turn's tree
             return None
         rows = snap.rows
         if (len(rows) < 2 or not (rows["joint"][1:] != MOVE_NONE).any()
                 or not all(isinstance(st, tuple) for st in snap.top_path)):
             return None
+        line = snap.path_to(row)
+        for r in line[1:]:   # chance siblings: one joint action, several states
+            sib = rows["parent"] == rows["parent"][r]
+            if int((np.all(rows["joint"][sib] == rows["joint"][r], axis=1)).sum()) > 1:
+                return None
         n = self.match.world.num_agents
-        steps = tuple(tuple(int(m) for m in st[:n]) for st in snap.top_path) + tuple(
-            tuple(int(m) for m in rows["joint"][r][:n]) for r in snap.path_to(row)[1:])
+
+        def pad(st) -> tuple[int, ...]:   # a path step leaves out trailing agents' none
+            st = tuple(int(m) for m in st[:n])
+            return st + (MOVE_NONE,) * (n - len(st))
+
+        steps = tuple(pad(st) for st in snap.top_path) + tuple(
+            pad(rows["joint"][r]) for r in line[1:])
         if self._net_cache.get("turn") != self.match.turn:
             self._net_cache = {"turn": self.match.turn}
         key = ("node", path, agent, steps)

@@ -165,6 +165,8 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
         # the value nets' readings of the position, once a turn per file
         # (panels._net_readout)
         self._net_cache: dict[object, object] = {}
+        # per tree view, the turn whose search its tree came from (_feed_trees)
+        self._tree_turns: dict[int, int] = {}
         # each seat's value net file as its settings named it, kept while the
         # net is switched off (controls._add_net_toggle)
         self.net_paths: dict[int, str] = {}
@@ -418,6 +420,7 @@ class ArenaScene(TransportBar, PlayerControls, TreePanels, BoardPlans, Scene):
             self._toggle_human(value)
         elif wid == "net_on":
             self._toggle_net(bool(value))
+            self._build_widgets()   # the priors pickers offer the net only while it is on
         elif wid == "view_as":
             self._view_as(value)
         elif wid == "budget_ms":
