@@ -102,6 +102,7 @@ class NodeInfo:
     # rows: the joint action's), and where it came from (heuristic, net).
     prior: float | None = None
     prior_source: str = ""
+    puct_c: float | None = None  # the search chooses by decoupled PUCT (priors): its c_puct
     # The value net's value, for the tree's agent, of the state the node's
     # joint actions reach from the root (TreeView.net_value): None where the
     # view has no such reader or the node is not one state.

@@ -620,6 +620,9 @@ class TreeDrawing:
         elif info.graph and info.parent_visits is not None:
             lines.append(("MCGS: decoupled PUCT over each player's marginal (no UCB1); "
                           "mean = Q", D))
+        elif info.puct_c is not None and info.parent_visits is not None:
+            lines.append((f"decoupled PUCT at c_puct={info.puct_c:.2f} (priors): "
+                          "Q + c·P·√N / (1 + n), no UCB1", D))
         elif info.sampled and info.parent_visits is not None:
             lines.append((f"{info.sampled}: moves sampled from its strategy (no UCB)", D))
         for name, prob in info.policy_probs.items():

@@ -298,7 +298,10 @@ class TreeInteraction:
         ucb = exploit = explore = pv = None
         penalty = 0.0
         kind = self._kind(snap)
-        if parent >= 0 and (self.sampling_policy or self.range_from_rows):
+        # priors make the UCB1 searches choose by decoupled PUCT: no UCB1 value
+        puct = p.priors != "uniform" and not self.range_from_rows and (
+            p.algorithm in ("suct", "joint") or (p.algorithm == "smitsimax" and p.policy == "ucb1"))
+        if parent >= 0 and (self.sampling_policy or self.range_from_rows or puct):
             pv = int(rows["visits"][parent])
         elif parent >= 0:
             pv = int(rows["visits"][parent])
@@ -327,7 +330,7 @@ class TreeInteraction:
             flags=[name for bit, name in FLAG_NAMES if f & bit], c=p.c,
             exploit=exploit, explore=explore, death_penalty=penalty,
             random_threshold=p.random_threshold, mover=int(rows["agent"][row]), kind=kind,
-            sampled=self.sampling_policy,
+            sampled=self.sampling_policy, puct_c=p.c_puct if puct else None,
             prior=float(rows["prior"][row]) if f & FLAG_PRIOR else None,
             prior_source=(("net off: uniform" if p.priors == "net" and not p.value_net
                            else p.priors) if f & FLAG_PRIOR else ""),

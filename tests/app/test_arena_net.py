@@ -115,6 +115,7 @@ def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa:
     assert info.net_value == pytest.approx(float(values[0, 0, 0]), abs=1e-6)
     lines = " ".join(s for s, _ in tv.tooltip_lines(info))
     assert "the joint action's prior (net)" in lines and "net's value here" in lines
+    assert "decoupled PUCT at c_puct=1.50" in lines and "UCB at" not in lines
     # Blue searches without a net or priors: neither line
     blue, ctl = scene.trees[1], scene.match.controllers[1]
     blue.update(ctl.latest.trees[1], ctl.settings)
