@@ -80,19 +80,25 @@ def test_the_switch_takes_the_net_out_and_puts_it_back(arena):
     assert "net_on" not in {w.id for w in arena.widgets.widgets}
 
 
+def _joint_arena(app, *settings: str) -> ArenaScene:  # noqa: F811
+    """The scenario with Red's search made joint-action MCTS (UCB1, its
+    most visited move) on the same net, a turn decided."""
+    sc = load_scenario(SCENARIO).with_settings([
+        "players.0.search.algorithm=joint", "players.0.search.policy=ucb1",
+        "players.0.search.final_move=argmax", *settings])
+    scene = ArenaScene(app, sc, seed=3, budget=Budget(ms=0, iterations=300),
+                       recorder_factory=lambda: None, paused=True)
+    app.push(scene)
+    wait_decided(scene)
+    return scene
+
+
 def test_a_nodes_tooltip_shows_its_prior_and_the_nets_value_there(app):  # noqa: F811
     """Joint-action MCTS with the net's priors: hovering a node of Red's tree
     gives the joint action's prior (the product of the policy heads' softmax
     at the root) and the net's value of the state after that joint action,
     both read with the net's own forward pass."""
-    sc = load_scenario(SCENARIO).with_settings([
-        "players.0.search.algorithm=joint", "players.0.search.priors=net",
-        "players.0.search.max_depth=5", "players.0.search.policy=ucb1",
-        "players.0.search.final_move=argmax"])
-    scene = ArenaScene(app, sc, seed=3, budget=Budget(ms=0, iterations=300),
-                       recorder_factory=lambda: None, paused=True)
-    app.push(scene)
-    wait_decided(scene)
+    scene = _joint_arena(app, "players.0.search.priors=net", "players.0.search.max_depth=5")
     red = scene.match.controllers[0]
     game = scene.match.world.game
     net = Net(red.settings.value_net)
@@ -131,13 +137,7 @@ def test_a_seats_priors_picker_offers_the_net_while_it_is_on(app):  # noqa: F811
     `net` among them, and a pick reaches the search; Smitsimax with regret
     matching (Blue here, and Red in the shipped scenario) takes no priors and
     gets no picker."""
-    sc = load_scenario(SCENARIO).with_settings([
-        "players.0.search.algorithm=joint", "players.0.search.policy=ucb1",
-        "players.0.search.final_move=argmax"])
-    scene = ArenaScene(app, sc, seed=3, budget=Budget(ms=0, iterations=300),
-                       recorder_factory=lambda: None, paused=True)
-    app.push(scene)
-    wait_decided(scene)
+    scene = _joint_arena(app)
     picker = scene.widgets.get("priors")
     assert [v for v, _ in picker.options] == ["uniform", "heuristic", "net"]
     scene._on_ui(SimpleNamespace(id="priors", value="net", kind="change"))
