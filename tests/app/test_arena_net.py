@@ -140,9 +140,13 @@ def test_a_seats_priors_picker_offers_the_net_while_it_is_on(app):  # noqa: F811
     scene = _joint_arena(app)
     picker = scene.widgets.get("priors")
     assert [v for v, _ in picker.options] == ["uniform", "heuristic", "net"]
+    ids = lambda: {w.id for w in scene.widgets.widgets}   # noqa: E731
+    assert "c" in ids() and "c_puct" not in ids()
     scene._on_ui(SimpleNamespace(id="priors", value="net", kind="change"))
     red = scene.match.controllers[0]
     assert red.settings.priors == "net"
+    # PUCT's constant in place of UCB1's C, which it no longer reads
+    assert "c_puct" in ids() and "c" not in ids()
     # the net switched off (priors back to uniform): the picker no longer offers it,
     # and switched on again it does
     scene._on_ui(SimpleNamespace(id="priors", value="uniform", kind="change"))

@@ -130,6 +130,8 @@ class PlayerControls:
             plain = p.algorithm in PLAIN_ALGORITHMS
             tree = p.algorithm in TREE_ALGORITHMS and not graph and not gtcfr
             sampling = uses_average_strategy(p.algorithm, p.policy)
+            # priors turn Smitsimax's, SUCT's and joint's UCB1 into decoupled PUCT
+            puct = takes_priors(p) and p.priors != "uniform"
             if graph:
                 yy = self._add_mcgs_sliders(g, p, c, yy)
             if gtcfr:
@@ -160,6 +162,11 @@ class PlayerControls:
                              p.exploration, step=0.01, fmt="{:.2f}",
                              tooltip="Exp3 / RM: share of the sampling distribution spread "
                                      "uniformly over the moves")); yy += 33
+            elif tree and puct:   # decoupled PUCT reads c_puct, not C
+                g.add(Slider("c_puct", (c.x, yy, sw, 30), "c_puct", 0.0, max(5.0, p.c_puct),
+                             p.c_puct, step=0.05,
+                             tooltip="PUCT constant: Q + c_puct · P · √N / (1 + n), the priors "
+                                     "in place of UCB1's C")); yy += 33
             elif tree:
                 g.add(Slider("c", (c.x, yy, sw, 30), "exploration C", 0.0, max(3.0, p.c), p.c,
                              step=0.05, tooltip="UCB1 exploration constant")); yy += 33
@@ -171,7 +178,15 @@ class PlayerControls:
                              p.gamma, step=0.005, fmt="{:.3f}",
                              tooltip="discount per step toward the root"))
                 yy += 33
-                if not sampling:   # Exp3 / RM sample from their own strategy
+                if puct and p.algorithm != "joint":
+                    # Smitsimax and SUCT skip the random warm-up with priors (the
+                    # prior orders the first visits); an untried move's value is
+                    # the tried ones' mean less this offset
+                    g.add(Slider("fpu_offset", (c.x, yy, sw, 30), "FPU offset", 0.0,
+                                 max(2.0, p.fpu_offset), p.fpu_offset, step=0.01, fmt="{:.2f}",
+                                 tooltip="first-play urgency: an untried move is valued at the "
+                                         "tried ones' mean less this (on [0, 1])")); yy += 33
+                elif not sampling:   # Exp3 / RM sample from their own strategy
                     g.add(Slider("random_threshold", (c.x, yy, sw, 30), "random threshold",
                                  0, max(100, p.random_threshold), p.random_threshold, step=1,
                                  integer=True, fmt="{}",
