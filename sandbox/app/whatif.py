@@ -92,11 +92,7 @@ def knobs(p: SearchParams) -> list[str]:
     out += (["exploration", "max_depth", "gamma", "reuse_decay", "final_move", "avg_weight"]
             if sampling else ["c", "max_depth", "gamma", "random_threshold", "reuse_decay"])
     out += ["counterfactual"] if p.algorithm == "smitsimax" and p.policy in CF_POLICIES else []
-    if (p.algorithm == "joint"
-            or (p.algorithm == "smitsimax" and p.policy == "ucb1"
-                and p.parallel in ("serial", "root"))
-            or (p.algorithm == "suct" and p.policy != "ucb1_tuned")):
-        # priors turn UCB1 into decoupled PUCT
+    if p.ucb_takes_priors:   # priors turn UCB1 into decoupled PUCT
         out += ["priors"] + (["c_puct", "fpu_offset"] if p.priors != "uniform" else [])
         out += ["prior_temperature"] if p.priors == "heuristic" else []
     return out + ["elimination", "bounds", "death_penalty", "rollout", "tree_reuse",

@@ -327,6 +327,19 @@ class SearchParams(BaseModel):
                              f"{self.policy}); use backup=mean with policy {self.policy}")
         return self
 
+    @property
+    def ucb_takes_priors(self) -> bool:
+        """Whether `priors` (other than uniform) turn this search's UCB1 into
+        decoupled PUCT: Smitsimax with UCB1, serial or root-parallel; SUCT
+        but with UCB1-Tuned; joint-action MCTS (the combinations the
+        validator below lets through; MCGS and GT-CFR read priors their own
+        way). The views ask it to offer the priors and PUCT's knobs."""
+        if self.algorithm == "smitsimax":
+            return self.policy == "ucb1" and self.parallel in ("serial", "root")
+        if self.algorithm == "suct":
+            return self.policy != "ucb1_tuned"
+        return self.algorithm == "joint"
+
     @model_validator(mode="after")
     def _smitsimax_priors(self) -> "SearchParams":
         """C's rules (params.c): Smitsimax's priors turn UCB1 into decoupled

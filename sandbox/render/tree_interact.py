@@ -299,8 +299,7 @@ class TreeInteraction:
         penalty = 0.0
         kind = self._kind(snap)
         # priors make the UCB1 searches choose by decoupled PUCT: no UCB1 value
-        puct = p.priors != "uniform" and not self.range_from_rows and (
-            p.algorithm in ("suct", "joint") or (p.algorithm == "smitsimax" and p.policy == "ucb1"))
+        puct = p.priors != "uniform" and not self.range_from_rows and p.ucb_takes_priors
         if parent >= 0 and (self.sampling_policy or self.range_from_rows or puct):
             pv = int(rows["visits"][parent])
         elif parent >= 0:

@@ -131,7 +131,7 @@ class PlayerControls:
             tree = p.algorithm in TREE_ALGORITHMS and not graph and not gtcfr
             sampling = uses_average_strategy(p.algorithm, p.policy)
             # priors turn Smitsimax's, SUCT's and joint's UCB1 into decoupled PUCT
-            puct = takes_priors(p) and p.priors != "uniform"
+            puct = p.ucb_takes_priors and p.priors != "uniform"
             if graph:
                 yy = self._add_mcgs_sliders(g, p, c, yy)
             if gtcfr:
@@ -317,21 +317,19 @@ class PlayerControls:
         # GT-CFR pick theirs with their own knobs): a row of its own would
         # run into the tree views; without a net, a scenario, agent file or
         # the what-if panel sets them
-        pick = net and takes_priors(p)
         if not net:
             return yy
+        pick = p.ucb_takes_priors
         half = c.w // 2
-        if net:
-            g.add(Toggle("net_on", (c.x, yy, c.w - half - 4 if pick else c.w, 22),
-                         # beside the picker the name would run into it: then in the tip
-                         "value net" if pick else f"value net: {Path(path).name}",
-                         bool(p.value_net),
-                         f"value the search's leaves (and, with priors = net, its priors) with "
-                         f"the trained net ({Path(path).name}); off: the game's evaluation. The "
-                         f"root bars show the net's value and a gold tick at each move's prior"))
+        g.add(Toggle("net_on", (c.x, yy, c.w - half - 4 if pick else c.w, 22),
+                     # beside the picker the name would run into it: then in the tip
+                     "value net" if pick else f"value net: {Path(path).name}",
+                     bool(p.value_net),
+                     f"value the search's leaves (and, with priors = net, its priors) with "
+                     f"the trained net ({Path(path).name}); off: the game's evaluation. The "
+                     f"root bars show the net's value and a gold tick at each move's prior"))
         if pick:
-            x = c.x + c.w - half if net else c.x
-            g.add(Picker("priors", (x, yy, half if net else c.w, 24), "priors:",
+            g.add(Picker("priors", (c.x + c.w - half, yy, half, 24), "priors:",
                          _priors_choices(p), p.priors,
                          tooltip=PRIORS_TIP + "; not uniform: each player chooses by "
                                               "decoupled PUCT instead of UCB1"))
@@ -664,15 +662,4 @@ def _priors_choices(p) -> list[tuple[str, str]]:
     none a search takes priors = net as uniform)."""
     out = [("uniform", "uniform"), ("heuristic", "heuristic")]
     return out + [("net", "net")] if p.value_net or p.priors == "net" else out
-
-
-def takes_priors(p) -> bool:
-    """Smitsimax (UCB1, serial or root-parallel), SUCT and joint-action MCTS
-    read `priors` (params.py refuses them with other policies and modes);
-    MCGS and GT-CFR have their own rows."""
-    if p.algorithm == "smitsimax":
-        return p.policy == "ucb1" and p.parallel in ("serial", "root")
-    if p.algorithm == "suct":   # its prior takes UCB1-Tuned's bytes
-        return p.policy != "ucb1_tuned"
-    return p.algorithm == "joint"
 

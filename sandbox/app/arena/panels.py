@@ -489,8 +489,7 @@ class TreePanels:
         path = ctl.settings.value_net if isinstance(ctl, SearchController) else ""
         if not path or alg not in USED_BY["value_net"]:
             return None
-        if self._net_cache.get("turn") != self.match.turn:   # a turn: readings afresh
-            self._net_cache = {"turn": self.match.turn}
+        self._net_cache_this_turn()
         if path not in self._net_cache:   # one reading per net file (seats may differ)
             self._net_cache[path] = None
             try:
@@ -512,6 +511,11 @@ class TreePanels:
         p = np.exp(z - z.max())
         p /= p.sum()
         return NetReadout(float(values[0, agent, 0]), dict(zip(moves, map(float, p))))
+
+    def _net_cache_this_turn(self) -> None:
+        """The net readings are of this turn's state: a new turn, afresh."""
+        if self._net_cache.get("turn") != self.match.turn:
+            self._net_cache = {"turn": self.match.turn}
 
     def _node_net_value(self, agent: int, snap, row: int) -> float | None:
         """The value net's value, for `agent`, of the state a tree node
@@ -549,8 +553,7 @@ class TreePanels:
 
         steps = tuple(pad(st) for st in snap.top_path) + tuple(
             pad(rows["joint"][r]) for r in line[1:])
-        if self._net_cache.get("turn") != self.match.turn:
-            self._net_cache = {"turn": self.match.turn}
+        self._net_cache_this_turn()
         key = ("node", path, agent, steps)
         if key not in self._net_cache:
             self._net_cache[key] = None
