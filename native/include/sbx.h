@@ -1136,6 +1136,50 @@ int sbx_search_debug_pubcfr_hists(sbx_search *search, int32_t *node, int32_t *in
                                   int32_t *depth, int32_t *parent, int32_t *sims, int cap,
                                   int *n_out);
 
+/* Query solving over public belief states (sandbox/learn/solve.py; Student
+ * of Games' per-private-state targets). A public node's belief state under
+ * both seats' average strategies: each seat's information states there
+ * (seat 0's first, then seat 1's: n_out[0] and n_out[1] of them; ids the
+ * game's private states, weights each one's own reach -- its root range
+ * times its own average probabilities on the way -- normalised per seat)
+ * and its histories as pairs of indices into the two lists (pairs[2h] into
+ * seat 0's, pairs[2h + 1] into seat 1's; *nh_out of them). At most cap
+ * entries and pair_cap pairs are written; the counts are always the whole.
+ * SBX_ERR_STATE if the search is not running pubcfr or has no tree. */
+int sbx_search_pubcfr_node_pbs(sbx_search *search, int node, uint32_t *ids, double *weights,
+                               int cap, uint32_t *pairs, int pair_cap, int *n_out,
+                               int *nh_out);
+
+/* Start the search afresh on a given public belief state at its root:
+ * n[0] information states of seat 0 then n[1] of seat 1 (ids, weights:
+ * each seat's range, normalised here; negative or non-finite weights, or a
+ * seat whose weights sum to 0, are refused), and nh histories as pairs of
+ * indices (as sbx_search_pubcfr_node_pbs writes them; each pair once). The
+ * root state's public part is the search's root (set it first: reset);
+ * the ids must be private states the game can compose there. Fresh
+ * statistics and no re-solving gadget: both ranges are held fixed, as a
+ * query is solved. It holds until the next advance, reset or change of a
+ * setting that rebuilds the tree (node_cap, max_depth, grow_tree,
+ * info_seat); on an error the search is back on its usual root. */
+int sbx_search_pubcfr_set_beliefs(sbx_search *search, const uint32_t *ids,
+                                  const double *weights, const int *n, const uint32_t *pairs,
+                                  int nh);
+
+/* After a run: each root information state of `seat` (in the order they
+ * were given), its private state id, range weight, the opponent's range
+ * mass over its histories (oreach), its value -- the seat's expected value
+ * holding it under both seats' average strategies, its counterfactual
+ * value over oreach (0 where oreach is 0), on player 0's zero-sum scale
+ * turned to the seat's side, frontier values from the game's evaluation or
+ * the value net -- its average strategy over move ids (SBX_MAX_MOVES per
+ * row, 0 off its legal moves) and its legal moves (bit m for move id m).
+ * At most cap rows; *n_out how many
+ * there are. SBX_ERR_STATE if the search is not running pubcfr or has no
+ * tree. */
+int sbx_search_pubcfr_root_values(sbx_search *search, int seat, uint32_t *ids,
+                                  double *weight, double *oreach, double *value,
+                                  double *policy, uint32_t *legal, int cap, int *n_out);
+
 /* SBX_CDEF_END */
 
 #ifdef __cplusplus

@@ -49,11 +49,17 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="solve: each position the self-play reaches, and --queries more "
                         "(--queries-from), is solved afresh by gtcfr at "
                         "--solve-iterations; its value and average strategies are the targets "
-                        "(Student of Games' query solving; two-player public-state games). "
+                        "(Student of Games' query solving; two-player games; with hidden "
+                        "information pubcfr players' public belief states, solved by pubcfr "
+                        "per private state). "
                         "search: the playing searches' own root values and policies "
                         "(default solve)")
     p.add_argument("--solve-iterations", type=int, default=2000, metavar="K",
                    help="gtcfr iterations per solved position (default 2000)")
+    p.add_argument("--solve-depth", type=int, default=None, metavar="D", dest="solve_depth",
+                   help="the solver's max_depth in rounds (default: player 0's): deeper than "
+                        "the players' searches, it values the states they ask a net about "
+                        "from further below")
     p.add_argument("--queries", type=int, default=4, metavar="Q",
                    help="positions solved per turn besides the one played (default 4)")
     p.add_argument("--queries-from", choices=("tree", "walk"), default="tree",
@@ -93,6 +99,8 @@ def _check(args: argparse.Namespace) -> None:
     if args.targets == "solve":
         checks += [("--solve-iterations", args.solve_iterations, 1, 10_000_000),
                    ("--queries", args.queries, 0, 1000)]
+        if args.solve_depth is not None:
+            checks.append(("--solve-depth", args.solve_depth, 1, 1000))
         if not 0 <= args.recursive < 1:
             raise InvalidArgument(f"--recursive must be in [0, 1) (got {args.recursive})")
     for name, v, lo, hi in checks:
@@ -146,8 +154,8 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       batch=args.batch, lr=args.lr, window=args.window,
                       outcome_weight=0.5 if args.outcome_weight is None else args.outcome_weight,
                       size=args.size, targets=args.targets,
-                      solve_iterations=args.solve_iterations, queries=args.queries,
-                      query_source=args.queries_from, recursive=args.recursive,
+                      solve_iterations=args.solve_iterations, solve_depth=args.solve_depth,
+                      queries=args.queries, query_source=args.queries_from, recursive=args.recursive,
                       generations=args.generations,
                       command=" ".join(["python -m sandbox train",
                                         *(shlex.quote(a) for a in argv)]))

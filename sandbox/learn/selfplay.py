@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..native import SandboxError
 from .buffer import KIND_MAIN, KIND_QUERY, Dims, new_records
 
 
@@ -88,7 +89,9 @@ def play_selfplay(job: SelfPlayJob) -> dict[str, Any]:
     """Plays the match; returns {"key", "seed", "turns", "records" (the
     payloads' bytes), "seconds"}. Runs in a worker."""
     if job.targets == "solve":
-        return _play_solved(job)
+        # a pubcfr solver solves public belief states (solve.solver_params)
+        over_beliefs = (job.solver or {}).get("algorithm") == "pubcfr"
+        return _play_solved_hidden(job) if over_beliefs else _play_solved(job)
     from ..config.scenario import scenario_from_dict
     from ..sim.match import Match
 
@@ -212,6 +215,102 @@ def _frontier_queries(game, leaves, n: int, rng) -> list:
         else:
             out.append(child)
     return out
+
+
+def _belief_records(dims: Dims, game, solved, kind: int, turn: int, seed: int) -> np.ndarray:
+    """One record per view of a solved public belief state (solve.py's
+    SolvedBelief): every seat's range, values per slot with their mask and
+    policy, in view order; no outcome. The features are public, so any
+    state of the public one gives them."""
+    n = dims.players
+    recs = new_records(dims, n)
+    for view in range(n):
+        order = [(view + k) % n for k in range(n)]
+        r = recs[view]
+        r["kind"], r["view"], r["turn"], r["game"] = kind, view, turn, seed
+        r["features"] = game.features(view=view)
+        r["ranges"] = solved.ranges[order]
+        r["legal"] = solved.legal[order][:, :dims.moves]
+        for k, a in enumerate(order):
+            r["value"][k] = solved.values[a]
+            r["value_mask"][k] = solved.mask[a]
+            for move, p in solved.policies[a].items():
+                r["policy"][k, move] = p
+            r["policy_mask"][k] = 1.0
+    return recs
+
+
+def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
+    """Sound self-play with hidden information: the match is played by
+    the scenario's public-state (pubcfr) searches, and each turn, once they
+    have searched, each one's root public belief state (the public state
+    with both seats' ranges as that search holds them) is solved afresh by
+    pubcfr at `solve_iterations` with both ranges fixed, and `queries` more
+    drawn from that search's frontier (the public belief states it asks
+    the net about, under its average strategies); each solve adds up to
+    `queries` states of its own frontier, each with probability
+    `recursive`, at most MAX_SOLVES_PER_TURN solves a turn. The solves' per-private-state values
+    and range-mixed average strategies are the targets; nothing private
+    reaches a record but through the ranges. Seeds and draws come from
+    (the match seed, the turn), so a game's records are the same on any
+    worker."""
+    from ..config.scenario import scenario_from_dict
+    from ..sim.match import Match
+    from .solve import solve_belief
+
+    t0 = time.perf_counter()
+    scenario = scenario_from_dict(job.scenario, source="self-play game")
+    parts: list[np.ndarray] = []
+    turns = 0
+    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
+        game = m.world.game
+        dims = game_dims(game)
+        while not m.over:
+            turn = turns
+            rng = np.random.default_rng([job.seed, turn])
+            m.start_turn()
+            for c in m.controllers:
+                c.wait()
+            queue = []
+            for c in m.controllers:
+                search = getattr(c, "search", None)
+                if search is None or search.params.algorithm != "pubcfr":
+                    continue
+                try:
+                    queue.append((KIND_MAIN, search.node_belief(0), search.public_state(0)))
+                    # the player's own frontier: the belief states it asks a
+                    # net about (the solver's, unless --solve-depth differs)
+                    front = [n.index for n in search.public_nodes()
+                             if n.depth > 0 and not n.expanded and n.histories > 0]
+                except SandboxError:       # a root it could not split: nothing to solve
+                    continue
+                for i in rng.permutation(len(front))[:job.queries]:
+                    node = front[int(i)]
+                    queue.append((KIND_QUERY, search.node_belief(node), search.public_state(node)))
+            solves = 0
+            while queue:
+                kind, belief, pos = queue.pop(0)
+                solves += 1
+                solved = solve_belief(pos, belief, job.solver or {}, job.solve_iterations,
+                                      int(rng.integers(1, 2**62)), dims.slots,
+                                      frontier=job.recursive > 0)
+                if solved is not None:
+                    parts.append(_belief_records(dims, pos, solved, kind, turn, job.seed))
+                    # a solve's own frontier by chance (recursive queries)
+                    take = int((rng.random(job.queries) < job.recursive).sum())
+                    room = max(0, MAX_SOLVES_PER_TURN - solves - len(queue))
+                    picked = set(rng.permutation(len(solved.frontier))[:min(take, room)].tolist())
+                    for i, (b, q) in enumerate(solved.frontier):
+                        if i in picked:
+                            queue.append((KIND_QUERY, b, q))
+                        else:
+                            q.close()
+                pos.close()
+            m.complete_turn()
+            turns += 1
+    recs = np.concatenate(parts) if parts else new_records(dims, 0)
+    return {"key": job.key, "seed": job.seed, "turns": turns, "records": recs.tobytes(),
+            "seconds": round(time.perf_counter() - t0, 3)}
 
 
 def _play_solved(job: SelfPlayJob) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-SOLVERS = ("gtcfr",)
+SOLVERS = ("gtcfr", "pubcfr")
 
 
 @dataclass(frozen=True)
@@ -58,10 +58,12 @@ def frontier_paths(search) -> list[tuple[tuple[int, int], ...]]:
 
 def solver_params(search: Mapping[str, Any], value_net: str | None = None) -> dict[str, Any]:
     """A player's search settings turned into the solver's: the same
-    settings (depth, rollouts, priors, the value net) under GT-CFR, one
-    thread, a sampled final move ignored (only the averages are read)."""
+    settings (depth, rollouts, priors, the value net) under GT-CFR, or
+    under public-state CFR for a pubcfr player (hidden information: the
+    solve is over public belief states), one thread, a sampled final move
+    ignored (only the averages are read)."""
     p = dict(search)
-    p["algorithm"] = "gtcfr"
+    p["algorithm"] = "pubcfr" if search.get("algorithm") == "pubcfr" else "gtcfr"
     p["threads"] = 1
     if value_net is not None:
         p["value_net"] = value_net
@@ -95,3 +97,72 @@ def solve_position(game, params: Mapping[str, Any], iterations: int, seed: int,
                      for a in range(2))
     return Solved(values=np.array([v0, -v0]), policies=policies,  # type: ignore[arg-type]
                   leaves=frontier)
+
+
+@dataclass(frozen=True)
+class SolvedBelief:
+    """A public belief state solved afresh (Student of Games' query
+    solving with hidden information), per seat and private-state slot of
+    the value net: the seat's range (its input), its value holding that
+    private state (the target) and which slots have one, its average
+    strategy mixed over its range (the policy target: one policy head
+    serves all of a seat's private states) and the moves legal in some
+    private state of its range. `frontier`: the solver's public nodes with
+    no children (where it asked the net or the evaluation), each a query
+    (PublicBelief, Game) of its own; empty unless asked for."""
+    ranges: np.ndarray        # [2, slots]
+    values: np.ndarray        # [2, slots]
+    mask: np.ndarray          # [2, slots]
+    policies: tuple[dict[int, float], dict[int, float]]
+    legal: np.ndarray         # [2, moves] bool
+    frontier: tuple = ()
+
+
+def per_slot(game, rv, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A seat's RootValues gathered per slot: its range (weights summed),
+    its value (the information states' values weighted by weight times
+    opponent mass, or by the mass alone where the seat's weights there are
+    all 0: a private state it would not hold still has a value), and 1
+    where the opponent reaches some history of the slot (else no value)."""
+    rng, num, den, num0, den0 = (np.zeros(slots) for _ in range(5))
+    for ident, w, m, v in zip(rv.ids.tolist(), rv.weights, rv.opponent_mass, rv.values):
+        k = game.private_slot(int(ident))
+        rng[k] += w
+        num[k] += w * m * v
+        den[k] += w * m
+        num0[k] += m * v
+        den0[k] += m
+    value = np.where(den > 0, num / np.where(den > 0, den, 1.0),
+                     num0 / np.where(den0 > 0, den0, 1.0))
+    return rng, value, (den0 > 0).astype(np.float64)
+
+
+def solve_belief(game, belief, params: Mapping[str, Any], iterations: int, seed: int,
+                 slots: int, frontier: bool = False) -> SolvedBelief | None:
+    """Solves the public belief state `belief` (a PublicBelief) at `game`'s
+    public state with `iterations` pubcfr iterations from a search seeded
+    `seed`, both ranges held fixed (Search.set_beliefs); None for a terminal
+    state. `frontier`: also the solver's frontier as queries."""
+    from ..native import Search
+    if game.is_terminal:
+        return None
+    with Search(game, params, seed=seed) as s:
+        s.set_beliefs(belief)
+        s.run(iterations=iterations)
+        ranges, values, mask = (np.zeros((2, slots)) for _ in range(3))
+        policies, legal = [], []
+        for seat in range(2):
+            rv = s.root_values(seat)
+            ranges[seat], values[seat], mask[seat] = per_slot(game, rv, slots)
+            mixed = rv.weights @ rv.policy
+            policies.append({int(m): float(p) for m, p in enumerate(mixed) if p > 0})
+            legal.append(rv.legal[rv.weights > 0].any(axis=0) if (rv.weights > 0).any()
+                         else rv.legal.any(axis=0))
+        queries = ()
+        if frontier:
+            queries = tuple((s.node_belief(n.index), s.public_state(n.index))
+                            for n in s.public_nodes() if n.depth > 0 and not n.expanded
+                            and n.histories > 0)
+    return SolvedBelief(ranges=ranges, values=values, mask=mask,
+                        policies=(policies[0], policies[1]),
+                        legal=np.array(legal, dtype=bool), frontier=queries)

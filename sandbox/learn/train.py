@@ -54,6 +54,7 @@ class TrainConfig:
     command: str = ""
     targets: str = "solve"            # "solve": query solving; "search": the players' roots
     solve_iterations: int = 2000
+    solve_depth: int | None = None    # the solver's max_depth (None: player 0's)
     queries: int = 4
     query_source: str = "tree"        # "tree": the solver's frontier; "walk": random joint actions on
     recursive: float = 0.1            # tree: the chance of each recursive query
@@ -77,11 +78,15 @@ class TrainConfig:
         return key
 
     def solver(self) -> dict[str, Any] | None:
-        """The solver's settings: player 0's search settings under GT-CFR."""
+        """The solver's settings: player 0's search settings under GT-CFR
+        (pubcfr with hidden information), at --solve-depth if given."""
         if self.targets != "solve":
             return None
         from .solve import solver_params
-        return solver_params(self.scenario["players"][0]["search"], self.net)
+        p = solver_params(self.scenario["players"][0]["search"], self.net)
+        if self.solve_depth is not None:
+            p["max_depth"] = self.solve_depth
+        return p
 
     def train_key(self) -> dict[str, Any]:
         """What the checkpoint depends on besides the buffer."""
@@ -268,14 +273,37 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
             raise TrainError(f"{cfg.scenario_name}: {exc}") from None
         except SandboxError as exc:
             raise TrainError(f"{cfg.scenario_name}: a net cannot be trained on it: {exc}") from None
-        if cfg.targets == "solve" and (dims.slots or dims.players != 2):
-            raise TrainError(f"{cfg.scenario_name}: query solving (--targets solve) solves "
-                             "two-player games of public states with gtcfr; solving per private "
-                             "state with pubcfr is not built yet: use --targets search")
+        if cfg.targets == "solve":
+            _check_solvable(cfg, scenario, dims)
     spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
     if cfg.generations == 1:
         return _one_generation(cfg, scenario, spec, dims, executor, progress, [])[0]
     return _generations(cfg, scenario, spec, dims, executor, progress)
+
+
+def _check_solvable(cfg: TrainConfig, scenario, dims) -> None:
+    """Query solving's conditions (one line each): two players; with
+    hidden information every player a pubcfr search (their beliefs are the
+    public belief states solved, and pubcfr is the solver) and queries from
+    the solver's tree (a random walk has no beliefs)."""
+    name = cfg.scenario_name
+    if dims.players != 2:
+        raise TrainError(f"{name}: query solving (--targets solve) solves two-player games; "
+                         "use --targets search")
+    algos = [p.search.algorithm for p in scenario.players]
+    if dims.slots:
+        if any(a != "pubcfr" for a in algos):
+            raise TrainError(f"{name}: with hidden information, query solving solves the "
+                             "public belief states of pubcfr players' searches: set every "
+                             "player's algorithm to pubcfr (now "
+                             f"{', '.join(algos)}), or use --targets search")
+        if cfg.query_source != "tree":
+            raise TrainError(f"{name}: with hidden information the queries come from the "
+                             "solver's tree (--queries-from tree): a random walk's states "
+                             "have no beliefs")
+    elif "pubcfr" in algos[:1]:
+        raise TrainError(f"{name}: the game has no hidden information: query solving solves "
+                         "it with gtcfr; make player 0's algorithm another search")
 
 
 NET_SEARCHES = ("gtcfr", "pubcfr", "mcgs")   # the searches that read value_net

@@ -9,8 +9,8 @@ from .free import FreeMove
 from .game import FeaturesLayout, Game, has_bot, has_free_moves, kinds, params_doc
 from .net import Net, NetInfo
 from .params import SearchParams, c_default_params, c_param_table
-from .search import (LeafRefine, MoveStat, PublicNode, RootMatrix, RunResult, Search, SearchStats,
-                     SearchSummary, Trace, UpdatePhase)
+from .search import (LeafRefine, MoveStat, PublicBelief, PublicNode, RootMatrix, RootValues,
+                     RunResult, Search, SearchStats, SearchSummary, Trace, UpdatePhase)
 from .snapshot import SNAPSHOT_DTYPE, TreeSnapshot
 
 
@@ -50,7 +50,8 @@ def core_version() -> str:
 
 __all__ = [
     "ClosedError", "FeaturesLayout", "FreeMove", "Game", "InternalError", "InvalidArgument", "InvalidState",
-    "LeafRefine", "MoveStat", "Net", "NetInfo", "OutOfMemory", "PublicNode", "RootMatrix", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
+    "LeafRefine", "MoveStat", "Net", "NetInfo", "OutOfMemory", "PublicBelief", "PublicNode", "RootMatrix",
+    "RootValues", "RunResult", "SNAPSHOT_DTYPE", "SandboxError",
     "Search", "SearchParams", "SearchStats", "SearchSummary", "Trace", "TreeSnapshot", "UpdatePhase",
     "c_default_params", "c_param_table", "core_version", "cores", "has_bot", "has_free_moves",
     "kinds", "line_transfer_ns", "params_doc", "simd_paths",

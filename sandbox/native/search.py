@@ -114,6 +114,34 @@ class RootMatrix:
         return tuple(v / v.sum() if v.sum() else np.zeros(len(v)) for v in self.marginal_visits)  # type: ignore[return-value]
 
 
+@dataclass(frozen=True, eq=False)
+class PublicBelief:
+    """A public belief state of a public-state search (Search.node_belief,
+    Search.set_beliefs): per seat its information states' private state ids
+    and range weights (each seat's normalised), and the histories as pairs
+    of indices into the two seats' lists ([h, 0] into seat 0's)."""
+    ids: tuple[np.ndarray, np.ndarray]       # uint32 per seat
+    weights: tuple[np.ndarray, np.ndarray]   # float64 per seat
+    pairs: np.ndarray                        # uint32 [histories, 2]
+
+
+@dataclass(frozen=True, eq=False)
+class RootValues:
+    """A seat's root information states after a public-state search's run
+    (Search.root_values), in the order the root holds them: private state
+    id, range weight, the opponent's range mass over its histories, its
+    value (the seat's expected value holding it, both seats playing their
+    average strategies; the seat's side of player 0's zero-sum scale) and
+    its average strategy over move ids and its legal moves ([n, moves]
+    each)."""
+    ids: np.ndarray
+    weights: np.ndarray
+    opponent_mass: np.ndarray
+    values: np.ndarray
+    policy: np.ndarray
+    legal: np.ndarray
+
+
 @dataclass(frozen=True)
 class PublicNode:
     """One public state of a public-state search's tree (Search.public_nodes).
@@ -558,6 +586,87 @@ class Search:
                     break
                 cap = n[0]
         return tuple((int(ids[i]), float(probs[i])) for i in range(n[0]))
+
+    def node_belief(self, node: int) -> PublicBelief:
+        """pubcfr: public node `node`'s belief state under both seats'
+        average strategies: each seat's information states there with its
+        own reach as weight (normalised; uniform where the averages never
+        reach the node) and the histories that pair them. With
+        Search.public_state(node) it is a query to solve afresh
+        (set_beliefs)."""
+        node = int_arg("node", node, 0, 1 << 30)
+        n, nh = ffi.new("int[2]"), ffi.new("int *")
+        with self._h.lock:
+            cap, pcap = 4096, 1 << 16
+            while True:
+                ids, w = ffi.new("uint32_t[]", cap), ffi.new("double[]", cap)
+                pairs = ffi.new("uint32_t[]", 2 * pcap)
+                check(lib.sbx_search_pubcfr_node_pbs(self._h.get(), node, ids, w, cap, pairs,
+                                                     pcap, n, nh))
+                if n[0] + n[1] <= cap and nh[0] <= pcap:
+                    break
+                cap, pcap = max(cap, n[0] + n[1]), max(pcap, nh[0])
+        n0, n1 = int(n[0]), int(n[1])
+        all_ids = np.frombuffer(ffi.buffer(ids, 4 * (n0 + n1)), dtype=np.uint32).copy()
+        all_w = np.frombuffer(ffi.buffer(w, 8 * (n0 + n1)), dtype=np.float64).copy()
+        pr = np.frombuffer(ffi.buffer(pairs, 8 * nh[0]), dtype=np.uint32).reshape(-1, 2).copy()
+        return PublicBelief(ids=(all_ids[:n0], all_ids[n0:]), weights=(all_w[:n0], all_w[n0:]),
+                            pairs=pr)
+
+    def set_beliefs(self, belief: PublicBelief) -> None:
+        """pubcfr: start afresh on `belief` at the root (its public part is
+        the search's root: reset to the query's state first), both ranges
+        held fixed and no re-solving gadget, as Student of Games solves a
+        query. Settings that rebuild the tree (node_cap, max_depth,
+        grow_tree, info_seat) must be set before; an advance or reset
+        leaves the beliefs. InvalidArgument for a belief the game cannot
+        hold there (the search is then back on its usual root)."""
+        if not isinstance(belief, PublicBelief):
+            raise InvalidArgument(f"belief: expected a PublicBelief (got {type(belief).__name__})")
+        ids = np.concatenate([np.asarray(belief.ids[0], dtype=np.uint32),
+                              np.asarray(belief.ids[1], dtype=np.uint32)])
+        w = np.concatenate([np.asarray(belief.weights[0], dtype=np.float64),
+                            np.asarray(belief.weights[1], dtype=np.float64)])
+        pairs = np.ascontiguousarray(np.asarray(belief.pairs, dtype=np.uint32).reshape(-1))
+        n0, n1 = len(belief.ids[0]), len(belief.ids[1])
+        if len(belief.weights[0]) != n0 or len(belief.weights[1]) != n1:
+            raise InvalidArgument("belief: each seat needs one weight per private state")
+        if len(ids) == 0 or len(pairs) == 0:
+            raise InvalidArgument("belief: no private states or no histories")
+        n = ffi.new("int[2]", [n0, n1])
+        with self._h.lock:
+            check(lib.sbx_search_pubcfr_set_beliefs(
+                self._h.get(), ffi.from_buffer("uint32_t[]", ids),
+                ffi.from_buffer("double[]", w), n, ffi.from_buffer("uint32_t[]", pairs),
+                len(pairs) // 2))
+
+    def root_values(self, seat: int) -> RootValues:
+        """pubcfr, after a run: seat's root information states with their
+        values under both seats' average strategies and their average
+        strategies (RootValues): the per-private-state targets of query
+        solving."""
+        seat = int_arg("seat", seat, 0, self.num_agents - 1)
+        n = ffi.new("int *")
+        with self._h.lock:
+            cap = 4096
+            while True:
+                ids, legal = ffi.new("uint32_t[]", cap), ffi.new("uint32_t[]", cap)
+                bufs = [ffi.new("double[]", cap) for _ in range(3)]
+                pol = ffi.new("double[]", cap * lib.SBX_MAX_MOVES)
+                check(lib.sbx_search_pubcfr_root_values(self._h.get(), seat, ids, *bufs, pol,
+                                                        legal, cap, n))
+                if n[0] <= cap:
+                    break
+                cap = n[0]
+        k = int(n[0])
+        arr = [np.frombuffer(ffi.buffer(b, 8 * k), dtype=np.float64).copy() for b in bufs]
+        return RootValues(
+            ids=np.frombuffer(ffi.buffer(ids, 4 * k), dtype=np.uint32).copy(),
+            weights=arr[0], opponent_mass=arr[1], values=arr[2],
+            legal=np.array([[(int(legal[i]) >> m) & 1 for m in range(lib.SBX_MAX_MOVES)]
+                            for i in range(k)], dtype=bool).reshape(k, lib.SBX_MAX_MOVES),
+            policy=np.frombuffer(ffi.buffer(pol, 8 * k * lib.SBX_MAX_MOVES),
+                                 dtype=np.float64).reshape(k, lib.SBX_MAX_MOVES).copy())
 
     def public_state(self, node: int) -> Game:
         """pubcfr: a new Game holding public node `node`'s state. Its public

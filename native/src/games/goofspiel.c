@@ -694,6 +694,16 @@ static int goof_hidden_info(const void *cfgv) {
 static inline uint32_t allowed_bids(const goof_cfg *cfg, const goof_round *r,
                                     int seat) {
     const int b = r->bid[seat];
+    if (b == 0) {
+        /* the seat's own bid is not known: a public state (compose clears
+         * hidden bids, so a public-state search's node states have none).
+         * Only the outcome is, and who may have bid any card that leaves
+         * the seat a bid to match it: a tie any, a win of the seat's not
+         * the top card, a win of who's not card 1. */
+        if (r->winner == -1) return cfg->full;
+        if (r->winner == seat) return cfg->full & ~(1u << (cfg->num_cards - 1));
+        return cfg->full & ~1u;
+    }
     if (r->winner == -1) return 1u << (b - 1);
     if (r->winner == seat) return (1u << (b - 1)) - 1u;      /* 1 .. b-1 */
     return cfg->full & ~((1u << b) - 1u);                    /* b+1 .. N */

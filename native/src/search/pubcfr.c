@@ -82,6 +82,7 @@
  * best_moves its first legal move.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,7 +268,8 @@ typedef struct pc_carry {
     int n[2];
     uint32_t *ids[2];
     double *w[2];
-    double *v;             /* opponent's counterfactual values               */
+    double *v;             /* opponent's counterfactual values (NULL: a
+                              query's beliefs, solved without the gadget)   */
     int nh;
     uint32_t *pairs;       /* 2 per history: indices into the lists above   */
     int actual;            /* the seat's own information state (its list)    */
@@ -497,6 +499,7 @@ static int root_from_carry(sbx_search *s, pubcfr *x, const pc_carry *c, uint32_t
             return rc;
         }
     }
+    if (!c->v) return SBX_OK; /* a query's beliefs (set_beliefs): no gadget */
     const int n = c->n[opp];
     x->g_n = n;
     x->g_first = first[opp];
@@ -1516,6 +1519,235 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
         n++;
     }
     free(v);
+    *n_out = n;
+    return SBX_OK;
+}
+
+/* ------------------------------------------------------------ query solving */
+
+int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, uint32_t *ids, double *weights,
+                               int cap, uint32_t *pairs, int pair_cap, int *n_out,
+                               int *nh_out) {
+    if (!ids || !weights || !pairs || !n_out || !nh_out || cap < 0 || pair_cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node pbs: no buffer may be NULL, caps >= 0");
+    }
+    int rc = belief_args(s, "pubcfr node pbs");
+    if (rc) return rc;
+    pubcfr *x = s->algo;
+    if (node < 0 || (size_t)node >= x->n_nodes) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node pbs: node %d out of range 0..%zu", node,
+                        x->n_nodes - 1);
+    }
+    const double *r = belief_reach(x);
+    int32_t *index = malloc((x->n_infos ? x->n_infos : 1) * sizeof *index);
+    if (!r || !index) {
+        free(index);
+        return sbx_fail(SBX_ERR_MEMORY, "pubcfr node pbs: out of memory");
+    }
+    /* each seat's information states at the node, seat 0's first: their
+     * index in the seat's list, and each seat's reach total */
+    int n[2] = {0, 0};
+    double tot[2] = {0.0, 0.0};
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        index[j] = -1;
+        if (in->node != (uint32_t)node) continue;
+        index[j] = n[in->seat]++;
+        tot[in->seat] += r[j];
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (index[j] < 0) continue;
+        const int at = (in->seat == 0 ? 0 : n[0]) + index[j];
+        if (at >= cap) continue;
+        ids[at] = in->id;
+        /* every reach 0 (a node the average strategies never reach):
+         * uniform, so the belief state is still one to solve */
+        weights[at] = tot[in->seat] > 0.0 ? r[j] / tot[in->seat] : 1.0 / n[in->seat];
+    }
+    int nh = 0;
+    for (int32_t h = x->nodes[node].hfirst; h >= 0; h = x->hists[h].next, nh++) {
+        if (nh >= pair_cap) continue;
+        pairs[2 * nh] = (uint32_t)index[x->hists[h].i[0]];
+        pairs[2 * nh + 1] = (uint32_t)index[x->hists[h].i[1]];
+    }
+    free(index);
+    n_out[0] = n[0];
+    n_out[1] = n[1];
+    *nh_out = nh;
+    return SBX_OK;
+}
+
+/* The checks of set_beliefs on what it was given (a message for each). */
+static int pbs_check(const double *weights, const int *n, const uint32_t *pairs, int nh) {
+    for (int p = 0; p < 2; p++) {
+        if (n[p] < 1 || n[p] > PC_MAX_PRIVATE) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: seat %d has %d private states "
+                            "(1..%d)", p, n[p], PC_MAX_PRIVATE);
+        }
+    }
+    if (nh < 1 || (int64_t)nh > (int64_t)n[0] * n[1]) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: %d histories (1..%lld for %d x %d "
+                        "information states)", nh, (long long)n[0] * n[1], n[0], n[1]);
+    }
+    for (int p = 0, off = 0; p < 2; off += n[p], p++) {
+        double tot = 0.0;
+        for (int j = 0; j < n[p]; j++) {
+            const double w = weights[off + j];
+            if (!isfinite(w) || w < 0.0) {
+                return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: seat %d's weight %d is %g "
+                                "(finite and >= 0)", p, j, w);
+            }
+            tot += w;
+        }
+        if (!(tot > 0.0)) {
+            return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: seat %d's weights sum to 0", p);
+        }
+    }
+    const size_t cells = (size_t)n[0] * (size_t)n[1];
+    uint8_t *seen = calloc((cells + 7) / 8, 1);
+    if (!seen) return sbx_fail(SBX_ERR_MEMORY, "pubcfr beliefs: out of memory");
+    int rc = SBX_OK;
+    for (int h = 0; h < nh && rc == SBX_OK; h++) {
+        const uint32_t a = pairs[2 * h], b = pairs[2 * h + 1];
+        if (a >= (uint32_t)n[0] || b >= (uint32_t)n[1]) {
+            rc = sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: history %d pairs %u and %u "
+                          "(0..%d, 0..%d)", h, a, b, n[0] - 1, n[1] - 1);
+            break;
+        }
+        const size_t cell = (size_t)a * (size_t)n[1] + b;
+        if (seen[cell / 8] & (1u << (cell % 8))) {
+            rc = sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: history %d repeats the pair "
+                          "(%u, %u)", h, a, b);
+        }
+        seen[cell / 8] |= (uint8_t)(1u << (cell % 8));
+    }
+    free(seen);
+    return rc;
+}
+
+int sbx_search_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *weights,
+                                  const int *n, const uint32_t *pairs, int nh) {
+    if (!s || !ids || !weights || !n || !pairs) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: no argument may be NULL");
+    }
+    if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
+        return sbx_fail(SBX_ERR_STATE, "pubcfr beliefs: the search is not running pubcfr");
+    }
+    if (s->vt->is_terminal(s->cfg, s->root)) {
+        return sbx_fail(SBX_ERR_STATE, "pubcfr beliefs: the search's root is terminal");
+    }
+    int rc = pbs_check(weights, n, pairs, nh);
+    if (rc) return rc;
+    pc_carry c;
+    memset(&c, 0, sizeof c);
+    for (int p = 0, off = 0; p < 2; off += n[p], p++) {
+        c.n[p] = n[p];
+        c.ids[p] = malloc((size_t)n[p] * sizeof(uint32_t));
+        c.w[p] = malloc((size_t)n[p] * sizeof(double));
+        if (!c.ids[p] || !c.w[p]) break;
+        double tot = 0.0;
+        for (int j = 0; j < n[p]; j++) tot += weights[off + j];
+        for (int j = 0; j < n[p]; j++) {
+            c.ids[p][j] = ids[off + j];
+            c.w[p][j] = weights[off + j] / tot;
+        }
+    }
+    c.nh = nh;
+    c.pairs = malloc(2 * (size_t)nh * sizeof(uint32_t));
+    if (!c.ids[0] || !c.ids[1] || !c.w[0] || !c.w[1] || !c.pairs) {
+        carry_free(&c);
+        return sbx_fail(SBX_ERR_MEMORY, "pubcfr beliefs: out of memory");
+    }
+    memcpy(c.pairs, pairs, 2 * (size_t)nh * sizeof(uint32_t));
+    rc = build(s, &c);
+    carry_free(&c);
+    s->iterations_root = 0;
+    s->last_stop = SBX_STOP_NONE;
+    if (rc) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", sbx_last_error());
+        rebuild(s);
+        return sbx_fail(rc, "pubcfr beliefs: %s", msg);
+    }
+    return SBX_OK;
+}
+
+/* Every history's value (player 0's) under both seats' average strategies,
+ * bottom-up, frontier values from the game's evaluation or (with a net)
+ * the net asked for seat persp's side under the average ranges. Leaves the
+ * average strategies in A_CUR and each information state's reach under
+ * them: scratch the next pass recomputes. */
+static void evaluate_average(sbx_search *s, pubcfr *x, int persp) {
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
+    }
+    reach_under_current(x);
+    if (s->net) net_query(s, x, persp, 0, 0);
+    for (size_t hh = x->n_hists; hh-- > 0;) {
+        pc_hist *h = &x->hists[hh];
+        if (h->kind != H_INTERIOR) continue;
+        const pc_info *in0 = &x->infos[h->i[0]], *in1 = &x->infos[h->i[1]];
+        const double *s0 = ARR(x, in0, A_CUR), *s1 = ARR(x, in1, A_CUR);
+        double v = 0.0;
+        for (int a = 0; a < in0->k; a++) {
+            for (int b = 0; b < in1->k; b++) v += s0[a] * s1[b] * slot_u(x, h, in1->k, a, b);
+        }
+        h->value = v;
+    }
+}
+
+int sbx_search_pubcfr_root_values(sbx_search *s, int seat, uint32_t *ids, double *weight,
+                                  double *oreach, double *value, double *policy,
+                                  uint32_t *legal, int cap, int *n_out) {
+    if (!ids || !weight || !oreach || !value || !policy || !legal || !n_out || cap < 0) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr root values: no buffer may be NULL, cap >= 0");
+    }
+    int rc = belief_args(s, "pubcfr root values");
+    if (rc) return rc;
+    if (seat < 0 || seat > 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr root values: seat %d is not 0 or 1", seat);
+    }
+    pubcfr *x = s->algo;
+    size_t roots = 0;
+    while (roots < x->n_infos && x->infos[roots].parent < 0) roots++;
+    int32_t *index = malloc((roots ? roots : 1) * sizeof *index);
+    double *acc = calloc(2 * (roots ? roots : 1), sizeof *acc);
+    if (!index || !acc) {
+        free(index);
+        free(acc);
+        return sbx_fail(SBX_ERR_MEMORY, "pubcfr root values: out of memory");
+    }
+    evaluate_average(s, x, seat);
+    int n = 0;
+    for (size_t j = 0; j < roots; j++) index[j] = x->infos[j].seat == seat ? n++ : -1;
+    for (int32_t hh = x->nodes[0].hfirst; hh >= 0; hh = x->hists[hh].next) {
+        const pc_hist *h = &x->hists[hh];
+        const uint32_t mine = h->i[seat];
+        const double ro = x->infos[h->i[1 - seat]].reach;
+        if (mine >= roots || index[mine] < 0) continue;
+        acc[2 * index[mine]] += ro * (seat == 0 ? h->value : -h->value);
+        acc[2 * index[mine] + 1] += ro;
+    }
+    for (size_t j = 0; j < roots; j++) {
+        const int at = index[j];
+        if (at < 0 || at >= cap) continue;
+        const pc_info *in = &x->infos[j];
+        ids[at] = in->id;
+        weight[at] = in->weight;
+        oreach[at] = acc[2 * at + 1];
+        value[at] = acc[2 * at + 1] > 0.0 ? acc[2 * at] / acc[2 * at + 1] : 0.0;
+        double *row = policy + (size_t)at * SBX_MAX_MOVES;
+        for (int m = 0; m < SBX_MAX_MOVES; m++) row[m] = 0.0;
+        legal[at] = 0;
+        for (int a = 0; a < in->k; a++) {
+            row[in->mv[a]] = ARR(x, in, A_CUR)[a];
+            legal[at] |= 1u << in->mv[a];
+        }
+    }
+    free(index);
+    free(acc);
     *n_out = n;
     return SBX_OK;
 }
