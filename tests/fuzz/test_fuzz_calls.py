@@ -561,6 +561,48 @@ class ApiMachine(RuleBasedStateMachine):
         elif exc is None:
             self.accepted[id(s)] = must(lambda: s.params)
 
+    @rule(k=idx, node=st.one_of(st.integers(0, 6), st.sampled_from([-1, 2**31 - 1, 2**40])),
+          seat=st.sampled_from([0, 1, -1, 2, 2**40]),
+          damage=st.sampled_from(["none", "nan", "negative", "zero", "pair", "repeat", "id"]))
+    def beliefs(self, k, node, seat, damage):
+        """A public node's belief state out, back in (as it is or damaged)
+        and the root's values read: pubcfr answers or refuses with a
+        message; every other search refuses (InvalidState)."""
+        from sandbox.native import PublicBelief
+        if not self.searches:
+            return
+        s = self._search(k)
+        b, exc = attempt(s.node_belief, node)
+        if s.closed:
+            closed_ok(s, exc)
+            return
+        if exc is not None:
+            assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
+            return
+        ids = [b.ids[0].copy(), b.ids[1].copy()]
+        w = [b.weights[0].copy(), b.weights[1].copy()]
+        pairs = b.pairs.copy()
+        if damage in ("nan", "negative", "zero"):
+            w[0][:] = {"nan": math.nan, "negative": -1.0, "zero": 0.0}[damage]
+        elif damage == "pair":
+            pairs[-1, 1] = len(ids[1]) + 3
+        elif damage == "repeat":
+            pairs = np.concatenate([pairs, pairs[:1]])
+        elif damage == "id":
+            ids[1][0] = 0xFFFFFFFF
+        _, exc = attempt(s.set_beliefs, PublicBelief(ids=(ids[0], ids[1]),
+                                                     weights=(w[0], w[1]), pairs=pairs))
+        if damage != "none":
+            assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
+        elif exc is not None:   # another node's hands do not fit the root's round
+            assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
+        rv, exc = attempt(s.root_values, seat)
+        if exc is not None:
+            assert isinstance(exc, (InvalidArgument, InvalidState)), repr(exc)
+        else:
+            assert np.all(np.isfinite(rv.values)) and np.all(np.abs(rv.policy.sum(axis=1) - 1)
+                                                             < 1e-6)
+
     @rule(k=idx)
     def stop(self, k):
         if self.searches:
