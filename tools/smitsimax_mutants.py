@@ -33,6 +33,7 @@ SAMPLING = "native/src/search/smitsimax_sampling.c"  # Exp3, RM, RM+
 TREE = "native/src/search/smitsimax_tree.c"          # arenas, re-rooting
 TREE_H = "native/src/search/smitsimax_tree.h"        # what every file inlines
 VIEW = "native/src/search/smitsimax_view.c"          # the move played, stats
+SEARCH_H = "native/src/search/search.h"              # shared selection pieces (PUCT)
 TESTS = ["tests/native", "tests/render/test_tree_layout.py"]
 
 # name: (what it breaks, old text, new text, file relative to ROOT); each old
@@ -168,13 +169,13 @@ MUTANTS = {
             SAMPLING),
     # Decoupled PUCT (priors = heuristic or net, policy ucb1)
     "M24": ("PUCT: every child's prior taken as 1 (the prior ignored)",
-            "            double v = q + u * STAT(t, first + (uint32_t)i) / (1.0 + c->visits);",
-            "            double v = q + u / (1.0 + c->visits);",
+            "double v = sbx_puct_score(&pc, q, STAT(t, first + (uint32_t)i), c->visits);",
+            "double v = sbx_puct_score(&pc, q, 1.0, c->visits);",
             ITERATE),
     "M25": ("PUCT: an untried child's value without the FPU offset",
-            "const double fpu = sum ? (sum_total / sum - lo) * inv_scale - p->fpu_offset : 0.0;",
-            "const double fpu = sum ? (sum_total / sum - lo) * inv_scale : 0.0;",
-            ITERATE),
+            "r.fpu = visits ? (total / visits - lo) * inv_scale - p->fpu_offset : 0.0;",
+            "r.fpu = visits ? (total / visits - lo) * inv_scale : 0.0;",
+            SEARCH_H),
     "M26": ("snapshot: a child's prior read from its first sibling's slot",
             "                out[rows - 1].prior = (float)STAT(t, ci);",
             "                out[rows - 1].prior = (float)STAT(t, nd->first_child);",

@@ -238,15 +238,12 @@ static int select_puct(const jnt *x, int a, int k, const uint32_t *visits,
         sum += visits[i];
         sum_total += total[i];
     }
-    /* first-play urgency: the visited moves' mean, less the offset (an
-     * untried move is assumed a little worse than the ones tried) */
-    const double fpu = sum ? (sum_total / sum - lo) / scale - p->fpu_offset : 0.0;
-    const double u = p->c_puct * sqrt((double)(sum > 0 ? sum : 1));
+    const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, 1.0 / scale);
     uint32_t best = 0;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
-        const double q = visits[i] ? (total[i] / (double)visits[i] - lo) / scale : fpu;
-        sbx_keep_max(&best, &best_v, (uint32_t)i, q + u * prior[i] / (1.0 + visits[i]));
+        const double q = visits[i] ? (total[i] / (double)visits[i] - lo) / scale : 0.0;
+        sbx_keep_max(&best, &best_v, (uint32_t)i, sbx_puct_score(&pc, q, prior[i], visits[i]));
     }
     return (int)best;
 }

@@ -19,6 +19,7 @@
 #ifndef SBX_SEARCH_H
 #define SBX_SEARCH_H
 
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -266,6 +267,31 @@ static inline double sbx_norm_scale(double *lo, double hi) {
         if (!(*lo <= hi)) *lo = 0.0;
     }
     return scale;
+}
+
+/* Decoupled PUCT, one player's bandit over its children (joint's marginals,
+ * SUCT's levels, Smitsimax's trees; MCGS and the CFR searches have their
+ * own): score = Q + c_puct * P * sqrt(N) / (1 + n), Q the child's mean
+ * normalised to [0, 1], P its prior, n its visits, N the children's. A
+ * child not yet tried takes the first-play urgency: the tried children's
+ * mean, less fpu_offset (assumed a little worse than what was tried).
+ * sbx_puct_begin computes what is per parent (the urgency and
+ * c_puct * sqrt(N), N at least 1 so the priors order the first visit). */
+typedef struct sbx_puct {
+    double fpu, u;
+} sbx_puct;
+
+static inline sbx_puct sbx_puct_begin(const sbx_search_params *p, uint32_t visits,
+                                      double total, double lo, double inv_scale) {
+    sbx_puct r;
+    r.fpu = visits ? (total / visits - lo) * inv_scale - p->fpu_offset : 0.0;
+    r.u = p->c_puct * sqrt((double)(visits ? visits : 1));
+    return r;
+}
+
+static inline double sbx_puct_score(const sbx_puct *pc, double q, double prior,
+                                    uint32_t visits) {
+    return (visits ? q : pc->fpu) + pc->u * prior / (1.0 + visits);
 }
 
 /* The relative_scores setting: each agent's score becomes its own minus the

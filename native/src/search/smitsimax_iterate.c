@@ -157,25 +157,23 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
         inv_scale = leaf_norm[1];
     }
     if (puct) {
-        /* Decoupled PUCT (priors): Q + c_puct * P * sqrt(N) / (1 + n), N the
-         * children's visits, P the child's prior (its side-array slot); a
-         * child not yet tried takes the tried ones' mean less fpu_offset.
-         * The prior orders the first visits, so no random warm-up. */
+        /* Decoupled PUCT (priors; search.h's sbx_puct), P the child's prior
+         * (its side-array slot). The prior orders the first visits, so no
+         * random warm-up. */
         uint32_t sum = 0;
         double sum_total = 0.0;
         for (int i = 0; i < k; i++) {
             sum += ch[i].visits;
             sum_total += ch[i].total;
         }
-        const double fpu = sum ? (sum_total / sum - lo) * inv_scale - p->fpu_offset : 0.0;
-        const double u = p->c_puct * sqrt((double)(sum ? sum : 1));
+        const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, inv_scale);
         uint32_t best = first;
         double best_v = -INFINITY;
         for (int i = 0; i < k; i++) {
             const smx_node *c = &ch[i];
             if (fatal && ((fatal >> c->move) & 1u)) continue;
-            const double q = c->visits ? (node_value(c, power) - lo) * inv_scale : fpu;
-            double v = q + u * STAT(t, first + (uint32_t)i) / (1.0 + c->visits);
+            const double q = c->visits ? (node_value(c, power) - lo) * inv_scale : 0.0;
+            double v = sbx_puct_score(&pc, q, STAT(t, first + (uint32_t)i), c->visits);
             if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
                 v -= p->death_penalty_value;
             }

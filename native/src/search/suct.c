@@ -174,15 +174,14 @@ static uint32_t select_puct(const suct *x, const suct_node *node, int agent,
         sum += ch[i].h.visits;
         sum_total += ch[i].total;
     }
-    const double fpu = sum ? (sum_total / sum - lo) / scale - p->fpu_offset : 0.0;
-    const double u = p->c_puct * sqrt((double)(sum ? sum : 1));
+    const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, 1.0 / scale);
     uint32_t best = first;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const suct_node *c = &ch[i];
-        const double q = c->h.visits ? (c->total / c->h.visits - lo) / scale : fpu;
+        const double q = c->h.visits ? (c->total / c->h.visits - lo) / scale : 0.0;
         sbx_keep_max(&best, &best_v, first + (uint32_t)i,
-                     q + u * c->prior / (1.0 + c->h.visits));
+                     sbx_puct_score(&pc, q, c->prior, c->h.visits));
     }
     return best;
 }
