@@ -1158,9 +1158,11 @@ int sbx_search_pubcfr_node_pbs(sbx_search *search, int node, uint32_t *ids, doub
  * root state's public part is the search's root (set it first: reset);
  * the ids must be private states the game can compose there. Fresh
  * statistics and no re-solving gadget: both ranges are held fixed, as a
- * query is solved. It holds until the next advance, reset or change of a
- * setting that rebuilds the tree (node_cap, max_depth, grow_tree,
- * info_seat); on an error the search is back on its usual root. */
+ * query is solved. Settings queued by sbx_search_set_params are applied
+ * first. It holds until the next advance, reset or change of a setting
+ * that rebuilds the tree (node_cap, max_depth, grow_tree, info_seat). A
+ * belief refused by the checks changes nothing; one the game cannot
+ * compose leaves the search on its usual root. */
 int sbx_search_pubcfr_set_beliefs(sbx_search *search, const uint32_t *ids,
                                   const double *weights, const int *n, const uint32_t *pairs,
                                   int nh);

@@ -55,7 +55,8 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                         "search: the playing searches' own root values and policies "
                         "(default solve)")
     p.add_argument("--solve-iterations", type=int, default=2000, metavar="K",
-                   help="gtcfr iterations per solved position (default 2000)")
+                   help="gtcfr (with hidden information pubcfr) iterations per solved "
+                        "position (default 2000)")
     p.add_argument("--solve-depth", type=int, default=None, metavar="D", dest="solve_depth",
                    help="the solver's max_depth in rounds (default: player 0's): deeper than "
                         "the players' searches, it values the states they ask a net about "

@@ -291,12 +291,14 @@ def _check_solvable(cfg: TrainConfig, scenario, dims) -> None:
         raise TrainError(f"{name}: query solving (--targets solve) solves two-player games; "
                          "use --targets search")
     algos = [p.search.algorithm for p in scenario.players]
+    # the searching players (a bot, a random player or a process has no search)
+    searching = [p.search.algorithm for p in scenario.players if p.controller == "smitsimax"]
     if dims.slots:
-        if any(a != "pubcfr" for a in algos):
+        if not searching or any(a != "pubcfr" for a in searching):
             raise TrainError(f"{name}: with hidden information, query solving solves the "
                              "public belief states of pubcfr players' searches: set every "
-                             "player's algorithm to pubcfr (now "
-                             f"{', '.join(algos)}), or use --targets search")
+                             "searching player's algorithm to pubcfr (now "
+                             f"{', '.join(searching) or 'none'}), or use --targets search")
         if cfg.query_source != "tree":
             raise TrainError(f"{name}: with hidden information the queries come from the "
                              "solver's tree (--queries-from tree): a random walk's states "

@@ -145,3 +145,31 @@ def test_other_searches_and_terminal_roots_are_refused():
     with Search(end, PARAMS, seed=1) as s:
         with pytest.raises(InvalidState, match="terminal"):
             s.set_beliefs(belief(0.5, 0.5))
+
+
+def test_settings_queued_before_the_beliefs_do_not_drop_them():
+    """set_params only queues; a queued max_depth would rebuild the tree at
+    the next run, back on the usual root, unless set_beliefs applies it."""
+    g = after_round_one()
+    with Search(g, {**PARAMS, "max_depth": 1}, seed=1) as s:
+        s.set_params({**PARAMS, "max_depth": 5})
+        s.set_beliefs(belief(0.5, 0.5))
+        s.run(iterations=50)
+        assert s.root_values(1).ids.tolist() == [HAND_23, HAND_13]
+        assert s.params.max_depth == 5
+
+
+def test_reading_root_values_leaves_the_solve_as_it_was():
+    """root_values evaluates the average strategies in the tree's scratch:
+    a run after it goes on exactly as if nobody had looked."""
+    def solve(peek: bool):
+        g = Game("goofspiel", "num_cards=4 imp_info=1", seed=1)
+        g.step([3, 1])
+        with Search(g, {**PARAMS, "max_depth": 2, "tree_reuse": True}, seed=4) as s:
+            s.run(iterations=60)
+            if peek:
+                s.root_values(0)
+                s.root_values(1)
+            s.run(iterations=60)
+            return [(r.values.tolist(), r.policy.tolist()) for r in map(s.root_values, (0, 1))]
+    assert solve(True) == solve(False)

@@ -219,6 +219,8 @@ static int apply_pending(sbx_search *s) {
     return rc;
 }
 
+int sbx_search_apply_pending(sbx_search *s) { return apply_pending(s); }
+
 int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);

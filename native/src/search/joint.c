@@ -238,7 +238,7 @@ static int select_puct(const jnt *x, int a, int k, const uint32_t *visits,
         sum += visits[i];
         sum_total += total[i];
     }
-    const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, 1.0 / scale);
+    const sbx_puct pc = sbx_puct_begin(p, sum, sum ? (sum_total / sum - lo) / scale : 0.0);
     uint32_t best = 0;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {

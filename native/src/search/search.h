@@ -142,6 +142,12 @@ struct sbx_algo_vt {
  * the root (no parent, no move, visits 0), *n_out = 1; a node other than 0
  * is refused, the message saying "<algorithm> <why>" (e.g. "keeps no tree,
  * only its root (node 0)"). Random, greedy and pubcfr share it. */
+/* Applies the settings and net queued by sbx_search_set_params /
+ * set_net (api.c; run, reset and advance do it first): for an algorithm's
+ * own entry point that rebuilds its tree, so a queued change cannot undo
+ * it at the next run. */
+int sbx_search_apply_pending(sbx_search *s);
+
 int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
                            sbx_snapshot_node *out, int *n_out);
 
@@ -282,9 +288,11 @@ typedef struct sbx_puct {
 } sbx_puct;
 
 static inline sbx_puct sbx_puct_begin(const sbx_search_params *p, uint32_t visits,
-                                      double total, double lo, double inv_scale) {
+                                      double mean) {
     sbx_puct r;
-    r.fpu = visits ? (total / visits - lo) * inv_scale - p->fpu_offset : 0.0;
+    /* mean: the tried children's mean, normalised as their Q is (each
+     * caller normalises in its own way, so the bits match its Q's) */
+    r.fpu = visits ? mean - p->fpu_offset : 0.0;
     r.u = p->c_puct * sqrt((double)(visits ? visits : 1));
     return r;
 }

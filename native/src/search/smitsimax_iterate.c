@@ -166,7 +166,8 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
             sum += ch[i].visits;
             sum_total += ch[i].total;
         }
-        const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, inv_scale);
+        const sbx_puct pc =
+            sbx_puct_begin(p, sum, sum ? (sum_total / sum - lo) * inv_scale : 0.0);
         uint32_t best = first;
         double best_v = -INFINITY;
         for (int i = 0; i < k; i++) {

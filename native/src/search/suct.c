@@ -174,7 +174,7 @@ static uint32_t select_puct(const suct *x, const suct_node *node, int agent,
         sum += ch[i].h.visits;
         sum_total += ch[i].total;
     }
-    const sbx_puct pc = sbx_puct_begin(p, sum, sum_total, lo, 1.0 / scale);
+    const sbx_puct pc = sbx_puct_begin(p, sum, sum ? (sum_total / sum - lo) / scale : 0.0);
     uint32_t best = first;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
