@@ -240,6 +240,28 @@ def _belief_records(dims: Dims, game, solved, kind: int, turn: int, seed: int) -
     return recs
 
 
+def _solved_match(job: SelfPlayJob, play_turn) -> dict[str, Any]:
+    """Plays a solving job's match: play_turn(m, dims, turn, rng) plays
+    one turn (its solves and the move) and returns the turn's records; rng
+    is drawn from (the match seed, the turn), so a game's records are the
+    same on any worker."""
+    from ..config.scenario import scenario_from_dict
+    from ..sim.match import Match
+
+    t0 = time.perf_counter()
+    scenario = scenario_from_dict(job.scenario, source="self-play game")
+    parts: list[np.ndarray] = []
+    turns = 0
+    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
+        dims = game_dims(m.world.game)
+        while not m.over:
+            parts += play_turn(m, dims, turns, np.random.default_rng([job.seed, turns]))
+            turns += 1
+    recs = np.concatenate(parts) if parts else new_records(dims, 0)
+    return {"key": job.key, "seed": job.seed, "turns": turns, "records": recs.tobytes(),
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
 def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     """Sound self-play with hidden information: the match is played by
     the scenario's public-state (pubcfr) searches, and each turn, once they
@@ -254,69 +276,57 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     reaches a record but through the ranges. Seeds and draws come from
     (the match seed, the turn), so a game's records are the same on any
     worker."""
-    from ..config.scenario import scenario_from_dict
-    from ..sim.match import Match
     from .solve import solve_belief
 
-    t0 = time.perf_counter()
-    scenario = scenario_from_dict(job.scenario, source="self-play game")
-    parts: list[np.ndarray] = []
-    turns = skipped = 0
-    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
-        game = m.world.game
-        dims = game_dims(game)
-        while not m.over:
-            turn = turns
-            rng = np.random.default_rng([job.seed, turn])
-            m.start_turn()
-            for c in m.controllers:
-                c.wait()
-            queue = []
-            for c in m.controllers:
-                search = getattr(c, "search", None)
-                if search is None or search.params.algorithm != "pubcfr":
-                    continue
-                try:
-                    queue.append((KIND_MAIN, search.node_belief(0), search.public_state(0)))
-                    # the player's own frontier: the belief states it asks a
-                    # net about (the solver's, unless --solve-depth differs)
-                    front = [n.index for n in search.public_nodes()
-                             if n.depth > 0 and not n.expanded and n.histories > 0]
-                except SandboxError:       # a root it could not split: nothing to solve
-                    continue
-                for i in rng.permutation(len(front))[:job.queries]:
-                    node = front[int(i)]
-                    queue.append((KIND_QUERY, search.node_belief(node), search.public_state(node)))
-            solves = 0
-            while queue:
-                kind, belief, pos = queue.pop(0)
-                solves += 1
-                sseed = int(rng.integers(1, 2**62))
-                try:
-                    solved = solve_belief(pos, belief, job.solver or {}, job.solve_iterations,
-                                          sseed, dims.slots, frontier=job.recursive > 0)
-                except SandboxError:
-                    # a belief state beyond what pubcfr holds (more than its
-                    # documented private states a seat): left out, the game goes on
-                    solved = None
-                    skipped += 1
-                if solved is not None:
-                    parts.append(_belief_records(dims, pos, solved, kind, turn, job.seed))
-                    # a solve's own frontier by chance (recursive queries)
-                    take = int((rng.random(job.queries) < job.recursive).sum())
-                    room = max(0, MAX_SOLVES_PER_TURN - solves - len(queue))
-                    picked = set(rng.permutation(len(solved.frontier))[:min(take, room)].tolist())
-                    for i, (b, q) in enumerate(solved.frontier):
-                        if i in picked:
-                            queue.append((KIND_QUERY, b, q))
-                        else:
-                            q.close()
-                pos.close()
-            m.complete_turn()
-            turns += 1
-    recs = np.concatenate(parts) if parts else new_records(dims, 0)
-    return {"key": job.key, "seed": job.seed, "turns": turns, "records": recs.tobytes(),
-            "seconds": round(time.perf_counter() - t0, 3), "skipped": skipped}
+    def play_turn(m, dims: Dims, turn: int, rng) -> list[np.ndarray]:
+        parts = []
+        m.start_turn()
+        for c in m.controllers:
+            c.wait()
+        queue = []
+        for c in m.controllers:
+            search = getattr(c, "search", None)
+            if search is None or search.params.algorithm != "pubcfr":
+                continue
+            try:
+                queue.append((KIND_MAIN, search.node_belief(0), search.public_state(0)))
+                # the player's own frontier: the belief states it asks a
+                # net about (the solver's, unless --solve-depth differs)
+                front = [n.index for n in search.public_nodes()
+                         if n.depth > 0 and not n.expanded and n.histories > 0]
+            except SandboxError:       # a root it could not split: nothing to solve
+                continue
+            for i in rng.permutation(len(front))[:job.queries]:
+                node = front[int(i)]
+                queue.append((KIND_QUERY, search.node_belief(node), search.public_state(node)))
+        solves = 0
+        while queue:
+            kind, belief, pos = queue.pop(0)
+            solves += 1
+            sseed = int(rng.integers(1, 2**62))
+            try:
+                solved = solve_belief(pos, belief, job.solver or {}, job.solve_iterations,
+                                      sseed, dims.slots, frontier=job.recursive > 0)
+            except SandboxError:
+                # a belief state beyond what pubcfr holds (more than its
+                # documented private states a seat): left out, the game goes on
+                solved = None
+            if solved is not None:
+                parts.append(_belief_records(dims, pos, solved, kind, turn, job.seed))
+                # a solve's own frontier by chance (recursive queries)
+                take = int((rng.random(job.queries) < job.recursive).sum())
+                room = max(0, MAX_SOLVES_PER_TURN - solves - len(queue))
+                picked = set(rng.permutation(len(solved.frontier))[:min(take, room)].tolist())
+                for i, (b, q) in enumerate(solved.frontier):
+                    if i in picked:
+                        queue.append((KIND_QUERY, b, q))
+                    else:
+                        q.close()
+            pos.close()
+        m.complete_turn()
+        return parts
+
+    return _solved_match(job, play_turn)
 
 
 def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
@@ -332,53 +342,43 @@ def _play_solved(job: SelfPlayJob) -> dict[str, Any]:
     main line), and so on, at most MAX_SOLVES_PER_TURN solves a turn. The
     solver's seeds and the queries' draws come from (the match seed, the
     turn), so a game's records are the same on any worker."""
-    from ..config.scenario import scenario_from_dict
-    from ..sim.match import Match
     from .solve import solve_position
 
-    t0 = time.perf_counter()
-    scenario = scenario_from_dict(job.scenario, source="self-play game")
-    parts: list[np.ndarray] = []
-    turns = 0
-    with Match(scenario, seed=job.seed, max_turns=job.max_turns) as m:
+    def play_turn(m, dims: Dims, turn: int, rng) -> list[np.ndarray]:
+        parts = []
         game = m.world.game
-        dims = game_dims(game)
-        while not m.over:
-            turn = turns
-            rng = np.random.default_rng([job.seed, turn])
-            tree = job.query_source == "tree"
+        tree = job.query_source == "tree"
+        if tree:
+            queue = [(KIND_MAIN, game.clone())]
+        else:   # the walks are drawn before any solve, as they always were
+            seeds = rng.integers(1, 2**62, size=job.queries + 1)
+            queue = [(KIND_MAIN, game.clone())] + [
+                (KIND_QUERY, q) for q in _walk_queries(game, job.queries, rng, dims.players)]
+        solves = 0
+        while queue:
+            kind, pos = queue.pop(0)
             if tree:
-                queue = [(KIND_MAIN, game.clone())]
-            else:   # the walks are drawn before any solve, as they always were
-                seeds = rng.integers(1, 2**62, size=job.queries + 1)
-                queue = [(KIND_MAIN, game.clone())] + [
-                    (KIND_QUERY, q) for q in _walk_queries(game, job.queries, rng, dims.players)]
-            solves = 0
-            while queue:
-                kind, pos = queue.pop(0)
+                sseed = int(rng.integers(1, 2**62))
+            else:
+                sseed = int(seeds[solves])
+            solves += 1
+            solved = solve_position(pos, job.solver or {}, job.solve_iterations, sseed,
+                                    leaves=tree)
+            if solved is not None:
+                parts.append(_solved_records(dims, pos, solved, kind, turn, job.seed))
                 if tree:
-                    sseed = int(rng.integers(1, 2**62))
-                else:
-                    sseed = int(seeds[solves])
-                solves += 1
-                solved = solve_position(pos, job.solver or {}, job.solve_iterations, sseed,
-                                        leaves=tree)
-                if solved is not None:
-                    parts.append(_solved_records(dims, pos, solved, kind, turn, job.seed))
-                    if tree:
-                        # the main line's frontier is queried; a query's own
-                        # frontier only by chance (recursive queries)
-                        take = job.queries if kind == KIND_MAIN else int(
-                            (rng.random(job.queries) < job.recursive).sum())
-                        room = MAX_SOLVES_PER_TURN - solves - len(queue)
-                        for q in _frontier_queries(pos, solved.leaves, min(take, room), rng):
-                            queue.append((KIND_QUERY, q))
-                pos.close()
-            m.start_turn()
-            for c in m.controllers:
-                c.wait()
-            m.complete_turn()
-            turns += 1
-    recs = np.concatenate(parts) if parts else new_records(dims, 0)
-    return {"key": job.key, "seed": job.seed, "turns": turns, "records": recs.tobytes(),
-            "seconds": round(time.perf_counter() - t0, 3)}
+                    # the main line's frontier is queried; a query's own
+                    # frontier only by chance (recursive queries)
+                    take = job.queries if kind == KIND_MAIN else int(
+                        (rng.random(job.queries) < job.recursive).sum())
+                    room = MAX_SOLVES_PER_TURN - solves - len(queue)
+                    for q in _frontier_queries(pos, solved.leaves, min(take, room), rng):
+                        queue.append((KIND_QUERY, q))
+            pos.close()
+        m.start_turn()
+        for c in m.controllers:
+            c.wait()
+        m.complete_turn()
+        return parts
+
+    return _solved_match(job, play_turn)
