@@ -11,7 +11,7 @@ from fuzz_support import (ALGORITHMS, ALL_CASES, attempt, fuzz_settings, must,
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sandbox.native import SNAPSHOT_DTYPE, ClosedError, Game, Search, SearchParams
+from sandbox.native import SNAPSHOT_DTYPE, ClosedError, Game, PublicBelief, Search, SearchParams
 
 # name -> call(obj, ctx) with arguments valid for the open object
 GAME_CALLS = {
@@ -70,6 +70,9 @@ SEARCH_CALLS = {
     "public_nodes": lambda s, c: s.public_nodes(),
     "node_ranges": lambda s, c: s.node_ranges(0, 0),
     "public_state": lambda s, c: s.public_state(0),
+    "node_belief": lambda s, c: s.node_belief(0),
+    "set_beliefs": lambda s, c: s.set_beliefs(c["belief"]),
+    "root_values": lambda s, c: s.root_values(0),
 }
 # Public names that are not C calls, each for its stated reason:
 NOT_CALLS = {
@@ -98,7 +101,11 @@ def _context(case, seed, algorithm="smitsimax"):
     joint = random_legal_joint(g, np.random.default_rng(seed))
     after = must(g.clone)
     must(after.step, joint)
+    one = (np.array([1], np.uint32), np.array([1], np.uint32))
+    belief = PublicBelief(ids=one, weights=(np.ones(1), np.ones(1)),
+                          pairs=np.zeros((1, 2), np.uint32))
     return g, {"twin": twin, "joint": joint, "after": after, "words": must(twin.export),
+               "belief": belief,
                "params": SearchParams(max_depth=4, node_cap=4096, algorithm=algorithm)}
 
 
