@@ -219,8 +219,6 @@ static int apply_pending(sbx_search *s) {
     return rc;
 }
 
-int sbx_search_apply_pending(sbx_search *s) { return apply_pending(s); }
-
 int sbx_search_set_params(sbx_search *s, const sbx_search_params *params) {
     if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "search is NULL");
     int rc = sbx_search_params_validate(params);
@@ -469,6 +467,16 @@ int sbx_search_pubcfr_node_state(const sbx_search *s, int node, sbx_game *game) 
     if (rc) return rc;
     memcpy(game->state, st, s->state_size);
     return SBX_OK;
+}
+
+int sbx_search_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *weights,
+                                  const int *n, const uint32_t *pairs, int nh) {
+    if (s == NULL) return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: search is NULL");
+    /* queued settings first: one that rebuilds the tree (max_depth, ...)
+     * would otherwise drop the beliefs at the next run */
+    int rc = apply_pending(s);
+    if (rc) return rc;
+    return sbx_pubcfr_set_beliefs(s, ids, weights, n, pairs, nh);
 }
 
 int sbx_search_best_moves(sbx_search *s, int32_t *moves_out) {

@@ -1626,25 +1626,18 @@ static int pbs_check(const double *weights, const int *n, const uint32_t *pairs,
     return rc;
 }
 
-int sbx_search_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *weights,
-                                  const int *n, const uint32_t *pairs, int nh) {
+int sbx_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *weights,
+                           const int *n, const uint32_t *pairs, int nh) {
     if (!s || !ids || !weights || !n || !pairs) {
         return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr beliefs: no argument may be NULL");
     }
     if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
         return sbx_fail(SBX_ERR_STATE, "pubcfr beliefs: the search is not running pubcfr");
     }
-    /* queued settings first: one that rebuilds the tree (max_depth, ...)
-     * would otherwise drop the beliefs at the next run */
-    int rc = sbx_search_apply_pending(s);
-    if (rc) return rc;
-    if (s->algo_id != SBX_ALGO_PUBCFR || !s->algo) {
-        return sbx_fail(SBX_ERR_STATE, "pubcfr beliefs: the search is not running pubcfr");
-    }
     if (s->vt->is_terminal(s->cfg, s->root)) {
         return sbx_fail(SBX_ERR_STATE, "pubcfr beliefs: the search's root is terminal");
     }
-    rc = pbs_check(weights, n, pairs, nh);
+    int rc = pbs_check(weights, n, pairs, nh);
     if (rc) return rc;
     pc_carry c;
     memset(&c, 0, sizeof c);
