@@ -271,11 +271,11 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     drawn from that search's frontier (the public belief states it asks
     the net about, under its average strategies); each solve adds up to
     `queries` states of its own frontier, each with probability
-    `recursive`, at most MAX_SOLVES_PER_TURN solves a turn. The solves' per-private-state values
-    and range-mixed average strategies are the targets; nothing private
-    reaches a record but through the ranges. Seeds and draws come from
-    (the match seed, the turn), so a game's records are the same on any
-    worker."""
+    `recursive`, at most MAX_SOLVES_PER_TURN solves a turn. The solves'
+    per-private-state values and range-mixed average strategies are the
+    targets; nothing private reaches a record but through the ranges.
+    Seeds and draws come from (the match seed, the turn), so a game's
+    records are the same on any worker."""
     from .solve import solve_belief
 
     def play_turn(m, dims: Dims, turn: int, rng) -> list[np.ndarray]:

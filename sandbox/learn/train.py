@@ -290,7 +290,6 @@ def _check_solvable(cfg: TrainConfig, scenario, dims) -> None:
     if dims.players != 2:
         raise TrainError(f"{name}: query solving (--targets solve) solves two-player games; "
                          "use --targets search")
-    algos = [p.search.algorithm for p in scenario.players]
     # the searching players (a bot, a random player or a process has no search)
     searching = [p.search.algorithm for p in scenario.players if p.controller == "smitsimax"]
     if dims.slots:
@@ -303,7 +302,7 @@ def _check_solvable(cfg: TrainConfig, scenario, dims) -> None:
             raise TrainError(f"{name}: with hidden information the queries come from the "
                              "solver's tree (--queries-from tree): a random walk's states "
                              "have no beliefs")
-    elif "pubcfr" in algos[:1]:
+    elif scenario.players[0].search.algorithm == "pubcfr":
         raise TrainError(f"{name}: the game has no hidden information: query solving solves "
                          "it with gtcfr; make player 0's algorithm another search")
 

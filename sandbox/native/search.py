@@ -663,8 +663,8 @@ class Search:
         return RootValues(
             ids=np.frombuffer(ffi.buffer(ids, 4 * k), dtype=np.uint32).copy(),
             weights=arr[0], opponent_mass=arr[1], values=arr[2],
-            legal=np.array([[(int(legal[i]) >> m) & 1 for m in range(lib.SBX_MAX_MOVES)]
-                            for i in range(k)], dtype=bool).reshape(k, lib.SBX_MAX_MOVES),
+            legal=(np.frombuffer(ffi.buffer(legal, 4 * k), dtype=np.uint32)[:, None]
+                   >> np.arange(lib.SBX_MAX_MOVES, dtype=np.uint32) & 1).astype(bool),
             policy=np.frombuffer(ffi.buffer(pol, 8 * k * lib.SBX_MAX_MOVES),
                                  dtype=np.float64).reshape(k, lib.SBX_MAX_MOVES).copy())
 

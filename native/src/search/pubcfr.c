@@ -852,6 +852,19 @@ static double slot_u(const pubcfr *x, const pc_hist *h, int k1, int a, int b) {
     return ch < 0 ? x->slot_value[sl] : x->hists[ch].value;
 }
 
+/* The average strategies in place of the current ones (A_CUR, scratch that
+ * the next pass's regret matching overwrites), each information state's
+ * reach under them, and with a net the frontier's values for seat persp
+ * under those ranges: what re-solving's summary and the query values read. */
+static void average_as_current(sbx_search *s, pubcfr *x, int persp) {
+    for (size_t j = 0; j < x->n_infos; j++) {
+        pc_info *in = &x->infos[j];
+        if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
+    }
+    reach_under_current(x);
+    if (s->net) net_query(s, x, persp, 0, 0);
+}
+
 /* The opponent's best response below public node `top` to the seat's
  * strategy in A_CUR (the average, set by the caller with the reaches):
  * every history's value there (player 0's) with the opponent, at each of
@@ -955,14 +968,9 @@ static int summarize(sbx_search *s, const uint8_t *joint, pc_carry *c) {
     while (x->map_key[q] != UINT64_MAX && x->map_key[q] != mk) q = (q + 1) & (x->map_cap - 1);
     if (x->map_key[q] != mk) return 0;
     const uint32_t mine = x->map_val[q];
-    /* the average strategies in place of the current ones (the tree is
-     * dropped next), reach and values under them */
-    for (size_t j = 0; j < x->n_infos; j++) {
-        pc_info *in = &x->infos[j];
-        if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
-    }
-    reach_under_current(x);
-    if (s->net) net_query(s, x, opp, 0, 0);
+    /* reach and values under the average strategies (the tree is dropped
+     * next) */
+    average_as_current(s, x, opp);
     if (!best_response_values(x, (uint32_t)node, opp)) return 0;
     /* the child's information states, renumbered per seat */
     uint32_t *index = malloc(x->n_infos * sizeof *index);
@@ -1674,17 +1682,10 @@ int sbx_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *wei
 }
 
 /* Every history's value (player 0's) under both seats' average strategies,
- * bottom-up, frontier values from the game's evaluation or (with a net)
- * the net asked for seat persp's side under the average ranges. Leaves the
- * average strategies in A_CUR and each information state's reach under
- * them: scratch the next pass recomputes. */
+ * bottom-up (average_as_current's scratch, which the next pass recomputes),
+ * frontier values from the game's evaluation or the net for seat persp. */
 static void evaluate_average(sbx_search *s, pubcfr *x, int persp) {
-    for (size_t j = 0; j < x->n_infos; j++) {
-        pc_info *in = &x->infos[j];
-        if (in->k) cfr_average(ARR(x, in, A_AVG), in->k, ARR(x, in, A_CUR));
-    }
-    reach_under_current(x);
-    if (s->net) net_query(s, x, persp, 0, 0);
+    average_as_current(s, x, persp);
     for (size_t hh = x->n_hists; hh-- > 0;) {
         pc_hist *h = &x->hists[hh];
         if (h->kind != H_INTERIOR) continue;

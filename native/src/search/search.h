@@ -142,14 +142,14 @@ struct sbx_algo_vt {
  * the root (no parent, no move, visits 0), *n_out = 1; a node other than 0
  * is refused, the message saying "<algorithm> <why>" (e.g. "keeps no tree,
  * only its root (node 0)"). Random, greedy and pubcfr share it. */
+int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
+                           sbx_snapshot_node *out, int *n_out);
+
 /* pubcfr.c's part of sbx_search_pubcfr_set_beliefs (api.c applies the
  * queued settings first, so a queued change cannot undo the beliefs at the
  * next run). */
 int sbx_pubcfr_set_beliefs(sbx_search *s, const uint32_t *ids, const double *weights,
                            const int *n, const uint32_t *pairs, int nh);
-
-int sbx_root_only_snapshot(sbx_search *s, uint32_t top, const char *why,
-                           sbx_snapshot_node *out, int *n_out);
 
 /* The clock under a time budget: read at iteration *next, which is at most
  * time_check_interval iterations after the last read and fewer when
