@@ -1138,17 +1138,20 @@ int sbx_search_debug_pubcfr_hists(sbx_search *search, int32_t *node, int32_t *in
 
 /* Query solving over public belief states (sandbox/learn/solve.py; Student
  * of Games' per-private-state targets). A public node's belief state under
- * both seats' average strategies: each seat's information states there
- * (seat 0's first, then seat 1's: n_out[0] and n_out[1] of them; ids the
- * game's private states, weights each one's own reach -- its root range
- * times its own average probabilities on the way -- normalised per seat)
+ * both seats' average strategies (current 0) or under the strategies the
+ * next iteration plays (current 1: regret matching of the regrets so far,
+ * the ranges a value net is asked with at that iteration): each seat's
+ * information states there (seat 0's first, then seat 1's: n_out[0] and
+ * n_out[1] of them; ids the game's private states, weights each one's own
+ * reach -- its root range times its own probabilities on the way --
+ * normalised per seat)
  * and its histories as pairs of indices into the two lists (pairs[2h] into
  * seat 0's, pairs[2h + 1] into seat 1's; *nh_out of them). At most cap
  * entries and pair_cap pairs are written; the counts are always the whole.
  * SBX_ERR_STATE if the search is not running pubcfr or has no tree. */
-int sbx_search_pubcfr_node_pbs(sbx_search *search, int node, uint32_t *ids, double *weights,
-                               int cap, uint32_t *pairs, int pair_cap, int *n_out,
-                               int *nh_out);
+int sbx_search_pubcfr_node_pbs(sbx_search *search, int node, int current, uint32_t *ids,
+                               double *weights, int cap, uint32_t *pairs, int pair_cap,
+                               int *n_out, int *nh_out);
 
 /* Start the search afresh on a given public belief state at its root:
  * n[0] information states of seat 0 then n[1] of seat 1 (ids, weights:

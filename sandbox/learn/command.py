@@ -74,6 +74,12 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="with --queries-from tree: the chance that each of --queries states of a "
                         "query's own frontier is solved too (Student of Games' recursive "
                         "queries; the paper uses 0.1 to 0.2; default 0.1)")
+    p.add_argument("--query-ranges", choices=("current", "average"), default="current",
+                   dest="query_ranges",
+                   help="hidden information: the ranges a frontier query carries. current: "
+                        "those a player's search asks its net with, at an iteration drawn "
+                        "uniformly from its budget (Student of Games); average: those of its "
+                        "average strategies after the search (default current)")
     p.add_argument("--generations", type=int, default=1, metavar="G",
                    help="G rounds of self-play and training: generation g's searches (and "
                         "solver) use generation g-1's net as value_net, and it trains on every "
@@ -157,6 +163,7 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       size=args.size, targets=args.targets,
                       solve_iterations=args.solve_iterations, solve_depth=args.solve_depth,
                       queries=args.queries, query_source=args.queries_from, recursive=args.recursive,
+                      query_ranges=args.query_ranges,
                       generations=args.generations,
                       command=" ".join(["python -m sandbox train",
                                         *(shlex.quote(a) for a in argv)]))

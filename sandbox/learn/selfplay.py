@@ -43,6 +43,11 @@ class SelfPlayJob:
     # with probability `recursive`
     query_source: str = "walk"
     recursive: float = 0.0
+    # hidden information: the ranges a frontier query carries. "current":
+    # those of the strategies a player's search plays at an iteration drawn
+    # uniformly from its budget (the ranges it asks a net with, Student of
+    # Games); "average": those of its average strategies after the search
+    query_ranges: str = "current"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -262,6 +267,36 @@ def _solved_match(job: SelfPlayJob, play_turn) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
+def _current_queries(search, root, n: int, rng) -> list:
+    """Up to n queries (KIND_QUERY, PublicBelief, Game) as a player's
+    search asks its net: a copy of its search (its settings, its net) on
+    its root belief state runs t iterations, t drawn uniformly from 1 to
+    the player's budget this turn, and n of its frontier nodes are drawn
+    uniformly, each with the ranges of the strategies iteration t + 1
+    plays there. Those start near uniform and end concentrated, where the
+    average strategies' ranges are smooth: a net trained on the latter
+    alone misleads a search that asks it under the former. (The copy holds
+    the root's ranges fixed, without the player's re-solving gadget.)"""
+    from ..native import Search
+    budget = max(1, search.stats().iterations)
+    t = int(rng.integers(1, budget + 1))
+    state = search.public_state(0)
+    out = []
+    try:
+        with Search(state, search.params, seed=int(rng.integers(1, 2**62))) as side:
+            side.set_beliefs(root)
+            side.run(iterations=t)
+            front = [nd.index for nd in side.public_nodes()
+                     if nd.depth > 0 and not nd.expanded and nd.histories > 0]
+            for i in rng.permutation(len(front))[:n]:
+                node = front[int(i)]
+                out.append((KIND_QUERY, side.node_belief(node, current=True),
+                            side.public_state(node)))
+    finally:
+        state.close()
+    return out
+
+
 def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     """Sound self-play with hidden information: the match is played by
     the scenario's public-state (pubcfr) searches, and each turn, once they
@@ -269,7 +304,7 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     with both seats' ranges as that search holds them) is solved afresh by
     pubcfr at `solve_iterations` with both ranges fixed, and `queries` more
     drawn from that search's frontier (the public belief states it asks
-    the net about, under its average strategies); each solve adds up to
+    the net about: `query_ranges`, _current_queries); each solve adds up to
     `queries` states of its own frontier, each with probability
     `recursive`, at most MAX_SOLVES_PER_TURN solves a turn. The solves'
     per-private-state values and range-mixed average strategies are the
@@ -289,7 +324,11 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
             if search is None or search.params.algorithm != "pubcfr":
                 continue
             try:
-                queue.append((KIND_MAIN, search.node_belief(0), search.public_state(0)))
+                root = search.node_belief(0)
+                queue.append((KIND_MAIN, root, search.public_state(0)))
+                if job.query_ranges == "current":
+                    queue += _current_queries(search, root, job.queries, rng)
+                    continue
                 # the player's own frontier: the belief states it asks a
                 # net about (the solver's, unless --solve-depth differs)
                 front = [n.index for n in search.public_nodes()

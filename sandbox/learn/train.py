@@ -58,6 +58,7 @@ class TrainConfig:
     queries: int = 4
     query_source: str = "tree"        # "tree": the solver's frontier; "walk": random joint actions on
     recursive: float = 0.1            # tree: the chance of each recursive query
+    query_ranges: str = "current"     # hidden information: "current" or "average" (SelfPlayJob)
     generations: int = 1
     net: str | None = None            # the previous generation's net, inside every search
     net_hash: str = ""                # its bytes' hash: another net is another buffer
@@ -73,6 +74,10 @@ class TrainConfig:
             if self.query_source != "walk":   # (walk buffers keep the keys they had)
                 key.update(query_source=self.query_source, recursive=self.recursive,
                            max_solves=MAX_SOLVES_PER_TURN)
+            solver = self.solver() or {}
+            if solver.get("algorithm") == "pubcfr" and self.query_ranges != "average":
+                # (buffers of average-range queries keep the keys they had)
+                key.update(query_ranges=self.query_ranges)
         if self.net:
             key["net"] = self.net_hash
         return key
@@ -145,7 +150,7 @@ def selfplay(cfg: TrainConfig, buf: ReplayBuffer, executor,
                     break
                 job = SelfPlayJob(f"game-{s}", cfg.scenario, s, cfg.max_turns, cfg.targets,
                                   cfg.solver(), cfg.solve_iterations, cfg.queries,
-                                  cfg.query_source, cfg.recursive)
+                                  cfg.query_source, cfg.recursive, cfg.query_ranges)
                 pending[executor.submit(play_selfplay, job)] = s
             if not pending:
                 return played

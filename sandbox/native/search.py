@@ -587,22 +587,26 @@ class Search:
                 cap = n[0]
         return tuple((int(ids[i]), float(probs[i])) for i in range(n[0]))
 
-    def node_belief(self, node: int) -> PublicBelief:
+    def node_belief(self, node: int, current: bool = False) -> PublicBelief:
         """pubcfr: public node `node`'s belief state under both seats'
         average strategies: each seat's information states there with its
-        own reach as weight (normalised; uniform where the averages never
-        reach the node) and the histories that pair them. With
-        Search.public_state(node) it is a query to solve afresh
-        (set_beliefs)."""
+        own reach as weight (normalised; uniform where the strategies never
+        reach the node) and the histories that pair them. `current`: under
+        the strategies the next iteration plays instead (regret matching of
+        the regrets so far): the ranges a value net is asked with inside
+        the search at this point. With Search.public_state(node) it is a
+        query to solve afresh (set_beliefs)."""
         node = int_arg("node", node, 0, 1 << 30)
+        if not isinstance(current, bool):
+            raise InvalidArgument(f"current: expected a bool (got {type(current).__name__})")
         n, nh = ffi.new("int[2]"), ffi.new("int *")
         with self._h.lock:
             cap, pcap = 4096, 1 << 16
             while True:
                 ids, w = ffi.new("uint32_t[]", cap), ffi.new("double[]", cap)
                 pairs = ffi.new("uint32_t[]", 2 * pcap)
-                check(lib.sbx_search_pubcfr_node_pbs(self._h.get(), node, ids, w, cap, pairs,
-                                                     pcap, n, nh))
+                check(lib.sbx_search_pubcfr_node_pbs(self._h.get(), node, int(current), ids, w,
+                                                     cap, pairs, pcap, n, nh))
                 if n[0] + n[1] <= cap and nh[0] <= pcap:
                     break
                 cap, pcap = max(cap, n[0] + n[1]), max(pcap, nh[0])

@@ -44,14 +44,14 @@ def test_a_solved_belief_gives_each_slot_its_hand_solved_value():
     assert got.legal[0, :2].all() and not got.legal[0, 2:].any()
 
 
-def hidden_job(seed: int, queries: int = 2, recursive: float = 0.0):
+def hidden_job(seed: int, queries: int = 2, recursive: float = 0.0, ranges: str = "current"):
     sc = load_scenario("goofspiel_4_imp_info").with_settings(
         PUBCFR + ["players.0.search.max_depth=2", "players.1.search.max_depth=2",
                   "budget.iterations=100"])
     solver = solver_params(sc.players[0].search.model_dump(mode="json"))
     solver["max_depth"] = 4
     job = SelfPlayJob("k", sc.model_dump(mode="json"), seed, None, "solve", solver, 400,
-                      queries, "tree", recursive)
+                      queries, "tree", recursive, ranges)
     with Game(sc.game, sc.game_param_string(), 1) as g:
         return job, game_dims(g)
 
@@ -69,8 +69,11 @@ def test_hidden_records_hold_beliefs_and_per_slot_targets_in_view_order():
         assert np.allclose(a["value"][::-1], b["value"]) and np.allclose(a["policy"][::-1],
                                                                          b["policy"])
         assert np.all(np.abs(a["value"]) <= 1.0 + 1e-6)
-        # a value where the slot is possible; none where it is not
-        assert np.all(a["value_mask"][a["ranges"] > 0] == 1.0)
+        # a value where the slot is possible; none where it is not. (A
+        # query under current ranges can leave a possible hand of one seat
+        # with no weight of the other on any hand it pairs with: no value.)
+        if a["kind"] == KIND_MAIN:
+            assert np.all(a["value_mask"][a["ranges"] > 0] == 1.0)
         assert np.all(a["value"][a["value_mask"] == 0] == 0.0)
         assert np.allclose(a["policy"].sum(axis=1), 1.0)
         assert np.all(a["policy"][a["legal"] == 0] == 0)
@@ -84,6 +87,26 @@ def test_hidden_records_hold_beliefs_and_per_slot_targets_in_view_order():
 def test_the_same_hidden_job_gives_the_same_records():
     job, _ = hidden_job(5, recursive=0.5)
     assert play_selfplay(job)["records"] == play_selfplay(job)["records"]
+
+
+def test_current_range_queries_are_other_belief_states_than_average_ones():
+    """The main positions are the same either way (the players' own
+    searches); the queries carry other ranges (the C export is pinned in
+    tests/native/test_pubcfr_query.py), and the two are other buffers."""
+    recs = {}
+    for ranges in ("current", "average"):
+        job, dims = hidden_job(3, queries=3, ranges=ranges)
+        recs[ranges] = np.frombuffer(play_selfplay(job)["records"], dtype=payload_dtype(dims))
+    main = {k: r[r["kind"] == KIND_MAIN] for k, r in recs.items()}
+    assert main["current"].tobytes() == main["average"].tobytes()
+    q = {k: r[r["kind"] == KIND_QUERY] for k, r in recs.items()}
+    assert len(q["current"]) > 0 and len(q["average"]) > 0
+    assert not np.array_equal(q["current"]["ranges"], q["average"]["ranges"])
+    sc = load_scenario("goofspiel_4_imp_info").with_settings(PUBCFR).model_dump(mode="json")
+    base = dict(scenario=sc, scenario_name="x", out="x", work="x")
+    assert (TrainConfig(**base).selfplay_key()
+            != TrainConfig(**base, query_ranges="average").selfplay_key())
+    assert "query_ranges" not in TrainConfig(**base, query_ranges="average").selfplay_key()
 
 
 def test_the_solver_is_pubcfr_at_the_solve_depth():

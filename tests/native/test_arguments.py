@@ -220,6 +220,7 @@ CASES = [
     ("public_state-float", lambda g, s, o: s.public_state(0.5), ["node", "integer"]),
     ("node_belief-str", lambda g, s, o: s.node_belief("0"), ["node", "integer"]),
     ("node_belief-negative", lambda g, s, o: s.node_belief(-1), ["node", "out of range"]),
+    ("node_belief-current", lambda g, s, o: s.node_belief(0, current="yes"), ["current", "bool"]),
     ("set_beliefs-str", lambda g, s, o: s.set_beliefs("ranges"), ["belief", "PublicBelief"]),
     ("root_values-str", lambda g, s, o: s.root_values("0"), ["seat", "integer"]),
     ("root_values-seat", lambda g, s, o: s.root_values(2), ["seat 2", "0..1"]),

@@ -1533,11 +1533,43 @@ int sbx_search_pubcfr_node_range(sbx_search *s, int node, int seat, int belief,
 
 /* ------------------------------------------------------------ query solving */
 
-int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, uint32_t *ids, double *weights,
-                               int cap, uint32_t *pairs, int pair_cap, int *n_out,
-                               int *nh_out) {
+/* Each information state's reach under the strategies the next update
+ * will play (regret matching of the regrets so far), from the root's
+ * weights as the last update set them: the ranges the value net is asked
+ * with inside a solve, at this iteration. A new array (NULL without
+ * memory); the caller frees it. */
+static double *reach_under_regrets(pubcfr *x) {
+    const size_t n = x->n_infos ? x->n_infos : 1;
+    double *reach = malloc(n * sizeof *reach);
+    double *cur = malloc(SBX_MAX_MOVES * sizeof *cur);
+    if (!reach || !cur) {
+        free(reach);
+        free(cur);
+        return NULL;
+    }
+    for (size_t j = 0; j < x->n_infos; j++) {
+        const pc_info *in = &x->infos[j];
+        if (in->parent < 0) {
+            reach[j] = in->weight;
+            continue;
+        }
+        const pc_info *up = &x->infos[in->parent];
+        cfr_regret_match(ARR(x, up, A_REGRET), up->k, cur);
+        reach[j] = reach[in->parent] * cur[in->act];
+    }
+    free(cur);
+    return reach;
+}
+
+int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, int current, uint32_t *ids,
+                               double *weights, int cap, uint32_t *pairs, int pair_cap,
+                               int *n_out, int *nh_out) {
     if (!ids || !weights || !pairs || !n_out || !nh_out || cap < 0 || pair_cap < 0) {
         return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node pbs: no buffer may be NULL, caps >= 0");
+    }
+    if (current != 0 && current != 1) {
+        return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node pbs: current must be 0 or 1 (got %d)",
+                        current);
     }
     int rc = belief_args(s, "pubcfr node pbs");
     if (rc) return rc;
@@ -1546,10 +1578,12 @@ int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, uint32_t *ids, double *w
         return sbx_fail(SBX_ERR_ARGUMENT, "pubcfr node pbs: node %d out of range 0..%zu", node,
                         x->n_nodes - 1);
     }
-    const double *r = belief_reach(x);
+    double *own = current ? reach_under_regrets(x) : NULL;
+    const double *r = current ? own : belief_reach(x);
     int32_t *index = malloc((x->n_infos ? x->n_infos : 1) * sizeof *index);
     if (!r || !index) {
         free(index);
+        free(own);
         return sbx_fail(SBX_ERR_MEMORY, "pubcfr node pbs: out of memory");
     }
     /* each seat's information states at the node, seat 0's first: their
@@ -1569,7 +1603,7 @@ int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, uint32_t *ids, double *w
         const int at = (in->seat == 0 ? 0 : n[0]) + index[j];
         if (at >= cap) continue;
         ids[at] = in->id;
-        /* every reach 0 (a node the average strategies never reach):
+        /* every reach 0 (a node the strategies never reach):
          * uniform, so the belief state is still one to solve */
         weights[at] = tot[in->seat] > 0.0 ? r[j] / tot[in->seat] : 1.0 / n[in->seat];
     }
@@ -1580,6 +1614,7 @@ int sbx_search_pubcfr_node_pbs(sbx_search *s, int node, uint32_t *ids, double *w
         pairs[2 * nh + 1] = (uint32_t)index[x->hists[h].i[1]];
     }
     free(index);
+    free(own);
     n_out[0] = n[0];
     n_out[1] = n[1];
     *nh_out = nh;
