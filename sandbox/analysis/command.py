@@ -35,6 +35,10 @@ def add_exploit_args(p: argparse.ArgumentParser) -> None:
                         "one curve of the scenario as it is)")
     p.add_argument("--png", default=None, metavar="FILE",
                    help="with --curve: also draw the curves, both axes log")
+    p.add_argument("--no-equilibrium", action="store_false", dest="equilibrium",
+                   help="with hidden information, skip the reference equilibrium (a pure-Python "
+                        "CFR+ solve of the whole game, for the game-value line; over an hour on "
+                        "goofspiel-5): the NashConv figures do not need it")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -64,12 +68,13 @@ def run_exploit(args: argparse.Namespace, out=None) -> int:
         raise CliError("--series and --png draw a curve: give --curve N1,N2,...")
     if args.seeds is not None:
         report = exploit_seeds(scenario, agent=args.agent, iterations=args.iterations,
-                               first_seed=args.seed, seeds=args.seeds, progress=progress)
+                               first_seed=args.seed, seeds=args.seeds, progress=progress,
+                               equilibrium=args.equilibrium)
     else:
         if args.seed is not None:
             scenario = scenario.model_copy(update={"seed": args.seed})
         report = exploit_scenario(scenario, agent=args.agent, iterations=args.iterations,
-                                  progress=progress)
+                                  progress=progress, equilibrium=args.equilibrium)
     if show:
         print(file=sys.stderr)
     if args.json:
@@ -91,7 +96,8 @@ def _run_curve(args: argparse.Namespace, scenario, out, progress, show: bool) ->
     if args.png is not None:
         check_png_path(args.png)        # a wrong name fails now, not after the run
     report = exploit_curve(scenario, budgets, series, agent=args.agent, first_seed=args.seed,
-                           seeds=args.seeds or 1, progress=progress)
+                           seeds=args.seeds or 1, progress=progress,
+                           equilibrium=args.equilibrium)
     if show:
         print(file=sys.stderr)
     path = curve_png(report, args.png) if args.png is not None else None

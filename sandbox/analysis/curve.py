@@ -109,9 +109,11 @@ def series_arg(text: str) -> tuple[str, list[str]]:
 
 def exploit_curve(scenario, budgets: Sequence[int], series: Sequence[tuple[str, list[str]]],
                   agent: int = 0, first_seed: int | None = None, seeds: int = 1,
-                  progress: Callable[[str, int, int], None] | None = None) -> CurveReport:
+                  progress: Callable[[str, int, int], None] | None = None,
+                  equilibrium: bool = True) -> CurveReport:
     """Exact NashConv of each series at each budget (seeds first_seed ..
-    first_seed+seeds-1, default the scenario's seed)."""
+    first_seed+seeds-1, default the scenario's seed); `equilibrium` as
+    exploit_scenario's."""
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_SEEDS:
         raise ExploitError(f"--seeds must be in 1..{MAX_SEEDS}, got {seeds!r}")
     names = [n for n, _ in series]
@@ -132,7 +134,7 @@ def exploit_curve(scenario, budgets: Sequence[int], series: Sequence[tuple[str, 
             figures = []
             for k in range(seeds):
                 rep = exploit_scenario(sc.model_copy(update={"seed": first + k}), agent, b,
-                                       cache=cache)
+                                       cache=cache, equilibrium=equilibrium)
                 figures.append(rep.nashconv)
                 uniform, game, params, searches[name] = (rep.uniform_nashconv, rep.game,
                                                          rep.game_params, rep.search)

@@ -112,3 +112,28 @@ def test_exploit_accepts_hidden_bids():
     assert r.game_value == pytest.approx(0.0, abs=1e-3) and r.equilibrium_nashconv <= 1e-4
     again = exploit_scenario(sc)
     assert again.nashconv == r.nashconv                     # reproducible
+
+
+def test_no_equilibrium_skips_the_reference_and_keeps_every_nashconv(capsys):
+    """--no-equilibrium leaves out the game value (a pure-Python CFR+ solve,
+    most of a goofspiel-5 run), not the figures: the same NashConv, the
+    same uniform one, no value and a note saying why."""
+    from sandbox.cli import main
+    search = {"max_depth": 3, "policy": "rm", "final_move": "sample", "gamma": 1.0}
+    sc = scenario_from_dict({"name": "t", "game": "goofspiel",
+                             "game_params": {"num_cards": 3, "imp_info": 1}, "seed": 4,
+                             "budget": {"ms": 0, "iterations": 300},
+                             "players": [{"name": "A", "search": search},
+                                         {"name": "B", "search": search}]})
+    full = exploit_scenario(sc)
+    bare = exploit_scenario(sc, equilibrium=False)
+    assert bare.nashconv == full.nashconv and bare.policy_nashconv == full.policy_nashconv
+    assert bare.uniform_nashconv == full.uniform_nashconv
+    assert full.game_value is not None
+    assert bare.game_value is None and bare.equilibrium_nashconv is None
+    assert "--no-equilibrium" in bare.value_note
+    assert "not solved (--no-equilibrium)" in bare.text()
+    assert main(["exploit", "goofspiel_4_imp_info", "--set", "game_params.num_cards=3",
+                 "--iterations", "50", "--seeds", "2", "--no-equilibrium"]) == 0
+    out = capsys.readouterr().out
+    assert "game value (CFR+): n/a (not solved (--no-equilibrium))" in out
