@@ -5,6 +5,8 @@ A net is a NetSpec (what game layout it reads, its architecture) and its
 tensors by name, in file order (`tensor_shapes`)."""
 from __future__ import annotations
 
+import hashlib
+
 import os
 import struct
 import tempfile
@@ -224,3 +226,12 @@ def read_net(path: str | os.PathLike) -> tuple[NetSpec, dict[str, np.ndarray], s
         params[name] = np.frombuffer(raw, dtype="<f4", count=n, offset=pos).reshape(shape).copy()
         pos += 4 * n
     return spec, params, meta
+
+
+def weights_digest(path: str | os.PathLike) -> str:
+    """A short hash of a net file's layout and weights, not of its meta
+    text: the meta holds the command that trained it, which another run
+    (more --generations, another --work) writes differently over the same
+    weights."""
+    spec, params, _ = read_net(path)
+    return hashlib.sha256(net_bytes(spec, params, "")).hexdigest()[:16]

@@ -26,7 +26,8 @@ import numpy as np
 
 from ..native import SandboxError
 from .buffer import ReplayBuffer
-from .netfile import NetSpec, default_architecture, spec_for, write_atomically, write_net
+from .netfile import (NetSpec, default_architecture, spec_for, weights_digest,
+                      write_atomically, write_net)
 from .selfplay import MAX_SOLVES_PER_TURN, QUERY_STEPS, SelfPlayJob, game_dims, play_selfplay
 
 
@@ -61,20 +62,30 @@ class TrainConfig:
     query_ranges: str = "current"     # hidden information: "current" or "average" (SelfPlayJob)
     generations: int = 1
     net: str | None = None            # the previous generation's net, inside every search
-    net_hash: str = ""                # its bytes' hash: another net is another buffer
+    net_hash: str = ""                # its weights' hash: another net is another buffer
 
     def selfplay_key(self) -> dict[str, Any]:
         """What the buffer's positions depend on: another value is another
         run's buffer."""
-        key = {"scenario": self.scenario, "max_turns": self.max_turns, "seed": self.seed}
+        scenario = self.scenario
+        if self.net:
+            # the previous generation's net by its weights' hash (below), not
+            # by where its file is: a moved work folder still resumes
+            scenario = json.loads(json.dumps(scenario))
+            for p in scenario["players"]:
+                if p.get("search", {}).get("value_net") == self.net:
+                    p["search"]["value_net"] = "<net>"
+        key = {"scenario": scenario, "max_turns": self.max_turns, "seed": self.seed}
         if self.targets != "search":     # the keys of buffers written before query solving
-            key.update(targets=self.targets, solver=self.solver(),
+            solver = dict(self.solver() or {})
+            if self.net and solver.get("value_net") == self.net:
+                solver["value_net"] = "<net>"
+            key.update(targets=self.targets, solver=solver,
                        solve_iterations=self.solve_iterations, queries=self.queries,
                        query_steps=QUERY_STEPS)
             if self.query_source != "walk":   # (walk buffers keep the keys they had)
                 key.update(query_source=self.query_source, recursive=self.recursive,
                            max_solves=MAX_SOLVES_PER_TURN)
-            solver = self.solver() or {}
             if solver.get("algorithm") == "pubcfr" and self.query_ranges != "average":
                 # (buffers of average-range queries keep the keys they had)
                 key.update(query_ranges=self.query_ranges)
@@ -343,7 +354,7 @@ def _generations(cfg: TrainConfig, scenario, spec: NetSpec, dims, executor, prog
             # absolute: a relative value_net is looked up beside the scenario file
             prev = str(Path(prev).resolve())
             gcfg = replace(gcfg, scenario=with_net(cfg.scenario, prev), net=prev,
-                           net_hash=hashlib.sha256(Path(prev).read_bytes()).hexdigest()[:16])
+                           net_hash=weights_digest(prev))
         report, buf = _one_generation(gcfg, scenario, spec, dims, executor, progress, earlier,
                                       label=f"generation {g}/{cfg.generations}: ")
         earlier.append(buf)

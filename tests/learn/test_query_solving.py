@@ -127,6 +127,17 @@ def test_generations_train_in_turn_and_resume(tmp_path, capsys):
     assert main(argv) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["games_played"] == 0 and again["games_in_buffer"] == 4
+    # one generation more, from a moved work folder: another command (the
+    # nets' meta text holds it) and other paths, the same weights, so the
+    # first two generations resume and only the third plays
+    moved = tmp_path / "moved.work"
+    work.rename(moved)
+    more = [a if a != "2" or argv[i - 1] != "--generations" else "3"
+            for i, a in enumerate(argv)] + ["--work", str(moved)]
+    assert main(more) == 0
+    third = json.loads(capsys.readouterr().out)
+    assert third["generations"] == 3 and third["games_played"] == 2
+    assert third["games_in_buffer"] == 6
 
 
 @NO_JAX
