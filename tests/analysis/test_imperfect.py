@@ -96,13 +96,18 @@ def test_information_sets_hold_states_of_one_depth_and_one_move_set():
     assert max(len(v) for v in t.infosets[0].values()) > 1
 
 
-def test_exploit_accepts_hidden_bids():
+def hidden_three_cards():
+    """Goofspiel-3 with hidden bids, both seats determinized RM, 300 iterations."""
     search = {"max_depth": 3, "policy": "rm", "final_move": "sample", "gamma": 1.0}
-    sc = scenario_from_dict({"name": "t", "game": "goofspiel",
-                             "game_params": {"num_cards": 3, "imp_info": 1}, "seed": 4,
-                             "budget": {"ms": 0, "iterations": 300},
-                             "players": [{"name": "A", "search": search},
-                                         {"name": "B", "search": search}]})
+    return scenario_from_dict({"name": "t", "game": "goofspiel",
+                               "game_params": {"num_cards": 3, "imp_info": 1}, "seed": 4,
+                               "budget": {"ms": 0, "iterations": 300},
+                               "players": [{"name": "A", "search": search},
+                                           {"name": "B", "search": search}]})
+
+
+def test_exploit_accepts_hidden_bids():
+    sc = hidden_three_cards()
     r = exploit_scenario(sc)
     t = tree_of(3)
     assert r.uniform_nashconv == pytest.approx(4 / 3)
@@ -119,12 +124,7 @@ def test_no_equilibrium_skips_the_reference_and_keeps_every_nashconv(capsys):
     most of a goofspiel-5 run), not the figures: the same NashConv, the
     same uniform one, no value and a note saying why."""
     from sandbox.cli import main
-    search = {"max_depth": 3, "policy": "rm", "final_move": "sample", "gamma": 1.0}
-    sc = scenario_from_dict({"name": "t", "game": "goofspiel",
-                             "game_params": {"num_cards": 3, "imp_info": 1}, "seed": 4,
-                             "budget": {"ms": 0, "iterations": 300},
-                             "players": [{"name": "A", "search": search},
-                                         {"name": "B", "search": search}]})
+    sc = hidden_three_cards()
     full = exploit_scenario(sc)
     bare = exploit_scenario(sc, equilibrium=False)
     assert bare.nashconv == full.nashconv and bare.policy_nashconv == full.policy_nashconv
