@@ -6,7 +6,6 @@ tensors by name, in file order (`tensor_shapes`)."""
 from __future__ import annotations
 
 import hashlib
-
 import os
 import struct
 import tempfile

@@ -278,6 +278,7 @@ def _current_queries(search, root, n: int, rng) -> list:
     alone misleads a search that asks it under the former. (The copy holds
     the root's ranges fixed, without the player's re-solving gadget.)"""
     from ..native import Search
+    from .solve import frontier_nodes
     budget = max(1, search.stats().iterations)
     t = int(rng.integers(1, budget + 1))
     state = search.public_state(0)
@@ -286,8 +287,7 @@ def _current_queries(search, root, n: int, rng) -> list:
         with Search(state, search.params, seed=int(rng.integers(1, 2**62))) as side:
             side.set_beliefs(root)
             side.run(iterations=t)
-            front = [nd.index for nd in side.public_nodes()
-                     if nd.depth > 0 and not nd.expanded and nd.histories > 0]
+            front = frontier_nodes(side)
             for i in rng.permutation(len(front))[:n]:
                 node = front[int(i)]
                 out.append((KIND_QUERY, side.node_belief(node, current=True),
@@ -311,7 +311,7 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
     targets; nothing private reaches a record but through the ranges.
     Seeds and draws come from (the match seed, the turn), so a game's
     records are the same on any worker."""
-    from .solve import solve_belief
+    from .solve import frontier_nodes, solve_belief
 
     def play_turn(m, dims: Dims, turn: int, rng) -> list[np.ndarray]:
         parts = []
@@ -331,8 +331,7 @@ def _play_solved_hidden(job: SelfPlayJob) -> dict[str, Any]:
                     continue
                 # the player's own frontier: the belief states it asks a
                 # net about (the solver's, unless --solve-depth differs)
-                front = [n.index for n in search.public_nodes()
-                         if n.depth > 0 and not n.expanded and n.histories > 0]
+                front = frontier_nodes(search)
             except SandboxError:       # a root it could not split: nothing to solve
                 continue
             for i in rng.permutation(len(front))[:job.queries]:

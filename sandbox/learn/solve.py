@@ -137,6 +137,14 @@ def per_slot(game, rv, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return rng, value, (den0 > 0).astype(np.float64)
 
 
+def frontier_nodes(search) -> list[int]:
+    """A pubcfr search's frontier: its public nodes below the root that are
+    not expanded and hold some history (where it asks the net or the
+    evaluation)."""
+    return [n.index for n in search.public_nodes()
+            if n.depth > 0 and not n.expanded and n.histories > 0]
+
+
 def solve_belief(game, belief, params: Mapping[str, Any], iterations: int, seed: int,
                  slots: int, frontier: bool = False) -> SolvedBelief | None:
     """Solves the public belief state `belief` (a PublicBelief) at `game`'s
@@ -160,9 +168,7 @@ def solve_belief(game, belief, params: Mapping[str, Any], iterations: int, seed:
                          else rv.legal.any(axis=0))
         queries = ()
         if frontier:
-            queries = tuple((s.node_belief(n.index), s.public_state(n.index))
-                            for n in s.public_nodes() if n.depth > 0 and not n.expanded
-                            and n.histories > 0)
+            queries = tuple((s.node_belief(n), s.public_state(n)) for n in frontier_nodes(s))
     return SolvedBelief(ranges=ranges, values=values, mask=mask,
                         policies=(policies[0], policies[1]),
                         legal=np.array(legal, dtype=bool), frontier=queries)
