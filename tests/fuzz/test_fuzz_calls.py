@@ -563,8 +563,9 @@ class ApiMachine(RuleBasedStateMachine):
 
     @rule(k=idx, node=st.one_of(st.integers(0, 6), st.sampled_from([-1, 2**31 - 1, 2**40])),
           seat=st.sampled_from([0, 1, -1, 2, 2**40]),
-          damage=st.sampled_from(["none", "nan", "negative", "zero", "pair", "repeat", "id"]))
-    def beliefs(self, k, node, seat, damage):
+          damage=st.sampled_from(["none", "nan", "negative", "zero", "pair", "repeat", "id"]),
+          current=st.booleans())
+    def beliefs(self, k, node, seat, damage, current):
         """A public node's belief state out, back in (as it is or damaged)
         and the root's values read: pubcfr answers or refuses with a
         message; every other search refuses (InvalidState)."""
@@ -572,7 +573,7 @@ class ApiMachine(RuleBasedStateMachine):
         if not self.searches:
             return
         s = self._search(k)
-        b, exc = attempt(s.node_belief, node)
+        b, exc = attempt(s.node_belief, node, current)
         if s.closed:
             closed_ok(s, exc)
             return

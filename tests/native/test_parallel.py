@@ -278,3 +278,23 @@ def usable_cpus() -> int:
     """The CPUs this process may run on (C's own test), not the machine's."""
     import os
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores()
+
+
+@pytest.mark.parametrize("threads", (1, pytest.param(2, marks=two_cores)))
+def test_a_reset_root_parallel_search_is_a_new_one(threads):
+    """After a reset a root-parallel search holds what a new search holds: one
+    root per agent, nothing visited (the helper threads' tree sets included;
+    cleared instead of dropped, each kept a root and the counts were 2).
+    One thread makes no extra set; two threads make one even if the helper
+    gets no iteration in."""
+    with Game("snakes", {"width": 7, "height": 7, "snakes": 2}, seed=2) as g:
+        params = SearchParams(parallel="root", threads=threads)
+        with Search(g, params, 4) as s:
+            fresh = s.stats()
+            s.run(iterations=50)
+            s.reset(g)
+            after = s.stats()
+            assert list(after.nodes) == list(fresh.nodes) == [1, 1]
+            assert list(after.root_visits) == [0, 0]
+            s.run(iterations=50)  # the sets are made again and searched
+            assert sum(r.visits for r in s.root_stats(0)) == 50

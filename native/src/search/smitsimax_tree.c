@@ -241,8 +241,8 @@ void smx_advance(sbx_search *s, const uint8_t *joint) {
 void smx_reset_all(sbx_search *s) {
     smx *x = s->algo;
     for (int a = 0; a < s->num_agents; a++) smx_tree_clear(&x->t[a]);
-    for (int j = 1; j < SBX_MAX_THREADS; j++) {
-        if (!x->rootset[j]) continue;
-        for (int a = 0; a < s->num_agents; a++) smx_tree_clear(&x->rootset[j][a]);
-    }
+    /* Root parallelism's extra tree sets go (made again at the next
+     * root-parallel run): cleared, each would still hold a root, and a
+     * reset search would count more nodes than a new one in the same state. */
+    smx_rootsets_free(x);
 }
