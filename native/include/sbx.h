@@ -776,6 +776,8 @@ typedef struct sbx_search_stats {
                                    visited since creation (a pass over the
                                    tree counts each node it descends into);
                                    0 for the other searches                  */
+    int64_t net_states;         /* states the value net valued since
+                                   creation, every thread's (0: no net)      */
 } sbx_search_stats;
 
 /* Most-visited root child per agent (ties: higher mean, then the earlier

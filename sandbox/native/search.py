@@ -86,6 +86,7 @@ class SearchStats:
     thread_iterations: tuple[int, ...] = ()
     wait_share: float = 0.0
     update_nodes: int = 0       # GT-CFR: interior nodes its regret updates visited
+    net_states: int = 0         # states the value net valued since creation (every thread's)
 
 
 @dataclass(frozen=True)
@@ -520,7 +521,7 @@ class Search:
             thread_iterations=tuple(int(v) for v in s.run_thread_iterations[0:s.run_threads]),
             wait_share=(float(s.run_wait_ms) / float(s.run_busy_ms)
                         if s.run_busy_ms > 0 else 0.0),
-            update_nodes=int(s.update_nodes))
+            update_nodes=int(s.update_nodes), net_states=int(s.net_states))
 
     def ranges(self, seat: int) -> tuple[tuple[int, float], ...]:
         """pubcfr: the root's range of `seat` -- each private state the seat

@@ -195,3 +195,44 @@ def test_a_bad_value_net_is_refused_in_one_line(tmp_path):
             s.update_params(value_net=str(tmp_path / "missing.sbxnet"))
         assert s.params.value_net == "" and s.net is None
         s.run(iterations=5)
+
+
+def test_net_states_counts_the_states_the_net_valued(tmp_path):
+    """The stats' net_states meter, counted by hand: GT-CFR's first iteration
+    makes the tree L0 (the root and its children: one batch of the root, for
+    its priors, and its 5 x 5 children, none of which ends the game) and its
+    simulation expands one child (itself and its 4 x 4 children), so
+    1 + 25 + 1 + 16 = 43 states; a search without a net counts 0."""
+    path, game = net_file(tmp_path, "goofspiel", "num_cards=5", Architecture(0, 0, 0, 1, 16))
+    params = SearchParams(algorithm="gtcfr", value_net=path, priors="net")
+    with Search(game, params, seed=3) as s:
+        assert s.stats().net_states == 0
+        s.run(iterations=1)
+        assert s.stats().net_states == 43
+    with Search(game, params.replace(value_net="", priors="uniform"), seed=3) as s:
+        s.run(iterations=50)
+        assert s.stats().net_states == 0
+
+
+def test_gtcfr_does_not_ask_the_net_again_to_refine_a_leaf(tmp_path):
+    """With expand_after > 1 a leaf's visits before its expansion refine its
+    value; a rollout's differs each time, a net's does not, so those visits
+    count a sample and leave the net alone (each asked it once more before):
+    no traced refine adds a net state, the value it reports is the leaf's own,
+    and expansions still do."""
+    path, game = net_file(tmp_path, "goofspiel", "num_cards=5", Architecture(0, 0, 0, 1, 16))
+    params = SearchParams(algorithm="gtcfr", value_net=path, expand_after=4)
+    refines = expansions = 0
+    with Search(game, params, seed=3) as s:
+        s.run(iterations=1)  # the tree L0, one batch
+        for _ in range(300):
+            before = s.stats().net_states
+            t = s.step_traced()
+            added = s.stats().net_states - before
+            if t.refine is not None and t.refine.samples > 1:
+                refines += 1
+                assert added == 0
+                assert t.refine.value == pytest.approx(t.refine.mean)
+            elif added:
+                expansions += 1
+    assert refines > 50 and expansions > 5

@@ -196,7 +196,7 @@ static int apply_pending_net(sbx_search *s) {
     atomic_store_explicit(&s->has_pending_net, 0, memory_order_release);
     pthread_mutex_unlock(&s->lock);
     if (net == s->net) return SBX_OK;
-    int rc = sbx_neteval_attach(&s->ev, net);
+    int rc = sbx_neteval_attach(&s->ev, net, &s->net_states);
     s->net = s->ev.net; /* NULL when the evaluator could not be made */
     if (s->algo_vt->net_changed) s->algo_vt->net_changed(s);
     return rc;
@@ -523,6 +523,7 @@ int sbx_search_stats_get(sbx_search *s, sbx_search_stats *out) {
     }
     out->run_wait_ms = s->run_wait_ms;
     out->run_busy_ms = s->run_busy_ms;
+    out->net_states = s->net_states;
     s->algo_vt->fill_stats(s, out);
     return SBX_OK;
 }

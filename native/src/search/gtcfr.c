@@ -659,7 +659,11 @@ static void refine(sbx_search *s, uint32_t id, const void *st, int64_t *turns,
                    sbx_trace *tr) {
     gtcfr *x = s->algo;
     gt_node *nd = &x->nodes[id];
-    const double v = leaf_value(s, st, turns);
+    /* A net gives a state the same value every time it is asked: a leaf
+     * made by an expansion already holds it, so the visit counts a sample
+     * without another pass (the root, valued by the game's evaluation and
+     * 0 samples, asks the net once). */
+    const double v = s->net && nd->samples > 0 ? nd->value : leaf_value(s, st, turns);
     nd = &x->nodes[id];
     nd->value += (v - nd->value) / (double)(nd->samples + 1);
     nd->samples++;

@@ -643,7 +643,7 @@ int mcgs_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doub
         w->tmp2 = (char *)x->wbuf[j] + 2 * s->state_size;
         w->ev = NULL;
         if (s->net) {
-            if ((rc = sbx_neteval_attach(&x->wev[j], s->net)) != SBX_OK) break;
+            if ((rc = sbx_neteval_attach(&x->wev[j], s->net, &s->net_states)) != SBX_OK) break;
             w->ev = &x->wev[j];
         }
     }

@@ -17,10 +17,10 @@ void sbx_neteval_free(sbx_neteval *e) {
     memset(e, 0, sizeof *e);
 }
 
-int sbx_neteval_attach(sbx_neteval *e, const sbx_net *net) {
-    if (e->net == net) return SBX_OK;
-    sbx_neteval_free(e);
-    if (!net) return SBX_OK;
+int sbx_neteval_attach(sbx_neteval *e, const sbx_net *net, int64_t *count) {
+    if (e->net != net) sbx_neteval_free(e);
+    e->count = count;
+    if (!net || e->net == net) return SBX_OK;
     const sbx_net_info *in = &net->info;
     e->scratch = malloc(sbx_net_scratch_floats(net) * sizeof(float));
     if (!e->scratch) {
@@ -66,7 +66,9 @@ float *sbx_neteval_push(sbx_neteval *e, const sbx_game_vt *vt, const void *cfg,
 }
 
 void sbx_neteval_run(sbx_neteval *e) {
-    if (e->net && e->n > 0) sbx_net_run(e->net, e->in, e->n, e->scratch, e->values, e->logits);
+    if (!e->net || e->n <= 0) return;
+    sbx_net_run(e->net, e->in, e->n, e->scratch, e->values, e->logits);
+    if (e->count) __atomic_fetch_add(e->count, (int64_t)e->n, __ATOMIC_RELAXED);
 }
 
 void sbx_neteval_priors(const sbx_neteval *e, int i, int p, const uint8_t *moves, int k,

@@ -31,11 +31,14 @@ typedef struct sbx_neteval {
     float *in, *values, *logits;
     int n, cap;           /* states queued, states the buffers hold       */
     int input, features, players, slots, value_slots, moves;
+    int64_t *count;       /* the search's meter of states valued (summed
+                             atomically: helper threads share it)         */
 } sbx_neteval;
 
-/* Takes net (NULL: none) for e, freeing what the last one needed; SBX_OK or
+/* Takes net (NULL: none) for e, freeing what the last one needed; each pass
+ * adds its states to *count (the search's net_states). SBX_OK or
  * SBX_ERR_MEMORY (e then has no net). */
-int sbx_neteval_attach(sbx_neteval *e, const sbx_net *net);
+int sbx_neteval_attach(sbx_neteval *e, const sbx_net *net, int64_t *count);
 void sbx_neteval_free(sbx_neteval *e);
 
 static inline void sbx_neteval_clear(sbx_neteval *e) { e->n = 0; }

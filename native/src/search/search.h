@@ -61,6 +61,7 @@ struct sbx_search {
      * of it (neteval.h); s->ev.net is s->net */
     const sbx_net *net;
     sbx_neteval ev;
+    int64_t net_states;         /* states the net valued, every thread's   */
     /* the last parallel run's meters (threads 0: the last run was serial) */
     int32_t run_threads;
     int64_t run_thread_iterations[SBX_MAX_THREADS];

@@ -780,7 +780,7 @@ int smx_run_parallel(sbx_search *s, int64_t max_iterations, double max_ms, doubl
         }
         /* a helper asks the net on its own batches: the net is read-only
          * and shared, an evaluator's buffers are not */
-        if (s->net && (rc = sbx_neteval_attach(&x->wev[j], s->net)) != SBX_OK) break;
+        if (s->net && (rc = sbx_neteval_attach(&x->wev[j], s->net, &s->net_states)) != SBX_OK) break;
         w->ev = &x->wev[j];
         uint64_t h = s->rng ^ (0x9E3779B97F4A7C15ULL * (uint64_t)j);
         w->rng = sbx_rng_next(&h);
