@@ -91,3 +91,54 @@ def test_the_hidden_bid_net_values_the_belief_states_a_search_asks_it_about():
         g.close()
     assert len(err_net) > 40
     assert np.mean(err_net) < 0.8 * np.mean(err_eval), (np.mean(err_net), np.mean(err_eval))
+
+
+def _trapped_duel(trapped_seat: int) -> Game:
+    """11x11, no food: one snake (9 long) walks the second row with its head
+    turned up at the left edge; the other (9 long too) lies along the bottom
+    row, head at (2, 0), under the first one's oldest segments. The bottom
+    snake can only go left, and dies on the third move whatever it does."""
+    from sandbox.games.snakes.reference import Snake, build_export
+    free = Snake([(0, 2), (0, 1)] + [(x, 1) for x in range(1, 8)], 100)
+    trapped = Snake([(x, 0) for x in range(2, 11)], 100)
+    snakes = [trapped, free] if trapped_seat == 0 else [free, trapped]
+    g = Game("snakes", {"width": 11, "height": 11, "snakes": 2, "food_spawn_chance": 0,
+                        "minimum_food": 0, "initial_food": 0}, seed=0)
+    g.import_state(build_export(11, 11, snakes, (), 0))
+    return g
+
+
+def test_the_snakes_duel_position_is_lost_for_the_trapped_snake():
+    """The oracle for the next test, by enumeration: while the free snake
+    walks up, every three moves of the trapped one kill it."""
+    from sandbox.games.snakes.reference import UP
+    from itertools import product
+    for seat in (0, 1):
+        for seq in product(range(4), repeat=3):
+            g = _trapped_duel(seat)
+            for m in seq:
+                if g.is_terminal:
+                    break
+                joint = [None, None]
+                joint[seat], joint[1 - seat] = m, UP
+                g.step(joint)
+            assert g.is_terminal and g.ranking()[seat] > g.ranking()[1 - seat], seq
+            g.close()
+
+
+def test_the_shipped_snakes_net_sees_a_trapped_snake():
+    """assets/nets/snakes_duel.sbxnet (docs/learning.md) on the position
+    above, both snakes the same length: in either seat the trapped snake's
+    value is well below the free one's, by more than the snake evaluation
+    (space and health) tells them apart. A net read with the seats swapped,
+    or a damaged file, fails this."""
+    net = Net(NETS / "snakes_duel.sbxnet")
+    for seat in (0, 1):
+        g = _trapped_duel(seat)
+        values, _ = net.evaluate([g])
+        v = values[0, :, 0]
+        ev = g.evaluate()
+        net_gap = v[1 - seat] - v[seat]
+        ev_gap = ev[1 - seat] - ev[seat]
+        assert net_gap > 0.5 and net_gap > ev_gap, (seat, v, ev)
+        g.close()
