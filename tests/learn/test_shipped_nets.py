@@ -1,7 +1,10 @@
-"""The shipped goofspiel-5 net (assets/nets/, trained by query solving; its
-command is in docs/learning.md) values positions as the exact equilibrium
-does, on gtcfr's side and scale: seat 0's (v0 - v1) / 2 of win/loss
-returns, 2 x match score - 1."""
+"""The shipped nets (assets/nets/; their commands are in docs/learning.md)
+against independent oracles: the goofspiel-5 net (trained by query solving)
+values positions as the exact equilibrium does, on gtcfr's side and scale:
+seat 0's (v0 - v1) / 2 of win/loss returns, 2 x match score - 1; the
+hidden-bid net beats the evaluation on the belief states a search asks it
+about; the snakes duel net sees a trapped snake that enumeration proves
+lost."""
 from __future__ import annotations
 
 from pathlib import Path
