@@ -5,6 +5,12 @@
     python tools/sanitize.py --build-only         # just the build (prints the .so path)
     python tools/sanitize.py --no-build tests/fuzz
     python tools/sanitize.py --tsan               # ThreadSanitizer: the parallel search
+    python tools/sanitize.py --no-build --workers 2 tests/native   # two processes
+
+--workers N runs the tests in N processes (pytest-xdist, whole test files
+handed out as processes come free). Interrupting the run (Ctrl-C, or SIGTERM
+to this script alone) stops pytest, its workers and anything a test started
+before the interrupt goes on: nothing is left running.
 
 --tsan builds with ThreadSanitizer into build/tsan/ (its own objects and .so)
 and runs tests/native/test_parallel_races.py (or the given pytest arguments) with
@@ -56,6 +62,7 @@ import argparse
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -129,6 +136,63 @@ def reports(log_dir: Path) -> list[Path]:
     return sorted(p for p in log_dir.iterdir() if p.is_file() and p.stat().st_size > 0)
 
 
+def _terminated(signum, frame):
+    # SIGTERM (a CI runner's timeout, say) must clean up like Ctrl-C does
+    raise SystemExit(128 + signum)
+
+
+def run_pytest(cmd: list[str], env: dict[str, str] | None = None,
+               cwd: Path = ROOT) -> tuple[int, int]:
+    """Run cmd (a pytest run), pass its output through line by line and count
+    sanitizer reports in it (UBSan writes them to stderr whatever log_path
+    says). Returns (exit status, reports seen).
+
+    pytest runs in a process group of its own, with its pytest-xdist workers
+    and any process a test starts, and that whole group is stopped when this
+    process is interrupted (Ctrl-C or SIGTERM), before the interrupt goes on:
+    an interrupted stage leaves nothing running. Without the group, a signal
+    sent to this process alone (a runner stopping its job) would leave pytest
+    and its workers running on."""
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    markers = 0
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, errors="replace",
+                            bufsize=1, start_new_session=True)
+    assert proc.stdout is not None
+    try:
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            markers += any(m in line for m in REPORT_MARKERS)
+        rc = proc.wait()
+    except (KeyboardInterrupt, SystemExit):
+        _stop_group(proc)
+        raise                # the interrupt is the user's: it still ends this run
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        sys.stdout.flush()
+    return rc, markers
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """SIGINT to pytest's group (pytest stops its workers and prints what it
+    has), then SIGKILL to whatever is left of it after a grace period."""
+    for sig, grace in ((signal.SIGINT, 10.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            continue
+        # pytest has exited; its workers or a test's child may not have yet
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        return
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-only", action="store_true", help="build and print the .so path")
@@ -138,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pymalloc", choices=("on", "off", "auto"), default="auto",
                     help="off: PYTHONMALLOC=malloc (ASan sees Python's buffers too); "
                          "auto: off when the run is only the fuzz suite")
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="N pytest processes (pytest-xdist, a test file each at a time); "
+                         "the fuzz suite needs 1: its call count is one process's")
     args, pytest_args = ap.parse_known_args(argv)
     out = BUILD_TSAN if args.tsan else BUILD
     if args.no_build:
@@ -165,22 +232,17 @@ def main(argv: list[str] | None = None) -> int:
     # in pytest's temporary file, unread.
     capture = [] if any(a == "-s" or a.startswith("--capture") for a in selection) else [
         "--capture=sys"]
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *capture, *selection]
+    # --dist loadfile: a file's tests share one process, as they do in a
+    # serial run (some build a fixture once per module)
+    workers = ["-n", str(args.workers), "--dist", "loadfile"] if args.workers > 1 else []
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *capture, *workers,
+           *selection]
     print("sanitize: " + " ".join(f"{k}={env[k]}" for k in (
         "TSAN_OPTIONS" if args.tsan else "ASAN_OPTIONS", "UBSAN_OPTIONS")) +
         (" PYTHONMALLOC=malloc" if pymalloc_off and not args.tsan else ""), flush=True)
     print("sanitize: " + " ".join(cmd[1:]), flush=True)
     t0 = time.perf_counter()
-    # pytest's output is passed through line by line and scanned: UBSan
-    # writes its reports to stderr whatever log_path says
-    markers = 0
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        sys.stdout.write(line)
-        markers += any(m in line for m in REPORT_MARKERS)
-    rc = proc.wait()
+    rc, markers = run_pytest(cmd, env)
     sys.stdout.flush()
     found = reports(log_dir)
     for p in found:
