@@ -1024,6 +1024,11 @@ int sbx_search_get_net(sbx_search *search, const sbx_net **out);
  * scratch for all, as a search would call it; *ms_out gets the time taken. */
 int sbx_net_time(const sbx_net *net, const float *inputs, int n, int batch, int repeats,
                  double *ms_out);
+/* The vector path of the net's dense layers in this process, decided once
+ * when first needed: "dense: avx2" (or "scalar (no AVX2)", "scalar
+ * (SBX_NO_AVX2)", "scalar (not an x86-64 build)"); either gives the same
+ * bits. Any thread. */
+const char *sbx_net_simd_path(void);
 
 /* ================================================== 6. Test-only entries
  * NOT for applications: introspection of MCGS's graph for the tests

@@ -36,11 +36,12 @@ def line_transfer_ns(round_trips: int = 200_000) -> float:
 
 
 def simd_paths() -> str:
-    """The vector paths this process runs ("snakes territory: avx2", or
-    "scalar" and why), decided once, when first needed; SBX_NO_AVX2=1 in
-    the environment before that forces the scalar ones."""
+    """The vector paths this process runs ("snakes territory: avx2; net
+    dense: avx2", or "scalar" and why), each decided once, when first
+    needed; SBX_NO_AVX2=1 in the environment before that forces the scalar
+    ones."""
     from ._lib import lib, pystr
-    return pystr(lib.sbx_simd_paths())
+    return f"{pystr(lib.sbx_simd_paths())}; net {pystr(lib.sbx_net_simd_path())}"
 
 
 def core_version() -> str:

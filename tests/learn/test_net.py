@@ -192,3 +192,91 @@ def test_damaged_files_are_refused_in_one_line(tmp_path):
             Net(path)
     with pytest.raises(InvalidArgument, match="expected shape"):
         Net.from_bytes(good).forward(np.zeros((2, 3)))
+
+
+def float32_dense_forward(spec, params, x):
+    """A net without convolutions, in float32 and in the C pass's own order
+    (the bias, then input 0, 1, ... one product and one add at a time), so
+    the outputs must be the same bits: skipping zero inputs, alone or eight
+    at once, may not change any of them."""
+    def layer(h, w, b, relu):
+        out = np.repeat(b[None, :].astype(np.float32), len(h), axis=0)
+        for k in range(w.shape[0]):
+            out = out + h[:, k:k + 1] * w[k][None, :]      # float32 throughout
+        return np.maximum(out, np.float32(0)) if relu else out
+    h = x.astype(np.float32)
+    for i in range(spec.arch.dense_layers):
+        h = layer(h, params[f"dense{i}_w"], params[f"dense{i}_b"], True)
+    n = len(x)
+    return (layer(h, params["value_w"], params["value_b"], False).reshape(n, spec.players, -1),
+            layer(h, params["policy_w"], params["policy_b"], False).reshape(n, spec.players, -1))
+
+
+def _played_states(kind, params, n, seed):
+    """n states of random play: real features, mostly zero (one-hot planes)."""
+    rng = np.random.default_rng(seed)
+    out, game = [], Game(kind, params, seed)
+    while len(out) < n:
+        if game.is_terminal:
+            game = Game(kind, params, int(rng.integers(1 << 30)))
+        out.append(game.features())
+        game.step([int(rng.choice(game.legal_moves(a))) for a in range(game.num_agents)])
+    return np.stack(out).astype(np.float32)
+
+
+@pytest.mark.parametrize("kind, params, arch", [
+    ("snakes", "snakes=2", Architecture(0, 0, 0, 1, 16)),       # the shipped snakes net's
+    ("goofspiel", "num_cards=5 imp_info=1", Architecture(0, 0, 0, 2, 32)),
+])
+def test_c_pass_is_the_ordered_float32_sum_bit_for_bit(kind, params, arch):
+    game = Game(kind, params, 1)
+    spec = spec_for(kind, game.features_layout(), arch)
+    weights = random_params(spec, 5, bias=0.1)
+    net = Net.from_bytes(net_bytes(spec, weights))
+    x = _played_states(kind, params, 40, seed=2)
+    if spec.input_size > spec.features:             # ranges: a few nonzero, some -0.0
+        x = np.concatenate([x, np.zeros((len(x), spec.input_size - spec.features),
+                                        np.float32)], axis=1)
+        x[::2, spec.features] = 0.25
+        x[1::4, spec.features + 3] = -0.0
+    x[5, -1] = 1.0                                  # the last, partial run of eight
+    assert (x == 0).mean() > 0.5, "the inputs must be mostly zero, as a board's are"
+    want_v, want_l = float32_dense_forward(spec, weights, x)
+    for batch in (1, 8, 40):                        # a state at a time, a block, several
+        got = [net.forward(x[i:i + batch]) for i in range(0, len(x), batch)]
+        assert np.array_equal(np.concatenate([v for v, _ in got]), want_v)
+        assert np.array_equal(np.concatenate([lg for _, lg in got]), want_l)
+
+
+def test_the_dense_path_is_named_and_the_scalar_one_gives_the_same_bits(tmp_path):
+    """The dense layers have an AVX2 version, taken where the CPU has it;
+    SBX_NO_AVX2=1 forces the scalar one. Both must give the same bits."""
+    import os
+    import subprocess
+    import sys
+
+    from sandbox.native import simd_paths
+    net_path = simd_paths().split("; net ")[1]
+    assert net_path.startswith("dense: ")
+    _, spec, params = make("goofspiel-5 hidden, mlp")
+    blob = tmp_path / "net.sbxnet"
+    blob.write_bytes(net_bytes(spec, params))
+    x = np.random.default_rng(3).standard_normal((17, spec.input_size)).astype(np.float32)
+    x[x < 0.3] = 0.0
+    np.save(tmp_path / "x.npy", x)
+    script = ("import sys, numpy as np\n"
+              "from sandbox.native import Net, simd_paths\n"
+              "v, l = Net(sys.argv[1]).forward(np.load(sys.argv[2]))\n"
+              "np.save(sys.argv[3], np.concatenate([v.ravel(), l.ravel()]))\n"
+              "print(simd_paths())\n")
+    outs = {}
+    for forced in ("1", "0"):
+        p = subprocess.run([sys.executable, "-c", script, str(blob), str(tmp_path / "x.npy"),
+                            str(tmp_path / f"out{forced}.npy")],
+                           env={**os.environ, "SBX_NO_AVX2": forced},
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr[-2000:]
+        outs[forced] = (np.load(tmp_path / f"out{forced}.npy"), p.stdout.strip())
+    assert outs["1"][1].endswith("net dense: scalar (SBX_NO_AVX2)")
+    assert outs["0"][1].endswith("net " + net_path)
+    assert np.array_equal(outs["1"][0], outs["0"][0])
