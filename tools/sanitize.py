@@ -66,6 +66,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -153,44 +154,69 @@ def run_pytest(cmd: list[str], env: dict[str, str] | None = None,
     an interrupted stage leaves nothing running. Without the group, a signal
     sent to this process alone (a runner stopping its job) would leave pytest
     and its workers running on."""
-    previous = signal.signal(signal.SIGTERM, _terminated)
     markers = 0
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace",
                             bufsize=1, start_new_session=True)
     assert proc.stdout is not None
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         for line in proc.stdout:
             sys.stdout.write(line)
             markers += any(m in line for m in REPORT_MARKERS)
         rc = proc.wait()
-    except (KeyboardInterrupt, SystemExit):
+    except BaseException:
+        # Ctrl-C, SIGTERM, or this process failing (a closed pipe to `tee`):
+        # the group is stopped, and whatever ended the wait still ends the run
         _stop_group(proc)
-        raise                # the interrupt is the user's: it still ends this run
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass
     return rc, markers
+
+
+def _drain(stream) -> None:
+    """pytest's last words (its summary after SIGINT) passed on while it
+    stops; reading also keeps a full pipe from blocking it."""
+    try:
+        for line in stream:
+            sys.stdout.write(line)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _stop_group(proc: subprocess.Popen) -> None:
     """SIGINT to pytest's group (pytest stops its workers and prints what it
-    has), then SIGKILL to whatever is left of it after a grace period."""
-    for sig, grace in ((signal.SIGINT, 10.0), (signal.SIGKILL, 5.0)):
+    has), then SIGKILL to whatever is left of it after a grace period, and
+    SIGKILL to the group in any case once pytest has gone (a worker or a
+    test's child may outlive it). A second Ctrl-C or a SIGTERM while this
+    runs cannot cut it short: both are ignored until it returns."""
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
         try:
-            os.killpg(proc.pid, sig)
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=10.0)
         except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=grace)
+            pass
         except subprocess.TimeoutExpired:
-            continue
-        # pytest has exited; its workers or a test's child may not have yet
+            pass
+    finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        return
+        try:
+            proc.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            pass
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,13 +30,17 @@ from pathlib import Path
 def test_waits():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
     out = Path(os.environ["PIDS"])
-    with open(out / f"{os.getpid()}", "w") as f:
-        f.write(f"{os.getpid()} {child.pid}")
+    part = out / f".{os.getpid()}"
+    part.write_text(f"{os.getpid()} {child.pid} {os.getpgid(0)} {os.getppid()}")
+    os.replace(part, out / f"{os.getpid()}")        # whole, or not there yet
     time.sleep(300)
 """
 
 _DRIVER = """
-import sys
+import signal, sys
+# Ctrl-C raises here even where this test's own process was started with
+# SIGINT ignored (a background job of a script inherits that)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {tools!r})
 import sanitize
 rc, _ = sanitize.run_pytest({cmd!r}, cwd={cwd!r})
@@ -52,8 +56,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _pids(pid_dir: Path) -> list[int]:
-    return [int(p) for f in pid_dir.iterdir() for p in f.read_text().split()]
+def _records(pid_dir: Path) -> list[list[int]]:
+    """Per test: its worker's pid, the child it started, their process
+    group and the worker's parent (pytest itself)."""
+    return [[int(p) for p in f.read_text().split()] for f in pid_dir.iterdir()
+            if not f.name.startswith(".")]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -73,13 +80,14 @@ def test_interrupt_stops_pytest_its_workers_and_their_children(tmp_path, sig):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while len(list(pid_dir.iterdir())) < 2:
+        while len(_records(pid_dir)) < 2:
             assert driver.poll() is None, "the runner ended before its tests started"
             assert time.monotonic() < deadline, "the two workers never started their tests"
             time.sleep(0.1)
-        time.sleep(0.2)                    # both files are written whole
-        pids = _pids(pid_dir)
-        assert len(pids) == 4 and all(_alive(p) for p in pids)
+        records = _records(pid_dir)
+        pids = sorted({p for r in records for p in (r[0], r[1], r[3])})   # + pytest
+        assert len(pids) == 5 and all(_alive(p) for p in pids)
+        assert len({r[2] for r in records}) == 1   # one group: pytest's
         driver.send_signal(sig)            # to the runner alone, as a runner's stop is
         rc = driver.wait(timeout=60)
         assert rc != 0
@@ -91,9 +99,11 @@ def test_interrupt_stops_pytest_its_workers_and_their_children(tmp_path, sig):
     finally:
         if driver.poll() is None:
             driver.kill()
-        for p in _pids(pid_dir):
-            if _alive(p):
-                os.kill(p, signal.SIGKILL)
+        for group in {r[2] for r in _records(pid_dir)}:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def test_exit_status_and_output_pass_through(tmp_path, capfd):
