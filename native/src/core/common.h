@@ -47,6 +47,13 @@ static inline int sbx_popcount64(uint64_t x) {
 /* Monotonic clock in milliseconds. */
 double sbx_now_ms(void);
 
+/* Whether this process may take an AVX2 path (machine.c): the CPU and OS
+ * have AVX2 and SBX_NO_AVX2 is not set (or "0") in the environment. *why
+ * (may be NULL) gets "avx2" or "scalar (SBX_NO_AVX2)", "scalar (no AVX2)",
+ * "scalar (not an x86-64 build)". Reads the environment: a caller decides
+ * once per process (pthread_once), so every thread sees one path. */
+int sbx_avx2_usable(const char **why);
+
 /* "key=value" parsing for game parameters. Pairs are separated by spaces,
  * commas or semicolons. The callback gets each pair and returns SBX_OK or a
  * failure (having called sbx_fail with a message naming the key). */

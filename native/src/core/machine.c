@@ -14,6 +14,8 @@
 #endif
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../../include/sbx.h"
@@ -107,4 +109,23 @@ int sbx_line_transfer_ns(int64_t round_trips, double *out_ns) {
     }
     *out_ns = ms * 1e6 / (2.0 * (double)round_trips);
     return SBX_OK;
+}
+
+/* ------------------------------------------------------------ AVX2 */
+
+int sbx_avx2_usable(const char **why) {
+    const char *reason = "scalar (not an x86-64 build)";
+    int on = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    const char *off = getenv("SBX_NO_AVX2");
+    if (off && *off && strcmp(off, "0") != 0) {
+        reason = "scalar (SBX_NO_AVX2)";
+    } else {
+        __builtin_cpu_init();
+        on = __builtin_cpu_supports("avx2") != 0;
+        reason = on ? "avx2" : "scalar (no AVX2)";
+    }
+#endif
+    if (why) *why = reason;
+    return on;
 }

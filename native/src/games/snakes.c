@@ -799,30 +799,23 @@ __attribute__((target("avx2"))) static void territory_avx2(const snakes_cfg *cfg
     }
 }
 
-/* Once per process, before the first snakes game exists (so every game
- * and thread sees one value, and identical params stay identical configs):
- * AVX2 if the CPU (and OS) have it and SBX_NO_AVX2 is not set. */
-static int avx2_on;
-static const char *path_name = "territory: scalar";
-
-static void territory_path_decide(void) {
-    const char *off = getenv("SBX_NO_AVX2");
-    if (off && *off && strcmp(off, "0") != 0) {
-        path_name = "territory: scalar (SBX_NO_AVX2)";
-        return;
-    }
-    __builtin_cpu_init();
-    avx2_on = __builtin_cpu_supports("avx2") != 0;
-    path_name = avx2_on ? "territory: avx2" : "territory: scalar (no AVX2)";
-}
 #else
-static const int avx2_on = 0;
-static const char *path_name = "territory: scalar (not an x86-64 build)";
-static void territory_path_decide(void) {}
 static void territory_avx2(const snakes_cfg *cfg, const snakes_state *st, int *count) {
     (void)cfg; (void)st; (void)count;
 }
 #endif
+
+/* Once per process, before the first snakes game exists (so every game
+ * and thread sees one value, and identical params stay identical configs):
+ * AVX2 if the CPU (and OS) have it and SBX_NO_AVX2 is not set. */
+static int avx2_on;
+static char path_name[64] = "territory: scalar";
+
+static void territory_path_decide(void) {
+    const char *why;
+    avx2_on = sbx_avx2_usable(&why);
+    snprintf(path_name, sizeof path_name, "territory: %s", why);
+}
 
 /* Which territory fill evaluations run in this process (game.h simd_path). */
 static const char *territory_path(void) {

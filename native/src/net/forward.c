@@ -12,6 +12,7 @@
  * then X[block][x_width], then two [block][hidden] buffers.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,27 +144,19 @@ static void dense_plain(DENSE_ARGS) { dense_body(DENSE_PASS); }
  * bits. The snakes net's pass at a state a time: about 1.1x. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("avx2"))) static void dense_avx2(DENSE_ARGS) { dense_body(DENSE_PASS); }
-
-static int avx2_on;
-static const char *path_name = "dense: scalar";
-
-/* Once per process (SBX_NO_AVX2 as for the snakes territory fill). */
-static void path_decide(void) {
-    const char *off = getenv("SBX_NO_AVX2");
-    if (off && *off && strcmp(off, "0") != 0) {
-        path_name = "dense: scalar (SBX_NO_AVX2)";
-        return;
-    }
-    __builtin_cpu_init();
-    avx2_on = __builtin_cpu_supports("avx2") != 0;
-    path_name = avx2_on ? "dense: avx2" : "dense: scalar (no AVX2)";
-}
 #else
-static const int avx2_on = 0;
-static const char *path_name = "dense: scalar (not an x86-64 build)";
-static void path_decide(void) {}
 static void dense_avx2(DENSE_ARGS) { dense_body(DENSE_PASS); }
 #endif
+
+/* Once per process (SBX_NO_AVX2 as for the snakes territory fill). */
+static int avx2_on;
+static char path_name[64] = "dense: scalar";
+
+static void path_decide(void) {
+    const char *why;
+    avx2_on = sbx_avx2_usable(&why);
+    snprintf(path_name, sizeof path_name, "dense: %s", why);
+}
 
 static pthread_once_t path_once = PTHREAD_ONCE_INIT;
 
