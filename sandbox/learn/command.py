@@ -91,6 +91,12 @@ def add_train_args(p: argparse.ArgumentParser) -> None:
                    help="small: two 3x3 convolutions of 16 channels and a dense layer of 64 on "
                         "a board game, two dense layers of 64 otherwise; tiny: one dense layer "
                         "of 16 (default small)")
+    p.add_argument("--dense", type=int, default=None, metavar="N",
+                   help="dense ReLU layers after the size's convolutions, 0..8 (default: the "
+                        "size's; 0: the heads read the features, or the convolutions, directly)")
+    p.add_argument("--hidden", type=int, default=None, metavar="H",
+                   help="units in each dense layer, 1..4096 (default: the size's, 16 tiny, "
+                        "64 small)")
     add_executor_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -113,6 +119,12 @@ def _check(args: argparse.Namespace) -> None:
     for name, v, lo, hi in checks:
         if not lo <= v <= hi:
             raise InvalidArgument(f"{name} must be in {lo}..{hi} (got {v})")
+    if args.dense is not None and not 0 <= args.dense <= 8:
+        raise InvalidArgument(f"--dense must be in 0..8 (got {args.dense})")
+    if args.hidden is not None and not 1 <= args.hidden <= 4096:
+        raise InvalidArgument(f"--hidden must be in 1..4096 (got {args.hidden})")
+    if args.dense == 0 and args.hidden is not None:
+        raise InvalidArgument("--hidden with --dense 0: there is no dense layer to size")
     if not (0 < args.lr <= 1):
         raise InvalidArgument(f"--lr must be in (0, 1] (got {args.lr})")
     if args.outcome_weight is not None and not 0 <= args.outcome_weight <= 1:
@@ -160,7 +172,8 @@ def run_train(args: argparse.Namespace, argv: list[str], out=None) -> int:
                       games=args.games, max_turns=args.turns, seed=args.seed, steps=args.steps,
                       batch=args.batch, lr=args.lr, window=args.window,
                       outcome_weight=0.5 if args.outcome_weight is None else args.outcome_weight,
-                      size=args.size, targets=args.targets,
+                      size=args.size, dense_layers=args.dense, hidden=args.hidden,
+                      targets=args.targets,
                       solve_iterations=args.solve_iterations, solve_depth=args.solve_depth,
                       queries=args.queries, query_source=args.queries_from, recursive=args.recursive,
                       query_ranges=args.query_ranges,

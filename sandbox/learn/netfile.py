@@ -9,7 +9,7 @@ import hashlib
 import os
 import struct
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
@@ -83,15 +83,21 @@ class NetSpec:
         return cls(**d)
 
 
-def default_architecture(layout: FeaturesLayout, size: str = "small") -> Architecture:
+def default_architecture(layout: FeaturesLayout, size: str = "small",
+                         dense: int | None = None, hidden: int | None = None) -> Architecture:
     """small: two 3x3 convolutions of 16 channels over board planes and one
     dense layer of 64, or two dense layers of 64 without planes; tiny: one
-    dense layer of 16 (tests, a first try)."""
+    dense layer of 16 (tests, a first try). `dense` and `hidden` (None: the
+    size's) replace the size's dense layers and their width."""
     if size == "tiny":
-        return Architecture(0, 0, 0, 1, 16)
-    if layout.planes:
-        return Architecture(2, 3, 16, 1, 64)
-    return Architecture(0, 0, 0, 2, 64)
+        base = Architecture(0, 0, 0, 1, 16)
+    elif layout.planes:
+        base = Architecture(2, 3, 16, 1, 64)
+    else:
+        base = Architecture(0, 0, 0, 2, 64)
+    layers = base.dense_layers if dense is None else dense
+    width = 0 if layers == 0 else base.hidden if hidden is None else hidden
+    return replace(base, dense_layers=layers, hidden=width)
 
 
 def spec_for(kind: str, layout: FeaturesLayout, arch: Architecture) -> NetSpec:

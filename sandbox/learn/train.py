@@ -51,6 +51,8 @@ class TrainConfig:
     window: int = 100_000
     outcome_weight: float = 0.5
     size: str = "small"
+    dense_layers: int | None = None   # None: the size's (--dense)
+    hidden: int | None = None         # None: the size's (--hidden)
     checkpoint_every: int = 500
     command: str = ""
     targets: str = "solve"            # "solve": query solving; "search": the players' roots
@@ -291,7 +293,8 @@ def run_training(cfg: TrainConfig, executor, progress: Callable[[str, int, int],
             raise TrainError(f"{cfg.scenario_name}: a net cannot be trained on it: {exc}") from None
         if cfg.targets == "solve":
             _check_solvable(cfg, scenario, dims)
-    spec = spec_for(scenario.game, layout, default_architecture(layout, cfg.size))
+    spec = spec_for(scenario.game, layout,
+                    default_architecture(layout, cfg.size, cfg.dense_layers, cfg.hidden))
     if cfg.generations == 1:
         return _one_generation(cfg, scenario, spec, dims, executor, progress, [])[0]
     return _generations(cfg, scenario, spec, dims, executor, progress)

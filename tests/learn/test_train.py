@@ -115,3 +115,31 @@ def test_train_refusals_are_one_line(tmp_path, capsys):
                      "--quiet"]) != 0
         err = capsys.readouterr().err.strip()
         assert why in err and "\n" not in err, err
+
+
+@NO_JAX
+def test_dense_and_hidden_shape_the_net(tmp_path):
+    """--dense and --hidden replace the size's dense layers: the net the
+    command writes has them (read back by the core), and a width that
+    cannot be had is refused in one line."""
+    out = tmp_path / "w.sbxnet"
+    assert main(["train", *TINY, "--dense", "2", "--hidden", "12", "--steps", "20",
+                 "--out", str(out)]) == 0
+    spec, _, _ = read_net(out)
+    assert (spec.arch.dense_layers, spec.arch.hidden) == (2, 12)
+    with Net(out) as net:                          # the core's own reading of the file
+        assert (net.info.dense_layers, net.info.hidden) == (2, 12)
+    assert main(["train", *TINY, "--hidden", "5000", "--out", str(out)]) != 0
+
+
+def test_default_architecture_takes_dense_and_hidden():
+    from sandbox.learn.netfile import Architecture, default_architecture
+    with Game("snakes", "snakes=2", 1) as g:
+        board = g.features_layout()
+    with Game("goofspiel", "num_cards=4", 1) as g:
+        flat = g.features_layout()
+    assert default_architecture(board) == Architecture(2, 3, 16, 1, 64)
+    assert default_architecture(board, "small", 2, 32) == Architecture(2, 3, 16, 2, 32)
+    assert default_architecture(flat, "tiny", None, 32) == Architecture(0, 0, 0, 1, 32)
+    assert default_architecture(flat, "small", 3) == Architecture(0, 0, 0, 3, 64)
+    assert default_architecture(flat, "small", 0) == Architecture(0, 0, 0, 0, 0)
