@@ -45,17 +45,17 @@ static inline uint64_t any_nonzero8(const float *x) {
     return (u[0] | u[1] | u[2] | u[3]) & 0x7fffffff7fffffffull;
 }
 
-/* One state's out += x W over the columns [j0, j0 + DENSE_TILE): the tile's
- * sums stay in registers (a constant width the compiler unrolls) while the
- * state's nonzero inputs are added in order, instead of a load and a store
- * of every output per input, each waiting on the last (that chain was most
- * of the snakes net's pass). Inputs are gathered DENSE_CHUNK at a time. */
+/* One state's out += x W over its first `tiled` columns (a multiple of
+ * DENSE_TILE), a tile at a time: the tile's sums stay in registers (a
+ * constant width the compiler unrolls) while the state's nonzero inputs are
+ * added in order, instead of a load and a store of every output per input,
+ * each waiting on the last (that chain was most of the snakes net's pass).
+ * The nonzero inputs are gathered DENSE_CHUNK at a time, once for all the
+ * tiles; each output still adds its inputs in order. */
 #define DENSE_TILE 16
 #define DENSE_CHUNK 256
-static inline __attribute__((always_inline)) void dense_tile(
-    const float *x, int64_t in_w, const float *wt, int64_t out_w, int64_t j0, float *o) {
-    float acc[DENSE_TILE];
-    memcpy(acc, o + j0, sizeof acc);
+static inline __attribute__((always_inline)) void dense_tiles(
+    const float *x, int64_t in_w, const float *wt, int64_t out_w, int64_t tiled, float *o) {
     int32_t idx[DENSE_CHUNK];
     for (int64_t c0 = 0; c0 < in_w; c0 += DENSE_CHUNK) {
         const int64_t c1 = c0 + DENSE_CHUNK < in_w ? c0 + DENSE_CHUNK : in_w;
@@ -72,13 +72,17 @@ static inline __attribute__((always_inline)) void dense_tile(
             idx[m] = (int32_t)k;
             m += x[k] != 0.0f;
         }
-        for (int i = 0; i < m; i++) {
-            const float xv = x[idx[i]];
-            const float *row = wt + (int64_t)idx[i] * out_w + j0;
-            for (int j = 0; j < DENSE_TILE; j++) acc[j] += xv * row[j];
+        for (int64_t j0 = 0; j0 < tiled; j0 += DENSE_TILE) {
+            float acc[DENSE_TILE];
+            memcpy(acc, o + j0, sizeof acc);
+            for (int i = 0; i < m; i++) {
+                const float xv = x[idx[i]];
+                const float *row = wt + (int64_t)idx[i] * out_w + j0;
+                for (int j = 0; j < DENSE_TILE; j++) acc[j] += xv * row[j];
+            }
+            memcpy(o + j0, acc, sizeof acc);
         }
     }
-    memcpy(o + j0, acc, sizeof acc);
 }
 
 /* out[s] = in[s] W + b for the nb states of a block (ReLU if relu). A zero
@@ -102,7 +106,7 @@ static inline __attribute__((always_inline)) void dense_body(
      * ranges, 892 KB) those strided passes cost more than they saved. */
     const int64_t tiled =
         nb == 1 && in_w * out_w <= (1 << 16) ? out_w / DENSE_TILE * DENSE_TILE : 0;
-    for (int64_t j0 = 0; j0 < tiled; j0 += DENSE_TILE) dense_tile(in, in_w, wt, out_w, j0, out);
+    if (tiled) dense_tiles(in, in_w, wt, out_w, tiled, out);
     for (int s0 = 0; s0 < nb && tiled < out_w; s0 += sub) {
         const int s1 = s0 + sub < nb ? s0 + sub : nb;
         for (int64_t k0 = 0; k0 < in_w; k0 += 8) {
