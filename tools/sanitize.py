@@ -202,9 +202,7 @@ def _stop_group(proc: subprocess.Popen) -> None:
         try:
             os.killpg(proc.pid, signal.SIGINT)
             proc.wait(timeout=10.0)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
+        except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
     finally:
         try:
@@ -232,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="N pytest processes (pytest-xdist, a test file each at a time); "
                          "the fuzz suite needs 1: its call count is one process's")
     args, pytest_args = ap.parse_known_args(argv)
+    if args.workers < 1:
+        ap.error(f"--workers must be at least 1 (got {args.workers})")
     out = BUILD_TSAN if args.tsan else BUILD
     if args.no_build:
         found = sorted(glob.glob(str(out / "lib" / "sandbox" / "native" / "_sbx*.so")))
@@ -268,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         (" PYTHONMALLOC=malloc" if pymalloc_off and not args.tsan else ""), flush=True)
     print("sanitize: " + " ".join(cmd[1:]), flush=True)
     t0 = time.perf_counter()
-    rc, markers = run_pytest(cmd, env)
-    sys.stdout.flush()
+    rc, markers = run_pytest(cmd, env)      # flushes stdout when pytest is done
     found = reports(log_dir)
     for p in found:
         text = p.read_text(errors="replace")
