@@ -4,6 +4,7 @@ one by the game's result. Oracle: the net's own forward pass (Net.evaluate)
 on the leaf state, rebuilt in Python from the traced iteration's moves."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -88,11 +89,16 @@ def test_every_parallel_mode_scores_its_leaves_with_the_net(tmp_path, mode):
     params = SearchParams(value_net=path, max_depth=2, gamma=1.0, parallel=mode, threads=2,
                           rollout=mode == "leaf")
     with Search(Game("goofspiel", PARAMS, seed=1), params, seed=5) as s:
-        runs = 0
-        while runs < 50:   # until the helper has worked (it may start late on a busy machine)
+        # until the helper has worked: on a busy machine it may not be
+        # scheduled before worker 0 has run a whole short budget alone, many
+        # times over, so the bound is a generous wall-clock one, not a count
+        # (leaf parallelism, exempt below, stops after 50 runs)
+        runs, deadline = 0, time.monotonic() + 120
+        while True:
             assert s.run(iterations=3000).iterations == 3000
             runs += 1
-            if s.stats().thread_iterations[1] > 0:
+            if (s.stats().thread_iterations[1] > 0 or time.monotonic() > deadline
+                    or (mode == "leaf" and runs >= 50)):
                 break
         # Leaf parallelism is exempt from this check, for a reason: its helper
         # rolls out only when it wakes before worker 0, which rolls out an
