@@ -30,7 +30,9 @@ POSITIVE = ["engine_steps_per_s", "smitsimax_turns_per_s", "smitsimax_iterations
 #   61402  the bench's headline case names the tutorial's search (safe_moves
 #          off), whose cost over the engine its targets measure: the figure
 #          of that search before safe moves (the search did not change)
-SIGNATURE = 61402
+#   52072  exact UCB ties are drawn at random, not kept by the earlier
+#          child (the four snakes' spawns are symmetric, so ties are common)
+SIGNATURE = 52072
 
 
 def test_bench_json_quick(tmp_path):

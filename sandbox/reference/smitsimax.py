@@ -166,7 +166,7 @@ class Smitsimax:
         power = self.power
         explore = 0.0 if tuned else p.c * math.sqrt(math.log(node.visits))
         s_ln = math.sqrt(math.log(node.visits)) if tuned else 0.0
-        best, best_v = children[0], -math.inf
+        best, best_v, ties = children[0], -math.inf, 1
         for j, c in enumerate(children):
             child = tree.nodes[c]
             if fatal and is_fatal(c):
@@ -196,8 +196,13 @@ class Smitsimax:
                      + explore * (1.0 / math.sqrt(child.visits)))
             if p.death_penalty and self._is_doomed(child):
                 v -= p.death_penalty_value
-            if v > best_v:  # strict: ties keep the earlier child
-                best, best_v = c, v
+            if v == best_v:
+                # an exact tie: a reservoir draw, as the C core (sbx_keep_max_fair)
+                ties += 1
+                if self.rng.below(ties) == 0:
+                    best = c
+            elif v > best_v:
+                best, best_v, ties = c, v, 1
         return best, PICK_UCB
 
     def _select_sample(self, tree: Tree, node: Node) -> tuple[int, float]:

@@ -179,7 +179,10 @@ def ucb_pick(pre: Tree, kids: np.ndarray, parent_visits: int, lo: float, hi: flo
         if not (exact_ties and len(same) == 1):
             tally["ucb_ambiguous"] += 1
             return kids[near]
+        # an exact tie is drawn at random (search.h, sbx_keep_max_fair): any
+        # of the tied rows; check_iteration counts how often a later one won
         tally["ucb_exact_tie"] += 1
+        return kids[near]
     # How much the check can tell: picks where neither term alone decides.
     if int(np.argmax(exploit - penalty)) != best:
         tally["ucb_explore_mattered"] += 1
@@ -265,6 +268,7 @@ def check_iteration(pre: list[Tree], post: list[Tree], tr, p: SearchParams, boun
                         tally["random_avoided_doomed"] += 1
                 continue
             lo, hi = bounds.range(a, p.bounds, k)     # the children's depth
+            ties_before = tally["ucb_exact_tie"]
             want = ucb_pick(pre[a], kids, parent_visits, lo, hi, p, exact_ties, tally, mask)
             assert crow in want, (
                 f"{where}: C picked move {pre[a].snap.move[crow]}, UCB1 says "
@@ -272,6 +276,8 @@ def check_iteration(pre: list[Tree], post: list[Tree], tr, p: SearchParams, boun
             if len(want) == 1:
                 tally[f"ucb_checked_depth_{k}"] += 1
                 tally["ucb_checked"] += 1
+            elif tally["ucb_exact_tie"] > ties_before and crow != want[0]:
+                tally["ucb_tie_to_a_later_child"] += 1
 
 
 def traced_iterations(s: Search, iterations: int, bounds: Bounds, tally: Counter | None = None,

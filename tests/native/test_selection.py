@@ -90,7 +90,7 @@ ORACLE_CASES = {
                            SearchParams(max_depth=5, c=0.6, gamma=1.0, random_threshold=2), 250,
                            exact_ties=True),
     # integer payoffs, gamma 1: equal visits and equal float32 means are
-    # equal totals, so a tie must go to the earlier child
+    # equal totals, so a tie is exact and must be drawn among the tied
     "matrix_exact_ties": Case(lambda: Game("matrix", "preset=biased_rps repeats=6", seed=0),
                               SearchParams(max_depth=6, c=2.0, gamma=1.0, random_threshold=3),
                               300, exact_ties=True),
@@ -143,6 +143,9 @@ def test_every_pick_is_the_one_ucb1_calls_for(case):
                    and int(key.rsplit("_", 1)[1]) >= 2) >= 20, tally
     if k.exact_ties and not k.warm:
         assert tally["ucb_exact_tie"] >= 10, tally
+        # drawn, not kept by index: with ties kept by the earlier child, the
+        # two trees of a symmetric position picked alike at every step
+        assert tally["ucb_tie_to_a_later_child"] >= 3, tally
     if case == "bandit_past_the_tables":
         assert tally["ucb_parent_past_table"] >= 100 and tally["ucb_child_past_table"] >= 100
 
@@ -196,7 +199,7 @@ def test_best_move_is_most_visits_then_higher_mean_then_earlier_child():
     hand: UCB1 tries every untried child first, in random order, so
     iterations 1-3 pair the rows and columns by two random permutations; a
     seed whose pairing is (row i, column i) is looked for (one in six).
-    Iteration 4 picks the best mean, the earlier child on a tie."""
+    Iteration 4 picks the best mean, an exact tie drawn at random."""
     params = SearchParams(max_depth=1, random_threshold=0, c=0.0)
     diagonal = ([(1, 1.0), (1, 5.0), (1, 5.0)], [(1, 4.0), (1, 2.0), (1, 4.0)])
     seeds_seen = set()
@@ -220,12 +223,18 @@ def test_best_move_is_most_visits_then_higher_mean_then_earlier_child():
         assert s.best_moves() == [1, 0]
 
         s.run(iterations=1)
-        # iteration 4: (row 1, column 0), each the earlier of two equal
-        # means, pays a[1][0] = b[1][0] = 0
-        assert [(m.visits, m.mean) for m in s.root_stats(0)] == [(1, 1.0), (2, 2.5), (1, 5.0)]
-        assert [(m.visits, m.mean) for m in s.root_stats(1)] == [(2, 2.0), (1, 2.0), (1, 4.0)]
-        # most visits wins over a higher mean (row 2: 5.0, column 2: 4.0)
-        assert s.best_moves() == [1, 0]
+        # iteration 4 picks the best mean, an exact tie drawn at random: row
+        # 1 or 2 (mean 5), column 0 or 2 (mean 4); only (row 2, column 2)
+        # pays anything, a[2][2] = 5 and b[2][2] = 4, so the means stay put
+        # there and (r, c) otherwise pays 0
+        row = [m.visits for m in s.root_stats(0)].index(2)
+        col = [m.visits for m in s.root_stats(1)].index(2)
+        assert row in (1, 2) and col in (0, 2)
+        paid = (5.0, 4.0) if (row, col) == (2, 2) else (0.0, 0.0)
+        assert s.root_stats(0)[row].mean == (5.0 + paid[0]) / 2
+        assert s.root_stats(1)[col].mean == ((4.0 + paid[1]) / 2)
+        # most visits wins over an equal or higher mean
+        assert s.best_moves() == [row, col]
 
 
 # ------------------------------------------------------------ certain death

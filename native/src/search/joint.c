@@ -215,13 +215,15 @@ static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
     uint32_t sum = 0;
     for (int i = 0; i < k; i++) sum += visits[i];
     const double explore = c * sqrt(log((double)(sum > 0 ? sum : 1)));
-    uint32_t best = 0;
+    uint32_t best = 0, ties = 1;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         if (visits[i] == 0) return (int)sbx_random_untried(rng, visits, sizeof *visits, i, k);
         double v = (total[i] / (double)visits[i] - lo) / scale +
                    explore / sqrt((double)visits[i]);
-        sbx_keep_max(&best, &best_v, (uint32_t)i, v);
+        /* ties drawn: in a symmetric position the agents' marginals are
+         * alike, and ties kept by index paired equal moves only */
+        sbx_keep_max_fair(&best, &best_v, &ties, rng, (uint32_t)i, v);
     }
     return (int)best;
 }
@@ -229,7 +231,7 @@ static int select_move(const jnt *x, int a, int k, const uint32_t *visits,
 /* Decoupled PUCT on one agent's marginal (see the top of the file). */
 static int select_puct(const jnt *x, int a, int k, const uint32_t *visits,
                        const double *total, const double *prior,
-                       const sbx_search_params *p) {
+                       const sbx_search_params *p, uint64_t *rng) {
     double lo = x->base.smin[a];
     const double scale = sbx_norm_scale(&lo, x->base.smax[a]);
     uint32_t sum = 0;
@@ -239,11 +241,12 @@ static int select_puct(const jnt *x, int a, int k, const uint32_t *visits,
         sum_total += total[i];
     }
     const sbx_puct pc = sbx_puct_begin(p, sum, sum ? (sum_total / sum - lo) / scale : 0.0);
-    uint32_t best = 0;
+    uint32_t best = 0, ties = 1;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         const double q = visits[i] ? (total[i] / (double)visits[i] - lo) / scale : 0.0;
-        sbx_keep_max(&best, &best_v, (uint32_t)i, sbx_puct_score(&pc, q, prior[i], visits[i]));
+        sbx_keep_max_fair(&best, &best_v, &ties, rng, (uint32_t)i,
+                          sbx_puct_score(&pc, q, prior[i], visits[i]));
     }
     return (int)best;
 }
@@ -332,7 +335,7 @@ static int jnt_iterate_impl(sbx_search *s, int64_t *turns, sbx_trace *tr) {
                     marginals(x, node, n, &am, &mg, puct);
                     for (int a = 0; a < n; a++) {
                         idx[a] = puct ? select_puct(x, a, am.k[a], mg.visits[a], mg.total[a],
-                                                    mg.prior[a], p)
+                                                    mg.prior[a], p, &s->rng)
                                       : select_move(x, a, am.k[a], mg.visits[a], mg.total[a],
                                                     p->c, &s->rng);
                     }

@@ -238,6 +238,26 @@ static inline __attribute__((always_inline)) void sbx_keep_max(uint32_t *best, d
 #endif
 }
 
+/* sbx_keep_max with exact ties broken uniformly at random: each tie is a
+ * reservoir draw (the t-th equal value wins with probability 1/t), so no
+ * draw is made while the values differ. Smitsimax needs it: the two trees of
+ * a symmetric position (goofspiel after tied bids: the same hands, the same
+ * points) hold the same statistics, and with ties kept by index both trees
+ * picked the same child at every step, so only equal joint moves were ever
+ * simulated and every move looked a draw. `ties` starts at 1 with `best`. */
+static inline __attribute__((always_inline)) void sbx_keep_max_fair(uint32_t *best,
+                                                                     double *best_v,
+                                                                     uint32_t *ties,
+                                                                     uint64_t *rng,
+                                                                     uint32_t i, double v) {
+    if (__builtin_expect(v == *best_v, 0)) {
+        if (sbx_rng_below(rng, ++*ties) == 0) *best = i;
+        return;
+    }
+    sbx_keep_max(best, best_v, i, v);
+    *ties = *best == i ? 1u : *ties;
+}
+
 /* Starts one iteration's simulation: the root state copied into s->sim and
  * reseeded from the search's RNG, so chance events differ between
  * iterations. Returns the seed (a trace records it: replaying the joint

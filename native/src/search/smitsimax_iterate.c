@@ -168,7 +168,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
         }
         const sbx_puct pc =
             sbx_puct_begin(p, sum, sum ? (sum_total / sum - lo) * inv_scale : 0.0);
-        uint32_t best = first;
+        uint32_t best = first, ties = 1;
         double best_v = -INFINITY;
         for (int i = 0; i < k; i++) {
             const smx_node *c = &ch[i];
@@ -178,7 +178,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
             if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
                 v -= p->death_penalty_value;
             }
-            sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
+            sbx_keep_max_fair(&best, &best_v, &ties, rng, first + (uint32_t)i, v);
         }
         return best;
     }
@@ -193,6 +193,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
     const double s_ln = policy == SBX_POLICY_UCB1_TUNED ? sqrt_ln_n(node->visits) : 0.0;
     uint32_t best = first;
     double best_v = -INFINITY;
+    uint32_t ties = 1;
     for (int i = 0; i < k; i++) {
         const smx_node *c = &ch[i];
         if (fatal && ((fatal >> c->move) & 1u)) continue;
@@ -217,7 +218,7 @@ FORCE_INLINE uint32_t select_ucb(const smx_tree *t, const smx_node *node,
         if (p->death_penalty && is_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
-        sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
+        sbx_keep_max_fair(&best, &best_v, &ties, rng, first + (uint32_t)i, v);
     }
     return best;
 }

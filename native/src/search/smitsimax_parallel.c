@@ -326,7 +326,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
             explore = p->c * sqrt(log(pn > 1.0 ? pn : 1.0));
         }
     }
-    uint32_t best = first;
+    uint32_t best = first, ties = 1;
     double best_v = -INFINITY;
     for (int i = 0; i < k; i++) {
         smx_node *c = &ch[i];
@@ -362,7 +362,7 @@ static uint32_t shared_select(smx_tree *t, uint32_t cur, uint32_t first, int k,
         if (p->death_penalty && shared_doomed(c, p->death_min_visits)) {
             v -= p->death_penalty_value;
         }
-        sbx_keep_max(&best, &best_v, first + (uint32_t)i, v);
+        sbx_keep_max_fair(&best, &best_v, &ties, rng, first + (uint32_t)i, v);
     }
     return best;
 }
