@@ -9,8 +9,7 @@ import pytest
 
 from sandbox.bench.markdown import MarkdownPathError, check_writable
 from sandbox.cli import main
-
-SIGNATURE = 52072  # as tests/test_bench.py (its history is there)
+from test_bench import SIGNATURE  # one figure, its history beside it in test_bench.py
 
 
 def _figure_lines(text: str) -> list[tuple[str, str, str]]:

@@ -240,7 +240,8 @@ static inline __attribute__((always_inline)) void sbx_keep_max(uint32_t *best, d
 
 /* sbx_keep_max with exact ties broken uniformly at random: each tie is a
  * reservoir draw (the t-th equal value wins with probability 1/t), so no
- * draw is made while the values differ. Smitsimax needs it: the two trees of
+ * draw is made while the values differ. Smitsimax and joint-action MCTS need
+ * it (joint's per-agent marginals are alike in the same way): the two trees of
  * a symmetric position (goofspiel after tied bids: the same hands, the same
  * points) hold the same statistics, and with ties kept by index both trees
  * picked the same child at every step, so only equal joint moves were ever
